@@ -1,0 +1,51 @@
+#!/bin/sh
+# Install what mapscope needs to build and test, then generate, configure and
+# build it.  Safe to run again: each step runs only when it is needed.
+#   ./setup.sh            dependencies, configure, make
+#   ./setup.sh --deps     dependencies only
+set -eu
+
+cd "$(dirname "$0")"
+
+# Debian/Ubuntu package -> a file that shows it is installed.
+PACKAGES="
+build-essential:/usr/bin/cc
+autoconf:/usr/bin/autoreconf
+automake:/usr/bin/automake
+pkg-config:/usr/bin/pkg-config
+libncurses-dev:/usr/include/ncursesw/curses.h
+libsmartcols-dev:/usr/include/libsmartcols/libsmartcols.h
+libjansson-dev:/usr/include/jansson.h
+libcmocka-dev:/usr/include/cmocka.h
+libproc2-dev:/usr/include/libproc2/pids.h
+mandoc:/usr/bin/mandoc
+tmux:/usr/bin/tmux
+"
+
+missing=""
+for entry in $PACKAGES; do
+	pkg=${entry%%:*}
+	file=${entry#*:}
+	[ -e "$file" ] || missing="$missing $pkg"
+done
+
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+		echo "setup: installing:$missing"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq
+		# shellcheck disable=SC2086
+		apt-get install -y -qq --no-install-recommends $missing
+	else
+		echo "setup: missing packages:$missing" >&2
+		echo "setup: install them first, for example:" >&2
+		echo "  sudo apt-get install$missing" >&2
+		exit 1
+	fi
+fi
+
+[ "${1:-}" = "--deps" ] && exit 0
+
+[ -x configure ] || autoreconf -fi
+[ -f Makefile ] || ./configure --enable-werror
+make -j"$(nproc 2>/dev/null || echo 2)"

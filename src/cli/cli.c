@@ -1,0 +1,292 @@
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <langinfo.h>
+
+#include "cli/cli.h"
+#include "core/escape.h"
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mapscope: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mapscope: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'mapscope %s --help'.\n", cmd);
+	return CLI_EXIT_USAGE;
+}
+
+void cli_set_escape_flags(struct cli_opts *o)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	o->escape_flags = cs && !strcasecmp(cs, "UTF-8") ? 0 : MS_ESC_ASCII;
+}
+
+int cli_getopt(int argc, char **argv, const char *cmd, const struct option *longopts,
+	       void (*usage)(void), struct cli_opts *o)
+{
+	int opt;
+
+	cli_opts_init(o);
+	while ((opt = getopt_long(argc, argv, "o:Jrnbh", longopts, NULL)) != -1) {
+		int rc;
+
+		if (opt == 'h') {
+			usage();
+			return CLI_EXIT_OK;
+		}
+		rc = cli_opts_common(o, opt, optarg);
+		if (rc < 0)
+			return CLI_EXIT_USAGE;
+		if (rc == 0) {
+			fprintf(stderr, "Try 'mapscope %s --help'.\n", cmd);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	cli_set_escape_flags(o);
+	return -1;
+}
+
+void cli_opts_init(struct cli_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->backend = MS_BACKEND_AUTO;
+}
+
+int cli_opts_common(struct cli_opts *o, int opt, const char *arg)
+{
+	char bad = 0;
+	unsigned perms;
+
+	switch (opt) {
+	case 'o': o->columns = arg; return 1;
+	case 'J': o->json = true; return 1;
+	case 'r': o->raw = true; return 1;
+	case 'n': o->noheadings = true; return 1;
+	case 'b': o->bytes = true; return 1;
+	case CLI_OPT_FILE_BACKED: o->filter |= MS_FILTER_FILE_BACKED; return 1;
+	case CLI_OPT_PERMS:
+		if (ms_filter_parse(arg, &perms, &bad) < 0) {
+			cli_error("--perms: '%c' is not one of r, w, x, s", bad);
+			return -1;
+		}
+		o->filter |= perms;
+		return 1;
+	case CLI_OPT_BACKEND:
+		if (ms_backend_parse(arg, &o->backend) < 0) {
+			cli_error("--backend: '%s' is not auto, ioctl or text", arg);
+			return -1;
+		}
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int cli_parse_pid(const char *s, pid_t *pid)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v <= 0 || v > INT32_MAX) {
+		char *safe = ms_escape_dup(s, strlen(s), MS_ESC_ASCII);
+
+		cli_error("'%s' is not a process ID", safe ? safe : "?");
+		free(safe);
+		return -1;
+	}
+	*pid = (pid_t)v;
+	return 0;
+}
+
+int cli_parse_addr(const char *s, uint64_t *addr)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 16);
+	if (errno || end == s || *end)
+		return -1;
+	*addr = v;
+	return 0;
+}
+
+static int column_by_name(const char *name, size_t len, const struct cli_column *cols, size_t ncols)
+{
+	for (size_t i = 0; i < ncols; i++)
+		if (strlen(cols[i].name) == len && !strncasecmp(cols[i].name, name, len))
+			return (int)i;
+	return -1;
+}
+
+int cli_columns_parse(const char *spec, const struct cli_column *cols, size_t ncols,
+		      const int *defaults, size_t ndefaults, int *out, size_t out_max)
+{
+	size_t n = 0;
+	const char *p;
+
+	if (!spec || *spec == '+') {
+		for (; n < ndefaults && n < out_max; n++)
+			out[n] = defaults[n];
+		if (!spec)
+			return (int)n;
+		spec++;
+	}
+	for (p = spec; *p;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		int id = column_by_name(p, len, cols, ncols);
+
+		if (id < 0) {
+			char *safe = ms_escape_dup(p, len, MS_ESC_ASCII);
+
+			cli_error("unknown column: %s", safe ? safe : "?");
+			free(safe);
+			return -1;
+		}
+		if (n == out_max) {
+			cli_error("too many columns");
+			return -1;
+		}
+		out[n++] = id;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	if (n == 0) {
+		cli_error("no columns selected");
+		return -1;
+	}
+	return (int)n;
+}
+
+struct libscols_table *cli_table_new(const struct cli_opts *o, const char *json_name,
+				     const struct cli_column *cols, const int *selected,
+				     size_t nselected)
+{
+	struct libscols_table *tb = scols_new_table();
+
+	if (!tb) {
+		cli_error("cannot create output table");
+		return NULL;
+	}
+	scols_table_enable_json(tb, o->json);
+	scols_table_enable_raw(tb, o->raw);
+	scols_table_enable_noheadings(tb, o->noheadings);
+	if (json_name)
+		scols_table_set_name(tb, json_name);
+	for (size_t i = 0; i < nselected; i++) {
+		const struct cli_column *c = &cols[selected[i]];
+		struct libscols_column *cl = scols_table_new_column(tb, c->name, c->whint, c->flags);
+
+		if (!cl) {
+			scols_unref_table(tb);
+			cli_error("cannot create output column %s", c->name);
+			return NULL;
+		}
+		if (o->json) {
+			int type = c->json_type;
+
+			if (c->numeric_in_bytes && !o->bytes)
+				type = SCOLS_JSON_STRING;
+			scols_column_set_json_type(cl, type);
+		}
+	}
+	return tb;
+}
+
+int cli_table_print(struct libscols_table *tb)
+{
+	int rc = scols_print_table(tb);
+
+	if (fflush(stdout) != 0 || ferror(stdout) || rc != 0) {
+		if (errno == EPIPE)
+			return CLI_EXIT_OK;
+		cli_error("write error: %s", strerror(errno ? errno : EIO));
+		return CLI_EXIT_FAIL;
+	}
+	return CLI_EXIT_OK;
+}
+
+void cli_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size)
+{
+	static const char suffix[] = "KMGTPE";
+	uint64_t unit = 1024;
+	int exp = 0;
+
+	if (in_bytes || bytes < 1024) {
+		snprintf(buf, size, "%" PRIu64 "%s", bytes, in_bytes ? "" : "B");
+		return;
+	}
+	while (exp < 5 && bytes / unit >= 1024) {
+		unit *= 1024;
+		exp++;
+	}
+	/* One decimal, dropped when it is zero, as lsblk prints sizes. */
+	{
+		uint64_t whole = bytes / unit;
+		uint64_t tenth = ((bytes % unit) * 10 + unit / 2) / unit;
+
+		if (tenth == 10) {
+			whole++;
+			tenth = 0;
+		}
+		if (tenth)
+			snprintf(buf, size, "%" PRIu64 ".%" PRIu64 "%c", whole, tenth, suffix[exp]);
+		else
+			snprintf(buf, size, "%" PRIu64 "%c", whole, suffix[exp]);
+	}
+}
+
+int cli_open_maps(pid_t pid, const struct cli_opts *o, struct ms_proc **proc,
+		  struct ms_maps **maps)
+{
+	struct ms_maps_opts mo = { .backend = o->backend, .ioctl_fn = NULL };
+	struct ms_error err;
+	int rc;
+
+	rc = ms_proc_open(pid, proc, &err);
+	if (rc < 0) {
+		cli_error("%s", err.msg);
+		return ms_error_exit_status(err.code);
+	}
+	rc = ms_maps_open(*proc, &mo, maps, &err);
+	if (rc < 0) {
+		cli_error("%s", err.msg);
+		ms_proc_close(*proc);
+		*proc = NULL;
+		return ms_error_exit_status(err.code);
+	}
+	return CLI_EXIT_OK;
+}
+
+void cli_columns_help(const struct cli_column *cols, size_t ncols)
+{
+	for (size_t i = 0; i < ncols; i++)
+		printf("  %-9s %s\n", cols[i].name, cols[i].help);
+}

@@ -1,0 +1,122 @@
+/*
+ * cli.h - what the batch commands share: option parsing, column selection
+ * and libsmartcols output in util-linux's conventions (-o, -J, -r, -n, -b).
+ *
+ * A command describes its columns in a table of struct cli_column, picks its
+ * defaults, and lets cli_columns_parse turn "-o START,NAME" (or "-o +BUILDID"
+ * to add to the defaults) into indexes.  cli_table_new builds a libsmartcols
+ * table with those columns and the output mode; the command fills lines with
+ * escaped text only.  Nothing here touches curses.
+ *
+ * Exit statuses: 0 success, 1 the process is missing or unreadable (or the
+ * asked-for thing is absent), 2 usage errors.  Messages are
+ * "mapscope: <what>: <why>".
+ */
+#ifndef MAPSCOPE_CLI_H
+#define MAPSCOPE_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <getopt.h>
+#include <sys/types.h>
+
+#include <libsmartcols.h>
+
+#include "core/maps.h"
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1
+#define CLI_EXIT_USAGE 2
+
+#define CLI_MAX_COLUMNS 32
+
+struct cli_column {
+	const char *name;
+	double whint;
+	int flags;     /* SCOLS_FL_* */
+	int json_type; /* SCOLS_JSON_*; numbers only when sizes are in bytes */
+	bool numeric_in_bytes; /* a size: human-readable unless -b */
+	const char *help;
+};
+
+struct cli_opts {
+	enum ms_backend backend;
+	const char *columns;
+	bool json;
+	bool raw;
+	bool noheadings;
+	bool bytes;
+	unsigned filter;
+	unsigned escape_flags; /* MS_ESC_ASCII outside UTF-8 locales */
+};
+
+/* Long options shared by the commands; CLI_OPT_* values above 255. */
+enum {
+	CLI_OPT_BACKEND = 256,
+	CLI_OPT_FILE_BACKED,
+	CLI_OPT_PERMS,
+	CLI_OPT_HELP,
+};
+
+void cli_opts_init(struct cli_opts *o);
+
+/*
+ * Handle one option common to the commands (-o -J -r -n -b --backend
+ * --file-backed --perms).  Returns 1 if it was one, 0 if not, -1 on a bad
+ * value (message already printed).
+ */
+int cli_opts_common(struct cli_opts *o, int opt, const char *arg);
+
+/* MS_ESC_ASCII unless the locale's codeset is UTF-8. */
+void cli_set_escape_flags(struct cli_opts *o);
+
+/*
+ * Run getopt_long over a command's options, handling the common ones and -h.
+ * Returns -1 when parsing is done (optind is the first operand), or an exit
+ * status when the command should stop now (help shown, or a usage error).
+ */
+int cli_getopt(int argc, char **argv, const char *cmd, const struct option *longopts,
+	       void (*usage)(void), struct cli_opts *o);
+
+/* Usage error about cmd: message, the --help hint, and CLI_EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parse a PID argument; prints a message and returns -1 if not a PID. */
+int cli_parse_pid(const char *s, pid_t *pid);
+
+/* Parse a hex address with or without 0x; -1 if not one. */
+int cli_parse_addr(const char *s, uint64_t *addr);
+
+/*
+ * Select columns.  spec NULL means the defaults; "+A,B" appends to them.
+ * Returns the count, or -1 (message printed).
+ */
+int cli_columns_parse(const char *spec, const struct cli_column *cols, size_t ncols,
+		      const int *defaults, size_t ndefaults, int *out, size_t out_max);
+
+/* A table set up for the options and selected columns, or NULL (message printed). */
+struct libscols_table *cli_table_new(const struct cli_opts *o, const char *json_name,
+				     const struct cli_column *cols, const int *selected,
+				     size_t nselected);
+
+/* Print and flush; returns an exit status (EPIPE is quiet success). */
+int cli_table_print(struct libscols_table *tb);
+
+/* "4K", "1.5M" ... or the plain number with -b. */
+void cli_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size);
+
+/* Open a process and its maps; prints the message and returns an exit status on failure. */
+int cli_open_maps(pid_t pid, const struct cli_opts *o, struct ms_proc **proc,
+		  struct ms_maps **maps);
+
+/* "mapscope: " + msg on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Print the column help lines for --help. */
+void cli_columns_help(const struct cli_column *cols, size_t ncols);
+
+int cmd_list(int argc, char **argv);
+int cmd_at(int argc, char **argv);
+
+#endif

@@ -1,0 +1,76 @@
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/mapcols.h"
+#include "core/escape.h"
+
+const struct cli_column mapcols[MAPCOL_COUNT] = {
+	[MAPCOL_START] = { "START", 12, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, false, "start address (hex)" },
+	[MAPCOL_END] = { "END", 12, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, false, "end address, exclusive (hex)" },
+	[MAPCOL_SIZE] = { "SIZE", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "size of the mapping" },
+	[MAPCOL_PERMS] = { "PERMS", 4, 0, SCOLS_JSON_STRING, false, "permissions: r w x, s shared or p private" },
+	[MAPCOL_OFFSET] = { "OFFSET", 8, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, false, "file offset of the start (hex)" },
+	[MAPCOL_DEV] = { "DEV", 5, 0, SCOLS_JSON_STRING, false, "device of the file, MAJ:MIN in decimal" },
+	[MAPCOL_INODE] = { "INODE", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "inode of the file, 0 if anonymous" },
+	[MAPCOL_PAGESIZE] = { "PAGESIZE", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "kernel page size (hugetlb shows here)" },
+	[MAPCOL_BUILDID] = { "BUILDID", 40, 0, SCOLS_JSON_STRING, false, "GNU build ID of the mapped file (hex; ioctl backend)" },
+	[MAPCOL_NAME] = { "NAME", 0.3, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, false, "file path or [name], escaped" },
+	[MAPCOL_ADDR] = { "ADDR", 12, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, false, "the address looked up (hex)" },
+	[MAPCOL_FILEOFF] = { "FILEOFF", 8, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, false, "file offset that ADDR corresponds to (hex)" },
+};
+
+static char *render(const struct cli_opts *o, int col, const struct ms_mapping *m, uint64_t addr)
+{
+	char buf[64];
+
+	buf[0] = '\0';
+	switch (col) {
+	case MAPCOL_START: snprintf(buf, sizeof(buf), "%" PRIx64, m->start); break;
+	case MAPCOL_END: snprintf(buf, sizeof(buf), "%" PRIx64, m->end); break;
+	case MAPCOL_SIZE: cli_format_size(ms_mapping_size(m), o->bytes, buf, sizeof(buf)); break;
+	case MAPCOL_PERMS: ms_perms_format(m->perms, buf); break;
+	case MAPCOL_OFFSET: snprintf(buf, sizeof(buf), "%" PRIx64, m->offset); break;
+	case MAPCOL_DEV: snprintf(buf, sizeof(buf), "%" PRIu32 ":%" PRIu32, m->dev_major, m->dev_minor); break;
+	case MAPCOL_INODE: snprintf(buf, sizeof(buf), "%" PRIu64, m->inode); break;
+	case MAPCOL_PAGESIZE: cli_format_size(m->page_size, o->bytes, buf, sizeof(buf)); break;
+	case MAPCOL_BUILDID:
+		for (uint32_t i = 0; i < m->build_id_len && i < MS_BUILD_ID_MAX; i++)
+			snprintf(buf + 2 * i, sizeof(buf) - 2 * i, "%02x", m->build_id[i]);
+		break;
+	case MAPCOL_NAME:
+		if (m->name_truncated)
+			return strdup("(name longer than PATH_MAX)");
+		return ms_escape_dup(m->name ? m->name : "", m->name_len, o->escape_flags);
+	case MAPCOL_ADDR: snprintf(buf, sizeof(buf), "%" PRIx64, addr); break;
+	case MAPCOL_FILEOFF:
+		if (ms_mapping_is_file_backed(m))
+			snprintf(buf, sizeof(buf), "%" PRIx64, m->offset + (addr - m->start));
+		break;
+	default: break;
+	}
+	return strdup(buf);
+}
+
+int mapcols_add_line(struct libscols_table *tb, const struct cli_opts *o,
+		     const int *selected, size_t nselected,
+		     const struct ms_mapping *m, uint64_t addr)
+{
+	struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+	if (!ln)
+		return -1;
+	for (size_t i = 0; i < nselected; i++) {
+		char *text = render(o, selected[i], m, addr);
+
+		/* refer: the line takes ownership and frees it. */
+		if (!text || scols_line_refer_data(ln, i, text) != 0) {
+			free(text);
+			return -1;
+		}
+	}
+	return 0;
+}

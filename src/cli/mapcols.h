@@ -1,0 +1,40 @@
+/*
+ * mapcols.h - the columns that describe one mapping, shared by `list` and
+ * `at` (and later commands that print mappings).  Rendering turns a record
+ * into display text: addresses and offsets in hex, device as decimal
+ * MAJ:MIN (as lsblk and stat show it), sizes human-readable unless -b, the
+ * name escaped.
+ */
+#ifndef MAPSCOPE_CLI_MAPCOLS_H
+#define MAPSCOPE_CLI_MAPCOLS_H
+
+#include "cli/cli.h"
+
+enum {
+	MAPCOL_START,
+	MAPCOL_END,
+	MAPCOL_SIZE,
+	MAPCOL_PERMS,
+	MAPCOL_OFFSET,
+	MAPCOL_DEV,
+	MAPCOL_INODE,
+	MAPCOL_PAGESIZE,
+	MAPCOL_BUILDID,
+	MAPCOL_NAME,
+	MAPCOL_LIST_COUNT, /* columns past here need an address (`at`) */
+	MAPCOL_ADDR = MAPCOL_LIST_COUNT,
+	MAPCOL_FILEOFF,
+	MAPCOL_COUNT,
+};
+
+extern const struct cli_column mapcols[MAPCOL_COUNT];
+
+/*
+ * Add one line to tb for m.  addr is the looked-up address for ADDR and
+ * FILEOFF.  Returns 0, or -1 when out of memory.
+ */
+int mapcols_add_line(struct libscols_table *tb, const struct cli_opts *o,
+		     const int *selected, size_t nselected,
+		     const struct ms_mapping *m, uint64_t addr);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * escape.h - make untrusted bytes safe for a terminal, a file or JSON.
+ *
+ * Names and command lines come from other processes and may hold any byte.
+ * ms_escape turns them into printable text:
+ *   - printable ASCII stays, except the backslash, which becomes "\\";
+ *   - control bytes (0x00-0x1f, 0x7f), and so every escape sequence, become
+ *     "\xNN";
+ *   - well-formed UTF-8 stays, except C1 controls (U+0080-U+009F), the bidi
+ *     controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and
+ *     the line/paragraph separators, whose bytes become "\xNN" each;
+ *   - invalid UTF-8 (bad lead or continuation bytes, overlong forms,
+ *     surrogates, values past U+10FFFF) becomes "\xNN" per byte;
+ *   - with MS_ESC_ASCII (a non-UTF-8 locale), every non-ASCII byte becomes
+ *     "\xNN".
+ * The escape is reversible (ms_unescape), so two different names never print
+ * the same.  The output is always valid UTF-8 and holds no control byte.
+ */
+#ifndef MAPSCOPE_ESCAPE_H
+#define MAPSCOPE_ESCAPE_H
+
+#include <stddef.h>
+
+#define MS_ESC_ASCII 0x1u
+
+/* Bytes needed for the worst case of len input bytes, with the NUL. */
+size_t ms_escape_bound(size_t len);
+
+/*
+ * Escape len bytes of src into dst (dst_size bytes, at least
+ * ms_escape_bound(len) to never truncate).  Returns the output length; the
+ * output is cut at a whole escape if dst is too small, and always ends in NUL.
+ */
+size_t ms_escape(const char *src, size_t len, char *dst, size_t dst_size, unsigned flags);
+
+/* Returns a malloc'd escaped copy, or NULL when out of memory. */
+char *ms_escape_dup(const char *src, size_t len, unsigned flags);
+
+/*
+ * Undo ms_escape.  dst needs len + 1 bytes.  Returns the decoded length, or
+ * (size_t)-1 if src is not something ms_escape produces.
+ */
+size_t ms_unescape(const char *src, size_t len, char *dst);
+
+#endif

@@ -1,0 +1,103 @@
+/*
+ * mapping.h - one memory mapping as mapscope sees it, and lists of them.
+ *
+ * A struct ms_mapping is filled by either backend (ioctl or text) with the
+ * same meaning:
+ *   - start/end: the half-open range [start, end);
+ *   - perms: MS_PERM_* bits; MS_PERM_SHARED is VM_MAYSHARE (the 's' in text);
+ *   - offset: the file offset in bytes, 0 for anonymous mappings;
+ *   - dev_major/dev_minor/inode: 0 for anonymous mappings;
+ *   - page_size: the kernel page size of the mapping (hugetlb shows here with
+ *     the ioctl; the text backend can only report the base page size);
+ *   - name: raw bytes as the kernel gave them, NUL-terminated for
+ *     convenience, length name_len (without the NUL).  It may contain any
+ *     byte, including newlines and escape sequences: escape before display.
+ *     NULL with name_len 0 means unnamed;
+ *   - build_id: the GNU build ID, build_id_len bytes (ioctl backend only).
+ *
+ * The record owns its name.  ms_mapping_copy duplicates, ms_mapping_reset
+ * frees.  A struct ms_maplist is a growable array of records that owns them.
+ *
+ * Filters (MS_FILTER_*) use the kernel's semantics: every bit set must hold
+ * (AND); there is no OR and no negation.
+ */
+#ifndef MAPSCOPE_MAPPING_H
+#define MAPSCOPE_MAPPING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MS_PERM_READ 0x1u
+#define MS_PERM_WRITE 0x2u
+#define MS_PERM_EXEC 0x4u
+#define MS_PERM_SHARED 0x8u
+
+/* Query filters; the permission bits equal MS_PERM_* on purpose. */
+#define MS_FILTER_READABLE 0x01u
+#define MS_FILTER_WRITABLE 0x02u
+#define MS_FILTER_EXECUTABLE 0x04u
+#define MS_FILTER_SHARED 0x08u
+#define MS_FILTER_FILE_BACKED 0x20u
+#define MS_FILTER_ALL (MS_FILTER_READABLE | MS_FILTER_WRITABLE | \
+		       MS_FILTER_EXECUTABLE | MS_FILTER_SHARED | \
+		       MS_FILTER_FILE_BACKED)
+
+/* The kernel's BUILD_ID_SIZE_MAX is 20; never pass a smaller buffer. */
+#define MS_BUILD_ID_MAX 20
+
+struct ms_mapping {
+	uint64_t start;
+	uint64_t end;
+	uint64_t offset;
+	uint64_t page_size;
+	uint64_t inode;
+	uint32_t dev_major;
+	uint32_t dev_minor;
+	unsigned perms;
+	bool name_truncated; /* the kernel could not give the name within PATH_MAX */
+	size_t name_len;
+	char *name;
+	uint32_t build_id_len;
+	unsigned char build_id[MS_BUILD_ID_MAX];
+};
+
+struct ms_maplist {
+	struct ms_mapping *items;
+	size_t count;
+	size_t capacity;
+};
+
+static inline uint64_t ms_mapping_size(const struct ms_mapping *m)
+{
+	return m->end - m->start;
+}
+
+bool ms_mapping_is_file_backed(const struct ms_mapping *m);
+
+/* Does m satisfy every bit of filter? */
+bool ms_mapping_matches(const struct ms_mapping *m, unsigned filter);
+
+/* Four characters and a NUL, as in /proc/PID/maps: "r-xp". */
+void ms_perms_format(unsigned perms, char out[5]);
+
+/*
+ * Parse a permission filter such as "rx", "r-x" or "ws" into MS_FILTER_*
+ * bits.  Returns 0, or -1 with *bad set to the offending character.
+ */
+int ms_filter_parse(const char *s, unsigned *filter, char *bad);
+
+/* Set the name (copied); returns 0 or MS_ERR_NOMEM. */
+int ms_mapping_set_name(struct ms_mapping *m, const char *name, size_t len);
+int ms_mapping_copy(struct ms_mapping *dst, const struct ms_mapping *src);
+void ms_mapping_reset(struct ms_mapping *m);
+
+/* Takes ownership of *m's name; *m is left empty.  0 or MS_ERR_NOMEM. */
+int ms_maplist_push(struct ms_maplist *list, struct ms_mapping *m);
+void ms_maplist_clear(struct ms_maplist *list);
+void ms_maplist_free(struct ms_maplist *list);
+
+/* Index of the mapping covering addr, or of the first one after it; count if none. */
+size_t ms_maplist_lower_bound(const struct ms_maplist *list, uint64_t addr);
+
+#endif

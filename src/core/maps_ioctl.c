@@ -1,0 +1,160 @@
+/*
+ * The PROCMAP_QUERY backend.  Kernel behaviour relied on here is from
+ * do_procmap_query() in fs/proc/task_mmu.c (v6.11 onwards):
+ *   - vma_name_size and build_id_size are in/out, so both are set again
+ *     before every call;
+ *   - a name that does not fit answers ENAMETOOLONG (the uapi comment says
+ *     E2BIG, the code does not); the kernel never copies more than PATH_MAX;
+ *   - the build-ID buffer is always BUILD_ID_SIZE_MAX (20) bytes: the path
+ *     for a smaller buffer had a double mmput, fixed in early 2026 stable;
+ *   - ESRCH: no address space (exited, exec'd, kernel thread);
+ *   - ENOTTY: a kernel before 6.11.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compat.h"
+#include "maps_backend.h"
+
+#define MS_NAME_BUF_START 256
+
+struct ioctl_state {
+	char *name;
+	size_t name_size;
+};
+
+static struct ioctl_state *state_of(struct ms_maps *maps, struct ms_error *err)
+{
+	struct ioctl_state *st = maps->state;
+
+	if (st)
+		return st;
+	st = calloc(1, sizeof(*st));
+	if (st)
+		st->name = malloc(MS_NAME_BUF_START);
+	if (!st || !st->name) {
+		free(st);
+		ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)ms_proc_pid(maps->proc));
+		return NULL;
+	}
+	st->name_size = MS_NAME_BUF_START;
+	maps->state = st;
+	return st;
+}
+
+static int grow_name(struct ioctl_state *st)
+{
+	size_t next = st->name_size * 2;
+	char *buf;
+
+	if (next > PATH_MAX)
+		next = PATH_MAX;
+	buf = realloc(st->name, next);
+	if (!buf)
+		return -1;
+	st->name = buf;
+	st->name_size = next;
+	return 0;
+}
+
+static int ioctl_query(struct ms_maps *maps, uint64_t addr, unsigned flags,
+		       struct ms_mapping *out, struct ms_error *err)
+{
+	struct ioctl_state *st = state_of(maps, err);
+	unsigned char build_id[MS_BUILD_ID_MAX];
+	struct procmap_query q;
+	pid_t pid = ms_proc_pid(maps->proc);
+	bool want_name = true;
+
+	_Static_assert(MS_BUILD_ID_MAX >= 20, "the kernel needs a 20-byte build-ID buffer");
+	if (!st)
+		return MS_ERR_NOMEM;
+	for (;;) {
+		memset(&q, 0, sizeof(q));
+		q.size = sizeof(q);
+		q.query_flags = flags;
+		q.query_addr = addr;
+		if (want_name) {
+			q.vma_name_addr = (uintptr_t)st->name;
+			q.vma_name_size = (uint32_t)st->name_size;
+		}
+		q.build_id_addr = (uintptr_t)build_id;
+		q.build_id_size = sizeof(build_id);
+		if (maps->ioctl_fn(maps->fd, PROCMAP_QUERY, &q) == 0)
+			break;
+		switch (errno) {
+		case EINTR:
+			continue;
+		case ENOENT:
+			return MS_END;
+		case ENAMETOOLONG:
+			if (want_name && st->name_size < PATH_MAX) {
+				if (grow_name(st) < 0)
+					return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)pid);
+				continue;
+			}
+			if (want_name) {
+				/* Longer than PATH_MAX: keep the mapping, flag the name. */
+				want_name = false;
+				continue;
+			}
+			return ms_error_set(err, MS_ERR_PROTO, ENAMETOOLONG,
+					    "pid %d: PROCMAP_QUERY: build ID larger than %d bytes", (int)pid, MS_BUILD_ID_MAX);
+		case ESRCH:
+			return ms_error_set(err, MS_ERR_EXITED, ESRCH, "pid %d: the address space is gone", (int)pid);
+		case ENOTTY:
+			return ms_error_set(err, MS_ERR_NOTSUP, ENOTTY, "pid %d: PROCMAP_QUERY is not supported", (int)pid);
+		default:
+			return ms_error_set(err, MS_ERR_IO, errno, "pid %d: PROCMAP_QUERY: %s", (int)pid, strerror(errno));
+		}
+	}
+
+	if (q.vma_end <= q.vma_start || q.vma_name_size > st->name_size ||
+	    q.build_id_size > sizeof(build_id))
+		return ms_error_set(err, MS_ERR_PROTO, 0, "pid %d: PROCMAP_QUERY returned an inconsistent record", (int)pid);
+
+	ms_mapping_reset(out);
+	out->start = q.vma_start;
+	out->end = q.vma_end;
+	out->perms = (unsigned)q.vma_flags & (MS_PERM_READ | MS_PERM_WRITE | MS_PERM_EXEC | MS_PERM_SHARED);
+	out->offset = q.vma_offset;
+	out->page_size = q.vma_page_size;
+	out->inode = q.inode;
+	out->dev_major = q.dev_major;
+	out->dev_minor = q.dev_minor;
+	out->build_id_len = q.build_id_size;
+	memcpy(out->build_id, build_id, q.build_id_size);
+	if (!want_name) {
+		out->name_truncated = true;
+		maps->stats.names_truncated++;
+	} else if (q.vma_name_size > 0) {
+		/* vma_name_size counts the terminating NUL. */
+		size_t len = strnlen(st->name, q.vma_name_size);
+
+		if (ms_mapping_set_name(out, st->name, len) < 0)
+			return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)pid);
+	}
+	return 0;
+}
+
+static void ioctl_destroy(struct ms_maps *maps)
+{
+	struct ioctl_state *st = maps->state;
+
+	if (st)
+		free(st->name);
+	free(st);
+	maps->state = NULL;
+}
+
+const struct ms_maps_ops ms_maps_ioctl_ops = {
+	.kind = MS_BACKEND_IOCTL,
+	.begin = NULL,
+	.query = ioctl_query,
+	.reset = NULL,
+	.destroy = ioctl_destroy,
+};

@@ -1,0 +1,246 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proc.h"
+
+#define MS_STAT_CAP 4096
+
+struct ms_proc {
+	pid_t pid;
+	int dirfd;
+	struct ms_proc_stat stat;
+};
+
+int ms_read_file_at(int dirfd, const char *name, size_t cap, char **buf,
+		    size_t *len, bool *truncated)
+{
+	size_t size = 0, alloc = cap < 4096 ? cap + 1 : 4096;
+	char *data;
+	int fd;
+
+	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	data = malloc(alloc);
+	if (!data) {
+		close(fd);
+		return -ENOMEM;
+	}
+	if (truncated)
+		*truncated = false;
+	for (;;) {
+		ssize_t n;
+
+		if (size + 1 >= alloc) {
+			size_t next = alloc * 2;
+			char *grown;
+
+			if (next > cap + 1)
+				next = cap + 1;
+			if (next <= alloc) {
+				if (truncated)
+					*truncated = true;
+				break;
+			}
+			grown = realloc(data, next);
+			if (!grown) {
+				free(data);
+				close(fd);
+				return -ENOMEM;
+			}
+			data = grown;
+			alloc = next;
+		}
+		n = read(fd, data + size, alloc - 1 - size);
+		if (n < 0) {
+			int e = errno;
+
+			if (e == EINTR)
+				continue;
+			free(data);
+			close(fd);
+			return -e;
+		}
+		if (n == 0)
+			break;
+		size += (size_t)n;
+	}
+	close(fd);
+	data[size] = '\0';
+	*buf = data;
+	*len = size;
+	return 0;
+}
+
+int ms_proc_stat_parse(const char *buf, size_t len, struct ms_proc_stat *st)
+{
+	const char *open = memchr(buf, '(', len);
+	const char *close = NULL;
+	const char *p;
+	size_t comm_len;
+	int field = 3;
+
+	for (p = buf + len; p > buf; p--) {
+		if (p[-1] == ')') {
+			close = p - 1;
+			break;
+		}
+	}
+	if (!open || !close || close < open)
+		return MS_ERR_PROTO;
+	memset(st, 0, sizeof(*st));
+	comm_len = (size_t)(close - open - 1);
+	if (comm_len >= sizeof(st->comm))
+		comm_len = sizeof(st->comm) - 1;
+	memcpy(st->comm, open + 1, comm_len);
+
+	p = close + 1;
+	while (p < buf + len && field <= 22) {
+		const char *tok, *end = buf + len;
+		char num[32];
+		size_t n;
+
+		while (p < end && *p == ' ')
+			p++;
+		tok = p;
+		while (p < end && *p != ' ' && *p != '\n')
+			p++;
+		n = (size_t)(p - tok);
+		if (n == 0)
+			break;
+		if (n >= sizeof(num))
+			return MS_ERR_PROTO;
+		memcpy(num, tok, n);
+		num[n] = '\0';
+		switch (field) {
+		case 3: st->state = num[0]; break;
+		case 4: st->ppid = (int)strtol(num, NULL, 10); break;
+		case 9: st->flags = (unsigned)strtoul(num, NULL, 10); break;
+		case 22: st->start_time = strtoull(num, NULL, 10); break;
+		default: break;
+		}
+		field++;
+	}
+	return field > 22 ? 0 : MS_ERR_PROTO;
+}
+
+static int read_stat(int dirfd, struct ms_proc_stat *st)
+{
+	char *buf;
+	size_t len;
+	int rc = ms_read_file_at(dirfd, "stat", MS_STAT_CAP, &buf, &len, NULL);
+
+	if (rc < 0)
+		return rc;
+	rc = ms_proc_stat_parse(buf, len, st) == 0 ? 0 : -EPROTO;
+	free(buf);
+	return rc;
+}
+
+int ms_proc_open(pid_t pid, struct ms_proc **out, struct ms_error *err)
+{
+	char path[64];
+	struct ms_proc *proc;
+	int rc;
+
+	if (pid <= 0)
+		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "pid %d: not a process ID", (int)pid);
+	proc = calloc(1, sizeof(*proc));
+	if (!proc)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)pid);
+	proc->pid = pid;
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	proc->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (proc->dirfd < 0) {
+		int e = errno;
+
+		free(proc);
+		if (e == ENOENT || e == ESRCH)
+			return ms_error_set(err, MS_ERR_NOPROC, e, "pid %d: no such process", (int)pid);
+		return ms_error_set(err, MS_ERR_IO, e, "pid %d: cannot open %s: %s", (int)pid, path, strerror(e));
+	}
+	rc = read_stat(proc->dirfd, &proc->stat);
+	if (rc < 0) {
+		ms_proc_close(proc);
+		if (rc == -ENOENT || rc == -ESRCH)
+			return ms_error_set(err, MS_ERR_NOPROC, -rc, "pid %d: no such process", (int)pid);
+		return ms_error_set(err, MS_ERR_IO, -rc, "pid %d: cannot read stat: %s", (int)pid, strerror(-rc));
+	}
+	*out = proc;
+	return 0;
+}
+
+void ms_proc_close(struct ms_proc *proc)
+{
+	if (!proc)
+		return;
+	if (proc->dirfd >= 0)
+		close(proc->dirfd);
+	free(proc);
+}
+
+pid_t ms_proc_pid(const struct ms_proc *proc)
+{
+	return proc->pid;
+}
+
+int ms_proc_dirfd(const struct ms_proc *proc)
+{
+	return proc->dirfd;
+}
+
+const struct ms_proc_stat *ms_proc_stat_at_open(const struct ms_proc *proc)
+{
+	return &proc->stat;
+}
+
+int ms_proc_stat_now(const struct ms_proc *proc, struct ms_proc_stat *st,
+		     struct ms_error *err)
+{
+	int rc = read_stat(proc->dirfd, st);
+
+	if (rc == -ENOENT || rc == -ESRCH)
+		return ms_error_set(err, MS_ERR_EXITED, -rc, "pid %d: the process exited", (int)proc->pid);
+	if (rc < 0)
+		return ms_error_set(err, MS_ERR_IO, -rc, "pid %d: cannot read stat: %s", (int)proc->pid, strerror(-rc));
+	return 0;
+}
+
+enum ms_proc_liveness ms_proc_liveness(const struct ms_proc *proc)
+{
+	struct ms_proc_stat now;
+
+	if (read_stat(proc->dirfd, &now) < 0)
+		return MS_PROC_GONE;
+	if (now.start_time != proc->stat.start_time)
+		return MS_PROC_GONE;
+	if (now.state == 'Z' || now.state == 'X' || now.state == 'x')
+		return MS_PROC_ZOMBIE;
+	return MS_PROC_ALIVE;
+}
+
+bool ms_proc_is_kernel_thread(const struct ms_proc_stat *st)
+{
+	return (st->flags & MS_PF_KTHREAD) != 0;
+}
+
+int ms_proc_read_file(const struct ms_proc *proc, const char *name, size_t cap,
+		      char **buf, size_t *len, bool *truncated,
+		      struct ms_error *err)
+{
+	int rc = ms_read_file_at(proc->dirfd, name, cap, buf, len, truncated);
+
+	if (rc == -ENOENT || rc == -ESRCH)
+		return ms_error_set(err, MS_ERR_EXITED, -rc, "pid %d: the process exited", (int)proc->pid);
+	if (rc == -EACCES || rc == -EPERM)
+		return ms_error_set(err, MS_ERR_NOACCESS, -rc, "pid %d: %s: permission denied", (int)proc->pid, name);
+	if (rc < 0)
+		return ms_error_set(err, MS_ERR_IO, -rc, "pid %d: cannot read %s: %s", (int)proc->pid, name, strerror(-rc));
+	return 0;
+}

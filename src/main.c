@@ -1,0 +1,61 @@
+/* mapscope: argv -> command. */
+#include "config.h"
+
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "list", cmd_list, "list PID        the mappings of a process" },
+	{ "at", cmd_at, "at PID ADDR     the mapping covering an address, and its file offset" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: mapscope COMMAND [options]\n\n"
+		     "Explore the memory mappings of Linux processes, read through the\n"
+		     "PROCMAP_QUERY ioctl (Linux 6.11) with a /proc text fallback.\n\n"
+		     "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %s\n", commands[i].summary);
+	fprintf(out, "\nOptions:\n"
+		     "  -h, --help      this help; 'mapscope COMMAND --help' for a command's options\n"
+		     "  -V, --version   the version\n\n"
+		     "Exit status: 0 success, 1 the process is missing, unreadable or has no\n"
+		     "such mapping, 2 usage error.  See mapscope(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "");
+	/* A closed pipe (| head) should end us quietly through EPIPE, not a signal. */
+	signal(SIGPIPE, SIG_IGN);
+
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("mapscope %s\n", PACKAGE_VERSION);
+		return CLI_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	cli_error("unknown command '%.64s'", argv[1]);
+	fprintf(stderr, "Try 'mapscope --help'.\n");
+	return CLI_EXIT_USAGE;
+}
