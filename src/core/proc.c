@@ -1,7 +1,9 @@
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,5 +244,57 @@ int ms_proc_read_file(const struct ms_proc *proc, const char *name, size_t cap,
 		return ms_error_set(err, MS_ERR_NOACCESS, -rc, "pid %d: %s: permission denied", (int)proc->pid, name);
 	if (rc < 0)
 		return ms_error_set(err, MS_ERR_IO, -rc, "pid %d: cannot read %s: %s", (int)proc->pid, name, strerror(-rc));
+	return 0;
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int ms_pid_list(pid_t **pids, size_t *count, struct ms_error *err)
+{
+	size_t n = 0, cap = 256;
+	pid_t *out = malloc(cap * sizeof(*out));
+	struct dirent *de;
+	DIR *d;
+
+	if (!out)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "process list: out of memory");
+	d = opendir("/proc");
+	if (!d) {
+		int e = errno;
+
+		free(out);
+		return ms_error_set(err, MS_ERR_IO, e, "cannot read /proc: %s", strerror(e));
+	}
+	while ((de = readdir(d))) {
+		char *end;
+		long v;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		v = strtol(de->d_name, &end, 10);
+		if (*end || v <= 0 || v > INT32_MAX)
+			continue;
+		if (n == cap) {
+			pid_t *grown = cap < SIZE_MAX / 2 / sizeof(*out) ? realloc(out, 2 * cap * sizeof(*out)) : NULL;
+
+			if (!grown) {
+				closedir(d);
+				free(out);
+				return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "process list: out of memory");
+			}
+			out = grown;
+			cap *= 2;
+		}
+		out[n++] = (pid_t)v;
+	}
+	closedir(d);
+	qsort(out, n, sizeof(*out), pid_cmp);
+	*pids = out;
+	*count = n;
 	return 0;
 }

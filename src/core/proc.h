@@ -74,6 +74,12 @@ int ms_proc_read_file(const struct ms_proc *proc, const char *name, size_t cap,
 		      char **buf, size_t *len, bool *truncated,
 		      struct ms_error *err);
 
+/*
+ * The numeric entries of /proc (every process, threads not listed), sorted.
+ * *pids is malloc'd.  0, or MS_ERR_IO / MS_ERR_NOMEM with err filled.
+ */
+int ms_pid_list(pid_t **pids, size_t *count, struct ms_error *err);
+
 /* Same, for any directory fd (used by the process list). */
 int ms_read_file_at(int dirfd, const char *name, size_t cap, char **buf,
 		    size_t *len, bool *truncated);
