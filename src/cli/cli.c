@@ -198,6 +198,10 @@ struct libscols_table *cli_table_new(const struct cli_opts *o, const char *json_
 	scols_table_enable_json(tb, o->json);
 	scols_table_enable_raw(tb, o->raw);
 	scols_table_enable_noheadings(tb, o->noheadings);
+	/* Cells are escaped already (ms_escape); a second encoding would turn
+	 * every "\\" into "\x5c\x5c".  Raw mode keeps its own, which also
+	 * encodes the blanks that separate its columns. */
+	scols_table_enable_noencoding(tb, !o->raw);
 	if (json_name)
 		scols_table_set_name(tb, json_name);
 	for (size_t i = 0; i < nselected; i++) {

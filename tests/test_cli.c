@@ -1,0 +1,335 @@
+/*
+ * The mapscope binary as a user runs it: list and at on the fixture, in
+ * table, raw and JSON modes, with filters, column choices, and the exit
+ * statuses and messages of the failure cases.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "escape.h"
+#include "fixture_client.h"
+
+struct run {
+	char *out;
+	char *err;
+	int status;
+};
+
+static char *slurp(int fd)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+	ssize_t n;
+
+	assert_non_null(buf);
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)n;
+		if (cap - len < 2) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+	}
+	buf[len] = '\0';
+	close(fd);
+	return buf;
+}
+
+/* Run mapscope with args (NULL-terminated); stdout to a file if out_path is set. */
+static struct run run_args(const char *out_path, const char *const *args)
+{
+	const char *bin = getenv("MS_BIN");
+	char *argv[32];
+	int out[2], err[2];
+	struct run r = { 0 };
+	size_t n = 0;
+	pid_t pid;
+
+	assert_non_null(bin);
+	argv[n++] = (char *)bin;
+	for (; args[n - 1] && n < 31; n++)
+		argv[n] = (char *)args[n - 1];
+	argv[n] = NULL;
+	assert_int_equal(pipe(out), 0);
+	assert_int_equal(pipe(err), 0);
+	pid = fork();
+	if (pid == 0) {
+		int fd = out_path ? open(out_path, O_WRONLY) : out[1];
+
+		setenv("LC_ALL", "C.UTF-8", 1);
+		dup2(fd, STDOUT_FILENO);
+		dup2(err[1], STDERR_FILENO);
+		close(out[0]);
+		close(err[0]);
+		execv(bin, argv);
+		_exit(127);
+	}
+	close(out[1]);
+	close(err[1]);
+	r.out = slurp(out[0]);
+	r.err = slurp(err[0]);
+	assert_int_equal(waitpid(pid, &r.status, 0), pid);
+	assert_true(WIFEXITED(r.status));
+	r.status = WEXITSTATUS(r.status);
+	return r;
+}
+
+#define RUN(...) run_args(NULL, (const char *const[]){ __VA_ARGS__, NULL })
+
+static void run_free(struct run *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+static void assert_no_control_bytes(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if ((*p < 0x20 && *p != '\n') || *p == 0x7f)
+			fail_msg("raw control byte 0x%02x at offset %zu", *p, (size_t)(p - (const unsigned char *)s));
+}
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+
+	assert_non_null(fx);
+	assert_int_equal(fixture_start(fx), 0);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fixture_stop(*state);
+	free(*state);
+	return 0;
+}
+
+static const char *pid_arg(const struct fixture *fx)
+{
+	static char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", (int)fx->pid);
+	return buf;
+}
+
+static json_t *find_by_start(json_t *maps, uint64_t start)
+{
+	char hex[32];
+	size_t i;
+	json_t *m;
+
+	snprintf(hex, sizeof(hex), "%" PRIx64, start);
+	json_array_foreach(maps, i, m)
+		if (!strcmp(json_string_value(json_object_get(m, "start")), hex))
+			return m;
+	return NULL;
+}
+
+static void check_json(const struct fixture *fx, const char *backend)
+{
+	char opt[32];
+	struct run r;
+	json_error_t jerr;
+	json_t *root, *maps;
+
+	snprintf(opt, sizeof(opt), "--backend=%s", backend);
+	r = RUN("list", pid_arg(fx), "-J", "-b", opt);
+	assert_int_equal(r.status, 0);
+	assert_no_control_bytes(r.out);
+	root = json_loads(r.out, 0, &jerr);
+	if (!root)
+		fail_msg("invalid JSON (%s) at line %d: %s", backend, jerr.line, jerr.text);
+	maps = json_object_get(root, "mappings");
+	assert_true(json_is_array(maps));
+	for (size_t i = 0; i < fx->count; i++) {
+		const struct fx_map *want = &fx->maps[i];
+		json_t *got = find_by_start(maps, want->start);
+		char *escaped = ms_escape_dup(want->name ? want->name : "", want->name_len, 0);
+
+		if (!got)
+			fail_msg("%s: fixture mapping %s missing from JSON", backend, want->kind);
+		assert_string_equal(json_string_value(json_object_get(got, "perms")), want->perms);
+		assert_int_equal(json_integer_value(json_object_get(got, "size")), want->end - want->start);
+		/* libsmartcols writes an empty cell as null, as lsblk does. */
+		if (want->name_len)
+			assert_string_equal(json_string_value(json_object_get(got, "name")), escaped);
+		else
+			assert_true(json_is_null(json_object_get(got, "name")));
+		free(escaped);
+	}
+	json_decref(root);
+	run_free(&r);
+}
+
+static void test_list_json_both_backends(void **state)
+{
+	check_json(*state, "ioctl");
+	check_json(*state, "text");
+}
+
+static void test_list_modes_are_safe(void **state)
+{
+	const struct fixture *fx = *state;
+	const char *modes[] = { "-n", "-r", "-J" };
+
+	for (size_t i = 0; i < 3; i++) {
+		struct run r = RUN("list", pid_arg(fx), modes[i]);
+		const struct fx_map *esc = fixture_find(fx, "escape");
+		char hex[32];
+
+		assert_int_equal(r.status, 0);
+		assert_no_control_bytes(r.out);
+		snprintf(hex, sizeof(hex), "%" PRIx64, esc->start);
+		assert_non_null(strstr(r.out, hex));
+		/* The ESC of the hostile name shows as text. */
+		assert_non_null(strstr(r.out, "x1b[31mred"));
+		run_free(&r);
+	}
+}
+
+static void test_list_filters_and_columns(void **state)
+{
+	const struct fixture *fx = *state;
+	struct run r = RUN("list", pid_arg(fx), "--file-backed", "--perms=r-x", "-r", "-n", "-o", "PERMS,INODE,NAME");
+	char *line, *save = NULL;
+	size_t rows = 0;
+
+	assert_int_equal(r.status, 0);
+	for (line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char perms[8];
+		unsigned long long inode;
+
+		assert_int_equal(sscanf(line, "%7s %llu", perms, &inode), 2);
+		assert_int_equal(perms[0], 'r');
+		assert_int_equal(perms[2], 'x');
+		assert_true(inode != 0);
+		rows++;
+	}
+	assert_true(rows >= 2); /* the fixture's code.bin, its own text, libc... */
+	assert_non_null(strstr(r.err, "") );
+	run_free(&r);
+
+	r = RUN("list", pid_arg(fx), "-o", "+BUILDID,PAGESIZE", "-n");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "4K"));
+	run_free(&r);
+
+	r = RUN("list", pid_arg(fx), "-o", "START,NOPE");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "unknown column: NOPE"));
+	run_free(&r);
+
+	r = RUN("list", pid_arg(fx), "--perms=rq");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "'q'"));
+	run_free(&r);
+}
+
+static void test_at(void **state)
+{
+	const struct fixture *fx = *state;
+	const struct fx_map *rx = fixture_find(fx, "file-rx");
+	const struct fx_map *shared = fixture_find(fx, "file-shared");
+	char addr[32], want[32];
+	struct run r;
+
+	snprintf(addr, sizeof(addr), "0x%" PRIx64, rx->start + 0x10);
+	r = RUN("at", pid_arg(fx), addr, "-r", "-n", "-o", "FILEOFF,START");
+	assert_int_equal(r.status, 0);
+	snprintf(want, sizeof(want), "%" PRIx64 " %" PRIx64 "\n", rx->offset + 0x10, rx->start);
+	assert_string_equal(r.out, want);
+	run_free(&r);
+
+	/* The gap after a mapping: nothing covers it. */
+	snprintf(addr, sizeof(addr), "%" PRIx64, shared->end);
+	r = RUN("at", pid_arg(fx), addr);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "no mapping covers"));
+	assert_non_null(strstr(r.err, pid_arg(fx)));
+	run_free(&r);
+
+	r = RUN("at", pid_arg(fx), "0xzz");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+}
+
+static void test_failures(void **state)
+{
+	struct fixture gone;
+	struct run r;
+	char pid[16];
+
+	(void)state;
+	assert_int_equal(fixture_start(&gone), 0);
+	snprintf(pid, sizeof(pid), "%d", (int)gone.pid);
+	fixture_stop(&gone);
+	r = RUN("list", pid);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, pid));
+	assert_non_null(strstr(r.err, "no such process"));
+	assert_string_equal(r.out, "");
+	run_free(&r);
+
+	r = RUN("list", "12abc");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	r = RUN("list");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	r = RUN("frobnicate");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	r = RUN("--version");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, PACKAGE_VERSION));
+	run_free(&r);
+	r = RUN("--help");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "list PID"));
+	run_free(&r);
+}
+
+static void test_write_errors(void **state)
+{
+	const struct fixture *fx = *state;
+	struct run r;
+
+	if (access("/dev/full", W_OK) != 0) {
+		printf("# skipped: /dev/full is not available\n");
+		skip();
+	}
+	r = run_args("/dev/full", (const char *const[]){ "list", pid_arg(fx), NULL });
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "write error"));
+	run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_list_json_both_backends),
+		cmocka_unit_test(test_list_modes_are_safe),
+		cmocka_unit_test(test_list_filters_and_columns),
+		cmocka_unit_test(test_at),
+		cmocka_unit_test(test_failures),
+		cmocka_unit_test(test_write_errors),
+	};
+
+	return cmocka_run_group_tests_name("cli", tests, setup, teardown);
+}
