@@ -228,18 +228,14 @@ static char *drain(int fd)
 	return buf;
 }
 
-int snapfix_run(const char *const *args, const char *out_path, char **out, char **errout)
+pid_t snapfix_spawn(const char *const *args, int out_fd, int err_fd)
 {
 	const char *bin = getenv("MS_BIN");
-	int opipe[2] = { -1, -1 }, epipe[2];
 	char *argv[32];
 	size_t n = 0;
 	pid_t pid;
-	int status;
 
-	if (!bin || pipe2(epipe, O_CLOEXEC) < 0)
-		return -1;
-	if (!out_path && pipe2(opipe, O_CLOEXEC) < 0)
+	if (!bin)
 		return -1;
 	argv[n++] = (char *)bin;
 	while (*args && n < 31)
@@ -247,16 +243,41 @@ int snapfix_run(const char *const *args, const char *out_path, char **out, char 
 	argv[n] = NULL;
 	pid = fork();
 	if (pid == 0) {
-		int fd = out_path ? open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644) : opipe[1];
-
-		dup2(fd, STDOUT_FILENO);
-		dup2(epipe[1], STDERR_FILENO);
+		dup2(out_fd, STDOUT_FILENO);
+		dup2(err_fd, STDERR_FILENO);
 		execv(bin, argv);
 		_exit(127);
 	}
+	return pid;
+}
+
+int snapfix_wait(pid_t pid)
+{
+	int status;
+
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int snapfix_run(const char *const *args, const char *out_path, char **out, char **errout)
+{
+	int opipe[2] = { -1, -1 }, epipe[2], out_fd;
+	pid_t pid;
+
+	if (pipe2(epipe, O_CLOEXEC) < 0)
+		return -1;
+	if (out_path)
+		out_fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	else if (pipe2(opipe, O_CLOEXEC) == 0)
+		out_fd = opipe[1];
+	else
+		out_fd = -1;
+	if (out_fd < 0)
+		return -1;
+	pid = snapfix_spawn(args, out_fd, epipe[1]);
+	close(out_fd);
 	close(epipe[1]);
-	if (opipe[1] >= 0)
-		close(opipe[1]);
 	/* stdout first: the child may block on a full pipe; stderr is small. */
 	if (out)
 		*out = opipe[0] >= 0 ? drain(opipe[0]) : NULL;
@@ -269,9 +290,7 @@ int snapfix_run(const char *const *args, const char *out_path, char **out, char 
 	if (opipe[0] >= 0)
 		close(opipe[0]);
 	close(epipe[0]);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return snapfix_wait(pid);
 }
 
 char *snapfix_slurp(const char *path, size_t *len)

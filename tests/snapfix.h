@@ -49,11 +49,17 @@ const struct snapfix_map *snapfix_find(const struct snapfix *f, const char *kind
 void snapfix_stop(struct snapfix *f);
 
 /*
- * Run $MS_BIN with argv (NULL-terminated, argv[0] excluded), stdout to
- * out_path (NULL: captured into *out), stderr captured into *errout.
+ * Run $MS_BIN with args (NULL-terminated, argv[0] excluded), stdout to
+ * out_path (NULL: captured into *out), stderr captured into *errout (both
+ * may be NULL).
  * Returns the exit status, or -1 if it did not exit normally.
  */
 int snapfix_run(const char *const *args, const char *out_path, char **out, char **errout);
+
+/* Start $MS_BIN with args, stdout and stderr on the given fds; its pid. */
+pid_t snapfix_spawn(const char *const *args, int out_fd, int err_fd);
+/* Its exit status, or -1 if it did not exit normally. */
+int snapfix_wait(pid_t pid);
 
 /* Whole file into a malloc'd NUL-terminated buffer, or NULL. */
 char *snapfix_slurp(const char *path, size_t *len);
