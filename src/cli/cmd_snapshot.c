@@ -36,6 +36,15 @@ static const struct option snapshot_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+void cli_error_pid(pid_t pid, const struct ms_error *err)
+{
+	/* File errors name the file; add the process, as every message does. */
+	if (!strncmp(err->msg, "pid ", 4))
+		cli_error("%s", err->msg);
+	else
+		cli_error("pid %d: %s", (int)pid, err->msg);
+}
+
 static int to_stdout(struct ms_maps *maps, pid_t pid)
 {
 	struct ms_snapshot snap;
@@ -102,11 +111,7 @@ int cmd_snapshot(int argc, char **argv)
 	if (!strcmp(out, "-")) {
 		status = to_stdout(maps, pid);
 	} else if (ms_snapshot_save(maps, out, &so, &created, &err) < 0) {
-		/* File errors name the file; add the process, as every message does. */
-		if (!strncmp(err.msg, "pid ", 4))
-			cli_error("%s", err.msg);
-		else
-			cli_error("pid %d: %s", (int)pid, err.msg);
+		cli_error_pid(pid, &err);
 		status = ms_error_exit_status(err.code);
 	} else {
 		char *shown = ms_escape_dup(out, strlen(out), MS_ESC_ASCII);

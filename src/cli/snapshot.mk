@@ -2,7 +2,8 @@
 # snapshots and recordings, and the commands over them.
 libmapscope_core_a_SOURCES += \
 	src/core/safewrite.c src/core/safewrite.h \
-	src/core/snapshot.c src/core/snapshot.h
+	src/core/snapshot.c src/core/snapshot.h \
+	src/core/record.c src/core/record.h
 AM_CPPFLAGS += $(JANSSON_CFLAGS)
 
 mapscope_SOURCES += \

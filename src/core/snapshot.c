@@ -349,22 +349,29 @@ int ms_maplist_from_json(json_t *arr, const char *what, struct ms_maplist *list,
 
 /* ---- header ------------------------------------------------------------ */
 
+void ms_snapshot_time_now(char out[40])
+{
+	struct timespec now;
+	struct tm tm;
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	gmtime_r(&now.tv_sec, &tm);
+	n = strftime(out, 40, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out + n, 40 - n, ".%09ldZ", now.tv_nsec);
+}
+
 int ms_snapshot_header_fill(struct ms_maps *maps, struct ms_snapshot_header *hdr,
 			    struct ms_error *err)
 {
 	struct ms_proc *proc = ms_maps_proc(maps);
 	char exe[PATH_MAX];
-	struct timespec now;
 	struct utsname un;
-	struct tm tm;
 	ssize_t n;
 
 	memset(hdr, 0, sizeof(*hdr));
 	hdr->version = MS_SNAPSHOT_VERSION;
-	clock_gettime(CLOCK_REALTIME, &now);
-	gmtime_r(&now.tv_sec, &tm);
-	n = (ssize_t)strftime(hdr->time, sizeof(hdr->time), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(hdr->time + n, sizeof(hdr->time) - (size_t)n, ".%09ldZ", now.tv_nsec);
+	ms_snapshot_time_now(hdr->time);
 	if (uname(&un) == 0)
 		snprintf(hdr->kernel, sizeof(hdr->kernel), "%s", un.release);
 	hdr->backend = ms_maps_backend(maps);

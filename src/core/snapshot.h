@@ -72,6 +72,9 @@ struct ms_snapshot {
 	struct ms_maplist maps;
 };
 
+/* The time now, RFC 3339 in UTC with nanoseconds, into out (40 bytes). */
+void ms_snapshot_time_now(char out[40]);
+
 /* Fill the header from an open process (time now, uname, cmdline, exe). */
 int ms_snapshot_header_fill(struct ms_maps *maps, struct ms_snapshot_header *hdr,
 			    struct ms_error *err);
