@@ -95,15 +95,6 @@ static int read_line(struct snapfix *f, char *line, size_t size)
 	}
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 static void parse_map(struct snapfix *f, const char *line)
 {
 	struct snapfix_map *m;
@@ -117,8 +108,11 @@ static void parse_map(struct snapfix *f, const char *line)
 		   (unsigned long *)&m->end, m->perms, (unsigned long *)&m->offset, namehex) != 6)
 		return;
 	if (strcmp(namehex, "-"))
-		for (size_t i = 0; namehex[2 * i] && namehex[2 * i + 1] && i < sizeof(m->name) - 1; i++)
-			m->name[m->name_len++] = (char)(hexval(namehex[2 * i]) << 4 | hexval(namehex[2 * i + 1]));
+		for (size_t i = 0; namehex[2 * i] && namehex[2 * i + 1] && i < sizeof(m->name) - 1; i++) {
+			char byte[3] = { namehex[2 * i], namehex[2 * i + 1], '\0' };
+
+			m->name[m->name_len++] = (char)strtoul(byte, NULL, 16);
+		}
 	f->nmaps++;
 }
 
@@ -194,6 +188,33 @@ void snapfix_stop(struct snapfix *f)
 		close(f->from_child);
 	}
 	f->pid = -1;
+}
+
+int snapfix_env_setup(void **state)
+{
+	struct snapfix_env *e = calloc(1, sizeof(*e));
+
+	if (!e || !(e->dir = snapfix_tmpdir()))
+		return -1;
+	e->out = snapfix_path(e->dir, "out");
+	*state = e;
+	if (!e->out || snapfix_start(&e->fx, e->dir) < 0)
+		return -1;
+	snprintf(e->pid, sizeof(e->pid), "%d", (int)e->fx.pid);
+	return 0;
+}
+
+int snapfix_env_teardown(void **state)
+{
+	struct snapfix_env *e = *state;
+
+	if (e) {
+		snapfix_stop(&e->fx);
+		snapfix_rmdir(e->dir);
+		free(e->out);
+		free(e);
+	}
+	return 0;
 }
 
 /* Read everything from fd until EOF, to a deadline. */

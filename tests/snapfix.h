@@ -34,6 +34,18 @@ struct snapfix {
 	size_t nmaps;
 };
 
+/* A temp directory with a fixture running in it: the tests' usual state. */
+struct snapfix_env {
+	char *dir;
+	struct snapfix fx;
+	char pid[16]; /* the fixture's PID as text, for command lines */
+	char *out;    /* dir/out, a file name for the test to use */
+};
+
+/* cmocka setup and teardown making and removing a struct snapfix_env. */
+int snapfix_env_setup(void **state);
+int snapfix_env_teardown(void **state);
+
 /* mkdtemp under $TMPDIR or /tmp; the path is malloc'd. */
 char *snapfix_tmpdir(void);
 /* rm -r of a temp dir made above, then free(path). */

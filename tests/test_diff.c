@@ -21,38 +21,9 @@
 
 #include "snapfix.h"
 
-struct env {
-	char *dir;
-	struct snapfix fx;
-	char pid[16];
-};
-
-static int setup(void **state)
-{
-	struct env *e = calloc(1, sizeof(*e));
-
-	assert_non_null(e);
-	e->dir = snapfix_tmpdir();
-	assert_non_null(e->dir);
-	assert_int_equal(snapfix_start(&e->fx, e->dir), 0);
-	snprintf(e->pid, sizeof(e->pid), "%d", (int)e->fx.pid);
-	*state = e;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct env *e = *state;
-
-	snapfix_stop(&e->fx);
-	snapfix_rmdir(e->dir);
-	free(e);
-	return 0;
-}
-
 static void test_snapshot_created_overwrote(void **state)
 {
-	struct env *e = *state;
+	struct snapfix_env *e = *state;
 	char *path = snapfix_path(e->dir, "s.json");
 	const char *args[] = { "snapshot", e->pid, "-o", path, NULL };
 	const char *nc[] = { "snapshot", e->pid, "-o", path, "--no-clobber", NULL };
@@ -84,7 +55,7 @@ static void test_snapshot_created_overwrote(void **state)
 
 static void test_snapshot_dev_full_and_pipe(void **state)
 {
-	struct env *e = *state;
+	struct snapfix_env *e = *state;
 	const char *to_stdout[] = { "snapshot", e->pid, "-o", "-", NULL };
 	const char *to_full[] = { "snapshot", e->pid, "-o", "/dev/full", NULL };
 	char *err = NULL;
@@ -117,7 +88,7 @@ static void test_snapshot_dev_full_and_pipe(void **state)
 
 static void test_snapshot_usage(void **state)
 {
-	struct env *e = *state;
+	struct snapfix_env *e = *state;
 	const char *nopid[] = { "snapshot", NULL };
 	const char *badpid[] = { "snapshot", "12x", NULL };
 	const char *gone[] = { "snapshot", "2147483647", "-o", "-", NULL };
@@ -145,7 +116,7 @@ static json_t *diff_json(const char *a, const char *b, int *status)
 
 static void test_diff_fixture(void **state)
 {
-	struct env *e = *state;
+	struct snapfix_env *e = *state;
 	char *a = snapfix_path(e->dir, "a.json"), *b = snapfix_path(e->dir, "b.json");
 	const char *snap_a[] = { "snapshot", e->pid, "-o", a, NULL };
 	const char *snap_b[] = { "snapshot", e->pid, "-o", b, NULL };
@@ -205,7 +176,7 @@ static void test_diff_fixture(void **state)
 
 static void test_diff_errors(void **state)
 {
-	struct env *e = *state;
+	struct snapfix_env *e = *state;
 	char *bad = snapfix_path(e->dir, "bad.json");
 	const char *args[] = { "diff", bad, e->pid, NULL };
 	const char *missing[] = { "diff", "/nonexistent/x.json", e->pid, NULL };
@@ -224,11 +195,11 @@ static void test_diff_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_snapshot_created_overwrote, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_snapshot_dev_full_and_pipe, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_snapshot_usage, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_diff_fixture, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_diff_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_snapshot_created_overwrote, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_snapshot_dev_full_and_pipe, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_snapshot_usage, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_diff_fixture, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_diff_errors, snapfix_env_setup, snapfix_env_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

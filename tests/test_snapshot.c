@@ -23,33 +23,6 @@
 #include "core/snapshot.h"
 #include "snapfix.h"
 
-struct env {
-	char *dir;
-	struct snapfix fx;
-};
-
-static int setup(void **state)
-{
-	struct env *e = calloc(1, sizeof(*e));
-
-	assert_non_null(e);
-	e->dir = snapfix_tmpdir();
-	assert_non_null(e->dir);
-	assert_int_equal(snapfix_start(&e->fx, e->dir), 0);
-	*state = e;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct env *e = *state;
-
-	snapfix_stop(&e->fx);
-	snapfix_rmdir(e->dir);
-	free(e);
-	return 0;
-}
-
 static void assert_same_mapping(const struct ms_mapping *a, const struct ms_mapping *b)
 {
 	assert_int_equal(a->start, b->start);
@@ -70,7 +43,7 @@ static void assert_same_mapping(const struct ms_mapping *a, const struct ms_mapp
 	assert_memory_equal(a->build_id, b->build_id, a->build_id_len);
 }
 
-static void open_fixture(struct env *e, enum ms_backend backend, struct ms_proc **proc,
+static void open_fixture(struct snapfix_env *e, enum ms_backend backend, struct ms_proc **proc,
 			 struct ms_maps **maps)
 {
 	struct ms_maps_opts mo = { backend, NULL };
@@ -82,7 +55,7 @@ static void open_fixture(struct env *e, enum ms_backend backend, struct ms_proc 
 
 static void readback(void **state, enum ms_backend backend)
 {
-	struct env *e = *state;
+	struct snapfix_env *e = *state;
 	struct ms_maplist live = { 0 };
 	struct ms_snapshot snap;
 	struct ms_proc *proc;
@@ -144,7 +117,7 @@ static void test_readback_text(void **state)
 /* Every fixture mapping, odd names included, is in the file byte for byte. */
 static void test_names_lossless(void **state)
 {
-	struct env *e = *state;
+	struct snapfix_env *e = *state;
 	char *path = snapfix_path(e->dir, "names.json");
 	struct ms_snapshot snap;
 	struct ms_proc *proc;
@@ -321,7 +294,7 @@ static void test_malformed(void **state)
 	assert_non_null(strstr(err.msg, "/nonexistent/snap.json: cannot read"));
 }
 
-static void save_now(struct env *e, const char *name, struct ms_snapshot *snap)
+static void save_now(struct snapfix_env *e, const char *name, struct ms_snapshot *snap)
 {
 	char *path = snapfix_path(e->dir, name);
 	struct ms_proc *proc;
@@ -356,7 +329,7 @@ static int collect(void *ctx, const struct ms_diff_entry *entry)
 
 static void test_diff_two_snapshots(void **state)
 {
-	struct env *e = *state;
+	struct snapfix_env *e = *state;
 	struct ms_snapshot before, after;
 	struct ms_diff_summary sum;
 	const struct snapfix_map *gone = snapfix_find(&e->fx, "file-rx");
@@ -397,12 +370,12 @@ static void test_diff_two_snapshots(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_readback_ioctl, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_readback_text, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_names_lossless, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_readback_ioctl, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_readback_text, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_names_lossless, snapfix_env_setup, snapfix_env_teardown),
 		cmocka_unit_test(test_edge_values_roundtrip),
 		cmocka_unit_test(test_malformed),
-		cmocka_unit_test_setup_teardown(test_diff_two_snapshots, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diff_two_snapshots, snapfix_env_setup, snapfix_env_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,38 +26,6 @@
 #include "core/record.h"
 #include "snapfix.h"
 
-struct env {
-	char *dir;
-	struct snapfix fx;
-	char pid[16];
-	char *rec;
-};
-
-static int setup(void **state)
-{
-	struct env *e = calloc(1, sizeof(*e));
-
-	assert_non_null(e);
-	e->dir = snapfix_tmpdir();
-	assert_non_null(e->dir);
-	assert_int_equal(snapfix_start(&e->fx, e->dir), 0);
-	snprintf(e->pid, sizeof(e->pid), "%d", (int)e->fx.pid);
-	e->rec = snapfix_path(e->dir, "rec.jsonl");
-	*state = e;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct env *e = *state;
-
-	snapfix_stop(&e->fx);
-	snapfix_rmdir(e->dir);
-	free(e->rec);
-	free(e);
-	return 0;
-}
-
 /* Every line of the file parsed; the count in *n. */
 static json_t **lines_of(const char *path, size_t *n)
 {
@@ -105,8 +73,8 @@ static size_t live_count(pid_t pid)
 
 static void test_record_twice_one_header(void **state)
 {
-	struct env *e = *state;
-	const char *args[] = { "record", e->pid, "-o", e->rec, "--count", "1", NULL };
+	struct snapfix_env *e = *state;
+	const char *args[] = { "record", e->pid, "-o", e->out, "--count", "1", NULL };
 	const struct snapfix_map *added;
 	struct ms_maplist replayed = { 0 };
 	struct ms_error err;
@@ -118,7 +86,7 @@ static void test_record_twice_one_header(void **state)
 	assert_int_equal(snapfix_run(args, NULL, NULL, &err_text), 0);
 	assert_non_null(strstr(err_text, "created"));
 	free(err_text);
-	l = lines_of(e->rec, &n);
+	l = lines_of(e->out, &n);
 	assert_int_equal(n, 2);
 	assert_string_equal(json_string_value(json_object_get(l[0], "mapscope")), "recording");
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(l[0], "header"), "pid")), e->fx.pid);
@@ -133,7 +101,7 @@ static void test_record_twice_one_header(void **state)
 	assert_non_null(strstr(err_text, "appending"));
 	free(err_text);
 
-	l = lines_of(e->rec, &n);
+	l = lines_of(e->out, &n);
 	assert_int_equal(n, 3);
 	for (size_t i = 1; i < n; i++)
 		assert_null(json_object_get(l[i], "mapscope"));
@@ -145,7 +113,7 @@ static void test_record_twice_one_header(void **state)
 	free_lines(l, n);
 
 	/* Replaying the file gives the live map. */
-	text = snapfix_slurp(e->rec, &n);
+	text = snapfix_slurp(e->out, &n);
 	assert_int_equal(ms_recording_replay(text, n, "rec", 0, 0, &replayed, &records, &err), 0);
 	assert_int_equal(records, 2);
 	assert_int_equal(replayed.count, live_count(e->fx.pid));
@@ -155,25 +123,25 @@ static void test_record_twice_one_header(void **state)
 
 static void test_record_other_pid_refused(void **state)
 {
-	struct env *e = *state;
-	const char *args[] = { "record", e->pid, "-o", e->rec, "--count", "1", NULL };
+	struct snapfix_env *e = *state;
+	const char *args[] = { "record", e->pid, "-o", e->out, "--count", "1", NULL };
 	struct snapfix other;
 	char other_pid[16], *before, *after, *err_text = NULL;
 	char *snap = snapfix_path(e->dir, "snap.json");
 	const char *snap_args[] = { "snapshot", e->pid, "-o", snap, NULL };
 
 	assert_int_equal(snapfix_run(args, NULL, NULL, NULL), 0);
-	before = snapfix_slurp(e->rec, NULL);
+	before = snapfix_slurp(e->out, NULL);
 	assert_int_equal(snapfix_start(&other, e->dir), 0);
 	snprintf(other_pid, sizeof(other_pid), "%d", (int)other.pid);
 	{
-		const char *theirs[] = { "record", other_pid, "-o", e->rec, "--count", "1", NULL };
+		const char *theirs[] = { "record", other_pid, "-o", e->out, "--count", "1", NULL };
 
 		assert_int_equal(snapfix_run(theirs, NULL, NULL, &err_text), 1);
 	}
 	assert_non_null(strstr(err_text, "refusing to mix two processes"));
 	free(err_text);
-	after = snapfix_slurp(e->rec, NULL);
+	after = snapfix_slurp(e->out, NULL);
 	assert_string_equal(before, after);
 	snapfix_stop(&other);
 	free(before);
@@ -230,32 +198,47 @@ static int wait_deadline(pid_t pid, int *status)
 	return -1;
 }
 
-static void test_record_sigint_whole_lines(void **state)
+/* Poll until path has at least want lines, or the deadline; the count. */
+static size_t wait_lines(const char *path, size_t want)
 {
-	struct env *e = *state;
-	const char *args[] = { "record", e->pid, "-o", e->rec, "--interval", "0.02", NULL };
 	long long deadline = now_ms() + 20000;
+
+	while (count_lines(path) < want && now_ms() < deadline)
+		poll(NULL, 0, 10);
+	return count_lines(path);
+}
+
+/* record at 20 ms intervals, once it has written its header and first change. */
+static pid_t start_recorder(struct snapfix_env *e)
+{
+	const char *args[] = { "record", e->pid, "-o", e->out, "--interval", "0.02", NULL };
 	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	pid_t rec;
-	size_t n;
-	int status;
 
+	assert_true(devnull >= 0);
 	rec = snapfix_spawn(args, devnull, devnull);
 	close(devnull);
 	assert_true(rec > 0);
-	while (count_lines(e->rec) < 2 && now_ms() < deadline)
-		poll(NULL, 0, 10);
-	assert_int_equal(count_lines(e->rec), 2);
+	assert_int_equal(wait_lines(e->out, 2), 2);
+	return rec;
+}
+
+static void test_record_sigint_whole_lines(void **state)
+{
+	struct snapfix_env *e = *state;
+	pid_t rec = start_recorder(e);
+	size_t n;
+	int status;
+
 	/* A change while it runs, then Ctrl-C once that change is in. */
 	assert_int_equal(snapfix_command(&e->fx, "mapfile during.dat"), 0);
-	while (count_lines(e->rec) < 3 && now_ms() < deadline)
-		poll(NULL, 0, 10);
+	assert_int_equal(wait_lines(e->out, 3), 3);
 	assert_int_equal(kill(rec, SIGINT), 0);
 	assert_int_equal(wait_deadline(rec, &status), 0);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
 	{
-		json_t **l = lines_of(e->rec, &n);
+		json_t **l = lines_of(e->out, &n);
 
 		free_lines(l, n);
 	}
@@ -264,21 +247,11 @@ static void test_record_sigint_whole_lines(void **state)
 
 static void test_record_ends_when_process_exits(void **state)
 {
-	struct env *e = *state;
-	const char *args[] = { "record", e->pid, "-o", e->rec, "--interval", "0.02", NULL };
-	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	struct snapfix_env *e = *state;
+	pid_t rec = start_recorder(e);
 	int status;
-	pid_t rec;
 	size_t n;
 
-	long long deadline = now_ms() + 20000;
-
-	rec = snapfix_spawn(args, devnull, devnull);
-	close(devnull);
-	assert_true(rec > 0);
-	while (count_lines(e->rec) < 2 && now_ms() < deadline)
-		poll(NULL, 0, 10);
-	assert_int_equal(count_lines(e->rec), 2);
 	/* exit gets no answer; reaping it makes the PID vanish. */
 	assert_int_equal(write(e->fx.to_child, "exit\n", 5), 5);
 	assert_int_equal(waitpid(e->fx.pid, NULL, 0), e->fx.pid);
@@ -290,7 +263,7 @@ static void test_record_ends_when_process_exits(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 	/* Header, and the first change if it saw the process alive. */
 	{
-		json_t **l = lines_of(e->rec, &n);
+		json_t **l = lines_of(e->out, &n);
 
 		free_lines(l, n);
 	}
@@ -300,10 +273,10 @@ static void test_record_ends_when_process_exits(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_record_twice_one_header, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_record_other_pid_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_record_sigint_whole_lines, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_record_ends_when_process_exits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_record_twice_one_header, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_record_other_pid_refused, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_record_sigint_whole_lines, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_record_ends_when_process_exits, snapfix_env_setup, snapfix_env_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
