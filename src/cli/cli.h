@@ -118,5 +118,10 @@ void cli_columns_help(const struct cli_column *cols, size_t ncols);
 
 int cmd_list(int argc, char **argv);
 int cmd_at(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+/* "mapscope: pid N: " + err->msg, unless the message names the process already. */
+void cli_error_pid(pid_t pid, const struct ms_error *err);
 
 #endif

@@ -74,3 +74,9 @@ int mapcols_add_line(struct libscols_table *tb, const struct cli_opts *o,
 	}
 	return 0;
 }
+
+char *mapcols_text(const struct cli_opts *o, int col, const struct ms_mapping *m,
+		   uint64_t addr)
+{
+	return render(o, col, m, addr);
+}

@@ -1,0 +1,126 @@
+/* `mapscope snapshot PID -o FILE`: a process's memory map as one JSON document. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/escape.h"
+#include "core/snapshot.h"
+
+enum { SNAP_OPT_NO_CLOBBER = 300 };
+
+static void snapshot_usage(void)
+{
+	printf("Usage: mapscope snapshot PID [-o FILE] [options]\n\n"
+	       "Save every mapping of process PID, with a header naming the process,\n"
+	       "as one JSON document (see mapscope(1) for the format).\n\n"
+	       "Options:\n"
+	       "  -o, --output=FILE      where to write; - (the default) is stdout\n"
+	       "      --no-clobber       leave an existing FILE untouched and fail\n"
+	       "      --backend=WHICH    auto, ioctl or text (default auto)\n"
+	       "  -h, --help             this help\n\n"
+	       "Exit status: 0 written, 1 the process is missing or unreadable, FILE\n"
+	       "exists (--no-clobber) or cannot be written, 2 usage error.\n");
+}
+
+static const struct option snapshot_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "no-clobber", no_argument, NULL, SNAP_OPT_NO_CLOBBER },
+	{ "backend", required_argument, NULL, CLI_OPT_BACKEND },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void cli_error_pid(pid_t pid, const struct ms_error *err)
+{
+	/* File errors name the file; add the process, as every message does. */
+	if (!strncmp(err->msg, "pid ", 4))
+		cli_error("%s", err->msg);
+	else
+		cli_error("pid %d: %s", (int)pid, err->msg);
+}
+
+static int to_stdout(struct ms_maps *maps, pid_t pid)
+{
+	struct ms_snapshot snap;
+	struct ms_error err;
+	char *text;
+	size_t len;
+	int rc;
+
+	rc = ms_snapshot_take(maps, &snap, &err);
+	if (rc == 0) {
+		rc = ms_snapshot_dump(&snap, &text, &len, &err);
+		ms_snapshot_free(&snap);
+	}
+	if (rc < 0) {
+		cli_error("%s", err.msg);
+		return ms_error_exit_status(err.code);
+	}
+	rc = ms_write_all(STDOUT_FILENO, text, len);
+	free(text);
+	if (rc == -EPIPE)
+		return CLI_EXIT_OK;
+	if (rc < 0) {
+		cli_error("pid %d: stdout: write failed: %s", (int)pid, strerror(-rc));
+		return CLI_EXIT_FAIL;
+	}
+	return CLI_EXIT_OK;
+}
+
+int cmd_snapshot(int argc, char **argv)
+{
+	struct ms_safewrite_opts so = { 0 };
+	const char *out = "-";
+	struct ms_proc *proc = NULL;
+	struct ms_maps *maps = NULL;
+	struct ms_error err;
+	struct cli_opts o;
+	bool created = false;
+	int opt, status;
+	pid_t pid;
+
+	cli_opts_init(&o);
+	while ((opt = getopt_long(argc, argv, "o:h", snapshot_options, NULL)) != -1) {
+		switch (opt) {
+		case 'o': out = optarg; break;
+		case SNAP_OPT_NO_CLOBBER: so.no_clobber = true; break;
+		case 'h': snapshot_usage(); return CLI_EXIT_OK;
+		case CLI_OPT_BACKEND:
+			if (cli_opts_common(&o, opt, optarg) < 0)
+				return CLI_EXIT_USAGE;
+			break;
+		default:
+			fprintf(stderr, "Try 'mapscope snapshot --help'.\n");
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc)
+		return cli_usage_error("snapshot", "snapshot: expected one PID");
+	if (cli_parse_pid(argv[optind], &pid) < 0)
+		return CLI_EXIT_USAGE;
+
+	status = cli_open_maps(pid, &o, &proc, &maps);
+	if (status != CLI_EXIT_OK)
+		return status;
+	if (!strcmp(out, "-")) {
+		status = to_stdout(maps, pid);
+	} else if (ms_snapshot_save(maps, out, &so, &created, &err) < 0) {
+		cli_error_pid(pid, &err);
+		status = ms_error_exit_status(err.code);
+	} else {
+		char *shown = ms_escape_dup(out, strlen(out), MS_ESC_ASCII);
+
+		cli_error("pid %d: %s %s", (int)pid, created ? "created" : "overwrote",
+			  shown ? shown : "the file");
+		free(shown);
+	}
+	ms_maps_close(maps);
+	ms_proc_close(proc);
+	return status;
+}

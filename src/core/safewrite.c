@@ -1,0 +1,307 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compat.h"
+#include "escape.h"
+#include "safewrite.h"
+
+/*
+ * Each retry means another process created or removed the name between two
+ * of our opens; far more than that in a row is someone fighting us.
+ */
+#define MS_SAFEWRITE_TRIES 64
+
+#define MS_SAFEWRITE_RETRY 1
+
+static int real_fcntl(int fd, int cmd)
+{
+	return fcntl(fd, cmd);
+}
+
+static void release(struct ms_safewrite *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	if (w->dirfd >= 0)
+		close(w->dirfd);
+	free(w->base);
+	free(w->path);
+	w->fd = -1;
+	w->dirfd = -1;
+	w->base = NULL;
+	w->path = NULL;
+}
+
+static int fail(struct ms_safewrite *w, int code, int e, const char *what,
+		struct ms_error *err)
+{
+	ms_error_set(err, code, e, "%s: %s: %s", w->path ? w->path : "?", what, strerror(e));
+	return code;
+}
+
+/* Split path into its directory (opened O_PATH) and its last component. */
+static int open_parent(struct ms_safewrite *w, const char *path, struct ms_error *err)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir;
+
+	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+		return fail(w, MS_ERR_INVAL, EISDIR, "not a file name", err);
+	if (!slash)
+		dir = strdup(".");
+	else if (slash == path)
+		dir = strdup("/");
+	else
+		dir = strndup(path, (size_t)(slash - path));
+	w->base = strdup(base);
+	if (!dir || !w->base) {
+		free(dir);
+		return fail(w, MS_ERR_NOMEM, ENOMEM, "cannot open", err);
+	}
+	w->dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (w->dirfd < 0)
+		return fail(w, errno == EACCES ? MS_ERR_NOACCESS : MS_ERR_IO, errno,
+			    "cannot open its directory", err);
+	return 0;
+}
+
+/*
+ * The last component is a symlink (O_NOFOLLOW said ELOOP).  Follow it only
+ * to a file that exists; creating through it would write wherever it points.
+ */
+static int open_through_symlink(struct ms_safewrite *w, int acc, struct ms_error *err)
+{
+	char target[PATH_MAX];
+	char shown[256];
+	ssize_t n;
+	int fd = openat(w->dirfd, w->base, acc | O_CLOEXEC | O_NOCTTY);
+
+	if (fd >= 0) {
+		w->fd = fd;
+		return 0;
+	}
+	if (errno != ENOENT)
+		return fail(w, MS_ERR_IO, errno, "cannot open", err);
+	n = readlinkat(w->dirfd, w->base, target, sizeof(target) - 1);
+	if (n < 0 && (errno == EINVAL || errno == ENOENT))
+		return MS_SAFEWRITE_RETRY; /* no longer a symlink */
+	if (n < 0)
+		return fail(w, MS_ERR_IO, errno, "cannot read the symlink", err);
+	ms_escape(target, (size_t)n, shown, sizeof(shown), MS_ESC_ASCII);
+	return ms_error_set(err, MS_ERR_IO, ELOOP,
+			    "%s: a dangling symlink (to %s): not following it", w->path, shown);
+}
+
+/*
+ * The attempts below return 0 (w->fd and w->created set), RETRY, or -1 with
+ * errno set.
+ */
+
+/* One attempt with O_CREAT and F_CREATED_QUERY. */
+static int open_query(struct ms_safewrite *w, int acc, mode_t mode, ms_fcntl_fn fn)
+{
+	int fd = openat(w->dirfd, w->base, acc | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, mode);
+	int created;
+
+	if (fd < 0)
+		return -1;
+	created = fn(fd, F_CREATED_QUERY);
+	if (created < 0) {
+		int e = errno;
+
+		/* Whether we created it is unknown now, so it is not ours to remove. */
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	w->fd = fd;
+	w->created = created > 0;
+	return 0;
+}
+
+/* One attempt of the portable sequence (systemd's openat_report_new). */
+static int open_fallback(struct ms_safewrite *w, int acc, mode_t mode)
+{
+	int fd = openat(w->dirfd, w->base, acc | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+
+	if (fd >= 0) {
+		w->fd = fd;
+		w->created = false;
+		return 0;
+	}
+	if (errno != ENOENT)
+		return -1;
+	/* O_EXCL never follows a symlink: a dangling one gives EEXIST, then ELOOP above. */
+	fd = openat(w->dirfd, w->base, acc | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, mode);
+	if (fd < 0)
+		return errno == EEXIST ? MS_SAFEWRITE_RETRY : -1;
+	w->fd = fd;
+	w->created = true;
+	return 0;
+}
+
+static int open_target(struct ms_safewrite *w, const struct ms_safewrite_opts *opts,
+		       struct ms_error *err)
+{
+	ms_fcntl_fn fn = opts->fcntl_fn ? opts->fcntl_fn : real_fcntl;
+	mode_t mode = opts->mode ? opts->mode : 0644;
+	int acc = opts->readable ? O_RDWR : O_WRONLY;
+	struct stat st;
+
+	/* Probe on the directory, before anything exists that we might have made. */
+	if (fn(w->dirfd, F_CREATED_QUERY) < 0) {
+		if (errno != EINVAL)
+			return fail(w, MS_ERR_IO, errno, "F_CREATED_QUERY failed", err);
+		w->used_fallback = true;
+	}
+	for (int tries = 0; tries < MS_SAFEWRITE_TRIES; tries++) {
+		int rc = w->used_fallback ? open_fallback(w, acc, mode) : open_query(w, acc, mode, fn);
+		int e = errno;
+
+		if (rc == -1 && e == ELOOP)
+			rc = open_through_symlink(w, acc, err);
+		else if (rc == -1 && (e == EACCES || e == EPERM) && opts->no_clobber &&
+			 fstatat(w->dirfd, w->base, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			return ms_error_set(err, MS_ERR_IO, EEXIST,
+					    "%s: already exists; left untouched", w->path);
+		else if (rc == -1)
+			return fail(w, e == EACCES || e == EPERM ? MS_ERR_NOACCESS : MS_ERR_IO, e,
+				    "cannot open", err);
+		if (rc != MS_SAFEWRITE_RETRY)
+			return rc;
+	}
+	return ms_error_set(err, MS_ERR_IO, EAGAIN,
+			    "%s: the name keeps changing under us; giving up", w->path);
+}
+
+int ms_safewrite_open(const char *path, const struct ms_safewrite_opts *opts,
+		      struct ms_safewrite *w, struct ms_error *err)
+{
+	static const struct ms_safewrite_opts defaults = { 0 };
+	struct stat st;
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+	w->dirfd = -1;
+	if (!opts)
+		opts = &defaults;
+	w->path = ms_escape_dup(path, strlen(path), MS_ESC_ASCII);
+	if (!w->path)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	rc = open_parent(w, path, err);
+	if (rc == 0)
+		rc = open_target(w, opts, err);
+	if (rc == 0 && fstat(w->fd, &st) < 0)
+		rc = fail(w, MS_ERR_IO, errno, "cannot stat", err);
+	if (rc < 0) {
+		/* Nothing of ours to remove: open_target fails only before or without creating. */
+		release(w);
+		return rc;
+	}
+	w->dev = st.st_dev;
+	w->ino = st.st_ino;
+	if (w->created)
+		return 0;
+	if (opts->no_clobber) {
+		ms_error_set(err, MS_ERR_IO, EEXIST, "%s: already exists; left untouched", w->path);
+		release(w);
+		return MS_ERR_IO;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		rc = fail(w, MS_ERR_IO, EISDIR, "cannot write", err);
+		release(w);
+		return rc;
+	}
+	/* Devices and pipes (/dev/null, /dev/full, a FIFO) cannot be truncated. */
+	if (!opts->keep && S_ISREG(st.st_mode) && ftruncate(w->fd, 0) < 0) {
+		rc = fail(w, MS_ERR_IO, errno, "cannot truncate", err);
+		release(w);
+		return rc;
+	}
+	return 0;
+}
+
+int ms_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int ms_safewrite_write(struct ms_safewrite *w, const void *buf, size_t len,
+		       struct ms_error *err)
+{
+	int rc = ms_write_all(w->fd, buf, len);
+
+	if (rc < 0)
+		return fail(w, MS_ERR_IO, -rc, "write failed", err);
+	return 0;
+}
+
+void ms_safewrite_abort(struct ms_safewrite *w)
+{
+	struct stat st;
+
+	/* Only the inode we created, in case the name was replaced meanwhile. */
+	if (w->created && w->dirfd >= 0 &&
+	    fstatat(w->dirfd, w->base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    st.st_dev == w->dev && st.st_ino == w->ino)
+		unlinkat(w->dirfd, w->base, 0);
+	release(w);
+}
+
+int ms_safewrite_close(struct ms_safewrite *w, struct ms_error *err)
+{
+	int fd = w->fd;
+
+	w->fd = -1;
+	if (close(fd) < 0 && errno != EINTR) {
+		int rc = fail(w, MS_ERR_IO, errno, "write failed at close", err);
+
+		ms_safewrite_abort(w);
+		return rc;
+	}
+	release(w);
+	return 0;
+}
+
+int ms_safewrite_file(const char *path, const struct ms_safewrite_opts *opts,
+		      const void *data, size_t len, bool *created,
+		      struct ms_error *err)
+{
+	struct ms_safewrite w;
+	int rc = ms_safewrite_open(path, opts, &w, err);
+
+	if (rc < 0)
+		return rc;
+	if (created)
+		*created = w.created;
+	rc = ms_safewrite_write(&w, data, len, err);
+	if (rc < 0) {
+		ms_safewrite_abort(&w);
+		return rc;
+	}
+	return ms_safewrite_close(&w, err);
+}

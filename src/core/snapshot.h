@@ -1,0 +1,135 @@
+/*
+ * snapshot.h - a process's memory map kept in a file, and read back.
+ *
+ * A snapshot is one JSON document (jansson reads and writes it):
+ *
+ *   { "mapscope": "snapshot", "version": 1,
+ *     "header": { "time", "kernel", "backend", "pid", "start_time",
+ *                 "cmdline", "cmdline_truncated", "exe" },
+ *     "mappings": [ { "start", "end", "perms", "offset", "dev_major",
+ *                     "dev_minor", "inode", "page_size", "name",
+ *                     "name_truncated", "build_id" }, ... ] }
+ *
+ * Every field of struct ms_mapping is kept, losslessly:
+ *   - start, end and offset are hex strings (a 64-bit address does not fit
+ *     a JSON integer, which jansson reads as signed);
+ *   - inode and page_size are integers, or decimal strings past 2^63-1;
+ *   - perms is the four letters of /proc/PID/maps ("r-xp");
+ *   - name is the kernel's bytes through ms_escape (escape.h): valid UTF-8,
+ *     readable, and exactly reversible with ms_unescape; null when unnamed;
+ *   - build_id is hex, "" when there is none.
+ * The header's cmdline is the whole of /proc/PID/cmdline, NUL separators
+ * included, through ms_escape too (so "a\x00b\x00"); exe is the escaped
+ * target of /proc/PID/exe, or null when it cannot be read.  time is UTC in
+ * RFC 3339 form, start_time the clock ticks since boot of stat field 22
+ * (with pid, it names one process: PIDs are reused, start times are not).
+ *
+ * A recording (record.h) starts with the same header under
+ * "mapscope": "recording", which is why the header has its own encoder.
+ *
+ * Reading is strict and bounded: the document must be a mapscope snapshot
+ * of a known version, every field of the right type, the mappings in
+ * address order without overlap (what ms_maplist_diff needs).  JSON syntax
+ * errors name the line and column jansson reports; other errors name the
+ * mapping and the field.  Nothing here prints.
+ */
+#ifndef MAPSCOPE_SNAPSHOT_H
+#define MAPSCOPE_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+#include "error.h"
+#include "mapping.h"
+#include "maps.h"
+#include "safewrite.h"
+
+#define MS_SNAPSHOT_VERSION 1
+
+/* Bounds on what a file may make us hold. */
+#define MS_SNAPSHOT_FILE_MAX (512u * 1024 * 1024)
+#define MS_SNAPSHOT_CMDLINE_MAX (128u * 1024)
+
+struct ms_snapshot_header {
+	int version;
+	char time[40];           /* RFC 3339, UTC */
+	char kernel[65];         /* uname release */
+	enum ms_backend backend;
+	pid_t pid;
+	unsigned long long start_time;
+	char *cmdline;           /* raw bytes, NULs included; NULL if unknown */
+	size_t cmdline_len;
+	bool cmdline_truncated;
+	char *exe;               /* raw bytes; NULL if unknown */
+	size_t exe_len;
+};
+
+struct ms_snapshot {
+	struct ms_snapshot_header hdr;
+	struct ms_maplist maps;
+};
+
+/* The time now, RFC 3339 in UTC with nanoseconds, into out (40 bytes). */
+void ms_snapshot_time_now(char out[40]);
+
+/* Fill the header from an open process (time now, uname, cmdline, exe). */
+int ms_snapshot_header_fill(struct ms_maps *maps, struct ms_snapshot_header *hdr,
+			    struct ms_error *err);
+void ms_snapshot_header_free(struct ms_snapshot_header *hdr);
+
+/* The header as a JSON object (new reference), NULL when out of memory. */
+json_t *ms_snapshot_header_to_json(const struct ms_snapshot_header *hdr);
+/* Parse a header object; what names the document in messages. */
+int ms_snapshot_header_from_json(json_t *obj, const char *what,
+				 struct ms_snapshot_header *hdr, struct ms_error *err);
+
+/* One mapping as a JSON object (new reference), and back. */
+json_t *ms_mapping_to_json(const struct ms_mapping *m);
+int ms_mapping_from_json(json_t *obj, const char *what, size_t index,
+			 struct ms_mapping *m, struct ms_error *err);
+
+/* An array of mappings; from_json checks address order. */
+json_t *ms_maplist_to_json(const struct ms_maplist *list);
+int ms_maplist_from_json(json_t *arr, const char *what, struct ms_maplist *list,
+			 struct ms_error *err);
+
+/*
+ * Parse JSON text; a syntax error gives "WHAT:LINE:COLUMN: not valid JSON:
+ * ..." with jansson's position.  *out is a new reference.
+ */
+int ms_json_parse(const char *text, size_t len, const char *what, json_t **out,
+		  struct ms_error *err);
+
+/* Is root {"mapscope": kind, "version": MS_SNAPSHOT_VERSION, ...}? */
+int ms_snapshot_check_kind(json_t *root, const char *kind, const char *what,
+			   struct ms_error *err);
+
+/* Header and every mapping of an open process. */
+int ms_snapshot_take(struct ms_maps *maps, struct ms_snapshot *snap, struct ms_error *err);
+
+/* The document as text ending in a newline; *text is malloc'd. */
+int ms_snapshot_dump(const struct ms_snapshot *snap, char **text, size_t *len,
+		     struct ms_error *err);
+
+/* Parse a document; name is used in messages ("FILE:LINE:COL: ..."). */
+int ms_snapshot_parse(const char *text, size_t len, const char *name,
+		      struct ms_snapshot *snap, struct ms_error *err);
+
+/* Read and parse a file ("-" is not special here). */
+int ms_snapshot_load(const char *path, struct ms_snapshot *snap, struct ms_error *err);
+
+/*
+ * Take a snapshot of an open process and write it to path through
+ * safewrite (opts may be NULL).  *created says "created" or "overwrote".
+ * This is the call behind `mapscope snapshot` and the explorer's S key.
+ */
+int ms_snapshot_save(struct ms_maps *maps, const char *path,
+		     const struct ms_safewrite_opts *opts, bool *created,
+		     struct ms_error *err);
+
+void ms_snapshot_free(struct ms_snapshot *snap);
+
+#endif

@@ -1,0 +1,206 @@
+/*
+ * The snapshot and diff commands, run as the user runs them ($MS_BIN):
+ * created/overwrote, --no-clobber, /dev/full, a closed pipe, and a diff of
+ * two fixture snapshots around a mapfile and an unmap.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "snapfix.h"
+
+static void test_snapshot_created_overwrote(void **state)
+{
+	struct snapfix_env *e = *state;
+	char *path = snapfix_path(e->dir, "s.json");
+	const char *args[] = { "snapshot", e->pid, "-o", path, NULL };
+	const char *nc[] = { "snapshot", e->pid, "-o", path, "--no-clobber", NULL };
+	char *err = NULL, *before, *after;
+	struct stat st1, st2;
+
+	assert_int_equal(snapfix_run(args, NULL, NULL, &err), 0);
+	assert_non_null(strstr(err, "created"));
+	assert_non_null(strstr(err, e->pid));
+	free(err);
+	assert_int_equal(snapfix_run(args, NULL, NULL, &err), 0);
+	assert_non_null(strstr(err, "overwrote"));
+	free(err);
+
+	before = snapfix_slurp(path, NULL);
+	assert_non_null(before);
+	assert_int_equal(stat(path, &st1), 0);
+	assert_int_equal(snapfix_run(nc, NULL, NULL, &err), 1);
+	assert_non_null(strstr(err, "already exists"));
+	free(err);
+	after = snapfix_slurp(path, NULL);
+	assert_int_equal(stat(path, &st2), 0);
+	assert_string_equal(before, after);
+	assert_true(st1.st_mtim.tv_sec == st2.st_mtim.tv_sec && st1.st_mtim.tv_nsec == st2.st_mtim.tv_nsec);
+	free(before);
+	free(after);
+	free(path);
+}
+
+static void test_snapshot_dev_full_and_pipe(void **state)
+{
+	struct snapfix_env *e = *state;
+	const char *to_stdout[] = { "snapshot", e->pid, "-o", "-", NULL };
+	const char *to_full[] = { "snapshot", e->pid, "-o", "/dev/full", NULL };
+	char *err = NULL;
+	int p[2], ep[2];
+	pid_t pid;
+	char buf[256];
+	ssize_t n;
+
+	assert_int_equal(snapfix_run(to_stdout, "/dev/full", NULL, &err), 1);
+	assert_non_null(strstr(err, "No space left on device"));
+	free(err);
+	assert_int_equal(snapfix_run(to_full, NULL, NULL, &err), 1);
+	assert_non_null(strstr(err, "/dev/full: write failed"));
+	free(err);
+	/* /dev/full existed: it is never removed. */
+	assert_int_equal(access("/dev/full", F_OK), 0);
+
+	/* A reader that went away (| head): quiet, success. */
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(pipe(ep), 0);
+	close(p[0]);
+	pid = snapfix_spawn(to_stdout, p[1], ep[1]);
+	close(p[1]);
+	close(ep[1]);
+	assert_int_equal(snapfix_wait(pid), 0);
+	n = read(ep[0], buf, sizeof(buf));
+	assert_int_equal(n, 0);
+	close(ep[0]);
+}
+
+static void test_snapshot_usage(void **state)
+{
+	struct snapfix_env *e = *state;
+	const char *nopid[] = { "snapshot", NULL };
+	const char *badpid[] = { "snapshot", "12x", NULL };
+	const char *gone[] = { "snapshot", "2147483647", "-o", "-", NULL };
+
+	(void)e;
+	assert_int_equal(snapfix_run(nopid, NULL, NULL, NULL), 2);
+	assert_int_equal(snapfix_run(badpid, NULL, NULL, NULL), 2);
+	assert_int_equal(snapfix_run(gone, NULL, NULL, NULL), 1);
+}
+
+static json_t *diff_json(const char *a, const char *b, int *status)
+{
+	const char *args[] = { "diff", "-J", "-b", a, b, NULL };
+	char *out = NULL;
+	json_t *j;
+
+	*status = snapfix_run(args, NULL, &out, NULL);
+	assert_non_null(out);
+	j = json_loads(out, 0, NULL);
+	if (!j)
+		fail_msg("diff -J printed no JSON: %s", out);
+	free(out);
+	return j;
+}
+
+static void test_diff_fixture(void **state)
+{
+	struct snapfix_env *e = *state;
+	char *a = snapfix_path(e->dir, "a.json"), *b = snapfix_path(e->dir, "b.json");
+	const char *snap_a[] = { "snapshot", e->pid, "-o", a, NULL };
+	const char *snap_b[] = { "snapshot", e->pid, "-o", b, NULL };
+	const struct snapfix_map *gone = snapfix_find(&e->fx, "space");
+	const struct snapfix_map *added;
+	char cmd[64], want[32];
+	json_t *j, *changes, *sum;
+	int status, seen_added = 0, seen_removed = 0;
+	size_t i;
+	json_t *c;
+
+	assert_non_null(gone);
+	assert_int_equal(snapfix_run(snap_a, NULL, NULL, NULL), 0);
+	/* Unchanged so far: a file against the live process. */
+	j = diff_json(a, e->pid, &status);
+	assert_int_equal(status, 0);
+	assert_int_equal(json_array_size(json_object_get(j, "changes")), 0);
+	json_decref(j);
+
+	assert_int_equal(snapfix_command(&e->fx, "mapfile brand-new.dat"), 0);
+	snprintf(cmd, sizeof(cmd), "unmap %lx", (unsigned long)gone->start);
+	assert_int_equal(snapfix_command(&e->fx, cmd), 0);
+	added = snapfix_find(&e->fx, "extra");
+	assert_non_null(added);
+	assert_int_equal(snapfix_run(snap_b, NULL, NULL, NULL), 0);
+
+	j = diff_json(a, b, &status);
+	assert_int_equal(status, 1);
+	changes = json_object_get(j, "changes");
+	sum = json_object_get(j, "summary");
+	assert_int_equal(json_integer_value(json_object_get(sum, "added")), 1);
+	assert_int_equal(json_integer_value(json_object_get(sum, "changed")), 0);
+	assert_int_equal(json_integer_value(json_object_get(sum, "removed")), 1);
+	assert_int_equal(json_array_size(changes), 2);
+	json_array_foreach(changes, i, c) {
+		const char *kind = json_string_value(json_object_get(c, "change"));
+		const char *start = json_string_value(json_object_get(c, "start"));
+
+		if (!strcmp(kind, "added")) {
+			snprintf(want, sizeof(want), "%lx", (unsigned long)added->start);
+			assert_string_equal(start, want);
+			assert_non_null(strstr(json_string_value(json_object_get(c, "name")), "brand-new.dat"));
+			seen_added++;
+		} else {
+			assert_string_equal(kind, "removed");
+			snprintf(want, sizeof(want), "%lx", (unsigned long)gone->start);
+			assert_string_equal(start, want);
+			seen_removed++;
+		}
+	}
+	assert_int_equal(seen_added, 1);
+	assert_int_equal(seen_removed, 1);
+	json_decref(j);
+	free(a);
+	free(b);
+}
+
+static void test_diff_errors(void **state)
+{
+	struct snapfix_env *e = *state;
+	char *bad = snapfix_path(e->dir, "bad.json");
+	const char *args[] = { "diff", bad, e->pid, NULL };
+	const char *missing[] = { "diff", "/nonexistent/x.json", e->pid, NULL };
+	const char *one[] = { "diff", e->pid, NULL };
+	char *err = NULL;
+
+	assert_int_equal(snapfix_spit(bad, "{\n  \"mapscope\": \"snapshot\",\n  oops\n}\n"), 0);
+	assert_int_equal(snapfix_run(args, NULL, NULL, &err), 2);
+	assert_non_null(strstr(err, "bad.json:3:"));
+	free(err);
+	assert_int_equal(snapfix_run(missing, NULL, NULL, NULL), 2);
+	assert_int_equal(snapfix_run(one, NULL, NULL, NULL), 2);
+	free(bad);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_snapshot_created_overwrote, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_snapshot_dev_full_and_pipe, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_snapshot_usage, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_diff_fixture, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_diff_errors, snapfix_env_setup, snapfix_env_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
