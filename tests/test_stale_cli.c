@@ -186,7 +186,7 @@ static void test_stale_user_ignore_file(void **state)
 	FILE *fp;
 
 	assert_int_equal(unlink(fx->lib), 0);
-	/* No user file: the built-in list (which ignores /tmp, or not, by TMPDIR). */
+	/* A user file under $XDG_CONFIG_HOME/mapscope is read without --ignore-file. */
 	setenv("XDG_CONFIG_HOME", fx->dir, 1);
 	assert_int_equal(mkdir(cfg, 0700), 0);
 	fp = fopen(user, "w");
