@@ -118,6 +118,8 @@ void cli_columns_help(const struct cli_column *cols, size_t ncols);
 
 int cmd_list(int argc, char **argv);
 int cmd_at(int argc, char **argv);
+int cmd_stale(int argc, char **argv);
+int cmd_who(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_diff(int argc, char **argv);

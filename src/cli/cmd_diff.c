@@ -148,7 +148,7 @@ static char *old_values(const struct cli_opts *o, const struct ms_diff_entry *e)
 
 		if (!(e->changed & diff_fields[i].bit))
 			continue;
-		v = mapcols_text(o, diff_fields[i].col, e->old_map, 0);
+		v = mapcols_render(o, diff_fields[i].col, e->old_map, 0);
 		grown = v && asprintf(&grown, "%s%s%s=%s", out, *out ? " " : "", diff_fields[i].name, v) >= 0
 			? grown : NULL;
 		free(v);
@@ -187,7 +187,7 @@ static int add_entry(void *arg, const struct ms_diff_entry *e)
 		else if (col == DIFFCOL_WAS)
 			text = e->kind == MS_DIFF_CHANGED ? old_values(c->o, e) : strdup("");
 		else
-			text = mapcols_text(c->o, col - DIFFCOL_MAP0, m, 0);
+			text = mapcols_render(c->o, col - DIFFCOL_MAP0, m, 0);
 		if (!text || scols_line_refer_data(ln, i, text) != 0) {
 			free(text);
 			return -1;

@@ -23,7 +23,7 @@ const struct cli_column mapcols[MAPCOL_COUNT] = {
 	[MAPCOL_FILEOFF] = { "FILEOFF", 8, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, false, "file offset that ADDR corresponds to (hex)" },
 };
 
-static char *render(const struct cli_opts *o, int col, const struct ms_mapping *m, uint64_t addr)
+char *mapcols_render(const struct cli_opts *o, int col, const struct ms_mapping *m, uint64_t addr)
 {
 	char buf[64];
 
@@ -64,7 +64,7 @@ int mapcols_add_line(struct libscols_table *tb, const struct cli_opts *o,
 	if (!ln)
 		return -1;
 	for (size_t i = 0; i < nselected; i++) {
-		char *text = render(o, selected[i], m, addr);
+		char *text = mapcols_render(o, selected[i], m, addr);
 
 		/* refer: the line takes ownership and frees it. */
 		if (!text || scols_line_refer_data(ln, i, text) != 0) {
@@ -73,10 +73,4 @@ int mapcols_add_line(struct libscols_table *tb, const struct cli_opts *o,
 		}
 	}
 	return 0;
-}
-
-char *mapcols_text(const struct cli_opts *o, int col, const struct ms_mapping *m,
-		   uint64_t addr)
-{
-	return render(o, col, m, addr);
 }

@@ -37,8 +37,7 @@ int mapcols_add_line(struct libscols_table *tb, const struct cli_opts *o,
 		     const int *selected, size_t nselected,
 		     const struct ms_mapping *m, uint64_t addr);
 
-/* The text of one column for m (malloc'd), or NULL when out of memory. */
-char *mapcols_text(const struct cli_opts *o, int col, const struct ms_mapping *m,
-		   uint64_t addr);
+/* The text of one column for m (malloc'd, escaped), or NULL when out of memory. */
+char *mapcols_render(const struct cli_opts *o, int col, const struct ms_mapping *m, uint64_t addr);
 
 #endif

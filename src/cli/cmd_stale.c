@@ -1,0 +1,284 @@
+/*
+ * `mapscope stale [PID...]`: processes that still run code which is gone
+ * from disk (deleted or replaced), with the systemd unit to restart.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/procscan.h"
+#include "cli/stale_out.h"
+#include "core/ignore.h"
+#include "core/stale.h"
+#include "core/unit.h"
+
+#define STALE_EXIT_FOUND 1
+#define STALE_EXIT_ERROR 2
+
+enum {
+	OPT_ALL_MAPPINGS = 512,
+	OPT_BY_FILE,
+	OPT_OPENMETRICS,
+	OPT_IGNORE_FILE,
+	OPT_SHOW,
+};
+
+struct stale_opts {
+	struct cli_opts cli;
+	unsigned scan_flags;
+	bool by_file;
+	bool openmetrics;
+	const char *ignore_file;
+	unsigned show; /* bit per verdict */
+};
+
+static const int stale_defaults[] = {
+	STALECOL_NAME, STALECOL_PID, STALECOL_UNIT, STALECOL_VERDICT, STALECOL_WHY,
+};
+
+static void stale_usage(void)
+{
+	printf("Usage: mapscope stale [options] [PID...]\n\n"
+	       "Find processes that map files deleted or replaced on disk (every process\n"
+	       "we may read, or the PIDs given), and the systemd unit that owns each.\n\n"
+	       "Options:\n"
+	       "      --all-mappings     data files too, not only executable mappings\n"
+	       "      --by-file          list each file and the processes that map it\n"
+	       "      --show=VERDICTS    verdicts to list (default deleted,replaced; or all):\n"
+	       "                         deleted, replaced, same-build, unknown, ignored, ok\n"
+	       "      --ignore-file=FILE rules of files never flagged (default:\n"
+	       "                         $XDG_CONFIG_HOME/mapscope/stale-ignore.conf if it\n"
+	       "                         exists, else the built-in list)\n"
+	       "      --openmetrics      counts in OpenMetrics text (node_exporter textfile)\n"
+	       "  -o, --output=COLUMNS   columns to show; +COLUMNS adds to the default\n"
+	       "  -J, --json             JSON output\n"
+	       "  -r, --raw              raw output\n"
+	       "  -n, --noheadings       no column headings\n"
+	       "      --backend=WHICH    auto, ioctl or text (default auto)\n"
+	       "  -h, --help             this help\n\n"
+	       "Exit status: 0 nothing stale, 1 something stale, 2 error.\n\n"
+	       "Columns:\n");
+	cli_columns_help(stalecols, STALECOL_COUNT);
+}
+
+static const struct option stale_options[] = {
+	{ "all-mappings", no_argument, NULL, OPT_ALL_MAPPINGS },
+	{ "by-file", no_argument, NULL, OPT_BY_FILE },
+	{ "show", required_argument, NULL, OPT_SHOW },
+	{ "ignore-file", required_argument, NULL, OPT_IGNORE_FILE },
+	{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
+	{ "output", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "raw", no_argument, NULL, 'r' },
+	{ "noheadings", no_argument, NULL, 'n' },
+	{ "backend", required_argument, NULL, CLI_OPT_BACKEND },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_show(const char *arg, unsigned *show)
+{
+	char buf[128];
+	char *save = NULL;
+
+	*show = 0;
+	if (!strcmp(arg, "all")) {
+		*show = (1u << MS_STALE_VERDICT_COUNT) - 1;
+		return 0;
+	}
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		enum ms_stale_verdict v;
+
+		if (ms_stale_verdict_parse(tok, &v) < 0)
+			return -1;
+		*show |= 1u << v;
+	}
+	return *show ? 0 : -1;
+}
+
+/* Our own getopt loop: stale has options beyond the common ones. */
+static int stale_getopt(int argc, char **argv, struct stale_opts *so)
+{
+	int opt;
+
+	memset(so, 0, sizeof(*so));
+	cli_opts_init(&so->cli);
+	so->show = (1u << MS_STALE_DELETED) | (1u << MS_STALE_REPLACED);
+	while ((opt = getopt_long(argc, argv, "o:Jrnh", stale_options, NULL)) != -1) {
+		switch (opt) {
+		case 'h': stale_usage(); return CLI_EXIT_OK;
+		case OPT_ALL_MAPPINGS: so->scan_flags |= MS_STALE_ALL_MAPPINGS; continue;
+		case OPT_BY_FILE: so->by_file = true; continue;
+		case OPT_OPENMETRICS: so->openmetrics = true; continue;
+		case OPT_IGNORE_FILE: so->ignore_file = optarg; continue;
+		case OPT_SHOW:
+			if (parse_show(optarg, &so->show) < 0)
+				return cli_usage_error("stale", "--show: expected a list of deleted, replaced, same-build, unknown, ignored, ok, or all");
+			continue;
+		default:
+			break;
+		}
+		if (cli_opts_common(&so->cli, opt, optarg) <= 0) {
+			fprintf(stderr, "Try 'mapscope stale --help'.\n");
+			return CLI_EXIT_USAGE;
+		}
+	}
+	cli_set_escape_flags(&so->cli);
+	return -1;
+}
+
+/* --ignore-file, else the user's copy, else the built-in defaults. */
+static int load_ignore(const char *path, struct ms_ignore **out)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	char user[4096];
+	struct ms_error err;
+	int n = -1;
+
+	if (path) {
+		if (ms_ignore_load(path, out, &err) == 0)
+			return 0;
+		cli_error("--ignore-file: %s", err.msg);
+		return -1;
+	}
+	if (xdg && *xdg == '/')
+		n = snprintf(user, sizeof(user), "%s/mapscope/stale-ignore.conf", xdg);
+	else if (home && *home == '/')
+		n = snprintf(user, sizeof(user), "%s/.config/mapscope/stale-ignore.conf", home);
+	if (n > 0 && (size_t)n < sizeof(user)) {
+		if (ms_ignore_load(user, out, &err) == 0)
+			return 0;
+		if (err.sys_errno != ENOENT) {
+			cli_error("%s", err.msg);
+			return -1;
+		}
+	}
+	if (ms_ignore_default(out, &err) == 0)
+		return 0;
+	cli_error("built-in ignore list: %s", err.msg);
+	return -1;
+}
+
+/* Keep only the files whose verdict is shown; count the rest first. */
+static void keep_shown(struct stale_report *r, struct stale_proc *p, unsigned show)
+{
+	size_t kept = 0;
+
+	ms_stale_counts_add(&r->totals, &p->files);
+	for (size_t i = 0; i < p->files.count; i++) {
+		struct ms_stale_file *f = &p->files.items[i];
+
+		if (ms_stale_verdict_is_stale(f->result.verdict))
+			p->stale_files++;
+		if (show & (1u << f->result.verdict))
+			p->files.items[kept++] = *f;
+		else
+			free(f->name);
+	}
+	p->files.count = kept;
+	if (p->stale_files)
+		r->stale_procs++;
+}
+
+struct stale_run {
+	struct ms_stale_ctx *ctx;
+	struct stale_report *report;
+	struct procscan *ps;
+	const struct stale_opts *so;
+};
+
+/* Scan one process into the report: 0, or -1 when out of memory. */
+static int scan_one(struct stale_run *a, struct ms_proc *proc, struct ms_maps *maps)
+{
+	struct stale_proc *p = stale_report_push(a->report);
+	struct ms_error err;
+
+	if (!p)
+		return -1;
+	p->pid = ms_proc_pid(proc);
+	memcpy(p->comm, ms_proc_stat_at_open(proc)->comm, sizeof(p->comm));
+	if (ms_stale_scan(a->ctx, maps, a->so->scan_flags, &p->files, &err) < 0) {
+		ms_stale_list_free(&p->files);
+		a->report->count--;
+		if (err.code == MS_ERR_NOMEM)
+			return -1;
+		procscan_note_error(a->ps, &err);
+		return 0;
+	}
+	keep_shown(a->report, p, a->so->show);
+	if (p->files.count || p->stale_files)
+		p->has_unit = ms_unit_of(proc, &p->unit, NULL) == 0;
+	if (!p->files.count && !p->stale_files) {
+		ms_stale_list_free(&p->files);
+		a->report->count--;
+	}
+	return 0;
+}
+
+int cmd_stale(int argc, char **argv)
+{
+	struct stale_report report = { 0 };
+	struct ms_ignore *ignore = NULL;
+	struct ms_stale_ctx *ctx = NULL;
+	struct stale_opts so;
+	struct procscan ps;
+	struct ms_proc *proc;
+	struct ms_maps *maps;
+	struct ms_error err;
+	int selected[CLI_MAX_COLUMNS];
+	int nsel, status;
+
+	status = stale_getopt(argc, argv, &so);
+	if (status >= 0)
+		return status;
+	nsel = cli_columns_parse(so.cli.columns, stalecols, STALECOL_COUNT, stale_defaults,
+				 sizeof(stale_defaults) / sizeof(stale_defaults[0]), selected, CLI_MAX_COLUMNS);
+	if (nsel < 0)
+		return CLI_EXIT_USAGE;
+	if (load_ignore(so.ignore_file, &ignore) < 0)
+		return STALE_EXIT_ERROR;
+	if (ms_stale_ctx_new(ignore, &ctx, &err) < 0) {
+		cli_error("%s", err.msg);
+		ms_ignore_free(ignore);
+		return STALE_EXIT_ERROR;
+	}
+	if (procscan_init(&ps, argc - optind, argv + optind, &status) < 0)
+		goto out;
+	status = CLI_EXIT_OK;
+	{
+		struct stale_run run = { ctx, &report, &ps, &so };
+
+		while (status == CLI_EXIT_OK && procscan_next(&ps, &so.cli, &proc, &maps)) {
+			if (scan_one(&run, proc, maps) < 0) {
+				cli_error("stale: out of memory");
+				status = STALE_EXIT_ERROR;
+			}
+			ms_maps_close(maps);
+			ms_proc_close(proc);
+		}
+	}
+	if (status == CLI_EXIT_OK) {
+		status = so.openmetrics ? stale_print_openmetrics(&report, &ps, so.cli.escape_flags)
+					: stale_print_tree(&report, &so.cli, selected, (size_t)nsel, so.by_file);
+		procscan_summary(&ps, "stale");
+	}
+	if (status == CLI_EXIT_OK && procscan_failed(&ps))
+		status = STALE_EXIT_ERROR;
+	if (status == CLI_EXIT_OK && report.stale_procs)
+		status = STALE_EXIT_FOUND;
+	procscan_free(&ps);
+out:
+	stale_report_free(&report);
+	ms_stale_ctx_free(ctx);
+	ms_ignore_free(ignore);
+	return status;
+}

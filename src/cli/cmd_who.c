@@ -1,0 +1,188 @@
+/*
+ * `mapscope who FILE`: the processes that map FILE, matched by device and
+ * inode (so hard links and renamed paths match too), one line per mapping.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "cli/cli.h"
+#include "cli/mapcols.h"
+#include "cli/procscan.h"
+#include "core/escape.h"
+
+enum { WHOCOL_PID, WHOCOL_COMM, WHOCOL_MAP0, WHOCOL_COUNT = WHOCOL_MAP0 + MAPCOL_LIST_COUNT };
+
+static const int who_defaults[] = {
+	WHOCOL_PID, WHOCOL_COMM, WHOCOL_MAP0 + MAPCOL_START, WHOCOL_MAP0 + MAPCOL_END,
+	WHOCOL_MAP0 + MAPCOL_PERMS, WHOCOL_MAP0 + MAPCOL_OFFSET, WHOCOL_MAP0 + MAPCOL_NAME,
+};
+
+static const struct cli_column who_own_cols[WHOCOL_MAP0] = {
+	[WHOCOL_PID] = { "PID", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "process ID" },
+	[WHOCOL_COMM] = { "COMM", 0.1, 0, SCOLS_JSON_STRING, false, "command name (escaped)" },
+};
+
+/* PID and COMM, then the mapping columns of `list`. */
+static void who_columns(struct cli_column *cols)
+{
+	memcpy(cols, who_own_cols, sizeof(who_own_cols));
+	memcpy(cols + WHOCOL_MAP0, mapcols, MAPCOL_LIST_COUNT * sizeof(*cols));
+}
+
+static void who_usage(void)
+{
+	struct cli_column cols[WHOCOL_COUNT];
+
+	who_columns(cols);
+	printf("Usage: mapscope who FILE [options]\n\n"
+	       "List the processes that map FILE, matched by device and inode, so hard\n"
+	       "links and renamed paths match too.  One line per mapping.\n\n"
+	       "Options:\n"
+	       "      --perms=rwxs       only mappings with all these permissions\n"
+	       "  -o, --output=COLUMNS   columns to show; +COLUMNS adds to the default\n"
+	       "  -J, --json             JSON output\n"
+	       "  -r, --raw              raw output\n"
+	       "  -n, --noheadings       no column headings\n"
+	       "  -b, --bytes            sizes in bytes\n"
+	       "      --backend=WHICH    auto, ioctl or text (default auto)\n"
+	       "  -h, --help             this help\n\n"
+	       "Exit status: 0 some process maps FILE, 1 none does, 2 error.\n\n"
+	       "Columns:\n");
+	cli_columns_help(cols, WHOCOL_COUNT);
+}
+
+static const struct option who_options[] = {
+	{ "perms", required_argument, NULL, CLI_OPT_PERMS },
+	{ "output", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "raw", no_argument, NULL, 'r' },
+	{ "noheadings", no_argument, NULL, 'n' },
+	{ "bytes", no_argument, NULL, 'b' },
+	{ "backend", required_argument, NULL, CLI_OPT_BACKEND },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static char *who_cell(const struct cli_opts *o, int col, const struct ms_proc *proc,
+		      const struct ms_mapping *m)
+{
+	const struct ms_proc_stat *st = ms_proc_stat_at_open(proc);
+	char *s = NULL;
+
+	switch (col) {
+	case WHOCOL_PID: return asprintf(&s, "%d", (int)ms_proc_pid(proc)) < 0 ? NULL : s;
+	case WHOCOL_COMM: return ms_escape_dup(st->comm, strnlen(st->comm, sizeof(st->comm)), o->escape_flags);
+	default: return mapcols_render(o, col - WHOCOL_MAP0, m, 0);
+	}
+}
+
+static int who_add_line(struct libscols_table *tb, const struct cli_opts *o, const int *selected,
+			size_t nselected, const struct ms_proc *proc, const struct ms_mapping *m)
+{
+	struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+	if (!ln)
+		return -1;
+	for (size_t i = 0; i < nselected; i++) {
+		char *text = who_cell(o, selected[i], proc, m);
+
+		if (!text || scols_line_refer_data(ln, i, text) != 0) {
+			free(text);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Add the mappings of one process that map dev/ino; count them. */
+static int who_scan(struct libscols_table *tb, const struct cli_opts *o, const int *selected,
+		    size_t nselected, struct ms_maps *maps, const struct stat *target,
+		    size_t *found, struct ms_error *err)
+{
+	struct ms_proc *proc = ms_maps_proc(maps);
+	struct ms_mapping m = { 0 };
+	uint64_t addr = 0;
+	int rc;
+
+	while ((rc = ms_maps_next(maps, addr, o->filter | MS_FILTER_FILE_BACKED, &m, err)) == 0) {
+		addr = m.end;
+		if (m.inode != (uint64_t)target->st_ino || m.dev_major != major(target->st_dev) ||
+		    m.dev_minor != minor(target->st_dev))
+			continue;
+		if (who_add_line(tb, o, selected, nselected, proc, &m) < 0) {
+			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+			break;
+		}
+		(*found)++;
+	}
+	ms_mapping_reset(&m);
+	return rc == MS_END ? 0 : rc;
+}
+
+int cmd_who(int argc, char **argv)
+{
+	struct cli_column cols[WHOCOL_COUNT];
+	int selected[CLI_MAX_COLUMNS];
+	struct libscols_table *tb;
+	struct procscan ps;
+	struct ms_proc *proc;
+	struct ms_maps *maps;
+	struct ms_error err;
+	struct cli_opts o;
+	struct stat target;
+	size_t found = 0;
+	int nsel, status;
+
+	status = cli_getopt(argc, argv, "who", who_options, who_usage, &o);
+	if (status >= 0)
+		return status;
+	if (optind + 1 != argc)
+		return cli_usage_error("who", "who: expected one FILE");
+	who_columns(cols);
+	nsel = cli_columns_parse(o.columns, cols, WHOCOL_COUNT, who_defaults,
+				 sizeof(who_defaults) / sizeof(who_defaults[0]), selected, CLI_MAX_COLUMNS);
+	if (nsel < 0)
+		return CLI_EXIT_USAGE;
+	if (stat(argv[optind], &target) < 0) {
+		char *safe = ms_escape_dup(argv[optind], strlen(argv[optind]), o.escape_flags);
+
+		cli_error("%s: %s", safe ? safe : "?", strerror(errno));
+		free(safe);
+		return CLI_EXIT_USAGE;
+	}
+	tb = cli_table_new(&o, "mappings", cols, selected, (size_t)nsel);
+	if (!tb)
+		return CLI_EXIT_USAGE;
+	if (procscan_init(&ps, 0, NULL, &status) < 0) {
+		scols_unref_table(tb);
+		return status;
+	}
+	status = CLI_EXIT_OK;
+	while (status == CLI_EXIT_OK && procscan_next(&ps, &o, &proc, &maps)) {
+		int rc = who_scan(tb, &o, selected, (size_t)nsel, maps, &target, &found, &err);
+
+		if (rc == MS_ERR_NOMEM) {
+			cli_error("who: out of memory");
+			status = CLI_EXIT_USAGE;
+		} else if (rc < 0) {
+			procscan_note_error(&ps, &err);
+		}
+		ms_maps_close(maps);
+		ms_proc_close(proc);
+	}
+	if (status == CLI_EXIT_OK)
+		status = cli_table_print(tb);
+	scols_unref_table(tb);
+	procscan_summary(&ps, "who");
+	procscan_free(&ps);
+	if (status == CLI_EXIT_OK && !found)
+		status = CLI_EXIT_FAIL;
+	return status;
+}

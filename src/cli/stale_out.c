@@ -1,0 +1,304 @@
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/stale_out.h"
+#include "core/buildid.h"
+#include "core/escape.h"
+
+const struct cli_column stalecols[STALECOL_COUNT] = {
+	[STALECOL_NAME] = { "NAME", 0.3, SCOLS_FL_TREE | SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, false,
+			    "command name of a process, or path of a file (escaped)" },
+	[STALECOL_PID] = { "PID", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "process ID (process lines)" },
+	[STALECOL_UNIT] = { "UNIT", 0.1, 0, SCOLS_JSON_STRING, false, "systemd unit of the process (process lines)" },
+	[STALECOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false,
+			       "deleted, replaced, same build, unknown, ignored or ok (file lines)" },
+	[STALECOL_WHY] = { "WHY", 0.3, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, "why that verdict (file lines)" },
+	[STALECOL_MAPS] = { "MAPS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "mappings of the file in the process" },
+	[STALECOL_EXE] = { "EXE", 3, 0, SCOLS_JSON_BOOLEAN, false, "the file is the process's executable" },
+	[STALECOL_DEV] = { "DEV", 5, 0, SCOLS_JSON_STRING, false, "device of the mapped file, MAJ:MIN (file lines)" },
+	[STALECOL_INODE] = { "INODE", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "inode of the mapped file (file lines)" },
+	[STALECOL_BUILDID] = { "BUILDID", 40, 0, SCOLS_JSON_STRING, false, "GNU build ID of the mapped file (file lines)" },
+};
+
+struct stale_proc *stale_report_push(struct stale_report *r)
+{
+	if (r->count == r->capacity) {
+		size_t next = r->capacity ? 2 * r->capacity : 16;
+		struct stale_proc *grown = realloc(r->procs, next * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		r->procs = grown;
+		r->capacity = next;
+	}
+	memset(&r->procs[r->count], 0, sizeof(r->procs[0]));
+	return &r->procs[r->count++];
+}
+
+void stale_report_free(struct stale_report *r)
+{
+	for (size_t i = 0; i < r->count; i++)
+		ms_stale_list_free(&r->procs[i].files);
+	free(r->procs);
+	memset(r, 0, sizeof(*r));
+}
+
+static char *unit_text(const struct stale_proc *p, unsigned esc)
+{
+	char *name, *out = NULL;
+
+	if (!p->has_unit)
+		return NULL;
+	name = ms_escape_dup(p->unit.name, strlen(p->unit.name), esc);
+	if (name && p->unit.user_uid >= 0) {
+		if (asprintf(&out, "%s (uid %ld)", name, p->unit.user_uid) < 0)
+			out = NULL;
+		free(name);
+		return out;
+	}
+	return name;
+}
+
+/* Cell text of a process line; NULL for an empty cell. */
+static char *proc_cell(int col, const struct stale_proc *p, unsigned esc)
+{
+	char *s = NULL;
+
+	switch (col) {
+	case STALECOL_NAME: return ms_escape_dup(p->comm, strnlen(p->comm, sizeof(p->comm)), esc);
+	case STALECOL_PID: return asprintf(&s, "%d", (int)p->pid) < 0 ? NULL : s;
+	case STALECOL_UNIT: return unit_text(p, esc);
+	default: return NULL;
+	}
+}
+
+/* Cell text of a file line; NULL for an empty cell. */
+static char *file_cell(int col, const struct ms_stale_file *f, unsigned esc)
+{
+	char hex[2 * MS_BUILD_ID_MAX + 1];
+	char *s = NULL;
+
+	switch (col) {
+	case STALECOL_NAME: return ms_escape_dup(f->name, f->name_len, esc);
+	case STALECOL_VERDICT: return strdup(ms_stale_verdict_name(f->result.verdict));
+	case STALECOL_WHY: return ms_escape_dup(f->result.why, strlen(f->result.why), esc);
+	case STALECOL_MAPS: return asprintf(&s, "%zu", f->mappings) < 0 ? NULL : s;
+	case STALECOL_EXE: return strdup(f->is_exe ? "1" : "0");
+	case STALECOL_DEV: return asprintf(&s, "%" PRIu32 ":%" PRIu32, f->dev_major, f->dev_minor) < 0 ? NULL : s;
+	case STALECOL_INODE: return asprintf(&s, "%" PRIu64, f->inode) < 0 ? NULL : s;
+	case STALECOL_BUILDID:
+		if (!f->build_id_len)
+			return NULL;
+		ms_buildid_hex(f->build_id, f->build_id_len, hex);
+		return strdup(hex);
+	default: return NULL;
+	}
+}
+
+/* Add a line under parent with the process's or the file's cells (the other NULL). */
+static struct libscols_line *add_line(struct libscols_table *tb, struct libscols_line *parent,
+				      const int *selected, size_t nselected, unsigned esc,
+				      const struct stale_proc *p, const struct ms_stale_file *f)
+{
+	struct libscols_line *ln = scols_table_new_line(tb, parent);
+
+	if (!ln)
+		return NULL;
+	for (size_t i = 0; i < nselected; i++) {
+		char *text = p ? proc_cell(selected[i], p, esc) : file_cell(selected[i], f, esc);
+
+		/* refer: the line owns the text from here. */
+		if (text && scols_line_refer_data(ln, i, text) != 0) {
+			free(text);
+			return NULL;
+		}
+	}
+	return ln;
+}
+
+struct file_ref {
+	const struct stale_proc *proc;
+	const struct ms_stale_file *file;
+};
+
+static int file_ref_cmp(const void *a, const void *b)
+{
+	const struct ms_stale_file *x = ((const struct file_ref *)a)->file;
+	const struct ms_stale_file *y = ((const struct file_ref *)b)->file;
+	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+	int c = memcmp(x->name, y->name, n);
+
+	if (c)
+		return c;
+	if (x->name_len != y->name_len)
+		return x->name_len < y->name_len ? -1 : 1;
+	if (x->inode != y->inode)
+		return x->inode < y->inode ? -1 : 1;
+	if (x->dev_major != y->dev_major)
+		return x->dev_major < y->dev_major ? -1 : 1;
+	if (x->dev_minor != y->dev_minor)
+		return x->dev_minor < y->dev_minor ? -1 : 1;
+	return (int)x->result.verdict - (int)y->result.verdict;
+}
+
+static int fill_by_file(struct libscols_table *tb, const struct stale_report *r,
+			const int *selected, size_t nselected, unsigned esc)
+{
+	struct file_ref *refs;
+	struct libscols_line *file_line = NULL;
+	size_t n = 0, total = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < r->count; i++)
+		total += r->procs[i].files.count;
+	refs = calloc(total ? total : 1, sizeof(*refs));
+	if (!refs)
+		return -1;
+	for (size_t i = 0; i < r->count; i++)
+		for (size_t j = 0; j < r->procs[i].files.count; j++)
+			refs[n++] = (struct file_ref){ &r->procs[i], &r->procs[i].files.items[j] };
+	/* The sort is stable enough: processes were added in PID order, compare ties by PID. */
+	qsort(refs, n, sizeof(*refs), file_ref_cmp);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (i == 0 || file_ref_cmp(&refs[i - 1], &refs[i]) != 0)
+			file_line = add_line(tb, NULL, selected, nselected, esc, NULL, refs[i].file);
+		if (!file_line || !add_line(tb, file_line, selected, nselected, esc, refs[i].proc, NULL))
+			rc = -1;
+	}
+	free(refs);
+	return rc;
+}
+
+static int fill_by_process(struct libscols_table *tb, const struct stale_report *r,
+			   const int *selected, size_t nselected, unsigned esc)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		const struct stale_proc *p = &r->procs[i];
+		struct libscols_line *ln;
+
+		if (!p->files.count)
+			continue;
+		ln = add_line(tb, NULL, selected, nselected, esc, p, NULL);
+		if (!ln)
+			return -1;
+		for (size_t j = 0; j < p->files.count; j++)
+			if (!add_line(tb, ln, selected, nselected, esc, NULL, &p->files.items[j]))
+				return -1;
+	}
+	return 0;
+}
+
+int stale_print_tree(const struct stale_report *r, const struct cli_opts *o,
+		     const int *selected, size_t nselected, bool by_file)
+{
+	struct libscols_table *tb = cli_table_new(o, by_file ? "files" : "processes", stalecols,
+						  selected, nselected);
+	int rc, status;
+
+	if (!tb)
+		return CLI_EXIT_USAGE;
+	rc = by_file ? fill_by_file(tb, r, selected, nselected, o->escape_flags)
+		     : fill_by_process(tb, r, selected, nselected, o->escape_flags);
+	if (rc < 0) {
+		scols_unref_table(tb);
+		cli_error("stale: out of memory");
+		return CLI_EXIT_USAGE;
+	}
+	status = cli_table_print(tb);
+	scols_unref_table(tb);
+	return status == CLI_EXIT_OK ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+}
+
+/* An OpenMetrics label value: escaped text with '\\', '"' and newline escaped again. */
+static void put_label_value(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			putchar('\\');
+		putchar(*s);
+	}
+}
+
+struct unit_count {
+	char *unit;
+	size_t procs;
+};
+
+static int unit_count_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct unit_count *)a)->unit, ((const struct unit_count *)b)->unit);
+}
+
+static void print_units(const struct stale_report *r, unsigned esc)
+{
+	struct unit_count *units = calloc(r->count ? r->count : 1, sizeof(*units));
+	size_t n = 0;
+
+	if (!units)
+		return;
+	for (size_t i = 0; i < r->count; i++) {
+		const struct stale_proc *p = &r->procs[i];
+		char *u;
+		size_t j;
+
+		if (!p->stale_files)
+			continue;
+		u = unit_text(p, esc);
+		if (!u && !(u = strdup("")))
+			continue;
+		for (j = 0; j < n && strcmp(units[j].unit, u); j++)
+			;
+		if (j < n) {
+			free(u);
+		} else {
+			units[n].unit = u;
+			n++;
+		}
+		units[j].procs++;
+	}
+	qsort(units, n, sizeof(*units), unit_count_cmp);
+	printf("# HELP mapscope_stale_unit_processes Processes with deleted or replaced files, by systemd unit.\n"
+	       "# TYPE mapscope_stale_unit_processes gauge\n");
+	for (size_t j = 0; j < n; j++) {
+		printf("mapscope_stale_unit_processes{unit=\"");
+		put_label_value(units[j].unit);
+		printf("\"} %zu\n", units[j].procs);
+		free(units[j].unit);
+	}
+	free(units);
+}
+
+int stale_print_openmetrics(const struct stale_report *r, const struct procscan *ps,
+			    unsigned escape_flags)
+{
+	printf("# HELP mapscope_stale_files Files mapped by the scanned processes (counted per process), by verdict.\n"
+	       "# TYPE mapscope_stale_files gauge\n");
+	for (int v = 0; v < MS_STALE_VERDICT_COUNT; v++) {
+		const char *name = ms_stale_verdict_name((enum ms_stale_verdict)v);
+
+		printf("mapscope_stale_files{verdict=\"");
+		for (; *name; name++)
+			putchar(*name == ' ' ? '_' : *name);
+		printf("\"} %zu\n", r->totals.files[v]);
+	}
+	printf("# HELP mapscope_stale_processes Processes that map a deleted or replaced file.\n"
+	       "# TYPE mapscope_stale_processes gauge\n"
+	       "mapscope_stale_processes %zu\n", r->stale_procs);
+	print_units(r, escape_flags);
+	printf("# HELP mapscope_scan_processes Processes looked at, by outcome.\n"
+	       "# TYPE mapscope_scan_processes gauge\n"
+	       "mapscope_scan_processes{outcome=\"scanned\"} %zu\n"
+	       "mapscope_scan_processes{outcome=\"vanished\"} %zu\n"
+	       "mapscope_scan_processes{outcome=\"denied\"} %zu\n"
+	       "mapscope_scan_processes{outcome=\"failed\"} %zu\n"
+	       "# EOF\n", ps->scanned, ps->vanished, ps->denied, ps->failed);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error("write error");
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
+}

@@ -1,0 +1,275 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <linux/openat2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "buildid.h"
+#include "stale_lookup.h"
+
+#ifndef BTRFS_SUPER_MAGIC
+#define BTRFS_SUPER_MAGIC 0x9123683e
+#endif
+#ifndef OVERLAYFS_SUPER_MAGIC
+#define OVERLAYFS_SUPER_MAGIC 0x794c7630
+#endif
+
+#define CACHE_BUCKETS 4096u
+
+struct entry {
+	struct entry *next;
+	uint64_t key[3];
+	uint64_t hash;
+	size_t len;
+	struct ms_lookup value;
+	char path[];
+};
+
+struct ms_lookup_cache {
+	int root_fd;       /* our own root */
+	uint64_t root_key[3];
+	struct entry *buckets[CACHE_BUCKETS];
+};
+
+static uint64_t mntns_of(int dirfd, const char *name, int *err)
+{
+	struct stat st;
+
+	if (fstatat(dirfd, name, &st, 0) < 0) {
+		*err = errno;
+		return 0;
+	}
+	*err = 0;
+	return (uint64_t)st.st_ino;
+}
+
+int ms_lookup_cache_new(struct ms_lookup_cache **out, struct ms_error *err)
+{
+	struct ms_lookup_cache *c = calloc(1, sizeof(*c));
+	struct stat st;
+	int e;
+
+	if (!c)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	c->root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (c->root_fd < 0 || fstat(c->root_fd, &st) < 0) {
+		e = errno;
+		if (c->root_fd >= 0)
+			close(c->root_fd);
+		free(c);
+		return ms_error_set(err, MS_ERR_IO, e, "cannot open /: %s", strerror(e));
+	}
+	c->root_key[0] = (uint64_t)st.st_dev;
+	c->root_key[1] = (uint64_t)st.st_ino;
+	c->root_key[2] = mntns_of(AT_FDCWD, "/proc/self/ns/mnt", &e);
+	*out = c;
+	return 0;
+}
+
+void ms_lookup_cache_forget(struct ms_lookup_cache *c)
+{
+	for (size_t i = 0; i < CACHE_BUCKETS; i++) {
+		struct entry *e = c->buckets[i];
+
+		while (e) {
+			struct entry *next = e->next;
+
+			free(e);
+			e = next;
+		}
+		c->buckets[i] = NULL;
+	}
+}
+
+void ms_lookup_cache_free(struct ms_lookup_cache *c)
+{
+	if (!c)
+		return;
+	ms_lookup_cache_forget(c);
+	close(c->root_fd);
+	free(c);
+}
+
+void ms_lookup_root_of(struct ms_lookup_cache *c, const struct ms_proc *proc,
+		       struct ms_lookup_root *root)
+{
+	int dirfd = ms_proc_dirfd(proc);
+	uint64_t mntns;
+	struct stat st;
+	int e;
+
+	memset(root, 0, sizeof(*root));
+	root->fd = -1;
+	mntns = mntns_of(dirfd, "ns/mnt", &e);
+	/* No ns/mnt at all (CONFIG_NAMESPACES off): everyone shares ours. */
+	if (e == ENOENT && c->root_key[2] == 0)
+		mntns = 0;
+	else if (e) {
+		root->err = e;
+		return;
+	}
+	if (mntns == c->root_key[2]) {
+		root->fd = c->root_fd;
+		root->ours = true;
+		memcpy(root->key, c->root_key, sizeof(root->key));
+		return;
+	}
+	root->fd = openat(dirfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root->fd < 0 || fstat(root->fd, &st) < 0) {
+		root->err = errno;
+		if (root->fd >= 0)
+			close(root->fd);
+		root->fd = -1;
+		return;
+	}
+	root->key[0] = (uint64_t)st.st_dev;
+	root->key[1] = (uint64_t)st.st_ino;
+	root->key[2] = mntns;
+}
+
+void ms_lookup_root_release(struct ms_lookup_root *root)
+{
+	if (root->fd >= 0 && !root->ours)
+		close(root->fd);
+	root->fd = -1;
+}
+
+static uint64_t hash_of(const uint64_t key[3], const char *path, size_t len)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+
+	for (size_t i = 0; i < 3; i++)
+		for (size_t b = 0; b < 8; b++) {
+			h ^= (key[i] >> (8 * b)) & 0xff;
+			h *= 1099511628211ull;
+		}
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)path[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+/* Open path (absolute, NUL-terminated) below rootfd, never escaping it. */
+static int open_in_root(int rootfd, const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	const char *rel = path;
+	int fd;
+
+	while (*rel == '/')
+		rel++;
+	if (!*rel)
+		rel = ".";
+	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+	if (fd < 0 && errno == ENOSYS)
+		fd = openat(rootfd, rel, flags | O_CLOEXEC);
+	return fd;
+}
+
+static void stat_path(int rootfd, const char *path, struct ms_lookup *l)
+{
+	struct statfs sfs;
+	struct stat st;
+	int fd = open_in_root(rootfd, path, O_PATH);
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		l->err = errno ? errno : EIO;
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	l->err = 0;
+	l->dev_major = major(st.st_dev);
+	l->dev_minor = minor(st.st_dev);
+	l->inode = (uint64_t)st.st_ino;
+	l->mode = st.st_mode;
+	/* fstatfs works on O_PATH descriptors (fs/statfs.c). */
+	if (fstatfs(fd, &sfs) == 0) {
+		if ((unsigned long)sfs.f_type == (unsigned long)BTRFS_SUPER_MAGIC)
+			l->unreliable_fs = "btrfs";
+		else if ((unsigned long)sfs.f_type == (unsigned long)OVERLAYFS_SUPER_MAGIC)
+			l->unreliable_fs = "overlayfs";
+	}
+	close(fd);
+}
+
+/* The path as a C string: kernel names hold no NUL, but be sure. */
+static char *path_dup(const char *path, size_t len)
+{
+	if (memchr(path, '\0', len))
+		return NULL;
+	return strndup(path, len);
+}
+
+int ms_lookup_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
+		   const char *path, size_t len, struct ms_lookup **out)
+{
+	uint64_t h = hash_of(root->key, path, len);
+	struct entry **bucket = &c->buckets[h % CACHE_BUCKETS];
+	struct entry *e;
+	char *cpath;
+
+	for (e = *bucket; e; e = e->next)
+		if (e->hash == h && e->len == len && !memcmp(e->key, root->key, sizeof(e->key)) &&
+		    !memcmp(e->path, path, len)) {
+			*out = &e->value;
+			return 0;
+		}
+	if (len > PATH_MAX * 2 || !(e = calloc(1, sizeof(*e) + len + 1)))
+		return MS_ERR_NOMEM;
+	memcpy(e->key, root->key, sizeof(e->key));
+	e->hash = h;
+	e->len = len;
+	memcpy(e->path, path, len);
+	e->path[len] = '\0';
+	cpath = path_dup(path, len);
+	if (!cpath)
+		e->value.err = EINVAL;
+	else
+		stat_path(root->fd, cpath, &e->value);
+	free(cpath);
+	e->next = *bucket;
+	*bucket = e;
+	*out = &e->value;
+	return 0;
+}
+
+void ms_lookup_build_id(const struct ms_lookup_root *root, const char *path, size_t len,
+			struct ms_lookup *l)
+{
+	struct stat st;
+	char *cpath;
+	int fd;
+
+	if (l->bid_state != MS_LOOKUP_BID_UNREAD)
+		return;
+	l->bid_state = MS_LOOKUP_BID_FAILED;
+	if (l->err || !S_ISREG(l->mode) || !(cpath = path_dup(path, len)))
+		return;
+	fd = open_in_root(root->fd, cpath, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	free(cpath);
+	if (fd < 0)
+		return;
+	/* The file we read must be the one we stat'ed. */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_ino == l->inode &&
+	    major(st.st_dev) == l->dev_major && minor(st.st_dev) == l->dev_minor) {
+		int rc = ms_buildid_read_fd(fd, l->bid, &l->bid_len, NULL);
+
+		l->bid_state = rc == 0 ? MS_LOOKUP_BID_HAVE :
+			       rc == MS_END ? MS_LOOKUP_BID_NONE : MS_LOOKUP_BID_FAILED;
+	}
+	close(fd);
+}

@@ -1,0 +1,134 @@
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+
+/* The unit types of systemd.unit(5) that own processes, slices excepted. */
+static const char *const unit_suffixes[] = {
+	".service", ".scope", ".socket", ".mount", ".swap", ".timer", ".path",
+	".automount", ".device", ".target",
+};
+
+static bool has_suffix(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len > n && !memcmp(s + len - n, suffix, n);
+}
+
+static bool is_unit(const char *s, size_t len)
+{
+	for (size_t i = 0; i < sizeof(unit_suffixes) / sizeof(unit_suffixes[0]); i++)
+		if (has_suffix(s, len, unit_suffixes[i]))
+			return true;
+	return false;
+}
+
+/* "user@1000.service" -> 1000; -1 if it is not a user manager. */
+static long user_manager_uid(const char *s, size_t len)
+{
+	char digits[16];
+	size_t n;
+	char *end;
+	long v;
+
+	if (len < 6 || memcmp(s, "user@", 5) || !has_suffix(s, len, ".service"))
+		return -1;
+	n = len - 5 - strlen(".service");
+	if (n == 0 || n >= sizeof(digits))
+		return -1;
+	memcpy(digits, s + 5, n);
+	digits[n] = '\0';
+	v = strtol(digits, &end, 10);
+	return *end || v < 0 ? -1 : v;
+}
+
+/* The innermost unit of one cgroup path. */
+static int unit_of_path(const char *path, size_t len, struct ms_unit *out)
+{
+	size_t pos = 0;
+	bool found = false;
+	long uid = -1;
+
+	while (pos < len) {
+		const char *slash = memchr(path + pos, '/', len - pos);
+		size_t n = slash ? (size_t)(slash - (path + pos)) : len - pos;
+		const char *comp = path + pos;
+
+		if (n > 0 && n < MS_UNIT_MAX && is_unit(comp, n)) {
+			long manager = user_manager_uid(comp, n);
+
+			memcpy(out->name, comp, n);
+			out->name[n] = '\0';
+			/* Units below user@UID.service belong to that user's manager. */
+			out->user_uid = uid;
+			if (manager >= 0)
+				uid = manager;
+			found = true;
+		}
+		pos += n + 1;
+	}
+	return found ? 0 : MS_END;
+}
+
+int ms_unit_parse(const char *text, size_t len, struct ms_unit *out)
+{
+	const char *v2 = NULL, *v1 = NULL;
+	size_t v2_len = 0, v1_len = 0, pos = 0;
+
+	out->name[0] = '\0';
+	out->user_uid = -1;
+	if (memchr(text, '\0', len))
+		return MS_ERR_INVAL;
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
+		const char *line = text + pos;
+		const char *c1 = memchr(line, ':', n);
+		const char *c2 = c1 ? memchr(c1 + 1, ':', n - (size_t)(c1 + 1 - line)) : NULL;
+
+		if (n > 0 && !c2)
+			return MS_ERR_INVAL;
+		if (c2) {
+			size_t ctl_len = (size_t)(c2 - c1 - 1);
+			const char *path = c2 + 1;
+			size_t path_len = n - (size_t)(path - line);
+
+			if (c1 - line == 1 && line[0] == '0' && ctl_len == 0) {
+				v2 = path;
+				v2_len = path_len;
+			} else if (ctl_len == 12 && !memcmp(c1 + 1, "name=systemd", 12)) {
+				v1 = path;
+				v1_len = path_len;
+			}
+		}
+		pos += n + 1;
+	}
+	if (v2 && unit_of_path(v2, v2_len, out) == 0)
+		return 0;
+	if (v1)
+		return unit_of_path(v1, v1_len, out);
+	return MS_END;
+}
+
+int ms_unit_of(const struct ms_proc *proc, struct ms_unit *out, struct ms_error *err)
+{
+	bool truncated;
+	size_t len;
+	char *buf;
+	int rc;
+
+	out->name[0] = '\0';
+	out->user_uid = -1;
+	rc = ms_proc_read_file(proc, "cgroup", MS_UNIT_CGROUP_READ_MAX, &buf, &len, &truncated, err);
+	if (rc < 0)
+		return rc;
+	rc = ms_unit_parse(buf, len, out);
+	free(buf);
+	if (rc == MS_ERR_INVAL)
+		return ms_error_set(err, MS_ERR_PROTO, 0, "pid %d: cgroup: unexpected text", (int)ms_proc_pid(proc));
+	return rc;
+}

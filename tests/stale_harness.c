@@ -1,0 +1,244 @@
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stale_harness.h"
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+char *harness_built(const char *name)
+{
+	const char *fixture = getenv("MS_FIXTURE");
+	const char *slash = fixture ? strrchr(fixture, '/') : NULL;
+	char *path;
+
+	if (!slash)
+		return strdup(name);
+	if (asprintf(&path, "%.*s/%s", (int)(slash - fixture), fixture, name) < 0)
+		return NULL;
+	return path;
+}
+
+char *harness_mkdtemp(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir;
+
+	if (asprintf(&dir, "%s/ms-stale-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
+		return NULL;
+	if (!mkdtemp(dir)) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+void harness_rmdir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+	rmdir(dir);
+}
+
+char *harness_join(const char *dir, const char *name)
+{
+	char *path;
+
+	return asprintf(&path, "%s/%s", dir, name) < 0 ? NULL : path;
+}
+
+int harness_copy(const char *src, const char *dst)
+{
+	char buf[65536];
+	int in = open(src, O_RDONLY | O_CLOEXEC);
+	int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	ssize_t n = 0;
+	int rc = in >= 0 && out >= 0 ? 0 : -1;
+
+	while (rc == 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			rc = -1;
+	if (n < 0)
+		rc = -1;
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out) < 0)
+		rc = -1;
+	return rc;
+}
+
+/* One line from the child into line (without newline), by the deadline.  0 or -1. */
+static int child_line(struct child *c, char *line, size_t size)
+{
+	long long deadline = now_ms() + HARNESS_DEADLINE_MS;
+
+	for (;;) {
+		char *nl = memchr(c->buf, '\n', c->len);
+		struct pollfd pfd = { .fd = c->from, .events = POLLIN };
+		long long left = deadline - now_ms();
+		ssize_t n;
+
+		if (nl) {
+			size_t used = (size_t)(nl - c->buf) + 1;
+
+			snprintf(line, size, "%.*s", (int)(used - 1), c->buf);
+			memmove(c->buf, c->buf + used, c->len - used);
+			c->len -= used;
+			return 0;
+		}
+		if (left <= 0 || c->len == sizeof(c->buf) || poll(&pfd, 1, (int)left) <= 0)
+			return -1;
+		n = read(c->from, c->buf + c->len, sizeof(c->buf) - c->len);
+		if (n <= 0)
+			return -1;
+		c->len += (size_t)n;
+	}
+}
+
+int child_start(struct child *c)
+{
+	int in[2], out[2];
+	char line[256];
+	char *prog = harness_built("stale-child");
+
+	memset(c, 0, sizeof(*c));
+	c->pid = -1;
+	if (!prog || pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0)
+		return -1;
+	c->pid = fork();
+	if (c->pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		execl(prog, "stale-child", (char *)NULL);
+		_exit(127);
+	}
+	free(prog);
+	close(in[0]);
+	close(out[1]);
+	c->to = in[1];
+	c->from = out[0];
+	if (c->pid < 0 || child_line(c, line, sizeof(line)) < 0 || strncmp(line, "ready ", 6))
+		return -1;
+	return 0;
+}
+
+int child_cmd(struct child *c, const char *fmt, ...)
+{
+	char cmd[4096], line[4096];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(cmd, sizeof(cmd) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(cmd) - 1)
+		return -1;
+	cmd[n++] = '\n';
+	if (write(c->to, cmd, (size_t)n) != n || child_line(c, line, sizeof(line)) < 0)
+		return -1;
+	if (strcmp(line, "ok")) {
+		fprintf(stderr, "stale-child: %s\n", line);
+		return -1;
+	}
+	return 0;
+}
+
+void child_stop(struct child *c)
+{
+	if (c->pid <= 0)
+		return;
+	close(c->to);
+	close(c->from);
+	kill(c->pid, SIGKILL);
+	waitpid(c->pid, NULL, 0);
+	c->pid = -1;
+}
+
+int harness_run(char **out, const char *const *args)
+{
+	const char *bin = getenv("MS_BIN");
+	long long deadline = now_ms() + HARNESS_DEADLINE_MS;
+	size_t len = 0, cap = 4096, nargs = 0;
+	char *buf = malloc(cap);
+	int pipefd[2], status;
+	const char **argv;
+	int timed_out = 0;
+	pid_t pid;
+
+	*out = NULL;
+	while (args[nargs])
+		nargs++;
+	argv = calloc(nargs + 2, sizeof(*argv));
+	if (!bin || !buf || !argv || pipe2(pipefd, O_CLOEXEC) < 0) {
+		free(buf);
+		free(argv);
+		return -1;
+	}
+	argv[0] = "mapscope";
+	memcpy(argv + 1, args, nargs * sizeof(*argv));
+	pid = fork();
+	if (pid == 0) {
+		dup2(pipefd[1], 1);
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	free(argv);
+	close(pipefd[1]);
+	for (;;) {
+		struct pollfd pfd = { .fd = pipefd[0], .events = POLLIN };
+		long long left = deadline - now_ms();
+		ssize_t n;
+
+		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0) {
+			timed_out = 1;
+			break;
+		}
+		if (len + 1 == cap) {
+			char *grown = realloc(buf, cap * 2);
+
+			if (!grown)
+				break;
+			buf = grown;
+			cap *= 2;
+		}
+		n = read(pipefd[0], buf + len, cap - len - 1);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(pipefd[0]);
+	buf[len] = '\0';
+	if (timed_out && pid > 0)
+		kill(pid, SIGKILL);
+	if (timed_out || pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)) {
+		if (pid > 0 && timed_out)
+			waitpid(pid, NULL, 0);
+		free(buf);
+		return -1;
+	}
+	*out = buf;
+	return WEXITSTATUS(status);
+}

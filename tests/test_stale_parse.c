@@ -1,0 +1,154 @@
+/* The stale-ignore list parser, the cgroup -> unit parser and verdict names. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ignore.h"
+#include "stale.h"
+#include "unit.h"
+
+static const char *match(const struct ms_ignore *ign, const char *name)
+{
+	return ms_ignore_match(ign, name, strlen(name));
+}
+
+static void test_ignore_rules(void **state)
+{
+	static const char text[] =
+		"# a comment\n"
+		"\n"
+		"   /opt/a/*    first rule\n"
+		"/opt/*\tsecond rule  \n"
+		"/drm\\ mm\\ object  GPU buffer\n"
+		"/\\[aio\\] aio ring";
+	struct ms_ignore *ign;
+	struct ms_error err;
+
+	(void)state;
+	assert_int_equal(ms_ignore_parse(text, strlen(text), &ign, &err), 0);
+	assert_int_equal(ms_ignore_count(ign), 4);
+	assert_string_equal(match(ign, "/opt/a/lib.so"), "first rule");
+	assert_string_equal(match(ign, "/opt/b/lib.so"), "second rule");
+	assert_string_equal(match(ign, "/opt/b/lib.so (deleted)"), "second rule");
+	assert_string_equal(match(ign, "/drm mm object (deleted)"), "GPU buffer");
+	assert_string_equal(match(ign, "/[aio] (deleted)"), "aio ring");
+	assert_null(match(ign, "/a"));
+	assert_null(match(ign, "/usr/lib/libc.so.6"));
+	ms_ignore_free(ign);
+}
+
+static void expect_parse_error(const char *text, size_t len, const char *needle)
+{
+	struct ms_ignore *ign = (struct ms_ignore *)&ign;
+	struct ms_error err;
+
+	assert_true(ms_ignore_parse(text, len, &ign, &err) < 0);
+	assert_null(ign);
+	assert_non_null(strstr(err.msg, needle));
+}
+
+static void test_ignore_errors(void **state)
+{
+	static const char nul[] = "/a reason\n/b x\0y\n";
+
+	(void)state;
+	expect_parse_error("/ok fine\n/missing-reason\n", 25, "line 2");
+	expect_parse_error("/ok fine\n/missing-reason\n", 25, "needs a reason");
+	expect_parse_error("/trailing\\", 10, "lone backslash");
+	expect_parse_error(nul, sizeof(nul) - 1, "line 2: holds a NUL");
+}
+
+static void test_ignore_default_list(void **state)
+{
+	struct ms_ignore *ign;
+	struct ms_error err;
+
+	(void)state;
+	assert_int_equal(ms_ignore_default(&ign, &err), 0);
+	assert_non_null(strstr(match(ign, "/memfd:wayland-shm (deleted)"), "memfd"));
+	assert_non_null(strstr(match(ign, "/SYSV0000abcd (deleted)"), "SysV"));
+	assert_non_null(match(ign, "/dev/zero (deleted)"));
+	assert_non_null(match(ign, "/[aio] (deleted)"));
+	assert_non_null(match(ign, "/drm mm object (deleted)"));
+	assert_non_null(match(ign, "/dev/dri/renderD128"));
+	assert_non_null(strstr(match(ign, "/tmp/x/libfoo.so (deleted)"), "/tmp"));
+	assert_non_null(match(ign, "/var/tmp/y"));
+	assert_non_null(match(ign, "/run/user/1000/z"));
+	assert_non_null(match(ign, "/dev/shm/w (deleted)"));
+	assert_null(match(ign, "/usr/lib/x86_64-linux-gnu/libc.so.6 (deleted)"));
+	assert_null(match(ign, "/usr/bin/tmp/x"));
+	ms_ignore_free(ign);
+}
+
+static void test_strip_deleted(void **state)
+{
+	(void)state;
+	assert_int_equal(ms_name_strip_deleted("/a (deleted)", 12), 2);
+	assert_int_equal(ms_name_strip_deleted("/a (deleted) (deleted)", 22), 12);
+	assert_int_equal(ms_name_strip_deleted("/a(deleted)", 11), 11);
+	assert_int_equal(ms_name_strip_deleted(" (deleted)", 10), 0);
+}
+
+static void expect_unit(const char *text, int rc, const char *name, long uid)
+{
+	struct ms_unit u;
+
+	assert_int_equal(ms_unit_parse(text, strlen(text), &u), rc);
+	if (rc == 0) {
+		assert_string_equal(u.name, name);
+		assert_int_equal(u.user_uid, uid);
+	}
+}
+
+static void test_unit_parse(void **state)
+{
+	(void)state;
+	expect_unit("0::/system.slice/ssh.service\n", 0, "ssh.service", -1);
+	expect_unit("0::/system.slice/docker-abc.scope/init.scope\n", 0, "init.scope", -1);
+	expect_unit("0::/user.slice/user-1000.slice/user@1000.service/app.slice/foo.service\n",
+		    0, "foo.service", 1000);
+	expect_unit("0::/user.slice/user-1000.slice/user@1000.service\n", 0, "user@1000.service", -1);
+	expect_unit("0::/user.slice/user-1000.slice/session-3.scope\n", 0, "session-3.scope", -1);
+	/* cgroup v1: the name=systemd hierarchy. */
+	expect_unit("12:memory:/x\n1:name=systemd:/system.slice/cron.service\n0::/\n", 0, "cron.service", -1);
+	expect_unit("0::/\n", MS_END, NULL, 0);
+	expect_unit("0::/user.slice\n", MS_END, NULL, 0);
+	expect_unit("", MS_END, NULL, 0);
+	expect_unit("garbage\n", MS_ERR_INVAL, NULL, 0);
+}
+
+static void test_verdict_names(void **state)
+{
+	enum ms_stale_verdict v;
+
+	(void)state;
+	for (int i = 0; i < MS_STALE_VERDICT_COUNT; i++) {
+		assert_int_equal(ms_stale_verdict_parse(ms_stale_verdict_name((enum ms_stale_verdict)i), &v), 0);
+		assert_int_equal(v, i);
+	}
+	assert_int_equal(ms_stale_verdict_parse("same-build", &v), 0);
+	assert_int_equal(v, MS_STALE_SAME_BUILD);
+	assert_int_equal(ms_stale_verdict_parse("stale", &v), -1);
+	assert_int_equal(ms_stale_verdict_parse("same", &v), -1);
+	assert_true(ms_stale_verdict_is_stale(MS_STALE_DELETED));
+	assert_true(ms_stale_verdict_is_stale(MS_STALE_REPLACED));
+	assert_false(ms_stale_verdict_is_stale(MS_STALE_SAME_BUILD));
+	assert_false(ms_stale_verdict_is_stale(MS_STALE_UNKNOWN));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ignore_rules),
+		cmocka_unit_test(test_ignore_errors),
+		cmocka_unit_test(test_ignore_default_list),
+		cmocka_unit_test(test_strip_deleted),
+		cmocka_unit_test(test_unit_parse),
+		cmocka_unit_test(test_verdict_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
