@@ -25,3 +25,17 @@ mapscope_LDADD += $(PROCLIST_LIBS)
 dist_pkgdata_DATA = data/mapscope.conf
 bashcompletiondir = $(datadir)/bash-completion/completions
 dist_bashcompletion_DATA = data/bash-completion/mapscope
+
+# ---- explorer tests ----------------------------------------------------------------
+TESTS += tests/test_man_keys.sh
+EXTRA_DIST += tests/test_man_keys.sh tests/e2e/explorer.sh tests/screens
+TESTS += tests/e2e/explorer.sh
+if HAVE_CMOCKA
+TUI_TEST_LIBS = $(PROCLIST_LIBS) $(SMARTCOLS_LIBS) $(CMOCKA_LIBS)
+TUI_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(SMARTCOLS_CFLAGS)
+check_PROGRAMS += tests/test_tui_mapview
+tests_test_tui_mapview_SOURCES = tests/test_tui_mapview.c $(TUI_MODEL_SOURCES) src/cli/cli.c
+tests_test_tui_mapview_CFLAGS = $(TUI_TEST_CFLAGS)
+tests_test_tui_mapview_LDADD = $(TUI_TEST_LIBS)
+TESTS += tests/test_tui_mapview
+endif
