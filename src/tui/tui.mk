@@ -39,3 +39,25 @@ tests_test_tui_mapview_CFLAGS = $(TUI_TEST_CFLAGS)
 tests_test_tui_mapview_LDADD = $(TUI_TEST_LIBS)
 TESTS += tests/test_tui_mapview
 endif
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_tui_settings
+tests_test_tui_settings_SOURCES = tests/test_tui_settings.c src/tui/settings.c src/tui/settings.h
+tests_test_tui_settings_CFLAGS = $(TUI_TEST_CFLAGS)
+tests_test_tui_settings_LDADD = $(TUI_TEST_LIBS)
+TESTS += tests/test_tui_settings
+endif
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_tui_proclist
+tests_test_tui_proclist_SOURCES = tests/test_tui_proclist.c src/tui/procview.c src/tui/procview.h
+tests_test_tui_proclist_CFLAGS = $(TUI_TEST_CFLAGS)
+tests_test_tui_proclist_LDADD = $(TUI_TEST_LIBS)
+TESTS += tests/test_tui_proclist
+endif
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_tui_screen
+tests_test_tui_screen_SOURCES = tests/test_tui_screen.c $(TUI_MODEL_SOURCES) $(TUI_CURSES_SOURCES) src/cli/cli.c
+tests_test_tui_screen_CFLAGS = $(TUI_TEST_CFLAGS) $(NCURSESW_CFLAGS)
+tests_test_tui_screen_CPPFLAGS = $(AM_CPPFLAGS) -DSCREENS_DIR='"$(abs_top_srcdir)/tests/screens"'
+tests_test_tui_screen_LDADD = $(TUI_TEST_LIBS) $(NCURSESW_LIBS)
+TESTS += tests/test_tui_screen
+endif
