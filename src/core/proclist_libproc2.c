@@ -4,15 +4,18 @@
 #ifdef HAVE_LIBPROC2
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libproc2/pids.h>
 
 #include "proc.h"
 #include "proclist_backend.h"
 
-enum { I_PID, I_EUID, I_EUSER, I_FLAGS, I_CMD, I_CMDLINE_V };
+enum { I_PID, I_EUID, I_EUSER, I_FLAGS, I_CMD };
 
 static enum pids_item items[] = {
 	[I_PID] = PIDS_ID_PID,
@@ -20,29 +23,29 @@ static enum pids_item items[] = {
 	[I_EUSER] = PIDS_ID_EUSER,
 	[I_FLAGS] = PIDS_FLAGS,
 	[I_CMD] = PIDS_CMD,
-	[I_CMDLINE_V] = PIDS_CMDLINE_V,
 };
 
-/* Rebuild cmdline's bytes (NUL between arguments) so both sources agree. */
-static char *join_argv(char **argv, size_t *len)
+/*
+ * libproc2 rewrites control bytes in command lines (a newline becomes a
+ * space), which would make its rows differ from the /proc source and hide
+ * what ms_escape shows.  The raw bytes come from cmdline itself.
+ */
+static char *raw_cmdline(pid_t pid, size_t *len)
 {
-	size_t total = 0, at = 0;
-	char *out;
+	char path[32], *buf = NULL;
+	int dirfd;
 
-	for (size_t i = 0; argv && argv[i] && total < MS_PROCLIST_CMD_MAX; i++)
-		total += strlen(argv[i]) + 1;
-	out = malloc(total + 1);
-	if (!out)
-		return NULL;
-	for (size_t i = 0; argv && argv[i] && at < total; i++) {
-		size_t n = strlen(argv[i]);
-
-		memcpy(out + at, argv[i], n + 1);
-		at += n + 1;
+	*len = 0;
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd >= 0) {
+		if (ms_read_file_at(dirfd, "cmdline", MS_PROCLIST_CMD_MAX, &buf, len, NULL) < 0) {
+			buf = NULL;
+			*len = 0;
+		}
+		close(dirfd);
 	}
-	out[at] = '\0';
-	*len = at;
-	return out;
+	return buf ? buf : strdup("");
 }
 
 static int libproc2_scan(struct ms_proclist *list, struct ms_error *err)
@@ -56,19 +59,15 @@ static int libproc2_scan(struct ms_proclist *list, struct ms_error *err)
 	while (rc == 0 && (stack = procps_pids_get(info, PIDS_FETCH_TASKS_ONLY))) {
 		unsigned long flags = PIDS_VAL(I_FLAGS, ul_int, stack, info);
 		bool kthread = (flags & MS_PF_KTHREAD) != 0;
-		char **argv = PIDS_VAL(I_CMDLINE_V, strv, stack, info);
+		pid_t pid = PIDS_VAL(I_PID, s_int, stack, info);
 		size_t len = 0;
-		char *cmdline;
+		char *cmdline = raw_cmdline(pid, &len);
 
-		/* libproc2 substitutes a placeholder for an empty cmdline; use comm instead. */
-		if (kthread || !argv || !argv[0] || (!argv[1] && !strcmp(argv[0], "-")))
-			argv = NULL;
-		cmdline = join_argv(argv, &len);
 		if (!cmdline) {
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "process list: out of memory");
 			break;
 		}
-		rc = ms_proclist_append(list, PIDS_VAL(I_PID, s_int, stack, info),
+		rc = ms_proclist_append(list, pid,
 					PIDS_VAL(I_EUID, u_int, stack, info),
 					PIDS_VAL(I_EUSER, str, stack, info), kthread,
 					cmdline, len, PIDS_VAL(I_CMD, str, stack, info), err);
