@@ -46,19 +46,29 @@ bool tui_mapview_name_matches(const struct tui_mapview *vm, const struct ms_mapp
 	return m->name && memmem(m->name, m->name_len, vm->name_filter, n) != NULL;
 }
 
+/* Room for one more element in a growable array; 0 or MS_ERR_NOMEM. */
+static int reserve(void **items, size_t *cap, size_t count, size_t elem)
+{
+	size_t want;
+	void *grown;
+
+	if (count < *cap)
+		return 0;
+	want = *cap ? 2 * *cap : 16;
+	grown = realloc(*items, want * elem);
+	if (!grown)
+		return MS_ERR_NOMEM;
+	*items = grown;
+	*cap = want;
+	return 0;
+}
+
 static int add_mark(struct tui_mapview *vm, const struct ms_mapping *m, enum tui_mark kind)
 {
 	struct tui_ghost *g;
 
-	if (vm->nmarks == vm->marks_cap) {
-		size_t cap = vm->marks_cap ? 2 * vm->marks_cap : 16;
-		struct tui_ghost *grown = realloc(vm->marks, cap * sizeof(*grown));
-
-		if (!grown)
-			return MS_ERR_NOMEM;
-		vm->marks = grown;
-		vm->marks_cap = cap;
-	}
+	if (reserve((void **)&vm->marks, &vm->marks_cap, vm->nmarks, sizeof(*vm->marks)) < 0)
+		return MS_ERR_NOMEM;
 	g = &vm->marks[vm->nmarks];
 	memset(g, 0, sizeof(*g));
 	if (kind == TUI_MARK_REMOVED) {
@@ -150,15 +160,8 @@ static enum tui_mark added_mark(const struct tui_mapview *vm, const struct ms_ma
 
 static int push_row(struct tui_mapview *vm, const struct ms_mapping *m, enum tui_mark mark)
 {
-	if (vm->nrows == vm->rows_cap) {
-		size_t cap = vm->rows_cap ? 2 * vm->rows_cap : 64;
-		struct tui_maprow *grown = realloc(vm->rows, cap * sizeof(*grown));
-
-		if (!grown)
-			return MS_ERR_NOMEM;
-		vm->rows = grown;
-		vm->rows_cap = cap;
-	}
+	if (reserve((void **)&vm->rows, &vm->rows_cap, vm->nrows, sizeof(*vm->rows)) < 0)
+		return MS_ERR_NOMEM;
 	vm->rows[vm->nrows].m = m;
 	vm->rows[vm->nrows].mark = mark;
 	vm->nrows++;

@@ -67,21 +67,25 @@ static int parse_bool(const char *v, bool *out)
 	return 0;
 }
 
+/* The permission letters as `list --perms` takes them, plus f for file-backed. */
 static int parse_filters(const char *v, unsigned *out)
 {
-	unsigned f = 0;
+	unsigned f = 0, perms = 0;
+	char rest[16], bad;
+	size_t n = 0;
 
 	for (; *v; v++) {
-		switch (*v) {
-		case 'r': f |= MS_FILTER_READABLE; break;
-		case 'w': f |= MS_FILTER_WRITABLE; break;
-		case 'x': f |= MS_FILTER_EXECUTABLE; break;
-		case 's': f |= MS_FILTER_SHARED; break;
-		case 'f': f |= MS_FILTER_FILE_BACKED; break;
-		default: return -1;
-		}
+		if (*v == 'f')
+			f |= MS_FILTER_FILE_BACKED;
+		else if (n + 1 < sizeof(rest))
+			rest[n++] = *v;
+		else
+			return -1;
 	}
-	*out = f;
+	rest[n] = '\0';
+	if (n && ms_filter_parse(rest, &perms, &bad) < 0)
+		return -1;
+	*out = f | perms;
 	return 0;
 }
 
