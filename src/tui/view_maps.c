@@ -116,7 +116,8 @@ static unsigned query_window(struct tui_app *app, struct maps_view *mv, bool tim
 		tui_message(app, "pid %d: out of memory", (int)mv->pid);
 		return TUI_F_REDRAW;
 	}
-	if (timer && (!mv->vm.index_valid || mv->vm.index_age >= TUI_INDEX_TICKS)) {
+	/* The index is a full walk: rarer for big processes (60,000 maps: once a minute at 1 Hz). */
+	if (timer && (!mv->vm.index_valid || mv->vm.index_age >= TUI_INDEX_TICKS + mv->vm.nstarts / 1000)) {
 		if (build_index(mv, &err) == 0)
 			rc = 1;
 	}
