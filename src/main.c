@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "tui/tui.h"
 
 struct command {
 	const char *name;
@@ -26,7 +27,8 @@ static const struct command commands[] = {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "Usage: mapscope COMMAND [options]\n\n"
+	fprintf(out, "Usage: mapscope COMMAND [options]\n"
+		     "       mapscope [-p] [PID] [-d SECONDS] [--backend=WHICH]   (the explorer)\n\n"
 		     "Explore the memory mappings of Linux processes, read through the\n"
 		     "PROCMAP_QUERY ioctl (Linux 6.11) with a /proc text fallback.\n\n"
 		     "Commands:\n");
@@ -45,10 +47,11 @@ int main(int argc, char **argv)
 	/* A closed pipe (| head) should end us quietly through EPIPE, not a signal. */
 	signal(SIGPIPE, SIG_IGN);
 
-	if (argc < 2) {
-		usage(stderr);
-		return CLI_EXIT_USAGE;
-	}
+	/* No command, a PID or an explorer option: the interactive explorer. */
+	if (argc < 2 || (argv[1][0] >= '0' && argv[1][0] <= '9') ||
+	    (argv[1][0] == '-' && strcmp(argv[1], "-h") && strcmp(argv[1], "--help") &&
+	     strcmp(argv[1], "-V") && strcmp(argv[1], "--version")))
+		return tui_main(argc, argv);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return CLI_EXIT_OK;

@@ -1,0 +1,196 @@
+#include "config.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "maps.h"
+#include "proclist.h"
+#include "proclist_backend.h"
+
+enum ms_proclist_source ms_proclist_default_source(void)
+{
+#ifdef HAVE_LIBPROC2
+	return MS_PROCLIST_LIBPROC2;
+#else
+	return MS_PROCLIST_PROCFS;
+#endif
+}
+
+const char *ms_proclist_source_name(enum ms_proclist_source src)
+{
+	if (src == MS_PROCLIST_AUTO)
+		src = ms_proclist_default_source();
+	return src == MS_PROCLIST_LIBPROC2 ? "libproc2" : "proc";
+}
+
+static void user_name(uid_t uid, char out[MS_PROCLIST_USER_MAX])
+{
+	struct passwd pw, *found = NULL;
+	char buf[1024];
+
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &found) == 0 && found &&
+	    strlen(found->pw_name) < MS_PROCLIST_USER_MAX)
+		snprintf(out, MS_PROCLIST_USER_MAX, "%s", found->pw_name);
+	else
+		snprintf(out, MS_PROCLIST_USER_MAX, "%u", (unsigned)uid);
+}
+
+int ms_proclist_append(struct ms_proclist *list, pid_t pid, uid_t uid, const char *user,
+		       bool kthread, const char *cmdline, size_t len, const char *comm,
+		       struct ms_error *err)
+{
+	struct ms_procrow *row;
+	char *cmd;
+
+	if (list->count == list->capacity) {
+		size_t cap = list->capacity ? 2 * list->capacity : 256;
+		struct ms_procrow *grown = realloc(list->rows, cap * sizeof(*grown));
+
+		if (!grown)
+			return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "process list: out of memory");
+		list->rows = grown;
+		list->capacity = cap;
+	}
+	while (len && cmdline[len - 1] == '\0')
+		len--;
+	if (len > MS_PROCLIST_CMD_MAX)
+		len = MS_PROCLIST_CMD_MAX;
+	if (len) {
+		cmd = malloc(len + 1);
+		if (cmd) {
+			for (size_t i = 0; i < len; i++)
+				cmd[i] = cmdline[i] ? cmdline[i] : ' ';
+			cmd[len] = '\0';
+		}
+	} else if (asprintf(&cmd, "[%s]", comm ? comm : "?") < 0) {
+		cmd = NULL;
+	} else {
+		len = strlen(cmd);
+	}
+	if (!cmd)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "process list: out of memory");
+	row = &list->rows[list->count++];
+	memset(row, 0, sizeof(*row));
+	row->pid = pid;
+	row->uid = uid;
+	if (user && strlen(user) < MS_PROCLIST_USER_MAX)
+		snprintf(row->user, sizeof(row->user), "%s", user);
+	else
+		user_name(uid, row->user);
+	row->kthread = kthread;
+	row->cmd = cmd;
+	row->cmd_len = len;
+	return 0;
+}
+
+static const char *why(int code)
+{
+	switch (code) {
+	case MS_ERR_NOACCESS: return "no access";
+	case MS_ERR_NOMM: return "no user memory";
+	case MS_ERR_EXITED: return "exited";
+	default: return "unreadable";
+	}
+}
+
+/* Counting walks every mapping: only the process list pays this, once a tick. */
+static void count_maps(struct ms_procrow *row)
+{
+	struct ms_mapping m = { 0 };
+	struct ms_proc *proc = NULL;
+	struct ms_maps *maps = NULL;
+	struct ms_error err;
+	uint64_t addr = 0;
+	int rc;
+
+	if (row->kthread) {
+		row->maps_err = MS_ERR_NOMM;
+		row->maps_why = why(MS_ERR_NOMM);
+		return;
+	}
+	rc = ms_proc_open(row->pid, &proc, &err);
+	if (rc == 0)
+		rc = ms_maps_open(proc, NULL, &maps, &err);
+	while (rc == 0) {
+		rc = ms_maps_next(maps, addr, 0, &m, &err);
+		if (rc < 0)
+			break;
+		row->nmaps++;
+		row->mapped += ms_mapping_size(&m);
+		addr = m.end;
+		ms_mapping_reset(&m);
+	}
+	if (rc == MS_END)
+		rc = 0;
+	if (rc < 0) {
+		row->maps_err = rc;
+		row->maps_why = why(rc);
+	}
+	ms_maps_close(maps);
+	ms_proc_close(proc);
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	pid_t x = ((const struct ms_procrow *)a)->pid, y = ((const struct ms_procrow *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+int ms_proclist_scan(enum ms_proclist_source src, unsigned flags,
+		     struct ms_proclist *list, struct ms_error *err)
+{
+	const struct ms_proclist_ops *ops = &ms_proclist_procfs_ops;
+	int rc;
+
+	if (src == MS_PROCLIST_AUTO)
+		src = ms_proclist_default_source();
+	if (src == MS_PROCLIST_LIBPROC2) {
+#ifdef HAVE_LIBPROC2
+		ops = &ms_proclist_libproc2_ops;
+#else
+		return ms_error_set(err, MS_ERR_NOTSUP, 0, "process list: built without libproc2");
+#endif
+	}
+	ms_proclist_clear(list);
+	rc = ops->scan(list, err);
+	if (rc < 0)
+		return rc;
+	qsort(list->rows, list->count, sizeof(*list->rows), row_cmp);
+	if (flags & MS_PROCLIST_COUNT_MAPS)
+		for (size_t i = 0; i < list->count; i++)
+			count_maps(&list->rows[i]);
+	return 0;
+}
+
+void ms_proclist_clear(struct ms_proclist *list)
+{
+	for (size_t i = 0; i < list->count; i++)
+		free(list->rows[i].cmd);
+	list->count = 0;
+}
+
+void ms_proclist_free(struct ms_proclist *list)
+{
+	ms_proclist_clear(list);
+	free(list->rows);
+	memset(list, 0, sizeof(*list));
+}
+
+size_t ms_proclist_find(const struct ms_proclist *list, pid_t pid)
+{
+	size_t lo = 0, hi = list->count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (list->rows[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < list->count && list->rows[lo].pid == pid ? lo : list->count;
+}

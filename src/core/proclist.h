@@ -1,0 +1,80 @@
+/*
+ * proclist.h - the list of processes the explorer starts from.
+ *
+ * ms_proclist_scan fills one row per process (threads are not listed):
+ * PID, effective user, whether it is a kernel thread, its command line and,
+ * when asked, how many mappings it has and their total size, counted through
+ * the mapping engine (the PROCMAP_QUERY ioctl where the kernel has it).
+ *
+ * Where the rows come from is a run-time value, an ops table:
+ *   - libproc2 (procps-ng 4, `procps_pids_*`), when configure found it;
+ *   - a small /proc reader: stat parsed from the last ')', the effective
+ *     UID from status, cmdline.
+ * Both give the same rows: the command line is the raw bytes of cmdline with
+ * the NULs between arguments turned into spaces, cut at MS_PROCLIST_CMD_MAX
+ * bytes, or "[comm]" when cmdline is empty (kernel threads, zombies).  The
+ * text is untrusted: escape it before display.
+ *
+ * A process that vanishes during the scan is dropped.  One whose maps cannot
+ * be opened stays, with maps_err set (MS_ERR_NOACCESS, MS_ERR_NOMM...) and
+ * its reason in maps_why, so a front end can show it dimmed.
+ *
+ * Errors: MS_ERR_NOMEM, MS_ERR_IO (cannot list /proc), MS_ERR_NOTSUP (the
+ * libproc2 backend asked for but not built in).
+ */
+#ifndef MAPSCOPE_PROCLIST_H
+#define MAPSCOPE_PROCLIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+#define MS_PROCLIST_CMD_MAX 4096
+#define MS_PROCLIST_USER_MAX 33
+
+enum ms_proclist_source {
+	MS_PROCLIST_AUTO,      /* libproc2 when built in, else /proc */
+	MS_PROCLIST_PROCFS,
+	MS_PROCLIST_LIBPROC2,
+};
+
+/* Scan flags. */
+#define MS_PROCLIST_COUNT_MAPS 0x1u
+
+struct ms_procrow {
+	pid_t pid;
+	uid_t uid;
+	char user[MS_PROCLIST_USER_MAX]; /* the name, or the number when unknown */
+	bool kthread;
+	int maps_err;         /* 0, or the ms_errcode met opening/counting maps */
+	const char *maps_why; /* short reason for maps_err ("no access"), static */
+	size_t nmaps;
+	uint64_t mapped;      /* bytes */
+	char *cmd;            /* raw, NUL-terminated, cmd_len bytes */
+	size_t cmd_len;
+};
+
+struct ms_proclist {
+	struct ms_procrow *rows;
+	size_t count;
+	size_t capacity;
+};
+
+/* The source that AUTO resolves to, and its name ("libproc2", "proc"). */
+enum ms_proclist_source ms_proclist_default_source(void);
+const char *ms_proclist_source_name(enum ms_proclist_source src);
+
+/* Replace *list's rows with a fresh scan.  0 or a negative ms_errcode. */
+int ms_proclist_scan(enum ms_proclist_source src, unsigned flags,
+		     struct ms_proclist *list, struct ms_error *err);
+
+void ms_proclist_clear(struct ms_proclist *list);
+void ms_proclist_free(struct ms_proclist *list);
+
+/* Index of pid in a list sorted by pid, or list->count. */
+size_t ms_proclist_find(const struct ms_proclist *list, pid_t pid);
+
+#endif

@@ -1,0 +1,75 @@
+#include "config.h"
+
+#include <string.h>
+
+#include "tui/actions.h"
+
+static const struct tui_action_info table[] = {
+#define TUI_ACTION_ROW(id, scope, keys, help) { TUI_ACT_##id, scope, keys, help },
+	TUI_ACTIONS(TUI_ACTION_ROW)
+#undef TUI_ACTION_ROW
+};
+
+const struct tui_action_info *tui_actions(size_t *count)
+{
+	*count = sizeof(table) / sizeof(table[0]);
+	return table;
+}
+
+const char *tui_scope_title(enum tui_scope scope)
+{
+	switch (scope) {
+	case TUI_SCOPE_PROCS: return "Process list";
+	case TUI_SCOPE_MAPS: return "Maps view";
+	default: return "Everywhere";
+	}
+}
+
+void tui_action_keys_label(const struct tui_action_info *a, char *buf, size_t size)
+{
+	size_t at = 0;
+
+	for (const char *p = a->keys; *p && at + 1 < size; p++) {
+		if (*p == ' ') {
+			if (at + 2 >= size)
+				break;
+			buf[at++] = ',';
+		}
+		buf[at++] = *p;
+	}
+	buf[at] = '\0';
+}
+
+/* Roff eats backslashes and treats a leading dot or quote as a request. */
+static void roff_text(FILE *out, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", out);
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", out);
+		else if (*s == '-')
+			fputs("\\-", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+void tui_actions_dump_roff(FILE *out)
+{
+	char label[64];
+
+	for (int scope = 0; scope < TUI_SCOPE_COUNT; scope++) {
+		fprintf(out, ".SS %s\n", tui_scope_title((enum tui_scope)scope));
+		for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+			if (table[i].scope != (enum tui_scope)scope)
+				continue;
+			tui_action_keys_label(&table[i], label, sizeof(label));
+			fputs(".TP\n.B ", out);
+			roff_text(out, label);
+			fputc('\n', out);
+			roff_text(out, table[i].help);
+			fputc('\n', out);
+		}
+	}
+}

@@ -1,0 +1,90 @@
+/*
+ * actions.h - every explorer action, in one table.
+ *
+ * TUI_ACTIONS is an X-macro: A(ID, SCOPE, KEYS, HELP).  KEYS is the default
+ * binding, key names separated by spaces ("Down j", "F5 ^L").  From this one
+ * table come:
+ *   - the key dispatcher (keys.c turns names into curses key codes);
+ *   - the help screen (tui_action_help_line);
+ *   - the man page's KEYS section (tui_actions_dump_roff, run as the hidden
+ *     `mapscope --dump-keys=roff`; a test compares it with man/mapscope.1).
+ * Actions never draw: a view handles one and returns TUI_F_* flags.
+ *
+ * This file and actions.c are curses-free.
+ */
+#ifndef MAPSCOPE_TUI_ACTIONS_H
+#define MAPSCOPE_TUI_ACTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum tui_scope {
+	TUI_SCOPE_ALL,
+	TUI_SCOPE_PROCS,
+	TUI_SCOPE_MAPS,
+	TUI_SCOPE_COUNT,
+};
+
+#define TUI_ACTIONS(A) \
+	A(DOWN, TUI_SCOPE_ALL, "Down j", "move to the next row") \
+	A(UP, TUI_SCOPE_ALL, "Up k", "move to the previous row") \
+	A(PAGE_DOWN, TUI_SCOPE_ALL, "PgDn", "move one page down") \
+	A(PAGE_UP, TUI_SCOPE_ALL, "PgUp", "move one page up") \
+	A(HOME, TUI_SCOPE_ALL, "Home", "go to the first row") \
+	A(END, TUI_SCOPE_ALL, "End", "go to the last row") \
+	A(PAUSE, TUI_SCOPE_ALL, "Space", "pause or resume the live refresh") \
+	A(REFRESH, TUI_SCOPE_ALL, "F5 ^L", "refresh now") \
+	A(HELP, TUI_SCOPE_ALL, "? F1", "show this help") \
+	A(BACK, TUI_SCOPE_ALL, "Esc", "go back") \
+	A(QUIT, TUI_SCOPE_ALL, "q", "go back; quit from the first screen") \
+	A(OPEN, TUI_SCOPE_PROCS, "Enter", "open the selected process") \
+	A(SORT_NEXT, TUI_SCOPE_PROCS, ">", "sort by the next column") \
+	A(SORT_PREV, TUI_SCOPE_PROCS, "<", "sort by the previous column") \
+	A(SORT_REVERSE, TUI_SCOPE_PROCS, "I", "reverse the sort order") \
+	A(SEARCH, TUI_SCOPE_PROCS, "/", "search command lines as you type") \
+	A(SEARCH_NEXT, TUI_SCOPE_PROCS, "n", "next match of the search") \
+	A(SEARCH_PREV, TUI_SCOPE_PROCS, "N", "previous match of the search") \
+	A(USERS, TUI_SCOPE_PROCS, "u", "your own processes, or everyone's") \
+	A(KTHREADS, TUI_SCOPE_PROCS, "K", "show or hide kernel threads") \
+	A(DETAIL, TUI_SCOPE_MAPS, "Enter Tab", "show or hide the detail pane") \
+	A(FILTER_FILE, TUI_SCOPE_MAPS, "f", "only file-backed mappings (kernel filter)") \
+	A(FILTER_EXEC, TUI_SCOPE_MAPS, "x", "only executable mappings (kernel filter)") \
+	A(FILTER_WRITE, TUI_SCOPE_MAPS, "w", "only writable mappings (kernel filter)") \
+	A(FILTER_READ, TUI_SCOPE_MAPS, "r", "only readable mappings (kernel filter)") \
+	A(FILTER_SHARED, TUI_SCOPE_MAPS, "s", "only shared mappings (kernel filter)") \
+	A(FILTER_NAME, TUI_SCOPE_MAPS, "\\", "filter names by substring") \
+	A(GOTO, TUI_SCOPE_MAPS, "g", "go to an address (hex): its mapping or the next")
+
+enum tui_action {
+	TUI_ACT_NONE,
+#define TUI_ACTION_ENUM(id, scope, keys, help) TUI_ACT_##id,
+	TUI_ACTIONS(TUI_ACTION_ENUM)
+#undef TUI_ACTION_ENUM
+	TUI_ACT_COUNT,
+};
+
+/* What a view asks of the loop after an action or a tick. */
+#define TUI_F_REDRAW 0x1u  /* draw again */
+#define TUI_F_REQUERY 0x2u /* query the kernel again now */
+#define TUI_F_BACK 0x4u    /* close this view */
+#define TUI_F_QUIT 0x8u    /* leave the program */
+
+struct tui_action_info {
+	enum tui_action id;
+	enum tui_scope scope;
+	const char *keys;
+	const char *help;
+};
+
+/* The table, TUI_ACT_COUNT - 1 entries in TUI_ACTIONS order. */
+const struct tui_action_info *tui_actions(size_t *count);
+
+const char *tui_scope_title(enum tui_scope scope);
+
+/* "Down, j" from "Down j". */
+void tui_action_keys_label(const struct tui_action_info *a, char *buf, size_t size);
+
+/* The man page's KEYS section body (no .SH line), in roff. */
+void tui_actions_dump_roff(FILE *out);
+
+#endif

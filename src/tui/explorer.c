@@ -1,0 +1,323 @@
+/* `mapscope [PID]`: the interactive explorer's options and main loop. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <langinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/escape.h"
+#include "tui/tui.h"
+
+#define OPT_DUMP_KEYS 300
+
+static void explorer_usage(FILE *out)
+{
+	fprintf(out, "Usage: mapscope [options] [PID]\n"
+		     "       mapscope -p PID [options]\n\n"
+		     "The interactive explorer: the process list, or the live mappings of PID.\n\n"
+		     "Options:\n"
+		     "  -p, --pid=PID          open this process's mappings directly\n"
+		     "  -d, --delay=SECONDS    refresh period (default 1, or the config file's)\n"
+		     "      --backend=WHICH    auto, ioctl or text (default auto)\n"
+		     "  -h, --help             this help\n\n"
+		     "Press ? inside for the keys.  It needs a terminal; for batch output use\n"
+		     "'mapscope list PID'.  Settings: $XDG_CONFIG_HOME/mapscope/config.\n");
+}
+
+static const struct option explorer_options[] = {
+	{ "pid", required_argument, NULL, 'p' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "backend", required_argument, NULL, CLI_OPT_BACKEND },
+	{ "dump-keys", required_argument, NULL, OPT_DUMP_KEYS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void config_warn(void *ctx, unsigned line, const char *msg)
+{
+	struct tui_app *app = ctx;
+
+	cli_error("config line %u: %s", line, msg);
+	if (!app->message[0])
+		tui_message(app, "config line %u: %s", line, msg);
+}
+
+static void load_config(struct tui_app *app)
+{
+	char path[4096], *text;
+	size_t len;
+	FILE *f;
+
+	if (tui_settings_path(path, sizeof(path)) < 0)
+		return;
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	text = malloc(TUI_SETTINGS_MAX_BYTES);
+	if (text) {
+		len = fread(text, 1, TUI_SETTINGS_MAX_BYTES, f);
+		tui_settings_parse(&app->cfg, text, len, config_warn, app);
+		free(text);
+	}
+	fclose(f);
+}
+
+static bool need_terminal(void)
+{
+	const char *term = getenv("TERM");
+	const char *why = NULL;
+
+	if (!isatty(STDOUT_FILENO))
+		why = "standard output is not a terminal";
+	else if (!isatty(STDIN_FILENO))
+		why = "standard input is not a terminal";
+	else if (!term || !*term || !strcmp(term, "dumb"))
+		why = "TERM is unset or dumb";
+	if (!why)
+		return false;
+	cli_error("the explorer needs a terminal (%s); for batch output use 'mapscope list PID'", why);
+	return true;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void pop(struct tui_app *app)
+{
+	struct tui_view *v = app->top;
+
+	if (!v)
+		return;
+	app->top = v->below;
+	v->ops->destroy(v);
+	app->message[0] = '\0';
+}
+
+static unsigned prompt_key(struct tui_app *app, int ch)
+{
+	struct tui_prompt *p = &app->prompt;
+	bool done = false, accepted = false;
+
+	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		done = accepted = true;
+	} else if (ch == 27) {
+		done = true;
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		if (p->len)
+			p->text[--p->len] = '\0';
+	} else if (ch >= 0x20 && ch < 0x7f && p->len + 1 < sizeof(p->text)) {
+		p->text[p->len++] = (char)ch;
+		p->text[p->len] = '\0';
+	} else {
+		return 0;
+	}
+	if (done)
+		p->active = false;
+	return p->fn(app, p->owner, p->text, done, accepted);
+}
+
+static unsigned dispatch(struct tui_app *app, int ch, double *deadline)
+{
+	enum tui_action act;
+	MEVENT ev;
+
+	if (ch == KEY_RESIZE)
+		return TUI_F_REDRAW | TUI_F_REQUERY;
+	if (app->prompt.active)
+		return prompt_key(app, ch);
+	if (ch == KEY_MOUSE) {
+		if (getmouse(&ev) == OK && app->top->ops->click &&
+		    (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
+			return app->top->ops->click(app, app->top, ev.y);
+		return 0;
+	}
+	act = tui_key_action(app->top->ops->scope, ch);
+	app->message[0] = '\0';
+	switch (act) {
+	case TUI_ACT_NONE:
+		return 0;
+	case TUI_ACT_PAUSE:
+		app->paused = !app->paused;
+		*deadline = now_seconds();
+		return TUI_F_REDRAW;
+	case TUI_ACT_REFRESH:
+		clearok(curscr, TRUE);
+		return TUI_F_REDRAW | TUI_F_REQUERY;
+	case TUI_ACT_HELP:
+		if (app->top->ops->handle == NULL || app->top->ops->scope == TUI_SCOPE_ALL)
+			break;
+		{
+			struct tui_view *h = tui_help_new(app, app->top->ops->scope);
+
+			if (h)
+				tui_push(app, h);
+		}
+		return TUI_F_REDRAW;
+	default:
+		break;
+	}
+	return app->top->ops->handle(app, app->top, act);
+}
+
+static void run(struct tui_app *app)
+{
+	double deadline = now_seconds();
+	unsigned flags = TUI_F_REDRAW;
+
+	while (app->top) {
+		double left;
+		int ch;
+
+		if (!app->paused && now_seconds() >= deadline) {
+			flags |= app->top->ops->tick(app, app->top, true);
+			deadline = now_seconds() + app->cfg.delay;
+		}
+		if (flags & TUI_F_REQUERY)
+			flags |= app->top->ops->tick(app, app->top, false);
+		if (flags & TUI_F_REDRAW) {
+			app->top->ops->draw(app, app->top, stdscr);
+			wnoutrefresh(stdscr);
+			doupdate();
+		}
+		flags = 0;
+		left = app->paused ? 3600 : deadline - now_seconds();
+		timeout(left <= 0 ? 0 : (int)(left * 1000) + 1);
+		ch = getch();
+		if (ch == ERR)
+			continue;
+		flags = dispatch(app, ch, &deadline);
+		if (flags & TUI_F_QUIT)
+			break;
+		if (flags & TUI_F_BACK) {
+			pop(app);
+			flags = TUI_F_REDRAW | TUI_F_REQUERY;
+		}
+	}
+}
+
+static int parse_delay(const char *s, double *out)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (errno || end == s || *end || !(d >= 0.1 && d <= 3600))
+		return -1;
+	*out = d;
+	return 0;
+}
+
+int tui_main(int argc, char **argv)
+{
+	struct tui_app app;
+	const char *cs;
+	SCREEN *scr;
+	pid_t pid = 0;
+	bool have_backend = false;
+	double delay = 0;
+	int opt;
+
+	memset(&app, 0, sizeof(app));
+	tui_settings_defaults(&app.cfg);
+	while ((opt = getopt_long(argc, argv, "p:d:h", explorer_options, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			if (cli_parse_pid(optarg, &pid) < 0)
+				return CLI_EXIT_USAGE;
+			break;
+		case 'd':
+			if (parse_delay(optarg, &delay) < 0)
+				return cli_usage_error("", "--delay: expected seconds between 0.1 and 3600");
+			break;
+		case CLI_OPT_BACKEND:
+			if (ms_backend_parse(optarg, &app.backend) < 0)
+				return cli_usage_error("", "--backend: '%s' is not auto, ioctl or text", optarg);
+			have_backend = true;
+			break;
+		case OPT_DUMP_KEYS:
+			if (strcmp(optarg, "roff"))
+				return cli_usage_error("", "--dump-keys: only roff");
+			tui_actions_dump_roff(stdout);
+			return CLI_EXIT_OK;
+		case 'h':
+			explorer_usage(stdout);
+			return CLI_EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'mapscope --help'.\n");
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		if (pid || optind + 1 < argc)
+			return cli_usage_error("", "expected at most one PID");
+		if (cli_parse_pid(argv[optind], &pid) < 0)
+			return CLI_EXIT_USAGE;
+	}
+	load_config(&app);
+	if (delay > 0)
+		app.cfg.delay = delay;
+	if (!have_backend)
+		app.backend = app.cfg.backend;
+	if (need_terminal())
+		return CLI_EXIT_USAGE;
+	cs = nl_langinfo(CODESET);
+	app.escape_flags = cs && !strcasecmp(cs, "UTF-8") ? 0 : MS_ESC_ASCII;
+	app.color = app.cfg.color && !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
+	app.me = geteuid();
+
+	app.top = NULL;
+	{
+		struct tui_view *procs = tui_procs_new(&app);
+
+		if (procs)
+			tui_push(&app, procs);
+	}
+	if (pid) {
+		char why[256];
+		struct tui_view *mv = tui_maps_new(&app, pid, why, sizeof(why));
+
+		if (!mv) {
+			while (app.top)
+				pop(&app);
+			cli_error("%s", why);
+			return CLI_EXIT_FAIL;
+		}
+		tui_push(&app, mv);
+	}
+	scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		while (app.top)
+			pop(&app);
+		cli_error("cannot start the terminal (TERM=%s); for batch output use 'mapscope list PID'",
+			  getenv("TERM"));
+		return CLI_EXIT_USAGE;
+	}
+	app.in_curses = true;
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(50);
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+	tui_colors_init(&app);
+	run(&app);
+	while (app.top)
+		pop(&app);
+	endwin();
+	delscreen(scr);
+	return CLI_EXIT_OK;
+}

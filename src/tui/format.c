@@ -1,0 +1,234 @@
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "cli/cli.h"
+#include "core/escape.h"
+#include "tui/settings.h"
+#include "tui/format.h"
+#include "tui/procview.h"
+
+#define DELETED_SUFFIX " (deleted)"
+
+static void append(char *buf, size_t size, size_t *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void append(char *buf, size_t size, size_t *at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*at >= size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *at, size - *at, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*at = *at + (size_t)n < size ? *at + (size_t)n : size - 1;
+}
+
+static void escaped_name(char *buf, size_t size, const struct ms_mapping *m, unsigned flags)
+{
+	if (m->name_truncated)
+		snprintf(buf, size, "(name longer than PATH_MAX)");
+	else
+		ms_escape(m->name ? m->name : "", m->name_len, buf, size, flags);
+}
+
+void tui_format_maprow(char *buf, size_t size, const struct ms_mapping *m,
+		       enum tui_mark mark, unsigned hidden, unsigned escape_flags)
+{
+	char tmp[64], perms[5], name[TUI_LINE_MAX];
+	size_t at = 0;
+
+	append(buf, size, &at, "%c %12" PRIx64 "-%-12" PRIx64,
+	       mark == TUI_MARK_ADDED ? '+' : mark == TUI_MARK_REMOVED ? '-' : ' ', m->start, m->end);
+	if (!(hidden & TUI_COL_SIZE)) {
+		cli_format_size(ms_mapping_size(m), false, tmp, sizeof(tmp));
+		append(buf, size, &at, " %6s", tmp);
+	}
+	if (!(hidden & TUI_COL_PERMS)) {
+		ms_perms_format(m->perms, perms);
+		append(buf, size, &at, " %s", perms);
+	}
+	if (!(hidden & TUI_COL_OFFSET))
+		append(buf, size, &at, " %8" PRIx64, m->offset);
+	if (!(hidden & TUI_COL_DEV)) {
+		snprintf(tmp, sizeof(tmp), "%" PRIu32 ":%" PRIu32 " %" PRIu64, m->dev_major,
+			 m->dev_minor, m->inode);
+		append(buf, size, &at, " %-16s", tmp);
+	}
+	escaped_name(name, sizeof(name), m, escape_flags);
+	append(buf, size, &at, " %s%s", name, mark == TUI_MARK_REMOVED ? " (removed)" : "");
+}
+
+void tui_format_mapheading(char *buf, size_t size, unsigned hidden)
+{
+	size_t at = 0;
+
+	append(buf, size, &at, "  %25s", "START-END   ");
+	if (!(hidden & TUI_COL_SIZE))
+		append(buf, size, &at, " %6s", "SIZE");
+	if (!(hidden & TUI_COL_PERMS))
+		append(buf, size, &at, " %s", "PERM");
+	if (!(hidden & TUI_COL_OFFSET))
+		append(buf, size, &at, " %8s", "OFFSET");
+	if (!(hidden & TUI_COL_DEV))
+		append(buf, size, &at, " %-16s", "DEV:INODE");
+	append(buf, size, &at, " NAME");
+}
+
+void tui_format_filters(char *buf, size_t size, unsigned filter)
+{
+	size_t at = 0;
+
+	if (filter & MS_FILTER_READABLE)
+		append(buf, size, &at, "r");
+	if (filter & MS_FILTER_WRITABLE)
+		append(buf, size, &at, "w");
+	if (filter & MS_FILTER_EXECUTABLE)
+		append(buf, size, &at, "x");
+	if (filter & MS_FILTER_SHARED)
+		append(buf, size, &at, "s");
+	if (filter & MS_FILTER_FILE_BACKED)
+		append(buf, size, &at, "f");
+	if (!at)
+		snprintf(buf, size, "none");
+}
+
+bool tui_mapping_is_anomalous(const struct ms_mapping *m)
+{
+	size_t n = strlen(DELETED_SUFFIX);
+
+	if ((m->perms & MS_PERM_WRITE) && (m->perms & MS_PERM_EXEC))
+		return true;
+	return (m->perms & MS_PERM_EXEC) && m->name && m->name_len >= n &&
+	       !memcmp(m->name + m->name_len - n, DELETED_SUFFIX, n);
+}
+
+void tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
+			unsigned escape_flags)
+{
+	char maps[24], mapped[24], cmd[TUI_LINE_MAX];
+	size_t at = 0;
+
+	if (r->maps_err) {
+		snprintf(maps, sizeof(maps), "-");
+		snprintf(mapped, sizeof(mapped), "%s", r->maps_why ? r->maps_why : "?");
+	} else {
+		snprintf(maps, sizeof(maps), "%zu", r->nmaps);
+		cli_format_size(r->mapped, false, mapped, sizeof(mapped));
+	}
+	ms_escape(r->cmd, r->cmd_len, cmd, sizeof(cmd), escape_flags);
+	append(buf, size, &at, "%7d %-8.8s %6s %9s %s", (int)r->pid, r->user, maps, mapped, cmd);
+}
+
+void tui_format_procheading(char *buf, size_t size, int sort_col, bool reverse)
+{
+	/* Widths and alignment as in tui_format_procrow; negative: left-aligned. */
+	static const int width[TUI_PCOL_COUNT] = { 7, -8, 6, 9, 0 };
+	size_t at = 0;
+
+	for (int c = 0; c < TUI_PCOL_COUNT; c++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "%s%s", tui_proc_col_name((enum tui_proc_col)c),
+			 c == sort_col ? (reverse ? "^" : "v") : "");
+		append(buf, size, &at, "%s%*s", c ? " " : "", width[c], name);
+	}
+}
+
+static void perm_words(char *buf, size_t size, unsigned perms)
+{
+	size_t at = 0;
+	char p[5];
+
+	ms_perms_format(perms, p);
+	append(buf, size, &at, "%s %s %s %s (%s)", perms & MS_PERM_READ ? "readable" : "-",
+	       perms & MS_PERM_WRITE ? "writable" : "-", perms & MS_PERM_EXEC ? "executable" : "-",
+	       perms & MS_PERM_SHARED ? "shared" : "private", p);
+}
+
+size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct ms_mapping *m,
+			 bool ioctl_backend, unsigned escape_flags)
+{
+	char size_text[32], page[32];
+	size_t k = 0;
+
+#define LINE(lab, ...) do { \
+		if (k < n) { \
+			lines[k].label = lab; \
+			snprintf(lines[k].value, sizeof(lines[k].value), __VA_ARGS__); \
+			k++; \
+		} \
+	} while (0)
+
+	cli_format_size(ms_mapping_size(m), false, size_text, sizeof(size_text));
+	cli_format_size(m->page_size, false, page, sizeof(page));
+	LINE("range", "%" PRIx64 "-%" PRIx64, m->start, m->end);
+	LINE("size", "%s (%" PRIu64 " bytes)", size_text, ms_mapping_size(m));
+	if (k < n) {
+		lines[k].label = "flags";
+		perm_words(lines[k].value, sizeof(lines[k].value), m->perms);
+		k++;
+	}
+	LINE("page size", "%s%s", page, m->page_size > 4096 ? " (huge pages)" : "");
+	LINE("offset", "0x%" PRIx64, m->offset);
+	LINE("device", "%" PRIu32 ":%" PRIu32 "  inode %" PRIu64, m->dev_major, m->dev_minor, m->inode);
+	if (k < n) {
+		lines[k].label = "name";
+		escaped_name(lines[k].value, sizeof(lines[k].value), m, escape_flags);
+		k++;
+	}
+	if (k < n) {
+		lines[k].label = "build ID";
+		if (m->build_id_len) {
+			for (uint32_t i = 0; i < m->build_id_len && i < MS_BUILD_ID_MAX; i++)
+				snprintf(lines[k].value + 2 * i, sizeof(lines[k].value) - 2 * i, "%02x",
+					 m->build_id[i]);
+		} else {
+			snprintf(lines[k].value, sizeof(lines[k].value), "%s",
+				 ioctl_backend ? "none" : "unknown (text backend)");
+		}
+		k++;
+	}
+#undef LINE
+	return k;
+}
+
+size_t tui_text_fit(const char *s, size_t len, int width, int *cols)
+{
+	mbstate_t st;
+	size_t at = 0;
+	int used = 0;
+
+	memset(&st, 0, sizeof(st));
+	while (at < len) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s + at, len - at, &st);
+		int w;
+
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			/* Escaped text is valid; in a C locale count each byte as one column. */
+			n = 1;
+			w = 1;
+			memset(&st, 0, sizeof(st));
+		} else {
+			w = wcwidth(wc);
+			if (w < 0)
+				w = 1;
+		}
+		if (used + w > width)
+			break;
+		used += w;
+		at += n;
+	}
+	if (cols)
+		*cols = used;
+	return at;
+}

@@ -1,0 +1,54 @@
+/*
+ * format.h - the text of explorer rows, headings and the detail pane,
+ * without curses, so tests can check it with no terminal.
+ *
+ * Everything that came from another process (names, command lines) is
+ * escaped here with ms_escape (escape_flags: MS_ESC_ASCII outside UTF-8
+ * locales) before it reaches a buffer.  Widths are terminal columns,
+ * measured after escaping.
+ */
+#ifndef MAPSCOPE_TUI_FORMAT_H
+#define MAPSCOPE_TUI_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/mapping.h"
+#include "core/proclist.h"
+#include "tui/mapview.h"
+
+#define TUI_LINE_MAX 8192
+
+/* One maps row, marker first ('+' appeared, '-' removed, ' '). */
+void tui_format_maprow(char *buf, size_t size, const struct ms_mapping *m,
+		       enum tui_mark mark, unsigned hidden, unsigned escape_flags);
+void tui_format_mapheading(char *buf, size_t size, unsigned hidden);
+
+/* "rx" for the active kernel filters, "none" when there are none. */
+void tui_format_filters(char *buf, size_t size, unsigned filter);
+
+/* Writable and executable, or executing a deleted file. */
+bool tui_mapping_is_anomalous(const struct ms_mapping *m);
+
+void tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
+			unsigned escape_flags);
+void tui_format_procheading(char *buf, size_t size, int sort_col, bool reverse);
+
+/*
+ * The detail pane for m: label/value lines; the name is escaped, full
+ * length (the caller wraps it).  Returns the line count written (max n).
+ */
+struct tui_detail_line {
+	const char *label;
+	char value[TUI_LINE_MAX];
+};
+size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct ms_mapping *m,
+			 bool ioctl_backend, unsigned escape_flags);
+
+/*
+ * How many bytes of s (len bytes of UTF-8) fit in width columns; *cols
+ * gets the columns they take.  Stops before a character that would not fit.
+ */
+size_t tui_text_fit(const char *s, size_t len, int width, int *cols);
+
+#endif

@@ -1,0 +1,423 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/mapdiff.h"
+#include "tui/mapview.h"
+
+void tui_mapview_init(struct tui_mapview *vm, unsigned filter, size_t height)
+{
+	memset(vm, 0, sizeof(*vm));
+	vm->filter = filter;
+	vm->height = height ? height : 1;
+}
+
+static void drop_marks(struct tui_mapview *vm)
+{
+	for (size_t i = 0; i < vm->nmarks; i++)
+		ms_mapping_reset(&vm->marks[i].m);
+	vm->nmarks = 0;
+}
+
+void tui_mapview_free(struct tui_mapview *vm)
+{
+	drop_marks(vm);
+	free(vm->marks);
+	free(vm->rows);
+	free(vm->starts);
+	ms_maplist_free(&vm->window);
+	memset(vm, 0, sizeof(*vm));
+}
+
+size_t tui_mapview_window_size(const struct tui_mapview *vm)
+{
+	return 2 * vm->height + TUI_WINDOW_MARGIN;
+}
+
+bool tui_mapview_name_matches(const struct tui_mapview *vm, const struct ms_mapping *m)
+{
+	size_t n = strlen(vm->name_filter);
+
+	if (!n)
+		return true;
+	return m->name && memmem(m->name, m->name_len, vm->name_filter, n) != NULL;
+}
+
+/* Room for one more element in a growable array; 0 or MS_ERR_NOMEM. */
+static int reserve(void **items, size_t *cap, size_t count, size_t elem)
+{
+	size_t want;
+	void *grown;
+
+	if (count < *cap)
+		return 0;
+	want = *cap ? 2 * *cap : 16;
+	grown = realloc(*items, want * elem);
+	if (!grown)
+		return MS_ERR_NOMEM;
+	*items = grown;
+	*cap = want;
+	return 0;
+}
+
+static int add_mark(struct tui_mapview *vm, const struct ms_mapping *m, enum tui_mark kind)
+{
+	struct tui_ghost *g;
+
+	if (reserve((void **)&vm->marks, &vm->marks_cap, vm->nmarks, sizeof(*vm->marks)) < 0)
+		return MS_ERR_NOMEM;
+	g = &vm->marks[vm->nmarks];
+	memset(g, 0, sizeof(*g));
+	if (kind == TUI_MARK_REMOVED) {
+		if (ms_mapping_copy(&g->m, m) < 0)
+			return MS_ERR_NOMEM;
+	} else {
+		g->m.start = m->start;
+		g->m.end = m->end;
+	}
+	g->kind = kind;
+	g->ttl = TUI_MARK_TICKS;
+	vm->nmarks++;
+	return 0;
+}
+
+static void remove_mark(struct tui_mapview *vm, size_t i)
+{
+	ms_mapping_reset(&vm->marks[i].m);
+	vm->marks[i] = vm->marks[--vm->nmarks];
+}
+
+/* A ghost that a live mapping now overlaps has served its purpose. */
+static void drop_overlapped_ghosts(struct tui_mapview *vm, const struct ms_mapping *m)
+{
+	for (size_t i = 0; i < vm->nmarks;) {
+		const struct tui_ghost *g = &vm->marks[i];
+
+		if (g->kind == TUI_MARK_REMOVED && g->m.start < m->end && m->start < g->m.end)
+			remove_mark(vm, i);
+		else
+			i++;
+	}
+}
+
+static int on_diff(void *ctx, const struct ms_diff_entry *e)
+{
+	struct tui_mapview *vm = ctx;
+
+	if (e->kind == MS_DIFF_REMOVED)
+		return add_mark(vm, e->old_map, TUI_MARK_REMOVED) < 0 ? MS_ERR_NOMEM : 0;
+	return add_mark(vm, e->new_map, TUI_MARK_ADDED) < 0 ? MS_ERR_NOMEM : 0;
+}
+
+/* The part of list inside [lo, hi), as a borrowed slice. */
+static struct ms_maplist slice(const struct ms_maplist *list, uint64_t lo, uint64_t hi)
+{
+	struct ms_maplist s = { 0 };
+	size_t i = 0, j;
+
+	while (i < list->count && list->items[i].end <= lo)
+		i++;
+	for (j = i; j < list->count && list->items[j].start < hi; j++)
+		;
+	s.items = list->items + i;
+	s.count = j - i;
+	s.capacity = s.count;
+	return s;
+}
+
+static int diff_windows(struct tui_mapview *vm, const struct ms_maplist *fresh, uint64_t addr,
+			uint64_t limit, bool *changed)
+{
+	uint64_t lo = addr > vm->top ? addr : vm->top;
+	uint64_t hi = limit < vm->window_limit ? limit : vm->window_limit;
+	struct ms_maplist a, b;
+	struct ms_diff_summary sum;
+	int rc;
+
+	if (lo >= hi)
+		return 0;
+	a = slice(&vm->window, lo, hi);
+	b = slice(fresh, lo, hi);
+	rc = ms_maplist_diff(&a, &b, on_diff, vm, &sum);
+	if (rc < 0)
+		return rc;
+	if (sum.added || sum.removed || sum.changed)
+		*changed = true;
+	return 0;
+}
+
+static enum tui_mark added_mark(const struct tui_mapview *vm, const struct ms_mapping *m)
+{
+	for (size_t i = 0; i < vm->nmarks; i++)
+		if (vm->marks[i].kind == TUI_MARK_ADDED && vm->marks[i].m.start == m->start &&
+		    vm->marks[i].m.end == m->end)
+			return TUI_MARK_ADDED;
+	return TUI_MARK_NONE;
+}
+
+static int push_row(struct tui_mapview *vm, const struct ms_mapping *m, enum tui_mark mark)
+{
+	if (reserve((void **)&vm->rows, &vm->rows_cap, vm->nrows, sizeof(*vm->rows)) < 0)
+		return MS_ERR_NOMEM;
+	vm->rows[vm->nrows].m = m;
+	vm->rows[vm->nrows].mark = mark;
+	vm->nrows++;
+	return 0;
+}
+
+static int ghost_cmp(const void *a, const void *b)
+{
+	const struct tui_ghost *x = a, *y = b;
+
+	return (x->m.start > y->m.start) - (x->m.start < y->m.start);
+}
+
+static int build_rows(struct tui_mapview *vm)
+{
+	size_t w = 0, g = 0;
+
+	qsort(vm->marks, vm->nmarks, sizeof(*vm->marks), ghost_cmp);
+	vm->nrows = 0;
+	while (w < vm->window.count || g < vm->nmarks) {
+		const struct ms_mapping *live = w < vm->window.count ? &vm->window.items[w] : NULL;
+		const struct tui_ghost *ghost = g < vm->nmarks ? &vm->marks[g] : NULL;
+		int rc = 0;
+
+		if (ghost && (ghost->kind != TUI_MARK_REMOVED || ghost->m.end <= vm->top ||
+			      ghost->m.start >= vm->window_limit)) {
+			g++;
+			continue;
+		}
+		if (ghost && (!live || ghost->m.start < live->start)) {
+			if (tui_mapview_name_matches(vm, &ghost->m))
+				rc = push_row(vm, &ghost->m, TUI_MARK_REMOVED);
+			g++;
+		} else {
+			if (tui_mapview_name_matches(vm, live))
+				rc = push_row(vm, live, added_mark(vm, live));
+			w++;
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static void reselect(struct tui_mapview *vm)
+{
+	size_t i;
+
+	if (!vm->nrows) {
+		vm->sel_row = 0;
+		return;
+	}
+	for (i = 0; i < vm->nrows; i++)
+		if (vm->rows[i].m->start == vm->sel)
+			break;
+	if (i == vm->nrows)
+		for (i = 0; i < vm->nrows; i++)
+			if (vm->rows[i].m->end > vm->sel)
+				break;
+	if (i == vm->nrows)
+		i = vm->nrows - 1;
+	vm->sel_row = i;
+	vm->sel = vm->rows[i].m->start;
+}
+
+int tui_mapview_apply(struct tui_mapview *vm, struct ms_maplist *fresh, uint64_t addr,
+		      bool more, bool tick)
+{
+	uint64_t limit = more && fresh->count ? fresh->items[fresh->count - 1].end : UINT64_MAX;
+	bool changed = !vm->have_window || addr != vm->top || fresh->count != vm->window.count;
+	int rc;
+
+	if (tick) {
+		vm->index_age++;
+		for (size_t i = 0; i < vm->nmarks;) {
+			if (--vm->marks[i].ttl == 0) {
+				remove_mark(vm, i);
+				changed = true;
+			} else {
+				i++;
+			}
+		}
+	}
+	if (vm->have_window) {
+		rc = diff_windows(vm, fresh, addr, limit, &changed);
+		if (rc < 0)
+			return rc;
+	}
+	ms_maplist_free(&vm->window);
+	vm->window = *fresh;
+	memset(fresh, 0, sizeof(*fresh));
+	vm->top = addr;
+	vm->window_limit = limit;
+	vm->have_window = true;
+	for (size_t i = 0; i < vm->window.count; i++)
+		drop_overlapped_ghosts(vm, &vm->window.items[i]);
+	rc = build_rows(vm);
+	if (rc < 0)
+		return rc;
+	reselect(vm);
+	return changed ? 1 : 0;
+}
+
+int tui_mapview_apply_index(struct tui_mapview *vm, const struct ms_maplist *all)
+{
+	vm->nstarts = 0;
+	vm->total_size = 0;
+	if (all->count > vm->starts_cap) {
+		uint64_t *grown = realloc(vm->starts, all->count * sizeof(*grown));
+
+		if (!grown)
+			return MS_ERR_NOMEM;
+		vm->starts = grown;
+		vm->starts_cap = all->count;
+	}
+	for (size_t i = 0; i < all->count; i++) {
+		if (!tui_mapview_name_matches(vm, &all->items[i]))
+			continue;
+		vm->starts[vm->nstarts++] = all->items[i].start;
+		vm->total_size += ms_mapping_size(&all->items[i]);
+	}
+	vm->index_valid = true;
+	vm->index_age = 0;
+	return 0;
+}
+
+void tui_mapview_reset(struct tui_mapview *vm)
+{
+	drop_marks(vm);
+	vm->have_window = false;
+	vm->index_valid = false;
+}
+
+void tui_mapview_set_filter(struct tui_mapview *vm, unsigned filter)
+{
+	vm->filter = filter;
+	tui_mapview_reset(vm);
+}
+
+void tui_mapview_set_name_filter(struct tui_mapview *vm, const char *s)
+{
+	snprintf(vm->name_filter, sizeof(vm->name_filter), "%s", s);
+	vm->index_valid = false;
+	build_rows(vm);
+	reselect(vm);
+}
+
+const struct tui_maprow *tui_mapview_selected(const struct tui_mapview *vm)
+{
+	return vm->nrows ? &vm->rows[vm->sel_row] : NULL;
+}
+
+size_t tui_mapview_first_shown(const struct tui_mapview *vm)
+{
+	return vm->sel_row >= vm->height ? vm->sel_row - vm->height + 1 : 0;
+}
+
+static size_t starts_lower_bound(const struct tui_mapview *vm, uint64_t addr)
+{
+	size_t lo = 0, hi = vm->nstarts;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (vm->starts[mid] < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int select_row(struct tui_mapview *vm, size_t row)
+{
+	size_t first = tui_mapview_first_shown(vm);
+
+	vm->sel_row = row;
+	vm->sel = vm->rows[row].m->start;
+	if (row >= first + vm->height)
+		first = row - vm->height + 1;
+	else if (row < first)
+		first = row;
+	else if (first == 0)
+		return TUI_MV_OK;
+	/* Query again from the new first visible row, so the window follows the screen. */
+	vm->top = vm->rows[first].m->start;
+	return TUI_MV_REQUERY;
+}
+
+int tui_mapview_move(struct tui_mapview *vm, long delta)
+{
+	long target;
+	size_t i;
+
+	if (!vm->nrows)
+		return TUI_MV_OK;
+	target = (long)vm->sel_row + delta;
+	if (delta >= 0) {
+		if ((size_t)target < vm->nrows)
+			return select_row(vm, (size_t)target);
+		return select_row(vm, vm->nrows - 1);
+	}
+	if (target >= 0)
+		return select_row(vm, (size_t)target);
+	if (vm->rows[0].m->start == 0 || vm->top == 0)
+		return select_row(vm, 0);
+	if (!vm->index_valid)
+		return TUI_MV_NEED_INDEX;
+	i = starts_lower_bound(vm, vm->rows[0].m->start);
+	if (i == 0)
+		return select_row(vm, 0);
+	i = (size_t)-target > i ? 0 : i - (size_t)-target;
+	vm->top = vm->sel = vm->starts[i];
+	return TUI_MV_REQUERY;
+}
+
+int tui_mapview_home(struct tui_mapview *vm)
+{
+	vm->top = vm->sel = 0;
+	vm->sel_row = 0;
+	return TUI_MV_REQUERY;
+}
+
+int tui_mapview_end(struct tui_mapview *vm)
+{
+	size_t n = vm->nstarts;
+
+	if (!vm->index_valid)
+		return TUI_MV_NEED_INDEX;
+	if (!n)
+		return TUI_MV_OK;
+	vm->top = vm->starts[n > vm->height ? n - vm->height : 0];
+	vm->sel = vm->starts[n - 1];
+	return TUI_MV_REQUERY;
+}
+
+void tui_mapview_goto(struct tui_mapview *vm, uint64_t start)
+{
+	vm->top = vm->sel = start;
+	vm->sel_row = 0;
+}
+
+bool tui_mapview_click(struct tui_mapview *vm, size_t line)
+{
+	size_t row = tui_mapview_first_shown(vm) + line;
+
+	if (row >= vm->nrows || line >= vm->height)
+		return false;
+	vm->sel_row = row;
+	vm->sel = vm->rows[row].m->start;
+	return true;
+}
+
+size_t tui_mapview_position(const struct tui_mapview *vm)
+{
+	if (!vm->index_valid || !vm->nrows)
+		return 0;
+	return starts_lower_bound(vm, vm->sel) + 1;
+}

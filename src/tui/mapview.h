@@ -1,0 +1,128 @@
+/*
+ * mapview.h - the maps view's model: what the screen shows of one process,
+ * without curses and without the kernel.
+ *
+ * The view feeds it listings it queried and asks it where to query next:
+ *   - a window: the mappings from `top` (the first visible address), at most
+ *     tui_mapview_window_size() of them, kernel-filtered with `filter`;
+ *     tui_mapview_apply takes it.  A tick costs what the screen shows.
+ *   - an index: every matching mapping's start, from a full walk, needed only
+ *     to scroll above the window, jump to the end, and for the totals in the
+ *     header; tui_mapview_apply_index takes it.  It is rebuilt every few
+ *     ticks or on demand, never every tick.
+ *
+ * The selection is an address: after each window it moves to the mapping
+ * starting there, else the one covering or following it.  The name filter
+ * (substring, client-side) applies to windows and index alike.
+ *
+ * Between two windows, ms_maplist_diff (core) says what appeared or
+ * vanished in the address range both covered.  Appeared rows are marked
+ * ADDED and removed ones kept as REMOVED ghost rows, for TUI_MARK_TICKS
+ * ticks.  A change of filter or a new program image forgets the marks.
+ */
+#ifndef MAPSCOPE_TUI_MAPVIEW_H
+#define MAPSCOPE_TUI_MAPVIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/mapping.h"
+
+#define TUI_MARK_TICKS 3
+#define TUI_INDEX_TICKS 10 /* rebuild the index (totals, scroll map) this often */
+#define TUI_WINDOW_MARGIN 8
+
+enum tui_mark {
+	TUI_MARK_NONE,
+	TUI_MARK_ADDED,
+	TUI_MARK_REMOVED,
+};
+
+struct tui_maprow {
+	const struct ms_mapping *m;
+	enum tui_mark mark;
+};
+
+struct tui_ghost {
+	struct ms_mapping m; /* REMOVED: the mapping as last seen; ADDED: range only */
+	enum tui_mark kind;
+	unsigned ttl;
+};
+
+struct tui_mapview {
+	unsigned filter;          /* MS_FILTER_* sent to the kernel */
+	char name_filter[128];    /* client-side substring; "" for none */
+	size_t height;            /* rows on screen */
+
+	uint64_t top;             /* the window's query address */
+	uint64_t sel;             /* the selected mapping's start */
+	size_t sel_row;           /* its index in rows */
+
+	struct ms_maplist window; /* last window, kernel-filtered */
+	uint64_t window_limit;    /* end of what the window covers */
+	bool have_window;
+
+	struct tui_ghost *marks;
+	size_t nmarks, marks_cap;
+
+	struct tui_maprow *rows;  /* window (name-filtered) merged with ghosts */
+	size_t nrows, rows_cap;
+
+	uint64_t *starts;         /* the index: starts of matching mappings */
+	size_t nstarts, starts_cap;
+	uint64_t total_size;
+	bool index_valid;
+	unsigned index_age;       /* ticks since the index was built */
+};
+
+void tui_mapview_init(struct tui_mapview *vm, unsigned filter, size_t height);
+void tui_mapview_free(struct tui_mapview *vm);
+
+/* How many mappings to ask for from vm->top: screen, next page, margin. */
+size_t tui_mapview_window_size(const struct tui_mapview *vm);
+
+bool tui_mapview_name_matches(const struct tui_mapview *vm, const struct ms_mapping *m);
+
+/*
+ * Take a fresh window queried from addr (the list is moved out of *fresh).
+ * more: the query stopped at its maximum, so mappings may follow.  tick: a
+ * timer tick, which ages marks.  Returns 1 if what is shown changed, 0 if
+ * not, MS_ERR_NOMEM.
+ */
+int tui_mapview_apply(struct tui_mapview *vm, struct ms_maplist *fresh, uint64_t addr,
+		      bool more, bool tick);
+
+/* The first row on screen (rows above it scrolled off). */
+size_t tui_mapview_first_shown(const struct tui_mapview *vm);
+
+/* Take a full listing as the index (the list is only read). */
+int tui_mapview_apply_index(struct tui_mapview *vm, const struct ms_maplist *all);
+
+/* Forget marks and the index: the filter changed, or a new program image. */
+void tui_mapview_reset(struct tui_mapview *vm);
+
+void tui_mapview_set_filter(struct tui_mapview *vm, unsigned filter);
+void tui_mapview_set_name_filter(struct tui_mapview *vm, const char *s);
+
+/* The selected row, NULL when the view is empty. */
+const struct tui_maprow *tui_mapview_selected(const struct tui_mapview *vm);
+
+/*
+ * Move the selection by delta rows (negative: up).  Returns TUI_MV_* :
+ * OK (shown rows suffice), REQUERY (top moved: query a window again), or
+ * NEED_INDEX (call again once an index is applied).
+ */
+enum { TUI_MV_OK = 0, TUI_MV_REQUERY = 1, TUI_MV_NEED_INDEX = 2 };
+int tui_mapview_move(struct tui_mapview *vm, long delta);
+int tui_mapview_home(struct tui_mapview *vm);
+int tui_mapview_end(struct tui_mapview *vm);
+/* Select addr's mapping (found by the caller through ms_maps_next). */
+void tui_mapview_goto(struct tui_mapview *vm, uint64_t start);
+/* Select the row shown at screen line `line` (a mouse click). */
+bool tui_mapview_click(struct tui_mapview *vm, size_t line);
+
+/* Position of the selection among the indexed mappings (for "12/340"). */
+size_t tui_mapview_position(const struct tui_mapview *vm);
+
+#endif

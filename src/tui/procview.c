@@ -1,0 +1,153 @@
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "tui/procview.h"
+
+static const char *const col_names[TUI_PCOL_COUNT] = {
+	"PID", "USER", "MAPS", "MAPPED", "COMMAND",
+};
+
+const char *tui_proc_col_name(enum tui_proc_col col)
+{
+	return col_names[col];
+}
+
+void tui_procview_init(struct tui_procview *pv, uid_t me, size_t height)
+{
+	memset(pv, 0, sizeof(*pv));
+	pv->me = me;
+	pv->all_users = me == 0;
+	pv->height = height ? height : 1;
+	pv->sel = -1;
+}
+
+void tui_procview_free(struct tui_procview *pv)
+{
+	ms_proclist_free(&pv->list);
+	free(pv->shown);
+	memset(pv, 0, sizeof(*pv));
+}
+
+#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
+
+static int row_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct tui_procview *pv = ctx;
+	const struct ms_procrow *x = &pv->list.rows[*(const size_t *)a];
+	const struct ms_procrow *y = &pv->list.rows[*(const size_t *)b];
+	int c = 0;
+
+	switch (pv->sort_col) {
+	case TUI_PCOL_USER: c = strcmp(x->user, y->user); break;
+	case TUI_PCOL_MAPS: c = CMP(x->nmaps, y->nmaps); break;
+	case TUI_PCOL_MAPPED: c = CMP(x->mapped, y->mapped); break;
+	case TUI_PCOL_COMMAND: c = strcmp(x->cmd, y->cmd); break;
+	default: break;
+	}
+	if (!c)
+		c = CMP(x->pid, y->pid);
+	return pv->reverse ? -c : c;
+}
+
+static void keep_visible(struct tui_procview *pv)
+{
+	if (pv->sel_row < pv->top_row)
+		pv->top_row = pv->sel_row;
+	else if (pv->sel_row >= pv->top_row + pv->height)
+		pv->top_row = pv->sel_row - pv->height + 1;
+	if (pv->nshown <= pv->height)
+		pv->top_row = 0;
+}
+
+void tui_procview_select(struct tui_procview *pv, size_t row)
+{
+	if (!pv->nshown)
+		return;
+	if (row >= pv->nshown)
+		row = pv->nshown - 1;
+	pv->sel_row = row;
+	pv->sel = pv->list.rows[pv->shown[row]].pid;
+	keep_visible(pv);
+}
+
+int tui_procview_rebuild(struct tui_procview *pv)
+{
+	size_t old_row = pv->sel_row, i;
+
+	if (pv->list.count > pv->shown_cap) {
+		size_t *grown = realloc(pv->shown, pv->list.count * sizeof(*grown));
+
+		if (!grown)
+			return MS_ERR_NOMEM;
+		pv->shown = grown;
+		pv->shown_cap = pv->list.count;
+	}
+	pv->nshown = 0;
+	for (i = 0; i < pv->list.count; i++) {
+		const struct ms_procrow *r = &pv->list.rows[i];
+
+		if (r->kthread && !pv->kthreads)
+			continue;
+		if (!pv->all_users && r->uid != pv->me)
+			continue;
+		pv->shown[pv->nshown++] = i;
+	}
+	qsort_r(pv->shown, pv->nshown, sizeof(*pv->shown), row_cmp, pv);
+	for (i = 0; i < pv->nshown; i++)
+		if (pv->list.rows[pv->shown[i]].pid == pv->sel)
+			break;
+	tui_procview_select(pv, i < pv->nshown ? i : old_row);
+	return 0;
+}
+
+const struct ms_procrow *tui_procview_row(const struct tui_procview *pv, size_t i)
+{
+	return i < pv->nshown ? &pv->list.rows[pv->shown[i]] : NULL;
+}
+
+const struct ms_procrow *tui_procview_selected(const struct tui_procview *pv)
+{
+	return tui_procview_row(pv, pv->sel_row);
+}
+
+void tui_procview_move(struct tui_procview *pv, long delta)
+{
+	long target = (long)pv->sel_row + delta;
+
+	tui_procview_select(pv, target < 0 ? 0 : (size_t)target);
+}
+
+bool tui_procview_click(struct tui_procview *pv, size_t line)
+{
+	if (line >= pv->height || pv->top_row + line >= pv->nshown)
+		return false;
+	tui_procview_select(pv, pv->top_row + line);
+	return true;
+}
+
+void tui_procview_set_height(struct tui_procview *pv, size_t height)
+{
+	pv->height = height ? height : 1;
+	keep_visible(pv);
+}
+
+bool tui_procview_search(struct tui_procview *pv, int dir, bool from_current)
+{
+	size_t n = pv->nshown, len = strlen(pv->search);
+
+	if (!n || !len)
+		return false;
+	for (size_t step = from_current ? 0 : 1; step <= n; step++) {
+		size_t row = dir > 0 ? (pv->sel_row + step) % n : (pv->sel_row + n - step % n) % n;
+		const struct ms_procrow *r = &pv->list.rows[pv->shown[row]];
+
+		if (memmem(r->cmd, r->cmd_len, pv->search, len)) {
+			tui_procview_select(pv, row);
+			return true;
+		}
+	}
+	return false;
+}

@@ -1,0 +1,64 @@
+/*
+ * procview.h - the process list screen's model, without curses.
+ *
+ * It owns a scanned ms_proclist and shows a subset of its rows: the user's
+ * own processes or everyone's, kernel threads or not, sorted by any column
+ * (ties by PID).  The selection is a PID, kept across rescans; when that
+ * process is gone the row now at the same position is selected.  Search
+ * matches a substring of the raw command line.
+ */
+#ifndef MAPSCOPE_TUI_PROCVIEW_H
+#define MAPSCOPE_TUI_PROCVIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "core/proclist.h"
+
+enum tui_proc_col {
+	TUI_PCOL_PID,
+	TUI_PCOL_USER,
+	TUI_PCOL_MAPS,
+	TUI_PCOL_MAPPED,
+	TUI_PCOL_COMMAND,
+	TUI_PCOL_COUNT,
+};
+
+struct tui_procview {
+	struct ms_proclist list;
+	size_t *shown;           /* indexes into list.rows, in display order */
+	size_t nshown, shown_cap;
+	enum tui_proc_col sort_col;
+	bool reverse;
+	bool all_users;
+	bool kthreads;
+	uid_t me;
+	pid_t sel;
+	size_t sel_row;
+	size_t top_row;
+	size_t height;
+	char search[128];
+};
+
+void tui_procview_init(struct tui_procview *pv, uid_t me, size_t height);
+void tui_procview_free(struct tui_procview *pv);
+
+const char *tui_proc_col_name(enum tui_proc_col col);
+
+/* Filter and sort list again, keep the selection.  0 or MS_ERR_NOMEM. */
+int tui_procview_rebuild(struct tui_procview *pv);
+
+const struct ms_procrow *tui_procview_row(const struct tui_procview *pv, size_t i);
+const struct ms_procrow *tui_procview_selected(const struct tui_procview *pv);
+
+void tui_procview_move(struct tui_procview *pv, long delta);
+void tui_procview_select(struct tui_procview *pv, size_t row);
+bool tui_procview_click(struct tui_procview *pv, size_t line);
+void tui_procview_set_height(struct tui_procview *pv, size_t height);
+
+/* Select the next (dir > 0) or previous match of pv->search; from_current:
+ * the selected row may itself match (incremental typing).  false if none. */
+bool tui_procview_search(struct tui_procview *pv, int dir, bool from_current);
+
+#endif

@@ -1,0 +1,121 @@
+/* Curses helpers shared by the views: text clipping, colours, common lines. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "tui/format.h"
+#include "tui/tui.h"
+
+int tui_body_lines(int lines)
+{
+	return lines > 3 ? lines - 3 : 1;
+}
+
+void tui_push(struct tui_app *app, struct tui_view *v)
+{
+	v->below = app->top;
+	app->top = v;
+}
+
+void tui_message(struct tui_app *app, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(app->message, sizeof(app->message), fmt, ap);
+	va_end(ap);
+}
+
+void tui_prompt_start(struct tui_app *app, struct tui_view *owner, const char *label,
+		      const char *initial, tui_prompt_fn fn)
+{
+	struct tui_prompt *p = &app->prompt;
+
+	p->active = true;
+	p->label = label;
+	snprintf(p->text, sizeof(p->text), "%s", initial ? initial : "");
+	p->len = strlen(p->text);
+	p->fn = fn;
+	p->owner = owner;
+}
+
+void tui_put(WINDOW *win, int y, int x, const char *s, int width, bool pad)
+{
+	int cols = 0;
+	size_t n;
+
+	if (width <= 0)
+		return;
+	n = tui_text_fit(s, strlen(s), width, &cols);
+	mvwaddnstr(win, y, x, s, (int)n);
+	if (pad)
+		for (; cols < width; cols++)
+			waddch(win, ' ');
+}
+
+void tui_colors_init(struct tui_app *app)
+{
+	static const enum tui_color_role roles[] = {
+		[TUI_PAIR_EXEC] = TUI_COLOR_EXEC, [TUI_PAIR_WRITE] = TUI_COLOR_WRITE,
+		[TUI_PAIR_SHARED] = TUI_COLOR_SHARED, [TUI_PAIR_ANOMALY] = TUI_COLOR_ANOMALY,
+		[TUI_PAIR_ADDED] = TUI_COLOR_ADDED, [TUI_PAIR_REMOVED] = TUI_COLOR_REMOVED,
+	};
+
+	if (!app->color || !has_colors() || start_color() == ERR) {
+		app->color = false;
+		return;
+	}
+	use_default_colors();
+	for (int p = TUI_PAIR_EXEC; p <= TUI_PAIR_REMOVED; p++)
+		init_pair((short)p, (short)app->cfg.colors[roles[p]], -1);
+	init_pair(TUI_PAIR_BANNER, COLOR_WHITE, COLOR_RED);
+}
+
+attr_t tui_pair_attr(const struct tui_app *app, enum tui_pair pair)
+{
+	if (!app->color)
+		return pair == TUI_PAIR_ADDED ? A_BOLD : pair == TUI_PAIR_REMOVED ? A_DIM :
+		       pair == TUI_PAIR_BANNER ? A_REVERSE : A_NORMAL;
+	return COLOR_PAIR(pair) | (pair == TUI_PAIR_ADDED || pair == TUI_PAIR_BANNER ? A_BOLD : 0);
+}
+
+void tui_draw_header(struct tui_app *app, WINDOW *win, const char *text)
+{
+	char line[512];
+
+	snprintf(line, sizeof(line), "%s%s", text, app->paused ? " [paused]" : "");
+	wattron(win, A_REVERSE);
+	tui_put(win, 0, 0, line, getmaxx(win), true);
+	wattroff(win, A_REVERSE);
+}
+
+void tui_draw_message(struct tui_app *app, WINDOW *win, const char *banner)
+{
+	int y = getmaxy(win) - 1, w = getmaxx(win);
+	char line[512];
+
+	if (app->prompt.active) {
+		snprintf(line, sizeof(line), "%s%s", app->prompt.label, app->prompt.text);
+		tui_put(win, y, 0, line, w, true);
+		return;
+	}
+	if (banner) {
+		wattron(win, tui_pair_attr(app, TUI_PAIR_BANNER));
+		tui_put(win, y, 0, banner, w, true);
+		wattroff(win, tui_pair_attr(app, TUI_PAIR_BANNER));
+		return;
+	}
+	tui_put(win, y, 0, app->message[0] ? app->message : "? help  q back/quit", w, true);
+}
+
+bool tui_draw_too_small(WINDOW *win)
+{
+	if (getmaxx(win) >= TUI_MIN_COLS && getmaxy(win) >= TUI_MIN_LINES)
+		return false;
+	werase(win);
+	tui_put(win, 0, 0, "terminal too small", getmaxx(win), false);
+	return true;
+}

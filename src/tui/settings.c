@@ -1,0 +1,216 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "tui/settings.h"
+
+#define LINE_MAX_BYTES 1024
+
+static const char *const color_names[] = {
+	"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
+};
+
+static const char *const role_keys[TUI_COLOR_ROLES] = {
+	[TUI_COLOR_EXEC] = "color.exec",
+	[TUI_COLOR_WRITE] = "color.write",
+	[TUI_COLOR_SHARED] = "color.shared",
+	[TUI_COLOR_ANOMALY] = "color.anomaly",
+	[TUI_COLOR_ADDED] = "color.added",
+	[TUI_COLOR_REMOVED] = "color.removed",
+};
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} hide_columns[] = {
+	{ "SIZE", TUI_COL_SIZE },
+	{ "PERMS", TUI_COL_PERMS },
+	{ "OFFSET", TUI_COL_OFFSET },
+	{ "DEV", TUI_COL_DEV },
+};
+
+void tui_settings_defaults(struct tui_settings *c)
+{
+	static const int defaults[TUI_COLOR_ROLES] = {
+		[TUI_COLOR_EXEC] = 2, [TUI_COLOR_WRITE] = 3, [TUI_COLOR_SHARED] = 6,
+		[TUI_COLOR_ANOMALY] = 1, [TUI_COLOR_ADDED] = 2, [TUI_COLOR_REMOVED] = 1,
+	};
+
+	memset(c, 0, sizeof(*c));
+	c->delay = 1.0;
+	c->color = true;
+	memcpy(c->colors, defaults, sizeof(defaults));
+	c->backend = MS_BACKEND_AUTO;
+}
+
+int tui_color_parse(const char *name)
+{
+	if (!strcasecmp(name, "default"))
+		return -1;
+	for (size_t i = 0; i < sizeof(color_names) / sizeof(color_names[0]); i++)
+		if (!strcasecmp(name, color_names[i]))
+			return (int)i;
+	return -2;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	if (!strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcmp(v, "1") || !strcasecmp(v, "on"))
+		*out = true;
+	else if (!strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcmp(v, "0") || !strcasecmp(v, "off"))
+		*out = false;
+	else
+		return -1;
+	return 0;
+}
+
+/* The permission letters as `list --perms` takes them, plus f for file-backed. */
+static int parse_filters(const char *v, unsigned *out)
+{
+	unsigned f = 0, perms = 0;
+	char rest[16], bad;
+	size_t n = 0;
+
+	for (; *v; v++) {
+		if (*v == 'f')
+			f |= MS_FILTER_FILE_BACKED;
+		else if (n + 1 < sizeof(rest))
+			rest[n++] = *v;
+		else
+			return -1;
+	}
+	rest[n] = '\0';
+	if (n && ms_filter_parse(rest, &perms, &bad) < 0)
+		return -1;
+	*out = f | perms;
+	return 0;
+}
+
+static int parse_hide(const char *v, unsigned *out)
+{
+	unsigned bits = 0;
+
+	while (*v) {
+		size_t len = strcspn(v, ",");
+		size_t i;
+
+		for (i = 0; i < sizeof(hide_columns) / sizeof(hide_columns[0]); i++)
+			if (strlen(hide_columns[i].name) == len && !strncasecmp(v, hide_columns[i].name, len))
+				break;
+		if (i == sizeof(hide_columns) / sizeof(hide_columns[0]))
+			return -1;
+		bits |= hide_columns[i].bit;
+		v += len;
+		if (*v == ',')
+			v++;
+	}
+	*out = bits;
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		*--end = '\0';
+	return s;
+}
+
+/* NULL when the line applied, else why not. */
+static const char *apply_line(struct tui_settings *c, char *line)
+{
+	char *eq = strchr(line, '='), *key, *val;
+	char *end;
+
+	if (!eq)
+		return "expected key = value";
+	*eq = '\0';
+	key = trim(line);
+	val = trim(eq + 1);
+	if (!strcmp(key, "delay")) {
+		double d = strtod(val, &end);
+
+		if (end == val || *end || !(d >= 0.1 && d <= 3600))
+			return "delay must be seconds between 0.1 and 3600";
+		c->delay = d;
+	} else if (!strcmp(key, "filters")) {
+		if (parse_filters(val, &c->filter) < 0)
+			return "filters takes letters among r w x s f";
+	} else if (!strcmp(key, "color")) {
+		if (parse_bool(val, &c->color) < 0)
+			return "color takes yes or no";
+	} else if (!strcmp(key, "hide")) {
+		if (parse_hide(val, &c->hidden) < 0)
+			return "hide takes columns among SIZE PERMS OFFSET DEV";
+	} else if (!strcmp(key, "backend")) {
+		if (ms_backend_parse(val, &c->backend) < 0)
+			return "backend takes auto, ioctl or text";
+	} else {
+		for (int r = 0; r < TUI_COLOR_ROLES; r++) {
+			if (strcmp(key, role_keys[r]))
+				continue;
+			if (tui_color_parse(val) == -2)
+				return "not a colour name";
+			c->colors[r] = tui_color_parse(val);
+			return NULL;
+		}
+		return "unknown key";
+	}
+	return NULL;
+}
+
+unsigned tui_settings_parse(struct tui_settings *c, const char *text, size_t len,
+			  tui_settings_warn_fn warn, void *ctx)
+{
+	unsigned lineno = 0, bad = 0;
+	size_t at = 0;
+
+	while (at < len) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
+		char line[LINE_MAX_BYTES], *s;
+		const char *why = NULL;
+
+		lineno++;
+		if (n >= sizeof(line)) {
+			why = "line too long";
+		} else if (memchr(text + at, '\0', n)) {
+			why = "NUL byte in line";
+		} else {
+			memcpy(line, text + at, n);
+			line[n] = '\0';
+			s = trim(line);
+			if (*s && *s != '#')
+				why = apply_line(c, s);
+		}
+		if (why) {
+			bad++;
+			if (warn)
+				warn(ctx, lineno, why);
+		}
+		at += n + (nl ? 1 : 0);
+	}
+	return bad;
+}
+
+int tui_settings_path(char *buf, size_t size)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, size, "%s/mapscope/config", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(buf, size, "%s/.config/mapscope/config", home);
+	else
+		return -1;
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}

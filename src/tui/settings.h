@@ -1,0 +1,69 @@
+/*
+ * settings.h - the explorer's settings file, parsed without curses.
+ *
+ * The file is $XDG_CONFIG_HOME/mapscope/config, or ~/.config/mapscope/config
+ * when XDG_CONFIG_HOME is unset or not absolute.  It holds `key = value`
+ * lines; blank lines and lines starting with '#' are ignored.  Keys:
+ *   delay = SECONDS            refresh period, 0.1 to 3600
+ *   filters = LETTERS          default kernel filters: r w x s f ("" none)
+ *   color = yes|no             colours (NO_COLOR in the environment wins)
+ *   color.exec|write|shared|anomaly|added|removed = COLOUR
+ *                              black red green yellow blue magenta cyan
+ *                              white default
+ *   hide = COLUMN[,COLUMN...]  maps columns not to show: SIZE PERMS OFFSET
+ *                              DEV (NAME and START-END always show)
+ *   backend = auto|ioctl|text
+ * A bad line is reported through the callback with its line number and
+ * skipped; the other lines still apply.  Nothing ever writes the file.
+ * Input is untrusted text: lines are bounded and messages escape it.
+ */
+#ifndef MAPSCOPE_TUI_SETTINGS_H
+#define MAPSCOPE_TUI_SETTINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/maps.h"
+
+enum tui_color_role {
+	TUI_COLOR_EXEC,
+	TUI_COLOR_WRITE,
+	TUI_COLOR_SHARED,
+	TUI_COLOR_ANOMALY,
+	TUI_COLOR_ADDED,
+	TUI_COLOR_REMOVED,
+	TUI_COLOR_ROLES,
+};
+
+/* Column bits for `hide`. */
+#define TUI_COL_SIZE 0x1u
+#define TUI_COL_PERMS 0x2u
+#define TUI_COL_OFFSET 0x4u
+#define TUI_COL_DEV 0x8u
+
+#define TUI_SETTINGS_MAX_BYTES (64 * 1024)
+
+struct tui_settings {
+	double delay;
+	unsigned filter;
+	bool color;
+	int colors[TUI_COLOR_ROLES]; /* 0-7 as ANSI, -1 the terminal's default */
+	unsigned hidden;
+	enum ms_backend backend;
+};
+
+typedef void (*tui_settings_warn_fn)(void *ctx, unsigned line, const char *msg);
+
+void tui_settings_defaults(struct tui_settings *c);
+
+/* Apply text to c.  Returns the number of bad lines (each reported to warn). */
+unsigned tui_settings_parse(struct tui_settings *c, const char *text, size_t len,
+			  tui_settings_warn_fn warn, void *ctx);
+
+/* The file's path from XDG_CONFIG_HOME or HOME; -1 if neither is usable. */
+int tui_settings_path(char *buf, size_t size);
+
+/* "red" -> 1; -2 if not a colour name. */
+int tui_color_parse(const char *name);
+
+#endif

@@ -1,0 +1,136 @@
+/*
+ * tui.h - the explorer's screens: the application context, the view
+ * interface and the drawing helpers they share (curses).
+ *
+ * Views form a stack (process list, maps view, help).  Each is a small ops
+ * table: it handles actions from the table in actions.h (returning TUI_F_*
+ * flags, never drawing), refreshes its data on a tick, and draws the whole
+ * screen from its model.  One struct tui_app is passed everywhere; there
+ * are no globals.
+ *
+ * Screen layout: line 0 a header, line 1 column headings, the rows, an
+ * optional detail pane, and the last line for messages, prompts and the
+ * exited/exec'd banner.  Below TUI_MIN_COLS x TUI_MIN_LINES only a
+ * "terminal too small" line is drawn.
+ */
+#ifndef MAPSCOPE_TUI_H
+#define MAPSCOPE_TUI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <curses.h>
+
+#include "tui/actions.h"
+#include "tui/settings.h"
+#include "tui/mapview.h"
+
+#define TUI_MIN_COLS 20
+#define TUI_MIN_LINES 5
+
+enum tui_pair {
+	TUI_PAIR_EXEC = 1,
+	TUI_PAIR_WRITE,
+	TUI_PAIR_SHARED,
+	TUI_PAIR_ANOMALY,
+	TUI_PAIR_ADDED,
+	TUI_PAIR_REMOVED,
+	TUI_PAIR_BANNER,
+};
+
+struct tui_app;
+struct tui_view;
+
+struct tui_view_ops {
+	enum tui_scope scope;
+	unsigned (*handle)(struct tui_app *app, struct tui_view *v, enum tui_action act);
+	/* Query again (timer: a timer tick, which ages highlights).  TUI_F_* flags. */
+	unsigned (*tick)(struct tui_app *app, struct tui_view *v, bool timer);
+	void (*draw)(struct tui_app *app, struct tui_view *v, WINDOW *win);
+	/* A click at screen line y. */
+	unsigned (*click)(struct tui_app *app, struct tui_view *v, int y);
+	void (*destroy)(struct tui_view *v);
+};
+
+struct tui_view {
+	const struct tui_view_ops *ops;
+	struct tui_view *below;
+};
+
+typedef unsigned (*tui_prompt_fn)(struct tui_app *app, struct tui_view *v, const char *text,
+				  bool done, bool accepted);
+
+struct tui_prompt {
+	bool active;
+	const char *label;
+	char text[128];
+	size_t len;
+	tui_prompt_fn fn;   /* called on each change (done false) and at the end */
+	struct tui_view *owner;
+};
+
+struct tui_app {
+	struct tui_settings cfg;
+	struct tui_view *top;
+	enum ms_backend backend;
+	unsigned escape_flags;
+	bool color;
+	bool paused;
+	bool in_curses;
+	uid_t me;
+	char message[256];
+	struct tui_prompt prompt;
+};
+
+/* Body height for a screen of `lines` lines (header, headings, message line). */
+int tui_body_lines(int lines);
+
+void tui_push(struct tui_app *app, struct tui_view *v);
+
+/* Start a one-line prompt on the message line. */
+void tui_prompt_start(struct tui_app *app, struct tui_view *owner, const char *label,
+		      const char *initial, tui_prompt_fn fn);
+
+/* printf into app->message (shown on the last line until replaced). */
+void tui_message(struct tui_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Draw UTF-8 text at (y, x), clipped to width columns; pads with spaces if pad. */
+void tui_put(WINDOW *win, int y, int x, const char *s, int width, bool pad);
+
+/* The attribute for a colour role, or plain when colours are off. */
+attr_t tui_pair_attr(const struct tui_app *app, enum tui_pair pair);
+void tui_colors_init(struct tui_app *app);
+
+/* Header and message lines common to every view. */
+void tui_draw_header(struct tui_app *app, WINDOW *win, const char *text);
+void tui_draw_message(struct tui_app *app, WINDOW *win, const char *banner);
+/* "terminal too small": true if that is all there is room for. */
+bool tui_draw_too_small(WINDOW *win);
+
+/* Key code -> action for a scope (ALL actions apply everywhere). */
+enum tui_action tui_key_action(enum tui_scope scope, int key);
+
+/* The views. */
+struct tui_view *tui_procs_new(struct tui_app *app);
+struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size_t errsize);
+struct tui_view *tui_help_new(struct tui_app *app, enum tui_scope scope);
+
+/* Draw the maps screen from a model alone (used by the view and screen tests). */
+struct tui_maps_frame {
+	const struct tui_mapview *vm;
+	const char *title;    /* "pid 123 cmd" */
+	const char *backend;  /* "ioctl" or "text" */
+	const char *banner;   /* NULL, or "process exited ..." */
+	bool detail;
+	bool ioctl_backend;
+};
+void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f);
+
+/* The maps body height for a screen with/without the detail pane. */
+int tui_maps_rows(int lines, bool detail);
+
+/* Entry point: `mapscope [PID] [options]`. */
+int tui_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,388 @@
+/* The maps view: one process's mappings, live, with kernel-side filters. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/escape.h"
+#include "core/maps.h"
+#include "tui/format.h"
+#include "tui/tui.h"
+
+#define DETAIL_MAX 12
+
+struct maps_view {
+	struct tui_view base;
+	struct ms_proc *proc;
+	struct ms_maps *maps;
+	struct tui_mapview vm;
+	pid_t pid;
+	char title[300];
+	char banner[200];
+	bool gone;
+	bool detail;
+};
+
+int tui_maps_rows(int lines, bool detail)
+{
+	int body = tui_body_lines(lines);
+	int pane = detail ? body / 2 : 0;
+
+	if (pane > DETAIL_MAX)
+		pane = DETAIL_MAX;
+	return body - pane > 0 ? body - pane : 1;
+}
+
+static struct maps_view *mv_of(struct tui_view *v)
+{
+	return (struct maps_view *)v;
+}
+
+static void set_height(struct maps_view *mv)
+{
+	mv->vm.height = (size_t)tui_maps_rows(LINES, mv->detail);
+}
+
+/* The address space is gone or replaced: say so, keep what is on screen. */
+static unsigned lost(struct tui_app *app, struct maps_view *mv, const struct ms_error *err)
+{
+	struct ms_error again;
+
+	if (err->code == MS_ERR_EXECED) {
+		snprintf(mv->banner, sizeof(mv->banner), "pid %d exec'd a new program: showing it",
+			 (int)mv->pid);
+		tui_mapview_reset(&mv->vm);
+		if (ms_maps_reopen(mv->maps, &again) == 0)
+			return TUI_F_REDRAW | TUI_F_REQUERY;
+		err = &again;
+	}
+	mv->gone = true;
+	snprintf(mv->banner, sizeof(mv->banner), "pid %d %s: showing the last data (q: back)",
+		 (int)mv->pid, err->code == MS_ERR_EXECED || err->code == MS_ERR_EXITED ||
+		 err->code == MS_ERR_NOMM ? "exited" : ms_errcode_name(err->code));
+	return TUI_F_REDRAW;
+}
+
+static int build_index(struct maps_view *mv, struct ms_error *err)
+{
+	struct ms_maplist all = { 0 };
+	int rc = ms_maps_collect(mv->maps, mv->vm.filter, &all, err);
+
+	if (rc == 0)
+		rc = tui_mapview_apply_index(&mv->vm, &all);
+	ms_maplist_free(&all);
+	return rc;
+}
+
+static unsigned query_window(struct tui_app *app, struct maps_view *mv, bool timer)
+{
+	struct ms_maplist list = { 0 };
+	struct ms_error err;
+	size_t want = tui_mapview_window_size(&mv->vm), matched = 0, asked = 0;
+	uint64_t addr = mv->vm.top;
+	bool more = false;
+	int rc = 0;
+
+	if (mv->gone)
+		return 0;
+	set_height(mv);
+	/* A name filter is client-side: keep reading until a screenful matches. */
+	do {
+		size_t before = list.count;
+
+		asked = want;
+		rc = ms_maps_window(mv->maps, addr, mv->vm.filter, asked, &list, &err);
+		if (rc < 0)
+			break;
+		more = list.count - before == asked;
+		for (size_t i = before; i < list.count; i++)
+			matched += tui_mapview_name_matches(&mv->vm, &list.items[i]);
+		if (list.count)
+			addr = list.items[list.count - 1].end;
+	} while (more && matched < want && mv->vm.name_filter[0]);
+	if (rc < 0) {
+		ms_maplist_free(&list);
+		if (rc == MS_ERR_EXITED || rc == MS_ERR_EXECED || rc == MS_ERR_NOMM)
+			return lost(app, mv, &err);
+		tui_message(app, "%s", err.msg);
+		return TUI_F_REDRAW;
+	}
+	rc = tui_mapview_apply(&mv->vm, &list, mv->vm.top, more, timer);
+	ms_maplist_free(&list);
+	if (rc < 0) {
+		tui_message(app, "pid %d: out of memory", (int)mv->pid);
+		return TUI_F_REDRAW;
+	}
+	/* The index is a full walk: rarer for big processes (60,000 maps: once a minute at 1 Hz). */
+	if (timer && (!mv->vm.index_valid || mv->vm.index_age >= TUI_INDEX_TICKS + mv->vm.nstarts / 1000)) {
+		if (build_index(mv, &err) == 0)
+			rc = 1;
+	}
+	return rc > 0 ? TUI_F_REDRAW : 0;
+}
+
+static unsigned maps_tick(struct tui_app *app, struct tui_view *v, bool timer)
+{
+	return query_window(app, mv_of(v), timer);
+}
+
+static unsigned moved(struct tui_app *app, struct maps_view *mv, int rc, int (*again)(struct tui_mapview *, long), long delta)
+{
+	struct ms_error err;
+
+	if (rc == TUI_MV_NEED_INDEX) {
+		if (mv->gone || build_index(mv, &err) < 0)
+			return TUI_F_REDRAW;
+		rc = again ? again(&mv->vm, delta) : tui_mapview_end(&mv->vm);
+	}
+	return rc == TUI_MV_REQUERY ? TUI_F_REQUERY | TUI_F_REDRAW : TUI_F_REDRAW;
+}
+
+static unsigned name_prompt(struct tui_app *app, struct tui_view *v, const char *text,
+			    bool done, bool accepted)
+{
+	struct maps_view *mv = mv_of(v);
+
+	tui_mapview_set_name_filter(&mv->vm, done && !accepted ? "" : text);
+	return TUI_F_REQUERY | TUI_F_REDRAW;
+}
+
+static unsigned goto_prompt(struct tui_app *app, struct tui_view *v, const char *text,
+			    bool done, bool accepted)
+{
+	struct maps_view *mv = mv_of(v);
+	struct ms_mapping m = { 0 };
+	struct ms_error err;
+	uint64_t addr;
+	int rc;
+
+	if (!done || !accepted || !text[0])
+		return TUI_F_REDRAW;
+	if (cli_parse_addr(text, &addr) < 0) {
+		tui_message(app, "not a hex address");
+		return TUI_F_REDRAW;
+	}
+	rc = ms_maps_next(mv->maps, addr, mv->vm.filter, &m, &err);
+	if (rc == MS_END) {
+		tui_message(app, "no mapping at or after %" PRIx64, addr);
+		return TUI_F_REDRAW;
+	}
+	if (rc < 0)
+		return rc == MS_ERR_EXITED || rc == MS_ERR_EXECED ? lost(app, mv, &err) : TUI_F_REDRAW;
+	tui_mapview_goto(&mv->vm, m.start);
+	ms_mapping_reset(&m);
+	return TUI_F_REQUERY | TUI_F_REDRAW;
+}
+
+static unsigned toggle_filter(struct maps_view *mv, unsigned bit)
+{
+	tui_mapview_set_filter(&mv->vm, mv->vm.filter ^ bit);
+	return TUI_F_REQUERY | TUI_F_REDRAW;
+}
+
+static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_action act)
+{
+	struct maps_view *mv = mv_of(v);
+	long page = (long)mv->vm.height;
+
+	switch (act) {
+	case TUI_ACT_DOWN: return moved(app, mv, tui_mapview_move(&mv->vm, 1), tui_mapview_move, 1);
+	case TUI_ACT_UP: return moved(app, mv, tui_mapview_move(&mv->vm, -1), tui_mapview_move, -1);
+	case TUI_ACT_PAGE_DOWN: return moved(app, mv, tui_mapview_move(&mv->vm, page), tui_mapview_move, page);
+	case TUI_ACT_PAGE_UP: return moved(app, mv, tui_mapview_move(&mv->vm, -page), tui_mapview_move, -page);
+	case TUI_ACT_HOME: return moved(app, mv, tui_mapview_home(&mv->vm), NULL, 0);
+	case TUI_ACT_END: return moved(app, mv, tui_mapview_end(&mv->vm), NULL, 0);
+	case TUI_ACT_DETAIL:
+		mv->detail = !mv->detail;
+		return TUI_F_REQUERY | TUI_F_REDRAW;
+	case TUI_ACT_FILTER_FILE: return toggle_filter(mv, MS_FILTER_FILE_BACKED);
+	case TUI_ACT_FILTER_EXEC: return toggle_filter(mv, MS_FILTER_EXECUTABLE);
+	case TUI_ACT_FILTER_WRITE: return toggle_filter(mv, MS_FILTER_WRITABLE);
+	case TUI_ACT_FILTER_READ: return toggle_filter(mv, MS_FILTER_READABLE);
+	case TUI_ACT_FILTER_SHARED: return toggle_filter(mv, MS_FILTER_SHARED);
+	case TUI_ACT_FILTER_NAME:
+		tui_prompt_start(app, v, "name contains: ", mv->vm.name_filter, name_prompt);
+		return TUI_F_REDRAW;
+	case TUI_ACT_GOTO:
+		tui_prompt_start(app, v, "go to address (hex): ", "", goto_prompt);
+		return TUI_F_REDRAW;
+	case TUI_ACT_BACK:
+	case TUI_ACT_QUIT:
+		return TUI_F_BACK;
+	default:
+		return 0;
+	}
+}
+
+static unsigned maps_click(struct tui_app *app, struct tui_view *v, int y)
+{
+	struct maps_view *mv = mv_of(v);
+
+	if (y < 2 || !tui_mapview_click(&mv->vm, (size_t)(y - 2)))
+		return 0;
+	return TUI_F_REDRAW;
+}
+
+static attr_t row_attr(const struct tui_app *app, const struct tui_maprow *r)
+{
+	const struct ms_mapping *m = r->m;
+
+	if (r->mark == TUI_MARK_ADDED)
+		return tui_pair_attr(app, TUI_PAIR_ADDED);
+	if (r->mark == TUI_MARK_REMOVED)
+		return tui_pair_attr(app, TUI_PAIR_REMOVED);
+	if (tui_mapping_is_anomalous(m))
+		return tui_pair_attr(app, TUI_PAIR_ANOMALY);
+	if (m->perms & MS_PERM_EXEC)
+		return tui_pair_attr(app, TUI_PAIR_EXEC);
+	if (m->perms & MS_PERM_SHARED)
+		return tui_pair_attr(app, TUI_PAIR_SHARED);
+	if (m->perms & MS_PERM_WRITE)
+		return tui_pair_attr(app, TUI_PAIR_WRITE);
+	return A_NORMAL;
+}
+
+static void draw_detail(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
+			int y, int last)
+{
+	struct tui_detail_line lines[12];
+	const struct tui_maprow *sel = tui_mapview_selected(f->vm);
+	int w = getmaxx(win);
+	size_t n;
+
+	mvwhline(win, y, 0, '-', w);
+	tui_put(win, y, 0, "- detail ", w, false);
+	if (!sel)
+		return;
+	n = tui_format_detail(lines, sizeof(lines) / sizeof(lines[0]), sel->m, f->ioctl_backend,
+			      app->escape_flags);
+	for (size_t i = 0; i < n && ++y < last; i++) {
+		const char *val = lines[i].value;
+		size_t left = strlen(val);
+
+		tui_put(win, y, 0, lines[i].label, 10, true);
+		/* The name is shown whole: wrap it over as many lines as it needs. */
+		for (;;) {
+			int cols;
+			size_t fit = tui_text_fit(val, left, w - 10, &cols);
+			char part[TUI_LINE_MAX];
+
+			if (!fit)
+				break;
+			memcpy(part, val, fit);
+			part[fit] = '\0';
+			tui_put(win, y, 10, part, w - 10, false);
+			val += fit;
+			left -= fit;
+			if (!left || y + 1 >= last)
+				break;
+			y++;
+		}
+	}
+}
+
+void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f)
+{
+	const struct tui_mapview *vm = f->vm;
+	int lines = getmaxy(win), w = getmaxx(win);
+	int rows = tui_maps_rows(lines, f->detail);
+	size_t first = tui_mapview_first_shown(vm);
+	char text[TUI_LINE_MAX], filters[16], total[32];
+
+	werase(win);
+	if (tui_draw_too_small(win))
+		return;
+	tui_format_filters(filters, sizeof(filters), vm->filter);
+	cli_format_size(vm->total_size, false, total, sizeof(total));
+	if (vm->index_valid)
+		snprintf(text, sizeof(text), "%s | %s | filter %s%s%s | %zu/%zu maps, %s", f->title,
+			 f->backend, filters, vm->name_filter[0] ? " name~" : "", vm->name_filter,
+			 tui_mapview_position(vm), vm->nstarts, total);
+	else
+		snprintf(text, sizeof(text), "%s | %s | filter %s%s%s | %zu shown", f->title,
+			 f->backend, filters, vm->name_filter[0] ? " name~" : "", vm->name_filter,
+			 vm->nrows);
+	tui_draw_header(app, win, text);
+	tui_format_mapheading(text, sizeof(text), app->cfg.hidden);
+	wattron(win, A_BOLD);
+	tui_put(win, 1, 0, text, w, false);
+	wattroff(win, A_BOLD);
+	for (int i = 0; i < rows && first + (size_t)i < vm->nrows; i++) {
+		const struct tui_maprow *r = &vm->rows[first + (size_t)i];
+		attr_t a = row_attr(app, r);
+
+		if (first + (size_t)i == vm->sel_row)
+			a |= A_REVERSE;
+		tui_format_maprow(text, sizeof(text), r->m, r->mark, app->cfg.hidden, app->escape_flags);
+		wattron(win, a);
+		tui_put(win, 2 + i, 0, text, w, true);
+		wattroff(win, a);
+	}
+	if (f->detail)
+		draw_detail(app, win, f, 2 + rows, lines - 1);
+	tui_draw_message(app, win, f->banner);
+}
+
+static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
+{
+	struct maps_view *mv = mv_of(v);
+	struct tui_maps_frame f = {
+		.vm = &mv->vm,
+		.title = mv->title,
+		.backend = ms_backend_name(ms_maps_backend(mv->maps)),
+		.banner = mv->banner[0] ? mv->banner : NULL,
+		.detail = mv->detail,
+		.ioctl_backend = ms_maps_backend(mv->maps) == MS_BACKEND_IOCTL,
+	};
+
+	tui_maps_draw_frame(app, win, &f);
+}
+
+static void maps_destroy(struct tui_view *v)
+{
+	struct maps_view *mv = mv_of(v);
+
+	tui_mapview_free(&mv->vm);
+	ms_maps_close(mv->maps);
+	ms_proc_close(mv->proc);
+	free(mv);
+}
+
+static const struct tui_view_ops maps_ops = {
+	.scope = TUI_SCOPE_MAPS,
+	.handle = maps_handle,
+	.tick = maps_tick,
+	.draw = maps_draw,
+	.click = maps_click,
+	.destroy = maps_destroy,
+};
+
+struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size_t errsize)
+{
+	struct maps_view *mv = calloc(1, sizeof(*mv));
+	struct ms_maps_opts opts = { .backend = app->backend, .ioctl_fn = NULL };
+	struct ms_error err;
+	char comm[4 * 64 + 1];
+
+	if (!mv) {
+		snprintf(errbuf, errsize, "pid %d: out of memory", (int)pid);
+		return NULL;
+	}
+	if (ms_proc_open(pid, &mv->proc, &err) < 0 ||
+	    ms_maps_open(mv->proc, &opts, &mv->maps, &err) < 0) {
+		snprintf(errbuf, errsize, "%s", err.msg);
+		ms_proc_close(mv->proc);
+		free(mv);
+		return NULL;
+	}
+	mv->base.ops = &maps_ops;
+	mv->pid = pid;
+	ms_escape(ms_proc_stat_at_open(mv->proc)->comm, strlen(ms_proc_stat_at_open(mv->proc)->comm),
+		  comm, sizeof(comm), app->escape_flags);
+	snprintf(mv->title, sizeof(mv->title), "pid %d %s", (int)pid, comm);
+	tui_mapview_init(&mv->vm, app->cfg.filter, (size_t)tui_maps_rows(LINES > 0 ? LINES : 24, false));
+	return &mv->base;
+}

@@ -1,0 +1,187 @@
+/* The process list: the first screen. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/format.h"
+#include "tui/procview.h"
+#include "tui/tui.h"
+
+struct procs_view {
+	struct tui_view base;
+	struct tui_procview pv;
+	bool scanned;
+};
+
+static struct procs_view *pv_of(struct tui_view *v)
+{
+	return (struct procs_view *)v;
+}
+
+static unsigned procs_tick(struct tui_app *app, struct tui_view *v, bool timer)
+{
+	struct procs_view *p = pv_of(v);
+	struct ms_error err;
+
+	tui_procview_set_height(&p->pv, (size_t)tui_body_lines(LINES));
+	if (!timer && p->scanned)
+		return TUI_F_REDRAW;
+	if (ms_proclist_scan(MS_PROCLIST_AUTO, MS_PROCLIST_COUNT_MAPS, &p->pv.list, &err) < 0) {
+		tui_message(app, "%s", err.msg);
+		return TUI_F_REDRAW;
+	}
+	p->scanned = true;
+	if (tui_procview_rebuild(&p->pv) < 0)
+		tui_message(app, "process list: out of memory");
+	return TUI_F_REDRAW;
+}
+
+static unsigned search_prompt(struct tui_app *app, struct tui_view *v, const char *text,
+			      bool done, bool accepted)
+{
+	struct procs_view *p = pv_of(v);
+
+	snprintf(p->pv.search, sizeof(p->pv.search), "%s", text);
+	if (!done && text[0] && !tui_procview_search(&p->pv, 1, true))
+		tui_message(app, "no match");
+	else
+		app->message[0] = '\0';
+	return TUI_F_REDRAW;
+}
+
+static unsigned open_selected(struct tui_app *app, struct procs_view *p)
+{
+	const struct ms_procrow *r = tui_procview_selected(&p->pv);
+	struct tui_view *mv;
+	char why[256];
+
+	if (!r)
+		return 0;
+	mv = tui_maps_new(app, r->pid, why, sizeof(why));
+	if (!mv) {
+		tui_message(app, "%s", why);
+		return TUI_F_REDRAW;
+	}
+	tui_push(app, mv);
+	return TUI_F_REQUERY | TUI_F_REDRAW;
+}
+
+static unsigned procs_handle(struct tui_app *app, struct tui_view *v, enum tui_action act)
+{
+	struct procs_view *p = pv_of(v);
+	struct tui_procview *pv = &p->pv;
+	long page = (long)pv->height;
+
+	switch (act) {
+	case TUI_ACT_DOWN: tui_procview_move(pv, 1); break;
+	case TUI_ACT_UP: tui_procview_move(pv, -1); break;
+	case TUI_ACT_PAGE_DOWN: tui_procview_move(pv, page); break;
+	case TUI_ACT_PAGE_UP: tui_procview_move(pv, -page); break;
+	case TUI_ACT_HOME: tui_procview_select(pv, 0); break;
+	case TUI_ACT_END: tui_procview_select(pv, pv->nshown ? pv->nshown - 1 : 0); break;
+	case TUI_ACT_OPEN: return open_selected(app, p);
+	case TUI_ACT_SORT_NEXT:
+		pv->sort_col = (enum tui_proc_col)((pv->sort_col + 1) % TUI_PCOL_COUNT);
+		tui_procview_rebuild(pv);
+		break;
+	case TUI_ACT_SORT_PREV:
+		pv->sort_col = (enum tui_proc_col)((pv->sort_col + TUI_PCOL_COUNT - 1) % TUI_PCOL_COUNT);
+		tui_procview_rebuild(pv);
+		break;
+	case TUI_ACT_SORT_REVERSE:
+		pv->reverse = !pv->reverse;
+		tui_procview_rebuild(pv);
+		break;
+	case TUI_ACT_SEARCH:
+		tui_prompt_start(app, v, "search: ", "", search_prompt);
+		break;
+	case TUI_ACT_SEARCH_NEXT:
+	case TUI_ACT_SEARCH_PREV:
+		if (!tui_procview_search(pv, act == TUI_ACT_SEARCH_NEXT ? 1 : -1, false))
+			tui_message(app, "no match");
+		break;
+	case TUI_ACT_USERS:
+		pv->all_users = !pv->all_users;
+		tui_procview_rebuild(pv);
+		break;
+	case TUI_ACT_KTHREADS:
+		pv->kthreads = !pv->kthreads;
+		tui_procview_rebuild(pv);
+		break;
+	case TUI_ACT_BACK:
+	case TUI_ACT_QUIT:
+		return TUI_F_BACK;
+	default:
+		return 0;
+	}
+	return TUI_F_REDRAW;
+}
+
+static unsigned procs_click(struct tui_app *app, struct tui_view *v, int y)
+{
+	return y >= 2 && tui_procview_click(&pv_of(v)->pv, (size_t)(y - 2)) ? TUI_F_REDRAW : 0;
+}
+
+static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
+{
+	struct tui_procview *pv = &pv_of(v)->pv;
+	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
+	char text[TUI_LINE_MAX];
+
+	werase(win);
+	if (tui_draw_too_small(win))
+		return;
+	snprintf(text, sizeof(text), "mapscope | %zu processes (%s) | %s%s | sort %s", pv->nshown,
+		 ms_proclist_source_name(MS_PROCLIST_AUTO), pv->all_users ? "all users" : "your processes",
+		 pv->kthreads ? ", kernel threads" : "", tui_proc_col_name(pv->sort_col));
+	tui_draw_header(app, win, text);
+	tui_format_procheading(text, sizeof(text), (int)pv->sort_col, pv->reverse);
+	wattron(win, A_BOLD);
+	tui_put(win, 1, 0, text, w, false);
+	wattroff(win, A_BOLD);
+	for (int i = 0; i < rows; i++) {
+		size_t row = pv->top_row + (size_t)i;
+		const struct ms_procrow *r = tui_procview_row(pv, row);
+		attr_t a = A_NORMAL;
+
+		if (!r)
+			break;
+		if (r->maps_err)
+			a |= A_DIM;
+		if (row == pv->sel_row)
+			a |= A_REVERSE;
+		tui_format_procrow(text, sizeof(text), r, app->escape_flags);
+		wattron(win, a);
+		tui_put(win, 2 + i, 0, text, w, true);
+		wattroff(win, a);
+	}
+	tui_draw_message(app, win, NULL);
+}
+
+static void procs_destroy(struct tui_view *v)
+{
+	tui_procview_free(&pv_of(v)->pv);
+	free(v);
+}
+
+static const struct tui_view_ops procs_ops = {
+	.scope = TUI_SCOPE_PROCS,
+	.handle = procs_handle,
+	.tick = procs_tick,
+	.draw = procs_draw,
+	.click = procs_click,
+	.destroy = procs_destroy,
+};
+
+struct tui_view *tui_procs_new(struct tui_app *app)
+{
+	struct procs_view *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->base.ops = &procs_ops;
+	tui_procview_init(&p->pv, app->me, (size_t)tui_body_lines(LINES > 0 ? LINES : 24));
+	return &p->base;
+}

@@ -1,0 +1,119 @@
+#!/bin/sh
+# End-to-end test of the explorer: the real binary in tmux against ms-fixture.
+# Polls the pane with a deadline; never sleeps a fixed time to wait for it.
+# Exit 77 (skip) only when tmux is absent.
+set -u
+
+command -v tmux >/dev/null 2>&1 || { echo "explorer e2e: SKIP (no tmux)"; exit 77; }
+BIN=${MS_BIN:-./mapscope}
+FIXTURE=${MS_FIXTURE:-./tests/ms-fixture}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ms-e2e.XXXXXX") || exit 1
+SOCK="$TMP/tmux.sock"
+FPID=
+PASSED=0
+
+cleanup() {
+	tmux -S "$SOCK" kill-server 2>/dev/null
+	[ -n "$FPID" ] && kill "$FPID" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+fail() {
+	echo "explorer e2e: FAIL: $*"
+	echo "---- last screen ----"
+	tmux -S "$SOCK" capture-pane -p -t ms 2>/dev/null
+	exit 1
+}
+pass() { PASSED=$((PASSED + 1)); echo "ok $PASSED - $*"; }
+screen() { tmux -S "$SOCK" capture-pane -p -t ms "$@"; }
+keys() { tmux -S "$SOCK" send-keys -t ms "$@"; }
+
+# wait_for DESCRIPTION COMMAND...: poll until COMMAND succeeds, for 10 seconds at most.
+wait_for() {
+	what=$1
+	shift
+	end=$(($(date +%s) + 10))
+	while ! "$@" >/dev/null 2>&1; do
+		[ "$(date +%s)" -ge "$end" ] && fail "timed out waiting for $what"
+		sleep 0.05
+	done
+}
+shows() { screen | grep -F -e "$1"; }
+
+# -- the fixture ---------------------------------------------------------------
+mkdir "$TMP/fx"
+"$FIXTURE" "$TMP/fx" > "$TMP/fixture.out" 2>&1 < /dev/null &
+FPID=$!
+wait_for "the fixture" grep -q '^ready' "$TMP/fixture.out"
+PID=$(awk '/^ready/ { print $2 }' "$TMP/fixture.out")
+LONG=$(awk '$1 == "map" && $2 == "long" { print $3 }' "$TMP/fixture.out")
+
+# -- open it --------------------------------------------------------------------
+tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 160 -y 40 \
+	"$BIN $PID; echo \$? > '$TMP/status'; sleep 60" || fail "cannot start tmux"
+wait_for "the maps view" shows "pid $PID ms-fixture | ioctl | filter none"
+pass "mapscope $PID opens the maps view with the ioctl backend"
+
+# -- x: only executable rows ----------------------------------------------------------
+keys x
+wait_for "filter x" shows "| filter x |"
+rows=$(screen | awk 'NR > 2 && $0 ~ /^[ +-] +[0-9a-f]+-[0-9a-f]+ / { print $3 }')
+[ -n "$rows" ] || fail "no rows under the x filter"
+echo "$rows" | grep -qv '^..x' && fail "a row without x under the x filter: $rows"
+screen | grep -q 'code.bin' || fail "the fixture's file-rx mapping is not listed under x"
+pass "x shows only executable rows ($(echo "$rows" | wc -l) rows)"
+keys x
+wait_for "filter none" shows "| filter none |"
+
+# -- the detail pane and the build ID ----------------------------------------
+line=$("$BIN" list "$PID" -o START,BUILDID -n -r | awk 'NF == 2 { print; exit }')
+[ -n "$line" ] || fail "mapscope list shows no build ID"
+start=${line%% *}
+buildid=${line#* }
+keys g "$start" Enter
+keys Enter
+wait_for "the build ID in the detail pane" shows "build ID  $buildid"
+pass "detail pane shows build ID $buildid of the mapping at $start"
+keys Tab
+wait_for "the detail pane to close" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q 'build ID'"
+
+# -- resize to 20x5, below it, and back --------------------------------------------
+tmux -S "$SOCK" resize-window -t ms -x 20 -y 5
+wait_for "the 20x5 screen" sh -c "[ \"\$(tmux -S '$SOCK' display -p -t ms '#{window_width}x#{window_height}')\" = 20x5 ] && tmux -S '$SOCK' capture-pane -p -t ms | head -1 | grep -q '^pid $PID'"
+pass "20x5 still draws the header"
+tmux -S "$SOCK" resize-window -t ms -x 19 -y 5
+wait_for "terminal too small" shows "terminal too"
+pass "19x5 says the terminal is too small"
+tmux -S "$SOCK" resize-window -t ms -x 160 -y 40
+wait_for "the full screen again" shows "pid $PID ms-fixture | ioctl | filter none"
+pass "back to 160x40"
+
+# -- a new mapping appears highlighted --------------------------------------------------
+keys g "$LONG" Enter
+wait_for "the long mapping selected" shows "dddddddd"
+kill -USR1 "$FPID"
+wait_for "extra-1.dat marked as new" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -q '^+ .*extra-1\\.dat'"
+# The row is also drawn bold (with or without colour), not just marked.
+screen -e | grep 'extra-1\.dat' | grep -Eq "$(printf '\033')\\[([0-9;]*;)?1m" ||
+	fail "the new row is not drawn bold"
+pass "a newly mapped file appears marked + and highlighted"
+
+# -- the process exits: banner, last data kept -------------------------------------
+kill "$FPID"
+wait "$FPID" 2>/dev/null
+FPID=
+wait_for "the exit banner" shows "pid $PID exited"
+screen | grep -q 'extra-1\.dat' || fail "the last data did not stay on screen"
+pass "banner after the fixture exits, last data still shown"
+
+# -- quit ------------------------------------------------------------------------
+keys q
+wait_for "the process list" shows "PIDv"
+keys q
+wait_for "mapscope to exit" test -s "$TMP/status"
+[ "$(cat "$TMP/status")" = 0 ] || fail "exit status $(cat "$TMP/status")"
+pass "q, q quits with status 0"
+
+echo "explorer e2e: $PASSED checks passed"
+exit 0

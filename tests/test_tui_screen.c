@@ -1,0 +1,247 @@
+/*
+ * Screen tests: draw the explorer's screens into a fixed-size ncurses screen
+ * (output to /dev/null), read them back with mvwinnstr and compare with the
+ * expected screens in tests/screens/.  MS_UPDATE_SCREENS=1 rewrites them.
+ * Also checks that the key dispatcher and the action table agree.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/escape.h"
+#include "tui/tui.h"
+
+#ifndef SCREENS_DIR
+#define SCREENS_DIR "tests/screens"
+#endif
+
+static FILE *devnull_out, *devnull_in;
+static SCREEN *scr;
+
+static int term_setup(void **state)
+{
+	(void)state;
+	devnull_out = fopen("/dev/null", "w");
+	devnull_in = fopen("/dev/null", "r");
+	assert_non_null(devnull_out);
+	scr = newterm("xterm", devnull_out, devnull_in);
+	assert_non_null(scr);
+	return 0;
+}
+
+static int term_teardown(void **state)
+{
+	(void)state;
+	endwin();
+	delscreen(scr);
+	fclose(devnull_out);
+	fclose(devnull_in);
+	return 0;
+}
+
+static void app_init(struct tui_app *app)
+{
+	memset(app, 0, sizeof(*app));
+	tui_settings_defaults(&app->cfg);
+	app->escape_flags = MS_ESC_ASCII;
+}
+
+/* The screen as text: one line per row, trailing blanks removed. */
+static char *dump(WINDOW *win)
+{
+	int h = getmaxy(win), w = getmaxx(win);
+	size_t size = (size_t)h * ((size_t)w + 1) + 1, at = 0;
+	char *out = malloc(size), line[512];
+
+	assert_non_null(out);
+	for (int y = 0; y < h; y++) {
+		int n = mvwinnstr(win, y, 0, line, w < 511 ? w : 511);
+		size_t len = n > 0 ? (size_t)n : 0;
+
+		while (len && line[len - 1] == ' ')
+			len--;
+		memcpy(out + at, line, len);
+		at += len;
+		out[at++] = '\n';
+	}
+	out[at] = '\0';
+	return out;
+}
+
+static void compare(const char *name, const char *got)
+{
+	char path[512], want[16384];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", SCREENS_DIR, name);
+	if (getenv("MS_UPDATE_SCREENS")) {
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(got, f);
+		fclose(f);
+	}
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("missing expected screen %s", path);
+	n = fread(want, 1, sizeof(want) - 1, f);
+	want[n] = '\0';
+	fclose(f);
+	if (strcmp(want, got))
+		fail_msg("screen %s differs; got:\n%s", name, got);
+}
+
+static void push_map(struct ms_maplist *l, uint64_t start, uint64_t end, unsigned perms,
+		     const char *name, uint32_t major, uint64_t inode)
+{
+	struct ms_mapping m = { 0 };
+
+	m.start = start;
+	m.end = end;
+	m.perms = perms;
+	m.page_size = 4096;
+	m.dev_major = major;
+	m.inode = inode;
+	if (name)
+		assert_int_equal(ms_mapping_set_name(&m, name, strlen(name)), 0);
+	if (perms & MS_PERM_EXEC) {
+		m.build_id_len = 20;
+		for (int i = 0; i < 20; i++)
+			m.build_id[i] = (unsigned char)(0xa0 + i);
+	}
+	assert_int_equal(ms_maplist_push(l, &m), 0);
+}
+
+/* Two ticks of a process: a file mapped in between, an anonymous one gone. */
+static void sample_model(struct tui_mapview *vm, size_t height)
+{
+	struct ms_maplist a = { 0 }, b = { 0 };
+
+	tui_mapview_init(vm, 0, height);
+	push_map(&a, 0x400000, 0x401000, MS_PERM_READ | MS_PERM_EXEC, "/usr/bin/demo", 8, 1234);
+	push_map(&a, 0x600000, 0x602000, MS_PERM_READ | MS_PERM_WRITE, NULL, 0, 0);
+	push_map(&a, 0x7f0000000000, 0x7f0000004000, MS_PERM_READ | MS_PERM_WRITE | MS_PERM_SHARED,
+		 "/dev/shm/bus\x1b[2J", 0, 77);
+	push_map(&b, 0x400000, 0x401000, MS_PERM_READ | MS_PERM_EXEC, "/usr/bin/demo", 8, 1234);
+	push_map(&b, 0x500000, 0x504000, MS_PERM_READ, "/tmp/new file.dat", 8, 99);
+	push_map(&b, 0x7f0000000000, 0x7f0000004000, MS_PERM_READ | MS_PERM_WRITE | MS_PERM_SHARED,
+		 "/dev/shm/bus\x1b[2J", 0, 77);
+	tui_mapview_apply(vm, &a, 0, false, true);
+	tui_mapview_apply(vm, &b, 0, false, true);
+	ms_maplist_free(&a);
+	ms_maplist_free(&b);
+}
+
+static void draw_maps(const char *name, int lines, int cols, bool detail, const char *banner)
+{
+	struct tui_app app;
+	struct tui_mapview vm;
+	struct tui_maps_frame f = {
+		.title = "pid 42 demo", .backend = "ioctl", .banner = banner,
+		.detail = detail, .ioctl_backend = true,
+	};
+	char *got;
+
+	app_init(&app);
+	resize_term(lines, cols);
+	sample_model(&vm, (size_t)tui_maps_rows(lines, detail));
+	f.vm = &vm;
+	tui_maps_draw_frame(&app, stdscr, &f);
+	got = dump(stdscr);
+	compare(name, got);
+	free(got);
+	tui_mapview_free(&vm);
+}
+
+static void test_maps_80x12(void **state)
+{
+	(void)state;
+	draw_maps("maps-80x12.txt", 12, 80, false, NULL);
+}
+
+static void test_maps_detail_80x24(void **state)
+{
+	(void)state;
+	draw_maps("maps-detail-80x24.txt", 24, 80, true, NULL);
+}
+
+static void test_maps_20x5_banner(void **state)
+{
+	(void)state;
+	draw_maps("maps-20x5.txt", 5, 20, false, "pid 42 exited: showing the last data");
+}
+
+static void test_too_small(void **state)
+{
+	(void)state;
+	draw_maps("too-small-19x5.txt", 5, 19, false, NULL);
+}
+
+static void test_help_80x40(void **state)
+{
+	struct tui_app app;
+	struct tui_view *h;
+	char *got;
+
+	(void)state;
+	app_init(&app);
+	resize_term(40, 80);
+	h = tui_help_new(&app, TUI_SCOPE_MAPS);
+	assert_non_null(h);
+	h->ops->draw(&app, h, stdscr);
+	got = dump(stdscr);
+	compare("help-maps-80x40.txt", got);
+	free(got);
+	h->ops->destroy(h);
+}
+
+/* Every key named in the table dispatches to its action, in its scope. */
+static void test_dispatch_matches_table(void **state)
+{
+	size_t n;
+	const struct tui_action_info *a = tui_actions(&n);
+
+	(void)state;
+	assert_int_equal(n, TUI_ACT_COUNT - 1);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, 'x'), TUI_ACT_FILTER_EXEC);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, KEY_DOWN), TUI_ACT_DOWN);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, 'j'), TUI_ACT_DOWN);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, '\r'), TUI_ACT_DETAIL);
+	assert_int_equal(tui_key_action(TUI_SCOPE_PROCS, '\r'), TUI_ACT_OPEN);
+	assert_int_equal(tui_key_action(TUI_SCOPE_PROCS, 'x'), TUI_ACT_NONE);
+	assert_int_equal(tui_key_action(TUI_SCOPE_PROCS, KEY_F(5)), TUI_ACT_REFRESH);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, 'L' & 0x1f), TUI_ACT_REFRESH);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, '\\'), TUI_ACT_FILTER_NAME);
+	for (size_t i = 0; i < n; i++) {
+		const char *k = a[i].keys;
+
+		/* Single-character keys resolve back to their own action. */
+		if (strlen(k) == 1 || k[1] == ' ')
+			assert_int_equal(tui_key_action(a[i].scope == TUI_SCOPE_ALL ? TUI_SCOPE_MAPS : a[i].scope,
+							(unsigned char)k[0]) == a[i].id ||
+					 (a[i].scope == TUI_SCOPE_ALL &&
+					  tui_key_action(TUI_SCOPE_PROCS, (unsigned char)k[0]) == a[i].id), 1);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_maps_80x12),
+		cmocka_unit_test(test_maps_detail_80x24),
+		cmocka_unit_test(test_maps_20x5_banner),
+		cmocka_unit_test(test_too_small),
+		cmocka_unit_test(test_help_80x40),
+		cmocka_unit_test(test_dispatch_matches_table),
+	};
+
+	return cmocka_run_group_tests(tests, term_setup, term_teardown);
+}

@@ -1,0 +1,126 @@
+/* The explorer's settings file parser (curses-free). */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tui/settings.h"
+
+struct warnings {
+	unsigned lines[8];
+	unsigned n;
+};
+
+static void record(void *ctx, unsigned line, const char *msg)
+{
+	struct warnings *w = ctx;
+
+	assert_non_null(msg);
+	if (w->n < 8)
+		w->lines[w->n++] = line;
+}
+
+static unsigned parse(struct tui_settings *c, const char *text, struct warnings *w)
+{
+	memset(w, 0, sizeof(*w));
+	tui_settings_defaults(c);
+	return tui_settings_parse(c, text, strlen(text), record, w);
+}
+
+static void test_every_key(void **state)
+{
+	struct tui_settings c;
+	struct warnings w;
+
+	(void)state;
+	assert_int_equal(parse(&c, "# comment\n\ndelay = 2.5\nfilters = xf\ncolor = no\n"
+				   "color.exec = blue\ncolor.removed = default\nhide = SIZE,dev\n"
+				   "backend = text\n", &w), 0);
+	assert_int_equal(w.n, 0);
+	assert_true(c.delay == 2.5);
+	assert_int_equal(c.filter, MS_FILTER_EXECUTABLE | MS_FILTER_FILE_BACKED);
+	assert_false(c.color);
+	assert_int_equal(c.colors[TUI_COLOR_EXEC], 4);
+	assert_int_equal(c.colors[TUI_COLOR_REMOVED], -1);
+	assert_int_equal(c.hidden, TUI_COL_SIZE | TUI_COL_DEV);
+	assert_int_equal(c.backend, MS_BACKEND_TEXT);
+}
+
+static void test_bad_lines_reported_rest_loads(void **state)
+{
+	struct tui_settings c;
+	struct warnings w;
+
+	(void)state;
+	assert_int_equal(parse(&c, "delay = 3\nnonsense\ncolour = yes\ndelay = 0\n"
+				   "filters = q\nhide = NAME\ncolor.exec = mauve\nfilters = w",
+			       &w), 6);
+	assert_int_equal(w.n, 6);
+	assert_int_equal(w.lines[0], 2);
+	assert_int_equal(w.lines[1], 3);
+	assert_int_equal(w.lines[2], 4);
+	assert_int_equal(w.lines[3], 5);
+	assert_int_equal(w.lines[4], 6);
+	assert_int_equal(w.lines[5], 7);
+	/* Good lines before and after the bad ones still apply. */
+	assert_true(c.delay == 3);
+	assert_int_equal(c.filter, MS_FILTER_WRITABLE);
+	assert_int_equal(c.colors[TUI_COLOR_EXEC], 2);
+}
+
+static void test_hostile_input(void **state)
+{
+	static const char nul[] = "delay = 2\0\ncolor = no\n";
+	struct tui_settings c;
+	struct warnings w;
+	char *big = malloc(5000);
+
+	(void)state;
+	assert_non_null(big);
+	memset(big, 'a', 4999);
+	big[4999] = '\0';
+	assert_int_equal(parse(&c, big, &w), 1);
+	assert_int_equal(w.lines[0], 1);
+	free(big);
+	memset(&w, 0, sizeof(w));
+	tui_settings_defaults(&c);
+	assert_int_equal(tui_settings_parse(&c, nul, sizeof(nul) - 1, record, &w), 1);
+	assert_true(c.delay == 1.0);
+	assert_false(c.color);
+}
+
+static void test_path(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	setenv("XDG_CONFIG_HOME", "/x/cfg", 1);
+	assert_int_equal(tui_settings_path(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/x/cfg/mapscope/config");
+	setenv("XDG_CONFIG_HOME", "relative", 1);
+	setenv("HOME", "/home/u", 1);
+	assert_int_equal(tui_settings_path(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/home/u/.config/mapscope/config");
+	unsetenv("XDG_CONFIG_HOME");
+	unsetenv("HOME");
+	assert_int_equal(tui_settings_path(buf, sizeof(buf)), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_key),
+		cmocka_unit_test(test_bad_lines_reported_rest_loads),
+		cmocka_unit_test(test_hostile_input),
+		cmocka_unit_test(test_path),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
