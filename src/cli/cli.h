@@ -59,6 +59,27 @@ enum {
 	CLI_OPT_HELP,
 };
 
+/* The output options every table command takes, for its option table... */
+#define CLI_OUTPUT_LONG_OPTIONS \
+	{ "output", required_argument, NULL, 'o' }, \
+	{ "json", no_argument, NULL, 'J' }, \
+	{ "raw", no_argument, NULL, 'r' }, \
+	{ "noheadings", no_argument, NULL, 'n' }, \
+	{ "bytes", no_argument, NULL, 'b' }, \
+	{ "backend", required_argument, NULL, CLI_OPT_BACKEND }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ NULL, 0, NULL, 0 }
+
+/* ...and for its --help. */
+#define CLI_OUTPUT_OPTIONS_HELP \
+	"  -o, --output=COLUMNS   columns to show; +COLUMNS adds to the default\n" \
+	"  -J, --json             JSON output\n" \
+	"  -r, --raw              raw output\n" \
+	"  -n, --noheadings       no column headings\n" \
+	"  -b, --bytes            sizes in bytes\n" \
+	"      --backend=WHICH    auto, ioctl or text (default auto)\n" \
+	"  -h, --help             this help\n"
+
 void cli_opts_init(struct cli_opts *o);
 
 /*

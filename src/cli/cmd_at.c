@@ -21,26 +21,14 @@ static void at_usage(void)
 	       "Show the mapping of process PID that covers address ADDR (hex, 0x optional)\n"
 	       "and the file offset that ADDR corresponds to.\n\n"
 	       "Options:\n"
-	       "  -o, --output=COLUMNS   columns to show; +COLUMNS adds to the default\n"
-	       "  -J, --json             JSON output\n"
-	       "  -r, --raw              raw output\n"
-	       "  -n, --noheadings       no column headings\n"
-	       "  -b, --bytes            sizes in bytes\n"
-	       "      --backend=WHICH    auto, ioctl or text (default auto)\n"
-	       "  -h, --help             this help\n\n"
+	       CLI_OUTPUT_OPTIONS_HELP
+	       "\n"
 	       "Columns:\n");
 	cli_columns_help(mapcols, MAPCOL_COUNT);
 }
 
 static const struct option at_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "json", no_argument, NULL, 'J' },
-	{ "raw", no_argument, NULL, 'r' },
-	{ "noheadings", no_argument, NULL, 'n' },
-	{ "bytes", no_argument, NULL, 'b' },
-	{ "backend", required_argument, NULL, CLI_OPT_BACKEND },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	CLI_OUTPUT_LONG_OPTIONS,
 };
 
 int cmd_at(int argc, char **argv)

@@ -69,13 +69,8 @@ static void diff_usage(void)
 	       "permissions, offset, device, inode, name or build ID.  A summary line\n"
 	       "goes to stderr (with -J, a \"summary\" object in the document).\n\n"
 	       "Options:\n"
-	       "  -o, --output=COLUMNS   columns to show; +COLUMNS adds to the default\n"
-	       "  -J, --json             JSON output\n"
-	       "  -r, --raw              raw output\n"
-	       "  -n, --noheadings       no column headings\n"
-	       "  -b, --bytes            sizes in bytes\n"
-	       "      --backend=WHICH    for live PIDs: auto, ioctl or text (default auto)\n"
-	       "  -h, --help             this help\n\n"
+	       CLI_OUTPUT_OPTIONS_HELP
+	       "\n"
 	       "Exit status: 0 no differences, 1 differences, 2 trouble (usage, a missing\n"
 	       "process, an unreadable or malformed file).\n\n"
 	       "Columns:\n");
@@ -84,14 +79,7 @@ static void diff_usage(void)
 }
 
 static const struct option diff_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "json", no_argument, NULL, 'J' },
-	{ "raw", no_argument, NULL, 'r' },
-	{ "noheadings", no_argument, NULL, 'n' },
-	{ "bytes", no_argument, NULL, 'b' },
-	{ "backend", required_argument, NULL, CLI_OPT_BACKEND },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	CLI_OUTPUT_LONG_OPTIONS,
 };
 
 /* One side: a live PID (digits only) or a snapshot file. */

@@ -21,13 +21,8 @@ static void list_usage(void)
 	       "      --file-backed      only mappings of files\n"
 	       "      --perms=rwxs       only mappings with all these permissions\n"
 	       "                         (r readable, w writable, x executable, s shared)\n"
-	       "  -o, --output=COLUMNS   columns to show; +COLUMNS adds to the default\n"
-	       "  -J, --json             JSON output\n"
-	       "  -r, --raw              raw output\n"
-	       "  -n, --noheadings       no column headings\n"
-	       "  -b, --bytes            sizes in bytes\n"
-	       "      --backend=WHICH    auto, ioctl or text (default auto)\n"
-	       "  -h, --help             this help\n\n"
+	       CLI_OUTPUT_OPTIONS_HELP
+	       "\n"
 	       "Columns:\n");
 	cli_columns_help(mapcols, MAPCOL_LIST_COUNT);
 }
@@ -35,14 +30,7 @@ static void list_usage(void)
 static const struct option list_options[] = {
 	{ "file-backed", no_argument, NULL, CLI_OPT_FILE_BACKED },
 	{ "perms", required_argument, NULL, CLI_OPT_PERMS },
-	{ "output", required_argument, NULL, 'o' },
-	{ "json", no_argument, NULL, 'J' },
-	{ "raw", no_argument, NULL, 'r' },
-	{ "noheadings", no_argument, NULL, 'n' },
-	{ "bytes", no_argument, NULL, 'b' },
-	{ "backend", required_argument, NULL, CLI_OPT_BACKEND },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	CLI_OUTPUT_LONG_OPTIONS,
 };
 
 int cmd_list(int argc, char **argv)

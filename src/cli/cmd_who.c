@@ -46,13 +46,8 @@ static void who_usage(void)
 	       "links and renamed paths match too.  One line per mapping.\n\n"
 	       "Options:\n"
 	       "      --perms=rwxs       only mappings with all these permissions\n"
-	       "  -o, --output=COLUMNS   columns to show; +COLUMNS adds to the default\n"
-	       "  -J, --json             JSON output\n"
-	       "  -r, --raw              raw output\n"
-	       "  -n, --noheadings       no column headings\n"
-	       "  -b, --bytes            sizes in bytes\n"
-	       "      --backend=WHICH    auto, ioctl or text (default auto)\n"
-	       "  -h, --help             this help\n\n"
+	       CLI_OUTPUT_OPTIONS_HELP
+	       "\n"
 	       "Exit status: 0 some process maps FILE, 1 none does, 2 error.\n\n"
 	       "Columns:\n");
 	cli_columns_help(cols, WHOCOL_COUNT);
@@ -60,14 +55,7 @@ static void who_usage(void)
 
 static const struct option who_options[] = {
 	{ "perms", required_argument, NULL, CLI_OPT_PERMS },
-	{ "output", required_argument, NULL, 'o' },
-	{ "json", no_argument, NULL, 'J' },
-	{ "raw", no_argument, NULL, 'r' },
-	{ "noheadings", no_argument, NULL, 'n' },
-	{ "bytes", no_argument, NULL, 'b' },
-	{ "backend", required_argument, NULL, CLI_OPT_BACKEND },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	CLI_OUTPUT_LONG_OPTIONS,
 };
 
 static char *who_cell(const struct cli_opts *o, int col, const struct ms_proc *proc,
