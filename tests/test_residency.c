@@ -22,20 +22,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "fixture_client.h"
+#include "resfix.h"
 #include "maps.h"
 #include "residency.h"
-
-/* What this test reads from smaps by itself, to compare with. */
-struct smaps_rec {
-	uint64_t start, end;
-	uint64_t rss, swap, anon_huge, hugetlb;
-};
-
-struct smaps_set {
-	struct smaps_rec *recs;
-	size_t count;
-};
 
 struct res_ctx {
 	struct fixture fx;
@@ -44,63 +33,6 @@ struct res_ctx {
 	struct ms_maplist list;
 	long page;
 };
-
-static int read_smaps(pid_t pid, struct smaps_set *set)
-{
-	char path[64], line[8192];
-	struct smaps_rec *cur = NULL;
-	size_t cap = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	set->recs = NULL;
-	set->count = 0;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long a, b, kb;
-		char name[64];
-
-		if (sscanf(line, "%llx-%llx ", &a, &b) == 2 && strchr(line, ' ') &&
-		    strchr(line, '-') < strchr(line, ' ')) {
-			if (set->count == cap) {
-				cap = cap ? cap * 2 : 64;
-				set->recs = realloc(set->recs, cap * sizeof(*set->recs));
-				assert_non_null(set->recs);
-			}
-			cur = &set->recs[set->count++];
-			memset(cur, 0, sizeof(*cur));
-			cur->start = a;
-			cur->end = b;
-		} else if (cur && sscanf(line, "%63[^:]: %llu kB", name, &kb) == 2) {
-			if (!strcmp(name, "Rss"))
-				cur->rss = kb * 1024;
-			else if (!strcmp(name, "Swap"))
-				cur->swap = kb * 1024;
-			else if (!strcmp(name, "AnonHugePages") || !strcmp(name, "ShmemPmdMapped") ||
-				 !strcmp(name, "FilePmdMapped"))
-				cur->anon_huge += kb * 1024;
-			else if (!strcmp(name, "Shared_Hugetlb") || !strcmp(name, "Private_Hugetlb"))
-				cur->hugetlb += kb * 1024;
-		}
-	}
-	fclose(f);
-	return 0;
-}
-
-static bool smaps_same(const struct smaps_set *a, const struct smaps_set *b)
-{
-	return a->count == b->count && !memcmp(a->recs, b->recs, a->count * sizeof(*a->recs));
-}
-
-static const struct smaps_rec *smaps_find(const struct smaps_set *set, const struct ms_mapping *m)
-{
-	for (size_t i = 0; i < set->count; i++)
-		if (set->recs[i].start == m->start && set->recs[i].end == m->end)
-			return &set->recs[i];
-	return NULL;
-}
 
 static struct ms_residency *open_res(struct ms_proc *proc, enum ms_res_backend b,
 				     ms_ioctl_fn fn, size_t vec_len)
@@ -128,22 +60,12 @@ static struct ms_resinfo *query_all(struct res_ctx *c, struct ms_residency *res)
 static int setup(void **state)
 {
 	struct res_ctx *c = calloc(1, sizeof(*c));
-	const char *fixture = getenv("MS_FIXTURE");
 	/* The text backend lists [vsyscall] too, so every smaps record is compared. */
 	struct ms_maps_opts mo = { .backend = MS_BACKEND_TEXT };
-	char path[4096];
 	struct ms_error err;
 
 	assert_non_null(c);
-	assert_non_null(fixture);
-	/* Our own fixture lives beside tests/ms-fixture and speaks its protocol. */
-	snprintf(path, sizeof(path), "%s", fixture);
-	snprintf(strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
-		 sizeof(path) - (size_t)(strrchr(path, '/') ? strrchr(path, '/') + 1 - path : 0),
-		 "ms-residency-fixture");
-	setenv("MS_FIXTURE", path, 1);
-	assert_int_equal(fixture_start(&c->fx), 0);
-	setenv("MS_FIXTURE", fixture, 1);
+	assert_int_equal(resfix_start(&c->fx), 0);
 	c->page = sysconf(_SC_PAGESIZE);
 	if (ms_proc_open(c->fx.pid, &c->proc, &err) < 0 ||
 	    ms_maps_open(c->proc, &mo, &c->maps, &err) < 0 ||
@@ -191,10 +113,10 @@ static struct ms_resinfo *stable_query(struct res_ctx *c, struct ms_residency *r
 		struct smaps_set before, after;
 		struct ms_resinfo *out;
 
-		assert_int_equal(read_smaps(c->fx.pid, &before), 0);
+		assert_int_equal(resfix_read_smaps(c->fx.pid, &before), 0);
 		out = query_all(c, res);
-		assert_int_equal(read_smaps(c->fx.pid, &after), 0);
-		if (smaps_same(&before, &after) || time(NULL) > deadline) {
+		assert_int_equal(resfix_read_smaps(c->fx.pid, &after), 0);
+		if (resfix_smaps_same(&before, &after) || time(NULL) > deadline) {
 			free(before.recs);
 			*smaps = after;
 			return out;
@@ -213,7 +135,7 @@ static void check_against_smaps(struct res_ctx *c, struct ms_residency *res)
 
 	for (size_t i = 0; i < c->list.count; i++) {
 		const struct ms_mapping *m = &c->list.items[i];
-		const struct smaps_rec *s = smaps_find(&smaps, m);
+		const struct smaps_rec *s = resfix_smaps_find(&smaps, m->start, m->end);
 
 		if (!s)
 			fail_msg("%llx-%llx not in smaps", (unsigned long long)m->start,
@@ -290,7 +212,7 @@ static void test_huge_pages(void **state)
 	struct smaps_set smaps;
 	struct ms_resinfo *out = stable_query(c, res, &smaps);
 	size_t w = index_of(c, "thp-written"), r = index_of(c, "thp-read");
-	const struct smaps_rec *sw = smaps_find(&smaps, &c->list.items[w]);
+	const struct smaps_rec *sw = resfix_smaps_find(&smaps, c->list.items[w].start, c->list.items[w].end);
 
 	assert_non_null(sw);
 	/* 2 MiB written: resident whether or not the kernel found a huge page. */

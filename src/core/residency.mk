@@ -9,7 +9,16 @@ tests_ms_residency_fixture_SOURCES = tests/residency_fixture.c
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_residency
 TESTS += tests/test_residency
-tests_test_residency_SOURCES = tests/test_residency.c $(FIXTURE_CLIENT)
+RESFIX = tests/resfix.c tests/resfix.h $(FIXTURE_CLIENT)
+tests_test_residency_SOURCES = tests/test_residency.c $(RESFIX)
 tests_test_residency_CFLAGS = $(TEST_CFLAGS)
 tests_test_residency_LDADD = $(TEST_CORE_LIBS)
+endif
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_residency_cli
+TESTS += tests/test_residency_cli
+tests_test_residency_cli_SOURCES = tests/test_residency_cli.c $(RESFIX) tests/snapfix.c tests/snapfix.h
+tests_test_residency_cli_CFLAGS = $(TEST_CFLAGS) $(JANSSON_CFLAGS)
+tests_test_residency_cli_LDADD = $(TEST_CORE_LIBS) $(JANSSON_LIBS)
 endif
