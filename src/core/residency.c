@@ -40,32 +40,41 @@ size_t ms_res_skip_before(const struct ms_mapping *maps, size_t lo, size_t count
 	return lo;
 }
 
-static int open_pagemap(struct ms_residency *res, struct ms_error *err)
+int ms_res_openat(struct ms_residency *res, const char *name, struct ms_error *err)
 {
 	pid_t pid = ms_proc_pid(res->proc);
-	int fd = openat(ms_proc_dirfd(res->proc), "pagemap", O_RDONLY | O_CLOEXEC);
+	int fd = openat(ms_proc_dirfd(res->proc), name, O_RDONLY | O_CLOEXEC);
 
-	if (fd >= 0) {
-		res->fd = fd;
-		return 0;
-	}
+	if (fd >= 0)
+		return fd;
 	switch (errno) {
 	case EACCES:
 	case EPERM:
 		return ms_error_set(err, MS_ERR_NOACCESS, errno,
-				    "pid %d: no access to its page map: needs ptrace access: same user or CAP_SYS_PTRACE",
-				    (int)pid);
+				    "pid %d: no access to its %s: needs ptrace access: same user or CAP_SYS_PTRACE",
+				    (int)pid, name);
 	case ENOENT:
 		/* The process is gone, or the kernel lacks CONFIG_PROC_PAGE_MONITOR. */
 		if (ms_proc_liveness(res->proc) != MS_PROC_ALIVE)
 			return ms_error_set(err, MS_ERR_EXITED, errno, "pid %d: the process exited", (int)pid);
-		return ms_error_set(err, MS_ERR_NOTSUP, errno, "pid %d: this kernel has no pagemap file", (int)pid);
+		return ms_error_set(err, MS_ERR_NOTSUP, errno, "pid %d: this kernel has no %s file",
+				    (int)pid, name);
 	case ESRCH:
 		return ms_error_set(err, MS_ERR_EXITED, errno, "pid %d: the process exited", (int)pid);
 	default:
-		return ms_error_set(err, MS_ERR_IO, errno, "pid %d: cannot open pagemap: %s",
-				    (int)pid, strerror(errno));
+		return ms_error_set(err, MS_ERR_IO, errno, "pid %d: cannot open %s: %s",
+				    (int)pid, name, strerror(errno));
 	}
+}
+
+static int open_pagemap(struct ms_residency *res, struct ms_error *err)
+{
+	int fd = ms_res_openat(res, "pagemap", err);
+
+	if (fd < 0)
+		return fd;
+	res->fd = fd;
+	return 0;
 }
 
 /*

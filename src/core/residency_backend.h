@@ -39,4 +39,11 @@ extern const struct ms_res_ops ms_res_smaps_ops;
 size_t ms_res_skip_before(const struct ms_mapping *maps, size_t lo, size_t count,
 			  uint64_t addr);
 
+/*
+ * openat below the process directory, errors named after the file: a
+ * descriptor, or a negative code (MS_ERR_NOTSUP when the file is missing
+ * but the process is alive).
+ */
+int ms_res_openat(struct ms_residency *res, const char *name, struct ms_error *err);
+
 #endif

@@ -142,22 +142,6 @@ static size_t smaps_lines(struct smaps_walk *w, const char *buf, size_t len, boo
 	return used;
 }
 
-static int smaps_open(struct ms_residency *res, struct ms_error *err)
-{
-	pid_t pid = ms_proc_pid(res->proc);
-	int fd = openat(ms_proc_dirfd(res->proc), "smaps", O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0)
-		return fd;
-	if (errno == EACCES || errno == EPERM)
-		return ms_error_set(err, MS_ERR_NOACCESS, errno,
-				    "pid %d: no access to its smaps: needs ptrace access: same user or CAP_SYS_PTRACE",
-				    (int)pid);
-	if (errno == ENOENT || errno == ESRCH)
-		return ms_error_set(err, MS_ERR_EXITED, errno, "pid %d: the process exited", (int)pid);
-	return ms_error_set(err, MS_ERR_IO, errno, "pid %d: cannot open smaps: %s", (int)pid, strerror(errno));
-}
-
 static int smaps_query(struct ms_residency *res, const struct ms_mapping *maps,
 		       size_t count, struct ms_resinfo *out, struct ms_error *err)
 {
@@ -167,7 +151,7 @@ static int smaps_query(struct ms_residency *res, const struct ms_mapping *maps,
 	char *buf;
 	int fd, rc = 0;
 
-	fd = smaps_open(res, err);
+	fd = ms_res_openat(res, "smaps", err);
 	if (fd < 0)
 		return fd;
 	buf = malloc(SMAPS_LINE_MAX + SMAPS_CHUNK);
