@@ -59,6 +59,9 @@ static unsigned lost(struct tui_app *app, struct maps_view *mv, const struct ms_
 		snprintf(mv->banner, sizeof(mv->banner), "pid %d exec'd a new program: showing it",
 			 (int)mv->pid);
 		tui_mapview_reset(&mv->vm);
+		/* Its pagemap descriptor still describes the old image. */
+		ms_residency_close(mv->res);
+		mv->res = NULL;
 		if (ms_maps_reopen(mv->maps, &again) == 0)
 			return TUI_F_REDRAW | TUI_F_REQUERY;
 		err = &again;
