@@ -37,6 +37,7 @@ int cmd_list(int argc, char **argv)
 {
 	struct cli_opts o;
 	struct ms_maplist list = { 0 };
+	struct ms_resinfo *res = NULL;
 	struct ms_proc *proc = NULL;
 	struct ms_maps *maps = NULL;
 	struct libscols_table *tb;
@@ -61,6 +62,12 @@ int cmd_list(int argc, char **argv)
 	if (status != CLI_EXIT_OK)
 		return status;
 	rc = ms_maps_collect(maps, o.filter, &list, &err);
+	/* One walk for the whole list, and only when a column needs it. */
+	if (mapcols_want_residency(selected, (size_t)nsel, 0)) {
+		status = mapcols_residency(proc, &list, &res);
+		if (status != CLI_EXIT_OK)
+			goto out;
+	}
 	/* What was read before an exit is still worth showing. */
 	tb = cli_table_new(&o, "mappings", mapcols, selected, (size_t)nsel);
 	if (!tb) {
@@ -68,7 +75,8 @@ int cmd_list(int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 0; i < list.count; i++) {
-		if (mapcols_add_line(tb, &o, selected, (size_t)nsel, &list.items[i], 0) < 0) {
+		if (mapcols_add_line_res(tb, &o, selected, (size_t)nsel, &list.items[i], 0,
+					 res ? &res[i] : NULL) < 0) {
 			cli_error("pid %d: out of memory", (int)pid);
 			status = CLI_EXIT_FAIL;
 			break;
@@ -85,6 +93,7 @@ int cmd_list(int argc, char **argv)
 			  ms_maps_stats(maps)->malformed_lines);
 	}
 out:
+	free(res);
 	ms_maplist_free(&list);
 	ms_maps_close(maps);
 	ms_proc_close(proc);

@@ -19,11 +19,59 @@ const struct cli_column mapcols[MAPCOL_COUNT] = {
 	[MAPCOL_PAGESIZE] = { "PAGESIZE", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "kernel page size (hugetlb shows here)" },
 	[MAPCOL_BUILDID] = { "BUILDID", 40, 0, SCOLS_JSON_STRING, false, "GNU build ID of the mapped file (hex; ioctl backend)" },
 	[MAPCOL_NAME] = { "NAME", 0.3, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, false, "file path or [name], escaped" },
+	[MAPCOL_RSS] = { "RSS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "resident memory, as smaps Rss (zero page not counted)" },
+	[MAPCOL_SWAP] = { "SWAP", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "memory swapped out, as smaps Swap" },
 	[MAPCOL_ADDR] = { "ADDR", 12, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, false, "the address looked up (hex)" },
 	[MAPCOL_FILEOFF] = { "FILEOFF", 8, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, false, "file offset that ADDR corresponds to (hex)" },
 };
 
+bool mapcols_want_residency(const int *selected, size_t nselected, int base)
+{
+	for (size_t i = 0; i < nselected; i++)
+		if (selected[i] == base + MAPCOL_RSS || selected[i] == base + MAPCOL_SWAP)
+			return true;
+	return false;
+}
+
+int mapcols_residency(struct ms_proc *proc, const struct ms_maplist *list,
+		      struct ms_resinfo **out)
+{
+	struct ms_residency *res = NULL;
+	struct ms_error err;
+	int rc;
+
+	*out = NULL;
+	if (!list->count)
+		return CLI_EXIT_OK;
+	*out = calloc(list->count, sizeof(**out));
+	if (!*out) {
+		cli_error("pid %d: out of memory", (int)ms_proc_pid(proc));
+		return CLI_EXIT_FAIL;
+	}
+	rc = ms_residency_open(proc, NULL, &res, &err);
+	if (rc == 0) {
+		rc = ms_residency_query(res, list->items, list->count, *out, &err);
+		if (rc == 0 && ms_residency_backend(res) == MS_RES_SMAPS)
+			cli_error("pid %d: no PAGEMAP_SCAN (Linux 6.7): RSS and SWAP read from smaps",
+				  (int)ms_proc_pid(proc));
+	}
+	ms_residency_close(res);
+	if (rc < 0) {
+		cli_error_pid(ms_proc_pid(proc), &err);
+		free(*out);
+		*out = NULL;
+		return ms_error_exit_status(err.code);
+	}
+	return CLI_EXIT_OK;
+}
+
 char *mapcols_render(const struct cli_opts *o, int col, const struct ms_mapping *m, uint64_t addr)
+{
+	return mapcols_render_res(o, col, m, addr, NULL);
+}
+
+char *mapcols_render_res(const struct cli_opts *o, int col, const struct ms_mapping *m,
+			 uint64_t addr, const struct ms_resinfo *res)
 {
 	char buf[64];
 
@@ -45,6 +93,14 @@ char *mapcols_render(const struct cli_opts *o, int col, const struct ms_mapping 
 		if (m->name_truncated)
 			return strdup("(name longer than PATH_MAX)");
 		return ms_escape_dup(m->name ? m->name : "", m->name_len, o->escape_flags);
+	case MAPCOL_RSS:
+		if (res)
+			cli_format_size(res->rss, o->bytes, buf, sizeof(buf));
+		break;
+	case MAPCOL_SWAP:
+		if (res)
+			cli_format_size(res->swap, o->bytes, buf, sizeof(buf));
+		break;
 	case MAPCOL_ADDR: snprintf(buf, sizeof(buf), "%" PRIx64, addr); break;
 	case MAPCOL_FILEOFF:
 		if (ms_mapping_is_file_backed(m))
@@ -59,12 +115,20 @@ int mapcols_add_line(struct libscols_table *tb, const struct cli_opts *o,
 		     const int *selected, size_t nselected,
 		     const struct ms_mapping *m, uint64_t addr)
 {
+	return mapcols_add_line_res(tb, o, selected, nselected, m, addr, NULL);
+}
+
+int mapcols_add_line_res(struct libscols_table *tb, const struct cli_opts *o,
+			 const int *selected, size_t nselected,
+			 const struct ms_mapping *m, uint64_t addr,
+			 const struct ms_resinfo *res)
+{
 	struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
 	if (!ln)
 		return -1;
 	for (size_t i = 0; i < nselected; i++) {
-		char *text = mapcols_render(o, selected[i], m, addr);
+		char *text = mapcols_render_res(o, selected[i], m, addr, res);
 
 		/* refer: the line takes ownership and frees it. */
 		if (!text || scols_line_refer_data(ln, i, text) != 0) {

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "core/escape.h"
 #include "tui/settings.h"
+#include "core/residency.h"
 #include "tui/format.h"
 #include "tui/procview.h"
 
@@ -198,6 +199,45 @@ size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct m
 		k++;
 	}
 #undef LINE
+	return k;
+}
+
+size_t tui_format_residency(struct tui_detail_line *lines, size_t n,
+			    const struct ms_resinfo *res, const char *source)
+{
+	char a[32], b[32];
+	size_t k = 0;
+
+	if (!n)
+		return 0;
+	if (!res) {
+		lines[k].label = "resident";
+		snprintf(lines[k].value, sizeof(lines[k].value), "unavailable");
+		return 1;
+	}
+	cli_format_size(res->rss, false, a, sizeof(a));
+	lines[k].label = "resident";
+	if (res->zero_known && res->zero) {
+		cli_format_size(res->zero, false, b, sizeof(b));
+		snprintf(lines[k].value, sizeof(lines[k].value), "%s (%s more on the zero page)  [%s]",
+			 a, b, source);
+	} else {
+		snprintf(lines[k].value, sizeof(lines[k].value), "%s  [%s]", a, source);
+	}
+	k++;
+	if (k < n) {
+		cli_format_size(res->swap, false, a, sizeof(a));
+		lines[k].label = "swap";
+		snprintf(lines[k].value, sizeof(lines[k].value), "%s", a);
+		k++;
+	}
+	if (k < n) {
+		cli_format_size(res->huge, false, a, sizeof(a));
+		lines[k].label = "huge";
+		snprintf(lines[k].value, sizeof(lines[k].value), "%s%s", res->huge ? a : "none",
+			 res->hugetlb ? " (hugetlb)" : res->huge ? " (transparent huge pages)" : "");
+		k++;
+	}
 	return k;
 }
 

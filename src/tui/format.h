@@ -46,6 +46,16 @@ size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct m
 			 bool ioctl_backend, unsigned escape_flags);
 
 /*
+ * Residency lines for the detail pane, after tui_format_detail's: resident,
+ * swapped, huge pages (and zero-page bytes when known), with the source
+ * ("pagemap" or "smaps").  res NULL: one line saying it is unavailable.
+ * Returns the line count written (max n).
+ */
+struct ms_resinfo;
+size_t tui_format_residency(struct tui_detail_line *lines, size_t n,
+			    const struct ms_resinfo *res, const char *source);
+
+/*
  * How many bytes of s (len bytes of UTF-8) fit in width columns; *cols
  * gets the columns they take.  Stops before a character that would not fit.
  */

@@ -124,6 +124,8 @@ struct tui_maps_frame {
 	const char *banner;   /* NULL, or "process exited ..." */
 	bool detail;
 	bool ioctl_backend;
+	const struct ms_resinfo *res; /* the selected mapping's residency, or NULL */
+	const char *res_source;       /* "pagemap" or "smaps"; NULL: no residency lines */
 };
 void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f);
 

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "core/escape.h"
 #include "core/maps.h"
+#include "core/residency.h"
 #include "tui/format.h"
 #include "tui/tui.h"
 
@@ -24,6 +25,9 @@ struct maps_view {
 	char banner[200];
 	bool gone;
 	bool detail;
+	struct ms_residency *res;  /* opened when the detail pane first shows */
+	struct ms_resinfo sel_res;
+	bool sel_res_ok;
 };
 
 int tui_maps_rows(int lines, bool detail)
@@ -55,6 +59,9 @@ static unsigned lost(struct tui_app *app, struct maps_view *mv, const struct ms_
 		snprintf(mv->banner, sizeof(mv->banner), "pid %d exec'd a new program: showing it",
 			 (int)mv->pid);
 		tui_mapview_reset(&mv->vm);
+		/* Its pagemap descriptor still describes the old image. */
+		ms_residency_close(mv->res);
+		mv->res = NULL;
 		if (ms_maps_reopen(mv->maps, &again) == 0)
 			return TUI_F_REDRAW | TUI_F_REQUERY;
 		err = &again;
@@ -248,7 +255,7 @@ static attr_t row_attr(const struct tui_app *app, const struct tui_maprow *r)
 static void draw_detail(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
 			int y, int last)
 {
-	struct tui_detail_line lines[12];
+	struct tui_detail_line lines[16];
 	const struct tui_maprow *sel = tui_mapview_selected(f->vm);
 	int w = getmaxx(win);
 	size_t n;
@@ -259,6 +266,9 @@ static void draw_detail(struct tui_app *app, WINDOW *win, const struct tui_maps_
 		return;
 	n = tui_format_detail(lines, sizeof(lines) / sizeof(lines[0]), sel->m, f->ioctl_backend,
 			      app->escape_flags);
+	if (f->res_source)
+		n += tui_format_residency(lines + n, sizeof(lines) / sizeof(lines[0]) - n, f->res,
+					  f->res_source);
 	for (size_t i = 0; i < n && ++y < last; i++) {
 		const char *val = lines[i].value;
 		size_t left = strlen(val);
@@ -326,6 +336,23 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 	tui_draw_message(app, win, f->banner);
 }
 
+/*
+ * One PAGEMAP_SCAN over the selected mapping only: microseconds, so it is
+ * simply redone for every frame the detail pane shows.
+ */
+static void refresh_residency(struct maps_view *mv)
+{
+	const struct tui_maprow *sel = tui_mapview_selected(&mv->vm);
+	struct ms_error err;
+
+	mv->sel_res_ok = false;
+	if (!mv->detail || !sel || mv->gone)
+		return;
+	if (!mv->res && ms_residency_open(mv->proc, NULL, &mv->res, &err) < 0)
+		return;
+	mv->sel_res_ok = ms_residency_query(mv->res, sel->m, 1, &mv->sel_res, &err) == 0;
+}
+
 static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 {
 	struct maps_view *mv = mv_of(v);
@@ -338,6 +365,11 @@ static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		.ioctl_backend = ms_maps_backend(mv->maps) == MS_BACKEND_IOCTL,
 	};
 
+	refresh_residency(mv);
+	if (mv->detail && mv->res) {
+		f.res = mv->sel_res_ok ? &mv->sel_res : NULL;
+		f.res_source = ms_res_backend_name(ms_residency_backend(mv->res));
+	}
 	tui_maps_draw_frame(app, win, &f);
 }
 
@@ -346,6 +378,7 @@ static void maps_destroy(struct tui_view *v)
 	struct maps_view *mv = mv_of(v);
 
 	tui_mapview_free(&mv->vm);
+	ms_residency_close(mv->res);
 	ms_maps_close(mv->maps);
 	ms_proc_close(mv->proc);
 	free(mv);

@@ -1,0 +1,84 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "resfix.h"
+
+int resfix_start(struct fixture *fx)
+{
+	const char *fixture = getenv("MS_FIXTURE");
+	char path[4096], *slash;
+	int rc;
+
+	if (!fixture)
+		return -1;
+	snprintf(path, sizeof(path), "%s", fixture);
+	slash = strrchr(path, '/');
+	snprintf(slash ? slash + 1 : path, sizeof(path) - (size_t)(slash ? slash + 1 - path : 0),
+		 "ms-residency-fixture");
+	setenv("MS_FIXTURE", path, 1);
+	rc = fixture_start(fx);
+	setenv("MS_FIXTURE", fixture, 1);
+	return rc;
+}
+
+int resfix_read_smaps(pid_t pid, struct smaps_set *set)
+{
+	char path[64], line[8192];
+	struct smaps_rec *cur = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	set->recs = NULL;
+	set->count = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a, b, kb;
+		char name[64];
+
+		if (sscanf(line, "%llx-%llx ", &a, &b) == 2 && strchr(line, ' ') &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			if (set->count == cap) {
+				cap = cap ? cap * 2 : 64;
+				set->recs = realloc(set->recs, cap * sizeof(*set->recs));
+				if (!set->recs)
+					break;
+			}
+			cur = &set->recs[set->count++];
+			memset(cur, 0, sizeof(*cur));
+			cur->start = a;
+			cur->end = b;
+		} else if (cur && sscanf(line, "%63[^:]: %llu kB", name, &kb) == 2) {
+			if (!strcmp(name, "Rss"))
+				cur->rss = kb * 1024;
+			else if (!strcmp(name, "Swap"))
+				cur->swap = kb * 1024;
+			else if (!strcmp(name, "AnonHugePages") || !strcmp(name, "ShmemPmdMapped") ||
+				 !strcmp(name, "FilePmdMapped"))
+				cur->anon_huge += kb * 1024;
+			else if (!strcmp(name, "Shared_Hugetlb") || !strcmp(name, "Private_Hugetlb"))
+				cur->hugetlb += kb * 1024;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+bool resfix_smaps_same(const struct smaps_set *a, const struct smaps_set *b)
+{
+	return a->count == b->count && !memcmp(a->recs, b->recs, a->count * sizeof(*a->recs));
+}
+
+const struct smaps_rec *resfix_smaps_find(const struct smaps_set *set, uint64_t start, uint64_t end)
+{
+	for (size_t i = 0; i < set->count; i++)
+		if (set->recs[i].start == start && set->recs[i].end == end)
+			return &set->recs[i];
+	return NULL;
+}
+
