@@ -164,6 +164,7 @@ static int push_row(struct tui_mapview *vm, const struct ms_mapping *m, enum tui
 		return MS_ERR_NOMEM;
 	vm->rows[vm->nrows].m = m;
 	vm->rows[vm->nrows].mark = mark;
+	vm->rows[vm->nrows].verdict = TUI_VERDICT_NONE;
 	vm->nrows++;
 	return 0;
 }
@@ -413,6 +414,25 @@ bool tui_mapview_click(struct tui_mapview *vm, size_t line)
 	vm->sel_row = row;
 	vm->sel = vm->rows[row].m->start;
 	return true;
+}
+
+int tui_mapview_judge_visible(struct tui_mapview *vm, tui_judge_fn judge, void *ctx)
+{
+	size_t first = tui_mapview_first_shown(vm);
+
+	for (size_t i = first; i < vm->nrows && i < first + vm->height; i++) {
+		struct tui_maprow *r = &vm->rows[i];
+		enum ms_stale_verdict v;
+		int rc;
+
+		if (r->mark == TUI_MARK_REMOVED || !ms_mapping_is_file_backed(r->m))
+			continue;
+		rc = judge(ctx, r->m, &v);
+		if (rc < 0)
+			return rc;
+		r->verdict = (int)v;
+	}
+	return 0;
 }
 
 size_t tui_mapview_position(const struct tui_mapview *vm)

@@ -6,7 +6,7 @@ libmapscope_proclist_a_SOURCES = \
 	src/core/proclist.c src/core/proclist.h src/core/proclist_backend.h \
 	src/core/proclist_procfs.c src/core/proclist_libproc2.c
 libmapscope_proclist_a_CFLAGS = $(AM_CFLAGS) $(LIBPROC2_CFLAGS)
-PROCLIST_LIBS = libmapscope-proclist.a libmapscope-core.a $(LIBPROC2_LIBS)
+PROCLIST_LIBS = libmapscope-proclist.a libmapscope-core.a $(LIBPROC2_LIBS) $(LIBELF_LIBS)
 
 # Curses-free explorer logic, shared by the program and the tests.
 TUI_MODEL_SOURCES = \
@@ -14,11 +14,14 @@ TUI_MODEL_SOURCES = \
 	src/tui/settings.c src/tui/settings.h \
 	src/tui/format.c src/tui/format.h \
 	src/tui/mapview.c src/tui/mapview.h \
-	src/tui/procview.c src/tui/procview.h
+	src/tui/procview.c src/tui/procview.h \
+	src/tui/verdicts.c src/tui/verdicts.h \
+	src/tui/staleview.c src/tui/staleview.h
 TUI_CURSES_SOURCES = \
 	src/tui/tui.h \
 	src/tui/screen.c src/tui/keys.c \
-	src/tui/view_maps.c src/tui/view_procs.c src/tui/view_help.c
+	src/tui/view_maps.c src/tui/view_procs.c src/tui/view_help.c \
+	src/tui/view_stale.c
 mapscope_SOURCES += $(TUI_MODEL_SOURCES) $(TUI_CURSES_SOURCES) src/tui/explorer.c
 mapscope_LDADD += $(PROCLIST_LIBS)
 
