@@ -64,3 +64,7 @@ tests_test_tui_screen_CPPFLAGS = $(AM_CPPFLAGS) -DSCREENS_DIR='"$(abs_top_srcdir
 tests_test_tui_screen_LDADD = $(TUI_TEST_LIBS) $(NCURSESW_LIBS)
 TESTS += tests/test_tui_screen
 endif
+
+# ---- explorer: stale verdicts (issue 4) and the S snapshot key (issue 5) --------------
+TESTS += tests/e2e/explorer_stale.sh
+EXTRA_DIST += tests/e2e/explorer_stale.sh
