@@ -198,6 +198,13 @@ size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct m
 		escaped_name(lines[k].value, sizeof(lines[k].value), m, escape_flags);
 		k++;
 	}
+	if (verdict && k < n) {
+		/* The reason may quote a rule from the user's ignore file. */
+		char why[4 * MS_STALE_WHY_MAX + 1];
+
+		ms_escape(verdict->why, strlen(verdict->why), why, sizeof(why), escape_flags);
+		LINE("stale", "%s: %s", ms_stale_verdict_name(verdict->verdict), why);
+	}
 	if (k < n) {
 		lines[k].label = "build ID";
 		if (m->build_id_len) {
@@ -209,13 +216,6 @@ size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct m
 				 ioctl_backend ? "none" : "unknown (text backend)");
 		}
 		k++;
-	}
-	if (verdict && k < n) {
-		/* The reason may quote a rule from the user's ignore file. */
-		char why[4 * MS_STALE_WHY_MAX + 1];
-
-		ms_escape(verdict->why, strlen(verdict->why), why, sizeof(why), escape_flags);
-		LINE("stale", "%s: %s", ms_stale_verdict_name(verdict->verdict), why);
 	}
 #undef LINE
 	return k;

@@ -34,7 +34,7 @@ TESTS += tests/test_man_keys.sh
 EXTRA_DIST += tests/test_man_keys.sh tests/e2e/explorer.sh tests/screens
 TESTS += tests/e2e/explorer.sh
 if HAVE_CMOCKA
-TUI_TEST_LIBS = $(PROCLIST_LIBS) $(SMARTCOLS_LIBS) $(CMOCKA_LIBS)
+TUI_TEST_LIBS = $(PROCLIST_LIBS) $(SMARTCOLS_LIBS) $(JANSSON_LIBS) $(CMOCKA_LIBS)
 TUI_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(SMARTCOLS_CFLAGS)
 check_PROGRAMS += tests/test_tui_mapview
 tests_test_tui_mapview_SOURCES = tests/test_tui_mapview.c $(TUI_MODEL_SOURCES) src/cli/cli.c
@@ -68,3 +68,11 @@ endif
 # ---- explorer: stale verdicts (issue 4) and the S snapshot key (issue 5) --------------
 TESTS += tests/e2e/explorer_stale.sh
 EXTRA_DIST += tests/e2e/explorer_stale.sh
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_tui_stale
+tests_test_tui_stale_SOURCES = tests/test_tui_stale.c tests/stale_harness.c tests/stale_harness.h \
+	$(TUI_MODEL_SOURCES) src/cli/cli.c
+tests_test_tui_stale_CFLAGS = $(TUI_TEST_CFLAGS)
+tests_test_tui_stale_LDADD = $(TUI_TEST_LIBS)
+TESTS += tests/test_tui_stale
+endif

@@ -59,7 +59,9 @@ clear_prompt() {
 LIB="$TMP/libms-e2e.so"
 cp "$BUILT/libstale-a.so" "$LIB" || fail "no $BUILT/libstale-a.so"
 mkfifo "$TMP/in"
-"$BUILT/stale-child" < "$TMP/in" > "$TMP/child.out" 2>&1 &
+# Started through a link in our temp dir, so its command line is ours alone to search for.
+ln -s "$(cd "$BUILT" && pwd)/stale-child" "$TMP/stale-child-e2e"
+"$TMP/stale-child-e2e" < "$TMP/in" > "$TMP/child.out" 2>&1 &
 CPID=$!
 exec 3> "$TMP/in"
 wait_for "the child" grep -q '^ready' "$TMP/child.out"
@@ -77,7 +79,7 @@ printf '# test list\n/memfd:* memory file\n' > "$TMP/config/mapscope/stale-ignor
 tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 200 -y 50 \
 	"cd '$TMP' && XDG_CONFIG_HOME='$TMP/config' '$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")' $CPID; echo \$? > '$TMP/status'; sleep 60" ||
 	fail "cannot start tmux"
-wait_for "the maps view" shows "pid $CPID stale-child"
+wait_for "the maps view" shows "pid $CPID stale-child-e2e |"
 wait_for "the deleted row flagged D" shows_re "^ D +[0-9a-f]+-[0-9a-f]+ .*libms-e2e\\.so \\(deleted\\)"
 screen | grep -E '^ [DR] ' | grep -v 'libms-e2e' && fail "a row other than the deleted library is flagged"
 pass "the maps view flags the deleted library's rows D, and only those"
@@ -128,28 +130,51 @@ pass "the file reads back as a snapshot (diff FILE PID exits $rc)"
 # -- D: the stale view lists the child, Enter opens it -------------------------------------
 keys D
 wait_for "the stale view" shows "mapscope | stale:"
-wait_for "the child in the stale view" shows_re "^ *$CPID .*stale-child"
-shows_re "^ +deleted +.*libms-e2e\\.so \\(deleted\\) +unlinked" >/dev/null || fail "the deleted file is not listed under it"
-pass "D lists the child and its deleted library"
-# Move the selection to the child's line, then Enter.
-line=$(screen | awk -v p="$CPID" 'NR > 2 && $1 == p { print NR - 3; exit }')
-i=0
-while [ "$i" -lt "$line" ]; do
-	keys Down
-	i=$((i + 1))
+# Other processes on the machine may be stale too: page down until the child's
+# line shows, then move the selection (the reversed line) onto it, then Enter.
+ESC=$(printf '\033')
+child_line() { screen | awk -v p="$CPID" 'NR > 2 && $1 == p { print NR; exit }'; }
+selected_line() {
+	screen -e | grep -nE "^($ESC\\[[0-9;]*m)*$ESC\\[([0-9]+;)*7m" | awk -F: '$1 > 2 { print $1; exit }'
+}
+end=$(($(date +%s) + 20))
+while :; do
+	[ "$(date +%s)" -ge "$end" ] && fail "could not select the child in the stale view"
+	target=$(child_line)
+	sel=$(selected_line)
+	[ -n "$target" ] && [ "$target" = "$sel" ] && break
+	before=$(screen -e)
+	if [ -n "$target" ] && [ -n "$sel" ]; then
+		d=$((target - sel))
+		key=Down
+		[ "$d" -lt 0 ] && { key=Up; d=$((-d)); }
+		i=0
+		while [ "$i" -lt "$d" ]; do
+			keys "$key"
+			i=$((i + 1))
+		done
+	else
+		keys NPage
+	fi
+	# Wait for the keys to take effect before looking again.
+	wait_for "the stale view to move" sh -c "[ \"\$(tmux -S '$SOCK' capture-pane -e -p -t ms)\" != \"\$1\" ]" sh "$before"
 done
+line=$(child_line)
+screen | sed -n "$((line + 1))p" | grep -Eq "^ +deleted +.*libms-e2e\\.so \\(deleted\\) +unlinked" ||
+	fail "the deleted file is not listed under the child"
+pass "D lists the child and, below it, its deleted library"
 keys Enter
-wait_for "the child's maps view from D" shows "pid $CPID stale-child |"
+wait_for "the child's maps view from D" shows "pid $CPID stale-child-e2e |"
 pass "Enter in the stale view opens the process"
 
 # -- the STALE column in the process list --------------------------------------------------
 keys q
 wait_for "the stale view again" shows "mapscope | stale:"
 keys q
-wait_for "the first maps view" shows "pid $CPID stale-child |"
+wait_for "the first maps view" shows "pid $CPID stale-child-e2e |"
 keys q
 wait_for "the process list" shows "STALE"
-keys / "stale-child"
+keys / "$TMP/stale-child-e2e"
 keys Enter
 wait_for "the child's STALE count" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | awk -v p=$CPID '\$1 == p && \$5 == 1 { f = 1 } END { exit !f }'"
 pass "the process list's STALE column counts 1 for the child"
