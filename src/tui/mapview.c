@@ -46,8 +46,7 @@ bool tui_mapview_name_matches(const struct tui_mapview *vm, const struct ms_mapp
 	return m->name && memmem(m->name, m->name_len, vm->name_filter, n) != NULL;
 }
 
-/* Room for one more element in a growable array; 0 or MS_ERR_NOMEM. */
-static int reserve(void **items, size_t *cap, size_t count, size_t elem)
+int tui_grow(void **items, size_t *cap, size_t count, size_t elem)
 {
 	size_t want;
 	void *grown;
@@ -67,7 +66,7 @@ static int add_mark(struct tui_mapview *vm, const struct ms_mapping *m, enum tui
 {
 	struct tui_ghost *g;
 
-	if (reserve((void **)&vm->marks, &vm->marks_cap, vm->nmarks, sizeof(*vm->marks)) < 0)
+	if (tui_grow((void **)&vm->marks, &vm->marks_cap, vm->nmarks, sizeof(*vm->marks)) < 0)
 		return MS_ERR_NOMEM;
 	g = &vm->marks[vm->nmarks];
 	memset(g, 0, sizeof(*g));
@@ -160,7 +159,7 @@ static enum tui_mark added_mark(const struct tui_mapview *vm, const struct ms_ma
 
 static int push_row(struct tui_mapview *vm, const struct ms_mapping *m, enum tui_mark mark)
 {
-	if (reserve((void **)&vm->rows, &vm->rows_cap, vm->nrows, sizeof(*vm->rows)) < 0)
+	if (tui_grow((void **)&vm->rows, &vm->rows_cap, vm->nrows, sizeof(*vm->rows)) < 0)
 		return MS_ERR_NOMEM;
 	vm->rows[vm->nrows].m = m;
 	vm->rows[vm->nrows].mark = mark;

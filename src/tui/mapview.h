@@ -140,6 +140,9 @@ bool tui_mapview_click(struct tui_mapview *vm, size_t line);
  */
 int tui_mapview_judge_visible(struct tui_mapview *vm, tui_judge_fn judge, void *ctx);
 
+/* Room for one more element in a growable array (the explorer's models share it); 0 or MS_ERR_NOMEM. */
+int tui_grow(void **items, size_t *cap, size_t count, size_t elem);
+
 /* Position of the selection among the indexed mappings (for "12/340"). */
 size_t tui_mapview_position(const struct tui_mapview *vm);
 

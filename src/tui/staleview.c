@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "tui/mapview.h"
 #include "tui/staleview.h"
 
 void tui_staleview_init(struct tui_staleview *sv, size_t height)
@@ -34,28 +35,11 @@ void tui_staleview_free(struct tui_staleview *sv)
 	memset(sv, 0, sizeof(*sv));
 }
 
-/* Room for one more of elem bytes; 0 or MS_ERR_NOMEM. */
-static int grow(void **items, size_t *cap, size_t count, size_t elem)
-{
-	size_t want;
-	void *p;
-
-	if (count < *cap)
-		return 0;
-	want = *cap ? 2 * *cap : 16;
-	p = realloc(*items, want * elem);
-	if (!p)
-		return MS_ERR_NOMEM;
-	*items = p;
-	*cap = want;
-	return 0;
-}
-
 static int keep_file(struct ms_stale_list *dst, const struct ms_stale_file *f)
 {
 	struct ms_stale_file *copy;
 
-	if (grow((void **)&dst->items, &dst->capacity, dst->count, sizeof(*dst->items)) < 0)
+	if (tui_grow((void **)&dst->items, &dst->capacity, dst->count, sizeof(*dst->items)) < 0)
 		return MS_ERR_NOMEM;
 	copy = &dst->items[dst->count];
 	*copy = *f;
@@ -78,7 +62,7 @@ int tui_staleview_add(struct tui_staleview *sv, const struct ms_procrow *row,
 		stale += ms_stale_verdict_is_stale(files->items[i].result.verdict);
 	if (!stale)
 		return 0;
-	if (grow((void **)&sv->entries, &sv->cap, sv->count, sizeof(*sv->entries)) < 0)
+	if (tui_grow((void **)&sv->entries, &sv->cap, sv->count, sizeof(*sv->entries)) < 0)
 		return MS_ERR_NOMEM;
 	e = &sv->entries[sv->count];
 	memset(e, 0, sizeof(*e));
@@ -104,7 +88,7 @@ int tui_staleview_add(struct tui_staleview *sv, const struct ms_procrow *row,
 
 static int push_line(struct tui_staleview *sv, size_t entry, long file)
 {
-	if (grow((void **)&sv->lines, &sv->lines_cap, sv->nlines, sizeof(*sv->lines)) < 0)
+	if (tui_grow((void **)&sv->lines, &sv->lines_cap, sv->nlines, sizeof(*sv->lines)) < 0)
 		return MS_ERR_NOMEM;
 	sv->lines[sv->nlines].entry = entry;
 	sv->lines[sv->nlines].file = file;

@@ -92,6 +92,9 @@ int tui_body_lines(int lines);
 
 void tui_push(struct tui_app *app, struct tui_view *v);
 
+/* Push the maps view of pid (0: nothing); a failure goes to the message line.  TUI_F_* flags. */
+unsigned tui_open_maps(struct tui_app *app, pid_t pid);
+
 /* Start a one-line prompt on the message line. */
 void tui_prompt_start(struct tui_app *app, struct tui_view *owner, const char *label,
 		      const char *initial, tui_prompt_fn fn);

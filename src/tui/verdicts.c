@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "tui/mapview.h"
 #include "tui/verdicts.h"
 
 int tui_verdicts_init(struct tui_verdicts *vc, const struct ms_ignore *ignore,
@@ -71,15 +72,8 @@ int tui_verdicts_get(struct tui_verdicts *vc, const struct ms_mapping *m,
 		return MS_ERR_NOMEM;
 	if (vc->count >= TUI_VERDICT_CACHE_MAX)
 		drop_items(vc);
-	if (vc->count == vc->cap) {
-		size_t want = vc->cap ? 2 * vc->cap : 32;
-		struct tui_verdict *grown = realloc(vc->items, want * sizeof(*grown));
-
-		if (!grown)
-			return MS_ERR_NOMEM;
-		vc->items = grown;
-		vc->cap = want;
-	}
+	if (tui_grow((void **)&vc->items, &vc->cap, vc->count, sizeof(*vc->items)) < 0)
+		return MS_ERR_NOMEM;
 	v = &vc->items[vc->count];
 	memset(v, 0, sizeof(*v));
 	v->name = malloc(m->name_len + 1);

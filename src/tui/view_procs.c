@@ -57,23 +57,6 @@ static unsigned search_prompt(struct tui_app *app, struct tui_view *v, const cha
 	return TUI_F_REDRAW;
 }
 
-static unsigned open_selected(struct tui_app *app, struct procs_view *p)
-{
-	const struct ms_procrow *r = tui_procview_selected(&p->pv);
-	struct tui_view *mv;
-	char why[256];
-
-	if (!r)
-		return 0;
-	mv = tui_maps_new(app, r->pid, why, sizeof(why));
-	if (!mv) {
-		tui_message(app, "%s", why);
-		return TUI_F_REDRAW;
-	}
-	tui_push(app, mv);
-	return TUI_F_REQUERY | TUI_F_REDRAW;
-}
-
 static unsigned procs_handle(struct tui_app *app, struct tui_view *v, enum tui_action act)
 {
 	struct procs_view *p = pv_of(v);
@@ -87,7 +70,8 @@ static unsigned procs_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 	case TUI_ACT_PAGE_UP: tui_procview_move(pv, -page); break;
 	case TUI_ACT_HOME: tui_procview_select(pv, 0); break;
 	case TUI_ACT_END: tui_procview_select(pv, pv->nshown ? pv->nshown - 1 : 0); break;
-	case TUI_ACT_OPEN: return open_selected(app, p);
+	case TUI_ACT_OPEN:
+		return tui_procview_selected(pv) ? tui_open_maps(app, tui_procview_selected(pv)->pid) : 0;
 	case TUI_ACT_SORT_NEXT:
 		pv->sort_col = (enum tui_proc_col)((pv->sort_col + 1) % TUI_PCOL_COUNT);
 		tui_procview_rebuild(pv);

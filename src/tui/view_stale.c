@@ -43,23 +43,6 @@ static unsigned stale_tick(struct tui_app *app, struct tui_view *v, bool timer)
 	return TUI_F_REDRAW;
 }
 
-static unsigned open_selected(struct tui_app *app, struct stale_view *s)
-{
-	pid_t pid = tui_staleview_selected_pid(&s->sv);
-	struct tui_view *mv;
-	char why[256];
-
-	if (!pid)
-		return 0;
-	mv = tui_maps_new(app, pid, why, sizeof(why));
-	if (!mv) {
-		tui_message(app, "%s", why);
-		return TUI_F_REDRAW;
-	}
-	tui_push(app, mv);
-	return TUI_F_REQUERY | TUI_F_REDRAW;
-}
-
 static unsigned stale_handle(struct tui_app *app, struct tui_view *v, enum tui_action act)
 {
 	struct stale_view *s = sv_of(v);
@@ -73,7 +56,7 @@ static unsigned stale_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 	case TUI_ACT_PAGE_UP: tui_staleview_move(sv, -page); break;
 	case TUI_ACT_HOME: tui_staleview_select(sv, 0); break;
 	case TUI_ACT_END: tui_staleview_select(sv, sv->nlines ? sv->nlines - 1 : 0); break;
-	case TUI_ACT_STALE_OPEN: return open_selected(app, s);
+	case TUI_ACT_STALE_OPEN: return tui_open_maps(app, tui_staleview_selected_pid(sv));
 	case TUI_ACT_REFRESH: s->scanned = false; break;
 	case TUI_ACT_BACK:
 	case TUI_ACT_QUIT:
