@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "core/escape.h"
+#include "tui/staleview.h"
 #include "tui/tui.h"
 
 #ifndef SCREENS_DIR
@@ -161,6 +162,87 @@ static void draw_maps(const char *name, int lines, int cols, bool detail, const 
 	tui_mapview_free(&vm);
 }
 
+/* The sample's verdicts, by name: what a real judge would say of those files. */
+static int sample_judge(void *ctx, const struct ms_mapping *m, enum ms_stale_verdict *out)
+{
+	(void)ctx;
+	*out = m->name && strstr(m->name, "demo") ? MS_STALE_DELETED :
+	       m->name && strstr(m->name, "new file") ? MS_STALE_REPLACED : MS_STALE_IGNORED;
+	return 0;
+}
+
+/* D and R flags on the rows, and the selected row's verdict in the detail pane. */
+static void test_maps_stale_detail_80x24(void **state)
+{
+	static const struct ms_stale_result deleted = {
+		.verdict = MS_STALE_DELETED, .why = "unlinked, and no file is at the path now",
+	};
+	struct tui_app app;
+	struct tui_mapview vm;
+	struct tui_maps_frame f = {
+		.title = "pid 42 demo", .backend = "ioctl", .detail = true, .ioctl_backend = true,
+		.verdict = &deleted,
+	};
+	char *got;
+
+	(void)state;
+	app_init(&app);
+	resize_term(24, 80);
+	sample_model(&vm, (size_t)tui_maps_rows(24, true));
+	assert_int_equal(tui_mapview_judge_visible(&vm, sample_judge, NULL), 0);
+	f.vm = &vm;
+	tui_maps_draw_frame(&app, stdscr, &f);
+	got = dump(stdscr);
+	compare("maps-stale-detail-80x24.txt", got);
+	free(got);
+	tui_mapview_free(&vm);
+}
+
+/* The stale view: a process with a deleted and a replaced file, one without a unit. */
+static void test_stale_view_100x10(void **state)
+{
+	struct tui_app app;
+	struct tui_staleview sv;
+	struct ms_procrow a = { .pid = 812, .user = "root" }, b = { .pid = 4242, .user = "alice" };
+	struct ms_unit unit = { .name = "ssh.service", .user_uid = -1 };
+	static char crypto[] = "/usr/lib/libcrypto.so.3 (deleted)", libc[] = "/usr/lib/libc.so.6";
+	static char app_exe[] = "/opt/app/bin/app\x1b", sshd[] = "sshd: /usr/sbin/sshd -D";
+	static char app_cmd[] = "app\x1b[2J --serve";
+	struct ms_stale_list files = { 0 };
+	struct ms_stale_file f[3] = {
+		{ .name = crypto, .result = { MS_STALE_DELETED, "unlinked, and no file is at the path now" } },
+		{ .name = libc, .result = { MS_STALE_OK, "the path holds the mapped file" } },
+		{ .name = app_exe, .is_exe = true,
+		  .result = { MS_STALE_REPLACED, "the path holds another file with a different build ID" } },
+	};
+	char *got;
+
+	(void)state;
+	app_init(&app);
+	resize_term(10, 100);
+	for (int i = 0; i < 3; i++)
+		f[i].name_len = strlen(f[i].name);
+	a.cmd = sshd;
+	a.cmd_len = strlen(a.cmd);
+	b.cmd = app_cmd;
+	b.cmd_len = strlen(b.cmd);
+	tui_staleview_init(&sv, (size_t)tui_body_lines(10));
+	files.items = f;
+	files.count = 2;
+	assert_int_equal(tui_staleview_add(&sv, &a, &unit, &files), 0);
+	files.items = f + 1;
+	assert_int_equal(tui_staleview_add(&sv, &b, NULL, &files), 0);
+	assert_int_equal(tui_staleview_rebuild(&sv), 0);
+	sv.scanned = 57;
+	sv.unreadable = 3;
+	tui_staleview_select(&sv, 2);
+	tui_stale_draw_frame(&app, stdscr, &sv);
+	got = dump(stdscr);
+	compare("stale-100x10.txt", got);
+	free(got);
+	tui_staleview_free(&sv);
+}
+
 static void test_maps_80x12(void **state)
 {
 	(void)state;
@@ -220,6 +302,12 @@ static void test_dispatch_matches_table(void **state)
 	assert_int_equal(tui_key_action(TUI_SCOPE_PROCS, KEY_F(5)), TUI_ACT_REFRESH);
 	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, 'L' & 0x1f), TUI_ACT_REFRESH);
 	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, '\\'), TUI_ACT_FILTER_NAME);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, 'S'), TUI_ACT_SNAPSHOT);
+	assert_int_equal(tui_key_action(TUI_SCOPE_PROCS, 'S'), TUI_ACT_NONE);
+	assert_int_equal(tui_key_action(TUI_SCOPE_PROCS, 'D'), TUI_ACT_STALE_VIEW);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, 'D'), TUI_ACT_STALE_VIEW);
+	assert_int_equal(tui_key_action(TUI_SCOPE_STALE, '\r'), TUI_ACT_STALE_OPEN);
+	assert_int_equal(tui_key_action(TUI_SCOPE_STALE, 'q'), TUI_ACT_QUIT);
 	for (size_t i = 0; i < n; i++) {
 		const char *k = a[i].keys;
 
@@ -237,6 +325,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_maps_80x12),
 		cmocka_unit_test(test_maps_detail_80x24),
+		cmocka_unit_test(test_maps_stale_detail_80x24),
+		cmocka_unit_test(test_stale_view_100x10),
 		cmocka_unit_test(test_maps_20x5_banner),
 		cmocka_unit_test(test_too_small),
 		cmocka_unit_test(test_help_80x40),

@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,11 +137,7 @@ static int stale_getopt(int argc, char **argv, struct stale_opts *so)
 /* --ignore-file, else the user's copy, else the built-in defaults. */
 static int load_ignore(const char *path, struct ms_ignore **out)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-	char user[4096];
 	struct ms_error err;
-	int n = -1;
 
 	if (path) {
 		if (ms_ignore_load(path, out, &err) == 0)
@@ -150,21 +145,9 @@ static int load_ignore(const char *path, struct ms_ignore **out)
 		cli_error("--ignore-file: %s", err.msg);
 		return -1;
 	}
-	if (xdg && *xdg == '/')
-		n = snprintf(user, sizeof(user), "%s/mapscope/stale-ignore.conf", xdg);
-	else if (home && *home == '/')
-		n = snprintf(user, sizeof(user), "%s/.config/mapscope/stale-ignore.conf", home);
-	if (n > 0 && (size_t)n < sizeof(user)) {
-		if (ms_ignore_load(user, out, &err) == 0)
-			return 0;
-		if (err.sys_errno != ENOENT) {
-			cli_error("%s", err.msg);
-			return -1;
-		}
-	}
-	if (ms_ignore_default(out, &err) == 0)
+	if (ms_ignore_load_user(out, &err) == 0)
 		return 0;
-	cli_error("built-in ignore list: %s", err.msg);
+	cli_error("%s", err.msg);
 	return -1;
 }
 

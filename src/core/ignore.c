@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -189,6 +190,25 @@ int ms_ignore_load(const char *path, struct ms_ignore **out, struct ms_error *er
 int ms_ignore_default(struct ms_ignore **out, struct ms_error *err)
 {
 	return ms_ignore_parse(ms_ignore_default_text, strlen(ms_ignore_default_text), out, err);
+}
+
+int ms_ignore_load_user(struct ms_ignore **out, struct ms_error *err)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	char user[4096];
+	int n = -1, rc;
+
+	if (xdg && *xdg == '/')
+		n = snprintf(user, sizeof(user), "%s/mapscope/stale-ignore.conf", xdg);
+	else if (home && *home == '/')
+		n = snprintf(user, sizeof(user), "%s/.config/mapscope/stale-ignore.conf", home);
+	if (n > 0 && (size_t)n < sizeof(user)) {
+		rc = ms_ignore_load(user, out, err);
+		if (rc == 0 || err->sys_errno != ENOENT)
+			return rc;
+	}
+	return ms_ignore_default(out, err);
 }
 
 const char *ms_ignore_match(const struct ms_ignore *ign, const char *name, size_t len)

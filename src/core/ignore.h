@@ -39,6 +39,15 @@ int ms_ignore_load(const char *path, struct ms_ignore **out, struct ms_error *er
 /* The compiled-in defaults. */
 int ms_ignore_default(struct ms_ignore **out, struct ms_error *err);
 
+/*
+ * The user's list, $XDG_CONFIG_HOME/mapscope/stale-ignore.conf (or
+ * ~/.config/mapscope/stale-ignore.conf when XDG_CONFIG_HOME is unset or not
+ * absolute), else the defaults when that file does not exist.  A file that
+ * exists but cannot be read or parsed is an error naming it.  This is the
+ * one place `mapscope stale` and the explorer find the list.
+ */
+int ms_ignore_load_user(struct ms_ignore **out, struct ms_error *err);
+
 /* The reason of the first rule matching name (len bytes), or NULL. */
 const char *ms_ignore_match(const struct ms_ignore *ign, const char *name, size_t len);
 

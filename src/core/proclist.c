@@ -9,6 +9,7 @@
 #include "maps.h"
 #include "proclist.h"
 #include "proclist_backend.h"
+#include "stale.h"
 
 enum ms_proclist_source ms_proclist_default_source(void)
 {
@@ -97,8 +98,9 @@ static const char *why(int code)
 }
 
 /* Counting walks every mapping: only the process list pays this, once a tick. */
-static void count_maps(struct ms_procrow *row)
+static void count_maps(struct ms_procrow *row, struct ms_stale_ctx *stale)
 {
+	struct ms_stale_counts counts;
 	struct ms_mapping m = { 0 };
 	struct ms_proc *proc = NULL;
 	struct ms_maps *maps = NULL;
@@ -125,6 +127,10 @@ static void count_maps(struct ms_procrow *row)
 	}
 	if (rc == MS_END)
 		rc = 0;
+	if (rc == 0 && stale && ms_stale_count(stale, maps, 0, &counts, &err) == 0) {
+		row->stale = counts.stale;
+		row->stale_counted = true;
+	}
 	if (rc < 0) {
 		row->maps_err = rc;
 		row->maps_why = why(rc);
@@ -142,6 +148,13 @@ static int row_cmp(const void *a, const void *b)
 
 int ms_proclist_scan(enum ms_proclist_source src, unsigned flags,
 		     struct ms_proclist *list, struct ms_error *err)
+{
+	return ms_proclist_scan_stale(src, flags, NULL, list, err);
+}
+
+int ms_proclist_scan_stale(enum ms_proclist_source src, unsigned flags,
+			   struct ms_stale_ctx *stale, struct ms_proclist *list,
+			   struct ms_error *err)
 {
 	const struct ms_proclist_ops *ops = &ms_proclist_procfs_ops;
 	int rc;
@@ -162,7 +175,7 @@ int ms_proclist_scan(enum ms_proclist_source src, unsigned flags,
 	qsort(list->rows, list->count, sizeof(*list->rows), row_cmp);
 	if (flags & MS_PROCLIST_COUNT_MAPS)
 		for (size_t i = 0; i < list->count; i++)
-			count_maps(&list->rows[i]);
+			count_maps(&list->rows[i], stale);
 	return 0;
 }
 

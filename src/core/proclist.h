@@ -44,6 +44,8 @@ enum ms_proclist_source {
 /* Scan flags. */
 #define MS_PROCLIST_COUNT_MAPS 0x1u
 
+struct ms_stale_ctx;
+
 struct ms_procrow {
 	pid_t pid;
 	uid_t uid;
@@ -53,6 +55,8 @@ struct ms_procrow {
 	const char *maps_why; /* short reason for maps_err ("no access"), static */
 	size_t nmaps;
 	uint64_t mapped;      /* bytes */
+	bool stale_counted;   /* stale holds a count (ms_proclist_scan_stale) */
+	size_t stale;         /* files deleted or replaced on disk */
 	char *cmd;            /* raw, NUL-terminated, cmd_len bytes */
 	size_t cmd_len;
 };
@@ -70,6 +74,16 @@ const char *ms_proclist_source_name(enum ms_proclist_source src);
 /* Replace *list's rows with a fresh scan.  0 or a negative ms_errcode. */
 int ms_proclist_scan(enum ms_proclist_source src, unsigned flags,
 		     struct ms_proclist *list, struct ms_error *err);
+
+/*
+ * The same, and with MS_PROCLIST_COUNT_MAPS and a stale context, also count
+ * each process's stale files (ms_stale_count with the default kernel-side
+ * filters: executable file-backed mappings and the main executable) while
+ * its maps are open anyway.  The caller decides when the context forgets.
+ */
+int ms_proclist_scan_stale(enum ms_proclist_source src, unsigned flags,
+			   struct ms_stale_ctx *stale, struct ms_proclist *list,
+			   struct ms_error *err);
 
 void ms_proclist_clear(struct ms_proclist *list);
 void ms_proclist_free(struct ms_proclist *list);

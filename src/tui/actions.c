@@ -21,6 +21,7 @@ const char *tui_scope_title(enum tui_scope scope)
 	switch (scope) {
 	case TUI_SCOPE_PROCS: return "Process list";
 	case TUI_SCOPE_MAPS: return "Maps view";
+	case TUI_SCOPE_STALE: return "Stale view";
 	default: return "Everywhere";
 	}
 }

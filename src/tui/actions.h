@@ -22,6 +22,7 @@ enum tui_scope {
 	TUI_SCOPE_ALL,
 	TUI_SCOPE_PROCS,
 	TUI_SCOPE_MAPS,
+	TUI_SCOPE_STALE,
 	TUI_SCOPE_COUNT,
 };
 
@@ -37,6 +38,7 @@ enum tui_scope {
 	A(HELP, TUI_SCOPE_ALL, "? F1", "show this help") \
 	A(BACK, TUI_SCOPE_ALL, "Esc", "go back") \
 	A(QUIT, TUI_SCOPE_ALL, "q", "go back; quit from the first screen") \
+	A(STALE_VIEW, TUI_SCOPE_ALL, "D", "processes running deleted or replaced files") \
 	A(OPEN, TUI_SCOPE_PROCS, "Enter", "open the selected process") \
 	A(SORT_NEXT, TUI_SCOPE_PROCS, ">", "sort by the next column") \
 	A(SORT_PREV, TUI_SCOPE_PROCS, "<", "sort by the previous column") \
@@ -53,7 +55,9 @@ enum tui_scope {
 	A(FILTER_READ, TUI_SCOPE_MAPS, "r", "only readable mappings (kernel filter)") \
 	A(FILTER_SHARED, TUI_SCOPE_MAPS, "s", "only shared mappings (kernel filter)") \
 	A(FILTER_NAME, TUI_SCOPE_MAPS, "\\", "filter names by substring") \
-	A(GOTO, TUI_SCOPE_MAPS, "g", "go to an address (hex): its mapping or the next")
+	A(GOTO, TUI_SCOPE_MAPS, "g", "go to an address (hex): its mapping or the next") \
+	A(SNAPSHOT, TUI_SCOPE_MAPS, "S", "save a snapshot of this process to a file") \
+	A(STALE_OPEN, TUI_SCOPE_STALE, "Enter", "open the selected process")
 
 enum tui_action {
 	TUI_ACT_NONE,

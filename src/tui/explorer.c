@@ -69,6 +69,19 @@ static void load_config(struct tui_app *app)
 	fclose(f);
 }
 
+/* The same list `mapscope stale` uses; a broken user file falls back to the defaults. */
+static void load_ignore(struct tui_app *app)
+{
+	struct ms_error err;
+
+	if (ms_ignore_load_user(&app->ignore, &err) == 0)
+		return;
+	cli_error("%s", err.msg);
+	tui_message(app, "%s; using the built-in stale-ignore list", err.msg);
+	if (ms_ignore_default(&app->ignore, &err) < 0)
+		app->ignore = NULL;
+}
+
 static bool need_terminal(void)
 {
 	const char *term = getenv("TERM");
@@ -153,7 +166,21 @@ static unsigned dispatch(struct tui_app *app, int ch, double *deadline)
 		*deadline = now_seconds();
 		return TUI_F_REDRAW;
 	case TUI_ACT_REFRESH:
+		/* Views may drop caches first (the maps view forgets its stale verdicts). */
 		clearok(curscr, TRUE);
+		return app->top->ops->handle(app, app->top, act) | TUI_F_REDRAW | TUI_F_REQUERY;
+	case TUI_ACT_STALE_VIEW:
+		if (app->top->ops->scope == TUI_SCOPE_ALL || app->top->ops->scope == TUI_SCOPE_STALE)
+			break;
+		{
+			struct tui_view *s = tui_stale_new(app);
+
+			if (!s) {
+				tui_message(app, "stale view: out of memory");
+				return TUI_F_REDRAW;
+			}
+			tui_push(app, s);
+		}
 		return TUI_F_REDRAW | TUI_F_REQUERY;
 	case TUI_ACT_HELP:
 		if (app->top->ops->handle == NULL || app->top->ops->scope == TUI_SCOPE_ALL)
@@ -273,6 +300,7 @@ int tui_main(int argc, char **argv)
 		app.backend = app.cfg.backend;
 	if (need_terminal())
 		return CLI_EXIT_USAGE;
+	load_ignore(&app);
 	cs = nl_langinfo(CODESET);
 	app.escape_flags = cs && !strcasecmp(cs, "UTF-8") ? 0 : MS_ESC_ASCII;
 	app.color = app.cfg.color && !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
@@ -293,6 +321,7 @@ int tui_main(int argc, char **argv)
 			while (app.top)
 				pop(&app);
 			cli_error("%s", why);
+			ms_ignore_free(app.ignore);
 			return CLI_EXIT_FAIL;
 		}
 		tui_push(&app, mv);
@@ -303,6 +332,7 @@ int tui_main(int argc, char **argv)
 			pop(&app);
 		cli_error("cannot start the terminal (TERM=%s); for batch output use 'mapscope list PID'",
 			  getenv("TERM"));
+		ms_ignore_free(app.ignore);
 		return CLI_EXIT_USAGE;
 	}
 	app.in_curses = true;
@@ -319,5 +349,6 @@ int tui_main(int argc, char **argv)
 		pop(&app);
 	endwin();
 	delscreen(scr);
+	ms_ignore_free(app.ignore);
 	return CLI_EXIT_OK;
 }

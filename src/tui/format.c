@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <wchar.h>
 
 #include "cli/cli.h"
@@ -41,14 +42,20 @@ static void escaped_name(char *buf, size_t size, const struct ms_mapping *m, uns
 		ms_escape(m->name ? m->name : "", m->name_len, buf, size, flags);
 }
 
+char tui_verdict_flag(int verdict)
+{
+	return verdict == MS_STALE_DELETED ? 'D' : verdict == MS_STALE_REPLACED ? 'R' : ' ';
+}
+
 void tui_format_maprow(char *buf, size_t size, const struct ms_mapping *m,
-		       enum tui_mark mark, unsigned hidden, unsigned escape_flags)
+		       enum tui_mark mark, int verdict, unsigned hidden, unsigned escape_flags)
 {
 	char tmp[64], perms[5], name[TUI_LINE_MAX];
 	size_t at = 0;
 
-	append(buf, size, &at, "%c %12" PRIx64 "-%-12" PRIx64,
-	       mark == TUI_MARK_ADDED ? '+' : mark == TUI_MARK_REMOVED ? '-' : ' ', m->start, m->end);
+	append(buf, size, &at, "%c%c %12" PRIx64 "-%-12" PRIx64,
+	       mark == TUI_MARK_ADDED ? '+' : mark == TUI_MARK_REMOVED ? '-' : ' ',
+	       tui_verdict_flag(verdict), m->start, m->end);
 	if (!(hidden & TUI_COL_SIZE)) {
 		cli_format_size(ms_mapping_size(m), false, tmp, sizeof(tmp));
 		append(buf, size, &at, " %6s", tmp);
@@ -72,7 +79,7 @@ void tui_format_mapheading(char *buf, size_t size, unsigned hidden)
 {
 	size_t at = 0;
 
-	append(buf, size, &at, "  %25s", "START-END   ");
+	append(buf, size, &at, "   %25s", "START-END   ");
 	if (!(hidden & TUI_COL_SIZE))
 		append(buf, size, &at, " %6s", "SIZE");
 	if (!(hidden & TUI_COL_PERMS))
@@ -115,7 +122,7 @@ bool tui_mapping_is_anomalous(const struct ms_mapping *m)
 void tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
 			unsigned escape_flags)
 {
-	char maps[24], mapped[24], cmd[TUI_LINE_MAX];
+	char maps[24], mapped[24], stale[24], cmd[TUI_LINE_MAX];
 	size_t at = 0;
 
 	if (r->maps_err) {
@@ -125,14 +132,19 @@ void tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
 		snprintf(maps, sizeof(maps), "%zu", r->nmaps);
 		cli_format_size(r->mapped, false, mapped, sizeof(mapped));
 	}
+	if (r->stale_counted)
+		snprintf(stale, sizeof(stale), "%zu", r->stale);
+	else
+		snprintf(stale, sizeof(stale), "-");
 	ms_escape(r->cmd, r->cmd_len, cmd, sizeof(cmd), escape_flags);
-	append(buf, size, &at, "%7d %-8.8s %6s %9s %s", (int)r->pid, r->user, maps, mapped, cmd);
+	append(buf, size, &at, "%7d %-8.8s %6s %9s %*s %s", (int)r->pid, r->user, maps, mapped,
+	       TUI_PROCROW_STALE_W, stale, cmd);
 }
 
 void tui_format_procheading(char *buf, size_t size, int sort_col, bool reverse)
 {
 	/* Widths and alignment as in tui_format_procrow; negative: left-aligned. */
-	static const int width[TUI_PCOL_COUNT] = { 7, -8, 6, 9, 0 };
+	static const int width[TUI_PCOL_COUNT] = { 7, -8, 6, 9, TUI_PROCROW_STALE_W, 0 };
 	size_t at = 0;
 
 	for (int c = 0; c < TUI_PCOL_COUNT; c++) {
@@ -156,7 +168,8 @@ static void perm_words(char *buf, size_t size, unsigned perms)
 }
 
 size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct ms_mapping *m,
-			 bool ioctl_backend, unsigned escape_flags)
+			 const struct ms_stale_result *verdict, bool ioctl_backend,
+			 unsigned escape_flags)
 {
 	char size_text[32], page[32];
 	size_t k = 0;
@@ -185,6 +198,13 @@ size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct m
 		lines[k].label = "name";
 		escaped_name(lines[k].value, sizeof(lines[k].value), m, escape_flags);
 		k++;
+	}
+	if (verdict && k < n) {
+		/* The reason may quote a rule from the user's ignore file. */
+		char why[4 * MS_STALE_WHY_MAX + 1];
+
+		ms_escape(verdict->why, strlen(verdict->why), why, sizeof(why), escape_flags);
+		LINE("stale", "%s: %s", ms_stale_verdict_name(verdict->verdict), why);
 	}
 	if (k < n) {
 		lines[k].label = "build ID";
@@ -239,6 +259,52 @@ size_t tui_format_residency(struct tui_detail_line *lines, size_t n,
 		k++;
 	}
 	return k;
+}
+
+void tui_format_staleline(char *buf, size_t size, const struct tui_staleview *sv,
+			  const struct tui_stale_line *line, unsigned escape_flags)
+{
+	const struct tui_stale_entry *e = &sv->entries[line->entry];
+	char text[TUI_LINE_MAX], unit[4 * MS_UNIT_MAX + 32];
+	size_t at = 0;
+
+	if (line->file < 0) {
+		if (e->has_unit) {
+			size_t n = ms_escape(e->unit.name, strlen(e->unit.name), unit, sizeof(unit),
+					     escape_flags);
+
+			if (e->unit.user_uid >= 0)
+				snprintf(unit + n, sizeof(unit) - n, " (user %ld)", e->unit.user_uid);
+		} else {
+			snprintf(unit, sizeof(unit), "-");
+		}
+		ms_escape(e->cmd, e->cmd_len, text, sizeof(text), escape_flags);
+		append(buf, size, &at, "%7d %-8.8s %5zu %s  %s", (int)e->pid, e->user, e->files.count,
+		       unit, text);
+	} else {
+		const struct ms_stale_file *f = &e->files.items[line->file];
+		char why[4 * MS_STALE_WHY_MAX + 1];
+
+		ms_escape(f->name, f->name_len, text, sizeof(text), escape_flags);
+		ms_escape(f->result.why, strlen(f->result.why), why, sizeof(why), escape_flags);
+		append(buf, size, &at, "        %-8s %s%s  %s", ms_stale_verdict_name(f->result.verdict),
+		       f->is_exe ? "(exe) " : "", text, why);
+	}
+}
+
+void tui_format_staleheading(char *buf, size_t size)
+{
+	snprintf(buf, size, "%7s %-8s %5s %s", "PID", "USER", "FILES", "UNIT  COMMAND / VERDICT FILE  WHY");
+}
+
+void tui_format_snapshot_name(char *buf, size_t size, pid_t pid, time_t when)
+{
+	struct tm tm;
+	char stamp[32];
+
+	if (!localtime_r(&when, &tm) || !strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm))
+		snprintf(stamp, sizeof(stamp), "%lld", (long long)when);
+	snprintf(buf, size, "mapscope-%d-%s.json", (int)pid, stamp);
 }
 
 size_t tui_text_fit(const char *s, size_t len, int width, int *cols)

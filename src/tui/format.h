@@ -12,16 +12,25 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
 
 #include "core/mapping.h"
 #include "core/proclist.h"
 #include "tui/mapview.h"
+#include "tui/staleview.h"
 
 #define TUI_LINE_MAX 8192
 
-/* One maps row, marker first ('+' appeared, '-' removed, ' '). */
+/*
+ * One maps row, marker first ('+' appeared, '-' removed, ' '), then the
+ * stale flag ('D' deleted, 'R' replaced, ' '; verdict is an enum
+ * ms_stale_verdict or TUI_VERDICT_NONE).
+ */
 void tui_format_maprow(char *buf, size_t size, const struct ms_mapping *m,
-		       enum tui_mark mark, unsigned hidden, unsigned escape_flags);
+		       enum tui_mark mark, int verdict, unsigned hidden, unsigned escape_flags);
+/* The flag letter for a verdict: 'D', 'R' or ' '. */
+char tui_verdict_flag(int verdict);
 void tui_format_mapheading(char *buf, size_t size, unsigned hidden);
 
 /* "rx" for the active kernel filters, "none" when there are none. */
@@ -33,17 +42,34 @@ bool tui_mapping_is_anomalous(const struct ms_mapping *m);
 void tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
 			unsigned escape_flags);
 void tui_format_procheading(char *buf, size_t size, int sort_col, bool reverse);
+/* Where the STALE count sits in a process row (for its colour). */
+#define TUI_PROCROW_STALE_X 34
+#define TUI_PROCROW_STALE_W 6
 
 /*
  * The detail pane for m: label/value lines; the name is escaped, full
- * length (the caller wraps it).  Returns the line count written (max n).
+ * length (the caller wraps it).  verdict, when not NULL, adds a "stale"
+ * line: the verdict and its explanation.  Returns the line count written
+ * (max n).
  */
 struct tui_detail_line {
 	const char *label;
 	char value[TUI_LINE_MAX];
 };
 size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct ms_mapping *m,
-			 bool ioctl_backend, unsigned escape_flags);
+			 const struct ms_stale_result *verdict, bool ioctl_backend,
+			 unsigned escape_flags);
+
+/*
+ * The stale view's lines: a process ("PID USER FILES UNIT  COMMAND") or one
+ * of its files ("VERDICT NAME  WHY"), and the heading.
+ */
+void tui_format_staleline(char *buf, size_t size, const struct tui_staleview *sv,
+			  const struct tui_stale_line *line, unsigned escape_flags);
+void tui_format_staleheading(char *buf, size_t size);
+
+/* The S key's suggested file: "mapscope-PID-YYYYMMDD-HHMMSS.json", local time. */
+void tui_format_snapshot_name(char *buf, size_t size, pid_t pid, time_t when);
 
 /*
  * Residency lines for the detail pane, after tui_format_detail's: resident,

@@ -46,8 +46,7 @@ bool tui_mapview_name_matches(const struct tui_mapview *vm, const struct ms_mapp
 	return m->name && memmem(m->name, m->name_len, vm->name_filter, n) != NULL;
 }
 
-/* Room for one more element in a growable array; 0 or MS_ERR_NOMEM. */
-static int reserve(void **items, size_t *cap, size_t count, size_t elem)
+int tui_grow(void **items, size_t *cap, size_t count, size_t elem)
 {
 	size_t want;
 	void *grown;
@@ -67,7 +66,7 @@ static int add_mark(struct tui_mapview *vm, const struct ms_mapping *m, enum tui
 {
 	struct tui_ghost *g;
 
-	if (reserve((void **)&vm->marks, &vm->marks_cap, vm->nmarks, sizeof(*vm->marks)) < 0)
+	if (tui_grow((void **)&vm->marks, &vm->marks_cap, vm->nmarks, sizeof(*vm->marks)) < 0)
 		return MS_ERR_NOMEM;
 	g = &vm->marks[vm->nmarks];
 	memset(g, 0, sizeof(*g));
@@ -160,10 +159,11 @@ static enum tui_mark added_mark(const struct tui_mapview *vm, const struct ms_ma
 
 static int push_row(struct tui_mapview *vm, const struct ms_mapping *m, enum tui_mark mark)
 {
-	if (reserve((void **)&vm->rows, &vm->rows_cap, vm->nrows, sizeof(*vm->rows)) < 0)
+	if (tui_grow((void **)&vm->rows, &vm->rows_cap, vm->nrows, sizeof(*vm->rows)) < 0)
 		return MS_ERR_NOMEM;
 	vm->rows[vm->nrows].m = m;
 	vm->rows[vm->nrows].mark = mark;
+	vm->rows[vm->nrows].verdict = TUI_VERDICT_NONE;
 	vm->nrows++;
 	return 0;
 }
@@ -413,6 +413,25 @@ bool tui_mapview_click(struct tui_mapview *vm, size_t line)
 	vm->sel_row = row;
 	vm->sel = vm->rows[row].m->start;
 	return true;
+}
+
+int tui_mapview_judge_visible(struct tui_mapview *vm, tui_judge_fn judge, void *ctx)
+{
+	size_t first = tui_mapview_first_shown(vm);
+
+	for (size_t i = first; i < vm->nrows && i < first + vm->height; i++) {
+		struct tui_maprow *r = &vm->rows[i];
+		enum ms_stale_verdict v;
+		int rc;
+
+		if (r->mark == TUI_MARK_REMOVED || !ms_mapping_is_file_backed(r->m))
+			continue;
+		rc = judge(ctx, r->m, &v);
+		if (rc < 0)
+			return rc;
+		r->verdict = (int)v;
+	}
+	return 0;
 }
 
 size_t tui_mapview_position(const struct tui_mapview *vm)

@@ -19,6 +19,11 @@
  * vanished in the address range both covered.  Appeared rows are marked
  * ADDED and removed ones kept as REMOVED ghost rows, for TUI_MARK_TICKS
  * ticks.  A change of filter or a new program image forgets the marks.
+ *
+ * Stale verdicts (core/stale.h) are asked for the rows on screen only
+ * (tui_mapview_judge_visible), through a callback the view backs with a
+ * cache (verdicts.h); rows off screen and removed ghosts keep
+ * TUI_VERDICT_NONE.  Rebuilding the rows clears them: judge after apply.
  */
 #ifndef MAPSCOPE_TUI_MAPVIEW_H
 #define MAPSCOPE_TUI_MAPVIEW_H
@@ -28,6 +33,7 @@
 #include <stdint.h>
 
 #include "core/mapping.h"
+#include "core/stale.h"
 
 #define TUI_MARK_TICKS 3
 #define TUI_INDEX_TICKS 10 /* rebuild the index (totals, scroll map) this often */
@@ -39,10 +45,16 @@ enum tui_mark {
 	TUI_MARK_REMOVED,
 };
 
+#define TUI_VERDICT_NONE (-1)
+
 struct tui_maprow {
 	const struct ms_mapping *m;
 	enum tui_mark mark;
+	int verdict;              /* enum ms_stale_verdict, or TUI_VERDICT_NONE */
 };
+
+/* Gives the verdict of one mapping: 0, or a negative ms_errcode. */
+typedef int (*tui_judge_fn)(void *ctx, const struct ms_mapping *m, enum ms_stale_verdict *out);
 
 struct tui_ghost {
 	struct ms_mapping m; /* REMOVED: the mapping as last seen; ADDED: range only */
@@ -121,6 +133,15 @@ int tui_mapview_end(struct tui_mapview *vm);
 void tui_mapview_goto(struct tui_mapview *vm, uint64_t start);
 /* Select the row shown at screen line `line` (a mouse click). */
 bool tui_mapview_click(struct tui_mapview *vm, size_t line);
+
+/*
+ * Judge the file-backed live rows on screen (from tui_mapview_first_shown,
+ * height rows).  0, or the first error of judge (the rest stay unjudged).
+ */
+int tui_mapview_judge_visible(struct tui_mapview *vm, tui_judge_fn judge, void *ctx);
+
+/* Room for one more element in a growable array (the explorer's models share it); 0 or MS_ERR_NOMEM. */
+int tui_grow(void **items, size_t *cap, size_t count, size_t elem);
 
 /* Position of the selection among the indexed mappings (for "12/340"). */
 size_t tui_mapview_position(const struct tui_mapview *vm);

@@ -7,7 +7,7 @@
 #include "tui/procview.h"
 
 static const char *const col_names[TUI_PCOL_COUNT] = {
-	"PID", "USER", "MAPS", "MAPPED", "COMMAND",
+	"PID", "USER", "MAPS", "MAPPED", "STALE", "COMMAND",
 };
 
 const char *tui_proc_col_name(enum tui_proc_col col)
@@ -44,6 +44,7 @@ static int row_cmp(const void *a, const void *b, void *ctx)
 	case TUI_PCOL_USER: c = strcmp(x->user, y->user); break;
 	case TUI_PCOL_MAPS: c = CMP(x->nmaps, y->nmaps); break;
 	case TUI_PCOL_MAPPED: c = CMP(x->mapped, y->mapped); break;
+	case TUI_PCOL_STALE: c = CMP(x->stale, y->stale); break;
 	case TUI_PCOL_COMMAND: c = strcmp(x->cmd, y->cmd); break;
 	default: break;
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "core/escape.h"
 #include "tui/format.h"
 #include "tui/tui.h"
 
@@ -18,6 +19,22 @@ void tui_push(struct tui_app *app, struct tui_view *v)
 {
 	v->below = app->top;
 	app->top = v;
+}
+
+unsigned tui_open_maps(struct tui_app *app, pid_t pid)
+{
+	struct tui_view *mv;
+	char why[256];
+
+	if (!pid)
+		return 0;
+	mv = tui_maps_new(app, pid, why, sizeof(why));
+	if (!mv) {
+		tui_message(app, "%s", why);
+		return TUI_F_REDRAW;
+	}
+	tui_push(app, mv);
+	return TUI_F_REQUERY | TUI_F_REDRAW;
 }
 
 void tui_message(struct tui_app *app, const char *fmt, ...)
@@ -62,6 +79,7 @@ void tui_colors_init(struct tui_app *app)
 		[TUI_PAIR_EXEC] = TUI_COLOR_EXEC, [TUI_PAIR_WRITE] = TUI_COLOR_WRITE,
 		[TUI_PAIR_SHARED] = TUI_COLOR_SHARED, [TUI_PAIR_ANOMALY] = TUI_COLOR_ANOMALY,
 		[TUI_PAIR_ADDED] = TUI_COLOR_ADDED, [TUI_PAIR_REMOVED] = TUI_COLOR_REMOVED,
+		[TUI_PAIR_STALE] = TUI_COLOR_STALE,
 	};
 
 	if (!app->color || !has_colors() || start_color() == ERR) {
@@ -72,14 +90,16 @@ void tui_colors_init(struct tui_app *app)
 	for (int p = TUI_PAIR_EXEC; p <= TUI_PAIR_REMOVED; p++)
 		init_pair((short)p, (short)app->cfg.colors[roles[p]], -1);
 	init_pair(TUI_PAIR_BANNER, COLOR_WHITE, COLOR_RED);
+	init_pair(TUI_PAIR_STALE, (short)app->cfg.colors[roles[TUI_PAIR_STALE]], -1);
 }
 
 attr_t tui_pair_attr(const struct tui_app *app, enum tui_pair pair)
 {
 	if (!app->color)
-		return pair == TUI_PAIR_ADDED ? A_BOLD : pair == TUI_PAIR_REMOVED ? A_DIM :
-		       pair == TUI_PAIR_BANNER ? A_REVERSE : A_NORMAL;
-	return COLOR_PAIR(pair) | (pair == TUI_PAIR_ADDED || pair == TUI_PAIR_BANNER ? A_BOLD : 0);
+		return pair == TUI_PAIR_ADDED || pair == TUI_PAIR_STALE ? A_BOLD :
+		       pair == TUI_PAIR_REMOVED ? A_DIM : pair == TUI_PAIR_BANNER ? A_REVERSE : A_NORMAL;
+	return COLOR_PAIR(pair) | (pair == TUI_PAIR_ADDED || pair == TUI_PAIR_BANNER ||
+				   pair == TUI_PAIR_STALE ? A_BOLD : 0);
 }
 
 void tui_draw_header(struct tui_app *app, WINDOW *win, const char *text)
@@ -95,11 +115,20 @@ void tui_draw_header(struct tui_app *app, WINDOW *win, const char *text)
 void tui_draw_message(struct tui_app *app, WINDOW *win, const char *banner)
 {
 	int y = getmaxy(win) - 1, w = getmaxx(win);
-	char line[512];
 
 	if (app->prompt.active) {
-		snprintf(line, sizeof(line), "%s%s", app->prompt.label, app->prompt.text);
-		tui_put(win, y, 0, line, w, true);
+		char text[4 * sizeof(app->prompt.text) + 1];
+		int lw = (int)strlen(app->prompt.label);
+		size_t n = ms_escape(app->prompt.text, app->prompt.len, text, sizeof(text),
+				     app->escape_flags | MS_ESC_ASCII);
+
+		tui_put(win, y, 0, app->prompt.label, w, true);
+		/* Typed text is ASCII once escaped: keep its end, where the typing is, in view. */
+		if (lw < w) {
+			size_t room = (size_t)(w - lw - 1);
+
+			tui_put(win, y, lw, text + (n > room ? n - room : 0), w - lw, false);
+		}
 		return;
 	}
 	if (banner) {

@@ -20,6 +20,7 @@ static const char *const role_keys[TUI_COLOR_ROLES] = {
 	[TUI_COLOR_ANOMALY] = "color.anomaly",
 	[TUI_COLOR_ADDED] = "color.added",
 	[TUI_COLOR_REMOVED] = "color.removed",
+	[TUI_COLOR_STALE] = "color.stale",
 };
 
 static const struct {
@@ -37,6 +38,7 @@ void tui_settings_defaults(struct tui_settings *c)
 	static const int defaults[TUI_COLOR_ROLES] = {
 		[TUI_COLOR_EXEC] = 2, [TUI_COLOR_WRITE] = 3, [TUI_COLOR_SHARED] = 6,
 		[TUI_COLOR_ANOMALY] = 1, [TUI_COLOR_ADDED] = 2, [TUI_COLOR_REMOVED] = 1,
+		[TUI_COLOR_STALE] = 5,
 	};
 
 	memset(c, 0, sizeof(*c));

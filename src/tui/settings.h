@@ -7,7 +7,7 @@
  *   delay = SECONDS            refresh period, 0.1 to 3600
  *   filters = LETTERS          default kernel filters: r w x s f ("" none)
  *   color = yes|no             colours (NO_COLOR in the environment wins)
- *   color.exec|write|shared|anomaly|added|removed = COLOUR
+ *   color.exec|write|shared|anomaly|added|removed|stale = COLOUR
  *                              black red green yellow blue magenta cyan
  *                              white default
  *   hide = COLUMN[,COLUMN...]  maps columns not to show: SIZE PERMS OFFSET
@@ -32,6 +32,7 @@ enum tui_color_role {
 	TUI_COLOR_ANOMALY,
 	TUI_COLOR_ADDED,
 	TUI_COLOR_REMOVED,
+	TUI_COLOR_STALE,
 	TUI_COLOR_ROLES,
 };
 

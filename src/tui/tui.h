@@ -2,7 +2,7 @@
  * tui.h - the explorer's screens: the application context, the view
  * interface and the drawing helpers they share (curses).
  *
- * Views form a stack (process list, maps view, help).  Each is a small ops
+ * Views form a stack (process list, maps view, stale view, help).  Each is a small ops
  * table: it handles actions from the table in actions.h (returning TUI_F_*
  * flags, never drawing), refreshes its data on a tick, and draws the whole
  * screen from its model.  One struct tui_app is passed everywhere; there
@@ -25,6 +25,7 @@
 #include "tui/actions.h"
 #include "tui/settings.h"
 #include "tui/mapview.h"
+#include "core/ignore.h"
 
 #define TUI_MIN_COLS 20
 #define TUI_MIN_LINES 5
@@ -37,6 +38,7 @@ enum tui_pair {
 	TUI_PAIR_ADDED,
 	TUI_PAIR_REMOVED,
 	TUI_PAIR_BANNER,
+	TUI_PAIR_STALE,
 };
 
 struct tui_app;
@@ -64,7 +66,7 @@ typedef unsigned (*tui_prompt_fn)(struct tui_app *app, struct tui_view *v, const
 struct tui_prompt {
 	bool active;
 	const char *label;
-	char text[128];
+	char text[1024];
 	size_t len;
 	tui_prompt_fn fn;   /* called on each change (done false) and at the end */
 	struct tui_view *owner;
@@ -81,12 +83,17 @@ struct tui_app {
 	uid_t me;
 	char message[256];
 	struct tui_prompt prompt;
+	/* The stale-ignore list every view's verdicts use (NULL: ignore nothing). */
+	struct ms_ignore *ignore;
 };
 
 /* Body height for a screen of `lines` lines (header, headings, message line). */
 int tui_body_lines(int lines);
 
 void tui_push(struct tui_app *app, struct tui_view *v);
+
+/* Push the maps view of pid (0: nothing); a failure goes to the message line.  TUI_F_* flags. */
+unsigned tui_open_maps(struct tui_app *app, pid_t pid);
 
 /* Start a one-line prompt on the message line. */
 void tui_prompt_start(struct tui_app *app, struct tui_view *owner, const char *label,
@@ -115,6 +122,7 @@ enum tui_action tui_key_action(enum tui_scope scope, int key);
 struct tui_view *tui_procs_new(struct tui_app *app);
 struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size_t errsize);
 struct tui_view *tui_help_new(struct tui_app *app, enum tui_scope scope);
+struct tui_view *tui_stale_new(struct tui_app *app);
 
 /* Draw the maps screen from a model alone (used by the view and screen tests). */
 struct tui_maps_frame {
@@ -126,8 +134,13 @@ struct tui_maps_frame {
 	bool ioctl_backend;
 	const struct ms_resinfo *res; /* the selected mapping's residency, or NULL */
 	const char *res_source;       /* "pagemap" or "smaps"; NULL: no residency lines */
+	const struct ms_stale_result *verdict; /* the selected row's, or NULL */
 };
 void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f);
+
+/* Draw the stale view from its model alone (used by the view and screen tests). */
+struct tui_staleview;
+void tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_staleview *sv);
 
 /* The maps body height for a screen with/without the detail pane. */
 int tui_maps_rows(int lines, bool detail);

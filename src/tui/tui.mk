@@ -6,7 +6,7 @@ libmapscope_proclist_a_SOURCES = \
 	src/core/proclist.c src/core/proclist.h src/core/proclist_backend.h \
 	src/core/proclist_procfs.c src/core/proclist_libproc2.c
 libmapscope_proclist_a_CFLAGS = $(AM_CFLAGS) $(LIBPROC2_CFLAGS)
-PROCLIST_LIBS = libmapscope-proclist.a libmapscope-core.a $(LIBPROC2_LIBS)
+PROCLIST_LIBS = libmapscope-proclist.a libmapscope-core.a $(LIBPROC2_LIBS) $(LIBELF_LIBS)
 
 # Curses-free explorer logic, shared by the program and the tests.
 TUI_MODEL_SOURCES = \
@@ -14,11 +14,14 @@ TUI_MODEL_SOURCES = \
 	src/tui/settings.c src/tui/settings.h \
 	src/tui/format.c src/tui/format.h \
 	src/tui/mapview.c src/tui/mapview.h \
-	src/tui/procview.c src/tui/procview.h
+	src/tui/procview.c src/tui/procview.h \
+	src/tui/verdicts.c src/tui/verdicts.h \
+	src/tui/staleview.c src/tui/staleview.h
 TUI_CURSES_SOURCES = \
 	src/tui/tui.h \
 	src/tui/screen.c src/tui/keys.c \
-	src/tui/view_maps.c src/tui/view_procs.c src/tui/view_help.c
+	src/tui/view_maps.c src/tui/view_procs.c src/tui/view_help.c \
+	src/tui/view_stale.c
 mapscope_SOURCES += $(TUI_MODEL_SOURCES) $(TUI_CURSES_SOURCES) src/tui/explorer.c
 mapscope_LDADD += $(PROCLIST_LIBS)
 
@@ -31,7 +34,7 @@ TESTS += tests/test_man_keys.sh
 EXTRA_DIST += tests/test_man_keys.sh tests/e2e/explorer.sh tests/screens
 TESTS += tests/e2e/explorer.sh
 if HAVE_CMOCKA
-TUI_TEST_LIBS = $(PROCLIST_LIBS) $(SMARTCOLS_LIBS) $(CMOCKA_LIBS)
+TUI_TEST_LIBS = $(PROCLIST_LIBS) $(SMARTCOLS_LIBS) $(JANSSON_LIBS) $(CMOCKA_LIBS)
 TUI_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(SMARTCOLS_CFLAGS)
 check_PROGRAMS += tests/test_tui_mapview
 tests_test_tui_mapview_SOURCES = tests/test_tui_mapview.c $(TUI_MODEL_SOURCES) src/cli/cli.c
@@ -60,4 +63,16 @@ tests_test_tui_screen_CFLAGS = $(TUI_TEST_CFLAGS) $(NCURSESW_CFLAGS)
 tests_test_tui_screen_CPPFLAGS = $(AM_CPPFLAGS) -DSCREENS_DIR='"$(abs_top_srcdir)/tests/screens"'
 tests_test_tui_screen_LDADD = $(TUI_TEST_LIBS) $(NCURSESW_LIBS)
 TESTS += tests/test_tui_screen
+endif
+
+# ---- explorer: stale verdicts (issue 4) and the S snapshot key (issue 5) --------------
+TESTS += tests/e2e/explorer_stale.sh
+EXTRA_DIST += tests/e2e/explorer_stale.sh
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_tui_stale
+tests_test_tui_stale_SOURCES = tests/test_tui_stale.c tests/stale_harness.c tests/stale_harness.h \
+	$(TUI_MODEL_SOURCES) src/cli/cli.c
+tests_test_tui_stale_CFLAGS = $(TUI_TEST_CFLAGS)
+tests_test_tui_stale_LDADD = $(TUI_TEST_LIBS)
+TESTS += tests/test_tui_stale
 endif

@@ -5,21 +5,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "core/escape.h"
 #include "core/maps.h"
 #include "core/residency.h"
+#include "core/snapshot.h"
 #include "tui/format.h"
 #include "tui/tui.h"
+#include "tui/verdicts.h"
 
-#define DETAIL_MAX 12
+#define DETAIL_MAX 16
+#define DETAIL_LINES 16 /* the mapping's own lines, then residency */
 
 struct maps_view {
 	struct tui_view base;
 	struct ms_proc *proc;
 	struct ms_maps *maps;
 	struct tui_mapview vm;
+	struct tui_verdicts verdicts;
+	bool verdicts_ok;     /* false: out of memory once, verdicts not shown */
 	pid_t pid;
 	char title[300];
 	char banner[200];
@@ -62,6 +68,7 @@ static unsigned lost(struct tui_app *app, struct maps_view *mv, const struct ms_
 		/* Its pagemap descriptor still describes the old image. */
 		ms_residency_close(mv->res);
 		mv->res = NULL;
+		tui_verdicts_forget(&mv->verdicts);
 		if (ms_maps_reopen(mv->maps, &again) == 0)
 			return TUI_F_REDRAW | TUI_F_REQUERY;
 		err = &again;
@@ -122,6 +129,13 @@ static unsigned query_window(struct tui_app *app, struct maps_view *mv, bool tim
 	if (rc < 0) {
 		tui_message(app, "pid %d: out of memory", (int)mv->pid);
 		return TUI_F_REDRAW;
+	}
+	if (timer)
+		tui_verdicts_tick(&mv->verdicts);
+	if (mv->verdicts_ok &&
+	    tui_mapview_judge_visible(&mv->vm, tui_verdicts_judge, &mv->verdicts) < 0) {
+		mv->verdicts_ok = false;
+		tui_message(app, "pid %d: out of memory for stale verdicts", (int)mv->pid);
 	}
 	/* The index is a full walk: rarer for big processes (60,000 maps: once a minute at 1 Hz). */
 	if (timer && (!mv->vm.index_valid || mv->vm.index_age >= TUI_INDEX_TICKS + mv->vm.nstarts / 1000)) {
@@ -184,6 +198,37 @@ static unsigned goto_prompt(struct tui_app *app, struct tui_view *v, const char 
 	return TUI_F_REQUERY | TUI_F_REDRAW;
 }
 
+static unsigned snapshot_prompt(struct tui_app *app, struct tui_view *v, const char *text,
+				bool done, bool accepted)
+{
+	struct maps_view *mv = mv_of(v);
+	char shown[4 * sizeof(app->prompt.text) + 1];
+	struct ms_error err;
+	bool created = false;
+
+	if (!done)
+		return TUI_F_REDRAW;
+	if (!accepted || !text[0]) {
+		tui_message(app, "snapshot not saved");
+		return TUI_F_REDRAW;
+	}
+	ms_escape(text, strlen(text), shown, sizeof(shown), app->escape_flags);
+	if (ms_snapshot_save(mv->maps, text, NULL, &created, &err) < 0)
+		tui_message(app, "%s", err.msg);
+	else
+		tui_message(app, "%s %s", created ? "created" : "overwrote", shown);
+	return TUI_F_REDRAW;
+}
+
+static unsigned start_snapshot(struct tui_app *app, struct maps_view *mv)
+{
+	char name[128];
+
+	tui_format_snapshot_name(name, sizeof(name), mv->pid, time(NULL));
+	tui_prompt_start(app, &mv->base, "save snapshot to: ", name, snapshot_prompt);
+	return TUI_F_REDRAW;
+}
+
 static unsigned toggle_filter(struct maps_view *mv, unsigned bit)
 {
 	tui_mapview_set_filter(&mv->vm, mv->vm.filter ^ bit);
@@ -216,6 +261,11 @@ static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 	case TUI_ACT_GOTO:
 		tui_prompt_start(app, v, "go to address (hex): ", "", goto_prompt);
 		return TUI_F_REDRAW;
+	case TUI_ACT_SNAPSHOT:
+		return start_snapshot(app, mv);
+	case TUI_ACT_REFRESH:
+		tui_verdicts_forget(&mv->verdicts);
+		return TUI_F_REQUERY | TUI_F_REDRAW;
 	case TUI_ACT_BACK:
 	case TUI_ACT_QUIT:
 		return TUI_F_BACK;
@@ -241,6 +291,8 @@ static attr_t row_attr(const struct tui_app *app, const struct tui_maprow *r)
 		return tui_pair_attr(app, TUI_PAIR_ADDED);
 	if (r->mark == TUI_MARK_REMOVED)
 		return tui_pair_attr(app, TUI_PAIR_REMOVED);
+	if (r->verdict >= 0 && ms_stale_verdict_is_stale((enum ms_stale_verdict)r->verdict))
+		return tui_pair_attr(app, TUI_PAIR_STALE);
 	if (tui_mapping_is_anomalous(m))
 		return tui_pair_attr(app, TUI_PAIR_ANOMALY);
 	if (m->perms & MS_PERM_EXEC)
@@ -255,7 +307,7 @@ static attr_t row_attr(const struct tui_app *app, const struct tui_maprow *r)
 static void draw_detail(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
 			int y, int last)
 {
-	struct tui_detail_line lines[16];
+	struct tui_detail_line lines[DETAIL_LINES];
 	const struct tui_maprow *sel = tui_mapview_selected(f->vm);
 	int w = getmaxx(win);
 	size_t n;
@@ -264,7 +316,7 @@ static void draw_detail(struct tui_app *app, WINDOW *win, const struct tui_maps_
 	tui_put(win, y, 0, "- detail ", w, false);
 	if (!sel)
 		return;
-	n = tui_format_detail(lines, sizeof(lines) / sizeof(lines[0]), sel->m, f->ioctl_backend,
+	n = tui_format_detail(lines, DETAIL_LINES - 4, sel->m, f->verdict, f->ioctl_backend,
 			      app->escape_flags);
 	if (f->res_source)
 		n += tui_format_residency(lines + n, sizeof(lines) / sizeof(lines[0]) - n, f->res,
@@ -326,7 +378,8 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 
 		if (first + (size_t)i == vm->sel_row)
 			a |= A_REVERSE;
-		tui_format_maprow(text, sizeof(text), r->m, r->mark, app->cfg.hidden, app->escape_flags);
+		tui_format_maprow(text, sizeof(text), r->m, r->mark, r->verdict, app->cfg.hidden,
+				  app->escape_flags);
 		wattron(win, a);
 		tui_put(win, 2 + i, 0, text, w, true);
 		wattroff(win, a);
@@ -356,6 +409,7 @@ static void refresh_residency(struct maps_view *mv)
 static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 {
 	struct maps_view *mv = mv_of(v);
+	const struct tui_maprow *sel = tui_mapview_selected(&mv->vm);
 	struct tui_maps_frame f = {
 		.vm = &mv->vm,
 		.title = mv->title,
@@ -363,6 +417,9 @@ static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		.banner = mv->banner[0] ? mv->banner : NULL,
 		.detail = mv->detail,
 		.ioctl_backend = ms_maps_backend(mv->maps) == MS_BACKEND_IOCTL,
+		/* Only a cache look-up: the tick judged every row on screen. */
+		.verdict = sel && sel->verdict != TUI_VERDICT_NONE ?
+			   tui_verdicts_find(&mv->verdicts, sel->m) : NULL,
 	};
 
 	refresh_residency(mv);
@@ -379,6 +436,7 @@ static void maps_destroy(struct tui_view *v)
 
 	tui_mapview_free(&mv->vm);
 	ms_residency_close(mv->res);
+	tui_verdicts_free(&mv->verdicts);
 	ms_maps_close(mv->maps);
 	ms_proc_close(mv->proc);
 	free(mv);
@@ -411,6 +469,14 @@ struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size
 		free(mv);
 		return NULL;
 	}
+	if (tui_verdicts_init(&mv->verdicts, app->ignore, mv->proc, &err) < 0) {
+		snprintf(errbuf, errsize, "%s", err.msg);
+		ms_maps_close(mv->maps);
+		ms_proc_close(mv->proc);
+		free(mv);
+		return NULL;
+	}
+	mv->verdicts_ok = true;
 	mv->base.ops = &maps_ops;
 	mv->pid = pid;
 	ms_escape(ms_proc_stat_at_open(mv->proc)->comm, strlen(ms_proc_stat_at_open(mv->proc)->comm),

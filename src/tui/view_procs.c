@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stale.h"
 #include "tui/format.h"
 #include "tui/procview.h"
 #include "tui/tui.h"
@@ -12,6 +13,7 @@
 struct procs_view {
 	struct tui_view base;
 	struct tui_procview pv;
+	struct ms_stale_ctx *stale; /* NULL: no STALE counts (out of memory) */
 	bool scanned;
 };
 
@@ -28,7 +30,11 @@ static unsigned procs_tick(struct tui_app *app, struct tui_view *v, bool timer)
 	tui_procview_set_height(&p->pv, (size_t)tui_body_lines(LINES));
 	if (!timer && p->scanned)
 		return TUI_F_REDRAW;
-	if (ms_proclist_scan(MS_PROCLIST_AUTO, MS_PROCLIST_COUNT_MAPS, &p->pv.list, &err) < 0) {
+	/* A scan stats each mapped file once; the next scan must see the disk anew. */
+	if (p->stale)
+		ms_stale_ctx_forget(p->stale);
+	if (ms_proclist_scan_stale(MS_PROCLIST_AUTO, MS_PROCLIST_COUNT_MAPS, p->stale, &p->pv.list,
+				   &err) < 0) {
 		tui_message(app, "%s", err.msg);
 		return TUI_F_REDRAW;
 	}
@@ -51,23 +57,6 @@ static unsigned search_prompt(struct tui_app *app, struct tui_view *v, const cha
 	return TUI_F_REDRAW;
 }
 
-static unsigned open_selected(struct tui_app *app, struct procs_view *p)
-{
-	const struct ms_procrow *r = tui_procview_selected(&p->pv);
-	struct tui_view *mv;
-	char why[256];
-
-	if (!r)
-		return 0;
-	mv = tui_maps_new(app, r->pid, why, sizeof(why));
-	if (!mv) {
-		tui_message(app, "%s", why);
-		return TUI_F_REDRAW;
-	}
-	tui_push(app, mv);
-	return TUI_F_REQUERY | TUI_F_REDRAW;
-}
-
 static unsigned procs_handle(struct tui_app *app, struct tui_view *v, enum tui_action act)
 {
 	struct procs_view *p = pv_of(v);
@@ -81,7 +70,8 @@ static unsigned procs_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 	case TUI_ACT_PAGE_UP: tui_procview_move(pv, -page); break;
 	case TUI_ACT_HOME: tui_procview_select(pv, 0); break;
 	case TUI_ACT_END: tui_procview_select(pv, pv->nshown ? pv->nshown - 1 : 0); break;
-	case TUI_ACT_OPEN: return open_selected(app, p);
+	case TUI_ACT_OPEN:
+		return tui_procview_selected(pv) ? tui_open_maps(app, tui_procview_selected(pv)->pid) : 0;
 	case TUI_ACT_SORT_NEXT:
 		pv->sort_col = (enum tui_proc_col)((pv->sort_col + 1) % TUI_PCOL_COUNT);
 		tui_procview_rebuild(pv);
@@ -156,6 +146,16 @@ static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		wattron(win, a);
 		tui_put(win, 2 + i, 0, text, w, true);
 		wattroff(win, a);
+		if (r->stale_counted && r->stale && w > TUI_PROCROW_STALE_X) {
+			/* The count alone in the stale colour, over the plain row. */
+			attr_t sa = a | tui_pair_attr(app, TUI_PAIR_STALE);
+			char cell[32];
+
+			snprintf(cell, sizeof(cell), "%*zu", TUI_PROCROW_STALE_W, r->stale);
+			wattron(win, sa);
+			tui_put(win, 2 + i, TUI_PROCROW_STALE_X, cell, w - TUI_PROCROW_STALE_X, false);
+			wattroff(win, sa);
+		}
 	}
 	tui_draw_message(app, win, NULL);
 }
@@ -163,6 +163,7 @@ static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 static void procs_destroy(struct tui_view *v)
 {
 	tui_procview_free(&pv_of(v)->pv);
+	ms_stale_ctx_free(pv_of(v)->stale);
 	free(v);
 }
 
@@ -178,10 +179,13 @@ static const struct tui_view_ops procs_ops = {
 struct tui_view *tui_procs_new(struct tui_app *app)
 {
 	struct procs_view *p = calloc(1, sizeof(*p));
+	struct ms_error err;
 
 	if (!p)
 		return NULL;
 	p->base.ops = &procs_ops;
+	if (ms_stale_ctx_new(app->ignore, &p->stale, &err) < 0)
+		p->stale = NULL;
 	tui_procview_init(&p->pv, app->me, (size_t)tui_body_lines(LINES > 0 ? LINES : 24));
 	return &p->base;
 }

@@ -1,0 +1,233 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "tui/mapview.h"
+#include "tui/staleview.h"
+
+void tui_staleview_init(struct tui_staleview *sv, size_t height)
+{
+	memset(sv, 0, sizeof(*sv));
+	sv->height = height ? height : 1;
+	sv->sel_file = -1;
+}
+
+void tui_staleview_clear(struct tui_staleview *sv)
+{
+	for (size_t i = 0; i < sv->count; i++) {
+		free(sv->entries[i].cmd);
+		ms_stale_list_free(&sv->entries[i].files);
+	}
+	sv->count = 0;
+	sv->nlines = 0;
+	sv->scanned = 0;
+	sv->unreadable = 0;
+}
+
+void tui_staleview_free(struct tui_staleview *sv)
+{
+	tui_staleview_clear(sv);
+	free(sv->entries);
+	free(sv->lines);
+	memset(sv, 0, sizeof(*sv));
+}
+
+static int keep_file(struct ms_stale_list *dst, const struct ms_stale_file *f)
+{
+	struct ms_stale_file *copy;
+
+	if (tui_grow((void **)&dst->items, &dst->capacity, dst->count, sizeof(*dst->items)) < 0)
+		return MS_ERR_NOMEM;
+	copy = &dst->items[dst->count];
+	*copy = *f;
+	copy->name = malloc(f->name_len + 1);
+	if (!copy->name)
+		return MS_ERR_NOMEM;
+	memcpy(copy->name, f->name, f->name_len);
+	copy->name[f->name_len] = '\0';
+	dst->count++;
+	return 0;
+}
+
+int tui_staleview_add(struct tui_staleview *sv, const struct ms_procrow *row,
+		      const struct ms_unit *unit, const struct ms_stale_list *files)
+{
+	struct tui_stale_entry *e;
+	size_t stale = 0;
+
+	for (size_t i = 0; i < files->count; i++)
+		stale += ms_stale_verdict_is_stale(files->items[i].result.verdict);
+	if (!stale)
+		return 0;
+	if (tui_grow((void **)&sv->entries, &sv->cap, sv->count, sizeof(*sv->entries)) < 0)
+		return MS_ERR_NOMEM;
+	e = &sv->entries[sv->count];
+	memset(e, 0, sizeof(*e));
+	e->pid = row->pid;
+	memcpy(e->user, row->user, sizeof(e->user));
+	e->cmd = malloc(row->cmd_len + 1);
+	if (!e->cmd)
+		return MS_ERR_NOMEM;
+	memcpy(e->cmd, row->cmd, row->cmd_len);
+	e->cmd[row->cmd_len] = '\0';
+	e->cmd_len = row->cmd_len;
+	if (unit) {
+		e->has_unit = true;
+		e->unit = *unit;
+	}
+	sv->count++;
+	for (size_t i = 0; i < files->count; i++)
+		if (ms_stale_verdict_is_stale(files->items[i].result.verdict) &&
+		    keep_file(&e->files, &files->items[i]) < 0)
+			return MS_ERR_NOMEM;
+	return 0;
+}
+
+static int push_line(struct tui_staleview *sv, size_t entry, long file)
+{
+	if (tui_grow((void **)&sv->lines, &sv->lines_cap, sv->nlines, sizeof(*sv->lines)) < 0)
+		return MS_ERR_NOMEM;
+	sv->lines[sv->nlines].entry = entry;
+	sv->lines[sv->nlines].file = file;
+	sv->nlines++;
+	return 0;
+}
+
+static void keep_visible(struct tui_staleview *sv)
+{
+	if (sv->sel_row < sv->top_row)
+		sv->top_row = sv->sel_row;
+	else if (sv->sel_row >= sv->top_row + sv->height)
+		sv->top_row = sv->sel_row - sv->height + 1;
+	if (sv->nlines <= sv->height)
+		sv->top_row = 0;
+}
+
+void tui_staleview_select(struct tui_staleview *sv, size_t row)
+{
+	if (!sv->nlines) {
+		sv->sel_row = sv->top_row = 0;
+		return;
+	}
+	if (row >= sv->nlines)
+		row = sv->nlines - 1;
+	sv->sel_row = row;
+	sv->sel_pid = sv->entries[sv->lines[row].entry].pid;
+	sv->sel_file = sv->lines[row].file;
+	keep_visible(sv);
+}
+
+int tui_staleview_rebuild(struct tui_staleview *sv)
+{
+	size_t old = sv->sel_row, found = (size_t)-1;
+
+	sv->nlines = 0;
+	for (size_t i = 0; i < sv->count; i++) {
+		if (push_line(sv, i, -1) < 0)
+			return MS_ERR_NOMEM;
+		for (size_t f = 0; f < sv->entries[i].files.count; f++)
+			if (push_line(sv, i, (long)f) < 0)
+				return MS_ERR_NOMEM;
+	}
+	for (size_t l = 0; l < sv->nlines && found == (size_t)-1; l++) {
+		const struct tui_stale_line *ln = &sv->lines[l];
+
+		if (sv->entries[ln->entry].pid == sv->sel_pid && ln->file == sv->sel_file)
+			found = l;
+	}
+	/* The same process, another file count: its first line. */
+	for (size_t l = 0; l < sv->nlines && found == (size_t)-1; l++)
+		if (sv->entries[sv->lines[l].entry].pid == sv->sel_pid)
+			found = l;
+	tui_staleview_select(sv, found != (size_t)-1 ? found : old);
+	return 0;
+}
+
+/* One process: 0 (judged or skipped), or MS_ERR_NOMEM. */
+static int scan_one(struct tui_staleview *sv, struct ms_stale_ctx *ctx,
+		    const struct ms_procrow *row, enum ms_backend backend, struct ms_error *err)
+{
+	struct ms_maps_opts opts = { .backend = backend, .ioctl_fn = NULL };
+	struct ms_stale_list files = { 0 };
+	struct ms_proc *proc = NULL;
+	struct ms_maps *maps = NULL;
+	struct ms_unit unit;
+	bool has_unit = false;
+	int rc;
+
+	rc = ms_proc_open(row->pid, &proc, err);
+	if (rc == 0)
+		rc = ms_maps_open(proc, &opts, &maps, err);
+	if (rc == 0)
+		rc = ms_stale_scan(ctx, maps, 0, &files, err);
+	if (rc == 0) {
+		sv->scanned++;
+		for (size_t i = 0; i < files.count && !has_unit; i++)
+			if (ms_stale_verdict_is_stale(files.items[i].result.verdict))
+				has_unit = ms_unit_of(proc, &unit, NULL) == 0;
+		rc = tui_staleview_add(sv, row, has_unit ? &unit : NULL, &files);
+		if (rc < 0)
+			ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale view: out of memory");
+	} else if (rc != MS_ERR_NOMEM) {
+		sv->unreadable++;
+		rc = 0;
+	}
+	ms_stale_list_free(&files);
+	ms_maps_close(maps);
+	ms_proc_close(proc);
+	return rc;
+}
+
+int tui_staleview_scan(struct tui_staleview *sv, struct ms_stale_ctx *ctx,
+		       const struct ms_proclist *procs, enum ms_backend backend, pid_t self,
+		       struct ms_error *err)
+{
+	tui_staleview_clear(sv);
+	for (size_t i = 0; i < procs->count; i++) {
+		const struct ms_procrow *row = &procs->rows[i];
+
+		if (row->kthread || row->pid == self)
+			continue;
+		if (scan_one(sv, ctx, row, backend, err) < 0)
+			return MS_ERR_NOMEM;
+	}
+	if (tui_staleview_rebuild(sv) < 0)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale view: out of memory");
+	return 0;
+}
+
+const struct tui_stale_line *tui_staleview_line(const struct tui_staleview *sv, size_t i)
+{
+	return i < sv->nlines ? &sv->lines[i] : NULL;
+}
+
+pid_t tui_staleview_selected_pid(const struct tui_staleview *sv)
+{
+	const struct tui_stale_line *l = tui_staleview_line(sv, sv->sel_row);
+
+	return l ? sv->entries[l->entry].pid : 0;
+}
+
+void tui_staleview_move(struct tui_staleview *sv, long delta)
+{
+	long target = (long)sv->sel_row + delta;
+
+	tui_staleview_select(sv, target < 0 ? 0 : (size_t)target);
+}
+
+bool tui_staleview_click(struct tui_staleview *sv, size_t line)
+{
+	if (line >= sv->height || sv->top_row + line >= sv->nlines)
+		return false;
+	tui_staleview_select(sv, sv->top_row + line);
+	return true;
+}
+
+void tui_staleview_set_height(struct tui_staleview *sv, size_t height)
+{
+	sv->height = height ? height : 1;
+	keep_visible(sv);
+}

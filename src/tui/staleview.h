@@ -1,0 +1,87 @@
+/*
+ * staleview.h - the stale view's model (key D), without curses.
+ *
+ * It lists every process that maps a file deleted or replaced on disk, each
+ * followed by those files with their verdict and explanation, and the
+ * systemd unit to restart when there is one.  tui_staleview_scan judges the
+ * processes of a process list (the kernel-side filters of ms_stale_scan:
+ * executable file-backed mappings and the main executable) and replaces the
+ * entries; processes that vanish or deny access are counted, not errors.
+ * The view rescans on its timer, like the other views.
+ *
+ * The lines are the processes and their files, flattened.  The selection is
+ * a (PID, file) pair kept across rescans; when that process is gone, the
+ * line now at the same position is selected.  Entry holds raw text
+ * (command line, names): escape it before display (format.h does).
+ */
+#ifndef MAPSCOPE_TUI_STALEVIEW_H
+#define MAPSCOPE_TUI_STALEVIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "core/maps.h"
+#include "core/proclist.h"
+#include "core/stale.h"
+#include "core/unit.h"
+
+struct tui_stale_entry {
+	pid_t pid;
+	char user[MS_PROCLIST_USER_MAX];
+	char *cmd;                 /* raw, NUL-terminated */
+	size_t cmd_len;
+	bool has_unit;
+	struct ms_unit unit;       /* raw */
+	struct ms_stale_list files; /* the deleted and replaced ones only */
+};
+
+struct tui_stale_line {
+	size_t entry;
+	long file;                 /* -1: the process line */
+};
+
+struct tui_staleview {
+	struct tui_stale_entry *entries;
+	size_t count, cap;
+	struct tui_stale_line *lines;
+	size_t nlines, lines_cap;
+	size_t scanned;            /* processes judged */
+	size_t unreadable;         /* vanished, denied or without user memory */
+	pid_t sel_pid;
+	long sel_file;
+	size_t sel_row, top_row, height;
+};
+
+void tui_staleview_init(struct tui_staleview *sv, size_t height);
+void tui_staleview_free(struct tui_staleview *sv);
+
+/*
+ * Judge every process of procs with ctx (kernel threads and self skipped),
+ * through the given mapping backend, and keep those with stale files.
+ * 0 or MS_ERR_NOMEM.
+ */
+int tui_staleview_scan(struct tui_staleview *sv, struct ms_stale_ctx *ctx,
+		       const struct ms_proclist *procs, enum ms_backend backend, pid_t self,
+		       struct ms_error *err);
+
+/*
+ * Add one process's entry (files: every file scanned; only the stale ones
+ * are kept, and nothing is added when there are none).  Call
+ * tui_staleview_rebuild after the last one.  0 or MS_ERR_NOMEM.
+ */
+int tui_staleview_add(struct tui_staleview *sv, const struct ms_procrow *row,
+		      const struct ms_unit *unit, const struct ms_stale_list *files);
+void tui_staleview_clear(struct tui_staleview *sv);
+int tui_staleview_rebuild(struct tui_staleview *sv);
+
+/* The line at i, NULL past the end; the selected process's PID, or 0. */
+const struct tui_stale_line *tui_staleview_line(const struct tui_staleview *sv, size_t i);
+pid_t tui_staleview_selected_pid(const struct tui_staleview *sv);
+
+void tui_staleview_move(struct tui_staleview *sv, long delta);
+void tui_staleview_select(struct tui_staleview *sv, size_t row);
+bool tui_staleview_click(struct tui_staleview *sv, size_t line);
+void tui_staleview_set_height(struct tui_staleview *sv, size_t height);
+
+#endif

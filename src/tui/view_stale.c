@@ -1,0 +1,148 @@
+/* The stale view (D): processes that run deleted or replaced files. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/stale.h"
+#include "tui/format.h"
+#include "tui/staleview.h"
+#include "tui/tui.h"
+
+struct stale_view {
+	struct tui_view base;
+	struct tui_staleview sv;
+	struct ms_proclist procs;
+	struct ms_stale_ctx *ctx;
+	bool scanned;
+};
+
+static struct stale_view *sv_of(struct tui_view *v)
+{
+	return (struct stale_view *)v;
+}
+
+static unsigned stale_tick(struct tui_app *app, struct tui_view *v, bool timer)
+{
+	struct stale_view *s = sv_of(v);
+	struct ms_error err;
+
+	tui_staleview_set_height(&s->sv, (size_t)tui_body_lines(LINES));
+	if (!timer && s->scanned)
+		return TUI_F_REDRAW;
+	/* Each scan sees the disk as it is now: replacements since the last one count. */
+	ms_stale_ctx_forget(s->ctx);
+	if (ms_proclist_scan(MS_PROCLIST_AUTO, 0, &s->procs, &err) < 0 ||
+	    tui_staleview_scan(&s->sv, s->ctx, &s->procs, app->backend, getpid(), &err) < 0) {
+		tui_message(app, "%s", err.msg);
+		return TUI_F_REDRAW;
+	}
+	s->scanned = true;
+	return TUI_F_REDRAW;
+}
+
+static unsigned stale_handle(struct tui_app *app, struct tui_view *v, enum tui_action act)
+{
+	struct stale_view *s = sv_of(v);
+	struct tui_staleview *sv = &s->sv;
+	long page = (long)sv->height;
+
+	switch (act) {
+	case TUI_ACT_DOWN: tui_staleview_move(sv, 1); break;
+	case TUI_ACT_UP: tui_staleview_move(sv, -1); break;
+	case TUI_ACT_PAGE_DOWN: tui_staleview_move(sv, page); break;
+	case TUI_ACT_PAGE_UP: tui_staleview_move(sv, -page); break;
+	case TUI_ACT_HOME: tui_staleview_select(sv, 0); break;
+	case TUI_ACT_END: tui_staleview_select(sv, sv->nlines ? sv->nlines - 1 : 0); break;
+	case TUI_ACT_STALE_OPEN: return tui_open_maps(app, tui_staleview_selected_pid(sv));
+	case TUI_ACT_REFRESH: s->scanned = false; break;
+	case TUI_ACT_BACK:
+	case TUI_ACT_QUIT:
+		return TUI_F_BACK;
+	default:
+		return 0;
+	}
+	return TUI_F_REDRAW;
+}
+
+static unsigned stale_click(struct tui_app *app, struct tui_view *v, int y)
+{
+	return y >= 2 && tui_staleview_click(&sv_of(v)->sv, (size_t)(y - 2)) ? TUI_F_REDRAW : 0;
+}
+
+void tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_staleview *sv)
+{
+	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
+	char text[TUI_LINE_MAX];
+
+	werase(win);
+	if (tui_draw_too_small(win))
+		return;
+	snprintf(text, sizeof(text), "mapscope | stale: %zu processes run deleted or replaced files | %zu scanned, %zu unreadable",
+		 sv->count, sv->scanned, sv->unreadable);
+	tui_draw_header(app, win, text);
+	tui_format_staleheading(text, sizeof(text));
+	wattron(win, A_BOLD);
+	tui_put(win, 1, 0, text, w, false);
+	wattroff(win, A_BOLD);
+	if (!sv->nlines)
+		tui_put(win, 2, 0, "  nothing stale: every scanned process runs the files on disk", w, false);
+	for (int i = 0; i < rows; i++) {
+		size_t row = sv->top_row + (size_t)i;
+		const struct tui_stale_line *l = tui_staleview_line(sv, row);
+		attr_t a;
+
+		if (!l)
+			break;
+		a = l->file < 0 ? A_BOLD : tui_pair_attr(app, TUI_PAIR_STALE);
+		if (row == sv->sel_row)
+			a |= A_REVERSE;
+		tui_format_staleline(text, sizeof(text), sv, l, app->escape_flags);
+		wattron(win, a);
+		tui_put(win, 2 + i, 0, text, w, true);
+		wattroff(win, a);
+	}
+	tui_draw_message(app, win, NULL);
+}
+
+static void stale_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
+{
+	tui_stale_draw_frame(app, win, &sv_of(v)->sv);
+}
+
+static void stale_destroy(struct tui_view *v)
+{
+	struct stale_view *s = sv_of(v);
+
+	tui_staleview_free(&s->sv);
+	ms_proclist_free(&s->procs);
+	ms_stale_ctx_free(s->ctx);
+	free(s);
+}
+
+static const struct tui_view_ops stale_ops = {
+	.scope = TUI_SCOPE_STALE,
+	.handle = stale_handle,
+	.tick = stale_tick,
+	.draw = stale_draw,
+	.click = stale_click,
+	.destroy = stale_destroy,
+};
+
+struct tui_view *tui_stale_new(struct tui_app *app)
+{
+	struct stale_view *s = calloc(1, sizeof(*s));
+	struct ms_error err;
+
+	if (!s)
+		return NULL;
+	if (ms_stale_ctx_new(app->ignore, &s->ctx, &err) < 0) {
+		free(s);
+		return NULL;
+	}
+	s->base.ops = &stale_ops;
+	tui_staleview_init(&s->sv, (size_t)tui_body_lines(LINES > 0 ? LINES : 24));
+	return &s->base;
+}

@@ -1,0 +1,187 @@
+#!/bin/sh
+# End-to-end test of the explorer's stale and snapshot parts: the real binary
+# in tmux against tests/stale-child holding a library that is then deleted.
+# Checks the maps view's D flag and the detail pane's verdict, the STALE
+# column, the D view (and Enter there), and S: created, then overwrote, and
+# the file reads back as a snapshot.  Polls with a deadline; no fixed sleeps.
+# Exit 77 (skip) only when tmux is absent.
+set -u
+
+command -v tmux >/dev/null 2>&1 || { echo "explorer stale e2e: SKIP (no tmux)"; exit 77; }
+BIN=${MS_BIN:-./mapscope}
+FIXTURE=${MS_FIXTURE:-./tests/ms-fixture}
+BUILT=$(dirname "$FIXTURE")
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ms-e2e-stale.XXXXXX") || exit 1
+SOCK="$TMP/tmux.sock"
+CPID=
+PASSED=0
+
+cleanup() {
+	tmux -S "$SOCK" kill-server 2>/dev/null
+	exec 3>&- 2>/dev/null
+	[ -n "$CPID" ] && kill "$CPID" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+fail() {
+	echo "explorer stale e2e: FAIL: $*"
+	echo "---- last screen ----"
+	tmux -S "$SOCK" capture-pane -p -t ms 2>/dev/null
+	exit 1
+}
+pass() { PASSED=$((PASSED + 1)); echo "ok $PASSED - $*"; }
+screen() { tmux -S "$SOCK" capture-pane -p -t ms "$@"; }
+keys() { tmux -S "$SOCK" send-keys -t ms "$@"; }
+
+# wait_for DESCRIPTION COMMAND...: poll until COMMAND succeeds, for 10 seconds at most.
+wait_for() {
+	what=$1
+	shift
+	end=$(($(date +%s) + 10))
+	while ! "$@" >/dev/null 2>&1; do
+		[ "$(date +%s)" -ge "$end" ] && fail "timed out waiting for $what"
+		sleep 0.05
+	done
+}
+shows() { screen | grep -F -e "$1"; }
+shows_re() { screen | grep -E -e "$1"; }
+# clear_prompt: erase what the prompt holds (the suggested name) with Backspace.
+clear_prompt() {
+	i=0
+	while [ $i -lt 80 ]; do
+		keys BSpace
+		i=$((i + 1))
+	done
+}
+
+# -- the child: load a copy of libstale-a.so, then delete the copy ------------------
+LIB="$TMP/libms-e2e.so"
+cp "$BUILT/libstale-a.so" "$LIB" || fail "no $BUILT/libstale-a.so"
+mkfifo "$TMP/in"
+# Started through a link in our temp dir, so its command line is ours alone to search for.
+ln -s "$(cd "$BUILT" && pwd)/stale-child" "$TMP/stale-child-e2e"
+"$TMP/stale-child-e2e" < "$TMP/in" > "$TMP/child.out" 2>&1 &
+CPID=$!
+exec 3> "$TMP/in"
+wait_for "the child" grep -q '^ready' "$TMP/child.out"
+echo "dlopen $LIB" >&3
+wait_for "the library loaded" grep -q '^ok' "$TMP/child.out"
+grep -q '^err' "$TMP/child.out" && fail "child: $(cat "$TMP/child.out")"
+rm -f "$LIB"
+
+# The default ignore list skips temp files (/tmp): the user's list, which the
+# explorer honours like `mapscope stale`, ignores only memfds here.
+mkdir -p "$TMP/config/mapscope"
+printf '# test list\n/memfd:* memory file\n' > "$TMP/config/mapscope/stale-ignore.conf"
+
+# -- the maps view flags the row D ---------------------------------------------------
+tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 200 -y 50 \
+	"cd '$TMP' && XDG_CONFIG_HOME='$TMP/config' '$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")' $CPID; echo \$? > '$TMP/status'; sleep 60" ||
+	fail "cannot start tmux"
+wait_for "the maps view" shows "pid $CPID stale-child-e2e |"
+wait_for "the deleted row flagged D" shows_re "^ D +[0-9a-f]+-[0-9a-f]+ .*libms-e2e\\.so \\(deleted\\)"
+screen | grep -E '^ [DR] ' | grep -v 'libms-e2e' && fail "a row other than the deleted library is flagged"
+pass "the maps view flags the deleted library's rows D, and only those"
+
+# The flagged row is drawn in the stale colour (bold, with or without colour).
+screen -e | grep 'libms-e2e' | grep -Eq "$(printf '\033')\\[([0-9;]*;)?1m" ||
+	fail "the flagged row is not highlighted"
+pass "the flagged row is highlighted"
+
+# -- the detail pane shows the verdict and why ------------------------------------------
+start=$(screen | awk '/^ D .*libms-e2e/ { split($2, r, "-"); print r[1]; exit }')
+keys g "$start" Enter
+keys Enter
+wait_for "the verdict in the detail pane" shows "stale     deleted: unlinked, and no file is at the path now"
+pass "the detail pane says: deleted, unlinked, and no file is at the path now"
+keys Tab
+
+# -- S: created, then overwrote ----------------------------------------------------------
+SNAP="$TMP/snap dir/one.json"
+mkdir "$TMP/snap dir"
+keys S
+wait_for "the snapshot prompt" shows_re "^save snapshot to: mapscope-$CPID-[0-9]{8}-[0-9]{6}\\.json"
+pass "S suggests mapscope-$CPID-TIME.json"
+keys Escape
+wait_for "the prompt cancelled" shows "snapshot not saved"
+ls "$TMP"/mapscope-*.json >/dev/null 2>&1 && fail "Esc wrote a file"
+pass "Esc at the prompt writes nothing"
+keys S
+wait_for "the snapshot prompt" shows "save snapshot to: "
+clear_prompt
+keys -l "$SNAP"
+keys Enter
+wait_for "created" shows "created $SNAP"
+[ -s "$SNAP" ] || fail "no file at $SNAP"
+pass "S, a path, Enter: created FILE"
+keys S
+wait_for "the snapshot prompt" shows "save snapshot to: "
+clear_prompt
+keys -l "$SNAP"
+keys Enter
+wait_for "overwrote" shows "overwrote $SNAP"
+pass "the same path again: overwrote FILE"
+"$BIN" diff "$SNAP" "$CPID" > "$TMP/diff.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 1 ] || fail "mapscope diff on the snapshot exited $rc: $(cat "$TMP/diff.out")"
+pass "the file reads back as a snapshot (diff FILE PID exits $rc)"
+
+# -- D: the stale view lists the child, Enter opens it -------------------------------------
+keys D
+wait_for "the stale view" shows "mapscope | stale:"
+# Other processes on the machine may be stale too: page down until the child's
+# line shows, then move the selection (the reversed line) onto it, then Enter.
+ESC=$(printf '\033')
+child_line() { screen | awk -v p="$CPID" 'NR > 2 && $1 == p { print NR; exit }'; }
+selected_line() {
+	screen -e | grep -nE "^($ESC\\[[0-9;]*m)*$ESC\\[([0-9]+;)*7m" | awk -F: '$1 > 2 { print $1; exit }'
+}
+end=$(($(date +%s) + 20))
+while :; do
+	[ "$(date +%s)" -ge "$end" ] && fail "could not select the child in the stale view"
+	target=$(child_line)
+	sel=$(selected_line)
+	[ -n "$target" ] && [ "$target" = "$sel" ] && break
+	before=$(screen -e)
+	if [ -n "$target" ] && [ -n "$sel" ]; then
+		d=$((target - sel))
+		key=Down
+		[ "$d" -lt 0 ] && { key=Up; d=$((-d)); }
+		i=0
+		while [ "$i" -lt "$d" ]; do
+			keys "$key"
+			i=$((i + 1))
+		done
+	else
+		keys NPage
+	fi
+	# Wait for the keys to take effect before looking again.
+	wait_for "the stale view to move" sh -c "[ \"\$(tmux -S '$SOCK' capture-pane -e -p -t ms)\" != \"\$1\" ]" sh "$before"
+done
+line=$(child_line)
+screen | sed -n "$((line + 1))p" | grep -Eq "^ +deleted +.*libms-e2e\\.so \\(deleted\\) +unlinked" ||
+	fail "the deleted file is not listed under the child"
+pass "D lists the child and, below it, its deleted library"
+keys Enter
+wait_for "the child's maps view from D" shows "pid $CPID stale-child-e2e |"
+pass "Enter in the stale view opens the process"
+
+# -- the STALE column in the process list --------------------------------------------------
+keys q
+wait_for "the stale view again" shows "mapscope | stale:"
+keys q
+wait_for "the first maps view" shows "pid $CPID stale-child-e2e |"
+keys q
+wait_for "the process list" shows "STALE"
+keys / "$TMP/stale-child-e2e"
+keys Enter
+wait_for "the child's STALE count" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | awk -v p=$CPID '\$1 == p && \$5 == 1 { f = 1 } END { exit !f }'"
+pass "the process list's STALE column counts 1 for the child"
+
+keys q
+wait_for "mapscope to exit" test -s "$TMP/status"
+[ "$(cat "$TMP/status")" = 0 ] || fail "exit status $(cat "$TMP/status")"
+pass "q quits with status 0"
+echo "explorer stale e2e: $PASSED checks passed"
+exit 0
