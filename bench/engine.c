@@ -19,6 +19,10 @@
  *     PARSE: reading the whole /proc/PID/maps text and parsing every line
  *     with the engine's text parser, storing nothing (the cheapest full
  *     parse, so the ratio is not flattered).
+ *   limits BARE FILTERED
+ *     for the record, not compared: the raw loop asking for the range only
+ *     (no name, no build ID), and the raw loop with the kernel filter of
+ *     `list --file-backed --perms=x`: the floors of those listings.
  */
 #include "config.h"
 
@@ -74,7 +78,10 @@ static size_t engine_walk(struct bench *b)
 	return n;
 }
 
-static size_t raw_walk(struct bench *b)
+/* What the raw loop asks the kernel for besides the range. */
+enum { RAW_NAME = 1, RAW_BUILD_ID = 2 };
+
+static size_t raw_loop(struct bench *b, unsigned flags, unsigned want)
 {
 	static char name[PATH_MAX];
 	unsigned char build_id[20];
@@ -85,12 +92,16 @@ static size_t raw_walk(struct bench *b)
 	for (;;) {
 		memset(&q, 0, sizeof(q));
 		q.size = sizeof(q);
-		q.query_flags = PROCMAP_QUERY_COVERING_OR_NEXT_VMA;
+		q.query_flags = PROCMAP_QUERY_COVERING_OR_NEXT_VMA | flags;
 		q.query_addr = addr;
-		q.vma_name_addr = (uintptr_t)name;
-		q.vma_name_size = sizeof(name);
-		q.build_id_addr = (uintptr_t)build_id;
-		q.build_id_size = sizeof(build_id);
+		if (want & RAW_NAME) {
+			q.vma_name_addr = (uintptr_t)name;
+			q.vma_name_size = sizeof(name);
+		}
+		if (want & RAW_BUILD_ID) {
+			q.build_id_addr = (uintptr_t)build_id;
+			q.build_id_size = sizeof(build_id);
+		}
 		if (ioctl(b->raw_fd, PROCMAP_QUERY, &q) < 0) {
 			if (errno == ENOENT)
 				return n;
@@ -101,6 +112,23 @@ static size_t raw_walk(struct bench *b)
 		addr = q.vma_end;
 		n++;
 	}
+}
+
+static size_t raw_walk(struct bench *b)
+{
+	return raw_loop(b, 0, RAW_NAME | RAW_BUILD_ID);
+}
+
+static size_t raw_walk_bare(struct bench *b)
+{
+	return raw_loop(b, 0, 0);
+}
+
+/* The kernel-side filter of `list --file-backed --perms=x`. */
+static size_t raw_walk_filtered(struct bench *b)
+{
+	return raw_loop(b, PROCMAP_QUERY_FILE_BACKED_VMA | PROCMAP_QUERY_VMA_EXECUTABLE,
+			RAW_NAME | RAW_BUILD_ID);
 }
 
 static size_t window(struct bench *b)
@@ -222,6 +250,8 @@ int main(int argc, char **argv)
 	printf("walk %.1f %.1f %zu\n", ta, tb, count);
 	pair(window, text_parse, &b, reps, &ta, &tb, &count);
 	printf("window %.2f %.1f %zu\n", ta, tb, count);
+	pair(raw_walk_bare, raw_walk_filtered, &b, reps, &ta, &tb, &count);
+	printf("limits %.1f %.1f\n", ta, tb);
 
 	free(b.chunk);
 	close(b.raw_fd);

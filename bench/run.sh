@@ -265,6 +265,17 @@ size_cases() {
 		[ "$judged" = judge ] || status=info
 		row "explorer 50-row window vs full text parse ($n)" \
 			"$(printf '%.3f%% (%.1f us vs %.2f ms)' "$pct" "$win" "$(fnum "$parse / 1000")")" "<= 1%" "$status"
+		# The floors, for reading the list rows: no listing can beat its kernel walk.
+		local bare filtered pm=""
+		bare=$(awk '$1 == "limits" { print $2 }' <<<"$t")
+		filtered=$(awk '$1 == "limits" { print $3 }' <<<"$t")
+		[ -s "$tmp/list.$n.b" ] && pm=$(median "$tmp/list.$n.b")
+		row "floor: raw loop, ranges only ($n)" "$(printf '%.2f ms' "$(fnum "$bare / 1000")")" "-" "info"
+		if [ -n "$pm" ]; then
+			row "floor: raw loop filtered file+x ($n)" \
+				"$(printf '%.2f ms: pmap/floor %.1fx' "$(fnum "$filtered / 1000")" "$(fnum "$pm * 1e6 / $filtered")")" "-" "info"
+			row "floor: pmap / raw full walk ($n)" "$(printf '%.2fx' "$(fnum "$pm * 1e6 / $raw")")" "-" "info"
+		fi
 	else
 		row "engine timings ($n)" "-" "-" "FAIL (ms-bench-engine: $(head -n 1 "$tmp/engine.err"))"
 	fi
