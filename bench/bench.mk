@@ -1,0 +1,17 @@
+# ---- make bench (issue 7): mapscope against pmap, lsof and the raw ioctl ----------
+# Not part of make check: these programs are built only by `make bench`.
+# (EXTRA_PROGRAMS is set here with "=": automake refuses "+=" on it first.)
+BENCH_PROGS = bench/ms-bench-gen$(EXEEXT) bench/ms-bench-fleet$(EXEEXT) \
+	bench/ms-bench-engine$(EXEEXT) bench/ms-bench-maxrss$(EXEEXT)
+EXTRA_PROGRAMS = $(BENCH_PROGS)
+bench_ms_bench_gen_SOURCES = bench/gen.c
+bench_ms_bench_fleet_SOURCES = bench/fleet.c
+bench_ms_bench_engine_SOURCES = bench/engine.c
+bench_ms_bench_engine_LDADD = libmapscope-core.a
+bench_ms_bench_maxrss_SOURCES = bench/maxrss.c
+EXTRA_DIST += bench/README.md bench/run.sh
+
+bench: mapscope$(EXEEXT) $(BENCH_PROGS)
+	MS_BIN='$(abs_top_builddir)/mapscope' BENCH_BIN='$(abs_top_builddir)/bench' \
+	BENCH_OUT='$(abs_top_builddir)/bench' bash '$(srcdir)/bench/run.sh'
+.PHONY: bench

@@ -1,0 +1,261 @@
+/*
+ * ms-bench-engine: in-process timings of the mapping engine, for make bench.
+ *
+ * Usage: ms-bench-engine PID REPS
+ *
+ * Two pairs, each timed alternately (ABAB..., the order flipped every
+ * repetition so neither side always runs on a warmer cache), REPS times,
+ * reporting medians in microseconds:
+ *
+ *   walk ENGINE RAW COUNT
+ *     ENGINE: ms_maps_collect over every mapping (ioctl backend), what
+ *     `mapscope list` does, list freed each time;
+ *     RAW: the practical limit, a bare PROCMAP_QUERY loop written here that
+ *     asks the kernel for the same things (name and build ID) and keeps
+ *     nothing.
+ *   window WINDOW PARSE
+ *     WINDOW: ms_maps_window for 50 mappings from the middle mapping, the
+ *     query the explorer makes on each tick (src/tui/view_maps.c);
+ *     PARSE: reading the whole /proc/PID/maps text and parsing every line
+ *     with the engine's text parser, storing nothing (the cheapest full
+ *     parse, so the ratio is not flattered).
+ *   limits BARE FILTERED
+ *     for the record, not compared: the raw loop asking for the range only
+ *     (no name, no build ID), and the raw loop with the kernel filter of
+ *     `list --file-backed --perms=x`: the floors of those listings.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/compat.h"
+#include "core/maps.h"
+#include "core/maps_parse.h"
+
+#define WINDOW_ROWS 50
+#define CHUNK (64 * 1024)
+
+struct bench {
+	struct ms_proc *proc;
+	struct ms_maps *maps;
+	int raw_fd;
+	uint64_t middle;
+	char *chunk;
+};
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static void fail(const char *what, const struct ms_error *err)
+{
+	fprintf(stderr, "ms-bench-engine: %s: %s\n", what, err ? err->msg : strerror(errno));
+	exit(1);
+}
+
+static size_t engine_walk(struct bench *b)
+{
+	struct ms_maplist list = { 0 };
+	struct ms_error err;
+	size_t n;
+
+	if (ms_maps_collect(b->maps, 0, &list, &err) < 0)
+		fail("collect", &err);
+	n = list.count;
+	ms_maplist_free(&list);
+	return n;
+}
+
+/* What the raw loop asks the kernel for besides the range. */
+enum { RAW_NAME = 1, RAW_BUILD_ID = 2 };
+
+static size_t raw_loop(struct bench *b, unsigned flags, unsigned want)
+{
+	static char name[PATH_MAX];
+	unsigned char build_id[20];
+	struct procmap_query q;
+	uint64_t addr = 0;
+	size_t n = 0;
+
+	for (;;) {
+		memset(&q, 0, sizeof(q));
+		q.size = sizeof(q);
+		q.query_flags = PROCMAP_QUERY_COVERING_OR_NEXT_VMA | flags;
+		q.query_addr = addr;
+		if (want & RAW_NAME) {
+			q.vma_name_addr = (uintptr_t)name;
+			q.vma_name_size = sizeof(name);
+		}
+		if (want & RAW_BUILD_ID) {
+			q.build_id_addr = (uintptr_t)build_id;
+			q.build_id_size = sizeof(build_id);
+		}
+		if (ioctl(b->raw_fd, PROCMAP_QUERY, &q) < 0) {
+			if (errno == ENOENT)
+				return n;
+			if (errno == EINTR)
+				continue;
+			fail("PROCMAP_QUERY", NULL);
+		}
+		addr = q.vma_end;
+		n++;
+	}
+}
+
+static size_t raw_walk(struct bench *b)
+{
+	return raw_loop(b, 0, RAW_NAME | RAW_BUILD_ID);
+}
+
+static size_t raw_walk_bare(struct bench *b)
+{
+	return raw_loop(b, 0, 0);
+}
+
+/* The kernel-side filter of `list --file-backed --perms=x`. */
+static size_t raw_walk_filtered(struct bench *b)
+{
+	return raw_loop(b, PROCMAP_QUERY_FILE_BACKED_VMA | PROCMAP_QUERY_VMA_EXECUTABLE,
+			RAW_NAME | RAW_BUILD_ID);
+}
+
+static size_t window(struct bench *b)
+{
+	struct ms_maplist list = { 0 };
+	struct ms_error err;
+	size_t n;
+
+	if (ms_maps_window(b->maps, b->middle, 0, WINDOW_ROWS, &list, &err) < 0)
+		fail("window", &err);
+	n = list.count;
+	ms_maplist_free(&list);
+	return n;
+}
+
+static int count_line(void *ctx, struct ms_mapping *m)
+{
+	(void)m;
+	(*(size_t *)ctx)++;
+	return 0;
+}
+
+static size_t text_parse(struct bench *b)
+{
+	struct ms_text_parser p;
+	size_t n = 0;
+	off_t off = 0;
+	ssize_t got;
+
+	ms_text_parser_init(&p, count_line, &n);
+	while ((got = pread(b->raw_fd, b->chunk, CHUNK, off)) > 0) {
+		off += got;
+		if (ms_text_parser_feed(&p, b->chunk, (size_t)got) < 0)
+			fail("parse", NULL);
+	}
+	if (got < 0)
+		fail("read maps", NULL);
+	ms_text_parser_finish(&p);
+	ms_text_parser_free(&p);
+	return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double timed(size_t (*fn)(struct bench *), struct bench *b, size_t *count)
+{
+	double t0 = now_us();
+
+	*count = fn(b);
+	return now_us() - t0;
+}
+
+/* Time a and b alternately, reps times each; medians into *ma and *mb. */
+static void pair(size_t (*a)(struct bench *), size_t (*b)(struct bench *), struct bench *bb,
+		 int reps, double *ma, double *mb, size_t *count)
+{
+	double *ta = calloc((size_t)reps, sizeof(double)), *tb = calloc((size_t)reps, sizeof(double));
+	size_t ignored;
+
+	if (!ta || !tb)
+		fail("out of memory", NULL);
+	timed(a, bb, count); /* warm-up */
+	timed(b, bb, &ignored);
+	for (int r = 0; r < reps; r++) {
+		if (r % 2) {
+			tb[r] = timed(b, bb, &ignored);
+			ta[r] = timed(a, bb, count);
+		} else {
+			ta[r] = timed(a, bb, count);
+			tb[r] = timed(b, bb, &ignored);
+		}
+	}
+	*ma = median(ta, reps);
+	*mb = median(tb, reps);
+	free(ta);
+	free(tb);
+}
+
+int main(int argc, char **argv)
+{
+	struct ms_maps_opts opts = { .backend = MS_BACKEND_IOCTL, .ioctl_fn = NULL };
+	struct ms_maplist all = { 0 };
+	struct ms_error err;
+	struct bench b = { 0 };
+	double ta, tb;
+	size_t count;
+	char path[64];
+	long pid;
+	int reps;
+
+	if (argc != 3 || (pid = strtol(argv[1], NULL, 10)) <= 0 || (reps = atoi(argv[2])) < 1) {
+		fprintf(stderr, "usage: ms-bench-engine PID REPS\n");
+		return 2;
+	}
+	if (ms_proc_open((pid_t)pid, &b.proc, &err) < 0 || ms_maps_open(b.proc, &opts, &b.maps, &err) < 0)
+		fail("open", &err);
+	snprintf(path, sizeof(path), "/proc/%ld/maps", pid);
+	b.raw_fd = open(path, O_RDONLY | O_CLOEXEC);
+	b.chunk = malloc(CHUNK);
+	if (b.raw_fd < 0 || !b.chunk)
+		fail(path, NULL);
+	if (ms_maps_collect(b.maps, 0, &all, &err) < 0 || all.count == 0)
+		fail("collect", &err);
+	b.middle = all.items[all.count / 2].start;
+	ms_maplist_free(&all);
+
+	pair(engine_walk, raw_walk, &b, reps, &ta, &tb, &count);
+	printf("walk %.1f %.1f %zu\n", ta, tb, count);
+	pair(window, text_parse, &b, reps, &ta, &tb, &count);
+	printf("window %.2f %.1f %zu\n", ta, tb, count);
+	pair(raw_walk_bare, raw_walk_filtered, &b, reps, &ta, &tb, &count);
+	printf("limits %.1f %.1f\n", ta, tb);
+
+	free(b.chunk);
+	close(b.raw_fd);
+	ms_maps_close(b.maps);
+	ms_proc_close(b.proc);
+	return 0;
+}

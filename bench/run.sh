@@ -1,0 +1,351 @@
+#!/bin/bash
+# make bench: mapscope against pmap, lsof and the raw PROCMAP_QUERY loop, as
+# ratios measured in one run (bench/README.md says how to read the table).
+#
+# Environment (make bench sets the first three):
+#   MS_BIN      the mapscope to measure
+#   BENCH_BIN   where ms-bench-gen, -fleet, -engine and -maxrss are
+#   BENCH_OUT   where results.txt and the scratch directory go; not under
+#               /tmp, whose files the default stale-ignore list skips
+#   BENCH_SIZES         mapping counts of the generator (default "1000 10000 60000";
+#                       the targets apply to 60000)
+#   BENCH_ROUNDS        hyperfine rounds per pair, order flipped each round (5)
+#   BENCH_RUNS          timed runs per command and round (4)
+#   BENCH_FLEET         processes in the fleet (500)
+#   BENCH_EXPLORER_SECS how long the explorer stays open (30)
+#   BENCH_NO_INSTALL=1  never run apt-get; missing tools skip their rows
+#   BENCH_SYSTEM_WIDE=1 also time stale and lsof over every process (they read
+#                       processes that are not ours, so it is off by default)
+set -u
+
+: "${MS_BIN:?MS_BIN: the mapscope binary}"
+: "${BENCH_BIN:?BENCH_BIN: the directory of the bench programs}"
+: "${BENCH_OUT:?BENCH_OUT: the output directory}"
+SIZES=${BENCH_SIZES:-"1000 10000 60000"}
+TARGET_N=60000
+ROUNDS=${BENCH_ROUNDS:-5}
+RUNS=${BENCH_RUNS:-4}
+FLEET=${BENCH_FLEET:-500}
+EXPLORER_SECS=${BENCH_EXPLORER_SECS:-30}
+TMUX_SOCK=benchsock
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+
+# ---- scratch space, and ending everything we started ------------------------
+mkdir -p "$BENCH_OUT"
+tmp=$(mktemp -d "$BENCH_OUT/run.XXXXXX") || exit 2
+started=()
+cleanup() {
+	local p
+	for p in "${started[@]}"; do
+		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
+	done
+	command -v tmux >/dev/null && tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---- tools --------------------------------------------------------------------
+# tool:package pairs; hyperfine and jq together time whole commands.
+tools="hyperfine:hyperfine jq:jq pmap:procps lsof:lsof tmux:tmux"
+missing_pkgs=()
+for tp in $tools; do
+	command -v "${tp%%:*}" >/dev/null || missing_pkgs+=("${tp#*:}")
+done
+if ((${#missing_pkgs[@]})); then
+	if [ "$(id -u)" = 0 ] && [ -z "${BENCH_NO_INSTALL:-}" ] && command -v apt-get >/dev/null; then
+		say "installing ${missing_pkgs[*]} with apt-get"
+		apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing_pkgs[@]}" >&2 ||
+			say "apt-get failed: the rows that need ${missing_pkgs[*]} are skipped"
+	else
+		say "missing ${missing_pkgs[*]}: run 'apt-get install ${missing_pkgs[*]}' as root; their rows are skipped"
+	fi
+fi
+have() { command -v "$1" >/dev/null; }
+have_hf() { have hyperfine && have jq; }
+
+# ---- the table ------------------------------------------------------------------
+rows="$tmp/rows"
+: >"$rows"
+row() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$rows"; }
+
+# fnum EXPR: evaluate a float expression with awk.
+fnum() { awk "BEGIN { printf \"%.6g\", $1 }"; }
+# judge VALUE OP LIMIT: PASS or FAIL (OP is >= or <=).
+judge() { awk -v v="$1" -v l="$3" -v op="$2" 'BEGIN { ok = op == ">=" ? v >= l : v <= l; print ok ? "PASS" : "FAIL" }'; }
+median() { sort -g "$1" | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# hf_pair NAME A B: time commands A and B with hyperfine, ROUNDS rounds of
+# RUNS runs each, the order flipped every round; prints "medianA medianB" in
+# seconds over all runs.  Both may exit non-zero (stale and lsof do).
+hf_pair() {
+	local name=$1 a=$2 b=$3 r
+	: >"$tmp/$name.a"
+	: >"$tmp/$name.b"
+	for ((r = 0; r < ROUNDS; r++)); do
+		local first=$a second=$b
+		if ((r % 2)); then first=$b second=$a; fi
+		if ! hyperfine -N -i --style none --warmup 1 --runs "$RUNS" \
+			--export-json "$tmp/$name.json" "$first" "$second" >/dev/null 2>"$tmp/$name.err"; then
+			say "hyperfine failed for $name: $(tail -n 3 "$tmp/$name.err")"
+			return 1
+		fi
+		jq -r --arg c "$a" '.results[] | select(.command == $c) | .times[]' "$tmp/$name.json" >>"$tmp/$name.a"
+		jq -r --arg c "$b" '.results[] | select(.command == $c) | .times[]' "$tmp/$name.json" >>"$tmp/$name.b"
+	done
+	echo "$(median "$tmp/$name.a") $(median "$tmp/$name.b")"
+}
+
+# speed_row CASE JUDGE A B TARGET NAME: a row for "A at least TARGET times
+# faster than B"; JUDGE is "judge", or "info" for a row without a target.
+speed_row() {
+	local case=$1 judged=$2 a=$3 b=$4 target=$5 name=$6 t ta tb x status
+	if ! have_hf; then
+		row "$case" "-" ">= ${target}x faster" "skipped (no hyperfine/jq)"
+		return
+	fi
+	if ! t=$(hf_pair "$name" "$a" "$b"); then
+		row "$case" "-" ">= ${target}x faster" "skipped (hyperfine failed)"
+		return
+	fi
+	read -r ta tb <<<"$t"
+	x=$(fnum "$tb / $ta")
+	status=$(judge "$x" ">=" "$target")
+	[ "$judged" = judge ] || status=info
+	row "$case" "$(printf 'speedup %.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")" \
+		">= ${target}x faster" "$status"
+}
+
+# ---- the generator ----------------------------------------------------------------
+# start_bg OUTFILE CMD...: start CMD in the background, wait (deadline) for its
+# "ready" line in OUTFILE.
+start_bg() {
+	local out=$1 deadline=$((SECONDS + 120))
+	shift
+	"$@" >"$out" &
+	started+=($!)
+	while ! grep -q '^ready' "$out" 2>/dev/null; do
+		if ! kill -0 "${started[-1]}" 2>/dev/null || ((SECONDS > deadline)); then
+			say "$1 did not get ready"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+stop_last() {
+	local p=${started[-1]}
+	kill "$p" 2>/dev/null
+	wait "$p" 2>/dev/null
+	unset 'started[-1]'
+}
+
+max_map_count=$(cat /proc/sys/vm/max_map_count 2>/dev/null || echo 0)
+for n in $SIZES; do
+	if ((n + 100 > max_map_count)); then
+		say "vm.max_map_count is $max_map_count: $n mappings do not fit (sysctl -w vm.max_map_count=$((n + 1000)))"
+	fi
+done
+
+# ---- the explorer's CPU ---------------------------------------------------------------
+# explorer_cpu NAME ARGS...: start `mapscope ARGS` in a private tmux server,
+# return its CPU share (percent of one core) over EXPLORER_SECS seconds from
+# launch: startup and its first full walk are included.
+explorer_start() {
+	local name=$1 deadline pane
+	shift
+	mkdir -p "$tmp/cfg"
+	tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -s "$name" -x 120 -y 24 \
+		"exec env XDG_CONFIG_HOME='$tmp/cfg' '$MS_BIN' --delay=1 $*" || return 1
+	deadline=$((SECONDS + 20))
+	while :; do
+		pane=$(tmux -L "$TMUX_SOCK" list-panes -t "$name" -F '#{pane_pid}' 2>/dev/null)
+		[ -n "$pane" ] && [ "$(cat "/proc/$pane/comm" 2>/dev/null)" = mapscope ] && break
+		((SECONDS > deadline)) && return 1
+		sleep 0.1
+	done
+	echo "$pane"
+}
+cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; }
+
+explorer_row() {
+	local case=$1 pid=$2 t0=$3 status=$4 ticks hz elapsed pct
+	ticks=$(cpu_ticks "$pid") || { row "$case" "-" "< 2% of one core" "skipped (explorer exited)"; return; }
+	hz=$(getconf CLK_TCK)
+	elapsed=$(fnum "$(date +%s.%N) - $t0")
+	pct=$(fnum "100 * $ticks / $hz / $elapsed")
+	if [ "$status" != info ]; then
+		status=$(awk -v p="$pct" 'BEGIN { print p < 2 ? "PASS" : "FAIL" }')
+	fi
+	row "$case" "$(printf '%.2f%% (%.2f s CPU in %.0f s)' "$pct" "$(fnum "$ticks / $hz")" "$elapsed")" \
+		"< 2% of one core" "$status"
+}
+
+explorer_case() {
+	local pid=$1 t0 mp lp
+	if ! have tmux; then
+		row "explorer maps view at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N)" "-" "< 2% of one core" "skipped (no tmux)"
+		return
+	fi
+	say "explorer: maps view and process list open for ${EXPLORER_SECS} s in tmux"
+	t0=$(date +%s.%N)
+	mp=$(explorer_start maps "$pid")
+	lp=$(explorer_start procs)
+	sleep "$EXPLORER_SECS"   # the measured interval itself, not a wait for an event
+	if [ -n "$mp" ]; then
+		explorer_row "explorer maps view at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N)" "$mp" "$t0" judge
+	else
+		row "explorer maps view at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N)" "-" "< 2% of one core" "skipped (did not start)"
+	fi
+	if [ -n "$lp" ]; then
+		explorer_row "explorer process list at 1 Hz, ${EXPLORER_SECS} s" "$lp" "$t0" info
+	fi
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
+}
+
+# ---- peak RSS ---------------------------------------------------------------------------
+maxrss_median() {
+	local f=$1
+	shift
+	"$BENCH_BIN/ms-bench-maxrss" "$@" | awk '{ print $2 }' >>"$f"
+}
+rss_case() {
+	local pid=$1 case="peak RSS: list vs pmap ($TARGET_N)" i a b x
+	if ! have pmap; then
+		row "$case" "-" "<= 2x" "skipped (no pmap)"
+		return
+	fi
+	: >"$tmp/rss.a"
+	: >"$tmp/rss.b"
+	for ((i = 0; i < 5; i++)); do
+		maxrss_median "$tmp/rss.a" "$MS_BIN" list "$pid"
+		maxrss_median "$tmp/rss.b" pmap "$pid"
+	done
+	a=$(median "$tmp/rss.a")
+	b=$(median "$tmp/rss.b")
+	x=$(fnum "$a / $b")
+	row "$case" "$(printf '%.2fx (%d vs %d KiB)' "$x" "$a" "$b")" "<= 2x" "$(judge "$x" "<=" 2)"
+}
+
+# ---- one generator size ---------------------------------------------------------------------
+size_cases() {
+	local n=$1 pid count reps t status judged=info
+	[ "$n" = "$TARGET_N" ] && judged=judge
+	say "generator: $n mappings"
+	if ! start_bg "$tmp/gen.$n" "$BENCH_BIN/ms-bench-gen" "$n" "$tmp"; then
+		row "generator with $n mappings" "-" "-" "skipped (did not start)"
+		return
+	fi
+	read -r _ pid count <"$tmp/gen.$n"
+	say "generator pid $pid holds $count mappings"
+
+	if have pmap; then
+		speed_row "list --file-backed --perms=x vs pmap ($n)" "$judged" \
+			"$MS_BIN list --file-backed --perms=x $pid" "pmap $pid" 10 "listx.$n"
+		speed_row "list (all, names) vs pmap ($n)" "$judged" "$MS_BIN list $pid" "pmap $pid" 3 "list.$n"
+	else
+		row "list vs pmap ($n)" "-" ">= 3x / 10x faster" "skipped (no pmap)"
+	fi
+
+	reps=$((n >= 60000 ? 31 : n >= 10000 ? 101 : 301))
+	if t=$("$BENCH_BIN/ms-bench-engine" "$pid" "$reps" 2>"$tmp/engine.err"); then
+		local eng raw win parse
+		eng=$(awk '$1 == "walk" { print $2 }' <<<"$t")
+		raw=$(awk '$1 == "walk" { print $3 }' <<<"$t")
+		win=$(awk '$1 == "window" { print $2 }' <<<"$t")
+		parse=$(awk '$1 == "window" { print $3 }' <<<"$t")
+		local x pct
+		x=$(fnum "$eng / $raw")
+		status=$(judge "$x" "<=" 1.2)
+		[ "$judged" = judge ] || status=info
+		row "engine ioctl walk vs raw PROCMAP_QUERY loop ($n)" \
+			"$(printf '%.3fx (%.2f vs %.2f ms)' "$x" "$(fnum "$eng / 1000")" "$(fnum "$raw / 1000")")" "<= 1.2x" "$status"
+		pct=$(fnum "100 * $win / $parse")
+		status=$(judge "$pct" "<=" 1)
+		[ "$judged" = judge ] || status=info
+		row "explorer 50-row window vs full text parse ($n)" \
+			"$(printf '%.3f%% (%.1f us vs %.2f ms)' "$pct" "$win" "$(fnum "$parse / 1000")")" "<= 1%" "$status"
+		# The floors, for reading the list rows: no listing can beat its kernel walk.
+		local bare filtered pm=""
+		bare=$(awk '$1 == "limits" { print $2 }' <<<"$t")
+		filtered=$(awk '$1 == "limits" { print $3 }' <<<"$t")
+		[ -s "$tmp/list.$n.b" ] && pm=$(median "$tmp/list.$n.b")
+		row "floor: raw loop, ranges only ($n)" "$(printf '%.2f ms' "$(fnum "$bare / 1000")")" "-" "info"
+		if [ -n "$pm" ]; then
+			row "floor: raw loop filtered file+x ($n)" \
+				"$(printf '%.2f ms: pmap/floor %.1fx' "$(fnum "$filtered / 1000")" "$(fnum "$pm * 1e6 / $filtered")")" "-" "info"
+			row "floor: pmap / raw full walk ($n)" "$(printf '%.2fx' "$(fnum "$pm * 1e6 / $raw")")" "-" "info"
+		fi
+	else
+		row "engine timings ($n)" "-" "-" "FAIL (ms-bench-engine: $(head -n 1 "$tmp/engine.err"))"
+	fi
+
+	if [ "$n" = "$TARGET_N" ]; then
+		# Exit status 2 is the documented answer to an unknown column.
+		"$MS_BIN" list -o START,RSS "$pid" >/dev/null 2>&1
+		if [ $? = 2 ]; then
+			row "list -o START,RSS vs pmap -x ($n)" "-" ">= 5x faster" "not built yet"
+		elif have pmap; then
+			speed_row "list -o START,RSS vs pmap -x ($n)" "$judged" "$MS_BIN list -o START,RSS $pid" "pmap -x $pid" 5 "rss.$n"
+		else
+			row "list -o START,RSS vs pmap -x ($n)" "-" ">= 5x faster" "skipped (no pmap)"
+		fi
+		rss_case "$pid"
+		explorer_case "$pid"
+	fi
+	stop_last
+}
+
+# ---- the fleet ------------------------------------------------------------------------------
+fleet_cases() {
+	local case="stale vs lsof -nP, $FLEET processes" pids commas found del
+	if ! have lsof; then
+		row "$case" "-" ">= 10x faster" "skipped (no lsof)"
+		return
+	fi
+	say "fleet: $FLEET processes"
+	mkdir -p "$tmp/fleet"
+	if ! start_bg "$tmp/fleet.out" "$BENCH_BIN/ms-bench-fleet" "$FLEET" "$tmp/fleet"; then
+		row "$case" "-" ">= 10x faster" "skipped (fleet did not start)"
+		return
+	fi
+	pids=$(sed 's/^ready //' "$tmp/fleet.out")
+	commas=$(tr ' ' ',' <<<"$pids")
+	# Say what both see, so the comparison is of like with like.
+	found=$("$MS_BIN" stale -n -r -o PID $pids 2>/dev/null | awk NF | sort -u | wc -l)
+	del=$(lsof -nP -p "$commas" 2>/dev/null | awk '$4 == "DEL" || /\(deleted\)/' | awk '{ print $2 }' | sort -u | wc -l)
+	say "fleet: mapscope stale flags $found processes; lsof shows deleted files in $del"
+	speed_row "$case" judge "$MS_BIN stale $pids" "lsof -nP -p $commas" 10 "stale"
+	if [ -n "${BENCH_SYSTEM_WIDE:-}" ]; then
+		speed_row "stale vs lsof -nP, every process" info "$MS_BIN stale" "lsof -nP" 10 "stale.all"
+	else
+		row "stale vs lsof -nP, every process" "-" "info" "skipped (reads others' processes; BENCH_SYSTEM_WIDE=1)"
+	fi
+	stop_last
+}
+
+# ---- run -----------------------------------------------------------------------------------
+start_time=$(date '+%Y-%m-%d %H:%M:%S %Z')
+for n in $SIZES; do
+	size_cases "$n"
+done
+fleet_cases
+
+{
+	printf 'mapscope bench, %s\n' "$start_time"
+	printf 'machine: %s, %s cores, %s; %s\n' "$(uname -n)" "$(nproc)" "$(uname -r)" \
+		"$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+	printf 'hyperfine: %s rounds x %s runs per command, order flipped each round, medians\n\n' "$ROUNDS" "$RUNS"
+	printf '%-52s  %-40s  %-20s  %s\n' case measured target result
+	printf '%-52s  %-40s  %-20s  %s\n' ---- -------- ------ ------
+	while IFS=$'\t' read -r c m t s; do
+		printf '%-52s  %-40s  %-20s  %s\n' "$c" "$m" "$t" "$s"
+	done <"$rows"
+} | tee "$BENCH_OUT/results.txt"
+
+fails=$(awk -F'\t' '$4 ~ /^FAIL/' "$rows" | wc -l)
+if ((fails)); then
+	say "$fails row(s) FAIL (bench/README.md: what was found)"
+	exit 1
+fi
+exit 0
