@@ -369,6 +369,40 @@ static void test_new_mapping_appears(void **state)
 	ms_maplist_free(&after);
 }
 
+static void test_fields_left_out(void **state)
+{
+	struct engine_ctx *c = *state;
+	struct ms_maplist all = { 0 }, bare = { 0 };
+	size_t named = 0, with_id = 0;
+
+	collect(c->by_ioctl, 0, &all);
+	assert_int_equal(ms_maps_set_fields(c->by_ioctl, MS_FIELD_NAME), MS_FIELDS_ALL);
+	collect(c->by_ioctl, 0, &bare);
+	for (size_t i = 0; i < bare.count; i++) {
+		assert_int_equal(bare.items[i].build_id_len, 0);
+		assert_int_equal(bare.items[i].name_len, all.items[i].name_len);
+		if (all.items[i].build_id_len)
+			with_id++;
+	}
+	assert_true(with_id > 0);
+	ms_maplist_clear(&bare);
+	ms_maps_set_fields(c->by_ioctl, 0);
+	collect(c->by_ioctl, 0, &bare);
+	assert_int_equal(bare.count, all.count);
+	for (size_t i = 0; i < bare.count; i++) {
+		assert_null(bare.items[i].name);
+		assert_false(bare.items[i].name_truncated);
+		assert_int_equal(bare.items[i].inode, all.items[i].inode);
+		assert_int_equal(bare.items[i].end, all.items[i].end);
+		if (all.items[i].name_len)
+			named++;
+	}
+	assert_true(named > 0);
+	ms_maps_set_fields(c->by_ioctl, MS_FIELDS_ALL);
+	ms_maplist_free(&all);
+	ms_maplist_free(&bare);
+}
+
 static void check_exec(enum ms_backend backend)
 {
 	struct fixture fx;
@@ -421,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_named_anon),
 		cmocka_unit_test(test_long_and_hostile_names),
 		cmocka_unit_test(test_new_mapping_appears),
+		cmocka_unit_test(test_fields_left_out),
 	};
 	const struct CMUnitTest exec_tests[] = {
 		cmocka_unit_test(test_exec_ioctl),

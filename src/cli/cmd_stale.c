@@ -227,6 +227,9 @@ int cmd_stale(int argc, char **argv)
 				 sizeof(stale_defaults) / sizeof(stale_defaults[0]), selected, CLI_MAX_COLUMNS);
 	if (nsel < 0)
 		return CLI_EXIT_USAGE;
+	for (int i = 0; i < nsel; i++)
+		if (selected[i] == STALECOL_BUILDID)
+			so.scan_flags |= MS_STALE_BUILD_IDS;
 	if (load_ignore(so.ignore_file, &ignore) < 0)
 		return STALE_EXIT_ERROR;
 	if (ms_stale_ctx_new(ignore, &ctx, &err) < 0) {

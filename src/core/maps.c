@@ -125,6 +125,7 @@ int ms_maps_open(struct ms_proc *proc, const struct ms_maps_opts *opts,
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)ms_proc_pid(proc));
 	maps->proc = proc;
 	maps->fd = -1;
+	maps->fields = MS_FIELDS_ALL;
 	maps->ioctl_fn = opts && opts->ioctl_fn ? opts->ioctl_fn : real_ioctl;
 	maps->ops = asked == MS_BACKEND_TEXT ? &ms_maps_text_ops : &ms_maps_ioctl_ops;
 	rc = open_maps_fd(maps, err);
@@ -162,6 +163,14 @@ int ms_maps_reopen(struct ms_maps *maps, struct ms_error *err)
 	if (maps->ops->reset)
 		maps->ops->reset(maps);
 	return open_maps_fd(maps, err);
+}
+
+unsigned ms_maps_set_fields(struct ms_maps *maps, unsigned fields)
+{
+	unsigned old = maps->fields;
+
+	maps->fields = fields & MS_FIELDS_ALL;
+	return old;
 }
 
 enum ms_backend ms_maps_backend(const struct ms_maps *maps)

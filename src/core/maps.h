@@ -64,12 +64,26 @@ struct ms_maps_stats {
 
 struct ms_maps;
 
+/*
+ * What the ioctl backend asks the kernel for besides the range, flags,
+ * offset, device and inode.  A build ID costs the kernel a read of the
+ * mapped file's ELF headers on every query, and a name a d_path walk, so a
+ * caller that does not show them can leave them out.  Both are on by
+ * default.  The text backend always has names and never build IDs.
+ */
+#define MS_FIELD_NAME 0x1u
+#define MS_FIELD_BUILD_ID 0x2u
+#define MS_FIELDS_ALL (MS_FIELD_NAME | MS_FIELD_BUILD_ID)
+
 int ms_maps_open(struct ms_proc *proc, const struct ms_maps_opts *opts,
 		 struct ms_maps **out, struct ms_error *err);
 void ms_maps_close(struct ms_maps *maps);
 
 /* After MS_ERR_EXECED: open maps again, for the new program image. */
 int ms_maps_reopen(struct ms_maps *maps, struct ms_error *err);
+
+/* Choose MS_FIELD_* for the following queries; returns the previous set. */
+unsigned ms_maps_set_fields(struct ms_maps *maps, unsigned fields);
 
 /* The backend in use (never AUTO once open succeeded). */
 enum ms_backend ms_maps_backend(const struct ms_maps *maps);

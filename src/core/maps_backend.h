@@ -34,6 +34,7 @@ struct ms_maps {
 	int fd;
 	const struct ms_maps_ops *ops;
 	ms_ioctl_fn ioctl_fn;
+	unsigned fields; /* MS_FIELD_* */
 	struct ms_maps_stats stats;
 	void *state; /* the backend's own */
 };

@@ -68,7 +68,8 @@ static int ioctl_query(struct ms_maps *maps, uint64_t addr, unsigned flags,
 	unsigned char build_id[MS_BUILD_ID_MAX];
 	struct procmap_query q;
 	pid_t pid = ms_proc_pid(maps->proc);
-	bool want_name = true;
+	bool want_name = (maps->fields & MS_FIELD_NAME) != 0;
+	bool want_build_id = (maps->fields & MS_FIELD_BUILD_ID) != 0;
 
 	_Static_assert(MS_BUILD_ID_MAX >= 20, "the kernel needs a 20-byte build-ID buffer");
 	if (!st)
@@ -82,8 +83,11 @@ static int ioctl_query(struct ms_maps *maps, uint64_t addr, unsigned flags,
 			q.vma_name_addr = (uintptr_t)st->name;
 			q.vma_name_size = (uint32_t)st->name_size;
 		}
-		q.build_id_addr = (uintptr_t)build_id;
-		q.build_id_size = sizeof(build_id);
+		/* Never a buffer smaller than 20 bytes (see above); none at all is fine. */
+		if (want_build_id) {
+			q.build_id_addr = (uintptr_t)build_id;
+			q.build_id_size = sizeof(build_id);
+		}
 		if (maps->ioctl_fn(maps->fd, PROCMAP_QUERY, &q) == 0)
 			break;
 		switch (errno) {
@@ -128,10 +132,10 @@ static int ioctl_query(struct ms_maps *maps, uint64_t addr, unsigned flags,
 	out->dev_minor = q.dev_minor;
 	out->build_id_len = q.build_id_size;
 	memcpy(out->build_id, build_id, q.build_id_size);
-	if (!want_name) {
+	if (!want_name && (maps->fields & MS_FIELD_NAME)) {
 		out->name_truncated = true;
 		maps->stats.names_truncated++;
-	} else if (q.vma_name_size > 0) {
+	} else if (want_name && q.vma_name_size > 0) {
 		/* vma_name_size counts the terminating NUL. */
 		size_t len = strnlen(st->name, q.vma_name_size);
 

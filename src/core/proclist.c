@@ -116,6 +116,9 @@ static void count_maps(struct ms_procrow *row, struct ms_stale_ctx *stale)
 	rc = ms_proc_open(row->pid, &proc, &err);
 	if (rc == 0)
 		rc = ms_maps_open(proc, NULL, &maps, &err);
+	/* Counting needs ranges only: no d_path, no ELF header reads. */
+	if (rc == 0)
+		ms_maps_set_fields(maps, 0);
 	while (rc == 0) {
 		rc = ms_maps_next(maps, addr, 0, &m, &err);
 		if (rc < 0)
@@ -127,6 +130,8 @@ static void count_maps(struct ms_procrow *row, struct ms_stale_ctx *stale)
 	}
 	if (rc == MS_END)
 		rc = 0;
+	if (rc == 0)
+		ms_maps_set_fields(maps, MS_FIELDS_ALL);
 	if (rc == 0 && stale && ms_stale_count(stale, maps, 0, &counts, &err) == 0) {
 		row->stale = counts.stale;
 		row->stale_counted = true;

@@ -296,7 +296,8 @@ static int group_mapping(struct ms_stale_list *list, const struct ms_mapping *m)
 	f = find_file(list, m->dev_major, m->dev_minor, m->inode, m->name ? m->name : "", m->name_len);
 	if (!f && !(f = add_file(list, m)))
 		return MS_ERR_NOMEM;
-	f->mappings++;
+	if (!f->mappings++)
+		f->first_addr = m->start;
 	/* Not every mapping of a file carries the build ID (text backend, races). */
 	if (!f->build_id_len && m->build_id_len) {
 		f->build_id_len = m->build_id_len;
@@ -339,14 +340,21 @@ static int add_exe(struct ms_stale_list *list, const struct ms_proc *proc)
 	return 0;
 }
 
-static int collect(struct ms_maps *maps, unsigned filter, struct ms_stale_list *list,
-		   struct ms_error *err)
+static int collect(struct ms_maps *maps, unsigned filter, bool build_ids,
+		   struct ms_stale_list *list, struct ms_error *err)
 {
 	struct ms_mapping m = { 0 };
 	uint64_t addr = 0;
+	unsigned fields;
 	int rc;
 
 	ms_stale_list_clear(list);
+	/*
+	 * Without build IDs: with them the kernel reads every mapped file's ELF
+	 * headers on every query (build_id_parse in do_procmap_query), and only
+	 * files replaced on disk need one (fetch_build_id).
+	 */
+	fields = ms_maps_set_fields(maps, build_ids ? MS_FIELDS_ALL : MS_FIELD_NAME);
 	while ((rc = ms_maps_next(maps, addr, filter, &m, err)) == 0) {
 		addr = m.end;
 		if (group_mapping(list, &m) < 0) {
@@ -356,19 +364,42 @@ static int collect(struct ms_maps *maps, unsigned filter, struct ms_stale_list *
 		}
 	}
 	ms_mapping_reset(&m);
+	ms_maps_set_fields(maps, fields);
 	return rc == MS_END ? 0 : rc;
+}
+
+/*
+ * A file judged replaced or unknown for want of the mapping's build ID:
+ * ask the kernel for it now, for this one mapping.  Returns true if found.
+ */
+static bool fetch_build_id(struct ms_maps *maps, struct ms_stale_file *f)
+{
+	struct ms_mapping m = { 0 };
+	bool found = false;
+
+	if (f->build_id_len || !f->mappings || ms_maps_backend(maps) != MS_BACKEND_IOCTL ||
+	    (f->result.verdict != MS_STALE_REPLACED && f->result.verdict != MS_STALE_UNKNOWN))
+		return false;
+	if (ms_maps_at(maps, f->first_addr, &m, NULL) == 0 && m.build_id_len &&
+	    m.inode == f->inode && m.dev_major == f->dev_major && m.dev_minor == f->dev_minor) {
+		f->build_id_len = m.build_id_len;
+		memcpy(f->build_id, m.build_id, sizeof(f->build_id));
+		found = true;
+	}
+	ms_mapping_reset(&m);
+	return found;
 }
 
 int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
 		  struct ms_stale_list *list, struct ms_error *err)
 {
 	struct ms_proc *proc = ms_maps_proc(maps);
-	int rc = collect(maps, ms_stale_filter(flags), list, err);
+	int rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, err);
 
 	if (rc == MS_ERR_EXECED) {
 		rc = ms_maps_reopen(maps, err);
 		if (rc == 0)
-			rc = collect(maps, ms_stale_filter(flags), list, err);
+			rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, err);
 	}
 	if (rc == 0 && add_exe(list, proc) < 0)
 		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)ms_proc_pid(proc));
@@ -382,6 +413,13 @@ int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags
 		memcpy(m.build_id, f->build_id, sizeof(m.build_id));
 		if (ms_stale_judge(ctx, proc, &m, &f->result) < 0)
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)ms_proc_pid(proc));
+		if (rc == 0 && fetch_build_id(maps, f)) {
+			m.build_id_len = f->build_id_len;
+			memcpy(m.build_id, f->build_id, sizeof(m.build_id));
+			if (ms_stale_judge(ctx, proc, &m, &f->result) < 0)
+				rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
+						  (int)ms_proc_pid(proc));
+		}
 	}
 	return rc;
 }
