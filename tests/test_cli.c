@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -305,6 +307,91 @@ static void test_failures(void **state)
 	run_free(&r);
 }
 
+/* A child with n alternating one-page mappings; returns its PID. */
+static pid_t spawn_many(size_t n)
+{
+	int ready[2];
+	pid_t pid;
+	char c;
+
+	assert_int_equal(pipe(ready), 0);
+	pid = fork();
+	if (pid == 0) {
+		long pg = sysconf(_SC_PAGESIZE);
+		char *a = mmap(NULL, n * (size_t)pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (a == MAP_FAILED)
+			_exit(1);
+		for (size_t i = 0; i < n; i += 2)
+			mprotect(a + i * (size_t)pg, (size_t)pg, PROT_READ | PROT_WRITE);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	return pid;
+}
+
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* Long listings go out in chunks: every row is there once, and the columns line up. */
+static void test_long_listing_streams_aligned(void **state)
+{
+	pid_t pid = spawn_many(5000);
+	char pidarg[16], *line, *save = NULL;
+	struct run table, raw, json;
+	size_t rows = 0, perms_at = 0, name_at = 0;
+	json_error_t jerr;
+	json_t *root;
+
+	(void)state;
+	snprintf(pidarg, sizeof(pidarg), "%d", (int)pid);
+	table = RUN("list", pidarg);
+	raw = RUN("list", pidarg, "-r");
+	json = RUN("list", pidarg, "-J");
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	assert_int_equal(table.status, 0);
+	assert_int_equal(raw.status, 0);
+	assert_int_equal(json.status, 0);
+	assert_true(count_lines(raw.out) > 5000);
+	assert_int_equal(count_lines(table.out), count_lines(raw.out));
+	root = json_loads(json.out, 0, &jerr);
+	assert_non_null(root);
+	assert_int_equal(json_array_size(json_object_get(root, "mappings")) + 1, count_lines(raw.out));
+	json_decref(root);
+	/* The header's PERMS and NAME columns start where every row's do. */
+	for (line = strtok_r(table.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save), rows++) {
+		const char *perms = rows ? strpbrk(line, "r-") : strstr(line, "PERMS");
+		const char *p;
+
+		if (rows == 0) {
+			perms_at = (size_t)(perms - line);
+			name_at = (size_t)(strstr(line, "NAME") - line);
+			continue;
+		}
+		/* PERMS is left-aligned: r--p / rw-p at the header's column. */
+		for (p = line + perms_at; p > line && p[-1] != ' '; p--)
+			;
+		if ((size_t)(p - line) != perms_at || (line[perms_at] != 'r' && line[perms_at] != '-'))
+			fail_msg("row %zu does not line up: '%s'", rows, line);
+		assert_true(strlen(line) >= name_at);
+	}
+	run_free(&table);
+	run_free(&raw);
+	run_free(&json);
+}
+
 static void test_write_errors(void **state)
 {
 	const struct fixture *fx = *state;
@@ -328,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_list_filters_and_columns),
 		cmocka_unit_test(test_at),
 		cmocka_unit_test(test_failures),
+		cmocka_unit_test(test_long_listing_streams_aligned),
 		cmocka_unit_test(test_write_errors),
 	};
 

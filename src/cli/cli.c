@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <wchar.h>
 #include <langinfo.h>
 
 #include "cli/cli.h"
@@ -224,10 +225,15 @@ struct libscols_table *cli_table_new(const struct cli_opts *o, const char *json_
 	return tb;
 }
 
+static int output_status(int rc);
+
 int cli_table_print(struct libscols_table *tb)
 {
-	int rc = scols_print_table(tb);
+	return output_status(scols_print_table(tb));
+}
 
+static int output_status(int rc)
+{
 	if (fflush(stdout) != 0 || ferror(stdout) || rc != 0) {
 		if (errno == EPIPE)
 			return CLI_EXIT_OK;
@@ -235,6 +241,143 @@ int cli_table_print(struct libscols_table *tb)
 		return CLI_EXIT_FAIL;
 	}
 	return CLI_EXIT_OK;
+}
+
+/* Display width of a cell; cells are escaped, so no control bytes. */
+static size_t text_width(const char *s)
+{
+	mbstate_t st;
+	size_t width = 0;
+	const char *p = s;
+
+	/* Every column but a name is ASCII: count bytes. */
+	while (p && *p && !(*p & 0x80))
+		p++;
+	if (!p || !*p)
+		return s ? (size_t)(p - s) : 0;
+	memset(&st, 0, sizeof(st));
+	while (s && *s) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s, MB_CUR_MAX, &st);
+		int w;
+
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			memset(&st, 0, sizeof(st));
+			width++;
+			s++;
+			continue;
+		}
+		w = wcwidth(wc);
+		width += w > 0 ? (size_t)w : 0;
+		s += n;
+	}
+	return width;
+}
+
+void cli_stream_init(struct cli_stream *st, const struct cli_opts *o, size_t ncolumns)
+{
+	memset(st, 0, sizeof(*st));
+	st->ncolumns = ncolumns < CLI_MAX_COLUMNS ? ncolumns : CLI_MAX_COLUMNS;
+	st->align = !o->raw && !o->json;
+}
+
+static const char *cell_text(struct libscols_line *ln, size_t c)
+{
+	const char *text = scols_cell_get_data(scols_line_get_cell(ln, c));
+
+	return text ? text : "";
+}
+
+/* The widest header or cell of each column but the last, in the first chunk. */
+static void measure(struct cli_stream *st, struct libscols_table *tb)
+{
+	struct libscols_iter *itr = scols_new_iter(SCOLS_ITER_FORWARD);
+	struct libscols_line *ln;
+
+	for (size_t c = 0; c + 1 < st->ncolumns; c++)
+		st->width[c] = text_width(scols_cell_get_data(
+			scols_column_get_header(scols_table_get_column(tb, c))));
+	while (itr && scols_table_next_line(tb, itr, &ln) == 0)
+		for (size_t c = 0; c + 1 < st->ncolumns; c++) {
+			size_t w = text_width(cell_text(ln, c));
+
+			if (w > st->width[c])
+				st->width[c] = w;
+		}
+	scols_free_iter(itr);
+}
+
+/*
+ * Pad each cell to its column's width, so that every chunk measures the
+ * same widths and the chunks line up.  -1 when out of memory.
+ */
+static int pad(const struct cli_stream *st, struct libscols_table *tb)
+{
+	struct libscols_iter *itr = scols_new_iter(SCOLS_ITER_FORWARD);
+	struct libscols_line *ln;
+	int rc = itr ? 0 : -1;
+
+	while (rc == 0 && scols_table_next_line(tb, itr, &ln) == 0) {
+		for (size_t c = 0; rc == 0 && c + 1 < st->ncolumns; c++) {
+			const char *text = cell_text(ln, c);
+			size_t w = text_width(text), len = strlen(text), fill;
+			bool right = scols_column_is_right(scols_table_get_column(tb, c));
+			char *padded;
+
+			if (w >= st->width[c])
+				continue;
+			fill = st->width[c] - w;
+			padded = malloc(len + fill + 1);
+			if (!padded) {
+				rc = -1;
+				break;
+			}
+			memset(padded + (right ? 0 : len), ' ', fill);
+			memcpy(padded + (right ? fill : 0), text, len);
+			padded[len + fill] = '\0';
+			if (scols_line_refer_data(ln, c, padded) != 0) {
+				free(padded);
+				rc = -1;
+			}
+		}
+	}
+	scols_free_iter(itr);
+	return rc;
+}
+
+int cli_stream_chunk(struct cli_stream *st, struct libscols_table *tb)
+{
+	int rc = 0;
+
+	if (scols_table_get_nlines(tb) == 0)
+		return CLI_EXIT_OK;
+	if (st->align) {
+		if (st->chunks == 0) {
+			measure(st, tb);
+			/*
+			 * No fitting to the terminal: it would narrow each chunk by
+			 * its own names.  A long name runs on, as with cat.
+			 */
+			scols_table_set_termwidth(tb, 1u << 20);
+		}
+		if (pad(st, tb) < 0) {
+			cli_error("out of memory");
+			return CLI_EXIT_FAIL;
+		}
+	}
+	/* A range ends without its last newline; the next one starts with it. */
+	if (st->chunks++ > 0 && fputc('\n', stdout) == EOF)
+		return output_status(-1);
+	rc = scols_table_print_range(tb, NULL, NULL);
+	scols_table_remove_lines(tb);
+	return output_status(rc);
+}
+
+int cli_stream_end(const struct cli_stream *st)
+{
+	if (!st->chunks)
+		return CLI_EXIT_OK;
+	return output_status(fputc('\n', stdout) == EOF ? -1 : 0);
 }
 
 void cli_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size)

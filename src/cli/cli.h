@@ -124,6 +124,24 @@ struct libscols_table *cli_table_new(const struct cli_opts *o, const char *json_
 /* Print and flush; returns an exit status (EPIPE is quiet success). */
 int cli_table_print(struct libscols_table *tb);
 
+/*
+ * Streaming a long table in chunks: after filling tb with some lines, call
+ * cli_stream_chunk to print and drop them; finish with cli_stream_end.
+ * The first chunk sets each column's width (but the last one's) from its
+ * header and cells, and every chunk's cells are padded to those widths, so
+ * the chunks line up.  Both return an exit status.
+ */
+struct cli_stream {
+	size_t ncolumns;
+	size_t chunks;
+	bool align; /* not raw, not JSON */
+	size_t width[CLI_MAX_COLUMNS];
+};
+
+void cli_stream_init(struct cli_stream *st, const struct cli_opts *o, size_t ncolumns);
+int cli_stream_chunk(struct cli_stream *st, struct libscols_table *tb);
+int cli_stream_end(const struct cli_stream *st);
+
 /* "4K", "1.5M" ... or the plain number with -b. */
 void cli_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size);
 
