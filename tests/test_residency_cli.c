@@ -1,7 +1,8 @@
 /*
  * RSS and SWAP in `list`: with -b -J every mapping's numbers equal what
  * /proc/PID/smaps says, the default columns leave residency out, and
- * human-readable sizes follow the SIZE column's style.
+ * human-readable sizes follow the SIZE column's style.  `who` fills the
+ * same columns for the mappings it finds.
  */
 #include "config.h"
 
@@ -38,15 +39,13 @@ static int teardown(void **state)
 	return 0;
 }
 
-static json_t *list_json(pid_t pid, const char *columns)
+static json_t *run_json(const char *const *args)
 {
-	char pidarg[16], *out = NULL;
+	char *out = NULL;
 	json_error_t jerr;
 	json_t *root;
 
-	snprintf(pidarg, sizeof(pidarg), "%d", (int)pid);
-	assert_int_equal(snapfix_run((const char *const[]){ "list", pidarg, "-J", "-b", "-o", columns, NULL },
-				     NULL, &out, NULL), 0);
+	assert_int_equal(snapfix_run(args, NULL, &out, NULL), 0);
 	root = json_loads(out, 0, &jerr);
 	if (!root)
 		fail_msg("not JSON: %s", jerr.text);
@@ -54,36 +53,67 @@ static json_t *list_json(pid_t pid, const char *columns)
 	return root;
 }
 
+static json_t *list_json(pid_t pid, const char *columns)
+{
+	char pidarg[16];
+
+	snprintf(pidarg, sizeof(pidarg), "%d", (int)pid);
+	return run_json((const char *const[]){ "list", pidarg, "-J", "-b", "-o", columns, NULL });
+}
+
 static uint64_t hexval(json_t *v)
 {
 	return strtoull(json_string_value(v), NULL, 16);
 }
 
-static void test_list_rss_equals_smaps(void **state)
+/*
+ * Mappings (of pid, when the rows carry a "pid") whose rss and swap differ
+ * from smaps; *rows counts the rows compared.
+ */
+static size_t count_unlike_smaps(json_t *maps, pid_t pid, const struct smaps_set *smaps,
+				 size_t *rows)
 {
-	struct fixture *fx = *state;
+	size_t i, bad = 0;
+	json_t *m;
+
+	*rows = 0;
+	json_array_foreach(maps, i, m) {
+		json_t *owner = json_object_get(m, "pid");
+		const struct smaps_rec *s;
+
+		if (owner && json_integer_value(owner) != pid)
+			continue;
+		s = resfix_smaps_find(smaps, hexval(json_object_get(m, "start")),
+				      hexval(json_object_get(m, "end")));
+		assert_non_null(s);
+		assert_true(json_is_integer(json_object_get(m, "rss")));
+		assert_true(json_is_integer(json_object_get(m, "swap")));
+		(*rows)++;
+		if ((uint64_t)json_integer_value(json_object_get(m, "rss")) != s->rss ||
+		    (uint64_t)json_integer_value(json_object_get(m, "swap")) != s->swap)
+			bad++;
+	}
+	return bad;
+}
+
+/*
+ * Run a command printing "mappings" with START, END, RSS and SWAP until
+ * smaps was the same before and after it (the fixture is quiescent, but
+ * the kernel may still settle pages), then compare.  Returns the rows.
+ */
+static size_t expect_smaps_numbers(pid_t pid, const char *const *args)
+{
 	time_t deadline = time(NULL) + 20;
 
 	for (;;) {
 		struct smaps_set before, after;
-		json_t *root, *maps, *m;
-		size_t i, bad = 0;
+		size_t rows, bad;
+		json_t *root;
 
-		assert_int_equal(resfix_read_smaps(fx->pid, &before), 0);
-		root = list_json(fx->pid, "START,END,RSS,SWAP");
-		assert_int_equal(resfix_read_smaps(fx->pid, &after), 0);
-		maps = json_object_get(root, "mappings");
-		assert_true(json_array_size(maps) + 1 >= after.count); /* [vsyscall]: text only */
-		json_array_foreach(maps, i, m) {
-			const struct smaps_rec *s = resfix_smaps_find(&after, hexval(json_object_get(m, "start")),
-								      hexval(json_object_get(m, "end")));
-
-			assert_non_null(s);
-			assert_true(json_is_integer(json_object_get(m, "rss")));
-			if ((uint64_t)json_integer_value(json_object_get(m, "rss")) != s->rss ||
-			    (uint64_t)json_integer_value(json_object_get(m, "swap")) != s->swap)
-				bad++;
-		}
+		assert_int_equal(resfix_read_smaps(pid, &before), 0);
+		root = run_json(args);
+		assert_int_equal(resfix_read_smaps(pid, &after), 0);
+		bad = count_unlike_smaps(json_object_get(root, "mappings"), pid, &after, &rows);
 		json_decref(root);
 		if (!resfix_smaps_same(&before, &after) && time(NULL) < deadline) {
 			free(before.recs);
@@ -93,8 +123,51 @@ static void test_list_rss_equals_smaps(void **state)
 		free(before.recs);
 		free(after.recs);
 		assert_int_equal(bad, 0);
-		break;
+		return rows;
 	}
+}
+
+static void test_list_rss_equals_smaps(void **state)
+{
+	struct fixture *fx = *state;
+	struct smaps_set smaps;
+	char pidarg[16];
+	size_t rows;
+
+	snprintf(pidarg, sizeof(pidarg), "%d", (int)fx->pid);
+	rows = expect_smaps_numbers(fx->pid, (const char *const[]){ "list", pidarg, "-J", "-b", "-o",
+								  "START,END,RSS,SWAP", NULL });
+	assert_int_equal(resfix_read_smaps(fx->pid, &smaps), 0);
+	assert_true(rows + 1 >= smaps.count); /* [vsyscall]: text only */
+	free(smaps.recs);
+}
+
+/* who: the fixture's file mapping, with the numbers smaps has for it. */
+static void test_who_rss_equals_smaps(void **state)
+{
+	struct fixture *fx = *state;
+	const struct fx_map *f = fixture_find(fx, "file-partial");
+	long page = sysconf(_SC_PAGESIZE);
+	char *path = NULL;
+	json_t *root, *m;
+	size_t i, rows = 0;
+
+	assert_non_null(f);
+	assert_true(asprintf(&path, "%s/partial.dat", fx->dir) > 0);
+	assert_int_equal(expect_smaps_numbers(fx->pid, (const char *const[]){ "who", path, "-J", "-b", "-o",
+									  "PID,START,END,RSS,SWAP", NULL }), 1);
+	/* Two pages were read, MADV_RANDOM: exactly those are resident. */
+	root = run_json((const char *const[]){ "who", path, "-J", "-b", "-o", "PID,START,RSS", NULL });
+	json_array_foreach(json_object_get(root, "mappings"), i, m) {
+		if (json_integer_value(json_object_get(m, "pid")) != fx->pid)
+			continue;
+		assert_int_equal(hexval(json_object_get(m, "start")), f->start);
+		assert_int_equal(json_integer_value(json_object_get(m, "rss")), 2 * page);
+		rows++;
+	}
+	assert_int_equal(rows, 1);
+	json_decref(root);
+	free(path);
 }
 
 static void test_list_known_pages_and_default(void **state)
@@ -145,6 +218,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_list_rss_equals_smaps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_known_pages_and_default, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_human_sizes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_who_rss_equals_smaps, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
