@@ -33,3 +33,7 @@ endif
 
 # ---- residency in snapshots (version 2 documents) ----------------------------
 libmapscope_core_a_SOURCES += src/core/snapshot_res.c
+
+# ---- the explorer's RSS column, end to end in tmux ----------------------------
+TESTS += tests/e2e/explorer_rss.sh
+EXTRA_DIST += tests/e2e/explorer_rss.sh
