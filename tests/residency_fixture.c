@@ -2,7 +2,9 @@
  * ms-residency-fixture: a process whose pages are in known states, for the
  * residency tests.  It speaks the protocol of tests/ms-fixture (see
  * fixture_client.h): "map KIND START END PERMS OFFSET NAMEHEX" lines, then
- * "ready PID"; stdin commands "exit" (and anything else answers "err").
+ * "ready PID"; stdin commands "exit", "grow" (writes the last 3 pages of
+ * anon-written too, so all 8 are resident; answers "ok") and anything else
+ * answers "err".
  *
  * Usage: ms-residency-fixture DIR
  *
@@ -35,6 +37,7 @@
 
 static long page;
 static char *cursor;
+static char *anon_written;
 static volatile char sink;
 
 static void die(const char *what)
@@ -79,6 +82,7 @@ static void small_kinds(const char *dir)
 
 	p = anon_at(take(8), 8 * (size_t)page, MAP_PRIVATE);
 	memset(p, 1, 5 * (size_t)page);
+	anon_written = p;
 	describe("anon-written", p, 8 * (size_t)page, "rw-p", NULL);
 
 	p = anon_at(take(8), 8 * (size_t)page, MAP_PRIVATE);
@@ -165,6 +169,12 @@ int main(int argc, char **argv)
 	while (fgets(line, sizeof(line), stdin)) {
 		if (!strcmp(line, "exit\n"))
 			return 0;
+		if (!strcmp(line, "grow\n")) {
+			memset(anon_written + 5 * page, 4, 3 * (size_t)page);
+			printf("ok\n");
+			fflush(stdout);
+			continue;
+		}
 		printf("err unknown command\n");
 		fflush(stdout);
 	}

@@ -46,6 +46,13 @@ void cli_set_escape_flags(struct cli_opts *o)
 int cli_getopt(int argc, char **argv, const char *cmd, const struct option *longopts,
 	       void (*usage)(void), struct cli_opts *o)
 {
+	return cli_getopt_own(argc, argv, cmd, longopts, usage, o, NULL, NULL);
+}
+
+int cli_getopt_own(int argc, char **argv, const char *cmd, const struct option *longopts,
+		   void (*usage)(void), struct cli_opts *o,
+		   int (*own)(void *ctx, int opt, const char *arg), void *ctx)
+{
 	int opt;
 
 	cli_opts_init(o);
@@ -57,6 +64,8 @@ int cli_getopt(int argc, char **argv, const char *cmd, const struct option *long
 			return CLI_EXIT_OK;
 		}
 		rc = cli_opts_common(o, opt, optarg);
+		if (rc == 0 && own)
+			rc = own(ctx, opt, optarg);
 		if (rc < 0)
 			return CLI_EXIT_USAGE;
 		if (rc == 0) {

@@ -100,6 +100,15 @@ void cli_set_escape_flags(struct cli_opts *o);
 int cli_getopt(int argc, char **argv, const char *cmd, const struct option *longopts,
 	       void (*usage)(void), struct cli_opts *o);
 
+/*
+ * cli_getopt for a command with options of its own: own(ctx, opt, arg) is
+ * asked about each option that is not a common one, and returns 1 (taken),
+ * 0 (unknown) or -1 (bad value, message printed).
+ */
+int cli_getopt_own(int argc, char **argv, const char *cmd, const struct option *longopts,
+		   void (*usage)(void), struct cli_opts *o,
+		   int (*own)(void *ctx, int opt, const char *arg), void *ctx);
+
 /* Usage error about cmd: message, the --help hint, and CLI_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -9,10 +9,11 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/mapcols.h"
 #include "core/escape.h"
 #include "core/snapshot.h"
 
-enum { SNAP_OPT_NO_CLOBBER = 300 };
+enum { SNAP_OPT_NO_CLOBBER = 300, SNAP_OPT_RESIDENCY };
 
 static void snapshot_usage(void)
 {
@@ -22,6 +23,8 @@ static void snapshot_usage(void)
 	       "Options:\n"
 	       "  -o, --output=FILE      where to write; - (the default) is stdout\n"
 	       "      --no-clobber       leave an existing FILE untouched and fail\n"
+	       "      --residency        add RSS, swap and huge pages per mapping\n"
+	       "                         (a version 2 document)\n"
 	       "      --backend=WHICH    auto, ioctl or text (default auto)\n"
 	       "  -h, --help             this help\n\n"
 	       "Exit status: 0 written, 1 the process is missing or unreadable, FILE\n"
@@ -31,6 +34,7 @@ static void snapshot_usage(void)
 static const struct option snapshot_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "no-clobber", no_argument, NULL, SNAP_OPT_NO_CLOBBER },
+	{ "residency", no_argument, NULL, SNAP_OPT_RESIDENCY },
 	{ "backend", required_argument, NULL, CLI_OPT_BACKEND },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -45,19 +49,14 @@ void cli_error_pid(pid_t pid, const struct ms_error *err)
 		cli_error("pid %d: %s", (int)pid, err->msg);
 }
 
-static int to_stdout(struct ms_maps *maps, pid_t pid)
+static int to_stdout(const struct ms_snapshot *snap, pid_t pid)
 {
-	struct ms_snapshot snap;
 	struct ms_error err;
 	char *text;
 	size_t len;
 	int rc;
 
-	rc = ms_snapshot_take(maps, &snap, &err);
-	if (rc == 0) {
-		rc = ms_snapshot_dump(&snap, &text, &len, &err);
-		ms_snapshot_free(&snap);
-	}
+	rc = ms_snapshot_dump(snap, &text, &len, &err);
 	if (rc < 0) {
 		cli_error("%s", err.msg);
 		return ms_error_exit_status(err.code);
@@ -73,15 +72,52 @@ static int to_stdout(struct ms_maps *maps, pid_t pid)
 	return CLI_EXIT_OK;
 }
 
+static int to_file(const struct ms_snapshot *snap, pid_t pid, const char *out,
+		   const struct ms_safewrite_opts *so)
+{
+	struct ms_error err;
+	bool created = false;
+	char *shown;
+
+	if (ms_snapshot_write(snap, out, so, &created, &err) < 0) {
+		cli_error_pid(pid, &err);
+		return ms_error_exit_status(err.code);
+	}
+	shown = ms_escape_dup(out, strlen(out), MS_ESC_ASCII);
+	cli_error("pid %d: %s %s", (int)pid, created ? "created" : "overwrote", shown ? shown : "the file");
+	free(shown);
+	return CLI_EXIT_OK;
+}
+
+/* Take the snapshot (with residency when asked), so only writing is left. */
+static int take(struct ms_maps *maps, bool residency, struct ms_snapshot *snap)
+{
+	struct ms_error err;
+	int rc = ms_snapshot_take(maps, snap, &err);
+
+	if (rc == 0 && residency) {
+		rc = ms_snapshot_add_residency(snap, ms_maps_proc(maps), &err);
+		if (rc == 0 && snap->res_backend == MS_RES_SMAPS)
+			mapcols_note_smaps(ms_proc_pid(ms_maps_proc(maps)));
+		if (rc < 0)
+			ms_snapshot_free(snap);
+	}
+	if (rc < 0) {
+		cli_error_pid(ms_proc_pid(ms_maps_proc(maps)), &err);
+		return ms_error_exit_status(err.code);
+	}
+	return CLI_EXIT_OK;
+}
+
 int cmd_snapshot(int argc, char **argv)
 {
 	struct ms_safewrite_opts so = { 0 };
 	const char *out = "-";
 	struct ms_proc *proc = NULL;
 	struct ms_maps *maps = NULL;
-	struct ms_error err;
+	struct ms_snapshot snap;
 	struct cli_opts o;
-	bool created = false;
+	bool residency = false;
 	int opt, status;
 	pid_t pid;
 
@@ -90,6 +126,7 @@ int cmd_snapshot(int argc, char **argv)
 		switch (opt) {
 		case 'o': out = optarg; break;
 		case SNAP_OPT_NO_CLOBBER: so.no_clobber = true; break;
+		case SNAP_OPT_RESIDENCY: residency = true; break;
 		case 'h': snapshot_usage(); return CLI_EXIT_OK;
 		case CLI_OPT_BACKEND:
 			if (cli_opts_common(&o, opt, optarg) < 0)
@@ -108,17 +145,10 @@ int cmd_snapshot(int argc, char **argv)
 	status = cli_open_maps(pid, &o, &proc, &maps);
 	if (status != CLI_EXIT_OK)
 		return status;
-	if (!strcmp(out, "-")) {
-		status = to_stdout(maps, pid);
-	} else if (ms_snapshot_save(maps, out, &so, &created, &err) < 0) {
-		cli_error_pid(pid, &err);
-		status = ms_error_exit_status(err.code);
-	} else {
-		char *shown = ms_escape_dup(out, strlen(out), MS_ESC_ASCII);
-
-		cli_error("pid %d: %s %s", (int)pid, created ? "created" : "overwrote",
-			  shown ? shown : "the file");
-		free(shown);
+	status = take(maps, residency, &snap);
+	if (status == CLI_EXIT_OK) {
+		status = !strcmp(out, "-") ? to_stdout(&snap, pid) : to_file(&snap, pid, out, &so);
+		ms_snapshot_free(&snap);
 	}
 	ms_maps_close(maps);
 	ms_proc_close(proc);

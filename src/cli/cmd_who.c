@@ -59,7 +59,7 @@ static const struct option who_options[] = {
 };
 
 static char *who_cell(const struct cli_opts *o, int col, const struct ms_proc *proc,
-		      const struct ms_mapping *m)
+		      const struct ms_mapping *m, const struct ms_resinfo *res)
 {
 	const struct ms_proc_stat *st = ms_proc_stat_at_open(proc);
 	char *s = NULL;
@@ -67,19 +67,20 @@ static char *who_cell(const struct cli_opts *o, int col, const struct ms_proc *p
 	switch (col) {
 	case WHOCOL_PID: return asprintf(&s, "%d", (int)ms_proc_pid(proc)) < 0 ? NULL : s;
 	case WHOCOL_COMM: return ms_escape_dup(st->comm, strnlen(st->comm, sizeof(st->comm)), o->escape_flags);
-	default: return mapcols_render(o, col - WHOCOL_MAP0, m, 0);
+	default: return mapcols_render_res(o, col - WHOCOL_MAP0, m, 0, res);
 	}
 }
 
 static int who_add_line(struct libscols_table *tb, const struct cli_opts *o, const int *selected,
-			size_t nselected, const struct ms_proc *proc, const struct ms_mapping *m)
+			size_t nselected, const struct ms_proc *proc, const struct ms_mapping *m,
+			const struct ms_resinfo *res)
 {
 	struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
 	if (!ln)
 		return -1;
 	for (size_t i = 0; i < nselected; i++) {
-		char *text = who_cell(o, selected[i], proc, m);
+		char *text = who_cell(o, selected[i], proc, m, res);
 
 		if (!text || scols_line_refer_data(ln, i, text) != 0) {
 			free(text);
@@ -89,27 +90,68 @@ static int who_add_line(struct libscols_table *tb, const struct cli_opts *o, con
 	return 0;
 }
 
+/*
+ * Residency of one matching mapping, when RSS or SWAP is selected.  The
+ * pagemap handle is opened at the process's first match only, so processes
+ * that do not map the file cost nothing.  A failure leaves the cells empty
+ * (null in JSON) and says why once per process.
+ */
+struct who_res {
+	bool wanted;
+	bool failed;
+	bool smaps_noted;
+	struct ms_residency *handle;
+};
+
+static const struct ms_resinfo *who_residency(struct who_res *wr, struct ms_proc *proc,
+					      const struct ms_mapping *m, struct ms_resinfo *out)
+{
+	struct ms_error err;
+	int rc = 0;
+
+	if (!wr->wanted || wr->failed)
+		return NULL;
+	if (!wr->handle)
+		rc = ms_residency_open(proc, NULL, &wr->handle, &err);
+	if (rc == 0)
+		rc = ms_residency_query(wr->handle, m, 1, out, &err);
+	if (rc < 0) {
+		cli_error_pid(ms_proc_pid(proc), &err);
+		wr->failed = true;
+		return NULL;
+	}
+	if (ms_residency_backend(wr->handle) == MS_RES_SMAPS && !wr->smaps_noted) {
+		mapcols_note_smaps(ms_proc_pid(proc));
+		wr->smaps_noted = true;
+	}
+	return out;
+}
+
 /* Add the mappings of one process that map dev/ino; count them. */
 static int who_scan(struct libscols_table *tb, const struct cli_opts *o, const int *selected,
 		    size_t nselected, struct ms_maps *maps, const struct stat *target,
 		    size_t *found, struct ms_error *err)
 {
 	struct ms_proc *proc = ms_maps_proc(maps);
+	struct who_res wr = { mapcols_want_residency(selected, nselected, WHOCOL_MAP0), false, false, NULL };
 	struct ms_mapping m = { 0 };
 	uint64_t addr = 0;
 	int rc;
 
 	while ((rc = ms_maps_next(maps, addr, o->filter | MS_FILTER_FILE_BACKED, &m, err)) == 0) {
+		struct ms_resinfo ri;
+
 		addr = m.end;
 		if (m.inode != (uint64_t)target->st_ino || m.dev_major != major(target->st_dev) ||
 		    m.dev_minor != minor(target->st_dev))
 			continue;
-		if (who_add_line(tb, o, selected, nselected, proc, &m) < 0) {
+		if (who_add_line(tb, o, selected, nselected, proc, &m, who_residency(&wr, proc, &m, &ri)) < 0) {
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 			break;
 		}
 		(*found)++;
 	}
+	ms_residency_close(wr.handle);
 	ms_mapping_reset(&m);
 	return rc == MS_END ? 0 : rc;
 }

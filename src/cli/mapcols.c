@@ -33,6 +33,11 @@ bool mapcols_want_residency(const int *selected, size_t nselected, int base)
 	return false;
 }
 
+void mapcols_note_smaps(pid_t pid)
+{
+	cli_error("pid %d: no PAGEMAP_SCAN (Linux 6.7): RSS and SWAP read from smaps", (int)pid);
+}
+
 int mapcols_residency(struct ms_proc *proc, const struct ms_maplist *list,
 		      struct ms_resinfo **out)
 {
@@ -52,8 +57,7 @@ int mapcols_residency(struct ms_proc *proc, const struct ms_maplist *list,
 	if (rc == 0) {
 		rc = ms_residency_query(res, list->items, list->count, *out, &err);
 		if (rc == 0 && ms_residency_backend(res) == MS_RES_SMAPS)
-			cli_error("pid %d: no PAGEMAP_SCAN (Linux 6.7): RSS and SWAP read from smaps",
-				  (int)ms_proc_pid(proc));
+			mapcols_note_smaps(ms_proc_pid(proc));
 	}
 	ms_residency_close(res);
 	if (rc < 0) {

@@ -60,6 +60,9 @@ bool mapcols_want_residency(const int *selected, size_t nselected, int base);
 int mapcols_residency(struct ms_proc *proc, const struct ms_maplist *list,
 		      struct ms_resinfo **out);
 
+/* The note on stderr that residency came from smaps, for pid. */
+void mapcols_note_smaps(pid_t pid);
+
 int mapcols_add_line_res(struct libscols_table *tb, const struct cli_opts *o,
 			 const int *selected, size_t nselected,
 			 const struct ms_mapping *m, uint64_t addr,

@@ -30,3 +30,10 @@ tests_test_residency_tui_SOURCES = tests/test_residency_tui.c $(RESFIX) $(TUI_MO
 tests_test_residency_tui_CFLAGS = $(TUI_TEST_CFLAGS)
 tests_test_residency_tui_LDADD = $(TUI_TEST_LIBS)
 endif
+
+# ---- residency in snapshots (version 2 documents) ----------------------------
+libmapscope_core_a_SOURCES += src/core/snapshot_res.c
+
+# ---- the explorer's RSS column, end to end in tmux ----------------------------
+TESTS += tests/e2e/explorer_rss.sh
+EXTRA_DIST += tests/e2e/explorer_rss.sh

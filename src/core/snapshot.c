@@ -494,9 +494,12 @@ int ms_snapshot_dump(const struct ms_snapshot *snap, char **text, size_t *len,
 	if (!root)
 		return nomem(err);
 	rc = put(root, "mapscope", json_string("snapshot"));
-	rc |= put(root, "version", json_integer(MS_SNAPSHOT_VERSION));
+	rc |= put(root, "version", json_integer(snap->res ? MS_SNAPSHOT_VERSION_RESIDENCY
+							   : MS_SNAPSHOT_VERSION));
 	rc |= put(root, "header", ms_snapshot_header_to_json(&snap->hdr));
 	rc |= put(root, "mappings", ms_maplist_to_json(&snap->maps));
+	if (!rc)
+		rc = ms_snapshot_res_encode(snap, root);
 	out = rc ? NULL : json_dumps(root, JSON_INDENT(1));
 	json_decref(root);
 	if (!out)
@@ -513,19 +516,35 @@ int ms_snapshot_dump(const struct ms_snapshot *snap, char **text, size_t *len,
 	return 0;
 }
 
-int ms_snapshot_check_kind(json_t *root, const char *kind, const char *what,
-			   struct ms_error *err)
+/* Is root {"mapscope": kind, "version": 1..max}?  *version says which. */
+static int check_kind_upto(json_t *root, const char *kind, const char *what, int max,
+			   int *version, struct ms_error *err)
 {
 	json_t *tag = json_object_get(root, "mapscope");
 	json_t *ver = json_object_get(root, "version");
 
 	if (!json_is_object(root) || !json_is_string(tag) || strcmp(json_string_value(tag), kind))
 		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s: not a mapscope %s", what, kind);
-	if (!json_is_integer(ver) || json_integer_value(ver) != MS_SNAPSHOT_VERSION)
+	if (!json_is_integer(ver) || json_integer_value(ver) < MS_SNAPSHOT_VERSION ||
+	    json_integer_value(ver) > max) {
+		if (max == MS_SNAPSHOT_VERSION)
+			return ms_error_set(err, MS_ERR_INVAL, EINVAL,
+					    "%s: a mapscope %s of an unknown version (this mapscope reads version %d)",
+					    what, kind, max);
 		return ms_error_set(err, MS_ERR_INVAL, EINVAL,
-				    "%s: a mapscope %s of an unknown version (this mapscope reads version %d)",
-				    what, kind, MS_SNAPSHOT_VERSION);
+				    "%s: a mapscope %s of an unknown version (this mapscope reads versions %d to %d)",
+				    what, kind, MS_SNAPSHOT_VERSION, max);
+	}
+	*version = (int)json_integer_value(ver);
 	return 0;
+}
+
+int ms_snapshot_check_kind(json_t *root, const char *kind, const char *what,
+			   struct ms_error *err)
+{
+	int version;
+
+	return check_kind_upto(root, kind, what, MS_SNAPSHOT_VERSION, &version, err);
 }
 
 int ms_json_parse(const char *text, size_t len, const char *what, json_t **out,
@@ -544,17 +563,21 @@ int ms_snapshot_parse(const char *text, size_t len, const char *name,
 		      struct ms_snapshot *snap, struct ms_error *err)
 {
 	json_t *root;
-	int rc;
+	int rc, version = 0;
 
 	memset(snap, 0, sizeof(*snap));
 	rc = ms_json_parse(text, len, name, &root, err);
 	if (rc)
 		return rc;
-	rc = ms_snapshot_check_kind(root, "snapshot", name, err);
+	rc = check_kind_upto(root, "snapshot", name, MS_SNAPSHOT_VERSION_RESIDENCY, &version, err);
 	if (!rc)
 		rc = ms_snapshot_header_from_json(json_object_get(root, "header"), name, &snap->hdr, err);
 	if (!rc)
 		rc = ms_maplist_from_json(json_object_get(root, "mappings"), name, &snap->maps, err);
+	if (!rc)
+		rc = ms_snapshot_res_decode(root, version, name, snap, err);
+	if (!rc)
+		snap->hdr.version = version;
 	json_decref(root);
 	if (rc)
 		ms_snapshot_free(snap);
@@ -586,21 +609,16 @@ int ms_snapshot_load(const char *path, struct ms_snapshot *snap, struct ms_error
 	return rc;
 }
 
-int ms_snapshot_save(struct ms_maps *maps, const char *path,
-		     const struct ms_safewrite_opts *opts, bool *created,
-		     struct ms_error *err)
+int ms_snapshot_write(const struct ms_snapshot *snap, const char *path,
+		      const struct ms_safewrite_opts *opts, bool *created,
+		      struct ms_error *err)
 {
-	struct ms_snapshot snap;
 	char *text;
 	size_t len;
 	int rc;
 
 	/* Everything is ready before the file is touched, so only writing can fail there. */
-	rc = ms_snapshot_take(maps, &snap, err);
-	if (rc < 0)
-		return rc;
-	rc = ms_snapshot_dump(&snap, &text, &len, err);
-	ms_snapshot_free(&snap);
+	rc = ms_snapshot_dump(snap, &text, &len, err);
 	if (rc < 0)
 		return rc;
 	rc = ms_safewrite_file(path, opts, text, len, created, err);
@@ -608,8 +626,25 @@ int ms_snapshot_save(struct ms_maps *maps, const char *path,
 	return rc;
 }
 
+int ms_snapshot_save(struct ms_maps *maps, const char *path,
+		     const struct ms_safewrite_opts *opts, bool *created,
+		     struct ms_error *err)
+{
+	struct ms_snapshot snap;
+	int rc;
+
+	rc = ms_snapshot_take(maps, &snap, err);
+	if (rc < 0)
+		return rc;
+	rc = ms_snapshot_write(&snap, path, opts, created, err);
+	ms_snapshot_free(&snap);
+	return rc;
+}
+
 void ms_snapshot_free(struct ms_snapshot *snap)
 {
 	ms_snapshot_header_free(&snap->hdr);
 	ms_maplist_free(&snap->maps);
+	free(snap->res);
+	snap->res = NULL;
 }

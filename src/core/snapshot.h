@@ -24,6 +24,16 @@
  * RFC 3339 form, start_time the clock ticks since boot of stat field 22
  * (with pid, it names one process: PIDs are reused, start times are not).
  *
+ * Residency (version 2).  A snapshot taken with residency
+ * (ms_snapshot_add_residency, `snapshot --residency`) is written as
+ * "version": 2 with a root member "residency": { "backend": "pagemap" or
+ * "smaps" } and, in every mapping, "rss", "swap" and "huge": bytes as
+ * integers, meaning what residency.h says.  The numbers are taken just
+ * after the mappings, by one more walk: not atomic with them.  A snapshot
+ * without residency is still written as version 1, so an older mapscope
+ * reads it; reading accepts both, and restores the residency of a version
+ * 2 document into snap->res.
+ *
  * A recording (record.h) starts with the same header under
  * "mapscope": "recording", which is why the header has its own encoder.
  *
@@ -45,9 +55,12 @@
 #include "error.h"
 #include "mapping.h"
 #include "maps.h"
+#include "residency.h"
 #include "safewrite.h"
 
 #define MS_SNAPSHOT_VERSION 1
+/* The version of a snapshot that carries residency. */
+#define MS_SNAPSHOT_VERSION_RESIDENCY 2
 
 /* Bounds on what a file may make us hold. */
 #define MS_SNAPSHOT_FILE_MAX (512u * 1024 * 1024)
@@ -70,6 +83,8 @@ struct ms_snapshot_header {
 struct ms_snapshot {
 	struct ms_snapshot_header hdr;
 	struct ms_maplist maps;
+	struct ms_resinfo *res;          /* one per mapping; NULL: no residency */
+	enum ms_res_backend res_backend; /* which backend measured res */
 };
 
 /* The time now, RFC 3339 in UTC with nanoseconds, into out (40 bytes). */
@@ -110,6 +125,22 @@ int ms_snapshot_check_kind(json_t *root, const char *kind, const char *what,
 /* Header and every mapping of an open process. */
 int ms_snapshot_take(struct ms_maps *maps, struct ms_snapshot *snap, struct ms_error *err);
 
+/*
+ * Measure the residency of every mapping of snap (taken from proc just
+ * before) into snap->res.  Errors as ms_residency_query.
+ */
+int ms_snapshot_add_residency(struct ms_snapshot *snap, struct ms_proc *proc,
+			      struct ms_error *err);
+
+/*
+ * For snapshot.c: add snap's residency to a document root that holds its
+ * "mappings" (nothing when it has none; -1 when out of memory), and read it
+ * back from a document of the given version into snap->res.
+ */
+int ms_snapshot_res_encode(const struct ms_snapshot *snap, json_t *root);
+int ms_snapshot_res_decode(json_t *root, int version, const char *what,
+			   struct ms_snapshot *snap, struct ms_error *err);
+
 /* The document as text ending in a newline; *text is malloc'd. */
 int ms_snapshot_dump(const struct ms_snapshot *snap, char **text, size_t *len,
 		     struct ms_error *err);
@@ -129,6 +160,11 @@ int ms_snapshot_load(const char *path, struct ms_snapshot *snap, struct ms_error
 int ms_snapshot_save(struct ms_maps *maps, const char *path,
 		     const struct ms_safewrite_opts *opts, bool *created,
 		     struct ms_error *err);
+
+/* Write an already taken snapshot to path through safewrite, as above. */
+int ms_snapshot_write(const struct ms_snapshot *snap, const char *path,
+		      const struct ms_safewrite_opts *opts, bool *created,
+		      struct ms_error *err);
 
 void ms_snapshot_free(struct ms_snapshot *snap);
 

@@ -57,6 +57,7 @@ enum tui_scope {
 	A(FILTER_NAME, TUI_SCOPE_MAPS, "\\", "filter names by substring") \
 	A(GOTO, TUI_SCOPE_MAPS, "g", "go to an address (hex): its mapping or the next") \
 	A(SNAPSHOT, TUI_SCOPE_MAPS, "S", "save a snapshot of this process to a file") \
+	A(RSS_COLUMN, TUI_SCOPE_MAPS, "R", "show or hide the RSS column (resident memory)") \
 	A(STALE_OPEN, TUI_SCOPE_STALE, "Enter", "open the selected process")
 
 enum tui_action {

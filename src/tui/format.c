@@ -50,14 +50,30 @@ char tui_verdict_flag(int verdict)
 void tui_format_maprow(char *buf, size_t size, const struct ms_mapping *m,
 		       enum tui_mark mark, int verdict, unsigned hidden, unsigned escape_flags)
 {
+	struct tui_maprow r = { .m = m, .mark = mark, .verdict = verdict };
+
+	tui_format_maprow_rss(buf, size, &r, hidden, false, escape_flags);
+}
+
+void tui_format_maprow_rss(char *buf, size_t size, const struct tui_maprow *r, unsigned hidden,
+			   bool rss_column, unsigned escape_flags)
+{
+	const struct ms_mapping *m = r->m;
+	enum tui_mark mark = r->mark;
 	char tmp[64], perms[5], name[TUI_LINE_MAX];
 	size_t at = 0;
 
 	append(buf, size, &at, "%c%c %12" PRIx64 "-%-12" PRIx64,
 	       mark == TUI_MARK_ADDED ? '+' : mark == TUI_MARK_REMOVED ? '-' : ' ',
-	       tui_verdict_flag(verdict), m->start, m->end);
+	       tui_verdict_flag(r->verdict), m->start, m->end);
 	if (!(hidden & TUI_COL_SIZE)) {
 		cli_format_size(ms_mapping_size(m), false, tmp, sizeof(tmp));
+		append(buf, size, &at, " %6s", tmp);
+	}
+	if (rss_column) {
+		tmp[0] = '\0';
+		if (r->rss_known)
+			cli_format_size(r->rss, false, tmp, sizeof(tmp));
 		append(buf, size, &at, " %6s", tmp);
 	}
 	if (!(hidden & TUI_COL_PERMS)) {
@@ -77,11 +93,18 @@ void tui_format_maprow(char *buf, size_t size, const struct ms_mapping *m,
 
 void tui_format_mapheading(char *buf, size_t size, unsigned hidden)
 {
+	tui_format_mapheading_rss(buf, size, hidden, false);
+}
+
+void tui_format_mapheading_rss(char *buf, size_t size, unsigned hidden, bool rss_column)
+{
 	size_t at = 0;
 
 	append(buf, size, &at, "   %25s", "START-END   ");
 	if (!(hidden & TUI_COL_SIZE))
 		append(buf, size, &at, " %6s", "SIZE");
+	if (rss_column)
+		append(buf, size, &at, " %6s", "RSS");
 	if (!(hidden & TUI_COL_PERMS))
 		append(buf, size, &at, " %s", "PERM");
 	if (!(hidden & TUI_COL_OFFSET))

@@ -32,6 +32,13 @@ void tui_format_maprow(char *buf, size_t size, const struct ms_mapping *m,
 /* The flag letter for a verdict: 'D', 'R' or ' '. */
 char tui_verdict_flag(int verdict);
 void tui_format_mapheading(char *buf, size_t size, unsigned hidden);
+/*
+ * The same with the optional RSS column after SIZE (rss_column): the row's
+ * resident size, blank while unknown (a removed ghost, a failed query).
+ */
+void tui_format_maprow_rss(char *buf, size_t size, const struct tui_maprow *r, unsigned hidden,
+			   bool rss_column, unsigned escape_flags);
+void tui_format_mapheading_rss(char *buf, size_t size, unsigned hidden, bool rss_column);
 
 /* "rx" for the active kernel filters, "none" when there are none. */
 void tui_format_filters(char *buf, size_t size, unsigned filter);

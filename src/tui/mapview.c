@@ -164,6 +164,7 @@ static int push_row(struct tui_mapview *vm, const struct ms_mapping *m, enum tui
 	vm->rows[vm->nrows].m = m;
 	vm->rows[vm->nrows].mark = mark;
 	vm->rows[vm->nrows].verdict = TUI_VERDICT_NONE;
+	vm->rows[vm->nrows].rss_known = false;
 	vm->nrows++;
 	return 0;
 }
@@ -439,4 +440,36 @@ size_t tui_mapview_position(const struct tui_mapview *vm)
 	if (!vm->index_valid || !vm->nrows)
 		return 0;
 	return starts_lower_bound(vm, vm->sel) + 1;
+}
+
+int tui_mapview_residency_visible(struct tui_mapview *vm, tui_residency_fn query, void *ctx)
+{
+	size_t first = tui_mapview_first_shown(vm), n = 0;
+	struct ms_mapping *maps;
+	struct ms_resinfo *info;
+	int rc = 0;
+
+	for (size_t i = first; i < vm->nrows; i++)
+		vm->rows[i].rss_known = false;
+	if (first >= vm->nrows || !vm->height)
+		return 0;
+	maps = calloc(vm->height, sizeof(*maps));
+	info = calloc(vm->height, sizeof(*info));
+	if (!maps || !info)
+		rc = MS_ERR_NOMEM;
+	/* Shallow copies: the query reads the ranges only, in one array. */
+	for (size_t i = first; rc == 0 && i < vm->nrows && i < first + vm->height; i++)
+		if (vm->rows[i].mark != TUI_MARK_REMOVED)
+			maps[n++] = *vm->rows[i].m;
+	if (rc == 0 && n)
+		rc = query(ctx, maps, n, info);
+	for (size_t i = first, k = 0; rc == 0 && i < vm->nrows && k < n; i++) {
+		if (vm->rows[i].mark == TUI_MARK_REMOVED)
+			continue;
+		vm->rows[i].rss = info[k++].rss;
+		vm->rows[i].rss_known = true;
+	}
+	free(maps);
+	free(info);
+	return rc;
 }

@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "core/mapping.h"
+#include "core/residency.h"
 #include "core/stale.h"
 
 #define TUI_MARK_TICKS 3
@@ -51,7 +52,16 @@ struct tui_maprow {
 	const struct ms_mapping *m;
 	enum tui_mark mark;
 	int verdict;              /* enum ms_stale_verdict, or TUI_VERDICT_NONE */
+	uint64_t rss;             /* resident bytes, when rss_known */
+	bool rss_known;
 };
+
+/*
+ * Gives the residency of count mappings (address order) in one query, as
+ * ms_residency_query: 0, or a negative ms_errcode.
+ */
+typedef int (*tui_residency_fn)(void *ctx, const struct ms_mapping *maps, size_t count,
+				struct ms_resinfo *out);
 
 /* Gives the verdict of one mapping: 0, or a negative ms_errcode. */
 typedef int (*tui_judge_fn)(void *ctx, const struct ms_mapping *m, enum ms_stale_verdict *out);
@@ -139,6 +149,14 @@ bool tui_mapview_click(struct tui_mapview *vm, size_t line);
  * height rows).  0, or the first error of judge (the rest stay unjudged).
  */
 int tui_mapview_judge_visible(struct tui_mapview *vm, tui_judge_fn judge, void *ctx);
+
+/*
+ * The RSS of the live rows on screen, from one call of query over all of
+ * them (one page-table walk per refresh, whatever the height).  Removed
+ * ghosts and rows off screen stay unknown.  0, or query's error (then no
+ * row is known).
+ */
+int tui_mapview_residency_visible(struct tui_mapview *vm, tui_residency_fn query, void *ctx);
 
 /* Room for one more element in a growable array (the explorer's models share it); 0 or MS_ERR_NOMEM. */
 int tui_grow(void **items, size_t *cap, size_t count, size_t elem);

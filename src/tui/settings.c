@@ -151,6 +151,9 @@ static const char *apply_line(struct tui_settings *c, char *line)
 	} else if (!strcmp(key, "hide")) {
 		if (parse_hide(val, &c->hidden) < 0)
 			return "hide takes columns among SIZE PERMS OFFSET DEV";
+	} else if (!strcmp(key, "rss")) {
+		if (parse_bool(val, &c->rss) < 0)
+			return "rss takes yes or no";
 	} else if (!strcmp(key, "backend")) {
 		if (ms_backend_parse(val, &c->backend) < 0)
 			return "backend takes auto, ioctl or text";

@@ -13,6 +13,8 @@
  *   hide = COLUMN[,COLUMN...]  maps columns not to show: SIZE PERMS OFFSET
  *                              DEV (NAME and START-END always show)
  *   backend = auto|ioctl|text
+ *   rss = yes|no               the maps view's RSS column shown at start
+ *                              (the R key toggles it)
  * A bad line is reported through the callback with its line number and
  * skipped; the other lines still apply.  Nothing ever writes the file.
  * Input is untrusted text: lines are bounded and messages escape it.
@@ -51,6 +53,7 @@ struct tui_settings {
 	int colors[TUI_COLOR_ROLES]; /* 0-7 as ANSI, -1 the terminal's default */
 	unsigned hidden;
 	enum ms_backend backend;
+	bool rss;
 };
 
 typedef void (*tui_settings_warn_fn)(void *ctx, unsigned line, const char *msg);

@@ -34,6 +34,7 @@ struct maps_view {
 	struct ms_residency *res;  /* opened when the detail pane first shows */
 	struct ms_resinfo sel_res;
 	bool sel_res_ok;
+	bool rss_column;           /* R: the visible rows' RSS, one walk per refresh */
 };
 
 int tui_maps_rows(int lines, bool detail)
@@ -78,6 +79,34 @@ static unsigned lost(struct tui_app *app, struct maps_view *mv, const struct ms_
 		 (int)mv->pid, err->code == MS_ERR_EXECED || err->code == MS_ERR_EXITED ||
 		 err->code == MS_ERR_NOMM ? "exited" : ms_errcode_name(err->code));
 	return TUI_F_REDRAW;
+}
+
+static int open_residency(struct maps_view *mv, struct ms_error *err)
+{
+	return mv->res ? 0 : ms_residency_open(mv->proc, NULL, &mv->res, err);
+}
+
+static int query_rows(void *ctx, const struct ms_mapping *maps, size_t count, struct ms_resinfo *out)
+{
+	struct maps_view *mv = ctx;
+	struct ms_error err;
+
+	return ms_residency_query(mv->res, maps, count, out, &err);
+}
+
+/* The RSS column: one PAGEMAP_SCAN over the rows on screen, not one per row. */
+static void refresh_rss_column(struct tui_app *app, struct maps_view *mv)
+{
+	struct ms_error err;
+
+	if (!mv->rss_column || mv->gone)
+		return;
+	if (open_residency(mv, &err) < 0) {
+		tui_message(app, "%s", err.msg);
+		mv->rss_column = false;
+		return;
+	}
+	tui_mapview_residency_visible(&mv->vm, query_rows, mv);
 }
 
 static int build_index(struct maps_view *mv, struct ms_error *err)
@@ -130,6 +159,7 @@ static unsigned query_window(struct tui_app *app, struct maps_view *mv, bool tim
 		tui_message(app, "pid %d: out of memory", (int)mv->pid);
 		return TUI_F_REDRAW;
 	}
+	refresh_rss_column(app, mv);
 	if (timer)
 		tui_verdicts_tick(&mv->verdicts);
 	if (mv->verdicts_ok &&
@@ -159,6 +189,9 @@ static unsigned moved(struct tui_app *app, struct maps_view *mv, int rc, int (*a
 			return TUI_F_REDRAW;
 		rc = again ? again(&mv->vm, delta) : tui_mapview_end(&mv->vm);
 	}
+	/* Rows scrolled in without a new window need their RSS too. */
+	if (rc == TUI_MV_OK)
+		refresh_rss_column(app, mv);
 	return rc == TUI_MV_REQUERY ? TUI_F_REQUERY | TUI_F_REDRAW : TUI_F_REDRAW;
 }
 
@@ -263,6 +296,9 @@ static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 		return TUI_F_REDRAW;
 	case TUI_ACT_SNAPSHOT:
 		return start_snapshot(app, mv);
+	case TUI_ACT_RSS_COLUMN:
+		mv->rss_column = !mv->rss_column;
+		return TUI_F_REQUERY | TUI_F_REDRAW;
 	case TUI_ACT_REFRESH:
 		tui_verdicts_forget(&mv->verdicts);
 		return TUI_F_REQUERY | TUI_F_REDRAW;
@@ -368,7 +404,7 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 			 f->backend, filters, vm->name_filter[0] ? " name~" : "", vm->name_filter,
 			 vm->nrows);
 	tui_draw_header(app, win, text);
-	tui_format_mapheading(text, sizeof(text), app->cfg.hidden);
+	tui_format_mapheading_rss(text, sizeof(text), app->cfg.hidden, f->rss_column);
 	wattron(win, A_BOLD);
 	tui_put(win, 1, 0, text, w, false);
 	wattroff(win, A_BOLD);
@@ -378,8 +414,8 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 
 		if (first + (size_t)i == vm->sel_row)
 			a |= A_REVERSE;
-		tui_format_maprow(text, sizeof(text), r->m, r->mark, r->verdict, app->cfg.hidden,
-				  app->escape_flags);
+		tui_format_maprow_rss(text, sizeof(text), r, app->cfg.hidden, f->rss_column,
+				      app->escape_flags);
 		wattron(win, a);
 		tui_put(win, 2 + i, 0, text, w, true);
 		wattroff(win, a);
@@ -401,7 +437,7 @@ static void refresh_residency(struct maps_view *mv)
 	mv->sel_res_ok = false;
 	if (!mv->detail || !sel || mv->gone)
 		return;
-	if (!mv->res && ms_residency_open(mv->proc, NULL, &mv->res, &err) < 0)
+	if (open_residency(mv, &err) < 0)
 		return;
 	mv->sel_res_ok = ms_residency_query(mv->res, sel->m, 1, &mv->sel_res, &err) == 0;
 }
@@ -416,6 +452,7 @@ static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		.backend = ms_backend_name(ms_maps_backend(mv->maps)),
 		.banner = mv->banner[0] ? mv->banner : NULL,
 		.detail = mv->detail,
+		.rss_column = mv->rss_column,
 		.ioctl_backend = ms_maps_backend(mv->maps) == MS_BACKEND_IOCTL,
 		/* Only a cache look-up: the tick judged every row on screen. */
 		.verdict = sel && sel->verdict != TUI_VERDICT_NONE ?
@@ -477,6 +514,7 @@ struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size
 		return NULL;
 	}
 	mv->verdicts_ok = true;
+	mv->rss_column = app->cfg.rss;
 	mv->base.ops = &maps_ops;
 	mv->pid = pid;
 	ms_escape(ms_proc_stat_at_open(mv->proc)->comm, strlen(ms_proc_stat_at_open(mv->proc)->comm),

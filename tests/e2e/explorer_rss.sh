@@ -1,0 +1,96 @@
+#!/bin/sh
+# End-to-end test of the explorer's RSS column: the real binary in tmux
+# against tests/ms-residency-fixture.  The rss setting shows the column at
+# start, R hides and shows it, the written region's row shows its 5 resident
+# pages, and after the fixture writes 3 more ("grow") the next refresh shows
+# 8.  Polls with a deadline; no fixed sleeps.  Exit 77 (skip) only when tmux
+# is absent.
+set -u
+
+command -v tmux >/dev/null 2>&1 || { echo "explorer rss e2e: SKIP (no tmux)"; exit 77; }
+BIN=${MS_BIN:-./mapscope}
+FIXTURE=${MS_FIXTURE:-./tests/ms-fixture}
+RESFIX="$(cd "$(dirname "$FIXTURE")" && pwd)/ms-residency-fixture"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ms-e2e-rss.XXXXXX") || exit 1
+SOCK="$TMP/tmux.sock"
+CPID=
+PASSED=0
+
+cleanup() {
+	tmux -S "$SOCK" kill-server 2>/dev/null
+	exec 3>&- 2>/dev/null
+	[ -n "$CPID" ] && kill "$CPID" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+fail() {
+	echo "explorer rss e2e: FAIL: $*"
+	echo "---- last screen ----"
+	tmux -S "$SOCK" capture-pane -p -t ms 2>/dev/null
+	exit 1
+}
+pass() { PASSED=$((PASSED + 1)); echo "ok $PASSED - $*"; }
+screen() { tmux -S "$SOCK" capture-pane -p -t ms; }
+keys() { tmux -S "$SOCK" send-keys -t ms "$@"; }
+
+# wait_for DESCRIPTION COMMAND...: poll until COMMAND succeeds, for 10 seconds at most.
+wait_for() {
+	what=$1
+	shift
+	end=$(($(date +%s) + 10))
+	while ! "$@" >/dev/null 2>&1; do
+		[ "$(date +%s)" -ge "$end" ] && fail "timed out waiting for $what"
+		sleep 0.05
+	done
+}
+heading_has_rss() { screen | sed -n 2p | grep -Eq ' SIZE +RSS PERM'; }
+heading_lacks_rss() { screen | sed -n 2p | grep -Eq ' SIZE PERM'; }
+# row_rss SIZE RSS: the written region's row shows these two sizes, in that order.
+row_rss() { screen | grep -F " $START-" | grep -Eq " $1 +$2 rw-p"; }
+
+# -- the fixture, its stdin a fifo we hold open ---------------------------------------
+mkfifo "$TMP/in"
+mkdir "$TMP/data"
+"$RESFIX" "$TMP/data" < "$TMP/in" > "$TMP/fix.out" 2>&1 &
+CPID=$!
+exec 3> "$TMP/in"
+wait_for "the fixture" grep -q '^ready' "$TMP/fix.out"
+START=$(awk '$1 == "map" && $2 == "anon-written" { print $3 }' "$TMP/fix.out")
+[ -n "$START" ] || fail "no anon-written line: $(cat "$TMP/fix.out")"
+KIB=$(($(getconf PAGESIZE) / 1024))
+SIZE="$((8 * KIB))K"
+
+mkdir -p "$TMP/config/mapscope"
+printf 'rss = yes\ndelay = 0.2\n' > "$TMP/config/mapscope/config"
+
+tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 200 -y 50 \
+	"cd '$TMP' && XDG_CONFIG_HOME='$TMP/config' '$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")' $CPID; echo \$? > '$TMP/status'; sleep 60" ||
+	fail "tmux did not start"
+
+wait_for "the RSS heading (rss = yes)" heading_has_rss
+pass "the rss setting shows the column at start"
+wait_for "5 resident pages in the written region" row_rss "$SIZE" "$((5 * KIB))K"
+pass "the written region shows its 5 resident pages"
+
+keys R
+wait_for "the column to go (R)" heading_lacks_rss
+screen | grep -F " $START-" | grep -Eq " $SIZE rw-p" || fail "the row still has an RSS cell"
+pass "R hides the column"
+keys R
+wait_for "the column back (R)" heading_has_rss
+pass "R shows it again"
+
+echo grow >&3
+wait_for "the fixture to grow" grep -q '^ok' "$TMP/fix.out"
+wait_for "8 resident pages after grow" row_rss "$SIZE" "$((8 * KIB))K"
+pass "the next refresh shows the new pages"
+
+# q goes back to the process list, and quits from there.
+keys q
+wait_for "the process list" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n 2p | grep -q COMMAND"
+keys q
+wait_for "mapscope to exit" test -s "$TMP/status"
+[ "$(cat "$TMP/status")" = 0 ] || fail "exit status $(cat "$TMP/status")"
+pass "q quits with status 0"
+echo "explorer rss e2e: $PASSED checks passed"
