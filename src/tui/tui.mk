@@ -31,7 +31,7 @@ dist_bashcompletion_DATA = data/bash-completion/mapscope
 
 # ---- explorer tests ----------------------------------------------------------------
 TESTS += tests/test_man_keys.sh
-EXTRA_DIST += tests/test_man_keys.sh tests/e2e/explorer.sh tests/screens
+EXTRA_DIST += tests/test_man_keys.sh tests/e2e/explorer.sh tests/e2e/lib.sh tests/screens
 TESTS += tests/e2e/explorer.sh
 if HAVE_CMOCKA
 TUI_TEST_LIBS = $(PROCLIST_LIBS) $(SMARTCOLS_LIBS) $(JANSSON_LIBS) $(CMOCKA_LIBS)

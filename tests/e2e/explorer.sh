@@ -4,47 +4,14 @@
 # Exit 77 (skip) only when tmux is absent.
 set -u
 
-command -v tmux >/dev/null 2>&1 || { echo "explorer e2e: SKIP (no tmux)"; exit 77; }
-BIN=${MS_BIN:-./mapscope}
-FIXTURE=${MS_FIXTURE:-./tests/ms-fixture}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/ms-e2e.XXXXXX") || exit 1
-SOCK="$TMP/tmux.sock"
-FPID=
-PASSED=0
-
-cleanup() {
-	tmux -S "$SOCK" kill-server 2>/dev/null
-	[ -n "$FPID" ] && kill "$FPID" 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM
-
-fail() {
-	echo "explorer e2e: FAIL: $*"
-	echo "---- last screen ----"
-	tmux -S "$SOCK" capture-pane -p -t ms 2>/dev/null
-	exit 1
-}
-pass() { PASSED=$((PASSED + 1)); echo "ok $PASSED - $*"; }
-screen() { tmux -S "$SOCK" capture-pane -p -t ms "$@"; }
-keys() { tmux -S "$SOCK" send-keys -t ms "$@"; }
-
-# wait_for DESCRIPTION COMMAND...: poll until COMMAND succeeds, for 10 seconds at most.
-wait_for() {
-	what=$1
-	shift
-	end=$(($(date +%s) + 10))
-	while ! "$@" >/dev/null 2>&1; do
-		[ "$(date +%s)" -ge "$end" ] && fail "timed out waiting for $what"
-		sleep 0.05
-	done
-}
-shows() { screen | grep -F -e "$1"; }
+E2E_NAME="explorer e2e"
+E2E_TAG=main
+. "$(dirname "$0")/lib.sh"
 
 # -- the fixture ---------------------------------------------------------------
 mkdir "$TMP/fx"
 "$FIXTURE" "$TMP/fx" > "$TMP/fixture.out" 2>&1 < /dev/null &
-FPID=$!
+CPID=$!
 wait_for "the fixture" grep -q '^ready' "$TMP/fixture.out"
 PID=$(awk '/^ready/ { print $2 }' "$TMP/fixture.out")
 LONG=$(awk '$1 == "map" && $2 == "long" { print $3 }' "$TMP/fixture.out")
@@ -92,7 +59,7 @@ pass "back to 160x40"
 # -- a new mapping appears highlighted --------------------------------------------------
 keys g "$LONG" Enter
 wait_for "the long mapping selected" shows "dddddddd"
-kill -USR1 "$FPID"
+kill -USR1 "$CPID"
 wait_for "extra-1.dat marked as new" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -q '^+ .*extra-1\\.dat'"
 # The row is also drawn bold (with or without colour), not just marked.
 screen -e | grep 'extra-1\.dat' | grep -Eq "$(printf '\033')\\[([0-9;]*;)?1m" ||
@@ -100,9 +67,9 @@ screen -e | grep 'extra-1\.dat' | grep -Eq "$(printf '\033')\\[([0-9;]*;)?1m" ||
 pass "a newly mapped file appears marked + and highlighted"
 
 # -- the process exits: banner, last data kept -------------------------------------
-kill "$FPID"
-wait "$FPID" 2>/dev/null
-FPID=
+kill "$CPID"
+wait "$CPID" 2>/dev/null
+CPID=
 wait_for "the exit banner" shows "pid $PID exited"
 screen | grep -q 'extra-1\.dat' || fail "the last data did not stay on screen"
 pass "banner after the fixture exits, last data still shown"

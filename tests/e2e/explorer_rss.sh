@@ -7,43 +7,10 @@
 # is absent.
 set -u
 
-command -v tmux >/dev/null 2>&1 || { echo "explorer rss e2e: SKIP (no tmux)"; exit 77; }
-BIN=${MS_BIN:-./mapscope}
-FIXTURE=${MS_FIXTURE:-./tests/ms-fixture}
+E2E_NAME="explorer rss e2e"
+E2E_TAG=rss
+. "$(dirname "$0")/lib.sh"
 RESFIX="$(cd "$(dirname "$FIXTURE")" && pwd)/ms-residency-fixture"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/ms-e2e-rss.XXXXXX") || exit 1
-SOCK="$TMP/tmux.sock"
-CPID=
-PASSED=0
-
-cleanup() {
-	tmux -S "$SOCK" kill-server 2>/dev/null
-	exec 3>&- 2>/dev/null
-	[ -n "$CPID" ] && kill "$CPID" 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM
-
-fail() {
-	echo "explorer rss e2e: FAIL: $*"
-	echo "---- last screen ----"
-	tmux -S "$SOCK" capture-pane -p -t ms 2>/dev/null
-	exit 1
-}
-pass() { PASSED=$((PASSED + 1)); echo "ok $PASSED - $*"; }
-screen() { tmux -S "$SOCK" capture-pane -p -t ms; }
-keys() { tmux -S "$SOCK" send-keys -t ms "$@"; }
-
-# wait_for DESCRIPTION COMMAND...: poll until COMMAND succeeds, for 10 seconds at most.
-wait_for() {
-	what=$1
-	shift
-	end=$(($(date +%s) + 10))
-	while ! "$@" >/dev/null 2>&1; do
-		[ "$(date +%s)" -ge "$end" ] && fail "timed out waiting for $what"
-		sleep 0.05
-	done
-}
 heading_has_rss() { screen | sed -n 2p | grep -Eq ' SIZE +RSS PERM'; }
 heading_lacks_rss() { screen | sed -n 2p | grep -Eq ' SIZE PERM'; }
 # row_rss SIZE RSS: the written region's row shows these two sizes, in that order.

@@ -7,45 +7,10 @@
 # Exit 77 (skip) only when tmux is absent.
 set -u
 
-command -v tmux >/dev/null 2>&1 || { echo "explorer stale e2e: SKIP (no tmux)"; exit 77; }
-BIN=${MS_BIN:-./mapscope}
-FIXTURE=${MS_FIXTURE:-./tests/ms-fixture}
+E2E_NAME="explorer stale e2e"
+E2E_TAG=stale
+. "$(dirname "$0")/lib.sh"
 BUILT=$(dirname "$FIXTURE")
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/ms-e2e-stale.XXXXXX") || exit 1
-SOCK="$TMP/tmux.sock"
-CPID=
-PASSED=0
-
-cleanup() {
-	tmux -S "$SOCK" kill-server 2>/dev/null
-	exec 3>&- 2>/dev/null
-	[ -n "$CPID" ] && kill "$CPID" 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM
-
-fail() {
-	echo "explorer stale e2e: FAIL: $*"
-	echo "---- last screen ----"
-	tmux -S "$SOCK" capture-pane -p -t ms 2>/dev/null
-	exit 1
-}
-pass() { PASSED=$((PASSED + 1)); echo "ok $PASSED - $*"; }
-screen() { tmux -S "$SOCK" capture-pane -p -t ms "$@"; }
-keys() { tmux -S "$SOCK" send-keys -t ms "$@"; }
-
-# wait_for DESCRIPTION COMMAND...: poll until COMMAND succeeds, for 10 seconds at most.
-wait_for() {
-	what=$1
-	shift
-	end=$(($(date +%s) + 10))
-	while ! "$@" >/dev/null 2>&1; do
-		[ "$(date +%s)" -ge "$end" ] && fail "timed out waiting for $what"
-		sleep 0.05
-	done
-}
-shows() { screen | grep -F -e "$1"; }
-shows_re() { screen | grep -E -e "$1"; }
 # clear_prompt: erase what the prompt holds (the suggested name) with Backspace.
 clear_prompt() {
 	i=0

@@ -1,0 +1,44 @@
+# Shared by the explorer's tmux tests.  Before sourcing, a script sets
+# E2E_NAME (for messages) and E2E_TAG (for its temporary directory).  It
+# gets TMP, SOCK (a private tmux server), PASSED, and these helpers; it sets
+# CPID to the fixture it starts, which cleanup kills.  Nothing here sleeps a
+# fixed time to wait for the screen: wait_for polls with a deadline.
+
+command -v tmux >/dev/null 2>&1 || { echo "$E2E_NAME: SKIP (no tmux)"; exit 77; }
+BIN=${MS_BIN:-./mapscope}
+FIXTURE=${MS_FIXTURE:-./tests/ms-fixture}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ms-e2e-$E2E_TAG.XXXXXX") || exit 1
+SOCK="$TMP/tmux.sock"
+CPID=
+PASSED=0
+
+cleanup() {
+	tmux -S "$SOCK" kill-server 2>/dev/null
+	exec 3>&- 2>/dev/null
+	[ -n "$CPID" ] && kill "$CPID" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+fail() {
+	echo "$E2E_NAME: FAIL: $*"
+	echo "---- last screen ----"
+	tmux -S "$SOCK" capture-pane -p -t ms 2>/dev/null
+	exit 1
+}
+pass() { PASSED=$((PASSED + 1)); echo "ok $PASSED - $*"; }
+screen() { tmux -S "$SOCK" capture-pane -p -t ms "$@"; }
+keys() { tmux -S "$SOCK" send-keys -t ms "$@"; }
+
+# wait_for DESCRIPTION COMMAND...: poll until COMMAND succeeds, for 10 seconds at most.
+wait_for() {
+	what=$1
+	shift
+	end=$(($(date +%s) + 10))
+	while ! "$@" >/dev/null 2>&1; do
+		[ "$(date +%s)" -ge "$end" ] && fail "timed out waiting for $what"
+		sleep 0.05
+	done
+}
+shows() { screen | grep -F -e "$1"; }
+shows_re() { screen | grep -E -e "$1"; }
