@@ -115,6 +115,7 @@ int cmd_list(int argc, char **argv)
 		goto out;
 	}
 	cli_stream_init(&stream, &o, (size_t)nsel);
+	ms_maps_set_fields(maps, mapcols_fields(selected, (size_t)nsel));
 	/*
 	 * Long listings go out in chunks, so memory stays bounded whatever the
 	 * size of the process.  JSON needs the whole document at once, and the

@@ -38,6 +38,19 @@ void mapcols_note_smaps(pid_t pid)
 	cli_error("pid %d: no PAGEMAP_SCAN (Linux 6.7): RSS and SWAP read from smaps", (int)pid);
 }
 
+unsigned mapcols_fields(const int *selected, size_t nselected)
+{
+	unsigned fields = 0;
+
+	for (size_t i = 0; i < nselected; i++) {
+		if (selected[i] == MAPCOL_NAME)
+			fields |= MS_FIELD_NAME;
+		else if (selected[i] == MAPCOL_BUILDID)
+			fields |= MS_FIELD_BUILD_ID;
+	}
+	return fields;
+}
+
 int mapcols_residency(struct ms_proc *proc, const struct ms_maplist *list,
 		      struct ms_resinfo **out)
 {

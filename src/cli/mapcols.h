@@ -49,6 +49,9 @@ int mapcols_add_line(struct libscols_table *tb, const struct cli_opts *o,
 char *mapcols_render(const struct cli_opts *o, int col, const struct ms_mapping *m, uint64_t addr);
 
 /* Is RSS or SWAP among the selected columns (numbered from base)? */
+/* The MS_FIELD_* the selected columns need from the kernel. */
+unsigned mapcols_fields(const int *selected, size_t nselected);
+
 bool mapcols_want_residency(const int *selected, size_t nselected, int base);
 
 /*

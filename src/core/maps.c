@@ -93,8 +93,13 @@ int ms_maps_gone(struct ms_maps *maps, struct ms_error *err)
 static int probe_ioctl(struct ms_maps *maps, enum ms_backend asked, struct ms_error *err)
 {
 	struct ms_mapping m = { 0 };
-	int rc = maps->ops->query(maps, 0, MS_Q_COVERING_OR_NEXT, &m, err);
+	unsigned fields = maps->fields;
+	int rc;
 
+	/* The probe needs an answer, not a name or a build ID (an ELF read). */
+	maps->fields = 0;
+	rc = maps->ops->query(maps, 0, MS_Q_COVERING_OR_NEXT, &m, err);
+	maps->fields = fields;
 	ms_mapping_reset(&m);
 	if (rc == MS_ERR_NOTSUP && asked == MS_BACKEND_AUTO) {
 		maps->ops->destroy(maps);
