@@ -82,7 +82,7 @@ static int map_file(const char *path, const char *kind, int unlink_it)
 	       (unsigned long)p + sizeof(buf));
 	hex(path, strlen(path));
 	if (unlink_it)
-		printf("%s", "2028646574656c6574656429"); /* " (deleted)" */
+		printf("%s", "202864656c6574656429"); /* " (deleted)" */
 	printf("\n");
 	return 0;
 }
