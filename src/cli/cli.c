@@ -53,7 +53,7 @@ int cli_getopt(int argc, char **argv, const char *cmd, const struct option *long
 
 		if (opt == 'h') {
 			usage();
-			return CLI_EXIT_OK;
+			return cli_stdout_done(0);
 		}
 		rc = cli_opts_common(o, opt, optarg);
 		if (rc < 0)
@@ -224,17 +224,20 @@ struct libscols_table *cli_table_new(const struct cli_opts *o, const char *json_
 	return tb;
 }
 
-int cli_table_print(struct libscols_table *tb)
+int cli_stdout_done(int failed)
 {
-	int rc = scols_print_table(tb);
-
-	if (fflush(stdout) != 0 || ferror(stdout) || rc != 0) {
+	if (fflush(stdout) != 0 || ferror(stdout) || failed) {
 		if (errno == EPIPE)
 			return CLI_EXIT_OK;
 		cli_error("write error: %s", strerror(errno ? errno : EIO));
 		return CLI_EXIT_FAIL;
 	}
 	return CLI_EXIT_OK;
+}
+
+int cli_table_print(struct libscols_table *tb)
+{
+	return cli_stdout_done(scols_print_table(tb) != 0);
 }
 
 void cli_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size)
