@@ -93,3 +93,11 @@ tests_test_faults_SOURCES = tests/test_faults.c $(FIXTURE_CLIENT)
 tests_test_faults_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_faults_LDADD = libmapscope-core.a $(CMOCKA_LIBS)
 endif
+
+# ---- no program is ever run: a grep of src/
+TESTS += tests/test_no_exec.sh
+EXTRA_DIST += tests/test_no_exec.sh
+
+# ---- the explorer against hostile input and terminal faults (tmux)
+TESTS += tests/e2e/hardening.sh
+EXTRA_DIST += tests/e2e/hardening.sh

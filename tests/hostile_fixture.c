@@ -16,7 +16,9 @@
  *   map KIND START END PERMS OFFSET NAMEHEX
  *
  * as tests/fixture.c does (KIND is the name's label, or LABEL-gone), then
- * "ready PID".  Commands on stdin: "exit" (answered "ok") ends it; at end
+ * "ready PID".  With MS_HOSTILE_MANY=N in the environment it first makes N
+ * more single-page anonymous mappings that cannot merge (alternating
+ * permissions), for the tests of a process near vm.max_map_count.  Commands on stdin: "exit" (answered "ok") ends it; at end
  * of input it waits for signals until killed.
  */
 #define _GNU_SOURCE
@@ -112,8 +114,22 @@ static int make_long(const char *dir, char *out, size_t size)
 	}
 }
 
+static int make_many(size_t n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *base = mmap(NULL, (size_t)page * n, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (base == MAP_FAILED)
+		return -1;
+	for (size_t i = 1; i < n; i += 2)
+		if (mprotect(base + (size_t)page * i, (size_t)page, PROT_READ | PROT_WRITE) < 0)
+			return -1;
+	return 0;
+}
+
 static int run(const char *dir)
 {
+	const char *many = getenv("MS_HOSTILE_MANY");
 	char path[LONG_PATH_LEN + 64], gone[PATH_MAX];
 	char line[64];
 
@@ -133,6 +149,10 @@ static int run(const char *dir)
 	}
 	if (make_long(dir, path, sizeof(path)) < 0 || map_file(path, "long", 0) < 0) {
 		printf("err long: %s\n", strerror(errno));
+		return -1;
+	}
+	if (many && make_many(strtoul(many, NULL, 10)) < 0) {
+		printf("err many: %s\n", strerror(errno));
 		return -1;
 	}
 	printf("ready %d\n", (int)getpid());
