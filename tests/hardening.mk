@@ -101,3 +101,11 @@ EXTRA_DIST += tests/test_no_exec.sh
 # ---- the explorer against hostile input and terminal faults (tmux)
 TESTS += tests/e2e/hardening.sh
 EXTRA_DIST += tests/e2e/hardening.sh
+
+# ---- valgrind memcheck of the batch commands: part of make check when
+# valgrind is installed, and on its own as make check-valgrind.
+TESTS += tests/valgrind.sh
+EXTRA_DIST += tests/valgrind.sh
+check-valgrind: all tests/ms-fixture
+	$(AM_TESTS_ENVIRONMENT) $(srcdir)/tests/valgrind.sh
+.PHONY: check-valgrind
