@@ -82,7 +82,7 @@ TESTS += tests/test_hostile
 tests_test_hostile_SOURCES = tests/test_hostile.c tests/safe_text.h \
 	tests/stale_harness.c tests/stale_harness.h
 tests_test_hostile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(JANSSON_CFLAGS)
-tests_test_hostile_LDADD = libmapscope-core.a $(CMOCKA_LIBS) $(JANSSON_LIBS)
+tests_test_hostile_LDADD = $(PROCLIST_LIBS) $(CMOCKA_LIBS) $(JANSSON_LIBS)
 endif
 
 # ---- the faults table

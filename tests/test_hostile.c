@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,6 +32,8 @@
 #include <jansson.h>
 
 #include "core/escape.h"
+#include "core/proc.h"
+#include "core/proclist.h"
 #include "safe_text.h"
 #include "stale_harness.h"
 
@@ -447,6 +450,55 @@ static void test_snapshot_and_diff(void **state)
 	free(file);
 }
 
+/*
+ * A zombie shows as "[comm]"; with a hostile comm both process-list sources
+ * must give the same raw bytes (libproc2 drops control bytes from comm).
+ */
+static void test_proclist_sources_agree_on_hostile_comm(void **state)
+{
+	static const char comm[] = "\x1b[7m\x07zz\x1b]0;x";
+	static const enum ms_proclist_source srcs[] = { MS_PROCLIST_PROCFS, MS_PROCLIST_LIBPROC2 };
+	struct ms_proclist lists[2] = { { 0 }, { 0 } };
+	struct ms_proc *proc;
+	struct ms_error err;
+	time_t deadline = time(NULL) + 10;
+	const struct ms_procrow *rows[2];
+	pid_t child;
+
+	(void)state;
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		prctl(PR_SET_NAME, comm);
+		_exit(0);
+	}
+	assert_int_equal(ms_proc_open(child, &proc, &err), 0);
+	while (ms_proc_liveness(proc) != MS_PROC_ZOMBIE)
+		assert_true(time(NULL) < deadline);
+	ms_proc_close(proc);
+	for (size_t i = 0; i < 2; i++) {
+		size_t at;
+		int rc = ms_proclist_scan(srcs[i], 0, &lists[i], &err);
+
+		if (rc == MS_ERR_NOTSUP) {
+			rows[i] = NULL;
+			continue;
+		}
+		assert_int_equal(rc, 0);
+		at = ms_proclist_find(&lists[i], child);
+		assert_true(at < lists[i].count);
+		rows[i] = &lists[i].rows[at];
+		assert_string_equal(rows[i]->cmd, "[\x1b[7m\x07zz\x1b]0;x]");
+	}
+	if (rows[0] && rows[1]) {
+		assert_int_equal(rows[0]->cmd_len, rows[1]->cmd_len);
+		assert_memory_equal(rows[0]->cmd, rows[1]->cmd, rows[0]->cmd_len);
+	}
+	ms_proclist_free(&lists[0]);
+	ms_proclist_free(&lists[1]);
+	waitpid(child, NULL, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -458,6 +510,7 @@ int main(void)
 		cmocka_unit_test(test_stale_every_mode),
 		cmocka_unit_test(test_who_every_mode),
 		cmocka_unit_test(test_snapshot_and_diff),
+		cmocka_unit_test(test_proclist_sources_agree_on_hostile_comm),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
