@@ -197,6 +197,12 @@ static void test_no_access(void **state)
 
 	if (r.status == 125)
 		fail_msg("cannot become uid %d", NOBODY);
+	if (r.status == 127) {
+		/* A build tree under a 0700 directory (mkdtemp) is closed to nobody. */
+		printf("# skipped: uid %d cannot run %s\n", NOBODY, getenv("MS_BIN"));
+		run_free(&r);
+		skip();
+	}
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "no access"));
 	assert_string_equal(r.out, "");
@@ -421,8 +427,9 @@ static void test_hidepid(void **state)
 
 	assert_non_null(rx);
 	r = RUN(&hidden, "list", pidstr(fx->pid));
-	if (r.status == 126) {
-		printf("# skipped: a private mount namespace is not permitted here: %s", r.err);
+	if (r.status == 126 || r.status == 127) {
+		printf("# skipped: %s\n", r.status == 126 ? "a private mount namespace is not permitted here"
+							: "uid 65534 cannot run the built mapscope");
 		run_free(&r);
 		skip();
 	}
