@@ -21,6 +21,9 @@ libcmocka-dev:/usr/include/cmocka.h
 libproc2-dev:/usr/include/libproc2/pids.h
 mandoc:/usr/bin/mandoc
 tmux:/usr/bin/tmux
+clang:/usr/bin/clang
+libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
+valgrind:/usr/bin/valgrind
 "
 
 missing=""

@@ -54,11 +54,11 @@ int main(int argc, char **argv)
 		return tui_main(argc, argv);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
-		return CLI_EXIT_OK;
+		return cli_stdout_done(0);
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
 		printf("mapscope %s\n", PACKAGE_VERSION);
-		return CLI_EXIT_OK;
+		return cli_stdout_done(0);
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))

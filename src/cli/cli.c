@@ -61,7 +61,7 @@ int cli_getopt_own(int argc, char **argv, const char *cmd, const struct option *
 
 		if (opt == 'h') {
 			usage();
-			return CLI_EXIT_OK;
+			return cli_stdout_done(0);
 		}
 		rc = cli_opts_common(o, opt, optarg);
 		if (rc == 0 && own)
@@ -234,16 +234,9 @@ struct libscols_table *cli_table_new(const struct cli_opts *o, const char *json_
 	return tb;
 }
 
-static int output_status(int rc);
-
-int cli_table_print(struct libscols_table *tb)
+int cli_stdout_done(int failed)
 {
-	return output_status(scols_print_table(tb));
-}
-
-static int output_status(int rc)
-{
-	if (fflush(stdout) != 0 || ferror(stdout) || rc != 0) {
+	if (fflush(stdout) != 0 || ferror(stdout) || failed) {
 		if (errno == EPIPE)
 			return CLI_EXIT_OK;
 		cli_error("write error: %s", strerror(errno ? errno : EIO));
@@ -376,17 +369,22 @@ int cli_stream_chunk(struct cli_stream *st, struct libscols_table *tb)
 	}
 	/* A range ends without its last newline; the next one starts with it. */
 	if (st->chunks++ > 0 && fputc('\n', stdout) == EOF)
-		return output_status(-1);
+		return cli_stdout_done(1);
 	rc = scols_table_print_range(tb, NULL, NULL);
 	scols_table_remove_lines(tb);
-	return output_status(rc);
+	return cli_stdout_done(rc != 0);
 }
 
 int cli_stream_end(const struct cli_stream *st)
 {
 	if (!st->chunks)
 		return CLI_EXIT_OK;
-	return output_status(fputc('\n', stdout) == EOF ? -1 : 0);
+	return cli_stdout_done(fputc('\n', stdout) == EOF);
+}
+
+int cli_table_print(struct libscols_table *tb)
+{
+	return cli_stdout_done(scols_print_table(tb) != 0);
 }
 
 void cli_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size)

@@ -174,4 +174,12 @@ int cmd_diff(int argc, char **argv);
 /* "mapscope: pid N: " + err->msg, unless the message names the process already. */
 void cli_error_pid(pid_t pid, const struct ms_error *err);
 
+/*
+ * Flush stdout and report a write error (a full disk) once, as
+ * "mapscope: write error: ...": CLI_EXIT_FAIL.  A closed pipe (EPIPE) is a
+ * reader that has seen enough: quietly CLI_EXIT_OK.  failed: the caller's
+ * own write already failed.
+ */
+int cli_stdout_done(int failed);
+
 #endif

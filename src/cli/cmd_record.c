@@ -96,7 +96,7 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 			if (errno || end == optarg || *end || *optarg == '-' || a->count == 0)
 				return cli_usage_error("record", "--count: a positive number");
 			break;
-		case 'h': record_usage(); return CLI_EXIT_OK;
+		case 'h': record_usage(); return cli_stdout_done(0);
 		case CLI_OPT_BACKEND:
 			if (cli_opts_common(&a->o, opt, optarg) < 0)
 				return CLI_EXIT_USAGE;

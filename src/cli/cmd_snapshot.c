@@ -127,7 +127,7 @@ int cmd_snapshot(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case SNAP_OPT_NO_CLOBBER: so.no_clobber = true; break;
 		case SNAP_OPT_RESIDENCY: residency = true; break;
-		case 'h': snapshot_usage(); return CLI_EXIT_OK;
+		case 'h': snapshot_usage(); return cli_stdout_done(0);
 		case CLI_OPT_BACKEND:
 			if (cli_opts_common(&o, opt, optarg) < 0)
 				return CLI_EXIT_USAGE;

@@ -113,7 +113,7 @@ static int stale_getopt(int argc, char **argv, struct stale_opts *so)
 	so->show = (1u << MS_STALE_DELETED) | (1u << MS_STALE_REPLACED);
 	while ((opt = getopt_long(argc, argv, "o:Jrnh", stale_options, NULL)) != -1) {
 		switch (opt) {
-		case 'h': stale_usage(); return CLI_EXIT_OK;
+		case 'h': stale_usage(); return cli_stdout_done(0);
 		case OPT_ALL_MAPPINGS: so->scan_flags |= MS_STALE_ALL_MAPPINGS; continue;
 		case OPT_BY_FILE: so->by_file = true; continue;
 		case OPT_OPENMETRICS: so->openmetrics = true; continue;

@@ -17,6 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef HAVE_VALGRIND_MEMCHECK_H
+#include <valgrind/memcheck.h>
+#endif
+
 #include "compat.h"
 #include "maps_backend.h"
 
@@ -120,6 +124,15 @@ static int ioctl_query(struct ms_maps *maps, uint64_t addr, unsigned flags,
 	if (q.vma_end <= q.vma_start || q.vma_name_size > st->name_size ||
 	    q.build_id_size > sizeof(build_id))
 		return ms_error_set(err, MS_ERR_PROTO, 0, "pid %d: PROCMAP_QUERY returned an inconsistent record", (int)pid);
+#ifdef HAVE_VALGRIND_MEMCHECK_H
+	/*
+	 * memcheck does not know PROCMAP_QUERY writes through the name and
+	 * build-ID pointers; tell it, or every name reads as uninitialised.
+	 */
+	VALGRIND_MAKE_MEM_DEFINED(build_id, q.build_id_size);
+	if (want_name)
+		VALGRIND_MAKE_MEM_DEFINED(st->name, q.vma_name_size);
+#endif
 
 	ms_mapping_reset(out);
 	out->start = q.vma_start;

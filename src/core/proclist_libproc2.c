@@ -27,12 +27,14 @@ static enum pids_item items[] = {
 
 /*
  * libproc2 rewrites control bytes in command lines (a newline becomes a
- * space), which would make its rows differ from the /proc source and hide
- * what ms_escape shows.  The raw bytes come from cmdline itself.
+ * space) and drops them from the command name, which would make its rows
+ * differ from the /proc source and hide what ms_escape shows.  The raw
+ * bytes come from cmdline and comm themselves.
  */
-static char *raw_cmdline(pid_t pid, size_t *len)
+static char *raw_cmdline(pid_t pid, size_t *len, char comm[64])
 {
-	char path[32], *buf = NULL;
+	char path[32], *buf = NULL, *c = NULL;
+	size_t clen = 0;
 	int dirfd;
 
 	*len = 0;
@@ -42,6 +44,14 @@ static char *raw_cmdline(pid_t pid, size_t *len)
 		if (ms_read_file_at(dirfd, "cmdline", MS_PROCLIST_CMD_MAX, &buf, len, NULL) < 0) {
 			buf = NULL;
 			*len = 0;
+		}
+		/* comm is at most TASK_COMM_LEN (16) bytes and a newline. */
+		if (ms_read_file_at(dirfd, "comm", 63, &c, &clen, NULL) == 0) {
+			if (clen && c[clen - 1] == '\n')
+				clen--;
+			memcpy(comm, c, clen);
+			comm[clen] = '\0';
+			free(c);
 		}
 		close(dirfd);
 	}
@@ -61,7 +71,11 @@ static int libproc2_scan(struct ms_proclist *list, struct ms_error *err)
 		bool kthread = (flags & MS_PF_KTHREAD) != 0;
 		pid_t pid = PIDS_VAL(I_PID, s_int, stack, info);
 		size_t len = 0;
-		char *cmdline = raw_cmdline(pid, &len);
+		char comm[64];
+		char *cmdline;
+
+		snprintf(comm, sizeof(comm), "%s", PIDS_VAL(I_CMD, str, stack, info));
+		cmdline = raw_cmdline(pid, &len, comm);
 
 		if (!cmdline) {
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "process list: out of memory");
@@ -70,7 +84,7 @@ static int libproc2_scan(struct ms_proclist *list, struct ms_error *err)
 		rc = ms_proclist_append(list, pid,
 					PIDS_VAL(I_EUID, u_int, stack, info),
 					PIDS_VAL(I_EUSER, str, stack, info), kthread,
-					cmdline, len, PIDS_VAL(I_CMD, str, stack, info), err);
+					cmdline, len, comm, err);
 		free(cmdline);
 	}
 	procps_pids_unref(&info);

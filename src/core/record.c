@@ -142,6 +142,7 @@ int ms_recording_replay(const char *text, size_t len, const char *what, pid_t pi
 		const char *nl = memchr(text + off, '\n', len - off);
 		size_t n = nl ? (size_t)(nl - (text + off)) : len - off;
 		json_error_t jerr;
+		char why[MS_JSON_WHY_MAX];
 		json_t *root;
 		int rc;
 
@@ -154,7 +155,7 @@ int ms_recording_replay(const char *text, size_t len, const char *what, pid_t pi
 		root = json_loadb(text + off, n, JSON_REJECT_DUPLICATES, &jerr);
 		if (!root)
 			return ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s:%zu:%d: not valid JSON: %s",
-					    what, lineno, jerr.column, jerr.text);
+					    what, lineno, jerr.column, ms_json_why(&jerr, why));
 		if (lineno == 1)
 			rc = check_header(root, what, pid, start_time, err);
 		else

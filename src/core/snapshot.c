@@ -547,15 +547,24 @@ int ms_snapshot_check_kind(json_t *root, const char *kind, const char *what,
 	return check_kind_upto(root, kind, what, MS_SNAPSHOT_VERSION, &version, err);
 }
 
+const char *ms_json_why(const json_error_t *jerr, char out[MS_JSON_WHY_MAX])
+{
+	/* jansson quotes the offending bytes ("invalid token near '...'") raw. */
+	ms_escape(jerr->text, strnlen(jerr->text, sizeof(jerr->text)), out, MS_JSON_WHY_MAX,
+		  MS_ESC_ASCII);
+	return out;
+}
+
 int ms_json_parse(const char *text, size_t len, const char *what, json_t **out,
 		  struct ms_error *err)
 {
 	json_error_t jerr;
+	char why[MS_JSON_WHY_MAX];
 
 	*out = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!*out)
 		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s:%d:%d: not valid JSON: %s",
-				    what, jerr.line, jerr.column, jerr.text);
+				    what, jerr.line, jerr.column, ms_json_why(&jerr, why));
 	return 0;
 }
 

@@ -118,6 +118,10 @@ int ms_maplist_from_json(json_t *arr, const char *what, struct ms_maplist *list,
 int ms_json_parse(const char *text, size_t len, const char *what, json_t **out,
 		  struct ms_error *err);
 
+/* jansson's error text, escaped (it quotes the input's bytes raw); returns out. */
+#define MS_JSON_WHY_MAX (4 * JSON_ERROR_TEXT_LENGTH + 1)
+const char *ms_json_why(const json_error_t *jerr, char out[MS_JSON_WHY_MAX]);
+
 /* Is root {"mapscope": kind, "version": MS_SNAPSHOT_VERSION, ...}? */
 int ms_snapshot_check_kind(json_t *root, const char *kind, const char *what,
 			   struct ms_error *err);

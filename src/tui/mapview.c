@@ -180,7 +180,9 @@ static int build_rows(struct tui_mapview *vm)
 {
 	size_t w = 0, g = 0;
 
-	qsort(vm->marks, vm->nmarks, sizeof(*vm->marks), ghost_cmp);
+	/* qsort(NULL, 0, ...) is undefined behaviour (C11 7.22.5), and UBSan says so. */
+	if (vm->nmarks > 1)
+		qsort(vm->marks, vm->nmarks, sizeof(*vm->marks), ghost_cmp);
 	vm->nrows = 0;
 	while (w < vm->window.count || g < vm->nmarks) {
 		const struct ms_mapping *live = w < vm->window.count ? &vm->window.items[w] : NULL;

@@ -1,0 +1,75 @@
+/*
+ * Regressions found by the fuzz targets (tests/fuzz/): each input here once
+ * broke a property the target checks, and the test fails if it comes back.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/record.h"
+#include "core/snapshot.h"
+
+/* No byte below 0x20, no DEL, nothing past ASCII: a message fit for stderr. */
+static void assert_plain_ascii(const char *msg)
+{
+	for (const unsigned char *p = (const unsigned char *)msg; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			fail_msg("raw byte 0x%02x in message \"%s\"", *p, msg);
+}
+
+/*
+ * fuzz-snapshot: jansson's "invalid token near '...'" quoted a raw control
+ * byte of the file (0x1c here, an ESC just as well) into the error message
+ * that `mapscope diff` prints.
+ */
+static void test_snapshot_json_error_is_escaped(void **state)
+{
+	static const char doc[] = "{\"mapscope\": \"snapshot\", \"version\": 1,\x1c\"header\": {}}";
+	static const char osc[] = "{\"a\": \x1b]52;c;SGk=\x07}";
+	struct ms_snapshot snap;
+	struct ms_error err = { 0 };
+
+	(void)state;
+	assert_int_equal(ms_snapshot_parse(doc, sizeof(doc) - 1, "f.json", &snap, &err), MS_ERR_INVAL);
+	assert_non_null(strstr(err.msg, "not valid JSON"));
+	assert_non_null(strstr(err.msg, "\\x1c"));
+	assert_plain_ascii(err.msg);
+
+	assert_int_equal(ms_snapshot_parse(osc, sizeof(osc) - 1, "f.json", &snap, &err), MS_ERR_INVAL);
+	assert_non_null(strstr(err.msg, "\\x1b"));
+	assert_plain_ascii(err.msg);
+}
+
+/* The recording reader builds the same message from its own json_loadb. */
+static void test_recording_json_error_is_escaped(void **state)
+{
+	static const char rec[] = "{\"mapscope\": \x1b[2J\x07}\n";
+	struct ms_maplist list = { 0 };
+	struct ms_error err = { 0 };
+	size_t records = 0;
+
+	(void)state;
+	assert_int_equal(ms_recording_replay(rec, sizeof(rec) - 1, "r.jsonl", 0, 0, &list,
+					     &records, &err), MS_ERR_INVAL);
+	assert_non_null(strstr(err.msg, "not valid JSON"));
+	assert_non_null(strstr(err.msg, "\\x1b"));
+	assert_plain_ascii(err.msg);
+	ms_maplist_free(&list);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_snapshot_json_error_is_escaped),
+		cmocka_unit_test(test_recording_json_error_is_escaped),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,517 @@
+/*
+ * Hostile names, command lines and command names, end to end through the
+ * batch commands: tests/ms-hostile maps files named with escape sequences
+ * (CSI, OSC, OSC 52), BEL, CR, newline, C1, bidi overrides, invalid UTF-8,
+ * a 4,000-byte path and a name really ending in " (deleted)", from a
+ * command line and a comm made of the same bytes.  For list, stale, who,
+ * diff and snapshot, in table, raw and JSON modes: no raw control byte
+ * reaches the output, the JSON parses, every name escapes reversibly (two
+ * names never print the same), and table columns line up after escaping.
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "core/escape.h"
+#include "core/proc.h"
+#include "core/proclist.h"
+#include "safe_text.h"
+#include "stale_harness.h"
+
+#define MAX_MAPS 64
+
+struct hmap {
+	char kind[40];
+	uint64_t start;
+	char *name;
+	size_t name_len;
+};
+
+struct hostile {
+	pid_t pid;
+	FILE *to;
+	char *dir;
+	char pidstr[16];
+	struct hmap maps[MAX_MAPS];
+	size_t count;
+};
+
+static struct hostile hx;
+
+static char *unhex(const char *hexs, size_t *len)
+{
+	size_t n = strlen(hexs) / 2;
+	char *out = malloc(n + 1);
+
+	for (size_t i = 0; out && i < n; i++) {
+		unsigned v;
+
+		sscanf(hexs + 2 * i, "%2x", &v);
+		out[i] = (char)v;
+	}
+	if (out)
+		out[n] = '\0';
+	*len = n;
+	return out;
+}
+
+static int rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st, (void)type, (void)ftw;
+	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* Start ms-hostile and read its mappings up to "ready PID", by a deadline. */
+static int setup(void **state)
+{
+	char *bin = harness_built("ms-hostile");
+	int in[2], out[2];
+	FILE *from;
+	char *line = NULL;
+	size_t cap = 0;
+	struct pollfd pfd;
+	time_t deadline = time(NULL) + 10;
+
+	(void)state;
+	memset(&hx, 0, sizeof(hx));
+	hx.dir = harness_mkdtemp();
+	if (!bin || !hx.dir || pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0)
+		return -1;
+	hx.pid = fork();
+	if (hx.pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		execl(bin, bin, hx.dir, (char *)NULL);
+		_exit(127);
+	}
+	free(bin);
+	close(in[0]);
+	close(out[1]);
+	hx.to = fdopen(in[1], "w");
+	from = fdopen(out[0], "r");
+	pfd.fd = out[0];
+	pfd.events = POLLIN;
+	for (;;) {
+		char kind[40], hexs[16384];
+		unsigned long long start;
+
+		if (time(NULL) > deadline || poll(&pfd, 1, 1000) < 0)
+			return -1;
+		if (getline(&line, &cap, from) < 0)
+			return -1;
+		if (!strncmp(line, "ready ", 6))
+			break;
+		if (hx.count < MAX_MAPS &&
+		    sscanf(line, "map %39s %llx %*x %*s %*s %16383s", kind, &start, hexs) == 3) {
+			struct hmap *m = &hx.maps[hx.count++];
+
+			snprintf(m->kind, sizeof(m->kind), "%s", kind);
+			m->start = start;
+			m->name = unhex(hexs, &m->name_len);
+		} else {
+			fprintf(stderr, "ms-hostile: %s", line);
+			return -1;
+		}
+	}
+	free(line);
+	fclose(from);
+	snprintf(hx.pidstr, sizeof(hx.pidstr), "%d", (int)hx.pid);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (hx.pid > 0) {
+		kill(hx.pid, SIGKILL);
+		waitpid(hx.pid, NULL, 0);
+	}
+	if (hx.to)
+		fclose(hx.to);
+	for (size_t i = 0; i < hx.count; i++)
+		free(hx.maps[i].name);
+	if (hx.dir)
+		nftw(hx.dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(hx.dir);
+	return 0;
+}
+
+static const struct hmap *find_kind(const char *kind)
+{
+	for (size_t i = 0; i < hx.count; i++)
+		if (!strcmp(hx.maps[i].kind, kind))
+			return &hx.maps[i];
+	fail_msg("ms-hostile did not map %s", kind);
+	abort(); /* not reached: fail_msg ends the test */
+}
+
+static void assert_safe(const char *what, const char *out)
+{
+	const char *why = safe_text_problem(out, strlen(out), 1);
+
+	if (why)
+		fail_msg("%s: the output holds %s", what, why);
+}
+
+/* Run mapscope with up to 8 args; the output is checked safe; returns it. */
+static char *run_safe(int want_status, const char *a0, ...)
+{
+	const char *args[10] = { a0 };
+	size_t n = 1;
+	va_list ap;
+	char *out;
+	int status;
+
+	va_start(ap, a0);
+	while (n < 9 && (args[n] = va_arg(ap, const char *)))
+		n++;
+	va_end(ap);
+	args[n] = NULL;
+	status = harness_run(&out, args);
+	assert_non_null(out);
+	if (want_status >= 0 && status != want_status)
+		fail_msg("mapscope %s %s: exit %d, wanted %d", a0, args[1] ? args[1] : "", status,
+			 want_status);
+	assert_safe(a0, out);
+	return out;
+}
+
+static json_t *parse_json(const char *text)
+{
+	json_error_t jerr;
+	json_t *root = json_loads(text, 0, &jerr);
+
+	if (!root)
+		fail_msg("not valid JSON: %s (line %d)", jerr.text, jerr.line);
+	return root;
+}
+
+/* The raw bytes of a printed name; fails if it is not reversible. */
+static char *unescape(const char *printed, size_t *len)
+{
+	size_t n = strlen(printed);
+	char *raw = malloc(n + 1);
+
+	assert_non_null(raw);
+	*len = ms_unescape(printed, n, raw);
+	if (*len == (size_t)-1)
+		fail_msg("not a reversible escape: %s", printed);
+	return raw;
+}
+
+static void test_list_every_mode(void **state)
+{
+	/* Raw mode has libsmartcols encode the backslash and the space once more. */
+	static const struct {
+		const char *opt[2];
+		const char *osc52, *deleted;
+	} modes[] = {
+		{ { NULL }, "\\x1b]52;c;", "really (deleted)" },
+		{ { "-n", "-b" }, "\\x1b]52;c;", "really (deleted)" },
+		{ { "-o", "+BUILDID,INODE" }, "\\x1b]52;c;", "really (deleted)" },
+		{ { "-r", NULL }, "\\x5cx1b]52;c;", "really\\x20(deleted)" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		char *out = run_safe(0, "list", hx.pidstr, modes[i].opt[0], modes[i].opt[1], NULL);
+
+		assert_non_null(strstr(out, modes[i].osc52));
+		assert_non_null(strstr(out, modes[i].deleted));
+		free(out);
+	}
+}
+
+/* JSON: valid, and each name unescapes to exactly the kernel's bytes. */
+static void test_list_json_reversible(void **state)
+{
+	char *out = run_safe(0, "list", hx.pidstr, "-J", NULL);
+	json_t *root = parse_json(out), *maps = json_object_get(root, "mappings"), *m;
+	size_t i, matched = 0;
+
+	(void)state;
+	assert_true(json_is_array(maps));
+	json_array_foreach(maps, i, m) {
+		uint64_t start = strtoull(json_string_value(json_object_get(m, "start")), NULL, 16);
+		const char *name = json_string_value(json_object_get(m, "name"));
+
+		for (size_t k = 0; k < hx.count; k++) {
+			size_t len;
+			char *raw;
+
+			if (hx.maps[k].start != start)
+				continue;
+			assert_non_null(name);
+			raw = unescape(name, &len);
+			if (len != hx.maps[k].name_len || memcmp(raw, hx.maps[k].name, len))
+				fail_msg("%s: the JSON name %s does not give back the kernel's name (%zu bytes, want %zu)",
+					 hx.maps[k].kind, name, len, hx.maps[k].name_len);
+			free(raw);
+			matched++;
+		}
+	}
+	assert_int_equal(matched, hx.count);
+	json_decref(root);
+	free(out);
+}
+
+/* Different names print differently: the twins "x\x1b" and "x\\x1b". */
+static void test_names_never_print_the_same(void **state)
+{
+	char *out = run_safe(0, "list", hx.pidstr, "-n", "-o", "START,NAME", NULL);
+	const struct hmap *raw = find_kind("twin-raw"), *text = find_kind("twin-text");
+	char *a, *b;
+
+	(void)state;
+	assert_true(asprintf(&a, "%" PRIx64 " %s/twin-\\x1b\n", raw->start, hx.dir) > 0);
+	assert_true(asprintf(&b, "%" PRIx64 " %s/twin-\\\\x1b\n", text->start, hx.dir) > 0);
+	if (!strstr(out, a) || !strstr(out, b))
+		fail_msg("the twins do not print as %s and %s", a, b);
+	free(a);
+	free(b);
+	free(out);
+}
+
+/* Widths are measured after escaping: every row of a table is as wide. */
+static void test_table_columns_line_up(void **state)
+{
+	static const char *const locales[] = { "C.UTF-8", "C" };
+
+	(void)state;
+	for (size_t l = 0; l < 2; l++) {
+		char *out, *line, *save = NULL;
+		size_t width = 0, rows = 0;
+
+		setenv("LC_ALL", locales[l], 1);
+		out = run_safe(0, "list", hx.pidstr, "-o", "NAME,PERMS,START", NULL);
+		for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			/* Escaped output is ASCII here, so bytes are columns. */
+			size_t w = strlen(line);
+
+			if (rows++ == 0)
+				width = w;
+			else if (w != width)
+				fail_msg("LC_ALL=%s: a row %zu columns wide under a %zu-column header: %s",
+					 locales[l], w, width, line);
+		}
+		assert_true(rows > hx.count);
+		free(out);
+	}
+	unsetenv("LC_ALL");
+}
+
+/* LANG=C: mapscope works and prints pure ASCII. */
+static void test_lang_c_is_ascii(void **state)
+{
+	char *out;
+
+	(void)state;
+	setenv("LC_ALL", "C", 1);
+	out = run_safe(0, "list", hx.pidstr, NULL);
+	unsetenv("LC_ALL");
+	for (const unsigned char *p = (const unsigned char *)out; *p; p++)
+		if (*p >= 0x80)
+			fail_msg("LC_ALL=C: a non-ASCII byte 0x%02x", *p);
+	assert_non_null(strstr(out, "bidi-\\xe2\\x80\\xae"));
+	free(out);
+}
+
+static const char *verdict_of(json_t *root, const char *dir, const char *label_name)
+{
+	json_t *procs = json_object_get(root, "processes"), *p, *f;
+	size_t i, k;
+	char *want;
+	const char *verdict = NULL;
+
+	assert_true(asprintf(&want, "%s/%s", dir, label_name) > 0);
+	json_array_foreach(procs, i, p)
+		json_array_foreach(json_object_get(p, "children"), k, f)
+			if (!strcmp(json_string_value(json_object_get(f, "name")), want))
+				verdict = json_string_value(json_object_get(f, "verdict"));
+	free(want);
+	return verdict;
+}
+
+/*
+ * stale: an empty ignore file, so the files under the temp dir get real
+ * verdicts; the gone ones are deleted, "really (deleted)" is not.
+ */
+static void test_stale_every_mode(void **state)
+{
+	char *empty = harness_join(hx.dir, "empty-ignore"), *opt, *out;
+	json_t *root;
+	int fd;
+
+	(void)state;
+	fd = open(empty, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_true(asprintf(&opt, "--ignore-file=%s", empty) > 0);
+	free(run_safe(1, "stale", hx.pidstr, opt, "--show=all", NULL));
+	free(run_safe(1, "stale", hx.pidstr, opt, "--show=all", "-r", NULL));
+	free(run_safe(1, "stale", hx.pidstr, opt, "--show=all", "--by-file", NULL));
+	free(run_safe(1, "stale", hx.pidstr, opt, "--by-file", "-J", NULL));
+	free(run_safe(1, "stale", hx.pidstr, opt, "--openmetrics", NULL));
+
+	out = run_safe(1, "stale", hx.pidstr, opt, "--show=all", "-J", NULL);
+	root = parse_json(out);
+	assert_string_equal(verdict_of(root, hx.dir, "osc52-\\x1b]52;c;cm0gLXJmIC8K\\x07-gone (deleted)"),
+			    "deleted");
+	assert_string_equal(verdict_of(root, hx.dir, "really (deleted)"), "ok");
+	assert_string_equal(verdict_of(root, hx.dir, "really (deleted)-gone (deleted)"), "deleted");
+	/* The process's own name is its hostile comm, escaped. */
+	assert_non_null(strstr(out, "\"\\\\x1b[7m\\\\x07host\\\\x1b]0;x\""));
+	json_decref(root);
+	free(out);
+	free(opt);
+	free(empty);
+}
+
+static void test_who_every_mode(void **state)
+{
+	const struct hmap *m = find_kind("osc52");
+	char *out;
+	json_t *root;
+
+	(void)state;
+	free(run_safe(0, "who", m->name, NULL));
+	free(run_safe(0, "who", m->name, "-r", "-o", "+COMM,BUILDID", NULL));
+	out = run_safe(0, "who", m->name, "-J", NULL);
+	root = parse_json(out);
+	assert_non_null(strstr(out, "\\\\x1b]52;c;cm0gLXJmIC8K\\\\x07"));
+	json_decref(root);
+	free(out);
+}
+
+/* snapshot and diff: the file and the diff against another process. */
+static void test_snapshot_and_diff(void **state)
+{
+	char *file = harness_join(hx.dir, "snap.json"), *text, *out, *raw, *cmdline;
+	char self[16], path[64];
+	json_t *root;
+	size_t len, cmdline_len = 0;
+	FILE *f;
+
+	(void)state;
+	free(run_safe(0, "snapshot", hx.pidstr, "-o", file, NULL));
+	f = fopen(file, "r");
+	assert_non_null(f);
+	text = calloc(1, 1 << 20);
+	assert_non_null(text);
+	len = fread(text, 1, (1 << 20) - 1, f);
+	fclose(f);
+	assert_true(len > 0);
+	assert_safe("the snapshot file", text);
+	root = parse_json(text);
+	/* The header's command line gives back /proc/PID/cmdline exactly. */
+	raw = unescape(json_string_value(json_object_get(json_object_get(root, "header"), "cmdline")), &len);
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)hx.pid);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	cmdline = calloc(1, 65536);
+	assert_non_null(cmdline);
+	cmdline_len = fread(cmdline, 1, 65536, f);
+	fclose(f);
+	assert_int_equal(len, cmdline_len);
+	assert_memory_equal(raw, cmdline, len);
+	assert_non_null(memmem(cmdline, cmdline_len, "\x1b]52;c;", 7));
+	json_decref(root);
+	free(raw);
+	free(cmdline);
+	free(text);
+
+	snprintf(self, sizeof(self), "%d", (int)getpid());
+	free(run_safe(1, "diff", file, self, NULL));
+	free(run_safe(1, "diff", file, self, "-r", NULL));
+	out = run_safe(1, "diff", file, self, "-J", NULL);
+	root = parse_json(out);
+	assert_non_null(strstr(out, "bidi-\\\\xe2\\\\x80\\\\xae"));
+	json_decref(root);
+	free(out);
+	free(file);
+}
+
+/*
+ * A zombie shows as "[comm]"; with a hostile comm both process-list sources
+ * must give the same raw bytes (libproc2 drops control bytes from comm).
+ */
+static void test_proclist_sources_agree_on_hostile_comm(void **state)
+{
+	static const char comm[] = "\x1b[7m\x07zz\x1b]0;x";
+	static const enum ms_proclist_source srcs[] = { MS_PROCLIST_PROCFS, MS_PROCLIST_LIBPROC2 };
+	struct ms_proclist lists[2] = { { 0 }, { 0 } };
+	struct ms_proc *proc;
+	struct ms_error err;
+	time_t deadline = time(NULL) + 10;
+	const struct ms_procrow *rows[2];
+	pid_t child;
+
+	(void)state;
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		prctl(PR_SET_NAME, comm);
+		_exit(0);
+	}
+	assert_int_equal(ms_proc_open(child, &proc, &err), 0);
+	while (ms_proc_liveness(proc) != MS_PROC_ZOMBIE)
+		assert_true(time(NULL) < deadline);
+	ms_proc_close(proc);
+	for (size_t i = 0; i < 2; i++) {
+		size_t at;
+		int rc = ms_proclist_scan(srcs[i], 0, &lists[i], &err);
+
+		if (rc == MS_ERR_NOTSUP) {
+			rows[i] = NULL;
+			continue;
+		}
+		assert_int_equal(rc, 0);
+		at = ms_proclist_find(&lists[i], child);
+		assert_true(at < lists[i].count);
+		rows[i] = &lists[i].rows[at];
+		assert_string_equal(rows[i]->cmd, "[\x1b[7m\x07zz\x1b]0;x]");
+	}
+	if (rows[0] && rows[1]) {
+		assert_int_equal(rows[0]->cmd_len, rows[1]->cmd_len);
+		assert_memory_equal(rows[0]->cmd, rows[1]->cmd, rows[0]->cmd_len);
+	}
+	ms_proclist_free(&lists[0]);
+	ms_proclist_free(&lists[1]);
+	waitpid(child, NULL, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_list_every_mode),
+		cmocka_unit_test(test_list_json_reversible),
+		cmocka_unit_test(test_names_never_print_the_same),
+		cmocka_unit_test(test_table_columns_line_up),
+		cmocka_unit_test(test_lang_c_is_ascii),
+		cmocka_unit_test(test_stale_every_mode),
+		cmocka_unit_test(test_who_every_mode),
+		cmocka_unit_test(test_snapshot_and_diff),
+		cmocka_unit_test(test_proclist_sources_agree_on_hostile_comm),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
