@@ -8,6 +8,7 @@
 #include "cli/stale_out.h"
 #include "core/buildid.h"
 #include "core/escape.h"
+#include "core/grow.h"
 
 const struct cli_column stalecols[STALECOL_COUNT] = {
 	[STALECOL_NAME] = { "NAME", 0.3, SCOLS_FL_TREE | SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, false,
@@ -26,15 +27,8 @@ const struct cli_column stalecols[STALECOL_COUNT] = {
 
 struct stale_proc *stale_report_push(struct stale_report *r)
 {
-	if (r->count == r->capacity) {
-		size_t next = r->capacity ? 2 * r->capacity : 16;
-		struct stale_proc *grown = realloc(r->procs, next * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		r->procs = grown;
-		r->capacity = next;
-	}
+	if (ms_grow((void **)&r->procs, &r->capacity, r->count, sizeof(*r->procs), 16) < 0)
+		return NULL;
 	memset(&r->procs[r->count], 0, sizeof(r->procs[0]));
 	return &r->procs[r->count++];
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "ignore.h"
+#include "grow.h"
 
 struct ignore_rule {
 	char *pattern; /* as written: fnmatch reads the backslash escapes itself */
@@ -57,15 +58,8 @@ static int add_rule(struct ms_ignore *ign, const char *pat, size_t pat_len,
 {
 	struct ignore_rule *r;
 
-	if (ign->count == ign->capacity) {
-		size_t next = ign->capacity ? 2 * ign->capacity : 16;
-		struct ignore_rule *grown = realloc(ign->rules, next * sizeof(*grown));
-
-		if (!grown)
-			return -1;
-		ign->rules = grown;
-		ign->capacity = next;
-	}
+	if (ms_grow((void **)&ign->rules, &ign->capacity, ign->count, sizeof(*ign->rules), 16) < 0)
+		return -1;
 	r = &ign->rules[ign->count];
 	r->pattern = strndup(pat, pat_len);
 	r->reason = strndup(reason, reason_len);

@@ -5,6 +5,7 @@
 
 #include "error.h"
 #include "mapping.h"
+#include "grow.h"
 
 bool ms_mapping_is_file_backed(const struct ms_mapping *m)
 {
@@ -89,18 +90,8 @@ void ms_mapping_reset(struct ms_mapping *m)
 
 int ms_maplist_push(struct ms_maplist *list, struct ms_mapping *m)
 {
-	if (list->count == list->capacity) {
-		size_t cap = list->capacity ? list->capacity * 2 : 64;
-		struct ms_mapping *items;
-
-		if (cap > SIZE_MAX / sizeof(*items))
-			return MS_ERR_NOMEM;
-		items = realloc(list->items, cap * sizeof(*items));
-		if (!items)
-			return MS_ERR_NOMEM;
-		list->items = items;
-		list->capacity = cap;
-	}
+	if (ms_grow((void **)&list->items, &list->capacity, list->count, sizeof(*list->items), 64) < 0)
+		return MS_ERR_NOMEM;
 	list->items[list->count++] = *m;
 	memset(m, 0, sizeof(*m));
 	return 0;

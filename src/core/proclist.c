@@ -10,6 +10,7 @@
 #include "proclist.h"
 #include "proclist_backend.h"
 #include "stale.h"
+#include "grow.h"
 
 enum ms_proclist_source ms_proclist_default_source(void)
 {
@@ -46,15 +47,8 @@ int ms_proclist_append(struct ms_proclist *list, pid_t pid, uid_t uid, const cha
 	struct ms_procrow *row;
 	char *cmd;
 
-	if (list->count == list->capacity) {
-		size_t cap = list->capacity ? 2 * list->capacity : 256;
-		struct ms_procrow *grown = realloc(list->rows, cap * sizeof(*grown));
-
-		if (!grown)
-			return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "process list: out of memory");
-		list->rows = grown;
-		list->capacity = cap;
-	}
+	if (ms_grow((void **)&list->rows, &list->capacity, list->count, sizeof(*list->rows), 256) < 0)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "process list: out of memory");
 	while (len && cmdline[len - 1] == '\0')
 		len--;
 	if (len > MS_PROCLIST_CMD_MAX)

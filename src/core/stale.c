@@ -13,6 +13,7 @@
 #include "buildid.h"
 #include "stale.h"
 #include "stale_lookup.h"
+#include "grow.h"
 
 struct ms_stale_ctx {
 	const struct ms_ignore *ignore;
@@ -259,15 +260,8 @@ static struct ms_stale_file *add_file(struct ms_stale_list *list, const struct m
 {
 	struct ms_stale_file *f;
 
-	if (list->count == list->capacity) {
-		size_t next = list->capacity ? 2 * list->capacity : 16;
-		struct ms_stale_file *grown = realloc(list->items, next * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		list->items = grown;
-		list->capacity = next;
-	}
+	if (ms_grow((void **)&list->items, &list->capacity, list->count, sizeof(*list->items), 16) < 0)
+		return NULL;
 	f = &list->items[list->count];
 	memset(f, 0, sizeof(*f));
 	f->name = malloc(m->name_len + 1);

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/mapdiff.h"
 #include "tui/mapview.h"
+#include "core/grow.h"
 
 void tui_mapview_init(struct tui_mapview *vm, unsigned filter, size_t height)
 {
@@ -48,18 +49,7 @@ bool tui_mapview_name_matches(const struct tui_mapview *vm, const struct ms_mapp
 
 int tui_grow(void **items, size_t *cap, size_t count, size_t elem)
 {
-	size_t want;
-	void *grown;
-
-	if (count < *cap)
-		return 0;
-	want = *cap ? 2 * *cap : 16;
-	grown = realloc(*items, want * elem);
-	if (!grown)
-		return MS_ERR_NOMEM;
-	*items = grown;
-	*cap = want;
-	return 0;
+	return ms_grow(items, cap, count, elem, 16);
 }
 
 static int add_mark(struct tui_mapview *vm, const struct ms_mapping *m, enum tui_mark kind)
