@@ -158,10 +158,16 @@ int main(int argc, char **argv)
 	}
 	page = sysconf(_SC_PAGESIZE);
 	room = 256 * (size_t)page;
+	/*
+	 * The reservation stays: its PROT_NONE gaps keep anything else (the
+	 * allocator of a sanitizer build, say) from landing next to a mapping
+	 * and merging with it.
+	 */
 	cursor = mmap(NULL, room, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (cursor == MAP_FAILED)
 		die("reserve");
-	munmap(cursor, room);
+	/* A gap below the first mapping too: the reservation may follow an rw-p one. */
+	cursor += page;
 	small_kinds(argv[1]);
 	huge_kinds();
 	printf("ready %d\n", (int)getpid());

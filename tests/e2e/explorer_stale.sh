@@ -45,6 +45,10 @@ tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 200 -y 50 \
 	"cd '$TMP' && XDG_CONFIG_HOME='$TMP/config' '$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")' $CPID; echo \$? > '$TMP/status'; sleep 60" ||
 	fail "cannot start tmux"
 wait_for "the maps view" shows "pid $CPID stale-child-e2e |"
+# Bring the library on screen: a sanitizer build maps far more than fits.
+ADDR=$("$BIN" list "$CPID" -r -n -o START,NAME | awk '/libms-e2e/ { print $1; exit }')
+[ -n "$ADDR" ] || fail "mapscope list does not show the library"
+keys g "$ADDR" Enter
 wait_for "the deleted row flagged D" shows_re "^ D +[0-9a-f]+-[0-9a-f]+ .*libms-e2e\\.so \\(deleted\\)"
 screen | grep -E '^ [DR] ' | grep -v 'libms-e2e' && fail "a row other than the deleted library is flagged"
 pass "the maps view flags the deleted library's rows D, and only those"
