@@ -1,9 +1,15 @@
 /* The stale-ignore list parser, the cgroup -> unit parser and verdict names. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "ignore.h"
@@ -139,6 +145,65 @@ static void test_verdict_names(void **state)
 	assert_false(ms_stale_verdict_is_stale(MS_STALE_UNKNOWN));
 }
 
+/* As nobody, with a config home we may not enter: the defaults, no error. */
+static int load_as_nobody(const char *config_home, const char *file_home)
+{
+	struct ms_ignore *ign = NULL;
+	struct ms_error err;
+	int rc;
+
+	if (setgid(65534) < 0 || setuid(65534) < 0)
+		return 10;
+	setenv("XDG_CONFIG_HOME", config_home, 1);
+	rc = ms_ignore_load_user(&ign, &err);
+	ms_ignore_free(ign);
+	if (rc != 0)
+		return 11;
+	/* A user file we can reach but not read is an error, not the defaults. */
+	setenv("XDG_CONFIG_HOME", file_home, 1);
+	ign = NULL;
+	rc = ms_ignore_load_user(&ign, &err);
+	ms_ignore_free(ign);
+	return rc != 0 && err.sys_errno == EACCES ? 0 : 12;
+}
+
+static void test_user_file_behind_closed_door(void **state)
+{
+	char closed[] = "/tmp/ms-ignore-closed-XXXXXX", open_[] = "/tmp/ms-ignore-open-XXXXXX";
+	char path[128];
+	int status;
+	pid_t pid;
+	FILE *f;
+
+	(void)state;
+	if (getuid() != 0) {
+		printf("# skipped: needs root to drop to uid 65534\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(closed));
+	assert_non_null(mkdtemp(open_));
+	chmod(open_, 0755);
+	snprintf(path, sizeof(path), "%s/mapscope", open_);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/mapscope/stale-ignore.conf", open_);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("/x* x\n", f);
+	fclose(f);
+	chmod(path, 0600);
+	pid = fork();
+	if (pid == 0)
+		_exit(load_as_nobody(closed, open_));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/mapscope", open_);
+	rmdir(path);
+	rmdir(open_);
+	rmdir(closed);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_strip_deleted),
 		cmocka_unit_test(test_unit_parse),
 		cmocka_unit_test(test_verdict_names),
+		cmocka_unit_test(test_user_file_behind_closed_door),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

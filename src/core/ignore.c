@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
@@ -186,6 +187,24 @@ int ms_ignore_default(struct ms_ignore **out, struct ms_error *err)
 	return ms_ignore_parse(ms_ignore_default_text, strlen(ms_ignore_default_text), out, err);
 }
 
+/*
+ * Is the directory holding path searchable?  Another user's unreadable
+ * home (root's, for a tool run as nobody) means no user file, not a broken
+ * one; a file of ours we cannot read is still an error.
+ */
+static bool dir_searchable(const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	size_t len = slash ? (size_t)(slash - path) : 0;
+
+	if (!len || len >= sizeof(dir))
+		return true;
+	memcpy(dir, path, len);
+	dir[len] = '\0';
+	return access(dir, X_OK) == 0 || errno != EACCES;
+}
+
 int ms_ignore_load_user(struct ms_ignore **out, struct ms_error *err)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME");
@@ -199,7 +218,8 @@ int ms_ignore_load_user(struct ms_ignore **out, struct ms_error *err)
 		n = snprintf(user, sizeof(user), "%s/.config/mapscope/stale-ignore.conf", home);
 	if (n > 0 && (size_t)n < sizeof(user)) {
 		rc = ms_ignore_load(user, out, err);
-		if (rc == 0 || err->sys_errno != ENOENT)
+		if (rc == 0 || (err->sys_errno != ENOENT && err->sys_errno != ENOTDIR &&
+				!(err->sys_errno == EACCES && !dir_searchable(user))))
 			return rc;
 	}
 	return ms_ignore_default(out, err);
