@@ -15,10 +15,11 @@ FUZZ_CHECK = $(srcdir)/tests/fuzz/fuzz_check.h $(srcdir)/tests/safe_text.h
 # Seconds each target runs in `make fuzz-run` (CI); override on the command line.
 FUZZ_SECONDS = 30
 
-FUZZ_MAPS_SRC = src/core/maps_parse.c src/core/mapping.c src/core/error.c
-FUZZ_SNAPSHOT_SRC = src/core/snapshot.c src/core/escape.c src/core/mapping.c \
+FUZZ_MAPS_SRC = src/core/maps_parse.c src/core/mapping.c src/core/grow.c src/core/error.c
+FUZZ_SNAPSHOT_SRC = src/core/snapshot.c src/core/escape.c src/core/mapping.c src/core/grow.c \
 	src/core/error.c src/core/proc.c src/core/maps.c src/core/maps_ioctl.c \
-	src/core/maps_text.c src/core/maps_parse.c src/core/safewrite.c
+	src/core/maps_text.c src/core/maps_parse.c src/core/safewrite.c src/core/snapshot_res.c \
+	src/core/residency.c src/core/residency_scan.c src/core/residency_smaps.c
 
 tests/fuzz/fuzz-maps-parse: $(srcdir)/tests/fuzz/fuzz_maps_parse.c $(FUZZ_CHECK) $(FUZZ_MAPS_SRC)
 	$(AM_V_GEN)$(MKDIR_P) tests/fuzz && $(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_maps_parse.c \
@@ -34,7 +35,8 @@ tests/fuzz/fuzz-snapshot: $(srcdir)/tests/fuzz/fuzz_snapshot.c $(FUZZ_CHECK) $(F
 	  $(FUZZ_SNAPSHOT_SRC:%=$(srcdir)/%) $(JANSSON_LIBS)
 tests/fuzz/fuzz-ignore: $(srcdir)/tests/fuzz/fuzz_ignore.c $(FUZZ_CHECK) src/core/ignore.c src/core/stale_ignore_default.c
 	$(AM_V_GEN)$(MKDIR_P) tests/fuzz && $(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_ignore.c \
-	  $(srcdir)/src/core/ignore.c $(srcdir)/src/core/error.c src/core/stale_ignore_default.c
+	  $(srcdir)/src/core/ignore.c $(srcdir)/src/core/grow.c $(srcdir)/src/core/error.c \
+	  src/core/stale_ignore_default.c
 
 fuzz: $(FUZZ_TARGETS)
 	@echo "fuzz targets built: $(FUZZ_TARGETS)"
