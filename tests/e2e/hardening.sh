@@ -111,7 +111,18 @@ tmux -S "$SOCK" resize-window -t hostile -x 250 -y 200
 wait_for "a redraw after 1x1" shows "PID"
 alive || fail "mapscope ended in a 1x1 terminal (status $(cat "$TMP/$S.status"))"
 pass "a 1x1 terminal: no crash, it draws again"
-MPID=$(ps -o pid= --ppid "$(tmux -S "$SOCK" display -p -t hostile '#{pane_pid}')" | head -n 1 | tr -d ' ')
+# mapscope is the child of the pane's shell; /proc has no ps dependency.
+PANE=$(tmux -S "$SOCK" display -p -t hostile '#{pane_pid}')
+MPID=
+for st in /proc/[0-9]*/stat; do
+	# Fields after the last ')': state, then the parent's PID.
+	ppid=$(sed -e 's/.*) [A-Za-z] \([0-9]*\) .*/\1/' "$st" 2>/dev/null)
+	if [ "$ppid" = "$PANE" ]; then
+		MPID=${st#/proc/}
+		MPID=${MPID%/stat}
+		break
+	fi
+done
 [ -n "$MPID" ] || fail "cannot find mapscope's PID"
 i=0
 while [ $i -lt 300 ]; do
