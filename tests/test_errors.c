@@ -327,18 +327,27 @@ static void test_missing_ioctl_falls_back(void **state)
 	assert_non_null(strstr(err.msg, "PROCMAP_QUERY"));
 }
 
-static void test_eintr_is_retried(void **state)
+/* Open the ioctl backend through fn and collect everything; the collect must answer want. */
+static struct ms_maps *collect_through(struct seam_ctx *c, ms_ioctl_fn fn, struct ms_maplist *list,
+				       int want)
 {
-	struct seam_ctx *c = *state;
-	struct ms_maplist list = { 0 };
 	struct ms_maps *maps;
 	struct ms_error err;
 	int rc;
 
 	calls = 0;
-	maps = open_with(c->proc, MS_BACKEND_IOCTL, interrupted_every_other, &rc, &err);
+	maps = open_with(c->proc, MS_BACKEND_IOCTL, fn, &rc, &err);
 	assert_int_equal(rc, 0);
-	assert_int_equal(ms_maps_collect(maps, 0, &list, &err), 0);
+	assert_int_equal(ms_maps_collect(maps, 0, list, &err), want);
+	return maps;
+}
+
+static void test_eintr_is_retried(void **state)
+{
+	struct seam_ctx *c = *state;
+	struct ms_maplist list = { 0 };
+	struct ms_maps *maps = collect_through(c, interrupted_every_other, &list, 0);
+
 	assert_int_equal(list.count, c->reference.count);
 	for (size_t i = 0; i < list.count; i++)
 		assert_int_equal(list.items[i].start, c->reference.items[i].start);
@@ -351,13 +360,8 @@ static void test_name_past_path_max(void **state)
 {
 	struct seam_ctx *c = *state;
 	struct ms_maplist list = { 0 };
-	struct ms_maps *maps;
-	struct ms_error err;
-	int rc;
+	struct ms_maps *maps = collect_through(c, names_never_fit, &list, 0);
 
-	maps = open_with(c->proc, MS_BACKEND_IOCTL, names_never_fit, &rc, &err);
-	assert_int_equal(rc, 0);
-	assert_int_equal(ms_maps_collect(maps, 0, &list, &err), 0);
 	/* Every mapping still comes back, with its name flagged instead of lost silently. */
 	assert_int_equal(list.count, c->reference.count);
 	for (size_t i = 0; i < list.count; i++) {
@@ -374,15 +378,8 @@ static void test_non_advancing_answer_stops(void **state)
 {
 	struct seam_ctx *c = *state;
 	struct ms_maplist list = { 0 };
-	struct ms_maps *maps;
-	struct ms_error err;
-	int rc;
+	struct ms_maps *maps = collect_through(c, stuck_kernel, &list, MS_ERR_PROTO);
 
-	calls = 0;
-	maps = open_with(c->proc, MS_BACKEND_IOCTL, stuck_kernel, &rc, &err);
-	assert_int_equal(rc, 0);
-	rc = ms_maps_collect(maps, 0, &list, &err);
-	assert_int_equal(rc, MS_ERR_PROTO);
 	assert_true(calls < 10);
 	assert_int_equal(list.count, 1);
 	ms_maplist_free(&list);
