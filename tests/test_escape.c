@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "escape.h"
+#include "safe_text.h"
 
 static char *esc(const char *s, size_t len, unsigned flags)
 {
@@ -83,6 +84,29 @@ static void test_reversible_and_clean(void **state)
 	}
 }
 
+/*
+ * Names that look alike on a terminal unless every invisible and format
+ * character is escaped: zero-width space, joiners, word joiner, invisible
+ * times, BOM, soft hyphen, a tag character, a variation selector, a Hangul
+ * filler, and the bidi and C1 controls.
+ */
+static const char *const lookalikes[] = {
+	"libc.so.6",
+	"lib\xe2\x80\x8b" "c.so.6",      /* U+200B zero-width space */
+	"lib\xe2\x80\x8c" "c.so.6",      /* U+200C ZWNJ */
+	"lib\xe2\x80\x8d" "c.so.6",      /* U+200D ZWJ */
+	"lib\xe2\x81\xa0" "c.so.6",      /* U+2060 word joiner */
+	"lib\xe2\x81\xa2" "c.so.6",      /* U+2062 invisible times */
+	"lib\xe2\x81\xa4" "c.so.6",      /* U+2064 invisible plus */
+	"lib\xef\xbb\xbf" "c.so.6",      /* U+FEFF BOM */
+	"lib\xc2\xad" "c.so.6",           /* U+00AD soft hyphen */
+	"lib\xf3\xa0\x80\xa1" "c.so.6", /* U+E0021 tag exclamation */
+	"lib\xef\xb8\x8f" "c.so.6",      /* U+FE0F variation selector 16 */
+	"lib\xe3\x85\xa4" "c.so.6",      /* U+3164 Hangul filler */
+	"lib\xe2\x80\x8e" "c.so.6",      /* U+200E LRM */
+	"lib\xc2\x85" "c.so.6",           /* U+0085 NEL */
+};
+
 static void test_distinct_names_stay_distinct(void **state)
 {
 	char *a = esc("x\\x41", 5, 0), *b = esc("xA", 2, 0), *c = esc("x\x41", 2, 0);
@@ -93,6 +117,46 @@ static void test_distinct_names_stay_distinct(void **state)
 	free(a);
 	free(b);
 	free(c);
+}
+
+/* What a terminal draws: the text less every character that draws nothing. */
+static void visible(const char *s, char *out)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s), i = 0, o = 0;
+
+	while (i < len) {
+		uint32_t cp = 0;
+		size_t n = safe_text_utf8_next(p + i, len - i, &cp);
+
+		assert_int_not_equal(n, 0);
+		if (!safe_text_cp_forbidden(cp))
+			memcpy(out + o, p + i, n), o += n;
+		i += n;
+	}
+	out[o] = '\0';
+}
+
+static void test_lookalikes_print_apart(void **state)
+{
+	enum { N = sizeof(lookalikes) / sizeof(lookalikes[0]) };
+	char shown[N][128];
+
+	(void)state;
+	for (size_t i = 0; i < N; i++) {
+		char *out = esc(lookalikes[i], strlen(lookalikes[i]), 0);
+		const char *problem = safe_text_problem(out, strlen(out), 0);
+
+		if (problem)
+			fail_msg("name %zu escapes to \"%s\": %s", i, out, problem);
+		assert_true(strlen(out) < sizeof(shown[i]));
+		visible(out, shown[i]);
+		free(out);
+	}
+	for (size_t i = 0; i < N; i++)
+		for (size_t j = i + 1; j < N; j++)
+			if (!strcmp(shown[i], shown[j]))
+				fail_msg("names %zu and %zu both print as \"%s\"", i, j, shown[i]);
 }
 
 static void test_truncation_keeps_whole_escapes(void **state)
@@ -119,6 +183,7 @@ int main(void)
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_reversible_and_clean),
 		cmocka_unit_test(test_distinct_names_stay_distinct),
+		cmocka_unit_test(test_lookalikes_print_apart),
 		cmocka_unit_test(test_truncation_keeps_whole_escapes),
 	};
 

@@ -46,10 +46,34 @@ static size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 	return n;
 }
 
+/*
+ * Code points that must not reach a terminal raw: the C1 controls, and every
+ * character that draws nothing or reorders what follows, so that two
+ * different names can never print alike.  That is the Unicode general
+ * category Cf (format: soft hyphen, zero-width space and joiners, word
+ * joiner, invisible operators, bidi controls, BOM, interlinear annotation,
+ * tags; Unicode 15) together with the other Default_Ignorable_Code_Points
+ * (combining grapheme joiner, Hangul fillers, variation selectors), and the
+ * line and paragraph separators.  Sorted, inclusive.
+ */
+static const struct {
+	uint32_t lo, hi;
+} hidden[] = {
+	{ 0x0080, 0x009f },   { 0x00ad, 0x00ad },   { 0x034f, 0x034f },   { 0x0600, 0x0605 },
+	{ 0x061c, 0x061c },   { 0x06dd, 0x06dd },   { 0x070f, 0x070f },   { 0x0890, 0x0891 },
+	{ 0x08e2, 0x08e2 },   { 0x115f, 0x1160 },   { 0x17b4, 0x17b5 },   { 0x180b, 0x180f },
+	{ 0x200b, 0x200f },   { 0x2028, 0x202e },   { 0x2060, 0x206f },   { 0x3164, 0x3164 },
+	{ 0xfe00, 0xfe0f },   { 0xfeff, 0xfeff },   { 0xffa0, 0xffa0 },   { 0xfff0, 0xfffb },
+	{ 0x110bd, 0x110bd }, { 0x110cd, 0x110cd }, { 0x13430, 0x1343f }, { 0x1bca0, 0x1bca3 },
+	{ 0x1d173, 0x1d17a }, { 0xe0000, 0xe0fff },
+};
+
 static bool dangerous_code_point(uint32_t c)
 {
-	return (c >= 0x80 && c <= 0x9f) || c == 0x061c || c == 0x200e || c == 0x200f ||
-	       (c >= 0x2028 && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+	for (size_t i = 0; i < sizeof(hidden) / sizeof(hidden[0]) && hidden[i].lo <= c; i++)
+		if (c <= hidden[i].hi)
+			return true;
+	return false;
 }
 
 static const char hexdigits[] = "0123456789abcdef";

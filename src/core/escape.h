@@ -6,15 +6,18 @@
  *   - printable ASCII stays, except the backslash, which becomes "\\";
  *   - control bytes (0x00-0x1f, 0x7f), and so every escape sequence, become
  *     "\xNN";
- *   - well-formed UTF-8 stays, except C1 controls (U+0080-U+009F), the bidi
- *     controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and
- *     the line/paragraph separators, whose bytes become "\xNN" each;
+ *   - well-formed UTF-8 stays, except C1 controls (U+0080-U+009F), every
+ *     format character (Unicode category Cf: bidi controls, zero-width
+ *     space and joiners, U+2060-U+2064, BOM, soft hyphen, tag characters),
+ *     the other default-ignorable characters (variation selectors, Hangul
+ *     fillers) and the line/paragraph separators, whose bytes become
+ *     "\xNN" each;
  *   - invalid UTF-8 (bad lead or continuation bytes, overlong forms,
  *     surrogates, values past U+10FFFF) becomes "\xNN" per byte;
  *   - with MS_ESC_ASCII (a non-UTF-8 locale), every non-ASCII byte becomes
  *     "\xNN".
- * The escape is reversible (ms_unescape), so two different names never print
- * the same.  The output is always valid UTF-8 and holds no control byte.
+ * The escape is reversible (ms_unescape), and nothing invisible is left in
+ * its output, so two different names never print the same.  The output is always valid UTF-8 and holds no control byte.
  */
 #ifndef MAPSCOPE_ESCAPE_H
 #define MAPSCOPE_ESCAPE_H
