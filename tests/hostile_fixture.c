@@ -43,6 +43,8 @@ static const struct {
 	{ "bel", "bel-\x07\x07" },
 	{ "cr", "cr-\rOVERWRITE" },
 	{ "newline", "nl-\nsecond line" },
+	/* What the maps text prints for "newline", but these are four bytes. */
+	{ "newline-text", "nl-\\012second line" },
 	{ "c1", "c1-\xc2\x9b" "31m-\x9b" "32m-\x85" },
 	{ "bidi", "bidi-\xe2\x80\xae" "fdp.exe\xe2\x81\xa6" },
 	{ "badutf8", "bad-\xff\xfe\xc0\xaf\xed\xa0\x80" },

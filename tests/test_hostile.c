@@ -34,6 +34,8 @@
 #include "core/escape.h"
 #include "core/proc.h"
 #include "core/proclist.h"
+#include "core/maps.h"
+#include "core/stale.h"
 #include "safe_text.h"
 #include "stale_harness.h"
 
@@ -242,13 +244,12 @@ static void test_list_every_mode(void **state)
 }
 
 /* JSON: valid, and each name unescapes to exactly the kernel's bytes. */
-static void test_list_json_reversible(void **state)
+static void check_list_json_reversible(const char *backend)
 {
-	char *out = run_safe(0, "list", hx.pidstr, "-J", NULL);
+	char *out = run_safe(0, "list", hx.pidstr, "-J", backend, NULL);
 	json_t *root = parse_json(out), *maps = json_object_get(root, "mappings"), *m;
 	size_t i, matched = 0;
 
-	(void)state;
 	assert_true(json_is_array(maps));
 	json_array_foreach(maps, i, m) {
 		uint64_t start = strtoull(json_string_value(json_object_get(m, "start")), NULL, 16);
@@ -272,6 +273,86 @@ static void test_list_json_reversible(void **state)
 	assert_int_equal(matched, hx.count);
 	json_decref(root);
 	free(out);
+}
+
+static void test_list_json_reversible(void **state)
+{
+	(void)state;
+	check_list_json_reversible(NULL);
+}
+
+/*
+ * The text prints "nl-\nsecond line" and "nl-\\012second line" alike; the
+ * text backend asks PROCMAP_QUERY which is which, so both come out exact.
+ */
+static void test_text_backend_names_exact(void **state)
+{
+	(void)state;
+	check_list_json_reversible("--backend=text");
+}
+
+static int fake_notty(int fd, unsigned long request, void *arg)
+{
+	(void)fd, (void)request, (void)arg;
+	errno = ENOTTY;
+	return -1;
+}
+
+/* The mapping at start in maps's list; fails the test if there is none. */
+static const struct ms_mapping *mapping_at(const struct ms_maplist *list, uint64_t start)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (list->items[i].start == start)
+			return &list->items[i];
+	fail_msg("no mapping at %" PRIx64, start);
+	abort(); /* not reached */
+}
+
+/*
+ * Without the ioctl the text cannot say which of the two it is: both are
+ * marked ambiguous and judged "unknown", never looked up (a lookup would
+ * find the other file and call it replaced).  Any other name is not.
+ */
+static void test_text_names_ambiguous_without_ioctl(void **state)
+{
+	static const ms_ioctl_fn fns[] = { fake_notty, NULL };
+	const char *kinds[] = { "newline", "newline-text" };
+	struct ms_error err = { 0 };
+	struct ms_stale_ctx *ctx;
+	struct ms_proc *proc;
+
+	(void)state;
+	assert_int_equal(ms_proc_open(hx.pid, &proc, &err), 0);
+	assert_int_equal(ms_stale_ctx_new(NULL, &ctx, &err), 0);
+	for (size_t f = 0; f < 2; f++) {
+		struct ms_maps_opts mo = { .backend = MS_BACKEND_TEXT, .ioctl_fn = fns[f] };
+		struct ms_maplist list = { 0 };
+		struct ms_maps *maps;
+
+		assert_int_equal(ms_maps_open(proc, &mo, &maps, &err), 0);
+		assert_int_equal(ms_maps_collect(maps, 0, &list, &err), 0);
+		for (size_t k = 0; k < 2; k++) {
+			const struct hmap *want = find_kind(kinds[k]);
+			const struct ms_mapping *m = mapping_at(&list, want->start);
+			struct ms_stale_result res;
+
+			assert_int_equal(m->name_ambiguous, fns[f] == fake_notty);
+			assert_int_equal(ms_stale_judge(ctx, proc, m, &res), 0);
+			if (fns[f] == fake_notty) {
+				assert_int_equal(res.verdict, MS_STALE_UNKNOWN);
+				assert_non_null(strstr(res.why, "newline"));
+			} else {
+				assert_int_equal(m->name_len, want->name_len);
+				assert_memory_equal(m->name, want->name, want->name_len);
+				assert_int_equal(res.verdict, MS_STALE_OK);
+			}
+		}
+		assert_false(mapping_at(&list, find_kind("osc52")->start)->name_ambiguous);
+		ms_maplist_free(&list);
+		ms_maps_close(maps);
+	}
+	ms_stale_ctx_free(ctx);
+	ms_proc_close(proc);
 }
 
 /* Different names print differently: the twins "x\x1b" and "x\\x1b". */
@@ -504,6 +585,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_list_every_mode),
 		cmocka_unit_test(test_list_json_reversible),
+		cmocka_unit_test(test_text_backend_names_exact),
+		cmocka_unit_test(test_text_names_ambiguous_without_ioctl),
 		cmocka_unit_test(test_names_never_print_the_same),
 		cmocka_unit_test(test_table_columns_line_up),
 		cmocka_unit_test(test_lang_c_is_ascii),

@@ -13,7 +13,12 @@
  *     convenience, length name_len (without the NUL).  It may contain any
  *     byte, including newlines and escape sequences: escape before display.
  *     NULL with name_len 0 means unnamed;
- *   - build_id: the GNU build ID, build_id_len bytes (ioctl backend only).
+ *   - build_id: the GNU build ID, build_id_len bytes (ioctl backend only);
+ *   - name_ambiguous: the text backend read "\012" in the name, which is
+ *     either a newline the kernel escaped or those four bytes in the file
+ *     name (the kernel escapes nothing else, not even the backslash), and
+ *     PROCMAP_QUERY could not say which.  The name holds the newline
+ *     reading; it must never be looked up as a path.
  *
  * The record owns its name.  ms_mapping_copy duplicates, ms_mapping_reset
  * frees.  A struct ms_maplist is a growable array of records that owns them.
@@ -56,6 +61,7 @@ struct ms_mapping {
 	uint32_t dev_minor;
 	unsigned perms;
 	bool name_truncated; /* the kernel could not give the name within PATH_MAX */
+	bool name_ambiguous; /* text only: "\012" may be a newline or four bytes */
 	size_t name_len;
 	char *name;
 	uint32_t build_id_len;

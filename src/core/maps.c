@@ -104,6 +104,7 @@ static int probe_ioctl(struct ms_maps *maps, enum ms_backend asked, struct ms_er
 	if (rc == MS_ERR_NOTSUP && asked == MS_BACKEND_AUTO) {
 		maps->ops->destroy(maps);
 		maps->ops = &ms_maps_text_ops;
+		maps->ioctl_missing = true;
 		ms_error_clear(err);
 		return 0;
 	}

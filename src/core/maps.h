@@ -60,6 +60,7 @@ struct ms_maps_stats {
 	size_t text_reads;        /* whole-file text reads (text backend) */
 	size_t malformed_lines;   /* text lines skipped as malformed, last read */
 	size_t names_truncated;   /* names the kernel could not fit in PATH_MAX */
+	size_t names_confirmed;   /* text names with "\\012" confirmed through the ioctl */
 };
 
 struct ms_maps;

@@ -35,12 +35,24 @@ struct ms_maps {
 	const struct ms_maps_ops *ops;
 	ms_ioctl_fn ioctl_fn;
 	unsigned fields; /* MS_FIELD_* */
+	bool ioctl_missing; /* PROCMAP_QUERY answered ENOTTY once: never ask again */
 	struct ms_maps_stats stats;
 	void *state; /* the backend's own */
 };
 
 extern const struct ms_maps_ops ms_maps_ioctl_ops;
 extern const struct ms_maps_ops ms_maps_text_ops;
+
+/*
+ * The name of the mapping that starts at addr, asked through PROCMAP_QUERY
+ * whatever backend maps uses: the text backend confirms with it the names
+ * its text cannot say exactly.  0 with out filled (out->start == addr),
+ * MS_END when no mapping starts there any more, MS_ERR_NOTSUP without the
+ * ioctl, or another error.  maps->state and maps->fields are left as they
+ * were.
+ */
+int ms_maps_ioctl_name_at(struct ms_maps *maps, uint64_t addr, struct ms_mapping *out,
+			  struct ms_error *err);
 
 /* A backend's way to say "the address space is gone". */
 int ms_maps_gone(struct ms_maps *maps, struct ms_error *err);

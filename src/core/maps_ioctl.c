@@ -168,6 +168,28 @@ static void ioctl_destroy(struct ms_maps *maps)
 	maps->state = NULL;
 }
 
+int ms_maps_ioctl_name_at(struct ms_maps *maps, uint64_t addr, struct ms_mapping *out,
+			  struct ms_error *err)
+{
+	void *backend_state = maps->state;
+	unsigned fields = maps->fields;
+	int rc;
+
+	if (maps->ioctl_missing)
+		return MS_ERR_NOTSUP;
+	maps->state = NULL;
+	maps->fields = MS_FIELD_NAME;
+	rc = ioctl_query(maps, addr, 0, out, err);
+	ioctl_destroy(maps);
+	maps->state = backend_state;
+	maps->fields = fields;
+	if (rc == MS_ERR_NOTSUP)
+		maps->ioctl_missing = true;
+	if (rc == 0 && out->start != addr)
+		return MS_END;
+	return rc;
+}
+
 const struct ms_maps_ops ms_maps_ioctl_ops = {
 	.kind = MS_BACKEND_IOCTL,
 	.begin = NULL,

@@ -41,14 +41,17 @@ static int parse_num(const char *s, size_t len, size_t *pos, int base, char stop
 	return 0;
 }
 
-static size_t decode_name(const char *src, size_t len, char *dst)
+/* show_map_vma escapes only '\n' (seq_file_path with "\n"), as "\012". */
+static size_t decode_name(const char *src, size_t len, char *dst, bool *ambiguous)
 {
 	size_t i = 0, o = 0;
 
+	*ambiguous = false;
 	while (i < len) {
 		if (src[i] == '\\' && len - i >= 4 && !memcmp(src + i, "\\012", 4)) {
 			dst[o++] = '\n';
 			i += 4;
+			*ambiguous = true;
 		} else {
 			dst[o++] = src[i++];
 		}
@@ -63,6 +66,7 @@ int ms_maps_parse_line(const char *s, size_t len, struct ms_mapping *out)
 	unsigned perms = 0;
 	char *name = NULL;
 	size_t name_len = 0;
+	bool ambiguous = false;
 
 	if (parse_num(s, len, &pos, 16, '-', &start) < 0 ||
 	    parse_num(s, len, &pos, 16, ' ', &end) < 0 || end <= start)
@@ -92,7 +96,7 @@ int ms_maps_parse_line(const char *s, size_t len, struct ms_mapping *out)
 		name = malloc(len - pos + 1);
 		if (!name)
 			return MS_ERR_NOMEM;
-		name_len = decode_name(s + pos, len - pos, name);
+		name_len = decode_name(s + pos, len - pos, name, &ambiguous);
 		name[name_len] = '\0';
 	}
 
@@ -107,6 +111,7 @@ int ms_maps_parse_line(const char *s, size_t len, struct ms_mapping *out)
 	out->name = name;
 	out->name_len = name_len;
 	out->name_truncated = false;
+	out->name_ambiguous = ambiguous;
 	out->build_id_len = 0;
 	return 0;
 }

@@ -7,6 +7,12 @@
  * the kernel's matching rules.  A read that yields nothing means the address
  * space is gone (the kernel's m_start returns no records without an mm), and
  * is reported like the ioctl's ESRCH.
+ *
+ * The text escapes a newline in a path as "\012" and leaves a backslash
+ * alone, so "\012" in the text is either.  Such a name is asked again
+ * through PROCMAP_QUERY at its start address, which gives the raw bytes;
+ * where the ioctl is missing or the mapping has changed meanwhile, the
+ * record keeps name_ambiguous and is never looked up as a path.
  */
 #include "config.h"
 
@@ -44,6 +50,39 @@ static int collect(void *arg, struct ms_mapping *m)
 	ctx->last_end = m->end;
 	m->page_size = ctx->st->page_size;
 	return ms_maplist_push(&ctx->st->list, m);
+}
+
+/* Replace each ambiguous name by the kernel's raw bytes where it can say them. */
+static int confirm_ambiguous(struct ms_maps *maps, struct text_state *st, struct ms_error *err)
+{
+	struct ms_mapping exact = { 0 };
+	int rc = 0;
+
+	for (size_t i = 0; i < st->list.count; i++) {
+		struct ms_mapping *m = &st->list.items[i];
+		struct ms_error ignored;
+
+		if (!m->name_ambiguous)
+			continue;
+		rc = ms_maps_ioctl_name_at(maps, m->start, &exact, &ignored);
+		if (rc == MS_ERR_NOMEM) {
+			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
+					  (int)ms_proc_pid(maps->proc));
+			break;
+		}
+		if (rc == MS_ERR_NOTSUP || rc == MS_ERR_EXITED) {
+			rc = 0;
+			break; /* no ioctl, or nothing left to ask: the names stay ambiguous */
+		}
+		rc = 0;
+		if (exact.end != m->end || exact.inode != m->inode || exact.name_truncated ||
+		    ms_mapping_set_name(m, exact.name, exact.name_len) < 0)
+			continue;
+		m->name_ambiguous = false;
+		maps->stats.names_confirmed++;
+	}
+	ms_mapping_reset(&exact);
+	return rc;
 }
 
 static int text_begin(struct ms_maps *maps, struct ms_error *err)
@@ -107,7 +146,7 @@ static int text_begin(struct ms_maps *maps, struct ms_error *err)
 		return rc;
 	if (off == 0)
 		return ms_error_set(err, MS_ERR_EXITED, ESRCH, "pid %d: the address space is gone", (int)pid);
-	return 0;
+	return confirm_ambiguous(maps, st, err);
 }
 
 static int text_query(struct ms_maps *maps, uint64_t addr, unsigned flags,

@@ -188,6 +188,9 @@ int ms_stale_judge(struct ms_stale_ctx *ctx, const struct ms_proc *proc,
 		return verdict(out, MS_STALE_IGNORED, "anonymous memory");
 	if (m->name_truncated)
 		return verdict(out, MS_STALE_UNKNOWN, "the kernel could not give the path: longer than PATH_MAX");
+	if (m->name_ambiguous)
+		return verdict(out, MS_STALE_UNKNOWN, "the maps text cannot tell a newline from the characters \\012 "
+			       "in this path, and PROCMAP_QUERY could not say which: not looked up");
 	if (!m->name || m->name_len == 0 || m->name[0] != '/')
 		return verdict(out, MS_STALE_IGNORED, "not a path on a filesystem");
 	reason = ms_ignore_match(ctx->ignore, m->name, m->name_len);
@@ -274,6 +277,7 @@ static struct ms_stale_file *add_file(struct ms_stale_list *list, const struct m
 	f->inode = m->inode;
 	f->dev_major = m->dev_major;
 	f->dev_minor = m->dev_minor;
+	f->name_ambiguous = m->name_ambiguous;
 	f->build_id_len = m->build_id_len;
 	memcpy(f->build_id, m->build_id, sizeof(f->build_id));
 	list->count++;
@@ -402,6 +406,7 @@ int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags
 		struct ms_mapping m = {
 			.inode = f->inode, .dev_major = f->dev_major, .dev_minor = f->dev_minor,
 			.name = f->name, .name_len = f->name_len, .build_id_len = f->build_id_len,
+			.name_ambiguous = f->name_ambiguous,
 		};
 
 		memcpy(m.build_id, f->build_id, sizeof(m.build_id));

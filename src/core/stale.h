@@ -106,6 +106,7 @@ struct ms_stale_file {
 	size_t mappings;      /* how many of the scanned mappings map it */
 	uint64_t first_addr;  /* start of the first of them (when mappings > 0) */
 	bool is_exe;          /* it is /proc/PID/exe */
+	bool name_ambiguous;  /* text backend: the path is not known exactly */
 	struct ms_stale_result result;
 };
 
