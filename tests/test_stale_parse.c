@@ -113,7 +113,15 @@ static void test_unit_parse(void **state)
 {
 	(void)state;
 	expect_unit("0::/system.slice/ssh.service\n", 0, "ssh.service", -1);
-	expect_unit("0::/system.slice/docker-abc.scope/init.scope\n", 0, "init.scope", -1);
+	/* A delegated subtree names its own cgroups: the outer unit is the one to restart. */
+	expect_unit("0::/system.slice/docker-abc.scope/init.scope\n", 0, "docker-abc.scope", -1);
+	expect_unit("0::/system.slice/app.service/payload/sshd.service\n", 0, "app.service", -1);
+	/* A user's tree may hold a cgroup named like another manager or a system unit. */
+	expect_unit("0::/user.slice/user-1000.slice/user@1000.service/app.slice/foo.service/user@0.service/sshd.service\n",
+		    0, "foo.service", 1000);
+	expect_unit("0::/user.slice/user-0.slice/user@0.service/app.slice/x.scope/sshd.service\n",
+		    0, "x.scope", 0);
+	expect_unit("0::/user.slice/user-0.slice/user@0.service/sshd.service\n", 0, "sshd.service", 0);
 	expect_unit("0::/user.slice/user-1000.slice/user@1000.service/app.slice/foo.service\n",
 		    0, "foo.service", 1000);
 	expect_unit("0::/user.slice/user-1000.slice/user@1000.service\n", 0, "user@1000.service", -1);
@@ -124,6 +132,26 @@ static void test_unit_parse(void **state)
 	expect_unit("0::/user.slice\n", MS_END, NULL, 0);
 	expect_unit("", MS_END, NULL, 0);
 	expect_unit("garbage\n", MS_ERR_INVAL, NULL, 0);
+}
+
+/* A user unit names its manager; a hostile name is escaped. */
+static void test_unit_describe(void **state)
+{
+	struct ms_unit u = { .name = "foo.service", .user_uid = 1000 };
+	char out[64];
+
+	(void)state;
+	assert_int_equal(ms_unit_describe(&u, 0, out, sizeof(out)), strlen("foo.service (user@1000.service)"));
+	assert_string_equal(out, "foo.service (user@1000.service)");
+	u.user_uid = -1;
+	ms_unit_describe(&u, 0, out, sizeof(out));
+	assert_string_equal(out, "foo.service");
+	snprintf(u.name, sizeof(u.name), "x\x1b]0;t\x07.service");
+	u.user_uid = 0;
+	ms_unit_describe(&u, 0, out, sizeof(out));
+	assert_string_equal(out, "x\\x1b]0;t\\x07.service (user@0.service)");
+	ms_unit_describe(&u, 0, out, 8);
+	assert_true(strlen(out) < 8);
 }
 
 static void test_verdict_names(void **state)
@@ -212,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_ignore_default_list),
 		cmocka_unit_test(test_strip_deleted),
 		cmocka_unit_test(test_unit_parse),
+		cmocka_unit_test(test_unit_describe),
 		cmocka_unit_test(test_verdict_names),
 		cmocka_unit_test(test_user_file_behind_closed_door),
 	};

@@ -43,18 +43,12 @@ void stale_report_free(struct stale_report *r)
 
 static char *unit_text(const struct stale_proc *p, unsigned esc)
 {
-	char *name, *out = NULL;
+	char text[4 * MS_UNIT_MAX + 32];
 
 	if (!p->has_unit)
 		return NULL;
-	name = ms_escape_dup(p->unit.name, strlen(p->unit.name), esc);
-	if (name && p->unit.user_uid >= 0) {
-		if (asprintf(&out, "%s (uid %ld)", name, p->unit.user_uid) < 0)
-			out = NULL;
-		free(name);
-		return out;
-	}
-	return name;
+	ms_unit_describe(&p->unit, esc, text, sizeof(text));
+	return strdup(text);
 }
 
 /* Cell text of a process line; NULL for an empty cell. */

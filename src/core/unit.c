@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+
+#include "escape.h"
 #include "unit.h"
 
 /* The unit types of systemd.unit(5) that own processes, slices excepted. */
@@ -46,32 +49,54 @@ static long user_manager_uid(const char *s, size_t len)
 	return *end || v < 0 ? -1 : v;
 }
 
-/* The innermost unit of one cgroup path. */
+/*
+ * The unit of one cgroup path: the outermost unit, or, when that is a user
+ * manager, the outermost unit below it.  Anything deeper is a delegated
+ * subtree that the unit's own processes named, so it proves nothing.
+ */
 static int unit_of_path(const char *path, size_t len, struct ms_unit *out)
 {
 	size_t pos = 0;
 	bool found = false;
-	long uid = -1;
 
 	while (pos < len) {
 		const char *slash = memchr(path + pos, '/', len - pos);
 		size_t n = slash ? (size_t)(slash - (path + pos)) : len - pos;
 		const char *comp = path + pos;
 
-		if (n > 0 && n < MS_UNIT_MAX && is_unit(comp, n)) {
-			long manager = user_manager_uid(comp, n);
-
+		pos += n + 1;
+		if (n == 0 || !is_unit(comp, n))
+			continue;
+		if (n >= MS_UNIT_MAX)
+			break;
+		if (found) {
+			/* The first unit inside user@UID.service: a user unit. */
+			out->user_uid = user_manager_uid(out->name, strlen(out->name));
 			memcpy(out->name, comp, n);
 			out->name[n] = '\0';
-			/* Units below user@UID.service belong to that user's manager. */
-			out->user_uid = uid;
-			if (manager >= 0)
-				uid = manager;
-			found = true;
+			return 0;
 		}
-		pos += n + 1;
+		memcpy(out->name, comp, n);
+		out->name[n] = '\0';
+		found = true;
+		if (user_manager_uid(comp, n) < 0)
+			return 0;
 	}
 	return found ? 0 : MS_END;
+}
+
+size_t ms_unit_describe(const struct ms_unit *u, unsigned esc_flags, char *out, size_t size)
+{
+	size_t n;
+	int more;
+
+	if (size == 0)
+		return 0;
+	n = ms_escape(u->name, strnlen(u->name, sizeof(u->name)), out, size, esc_flags);
+	if (u->user_uid < 0)
+		return n;
+	more = snprintf(out + n, size - n, " (user@%ld.service)", u->user_uid);
+	return more < 0 || (size_t)more >= size - n ? size - 1 : n + (size_t)more;
 }
 
 int ms_unit_parse(const char *text, size_t len, struct ms_unit *out)

@@ -5,10 +5,15 @@
  *   0::/system.slice/ssh.service
  *   0::/user.slice/user-1000.slice/user@1000.service/app.slice/foo.service
  *   0::/user.slice/user-1000.slice/session-3.scope
- * The unit is the innermost path component that is a unit but not a slice
+ * The unit is the outermost path component that is a unit but not a slice
  * (a name ending in .service, .scope, .socket, .mount, .swap, .timer, ...
- * other than .slice): the one to restart.  Below user@UID.service it is a
- * user unit (systemctl --user), and *user_uid says whose.
+ * other than .slice): the one to restart.  When that is a user manager
+ * (user@UID.service), the unit is the outermost one below it, a user unit
+ * (systemctl --user), and user_uid says whose.  Deeper components are a
+ * delegated subtree (Delegate=, a user manager's whole tree, a container):
+ * the processes in it chose those names, so a "sshd.service" or a
+ * "user@0.service" there is never taken for a system unit or another
+ * user's manager.
  *
  * The unified hierarchy's line ("0::") is preferred; on a v1-only system the
  * "name=systemd" line is used.  The cgroup path is untrusted text (a process
@@ -38,6 +43,13 @@ struct ms_unit {
 };
 
 int ms_unit_parse(const char *text, size_t len, struct ms_unit *out);
+
+/*
+ * The unit for display: the escaped name (escape.h flags), and for a user
+ * unit its manager, "foo.service (user@1000.service)".  Returns the length
+ * written; out always ends in NUL.
+ */
+size_t ms_unit_describe(const struct ms_unit *u, unsigned esc_flags, char *out, size_t size);
 
 /* Read /proc/PID/cgroup through the handle and parse it. */
 int ms_unit_of(const struct ms_proc *proc, struct ms_unit *out, struct ms_error *err);

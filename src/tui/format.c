@@ -293,11 +293,7 @@ void tui_format_staleline(char *buf, size_t size, const struct tui_staleview *sv
 
 	if (line->file < 0) {
 		if (e->has_unit) {
-			size_t n = ms_escape(e->unit.name, strlen(e->unit.name), unit, sizeof(unit),
-					     escape_flags);
-
-			if (e->unit.user_uid >= 0)
-				snprintf(unit + n, sizeof(unit) - n, " (user %ld)", e->unit.user_uid);
+			ms_unit_describe(&e->unit, escape_flags, unit, sizeof(unit));
 		} else {
 			snprintf(unit, sizeof(unit), "-");
 		}
