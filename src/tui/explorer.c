@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "core/escape.h"
+#include "tui/stopsig.h"
 #include "tui/tui.h"
 
 #define OPT_DUMP_KEYS 300
@@ -219,9 +220,12 @@ static void run(struct tui_app *app)
 			doupdate();
 		}
 		flags = 0;
-		left = app->paused ? 3600 : deadline - now_seconds();
-		timeout(left <= 0 ? 0 : (int)(left * 1000) + 1);
+		/* At most a second asleep, should a signal not interrupt the read. */
+		left = app->paused ? 1 : deadline - now_seconds();
+		timeout(left <= 0 ? 0 : left >= 1 ? 1000 : (int)(left * 1000) + 1);
 		ch = getch();
+		if (tui_stopsig_pending())
+			break;
 		if (ch == ERR)
 			continue;
 		flags = dispatch(app, ch, &deadline);
@@ -344,11 +348,13 @@ int tui_main(int argc, char **argv)
 	set_escdelay(50);
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
 	tui_colors_init(&app);
+	tui_stopsig_install();
 	run(&app);
 	while (app.top)
 		pop(&app);
 	endwin();
 	delscreen(scr);
 	ms_ignore_free(app.ignore);
+	tui_stopsig_reraise();
 	return CLI_EXIT_OK;
 }

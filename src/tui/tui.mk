@@ -22,7 +22,8 @@ TUI_CURSES_SOURCES = \
 	src/tui/screen.c src/tui/keys.c \
 	src/tui/view_maps.c src/tui/view_procs.c src/tui/view_help.c \
 	src/tui/view_stale.c
-mapscope_SOURCES += $(TUI_MODEL_SOURCES) $(TUI_CURSES_SOURCES) src/tui/explorer.c
+mapscope_SOURCES += $(TUI_MODEL_SOURCES) $(TUI_CURSES_SOURCES) src/tui/explorer.c \
+	src/tui/stopsig.c src/tui/stopsig.h
 mapscope_LDADD += $(PROCLIST_LIBS)
 
 dist_pkgdata_DATA = data/mapscope.conf
@@ -31,8 +32,9 @@ dist_bashcompletion_DATA = data/bash-completion/mapscope
 
 # ---- explorer tests ----------------------------------------------------------------
 TESTS += tests/test_man_keys.sh
-EXTRA_DIST += tests/test_man_keys.sh tests/e2e/explorer.sh tests/e2e/lib.sh tests/screens
+EXTRA_DIST += tests/test_man_keys.sh tests/e2e/explorer.sh tests/e2e/lib.sh tests/screens tests/e2e/signals.sh
 TESTS += tests/e2e/explorer.sh
+TESTS += tests/e2e/signals.sh
 if HAVE_CMOCKA
 TUI_TEST_LIBS = $(PROCLIST_LIBS) $(SMARTCOLS_LIBS) $(JANSSON_LIBS) $(CMOCKA_LIBS)
 TUI_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(SMARTCOLS_CFLAGS)
