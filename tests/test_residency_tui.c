@@ -61,7 +61,7 @@ static void test_detail_lines(void **state)
 	query_kind(proc, &fx, "anon-written", &info);
 	n = tui_format_residency(lines, 4, &info, "pagemap");
 	assert_int_equal(n, 3);
-	cli_format_size(5 * (uint64_t)sysconf(_SC_PAGESIZE), false, size, sizeof(size));
+	ms_format_size(5 * (uint64_t)sysconf(_SC_PAGESIZE), false, size, sizeof(size));
 	snprintf(want, sizeof(want), "%s  [pagemap]", size);
 	assert_string_equal(lines[0].label, "resident");
 	assert_string_equal(lines[0].value, want);
@@ -70,7 +70,7 @@ static void test_detail_lines(void **state)
 
 	query_kind(proc, &fx, "anon-read", &info);
 	n = tui_format_residency(lines, 4, &info, "pagemap");
-	cli_format_size(3 * (uint64_t)sysconf(_SC_PAGESIZE), false, size, sizeof(size));
+	ms_format_size(3 * (uint64_t)sysconf(_SC_PAGESIZE), false, size, sizeof(size));
 	snprintf(want, sizeof(want), "0B (%s more on the zero page)  [pagemap]", size);
 	assert_string_equal(lines[0].value, want);
 
@@ -169,7 +169,7 @@ static void test_rss_column(void **state)
 	/* The column sits after SIZE; its heading too. */
 	r = row_of(&vm, &fx, "anon-written");
 	tui_format_maprow_rss(text, sizeof(text), r, 0, true, 0);
-	cli_format_size(5 * page, false, size, sizeof(size));
+	ms_format_size(5 * page, false, size, sizeof(size));
 	assert_non_null(strstr(text, size));
 	assert_true(strstr(text, size) > strstr(text, "32K")); /* SIZE: 8 pages */
 	tui_format_mapheading_rss(text, sizeof(text), 0, true);
@@ -187,7 +187,7 @@ static void test_rss_column(void **state)
 	assert_true(vm.rows[0].rss_known);
 	assert_false(vm.rows[3].rss_known);
 	tui_format_maprow_rss(text, sizeof(text), &vm.rows[3], 0, true, 0);
-	cli_format_size(vm.rows[3].m->end - vm.rows[3].m->start, false, size, sizeof(size));
+	ms_format_size(vm.rows[3].m->end - vm.rows[3].m->start, false, size, sizeof(size));
 	snprintf(size + strlen(size), sizeof(size) - strlen(size), "        "); /* a blank cell */
 	assert_non_null(strstr(text, size));
 	tui_mapview_free(&vm);

@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "core/escape.h"
+#include "core/units.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -22,6 +23,15 @@ void cli_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+void cli_error_pid(pid_t pid, const struct ms_error *err)
+{
+	/* File errors name the file; add the process, as every message does. */
+	if (!strncmp(err->msg, "pid ", 4))
+		cli_error("%s", err->msg);
+	else
+		cli_error("pid %d: %s", (int)pid, err->msg);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -115,35 +125,14 @@ int cli_opts_common(struct cli_opts *o, int opt, const char *arg)
 
 int cli_parse_pid(const char *s, pid_t *pid)
 {
-	char *end;
-	long v;
+	char *safe;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v <= 0 || v > INT32_MAX) {
-		char *safe = ms_escape_dup(s, strlen(s), MS_ESC_ASCII);
-
-		cli_error("'%s' is not a process ID", safe ? safe : "?");
-		free(safe);
-		return -1;
-	}
-	*pid = (pid_t)v;
-	return 0;
-}
-
-int cli_parse_addr(const char *s, uint64_t *addr)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 16);
-	if (errno || end == s || *end)
-		return -1;
-	*addr = v;
-	return 0;
+	if (ms_parse_pid(s, pid) == 0)
+		return 0;
+	safe = ms_escape_dup(s, strlen(s), MS_ESC_ASCII);
+	cli_error("'%s' is not a process ID", safe ? safe : "?");
+	free(safe);
+	return -1;
 }
 
 static int column_by_name(const char *name, size_t len, const struct cli_column *cols, size_t ncols)
@@ -385,36 +374,6 @@ int cli_stream_end(const struct cli_stream *st)
 int cli_table_print(struct libscols_table *tb)
 {
 	return cli_stdout_done(scols_print_table(tb) != 0);
-}
-
-void cli_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size)
-{
-	static const char suffix[] = "KMGTPE";
-	uint64_t unit = 1024;
-	int exp = 0;
-
-	if (in_bytes || bytes < 1024) {
-		snprintf(buf, size, "%" PRIu64 "%s", bytes, in_bytes ? "" : "B");
-		return;
-	}
-	while (exp < 5 && bytes / unit >= 1024) {
-		unit *= 1024;
-		exp++;
-	}
-	/* One decimal, dropped when it is zero, as lsblk prints sizes. */
-	{
-		uint64_t whole = bytes / unit;
-		uint64_t tenth = ((bytes % unit) * 10 + unit / 2) / unit;
-
-		if (tenth == 10) {
-			whole++;
-			tenth = 0;
-		}
-		if (tenth)
-			snprintf(buf, size, "%" PRIu64 ".%" PRIu64 "%c", whole, tenth, suffix[exp]);
-		else
-			snprintf(buf, size, "%" PRIu64 "%c", whole, suffix[exp]);
-	}
 }
 
 int cli_open_maps(pid_t pid, const struct cli_opts *o, struct ms_proc **proc,

@@ -23,11 +23,13 @@
 
 #include <libsmartcols.h>
 
+#include "core/error.h"
 #include "core/maps.h"
+#include "core/units.h"
 
-#define CLI_EXIT_OK 0
-#define CLI_EXIT_FAIL 1
-#define CLI_EXIT_USAGE 2
+#define CLI_EXIT_OK MS_EXIT_OK
+#define CLI_EXIT_FAIL MS_EXIT_FAIL
+#define CLI_EXIT_USAGE MS_EXIT_USAGE
 
 #define CLI_MAX_COLUMNS 32
 
@@ -112,11 +114,9 @@ int cli_getopt_own(int argc, char **argv, const char *cmd, const struct option *
 /* Usage error about cmd: message, the --help hint, and CLI_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Parse a PID argument; prints a message and returns -1 if not a PID. */
+/* ms_parse_pid that prints the message; -1 if not a PID. */
 int cli_parse_pid(const char *s, pid_t *pid);
 
-/* Parse a hex address with or without 0x; -1 if not one. */
-int cli_parse_addr(const char *s, uint64_t *addr);
 
 /*
  * Select columns.  spec NULL means the defaults; "+A,B" appends to them.
@@ -151,8 +151,6 @@ void cli_stream_init(struct cli_stream *st, const struct cli_opts *o, size_t nco
 int cli_stream_chunk(struct cli_stream *st, struct libscols_table *tb);
 int cli_stream_end(const struct cli_stream *st);
 
-/* "4K", "1.5M" ... or the plain number with -b. */
-void cli_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size);
 
 /* Open a process and its maps; prints the message and returns an exit status on failure. */
 int cli_open_maps(pid_t pid, const struct cli_opts *o, struct ms_proc **proc,

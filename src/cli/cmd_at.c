@@ -51,7 +51,7 @@ int cmd_at(int argc, char **argv)
 		return cli_usage_error("at", "at: expected PID and ADDR");
 	if (cli_parse_pid(argv[optind], &pid) < 0)
 		return CLI_EXIT_USAGE;
-	if (cli_parse_addr(argv[optind + 1], &addr) < 0) {
+	if (ms_parse_addr(argv[optind + 1], &addr) < 0) {
 		char *safe = ms_escape_dup(argv[optind + 1], strlen(argv[optind + 1]), MS_ESC_ASCII);
 
 		cli_error("'%s' is not a hex address", safe ? safe : "?");

@@ -197,7 +197,7 @@ static char *growth(const struct cli_opts *o, const struct ms_diff_entry *e, con
 
 	if ((e->old_map && !ro) || (e->new_map && !rn))
 		return strdup("");
-	cli_format_size(new >= old ? new - old : old - new, o->bytes, buf + 1, sizeof(buf) - 1);
+	ms_format_size(new >= old ? new - old : old - new, o->bytes, buf + 1, sizeof(buf) - 1);
 	/* JSON numbers take no plus sign. */
 	buf[0] = new >= old ? '+' : '-';
 	return strdup(new == old || (o->bytes && new > old) ? buf + 1 : buf);

@@ -40,15 +40,6 @@ static const struct option snapshot_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-void cli_error_pid(pid_t pid, const struct ms_error *err)
-{
-	/* File errors name the file; add the process, as every message does. */
-	if (!strncmp(err->msg, "pid ", 4))
-		cli_error("%s", err->msg);
-	else
-		cli_error("pid %d: %s", (int)pid, err->msg);
-}
-
 static int to_stdout(const struct ms_snapshot *snap, pid_t pid)
 {
 	struct ms_error err;

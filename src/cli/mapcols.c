@@ -96,12 +96,12 @@ char *mapcols_render_res(const struct cli_opts *o, int col, const struct ms_mapp
 	switch (col) {
 	case MAPCOL_START: snprintf(buf, sizeof(buf), "%" PRIx64, m->start); break;
 	case MAPCOL_END: snprintf(buf, sizeof(buf), "%" PRIx64, m->end); break;
-	case MAPCOL_SIZE: cli_format_size(ms_mapping_size(m), o->bytes, buf, sizeof(buf)); break;
+	case MAPCOL_SIZE: ms_format_size(ms_mapping_size(m), o->bytes, buf, sizeof(buf)); break;
 	case MAPCOL_PERMS: ms_perms_format(m->perms, buf); break;
 	case MAPCOL_OFFSET: snprintf(buf, sizeof(buf), "%" PRIx64, m->offset); break;
 	case MAPCOL_DEV: snprintf(buf, sizeof(buf), "%" PRIu32 ":%" PRIu32, m->dev_major, m->dev_minor); break;
 	case MAPCOL_INODE: snprintf(buf, sizeof(buf), "%" PRIu64, m->inode); break;
-	case MAPCOL_PAGESIZE: cli_format_size(m->page_size, o->bytes, buf, sizeof(buf)); break;
+	case MAPCOL_PAGESIZE: ms_format_size(m->page_size, o->bytes, buf, sizeof(buf)); break;
 	case MAPCOL_BUILDID:
 		for (uint32_t i = 0; i < m->build_id_len && i < MS_BUILD_ID_MAX; i++)
 			snprintf(buf + 2 * i, sizeof(buf) - 2 * i, "%02x", m->build_id[i]);
@@ -112,11 +112,11 @@ char *mapcols_render_res(const struct cli_opts *o, int col, const struct ms_mapp
 		return ms_escape_dup(m->name ? m->name : "", m->name_len, o->escape_flags);
 	case MAPCOL_RSS:
 		if (res)
-			cli_format_size(res->rss, o->bytes, buf, sizeof(buf));
+			ms_format_size(res->rss, o->bytes, buf, sizeof(buf));
 		break;
 	case MAPCOL_SWAP:
 		if (res)
-			cli_format_size(res->swap, o->bytes, buf, sizeof(buf));
+			ms_format_size(res->swap, o->bytes, buf, sizeof(buf));
 		break;
 	case MAPCOL_ADDR: snprintf(buf, sizeof(buf), "%" PRIx64, addr); break;
 	case MAPCOL_FILEOFF:

@@ -45,6 +45,11 @@ void ms_error_clear(struct ms_error *err);
 /* A short fixed name for a code ("exited", "no access", ...). */
 const char *ms_errcode_name(enum ms_errcode code);
 
+/* The exit statuses of every front end, as the man page lists them. */
+#define MS_EXIT_OK 0
+#define MS_EXIT_FAIL 1
+#define MS_EXIT_USAGE 2
+
 /* 0 for success, 2 for a caller mistake, 1 for anything about the process
  * (missing, unreadable, exited, or its data could not be read). */
 int ms_error_exit_status(enum ms_errcode code);

@@ -26,6 +26,15 @@
 
 #define MS_NAME_BUF_START 256
 
+/* The engine's filter and query bits go to the kernel as they are. */
+_Static_assert(MS_FILTER_READABLE == PROCMAP_QUERY_VMA_READABLE, "filter bit r");
+_Static_assert(MS_FILTER_WRITABLE == PROCMAP_QUERY_VMA_WRITABLE, "filter bit w");
+_Static_assert(MS_FILTER_EXECUTABLE == PROCMAP_QUERY_VMA_EXECUTABLE, "filter bit x");
+_Static_assert(MS_FILTER_SHARED == PROCMAP_QUERY_VMA_SHARED, "filter bit s");
+_Static_assert(MS_FILTER_FILE_BACKED == PROCMAP_QUERY_FILE_BACKED_VMA, "filter: file-backed");
+_Static_assert(MS_Q_COVERING_OR_NEXT == PROCMAP_QUERY_COVERING_OR_NEXT_VMA, "covering or next");
+_Static_assert((MS_FILTER_ALL & MS_Q_COVERING_OR_NEXT) == 0, "filters and the walk flag apart");
+
 struct ioctl_state {
 	char *name;
 	size_t name_size;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <langinfo.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "core/escape.h"
+#include "core/units.h"
 #include "tui/stopsig.h"
 #include "tui/tui.h"
 
 #define OPT_DUMP_KEYS 300
+#define OPT_BACKEND 301
 
 static void explorer_usage(FILE *out)
 {
@@ -32,10 +34,43 @@ static void explorer_usage(FILE *out)
 		     "'mapscope list PID'.  Settings: $XDG_CONFIG_HOME/mapscope/config.\n");
 }
 
+/* The explorer's own messages on stderr, before or after curses. */
+static void __attribute__((format(printf, 1, 2))) explorer_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mapscope: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int __attribute__((format(printf, 1, 2))) explorer_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mapscope: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'mapscope --help'.\n", stderr);
+	return MS_EXIT_USAGE;
+}
+
+static int not_a_pid(const char *arg)
+{
+	char *safe = ms_escape_dup(arg, strlen(arg), MS_ESC_ASCII);
+	int rc = explorer_usage_error("'%s' is not a process ID", safe ? safe : "?");
+
+	free(safe);
+	return rc;
+}
+
 static const struct option explorer_options[] = {
 	{ "pid", required_argument, NULL, 'p' },
 	{ "delay", required_argument, NULL, 'd' },
-	{ "backend", required_argument, NULL, CLI_OPT_BACKEND },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "dump-keys", required_argument, NULL, OPT_DUMP_KEYS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -45,7 +80,7 @@ static void config_warn(void *ctx, unsigned line, const char *msg)
 {
 	struct tui_app *app = ctx;
 
-	cli_error("config line %u: %s", line, msg);
+	explorer_error("config line %u: %s", line, msg);
 	if (!app->message[0])
 		tui_message(app, "config line %u: %s", line, msg);
 }
@@ -77,7 +112,7 @@ static void load_ignore(struct tui_app *app)
 
 	if (ms_ignore_load_user(&app->ignore, &err) == 0)
 		return;
-	cli_error("%s", err.msg);
+	explorer_error("%s", err.msg);
 	tui_message(app, "%s; using the built-in stale-ignore list", err.msg);
 	if (ms_ignore_default(&app->ignore, &err) < 0)
 		app->ignore = NULL;
@@ -96,7 +131,7 @@ static bool need_terminal(void)
 		why = "TERM is unset or dumb";
 	if (!why)
 		return false;
-	cli_error("the explorer needs a terminal (%s); for batch output use 'mapscope list PID'", why);
+	explorer_error("the explorer needs a terminal (%s); for batch output use 'mapscope list PID'", why);
 	return true;
 }
 
@@ -266,36 +301,36 @@ int tui_main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "p:d:h", explorer_options, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
-			if (cli_parse_pid(optarg, &pid) < 0)
-				return CLI_EXIT_USAGE;
+			if (ms_parse_pid(optarg, &pid) < 0)
+				return not_a_pid(optarg);
 			break;
 		case 'd':
 			if (parse_delay(optarg, &delay) < 0)
-				return cli_usage_error("", "--delay: expected seconds between 0.1 and 3600");
+				return explorer_usage_error("--delay: expected seconds between 0.1 and 3600");
 			break;
-		case CLI_OPT_BACKEND:
+		case OPT_BACKEND:
 			if (ms_backend_parse(optarg, &app.backend) < 0)
-				return cli_usage_error("", "--backend: '%s' is not auto, ioctl or text", optarg);
+				return explorer_usage_error("--backend: '%s' is not auto, ioctl or text", optarg);
 			have_backend = true;
 			break;
 		case OPT_DUMP_KEYS:
 			if (strcmp(optarg, "roff"))
-				return cli_usage_error("", "--dump-keys: only roff");
+				return explorer_usage_error("--dump-keys: only roff");
 			tui_actions_dump_roff(stdout);
-			return CLI_EXIT_OK;
+			return MS_EXIT_OK;
 		case 'h':
 			explorer_usage(stdout);
-			return CLI_EXIT_OK;
+			return MS_EXIT_OK;
 		default:
 			fprintf(stderr, "Try 'mapscope --help'.\n");
-			return CLI_EXIT_USAGE;
+			return MS_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
 		if (pid || optind + 1 < argc)
-			return cli_usage_error("", "expected at most one PID");
-		if (cli_parse_pid(argv[optind], &pid) < 0)
-			return CLI_EXIT_USAGE;
+			return explorer_usage_error("expected at most one PID");
+		if (ms_parse_pid(argv[optind], &pid) < 0)
+			return not_a_pid(argv[optind]);
 	}
 	load_config(&app);
 	if (delay > 0)
@@ -303,7 +338,7 @@ int tui_main(int argc, char **argv)
 	if (!have_backend)
 		app.backend = app.cfg.backend;
 	if (need_terminal())
-		return CLI_EXIT_USAGE;
+		return MS_EXIT_USAGE;
 	load_ignore(&app);
 	cs = nl_langinfo(CODESET);
 	app.escape_flags = cs && !strcasecmp(cs, "UTF-8") ? 0 : MS_ESC_ASCII;
@@ -324,9 +359,9 @@ int tui_main(int argc, char **argv)
 		if (!mv) {
 			while (app.top)
 				pop(&app);
-			cli_error("%s", why);
+			explorer_error("%s", why);
 			ms_ignore_free(app.ignore);
-			return CLI_EXIT_FAIL;
+			return MS_EXIT_FAIL;
 		}
 		tui_push(&app, mv);
 	}
@@ -334,10 +369,10 @@ int tui_main(int argc, char **argv)
 	if (!scr) {
 		while (app.top)
 			pop(&app);
-		cli_error("cannot start the terminal (TERM=%s); for batch output use 'mapscope list PID'",
+		explorer_error("cannot start the terminal (TERM=%s); for batch output use 'mapscope list PID'",
 			  getenv("TERM"));
 		ms_ignore_free(app.ignore);
-		return CLI_EXIT_USAGE;
+		return MS_EXIT_USAGE;
 	}
 	app.in_curses = true;
 	cbreak();
@@ -356,5 +391,5 @@ int tui_main(int argc, char **argv)
 	delscreen(scr);
 	ms_ignore_free(app.ignore);
 	tui_stopsig_reraise();
-	return CLI_EXIT_OK;
+	return MS_EXIT_OK;
 }

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <wchar.h>
 
-#include "cli/cli.h"
+#include "core/units.h"
 #include "core/escape.h"
 #include "tui/settings.h"
 #include "core/residency.h"
@@ -67,13 +67,13 @@ void tui_format_maprow_rss(char *buf, size_t size, const struct tui_maprow *r, u
 	       mark == TUI_MARK_ADDED ? '+' : mark == TUI_MARK_REMOVED ? '-' : ' ',
 	       tui_verdict_flag(r->verdict), m->start, m->end);
 	if (!(hidden & TUI_COL_SIZE)) {
-		cli_format_size(ms_mapping_size(m), false, tmp, sizeof(tmp));
+		ms_format_size(ms_mapping_size(m), false, tmp, sizeof(tmp));
 		append(buf, size, &at, " %6s", tmp);
 	}
 	if (rss_column) {
 		tmp[0] = '\0';
 		if (r->rss_known)
-			cli_format_size(r->rss, false, tmp, sizeof(tmp));
+			ms_format_size(r->rss, false, tmp, sizeof(tmp));
 		append(buf, size, &at, " %6s", tmp);
 	}
 	if (!(hidden & TUI_COL_PERMS)) {
@@ -153,7 +153,7 @@ void tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
 		snprintf(mapped, sizeof(mapped), "%s", r->maps_why ? r->maps_why : "?");
 	} else {
 		snprintf(maps, sizeof(maps), "%zu", r->nmaps);
-		cli_format_size(r->mapped, false, mapped, sizeof(mapped));
+		ms_format_size(r->mapped, false, mapped, sizeof(mapped));
 	}
 	if (r->stale_counted)
 		snprintf(stale, sizeof(stale), "%zu", r->stale);
@@ -205,8 +205,8 @@ size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct m
 		} \
 	} while (0)
 
-	cli_format_size(ms_mapping_size(m), false, size_text, sizeof(size_text));
-	cli_format_size(m->page_size, false, page, sizeof(page));
+	ms_format_size(ms_mapping_size(m), false, size_text, sizeof(size_text));
+	ms_format_size(m->page_size, false, page, sizeof(page));
 	LINE("range", "%" PRIx64 "-%" PRIx64, m->start, m->end);
 	LINE("size", "%s (%" PRIu64 " bytes)", size_text, ms_mapping_size(m));
 	if (k < n) {
@@ -258,10 +258,10 @@ size_t tui_format_residency(struct tui_detail_line *lines, size_t n,
 		snprintf(lines[k].value, sizeof(lines[k].value), "unavailable");
 		return 1;
 	}
-	cli_format_size(res->rss, false, a, sizeof(a));
+	ms_format_size(res->rss, false, a, sizeof(a));
 	lines[k].label = "resident";
 	if (res->zero_known && res->zero) {
-		cli_format_size(res->zero, false, b, sizeof(b));
+		ms_format_size(res->zero, false, b, sizeof(b));
 		snprintf(lines[k].value, sizeof(lines[k].value), "%s (%s more on the zero page)  [%s]",
 			 a, b, source);
 	} else {
@@ -269,13 +269,13 @@ size_t tui_format_residency(struct tui_detail_line *lines, size_t n,
 	}
 	k++;
 	if (k < n) {
-		cli_format_size(res->swap, false, a, sizeof(a));
+		ms_format_size(res->swap, false, a, sizeof(a));
 		lines[k].label = "swap";
 		snprintf(lines[k].value, sizeof(lines[k].value), "%s", a);
 		k++;
 	}
 	if (k < n) {
-		cli_format_size(res->huge, false, a, sizeof(a));
+		ms_format_size(res->huge, false, a, sizeof(a));
 		lines[k].label = "huge";
 		snprintf(lines[k].value, sizeof(lines[k].value), "%s%s", res->huge ? a : "none",
 			 res->hugetlb ? " (hugetlb)" : res->huge ? " (transparent huge pages)" : "");

@@ -21,22 +21,6 @@ void tui_push(struct tui_app *app, struct tui_view *v)
 	app->top = v;
 }
 
-unsigned tui_open_maps(struct tui_app *app, pid_t pid)
-{
-	struct tui_view *mv;
-	char why[256];
-
-	if (!pid)
-		return 0;
-	mv = tui_maps_new(app, pid, why, sizeof(why));
-	if (!mv) {
-		tui_message(app, "%s", why);
-		return TUI_F_REDRAW;
-	}
-	tui_push(app, mv);
-	return TUI_F_REQUERY | TUI_F_REDRAW;
-}
-
 void tui_message(struct tui_app *app, const char *fmt, ...)
 {
 	va_list ap;

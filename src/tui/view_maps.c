@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/cli.h"
+#include "core/units.h"
 #include "core/escape.h"
 #include "core/maps.h"
 #include "core/residency.h"
@@ -215,7 +215,7 @@ static unsigned goto_prompt(struct tui_app *app, struct tui_view *v, const char 
 
 	if (!done || !accepted || !text[0])
 		return TUI_F_REDRAW;
-	if (cli_parse_addr(text, &addr) < 0) {
+	if (ms_parse_addr(text, &addr) < 0) {
 		tui_message(app, "not a hex address");
 		return TUI_F_REDRAW;
 	}
@@ -394,7 +394,7 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 	if (tui_draw_too_small(win))
 		return;
 	tui_format_filters(filters, sizeof(filters), vm->filter);
-	cli_format_size(vm->total_size, false, total, sizeof(total));
+	ms_format_size(vm->total_size, false, total, sizeof(total));
 	if (vm->index_valid)
 		snprintf(text, sizeof(text), "%s | %s | filter %s%s%s | %zu/%zu maps, %s", f->title,
 			 f->backend, filters, vm->name_filter[0] ? " name~" : "", vm->name_filter,
@@ -522,4 +522,20 @@ struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size
 	snprintf(mv->title, sizeof(mv->title), "pid %d %s", (int)pid, comm);
 	tui_mapview_init(&mv->vm, app->cfg.filter, (size_t)tui_maps_rows(LINES > 0 ? LINES : 24, false));
 	return &mv->base;
+}
+
+unsigned tui_open_maps(struct tui_app *app, pid_t pid)
+{
+	struct tui_view *mv;
+	char why[256];
+
+	if (!pid)
+		return 0;
+	mv = tui_maps_new(app, pid, why, sizeof(why));
+	if (!mv) {
+		tui_message(app, "%s", why);
+		return TUI_F_REDRAW;
+	}
+	tui_push(app, mv);
+	return TUI_F_REQUERY | TUI_F_REDRAW;
 }

@@ -1,0 +1,26 @@
+/*
+ * units.h - the words both front ends read and write: process IDs,
+ * addresses and sizes.
+ *
+ * ms_parse_pid takes a decimal PID from 1 to INT32_MAX, nothing around it.
+ * ms_parse_addr takes a hexadecimal address, with or without 0x, and no
+ * sign.  Both return 0 with the value, or -1 and say nothing: the front end
+ * words the message.
+ *
+ * ms_format_size writes a size as lsblk does: "512B", "4K", "1.5M" (binary
+ * units, one decimal dropped when it is zero), or the plain number of bytes
+ * when in_bytes (the -b option).
+ */
+#ifndef MAPSCOPE_UNITS_H
+#define MAPSCOPE_UNITS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+int ms_parse_pid(const char *s, pid_t *pid);
+int ms_parse_addr(const char *s, uint64_t *addr);
+void ms_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size);
+
+#endif
