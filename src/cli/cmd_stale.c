@@ -151,71 +151,20 @@ static int load_ignore(const char *path, struct ms_ignore **out)
 	return -1;
 }
 
-/* Keep only the files whose verdict is shown; count the rest first. */
-static void keep_shown(struct stale_report *r, struct stale_proc *p, unsigned show)
+static void report_named(void *arg, const struct ms_error *err)
 {
-	size_t kept = 0;
-
-	ms_stale_counts_add(&r->totals, &p->files);
-	for (size_t i = 0; i < p->files.count; i++) {
-		struct ms_stale_file *f = &p->files.items[i];
-
-		if (ms_stale_verdict_is_stale(f->result.verdict))
-			p->stale_files++;
-		if (show & (1u << f->result.verdict))
-			p->files.items[kept++] = *f;
-		else
-			free(f->name);
-	}
-	p->files.count = kept;
-	if (p->stale_files)
-		r->stale_procs++;
-}
-
-struct stale_run {
-	struct ms_stale_ctx *ctx;
-	struct stale_report *report;
-	struct procscan *ps;
-	const struct stale_opts *so;
-};
-
-/* Scan one process into the report: 0, or -1 when out of memory. */
-static int scan_one(struct stale_run *a, struct ms_proc *proc, struct ms_maps *maps)
-{
-	struct stale_proc *p = stale_report_push(a->report);
-	struct ms_error err;
-
-	if (!p)
-		return -1;
-	p->pid = ms_proc_pid(proc);
-	memcpy(p->comm, ms_proc_stat_at_open(proc)->comm, sizeof(p->comm));
-	if (ms_stale_scan(a->ctx, maps, a->so->scan_flags, &p->files, &err) < 0) {
-		ms_stale_list_free(&p->files);
-		a->report->count--;
-		if (err.code == MS_ERR_NOMEM)
-			return -1;
-		procscan_note_error(a->ps, &err);
-		return 0;
-	}
-	keep_shown(a->report, p, a->so->show);
-	if (p->files.count || p->stale_files)
-		p->has_unit = ms_unit_of(proc, &p->unit, NULL) == 0;
-	if (!p->files.count && !p->stale_files) {
-		ms_stale_list_free(&p->files);
-		a->report->count--;
-	}
-	return 0;
+	(void)arg;
+	cli_error("%s", err->msg);
 }
 
 int cmd_stale(int argc, char **argv)
 {
-	struct stale_report report = { 0 };
+	struct ms_stale_report report = { 0 };
 	struct ms_ignore *ignore = NULL;
 	struct ms_stale_ctx *ctx = NULL;
 	struct stale_opts so;
 	struct procscan ps;
-	struct ms_proc *proc;
-	struct ms_maps *maps;
+	struct ms_stale_report_opts ro;
 	struct ms_error err;
 	int selected[CLI_MAX_COLUMNS];
 	int nsel, status;
@@ -230,6 +179,7 @@ int cmd_stale(int argc, char **argv)
 	for (int i = 0; i < nsel; i++)
 		if (selected[i] == STALECOL_BUILDID)
 			so.scan_flags |= MS_STALE_BUILD_IDS;
+	ro = (struct ms_stale_report_opts){ .scan_flags = so.scan_flags, .show = so.show };
 	if (load_ignore(so.ignore_file, &ignore) < 0)
 		return STALE_EXIT_ERROR;
 	if (ms_stale_ctx_new(ignore, &ctx, &err) < 0) {
@@ -237,20 +187,12 @@ int cmd_stale(int argc, char **argv)
 		ms_ignore_free(ignore);
 		return STALE_EXIT_ERROR;
 	}
-	if (procscan_init(&ps, argc - optind, argv + optind, &status) < 0)
+	if (procscan_init(&ps, argc - optind, argv + optind, &so.cli, &status) < 0)
 		goto out;
 	status = CLI_EXIT_OK;
-	{
-		struct stale_run run = { ctx, &report, &ps, &so };
-
-		while (status == CLI_EXIT_OK && procscan_next(&ps, &so.cli, &proc, &maps)) {
-			if (scan_one(&run, proc, maps) < 0) {
-				cli_error("stale: out of memory");
-				status = STALE_EXIT_ERROR;
-			}
-			ms_maps_close(maps);
-			ms_proc_close(proc);
-		}
+	if (ms_stale_report_walk(&report, ctx, &ps.fleet, &ro, report_named, NULL, &err) < 0) {
+		cli_error("%s", err.msg);
+		status = STALE_EXIT_ERROR;
 	}
 	if (status == CLI_EXIT_OK) {
 		status = so.openmetrics ? stale_print_openmetrics(&report, &ps, so.cli.escape_flags)
@@ -263,7 +205,7 @@ int cmd_stale(int argc, char **argv)
 		status = STALE_EXIT_FOUND;
 	procscan_free(&ps);
 out:
-	stale_report_free(&report);
+	ms_stale_report_free(&report);
 	ms_stale_ctx_free(ctx);
 	ms_ignore_free(ignore);
 	return status;

@@ -190,12 +190,12 @@ int cmd_who(int argc, char **argv)
 	tb = cli_table_new(&o, "mappings", cols, selected, (size_t)nsel);
 	if (!tb)
 		return CLI_EXIT_USAGE;
-	if (procscan_init(&ps, 0, NULL, &status) < 0) {
+	if (procscan_init(&ps, 0, NULL, &o, &status) < 0) {
 		scols_unref_table(tb);
 		return status;
 	}
 	status = CLI_EXIT_OK;
-	while (status == CLI_EXIT_OK && procscan_next(&ps, &o, &proc, &maps)) {
+	while (status == CLI_EXIT_OK && procscan_next(&ps, &proc, &maps)) {
 		int rc = who_scan(tb, &o, selected, (size_t)nsel, maps, &target, &found, &err);
 
 		if (rc == MS_ERR_NOMEM) {

@@ -5,30 +5,31 @@
 
 #include "cli/procscan.h"
 
-int procscan_init(struct procscan *ps, int argc, char **argv, int *status)
+int procscan_init(struct procscan *ps, int argc, char **argv, const struct cli_opts *o,
+		  int *status)
 {
 	struct ms_error err;
+	pid_t *pids = NULL;
+	int rc;
 
-	*ps = (struct procscan){ 0 };
 	if (argc > 0) {
-		ps->pids = calloc((size_t)argc, sizeof(*ps->pids));
-		if (!ps->pids) {
+		pids = calloc((size_t)argc, sizeof(*pids));
+		if (!pids) {
 			cli_error("out of memory");
 			*status = CLI_EXIT_USAGE;
 			return -1;
 		}
 		for (int i = 0; i < argc; i++) {
-			if (cli_parse_pid(argv[i], &ps->pids[i]) < 0) {
-				procscan_free(ps);
+			if (cli_parse_pid(argv[i], &pids[i]) < 0) {
+				free(pids);
 				*status = CLI_EXIT_USAGE;
 				return -1;
 			}
 		}
-		ps->count = (size_t)argc;
-		ps->explicit = true;
-		return 0;
 	}
-	if (ms_pid_list(&ps->pids, &ps->count, &err) < 0) {
+	rc = ms_fleet_init(&ps->fleet, pids, (size_t)(argc > 0 ? argc : 0), argc > 0, o->backend, &err);
+	free(pids);
+	if (rc < 0) {
 		cli_error("%s", err.msg);
 		*status = CLI_EXIT_USAGE;
 		return -1;
@@ -38,81 +39,44 @@ int procscan_init(struct procscan *ps, int argc, char **argv, int *status)
 
 void procscan_free(struct procscan *ps)
 {
-	free(ps->pids);
-	ps->pids = NULL;
-	ps->count = 0;
+	ms_fleet_free(&ps->fleet);
 }
 
 void procscan_note_error(struct procscan *ps, const struct ms_error *err)
 {
-	if (ps->scanned)
-		ps->scanned--;
-	switch (err->code) {
-	case MS_ERR_NOPROC:
-	case MS_ERR_EXITED:
-	case MS_ERR_EXECED:
-		ps->vanished++;
-		break;
-	case MS_ERR_NOACCESS:
-		ps->denied++;
-		break;
-	case MS_ERR_NOMM:
-		/* A kernel thread has no mappings: nothing to report. */
-		return;
-	default:
-		ps->failed++;
-		break;
-	}
-	if (ps->explicit) {
+	if (ms_fleet_note_error(&ps->fleet, err))
 		cli_error("%s", err->msg);
-		ps->named_failed = true;
-	}
 }
 
-int procscan_next(struct procscan *ps, const struct cli_opts *o, struct ms_proc **proc,
-		  struct ms_maps **maps)
+int procscan_next(struct procscan *ps, struct ms_proc **proc, struct ms_maps **maps)
 {
-	struct ms_maps_opts mo = { .backend = o->backend, .ioctl_fn = NULL };
-	pid_t self = getpid();
 	struct ms_error err;
 
-	while (ps->next < ps->count) {
-		pid_t pid = ps->pids[ps->next++];
-
-		if (pid == self && !ps->explicit)
+	for (;;) {
+		switch (ms_fleet_next(&ps->fleet, proc, maps, &err)) {
+		case MS_FLEET_OPEN:
+			return 1;
+		case MS_FLEET_NAMED_FAILED:
+			cli_error("%s", err.msg);
 			continue;
-		*proc = NULL;
-		*maps = NULL;
-		ps->scanned++;
-		if (ms_proc_open(pid, proc, &err) < 0) {
-			procscan_note_error(ps, &err);
-			continue;
+		default:
+			return 0;
 		}
-		if (!ps->explicit && ms_proc_is_kernel_thread(ms_proc_stat_at_open(*proc))) {
-			ps->scanned--;
-			ms_proc_close(*proc);
-			continue;
-		}
-		if (ms_maps_open(*proc, &mo, maps, &err) < 0) {
-			procscan_note_error(ps, &err);
-			ms_proc_close(*proc);
-			continue;
-		}
-		return 1;
 	}
-	return 0;
 }
 
 bool procscan_failed(const struct procscan *ps)
 {
-	return ps->named_failed;
+	return ms_fleet_failed(&ps->fleet);
 }
 
 void procscan_summary(const struct procscan *ps, const char *cmd)
 {
-	if (ps->explicit || (!ps->vanished && !ps->denied && !ps->failed))
+	const struct ms_fleet *f = &ps->fleet;
+
+	if (!ms_fleet_skipped_any(f))
 		return;
 	cli_error("%s: %zu processes scanned; skipped %zu that exited, %zu without access%s, %zu unreadable",
-		  cmd, ps->scanned, ps->vanished, ps->denied,
-		  ps->denied && geteuid() != 0 ? " (run as root to see them)" : "", ps->failed);
+		  cmd, f->scanned, f->vanished, f->denied,
+		  f->denied && geteuid() != 0 ? " (run as root to see them)" : "", f->failed);
 }

@@ -1,44 +1,34 @@
 /*
- * procscan.h - walk every process (or the PIDs given) for a batch command
- * that looks at many of them (`stale`, `who`).
+ * procscan.h - the command line's side of a walk over many processes
+ * (`stale`, `who`): the walk itself is core/fleet.h.
  *
- * procscan_next opens each process and its maps in turn and hands back the
- * pair.  Processes that vanish, deny access or are kernel threads are not
- * errors: they are counted (and skipped) so the command can print one
- * summary line.  PIDs named on the command line are different: a problem
- * with one is reported at once, and procscan_failed says the command should
- * exit 2.  Our own process is skipped in a system-wide walk.
+ * procscan_init turns the operands into PIDs (none: every process), and
+ * procscan_next hands back each open process and its maps.  What the walk
+ * counts is printed here: a PID named on the command line that cannot be
+ * read is reported at once (and procscan_failed then says the command
+ * should fail), the others are summed up in one line by procscan_summary.
  */
 #ifndef MAPSCOPE_CLI_PROCSCAN_H
 #define MAPSCOPE_CLI_PROCSCAN_H
 
 #include <stdbool.h>
-#include <stddef.h>
-#include <sys/types.h>
 
 #include "cli/cli.h"
+#include "core/fleet.h"
 
 struct procscan {
-	pid_t *pids;
-	size_t count;
-	size_t next;
-	bool explicit;   /* PIDs came from the command line */
-	size_t scanned;  /* handed out and not later reported failed */
-	size_t vanished; /* exited or exec'd away while we looked */
-	size_t denied;   /* no ptrace read access */
-	size_t failed;   /* other errors */
-	bool named_failed;
+	struct ms_fleet fleet;
 };
 
 /* operands: PIDs, or none for all.  Returns -1 (exit status set in *status) or 0. */
-int procscan_init(struct procscan *ps, int argc, char **argv, int *status);
+int procscan_init(struct procscan *ps, int argc, char **argv, const struct cli_opts *o,
+		  int *status);
 void procscan_free(struct procscan *ps);
 
 /* 1 with *proc and *maps open (caller closes both), 0 when done. */
-int procscan_next(struct procscan *ps, const struct cli_opts *o, struct ms_proc **proc,
-		  struct ms_maps **maps);
+int procscan_next(struct procscan *ps, struct ms_proc **proc, struct ms_maps **maps);
 
-/* Classify an error that came up while reading a process handed out by next. */
+/* Count an error met while reading a process handed out by next; report a named one. */
 void procscan_note_error(struct procscan *ps, const struct ms_error *err);
 
 /* True when a PID named on the command line could not be read. */

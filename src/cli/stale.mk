@@ -7,6 +7,7 @@ libmapscope_core_a_SOURCES += \
 	src/core/ignore.c src/core/ignore.h \
 	src/core/stale.c src/core/stale.h \
 	src/core/stale_lookup.c src/core/stale_lookup.h \
+	src/core/stale_report.c src/core/stale_report.h \
 	src/core/unit.c src/core/unit.h
 nodist_libmapscope_core_a_SOURCES = src/core/stale_ignore_default.c
 

@@ -25,23 +25,7 @@ const struct cli_column stalecols[STALECOL_COUNT] = {
 	[STALECOL_BUILDID] = { "BUILDID", 40, 0, SCOLS_JSON_STRING, false, "GNU build ID of the mapped file (file lines)" },
 };
 
-struct stale_proc *stale_report_push(struct stale_report *r)
-{
-	if (ms_grow((void **)&r->procs, &r->capacity, r->count, sizeof(*r->procs), 16) < 0)
-		return NULL;
-	memset(&r->procs[r->count], 0, sizeof(r->procs[0]));
-	return &r->procs[r->count++];
-}
-
-void stale_report_free(struct stale_report *r)
-{
-	for (size_t i = 0; i < r->count; i++)
-		ms_stale_list_free(&r->procs[i].files);
-	free(r->procs);
-	memset(r, 0, sizeof(*r));
-}
-
-static char *unit_text(const struct stale_proc *p, unsigned esc)
+static char *unit_text(const struct ms_stale_proc *p, unsigned esc)
 {
 	char text[4 * MS_UNIT_MAX + 32];
 
@@ -52,7 +36,7 @@ static char *unit_text(const struct stale_proc *p, unsigned esc)
 }
 
 /* Cell text of a process line; NULL for an empty cell. */
-static char *proc_cell(int col, const struct stale_proc *p, unsigned esc)
+static char *proc_cell(int col, const struct ms_stale_proc *p, unsigned esc)
 {
 	char *s = NULL;
 
@@ -90,7 +74,7 @@ static char *file_cell(int col, const struct ms_stale_file *f, unsigned esc)
 /* Add a line under parent with the process's or the file's cells (the other NULL). */
 static struct libscols_line *add_line(struct libscols_table *tb, struct libscols_line *parent,
 				      const int *selected, size_t nselected, unsigned esc,
-				      const struct stale_proc *p, const struct ms_stale_file *f)
+				      const struct ms_stale_proc *p, const struct ms_stale_file *f)
 {
 	struct libscols_line *ln = scols_table_new_line(tb, parent);
 
@@ -109,7 +93,7 @@ static struct libscols_line *add_line(struct libscols_table *tb, struct libscols
 }
 
 struct file_ref {
-	const struct stale_proc *proc;
+	const struct ms_stale_proc *proc;
 	const struct ms_stale_file *file;
 };
 
@@ -133,7 +117,7 @@ static int file_ref_cmp(const void *a, const void *b)
 	return (int)x->result.verdict - (int)y->result.verdict;
 }
 
-static int fill_by_file(struct libscols_table *tb, const struct stale_report *r,
+static int fill_by_file(struct libscols_table *tb, const struct ms_stale_report *r,
 			const int *selected, size_t nselected, unsigned esc)
 {
 	struct file_ref *refs;
@@ -161,11 +145,11 @@ static int fill_by_file(struct libscols_table *tb, const struct stale_report *r,
 	return rc;
 }
 
-static int fill_by_process(struct libscols_table *tb, const struct stale_report *r,
+static int fill_by_process(struct libscols_table *tb, const struct ms_stale_report *r,
 			   const int *selected, size_t nselected, unsigned esc)
 {
 	for (size_t i = 0; i < r->count; i++) {
-		const struct stale_proc *p = &r->procs[i];
+		const struct ms_stale_proc *p = &r->procs[i];
 		struct libscols_line *ln;
 
 		if (!p->files.count)
@@ -180,7 +164,7 @@ static int fill_by_process(struct libscols_table *tb, const struct stale_report 
 	return 0;
 }
 
-int stale_print_tree(const struct stale_report *r, const struct cli_opts *o,
+int stale_print_tree(const struct ms_stale_report *r, const struct cli_opts *o,
 		     const int *selected, size_t nselected, bool by_file)
 {
 	struct libscols_table *tb = cli_table_new(o, by_file ? "files" : "processes", stalecols,
@@ -221,7 +205,7 @@ static int unit_count_cmp(const void *a, const void *b)
 	return strcmp(((const struct unit_count *)a)->unit, ((const struct unit_count *)b)->unit);
 }
 
-static void print_units(const struct stale_report *r, unsigned esc)
+static void print_units(const struct ms_stale_report *r, unsigned esc)
 {
 	struct unit_count *units = calloc(r->count ? r->count : 1, sizeof(*units));
 	size_t n = 0;
@@ -229,7 +213,7 @@ static void print_units(const struct stale_report *r, unsigned esc)
 	if (!units)
 		return;
 	for (size_t i = 0; i < r->count; i++) {
-		const struct stale_proc *p = &r->procs[i];
+		const struct ms_stale_proc *p = &r->procs[i];
 		char *u;
 		size_t j;
 
@@ -260,7 +244,7 @@ static void print_units(const struct stale_report *r, unsigned esc)
 	free(units);
 }
 
-int stale_print_openmetrics(const struct stale_report *r, const struct procscan *ps,
+int stale_print_openmetrics(const struct ms_stale_report *r, const struct procscan *ps,
 			    unsigned escape_flags)
 {
 	printf("# HELP mapscope_stale_files Files mapped by the scanned processes (counted per process), by verdict.\n"
@@ -283,7 +267,7 @@ int stale_print_openmetrics(const struct stale_report *r, const struct procscan 
 	       "mapscope_scan_processes{outcome=\"vanished\"} %zu\n"
 	       "mapscope_scan_processes{outcome=\"denied\"} %zu\n"
 	       "mapscope_scan_processes{outcome=\"failed\"} %zu\n"
-	       "# EOF\n", ps->scanned, ps->vanished, ps->denied, ps->failed);
+	       "# EOF\n", ps->fleet.scanned, ps->fleet.vanished, ps->fleet.denied, ps->fleet.failed);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		cli_error("write error");
 		return CLI_EXIT_USAGE;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/stale_report.h"
 #include "tui/mapview.h"
 #include "tui/staleview.h"
 
@@ -146,57 +147,46 @@ int tui_staleview_rebuild(struct tui_staleview *sv)
 	return 0;
 }
 
-/* One process: 0 (judged or skipped), or MS_ERR_NOMEM. */
-static int scan_one(struct tui_staleview *sv, struct ms_stale_ctx *ctx,
-		    const struct ms_procrow *row, enum ms_backend backend, struct ms_error *err)
-{
-	struct ms_maps_opts opts = { .backend = backend, .ioctl_fn = NULL };
-	struct ms_stale_list files = { 0 };
-	struct ms_proc *proc = NULL;
-	struct ms_maps *maps = NULL;
-	struct ms_unit unit;
-	bool has_unit = false;
-	int rc;
-
-	rc = ms_proc_open(row->pid, &proc, err);
-	if (rc == 0)
-		rc = ms_maps_open(proc, &opts, &maps, err);
-	if (rc == 0)
-		rc = ms_stale_scan(ctx, maps, 0, &files, err);
-	if (rc == 0) {
-		sv->scanned++;
-		for (size_t i = 0; i < files.count && !has_unit; i++)
-			if (ms_stale_verdict_is_stale(files.items[i].result.verdict))
-				has_unit = ms_unit_of(proc, &unit, NULL) == 0;
-		rc = tui_staleview_add(sv, row, has_unit ? &unit : NULL, &files);
-		if (rc < 0)
-			ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale view: out of memory");
-	} else if (rc != MS_ERR_NOMEM) {
-		sv->unreadable++;
-		rc = 0;
-	}
-	ms_stale_list_free(&files);
-	ms_maps_close(maps);
-	ms_proc_close(proc);
-	return rc;
-}
-
 int tui_staleview_scan(struct tui_staleview *sv, struct ms_stale_ctx *ctx,
 		       const struct ms_proclist *procs, enum ms_backend backend, pid_t self,
 		       struct ms_error *err)
 {
-	tui_staleview_clear(sv);
-	for (size_t i = 0; i < procs->count; i++) {
-		const struct ms_procrow *row = &procs->rows[i];
+	const struct ms_stale_report_opts opts = {
+		.show = 1u << MS_STALE_DELETED | 1u << MS_STALE_REPLACED,
+	};
+	struct ms_stale_report report = { 0 };
+	struct ms_fleet fleet = { 0 };
+	pid_t *pids = calloc(procs->count ? procs->count : 1, sizeof(*pids));
+	size_t n = 0;
+	int rc;
 
-		if (row->kthread || row->pid == self)
-			continue;
-		if (scan_one(sv, ctx, row, backend, err) < 0)
-			return MS_ERR_NOMEM;
-	}
-	if (tui_staleview_rebuild(sv) < 0)
+	tui_staleview_clear(sv);
+	if (!pids)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale view: out of memory");
-	return 0;
+	for (size_t i = 0; i < procs->count; i++)
+		if (!procs->rows[i].kthread && procs->rows[i].pid != self)
+			pids[n++] = procs->rows[i].pid;
+	rc = ms_fleet_init(&fleet, pids, n, false, backend, err);
+	free(pids);
+	if (rc == 0)
+		rc = ms_stale_report_walk(&report, ctx, &fleet, &opts, NULL, NULL, err);
+	for (size_t i = 0; rc == 0 && i < report.count; i++) {
+		const struct ms_stale_proc *p = &report.procs[i];
+		size_t row = ms_proclist_find(procs, p->pid);
+
+		if (row < procs->count &&
+		    tui_staleview_add(sv, &procs->rows[row], p->has_unit ? &p->unit : NULL, &p->files) < 0)
+			rc = MS_ERR_NOMEM;
+	}
+	sv->scanned = fleet.scanned;
+	sv->unreadable = fleet.vanished + fleet.denied + fleet.failed;
+	ms_stale_report_free(&report);
+	ms_fleet_free(&fleet);
+	if (rc == 0 && tui_staleview_rebuild(sv) < 0)
+		rc = MS_ERR_NOMEM;
+	if (rc == MS_ERR_NOMEM)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale view: out of memory");
+	return rc;
 }
 
 const struct tui_stale_line *tui_staleview_line(const struct tui_staleview *sv, size_t i)

@@ -1,0 +1,125 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "stale_report.h"
+
+void ms_stale_report_free(struct ms_stale_report *r)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		ms_stale_list_free(&r->procs[i].files);
+		free(r->procs[i].cmd);
+	}
+	free(r->procs);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Keep only the files whose verdict is shown; count them all first. */
+static void keep_shown(struct ms_stale_report *r, struct ms_stale_proc *p, unsigned show)
+{
+	size_t kept = 0;
+
+	ms_stale_counts_add(&r->totals, &p->files);
+	for (size_t i = 0; i < p->files.count; i++) {
+		struct ms_stale_file *f = &p->files.items[i];
+
+		if (ms_stale_verdict_is_stale(f->result.verdict))
+			p->stale_files++;
+		if (show & (1u << f->result.verdict))
+			p->files.items[kept++] = *f;
+		else
+			free(f->name);
+	}
+	p->files.count = kept;
+	if (p->stale_files)
+		r->stale_procs++;
+}
+
+/* The command line with its NULs as spaces; an empty one (kernel, zombie) stays NULL. */
+static int read_cmdline(struct ms_stale_proc *p, const struct ms_proc *proc)
+{
+	bool truncated;
+	size_t len;
+	char *buf;
+
+	if (ms_proc_read_file(proc, "cmdline", MS_STALE_CMDLINE_MAX, &buf, &len, &truncated, NULL) < 0)
+		return 0;
+	while (len && buf[len - 1] == '\0')
+		len--;
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	if (!len) {
+		free(buf);
+		return 0;
+	}
+	p->cmd = buf;
+	p->cmd_len = len;
+	return 0;
+}
+
+int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
+			struct ms_proc *proc, struct ms_maps *maps,
+			const struct ms_stale_report_opts *opts, struct ms_error *err)
+{
+	struct ms_stale_proc *p;
+	int rc;
+
+	if (ms_grow((void **)&r->procs, &r->capacity, r->count, sizeof(*r->procs), 16) < 0)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
+	p = &r->procs[r->count];
+	memset(p, 0, sizeof(*p));
+	p->pid = ms_proc_pid(proc);
+	memcpy(p->comm, ms_proc_stat_at_open(proc)->comm, sizeof(p->comm));
+	rc = ms_stale_scan(ctx, maps, opts->scan_flags, &p->files, err);
+	if (rc < 0) {
+		ms_stale_list_free(&p->files);
+		return rc;
+	}
+	keep_shown(r, p, opts->show);
+	if (!p->files.count && !p->stale_files) {
+		ms_stale_list_free(&p->files);
+		return 0;
+	}
+	/* Only a process with something stale has a unit worth restarting. */
+	if (p->stale_files)
+		p->has_unit = ms_unit_of(proc, &p->unit, NULL) == 0;
+	if (opts->cmdline)
+		read_cmdline(p, proc);
+	r->count++;
+	return 0;
+}
+
+int ms_stale_report_walk(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
+			 struct ms_fleet *fleet, const struct ms_stale_report_opts *opts,
+			 void (*named_failed)(void *arg, const struct ms_error *err), void *arg,
+			 struct ms_error *err)
+{
+	struct ms_proc *proc;
+	struct ms_maps *maps;
+	struct ms_error why;
+	int rc;
+
+	for (;;) {
+		rc = ms_fleet_next(fleet, &proc, &maps, &why);
+		if (rc == MS_FLEET_DONE)
+			return 0;
+		if (rc == MS_FLEET_NAMED_FAILED) {
+			if (named_failed)
+				named_failed(arg, &why);
+			continue;
+		}
+		rc = ms_stale_report_add(r, ctx, proc, maps, opts, &why);
+		ms_maps_close(maps);
+		ms_proc_close(proc);
+		if (rc == MS_ERR_NOMEM) {
+			*err = why;
+			return rc;
+		}
+		if (rc < 0 && ms_fleet_note_error(fleet, &why) && named_failed)
+			named_failed(arg, &why);
+	}
+}
