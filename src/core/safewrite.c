@@ -11,6 +11,7 @@
 
 #include "compat.h"
 #include "escape.h"
+#include "saferead.h"
 #include "safewrite.h"
 
 /*
@@ -91,23 +92,6 @@ static int refuse_symlink(struct ms_safewrite *w, struct ms_error *err)
 			    w->path, shown);
 }
 
-static const char *kind_of(mode_t mode, int *e)
-{
-	*e = ENODEV;
-	if (S_ISCHR(mode))
-		return "a character device";
-	if (S_ISBLK(mode))
-		return "a block device";
-	*e = S_ISDIR(mode) ? EISDIR : ENXIO;
-	if (S_ISDIR(mode))
-		return "a directory";
-	if (S_ISFIFO(mode))
-		return "a FIFO";
-	if (S_ISSOCK(mode))
-		return "a socket";
-	return "of an unknown type";
-}
-
 /*
  * May an existing file with this status be written?  0, or an error.  Used
  * on what the name holds before opening and on the descriptor after.
@@ -121,7 +105,7 @@ static int judge_existing(struct ms_safewrite *w, const struct stat *st,
 	if (S_ISLNK(st->st_mode))
 		return refuse_symlink(w, err);
 	if (!S_ISREG(st->st_mode)) {
-		const char *kind = kind_of(st->st_mode, &e);
+		const char *kind = ms_file_kind(st->st_mode, &e);
 
 		return ms_error_set(err, MS_ERR_IO, e, "%s: %s, not a regular file: not writing to it",
 				    w->path, kind);

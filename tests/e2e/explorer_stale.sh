@@ -3,7 +3,8 @@
 # in tmux against tests/stale-child holding a library that is then deleted.
 # Checks the maps view's D flag and the detail pane's verdict, the STALE
 # column, the D view (and Enter there), and S: created, then overwrote, the
-# file reads back as a snapshot, and a symlink or a FIFO is refused.  Polls with a deadline; no fixed sleeps.
+# file reads back as a snapshot, and a symlink or a FIFO is refused.  The
+# settings file is a FIFO: the explorer starts anyway and says it ignored it.  Polls with a deadline; no fixed sleeps.
 # Exit 77 (skip) only when tmux is absent.
 set -u
 
@@ -39,12 +40,16 @@ rm -f "$LIB"
 # explorer honours like `mapscope stale`, ignores only memfds here.
 mkdir -p "$TMP/config/mapscope"
 printf '# test list\n/memfd:* memory file\n' > "$TMP/config/mapscope/stale-ignore.conf"
+# A FIFO where the settings file belongs must not block the start (issue 11).
+mkfifo "$TMP/config/mapscope/config"
 
 # -- the maps view flags the row D ---------------------------------------------------
 tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 200 -y 50 \
 	"cd '$TMP' && XDG_CONFIG_HOME='$TMP/config' '$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")' $CPID; echo \$? > '$TMP/status'; sleep 60" ||
 	fail "cannot start tmux"
 wait_for "the maps view" shows "pid $CPID stale-child-e2e |"
+wait_for "the settings FIFO reported" shows "config: a FIFO, not a regular file: not reading it; settings file ignored"
+pass "a FIFO as the settings file: the explorer starts, says so, and ignores it"
 # Bring the library on screen: a sanitizer build maps far more than fits.
 ADDR=$("$BIN" list "$CPID" -r -n -o START,NAME | awk '/libms-e2e/ { print $1; exit }')
 [ -n "$ADDR" ] || fail "mapscope list does not show the library"
