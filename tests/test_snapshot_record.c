@@ -213,6 +213,38 @@ static void test_record_foreign_file_not_quoted(void **state)
 	free(bad);
 }
 
+/* Continuing another user's recording takes --force (as root: chown). */
+static void test_record_other_owner_needs_force(void **state)
+{
+	struct snapfix_env *e = *state;
+	const char *args[] = { "record", e->pid, "-o", e->out, "--count", "1", NULL };
+	const char *forced[] = { "record", e->pid, "-o", e->out, "--count", "1", "--force", NULL };
+	char *err_text = NULL, *before, *after;
+
+	if (geteuid() != 0) {
+		printf("# skipped: needs root, to give the file to nobody\n");
+		skip();
+	}
+	assert_int_equal(snapfix_run(args, NULL, NULL, NULL), 0);
+	assert_int_equal(chown(e->out, 65534, 65534), 0);
+	before = snapfix_slurp(e->out, NULL);
+	assert_int_equal(snapfix_run(args, NULL, NULL, &err_text), 1);
+	assert_non_null(strstr(err_text, "owned by uid 65534"));
+	assert_non_null(strstr(err_text, "--force"));
+	free(err_text);
+	after = snapfix_slurp(e->out, NULL);
+	assert_string_equal(before, after);
+	free(after);
+	assert_int_equal(snapfix_command(&e->fx, "mapfile later.dat"), 0);
+	assert_int_equal(snapfix_run(forced, NULL, NULL, &err_text), 0);
+	assert_non_null(strstr(err_text, "appending"));
+	free(err_text);
+	after = snapfix_slurp(e->out, NULL);
+	assert_true(strlen(after) > strlen(before));
+	free(before);
+	free(after);
+}
+
 static long long now_ms(void)
 {
 	struct timespec ts;
@@ -325,6 +357,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_record_twice_one_header, snapfix_env_setup, snapfix_env_teardown),
 		cmocka_unit_test_setup_teardown(test_record_other_pid_refused, snapfix_env_setup, snapfix_env_teardown),
 		cmocka_unit_test_setup_teardown(test_record_foreign_file_not_quoted, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_record_other_owner_needs_force, snapfix_env_setup, snapfix_env_teardown),
 		cmocka_unit_test_setup_teardown(test_record_sigint_whole_lines, snapfix_env_setup, snapfix_env_teardown),
 		cmocka_unit_test_setup_teardown(test_record_ends_when_process_exits, snapfix_env_setup, snapfix_env_teardown),
 	};

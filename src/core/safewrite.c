@@ -116,26 +116,28 @@ static int judge_existing(struct ms_safewrite *w, const struct stat *st,
 		return 0;
 	if (st->st_uid != me)
 		return ms_error_set(err, MS_ERR_NOACCESS, EPERM,
-				    "%s: owned by uid %u, not by uid %u: not overwriting another user's file",
+				    "%s: owned by uid %u, not by uid %u: not writing to another user's file",
 				    w->path, (unsigned)st->st_uid, (unsigned)me);
 	/* A hard link planted in a directory we write to could name any file of ours. */
 	if (st->st_nlink > 1)
 		return ms_error_set(err, MS_ERR_NOACCESS, EPERM,
-				    "%s: has %ju hard links: not overwriting a file that has other names",
+				    "%s: has %ju hard links: not writing to a file that has other names",
 				    w->path, (uintmax_t)st->st_nlink);
 	return 0;
 }
 
 /*
  * What is at the name now, before any open: nothing (0), or a file judged
- * as above.  Anything but a regular file is refused without being opened.
+ * as above (*existed set).  Anything but a regular file is refused without
+ * being opened.
  */
 static int look_before(struct ms_safewrite *w, const struct ms_safewrite_opts *opts,
-		       struct ms_error *err)
+		       bool *existed, struct ms_error *err)
 {
 	struct stat st;
 
-	if (fstatat(w->dirfd, w->base, &st, AT_SYMLINK_NOFOLLOW) == 0)
+	*existed = fstatat(w->dirfd, w->base, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	if (*existed)
 		return judge_existing(w, &st, opts, err);
 	if (errno == ENOENT)
 		return 0;
@@ -150,13 +152,23 @@ static int look_before(struct ms_safewrite *w, const struct ms_safewrite_opts *o
 #define MS_SAFEWRITE_FLAGS (O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
 
 /* One attempt with O_CREAT and F_CREATED_QUERY. */
-static int open_query(struct ms_safewrite *w, int acc, mode_t mode, ms_fcntl_fn fn)
+static int open_query(struct ms_safewrite *w, int acc, mode_t mode, ms_fcntl_fn fn, bool existed)
 {
-	int fd = openat(w->dirfd, w->base, acc | O_CREAT | MS_SAFEWRITE_FLAGS, mode);
+	/*
+	 * fs.protected_regular refuses O_CREAT on another user's file in a
+	 * sticky directory even to root (may_create_in_sticky), so a file
+	 * seen there, and allowed (--force), is opened without it.
+	 */
+	int fd = openat(w->dirfd, w->base, acc | (existed ? 0 : O_CREAT) | MS_SAFEWRITE_FLAGS, mode);
 	int created;
 
 	if (fd < 0)
-		return -1;
+		return existed && errno == ENOENT ? MS_SAFEWRITE_RETRY : -1;
+	if (existed) {
+		w->fd = fd;
+		w->created = false;
+		return 0;
+	}
 	created = fn(fd, F_CREATED_QUERY);
 	if (created < 0) {
 		int e = errno;
@@ -237,16 +249,19 @@ static int open_target(struct ms_safewrite *w, const struct ms_safewrite_opts *o
 		w->used_fallback = true;
 	}
 	for (int tries = 0; tries < MS_SAFEWRITE_TRIES; tries++) {
-		int rc = look_before(w, opts, err);
+		bool existed;
+		int rc = look_before(w, opts, &existed, err);
 		int e;
 
 		if (rc == 0) {
-			rc = w->used_fallback ? open_fallback(w, acc, mode) : open_query(w, acc, mode, fn);
+			rc = w->used_fallback ? open_fallback(w, acc, mode)
+					      : open_query(w, acc, mode, fn, existed);
 			e = errno;
 			if (rc == -1 && swapped_meanwhile(e))
 				rc = MS_SAFEWRITE_RETRY;
 			else if (rc == -1)
-				return fail(w, e == EACCES || e == EPERM ? MS_ERR_NOACCESS : MS_ERR_IO, e,
+				/* EPERM stays MS_ERR_IO: with NOACCESS it means a refused owner. */
+				return fail(w, e == EACCES ? MS_ERR_NOACCESS : MS_ERR_IO, e,
 					    "cannot open", err);
 		}
 		if (rc == 0)
