@@ -33,7 +33,17 @@ static int failed(const char *shown, int code, int e, const char *why, struct ms
 	return ms_error_set(err, code, e, "%s: %s", shown, why);
 }
 
-/* The regular file behind an O_PATH descriptor, opened for reading; or -1. */
+/* A system call's errno e. */
+static int sys_failed(const char *shown, int e, struct ms_error *err)
+{
+	return failed(shown, e == EACCES ? MS_ERR_NOACCESS : MS_ERR_IO, e, strerror(e), err);
+}
+
+/*
+ * The regular file behind an O_PATH descriptor, opened for reading, or a
+ * negative ms_errcode.  O_NONBLOCK still matters for a regular file: an
+ * open that would break another process's lease fails instead of waiting.
+ */
 static int reopen_regular(int pathfd, const char *shown, struct ms_error *err)
 {
 	char self[64];
@@ -41,7 +51,7 @@ static int reopen_regular(int pathfd, const char *shown, struct ms_error *err)
 	int fd, e;
 
 	if (fstat(pathfd, &st) < 0)
-		return failed(shown, MS_ERR_IO, errno, strerror(errno), err);
+		return sys_failed(shown, errno, err);
 	if (!S_ISREG(st.st_mode)) {
 		const char *kind = ms_file_kind(st.st_mode, &e);
 		char why[96];
@@ -52,8 +62,7 @@ static int reopen_regular(int pathfd, const char *shown, struct ms_error *err)
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", pathfd);
 	fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
-		return failed(shown, errno == EACCES ? MS_ERR_NOACCESS : MS_ERR_IO, errno,
-			      strerror(errno), err);
+		return sys_failed(shown, errno, err);
 	return fd;
 }
 
@@ -68,7 +77,7 @@ static int read_bounded(int fd, size_t max, char *buf, size_t *len, const char *
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return failed(shown, MS_ERR_IO, errno, strerror(errno), err);
+			return sys_failed(shown, errno, err);
 		if (n == 0)
 			return 0;
 		*len += (size_t)n;
@@ -93,12 +102,13 @@ int ms_read_regular(const char *path, size_t max, char **text, size_t *len,
 	if (!shown)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	pathfd = open(path, O_PATH | O_CLOEXEC);
-	if (pathfd < 0)
-		rc = failed(shown, errno == EACCES ? MS_ERR_NOACCESS : MS_ERR_IO, errno,
-			    strerror(errno), err);
-	else
-		rc = fd = reopen_regular(pathfd, shown, err);
-	if (rc >= 0) {
+	if (pathfd < 0) {
+		rc = sys_failed(shown, errno, err);
+	} else {
+		fd = reopen_regular(pathfd, shown, err);
+		rc = fd < 0 ? fd : 0;
+	}
+	if (rc == 0) {
 		buf = malloc(max + 2);
 		rc = buf ? read_bounded(fd, max, buf, len, shown, err)
 			 : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "%s: out of memory", shown);
