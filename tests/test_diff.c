@@ -1,6 +1,7 @@
 /*
  * The snapshot and diff commands, run as the user runs them ($MS_BIN):
- * created/overwrote, --no-clobber, /dev/full, a closed pipe, and a diff of
+ * created/overwrote, --no-clobber, /dev/full, a closed pipe, a symlink and
+ * another user's file planted in nobody's directory, and a diff of
  * two fixture snapshots around a mapfile and an unmap.
  */
 #include "config.h"
@@ -53,6 +54,95 @@ static void test_snapshot_created_overwrote(void **state)
 	free(path);
 }
 
+#define NOBODY 65534
+
+static void root_or_skip(void)
+{
+	if (geteuid() == 0)
+		return;
+	printf("# skipped: needs root, to act on a directory and files owned by nobody\n");
+	skip();
+}
+
+static void assert_same_file(const char *path, const struct stat *was, const char *bytes)
+{
+	struct stat now;
+	char *text = snapfix_slurp(path, NULL);
+
+	assert_int_equal(lstat(path, &now), 0);
+	assert_int_equal(now.st_ino, was->st_ino);
+	assert_true(now.st_mtim.tv_sec == was->st_mtim.tv_sec &&
+		    now.st_mtim.tv_nsec == was->st_mtim.tv_nsec);
+	assert_non_null(text);
+	assert_string_equal(text, bytes);
+	free(text);
+}
+
+/*
+ * Issue 11's report, as root: a directory of nobody's holds snap.json, a
+ * symlink to a root-owned 0600 file.  snapshot -o there refuses, exit 1,
+ * and the root file keeps every byte; nobody's own file needs --force.
+ */
+static void test_snapshot_planted_targets(void **state)
+{
+	struct snapfix_env *e = *state;
+	char *dir, *victim, *link, *theirs, *fresh, *err = NULL, *text;
+	struct stat victim_st, theirs_st, st;
+
+	root_or_skip();
+	dir = snapfix_path(e->dir, "nobodys");
+	victim = snapfix_path(e->dir, "root-only");
+	link = snapfix_path(dir, "snap.json");
+	theirs = snapfix_path(dir, "theirs.json");
+	fresh = snapfix_path(dir, "fresh.json");
+	const char *via_link[] = { "snapshot", e->pid, "-o", link, NULL };
+	const char *onto[] = { "snapshot", e->pid, "-o", theirs, NULL };
+	const char *forced[] = { "snapshot", e->pid, "-o", theirs, "--force", NULL };
+	const char *anew[] = { "snapshot", e->pid, "-o", fresh, NULL };
+
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_int_equal(chown(dir, NOBODY, NOBODY), 0);
+	assert_int_equal(snapfix_spit(victim, "root's secret\n"), 0);
+	assert_int_equal(chmod(victim, 0600), 0);
+	assert_int_equal(stat(victim, &victim_st), 0);
+	assert_int_equal(symlink(victim, link), 0);
+	assert_int_equal(lchown(link, NOBODY, NOBODY), 0);
+
+	assert_int_equal(snapfix_run(via_link, NULL, NULL, &err), 1);
+	assert_non_null(strstr(err, "snap.json: a symlink (to "));
+	assert_null(strstr(err, "overwrote"));
+	free(err);
+	assert_same_file(victim, &victim_st, "root's secret\n");
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+
+	/* nobody's own file: refused, naming --force; written with it. */
+	assert_int_equal(snapfix_spit(theirs, "nobody's\n"), 0);
+	assert_int_equal(chown(theirs, NOBODY, NOBODY), 0);
+	assert_int_equal(stat(theirs, &theirs_st), 0);
+	assert_int_equal(snapfix_run(onto, NULL, NULL, &err), 1);
+	assert_non_null(strstr(err, "owned by uid 65534"));
+	assert_non_null(strstr(err, "--force"));
+	free(err);
+	assert_same_file(theirs, &theirs_st, "nobody's\n");
+	assert_int_equal(snapfix_run(forced, NULL, NULL, &err), 0);
+	assert_non_null(strstr(err, "overwrote"));
+	free(err);
+	text = snapfix_slurp(theirs, NULL);
+	assert_non_null(strstr(text, "\"mapscope\""));
+	free(text);
+
+	/* A new file is root's alone to read. */
+	assert_int_equal(snapfix_run(anew, NULL, NULL, NULL), 0);
+	assert_int_equal(stat(fresh, &st), 0);
+	assert_int_equal(st.st_mode & 077, 0);
+	free(dir);
+	free(victim);
+	free(link);
+	free(theirs);
+	free(fresh);
+}
+
 static void test_snapshot_dev_full_and_pipe(void **state)
 {
 	struct snapfix_env *e = *state;
@@ -67,8 +157,9 @@ static void test_snapshot_dev_full_and_pipe(void **state)
 	assert_int_equal(snapfix_run(to_stdout, "/dev/full", NULL, &err), 1);
 	assert_non_null(strstr(err, "No space left on device"));
 	free(err);
+	/* -o writes regular files only; a device is refused before a byte is written. */
 	assert_int_equal(snapfix_run(to_full, NULL, NULL, &err), 1);
-	assert_non_null(strstr(err, "/dev/full: write failed"));
+	assert_non_null(strstr(err, "/dev/full: a character device, not a regular file"));
 	free(err);
 	/* /dev/full existed: it is never removed. */
 	assert_int_equal(access("/dev/full", F_OK), 0);
@@ -197,6 +288,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_snapshot_created_overwrote, snapfix_env_setup, snapfix_env_teardown),
 		cmocka_unit_test_setup_teardown(test_snapshot_dev_full_and_pipe, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_snapshot_planted_targets, snapfix_env_setup, snapfix_env_teardown),
 		cmocka_unit_test_setup_teardown(test_snapshot_usage, snapfix_env_setup, snapfix_env_teardown),
 		cmocka_unit_test_setup_teardown(test_diff_fixture, snapfix_env_setup, snapfix_env_teardown),
 		cmocka_unit_test_setup_teardown(test_diff_errors, snapfix_env_setup, snapfix_env_teardown),

@@ -27,7 +27,8 @@ static void assert_plain_ascii(const char *msg)
 /*
  * fuzz-snapshot: jansson's "invalid token near '...'" quoted a raw control
  * byte of the file (0x1c here, an ESC just as well) into the error message
- * that `mapscope diff` prints.
+ * that `mapscope diff` prints.  Now the quote is dropped whole (issue 11:
+ * no byte of a file that may not be ours in a message).
  */
 static void test_snapshot_json_error_is_escaped(void **state)
 {
@@ -39,11 +40,11 @@ static void test_snapshot_json_error_is_escaped(void **state)
 	(void)state;
 	assert_int_equal(ms_snapshot_parse(doc, sizeof(doc) - 1, "f.json", &snap, &err), MS_ERR_INVAL);
 	assert_non_null(strstr(err.msg, "not valid JSON"));
-	assert_non_null(strstr(err.msg, "\\x1c"));
+	assert_null(strstr(err.msg, "near '"));
 	assert_plain_ascii(err.msg);
 
 	assert_int_equal(ms_snapshot_parse(osc, sizeof(osc) - 1, "f.json", &snap, &err), MS_ERR_INVAL);
-	assert_non_null(strstr(err.msg, "\\x1b"));
+	assert_null(strstr(err.msg, "52;c;SGk="));
 	assert_plain_ascii(err.msg);
 }
 
@@ -58,8 +59,7 @@ static void test_recording_json_error_is_escaped(void **state)
 	(void)state;
 	assert_int_equal(ms_recording_replay(rec, sizeof(rec) - 1, "r.jsonl", 0, 0, &list,
 					     &records, &err), MS_ERR_INVAL);
-	assert_non_null(strstr(err.msg, "not valid JSON"));
-	assert_non_null(strstr(err.msg, "\\x1b"));
+	assert_non_null(strstr(err.msg, "not a mapscope recording"));
 	assert_plain_ascii(err.msg);
 	ms_maplist_free(&list);
 }

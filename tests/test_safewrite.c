@@ -1,6 +1,8 @@
 /*
  * safewrite: created/overwrote from F_CREATED_QUERY and from the portable
- * fallback, --no-clobber, cleanup after failed writes, symlinks, modes.
+ * fallback, --no-clobber, cleanup after failed writes, mode 0600, and every
+ * hostile target (a symlink to a file or dangling, a FIFO, a directory, a
+ * device, another owner's file, a hard link) refused and left untouched.
  * Write failures are real: RLIMIT_FSIZE with SIGXFSZ ignored makes write(2)
  * fail with EFBIG, in a forked child so the limit stays there.
  */
@@ -17,6 +19,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -223,47 +226,246 @@ static void test_failed_write_existing_kept(void **state)
 	free(path);
 }
 
-static void test_dangling_symlink_refused(void **state)
+/* What a refused target must still be: the same inode, type, size and mtime. */
+struct frozen {
+	struct stat st;
+	char *bytes; /* a regular file's contents, else NULL */
+};
+
+static struct frozen freeze(const char *path)
+{
+	struct frozen f = { .bytes = NULL };
+
+	assert_int_equal(lstat(path, &f.st), 0);
+	if (S_ISREG(f.st.st_mode))
+		f.bytes = snapfix_slurp(path, NULL);
+	return f;
+}
+
+static void assert_thawed(const char *path, struct frozen *f)
+{
+	struct stat now;
+
+	assert_int_equal(lstat(path, &now), 0);
+	assert_int_equal(now.st_ino, f->st.st_ino);
+	assert_int_equal(now.st_mode, f->st.st_mode);
+	assert_int_equal(now.st_size, f->st.st_size);
+	assert_int_equal(now.st_rdev, f->st.st_rdev);
+	assert_true(now.st_mtim.tv_sec == f->st.st_mtim.tv_sec &&
+		    now.st_mtim.tv_nsec == f->st.st_mtim.tv_nsec);
+	if (f->bytes)
+		assert_content(path, f->bytes);
+	free(f->bytes);
+}
+
+/*
+ * A writer that blocks on a FIFO would hang the suite: SIGALRM's default
+ * action ends the test binary instead, a failure make check reports.
+ */
+#define HANG_GUARD_S 10
+
+enum hostile { H_LINK_TO_FILE, H_DANGLING, H_FIFO, H_DIR, H_CHARDEV, H_COUNT };
+
+static const struct {
+	const char *what;  /* a word the message must hold */
+	int sys_errno;
+} hostile_want[H_COUNT] = {
+	[H_LINK_TO_FILE] = { "a symlink (to ", ELOOP },
+	[H_DANGLING] = { "a symlink (to ", ELOOP },
+	[H_FIFO] = { "a FIFO, not a regular file", ENXIO },
+	[H_DIR] = { "a directory, not a regular file", EISDIR },
+	[H_CHARDEV] = { "a character device, not a regular file", ENODEV },
+};
+
+/*
+ * Plant one hostile thing at dir/target; *victim is what a symlink points
+ * to (a root-owned 0600 file, or a name that must stay absent).  The path
+ * to write to is returned (malloc'd).
+ */
+static char *plant(const char *dir, enum hostile h, char **victim)
+{
+	char *path = snapfix_path(dir, "target");
+
+	*victim = NULL;
+	switch (h) {
+	case H_LINK_TO_FILE:
+		*victim = snapfix_path(dir, "victim");
+		assert_int_equal(snapfix_spit(*victim, "root's secret\n"), 0);
+		assert_int_equal(chmod(*victim, 0600), 0);
+		assert_int_equal(symlink(*victim, path), 0);
+		break;
+	case H_DANGLING:
+		*victim = snapfix_path(dir, "nowhere");
+		assert_int_equal(symlink(*victim, path), 0);
+		break;
+	case H_FIFO:
+		assert_int_equal(mkfifo(path, 0666), 0);
+		break;
+	case H_DIR:
+		assert_int_equal(mkdir(path, 0755), 0);
+		break;
+	case H_CHARDEV:
+		/* As root a private /dev/null; otherwise the real one, which is never opened. */
+		if (geteuid() != 0 || mknod(path, S_IFCHR | 0666, makedev(1, 3)) < 0) {
+			free(path);
+			path = strdup("/dev/null");
+		}
+		break;
+	case H_COUNT:
+		break;
+	}
+	return path;
+}
+
+static void refuse_one(const struct env *e, enum hostile h, bool record_like)
+{
+	struct ms_safewrite_opts o = opts_for(e);
+	struct ms_error err = { 0 };
+	struct frozen before, victim_before = { .bytes = NULL };
+	char *victim, *path, *sub = snapfix_tmpdir();
+	bool created = true;
+
+	path = plant(sub, h, &victim);
+	before = freeze(path);
+	if (h == H_LINK_TO_FILE)
+		victim_before = freeze(victim);
+	o.keep = o.readable = record_like; /* as record opens: O_RDWR, a FIFO opens at once */
+	alarm(HANG_GUARD_S);
+	assert_true(ms_safewrite_file(path, &o, "JSON\n", 5, &created, &err) < 0);
+	alarm(0);
+	assert_int_equal(err.sys_errno, hostile_want[h].sys_errno);
+	if (!strstr(err.msg, hostile_want[h].what))
+		fail_msg("case %d: \"%s\" lacks \"%s\"", (int)h, err.msg, hostile_want[h].what);
+	assert_thawed(path, &before);
+	if (h == H_LINK_TO_FILE)
+		assert_thawed(victim, &victim_before);
+	if (h == H_DANGLING)
+		assert_int_equal(access(victim, F_OK), -1); /* nothing created where it points */
+	free(victim);
+	free(path);
+	snapfix_rmdir(sub);
+}
+
+static void test_hostile_targets_refused(void **state)
+{
+	const struct env *e = *state;
+
+	for (int h = 0; h < H_COUNT; h++) {
+		refuse_one(e, (enum hostile)h, false);
+		refuse_one(e, (enum hostile)h, true);
+	}
+}
+
+/* A FIFO with a reader waiting gets nothing either: not a byte of the map. */
+static void test_fifo_reader_gets_nothing(void **state)
 {
 	struct env *e = *state;
 	struct ms_safewrite_opts o = opts_for(e);
-	char *link = snapfix_path(e->dir, "link.json");
-	char *target = snapfix_path(e->dir, "elsewhere.json");
+	char *path = snapfix_path(e->dir, "fifo");
 	struct ms_error err;
+	char byte;
+	int rfd;
 
-	assert_int_equal(symlink(target, link), 0);
-	assert_true(ms_safewrite_file(link, &o, "x", 1, NULL, &err) < 0);
-	assert_int_equal(err.sys_errno, ELOOP);
-	assert_non_null(strstr(err.msg, "dangling symlink"));
-	assert_non_null(strstr(err.msg, "elsewhere.json"));
-	/* Nothing was created where it points. */
-	assert_int_equal(access(target, F_OK), -1);
-
-	/* A symlink to an existing file is followed, and that file "existed". */
-	{
-		bool created = true;
-
-		assert_int_equal(snapfix_spit(target, "old\n"), 0);
-		assert_int_equal(ms_safewrite_file(link, &o, "new\n", 4, &created, &err), 0);
-		assert_false(created);
-		assert_content(target, "new\n");
-	}
-	free(link);
-	free(target);
+	assert_int_equal(mkfifo(path, 0666), 0);
+	rfd = open(path, O_RDONLY | O_NONBLOCK);
+	assert_true(rfd >= 0);
+	alarm(HANG_GUARD_S);
+	assert_true(ms_safewrite_file(path, &o, "secret map\n", 11, NULL, &err) < 0);
+	alarm(0);
+	assert_non_null(strstr(err.msg, "a FIFO"));
+	assert_int_equal(read(rfd, &byte, 1), 0); /* EOF: no writer ever wrote */
+	close(rfd);
+	free(path);
 }
 
-static void test_mode_umask(void **state)
+static bool as_root_or_skip(const char *why)
+{
+	if (geteuid() == 0)
+		return true;
+	printf("# skipped: %s needs root (chown to another uid)\n", why);
+	return false;
+}
+
+#define NOBODY 65534
+
+static void test_other_owner_needs_force(void **state)
+{
+	struct env *e = *state;
+	struct ms_safewrite_opts o = opts_for(e);
+	char *path = snapfix_path(e->dir, "theirs.json");
+	struct ms_error err = { 0 };
+	struct frozen before;
+	bool created = true;
+	struct stat st;
+
+	if (!as_root_or_skip("another owner's file")) {
+		free(path);
+		skip();
+	}
+	assert_int_equal(snapfix_spit(path, "nobody's own\n"), 0);
+	assert_int_equal(chown(path, NOBODY, NOBODY), 0);
+	before = freeze(path);
+	assert_int_equal(ms_safewrite_file(path, &o, "root's\n", 7, &created, &err), MS_ERR_NOACCESS);
+	assert_int_equal(err.sys_errno, EPERM);
+	assert_non_null(strstr(err.msg, "owned by uid 65534"));
+	assert_thawed(path, &before);
+
+	/* Appending, as record does, is refused the same way. */
+	o.keep = o.readable = true;
+	before = freeze(path);
+	assert_int_equal(ms_safewrite_file(path, &o, "root's\n", 7, &created, &err), MS_ERR_NOACCESS);
+	assert_thawed(path, &before);
+
+	o.keep = o.readable = false;
+	o.force = true;
+	assert_int_equal(ms_safewrite_file(path, &o, "root's\n", 7, &created, &err), 0);
+	assert_false(created);
+	assert_content(path, "root's\n");
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_uid, NOBODY); /* overwritten in place, still theirs */
+	free(path);
+}
+
+/* A hard link planted beside our output could name any file of ours. */
+static void test_hard_link_needs_force(void **state)
+{
+	struct env *e = *state;
+	struct ms_safewrite_opts o = opts_for(e);
+	char *mine = snapfix_path(e->dir, "mine"), *other = snapfix_path(e->dir, "link.json");
+	struct ms_error err = { 0 };
+	struct frozen before;
+
+	assert_int_equal(snapfix_spit(mine, "precious\n"), 0);
+	assert_int_equal(link(mine, other), 0);
+	before = freeze(mine);
+	assert_int_equal(ms_safewrite_file(other, &o, "x\n", 2, NULL, &err), MS_ERR_NOACCESS);
+	assert_int_equal(err.sys_errno, EPERM);
+	assert_non_null(strstr(err.msg, "hard links"));
+	assert_thawed(mine, &before);
+	o.force = true;
+	assert_int_equal(ms_safewrite_file(other, &o, "x\n", 2, NULL, &err), 0);
+	assert_content(mine, "x\n");
+	free(mine);
+	free(other);
+}
+
+static void test_mode_0600(void **state)
 {
 	struct env *e = *state;
 	struct ms_safewrite_opts o = opts_for(e);
 	char *a = snapfix_path(e->dir, "m1"), *b = snapfix_path(e->dir, "m2");
+	struct ms_safewrite w;
 	struct ms_error err;
-	mode_t old = umask(022);
+	mode_t old = umask(0);
 	struct stat st;
 
-	assert_int_equal(ms_safewrite_file(a, &o, "x", 1, NULL, &err), 0);
+	/* With no umask at all, the file is still only ours: the mode asked is 0600. */
+	assert_int_equal(ms_safewrite_open(a, &o, &w, &err), 0);
+	assert_true(w.created);
+	assert_int_equal(w.used_fallback, e->fallback);
+	assert_int_equal(ms_safewrite_close(&w, &err), 0);
 	assert_int_equal(stat(a, &st), 0);
-	assert_int_equal(st.st_mode & 07777, 0644);
+	assert_int_equal(st.st_mode & 07777, 0600);
 	umask(077);
 	assert_int_equal(ms_safewrite_file(b, &o, "x", 1, NULL, &err), 0);
 	assert_int_equal(stat(b, &st), 0);
@@ -344,12 +546,14 @@ static void test_fallback_same_answers(void **state)
 		assert_int_equal(real.rc, fb.rc);
 		assert_int_equal(real.sys_errno, fb.sys_errno);
 		assert_int_equal(real.created, fb.created);
-		/* Cases 0 and 3 succeed: one created, one existed through a link. */
+		/* Case 0 creates, 1 overwrites; a link, no_clobber, a directory are refused. */
 		if (which == 0)
 			assert_true(real.rc == 0 && real.created);
-		if (which == 3)
+		if (which == 1)
 			assert_true(real.rc == 0 && !real.created);
-		if (which == 2 || which == 4 || which == 5)
+		if (which == 2 || which == 3)
+			assert_int_equal(real.sys_errno, ELOOP);
+		if (which == 4 || which == 5)
 			assert_true(real.rc < 0);
 		snapfix_rmdir(d1);
 		snapfix_rmdir(d2);
@@ -369,10 +573,16 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_failed_write_created_leaves_nothing, setup_fallback, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_write_existing_kept, setup_real, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_write_existing_kept, setup_fallback, teardown),
-		cmocka_unit_test_setup_teardown(test_dangling_symlink_refused, setup_real, teardown),
-		cmocka_unit_test_setup_teardown(test_dangling_symlink_refused, setup_fallback, teardown),
-		cmocka_unit_test_setup_teardown(test_mode_umask, setup_real, teardown),
-		cmocka_unit_test_setup_teardown(test_mode_umask, setup_fallback, teardown),
+		cmocka_unit_test_setup_teardown(test_hostile_targets_refused, setup_real, teardown),
+		cmocka_unit_test_setup_teardown(test_hostile_targets_refused, setup_fallback, teardown),
+		cmocka_unit_test_setup_teardown(test_fifo_reader_gets_nothing, setup_real, teardown),
+		cmocka_unit_test_setup_teardown(test_fifo_reader_gets_nothing, setup_fallback, teardown),
+		cmocka_unit_test_setup_teardown(test_other_owner_needs_force, setup_real, teardown),
+		cmocka_unit_test_setup_teardown(test_other_owner_needs_force, setup_fallback, teardown),
+		cmocka_unit_test_setup_teardown(test_hard_link_needs_force, setup_real, teardown),
+		cmocka_unit_test_setup_teardown(test_hard_link_needs_force, setup_fallback, teardown),
+		cmocka_unit_test_setup_teardown(test_mode_0600, setup_real, teardown),
+		cmocka_unit_test_setup_teardown(test_mode_0600, setup_fallback, teardown),
 		cmocka_unit_test_setup_teardown(test_directory_refused, setup_real, teardown),
 		cmocka_unit_test(test_fallback_same_answers),
 	};

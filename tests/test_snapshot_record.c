@@ -1,6 +1,7 @@
 /*
  * `mapscope record`: one header however often a file is continued, changes
  * appended and replayable, another process's recording refused untouched,
+ * a file that is not a recording refused without quoting a byte of it,
  * Ctrl-C leaves whole JSON lines, the process exiting ends the run.
  */
 #include "config.h"
@@ -155,13 +156,93 @@ static void test_record_other_pid_refused(void **state)
 
 		assert_int_equal(snapfix_run(onto, NULL, NULL, &err_text), 1);
 	}
-	assert_non_null(strstr(err_text, "not valid JSON"));
+	assert_non_null(strstr(err_text, "not a mapscope recording"));
 	free(err_text);
 	after = snapfix_slurp(snap, NULL);
 	assert_string_equal(before, after);
 	free(before);
 	free(after);
 	free(snap);
+}
+
+/*
+ * record -o onto a file that is not a recording (root's, through a name
+ * the user chose) is refused without one byte of it in the message: not
+ * jansson's "near '...'", not a key, not a value.
+ */
+static void test_record_foreign_file_not_quoted(void **state)
+{
+	struct snapfix_env *e = *state;
+	static const char *const foreign[] = {
+		"TOPSECRET hunter2\n",                   /* not JSON */
+		"[\"TOPSECRET hunter2\n",                /* JSON cut short */
+		"{\"TOPSECRET\": \"hunter2\"}\n",        /* JSON, not ours */
+		"TOPSECRET hunter2",                     /* no newline at all */
+		"{\"mapscope\":\"TOPSECRET hunter2\"}\n", /* a tag, not ours */
+	};
+	const char *args[] = { "record", e->pid, "-o", e->out, "--count", "1", NULL };
+	char *err_text = NULL, *header, *nl, *bad, *kept;
+
+	for (size_t i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++) {
+		assert_int_equal(snapfix_spit(e->out, foreign[i]), 0);
+		assert_int_equal(snapfix_run(args, NULL, NULL, &err_text), 1);
+		if (strstr(err_text, "TOPSECRET") || strstr(err_text, "hunter2"))
+			fail_msg("case %zu quotes the file: %s", i, err_text);
+		assert_non_null(strstr(err_text, "not a mapscope recording"));
+		free(err_text);
+		kept = snapfix_slurp(e->out, NULL);
+		assert_string_equal(kept, foreign[i]);
+		free(kept);
+	}
+
+	/* A real recording with a damaged later line: still no bytes of that line. */
+	assert_int_equal(unlink(e->out), 0);
+	assert_int_equal(snapfix_run(args, NULL, NULL, NULL), 0);
+	header = snapfix_slurp(e->out, NULL);
+	nl = strchr(header, '\n');
+	assert_non_null(nl);
+	nl[1] = '\0';
+	assert_true(asprintf(&bad, "%s{\"time\": TOPSECRET hunter2}\n", header) > 0);
+	assert_int_equal(snapfix_spit(e->out, bad), 0);
+	assert_int_equal(snapfix_run(args, NULL, NULL, &err_text), 1);
+	if (strstr(err_text, "TOPSECRET") || strstr(err_text, "hunter2"))
+		fail_msg("a damaged line is quoted: %s", err_text);
+	assert_non_null(strstr(err_text, ":2:"));
+	free(err_text);
+	free(header);
+	free(bad);
+}
+
+/* Continuing another user's recording takes --force (as root: chown). */
+static void test_record_other_owner_needs_force(void **state)
+{
+	struct snapfix_env *e = *state;
+	const char *args[] = { "record", e->pid, "-o", e->out, "--count", "1", NULL };
+	const char *forced[] = { "record", e->pid, "-o", e->out, "--count", "1", "--force", NULL };
+	char *err_text = NULL, *before, *after;
+
+	if (geteuid() != 0) {
+		printf("# skipped: needs root, to give the file to nobody\n");
+		skip();
+	}
+	assert_int_equal(snapfix_run(args, NULL, NULL, NULL), 0);
+	assert_int_equal(chown(e->out, 65534, 65534), 0);
+	before = snapfix_slurp(e->out, NULL);
+	assert_int_equal(snapfix_run(args, NULL, NULL, &err_text), 1);
+	assert_non_null(strstr(err_text, "owned by uid 65534"));
+	assert_non_null(strstr(err_text, "--force"));
+	free(err_text);
+	after = snapfix_slurp(e->out, NULL);
+	assert_string_equal(before, after);
+	free(after);
+	assert_int_equal(snapfix_command(&e->fx, "mapfile later.dat"), 0);
+	assert_int_equal(snapfix_run(forced, NULL, NULL, &err_text), 0);
+	assert_non_null(strstr(err_text, "appending"));
+	free(err_text);
+	after = snapfix_slurp(e->out, NULL);
+	assert_true(strlen(after) > strlen(before));
+	free(before);
+	free(after);
 }
 
 static long long now_ms(void)
@@ -275,6 +356,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_record_twice_one_header, snapfix_env_setup, snapfix_env_teardown),
 		cmocka_unit_test_setup_teardown(test_record_other_pid_refused, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_record_foreign_file_not_quoted, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_record_other_owner_needs_force, snapfix_env_setup, snapfix_env_teardown),
 		cmocka_unit_test_setup_teardown(test_record_sigint_whole_lines, snapfix_env_setup, snapfix_env_teardown),
 		cmocka_unit_test_setup_teardown(test_record_ends_when_process_exits, snapfix_env_setup, snapfix_env_teardown),
 	};

@@ -232,6 +232,50 @@ static void test_user_file_behind_closed_door(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/*
+ * A FIFO where the user's list belongs (planted, or a mistake): never
+ * opened, so nothing blocks; an error naming it, as for any file that
+ * exists but cannot be read.  SIGALRM's default action fails a hang.
+ */
+static void test_user_file_is_fifo(void **state)
+{
+	char home[] = "/tmp/ms-ignore-fifo-XXXXXX";
+	char path[128];
+	struct ms_ignore *ign = NULL;
+	struct ms_error err = { 0 };
+	const char *saved = getenv("XDG_CONFIG_HOME");
+	char *old = saved ? strdup(saved) : NULL;
+	int rc;
+
+	(void)state;
+	assert_non_null(mkdtemp(home));
+	snprintf(path, sizeof(path), "%s/mapscope", home);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/mapscope/stale-ignore.conf", home);
+	assert_int_equal(mkfifo(path, 0644), 0);
+
+	alarm(10);
+	assert_true(ms_ignore_load(path, &ign, &err) < 0);
+	assert_null(ign);
+	assert_int_equal(err.sys_errno, ENXIO);
+	assert_non_null(strstr(err.msg, "stale-ignore.conf: a FIFO, not a regular file"));
+	setenv("XDG_CONFIG_HOME", home, 1);
+	rc = ms_ignore_load_user(&ign, &err);
+	alarm(0);
+	if (old)
+		setenv("XDG_CONFIG_HOME", old, 1);
+	else
+		unsetenv("XDG_CONFIG_HOME");
+	free(old);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/mapscope", home);
+	rmdir(path);
+	rmdir(home);
+	assert_true(rc < 0);
+	assert_null(ign);
+	assert_non_null(strstr(err.msg, "a FIFO"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_unit_describe),
 		cmocka_unit_test(test_verdict_names),
 		cmocka_unit_test(test_user_file_behind_closed_door),
+		cmocka_unit_test(test_user_file_is_fifo),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,6 +34,15 @@ void cli_error_pid(pid_t pid, const struct ms_error *err)
 		cli_error("pid %d: %s", (int)pid, err->msg);
 }
 
+void cli_error_output(pid_t pid, const struct ms_error *err)
+{
+	/* safewrite.h: this pair is only its refusal of another owner's file. */
+	if (err->code == MS_ERR_NOACCESS && err->sys_errno == EPERM)
+		cli_error("pid %d: %s (--force writes it anyway)", (int)pid, err->msg);
+	else
+		cli_error_pid(pid, err);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

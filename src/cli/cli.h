@@ -171,6 +171,8 @@ int cmd_record(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 /* "mapscope: pid N: " + err->msg, unless the message names the process already. */
 void cli_error_pid(pid_t pid, const struct ms_error *err);
+/* The same for a failure to write -o FILE: a refused owner names --force. */
+void cli_error_output(pid_t pid, const struct ms_error *err);
 
 /*
  * Flush stdout and report a write error (a full disk) once, as

@@ -21,7 +21,7 @@
 #include "core/escape.h"
 #include "core/record.h"
 
-enum { REC_OPT_INTERVAL = 300, REC_OPT_COUNT };
+enum { REC_OPT_INTERVAL = 300, REC_OPT_COUNT, REC_OPT_FORCE };
 
 static void record_usage(void)
 {
@@ -30,11 +30,14 @@ static void record_usage(void)
 	       "(mappings added, removed or changed, with a timestamp), until the process\n"
 	       "exits, N records were written, or Ctrl-C.  A new FILE starts with a header\n"
 	       "line; an existing FILE must be a recording of the same process, and is\n"
-	       "continued.\n\n"
+	       "continued.  A symlink, FIFO, directory or device at FILE is refused, and\n"
+	       "a new FILE is made mode 0600.\n\n"
 	       "Options:\n"
 	       "  -o, --output=FILE         the recording (required)\n"
 	       "  -i, --interval=SECONDS    time between looks (default 1; fractions allowed)\n"
 	       "  -c, --count=N             stop after N records\n"
+	       "      --force               continue FILE even if another user owns it or\n"
+	       "                            it has other hard links\n"
 	       "      --backend=WHICH       auto, ioctl or text (default auto)\n"
 	       "  -h, --help                this help\n\n"
 	       "Exit status: 0 stopped (process exited, N records, or a signal), 1 the\n"
@@ -46,6 +49,7 @@ static const struct option record_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "count", required_argument, NULL, 'c' },
+	{ "force", no_argument, NULL, REC_OPT_FORCE },
 	{ "backend", required_argument, NULL, CLI_OPT_BACKEND },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -54,6 +58,7 @@ static const struct option record_options[] = {
 struct record_args {
 	struct cli_opts o;
 	const char *out;
+	struct ms_safewrite_opts so;
 	struct timespec interval;
 	unsigned long count; /* 0: no limit */
 	pid_t pid;
@@ -96,6 +101,7 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 			if (errno || end == optarg || *end || *optarg == '-' || a->count == 0)
 				return cli_usage_error("record", "--count: a positive number");
 			break;
+		case REC_OPT_FORCE: a->so.force = true; break;
 		case 'h': record_usage(); return cli_stdout_done(0);
 		case CLI_OPT_BACKEND:
 			if (cli_opts_common(&a->o, opt, optarg) < 0)
@@ -188,9 +194,9 @@ int cmd_record(int argc, char **argv)
 	sigaddset(&stop, SIGHUP);
 	sigprocmask(SIG_BLOCK, &stop, &old);
 
-	if (ms_recorder_open(a.out, maps, NULL, &r, &err) < 0) {
+	if (ms_recorder_open(a.out, maps, &a.so, &r, &err) < 0) {
 		/* Refused or unwritable: about the file or the process, never usage. */
-		cli_error_pid(a.pid, &err);
+		cli_error_output(a.pid, &err);
 		status = CLI_EXIT_FAIL;
 	} else {
 		char *shown = ms_escape_dup(a.out, strlen(a.out), MS_ESC_ASCII);

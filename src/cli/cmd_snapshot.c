@@ -13,7 +13,7 @@
 #include "core/escape.h"
 #include "core/snapshot.h"
 
-enum { SNAP_OPT_NO_CLOBBER = 300, SNAP_OPT_RESIDENCY };
+enum { SNAP_OPT_NO_CLOBBER = 300, SNAP_OPT_RESIDENCY, SNAP_OPT_FORCE };
 
 static void snapshot_usage(void)
 {
@@ -23,17 +23,22 @@ static void snapshot_usage(void)
 	       "Options:\n"
 	       "  -o, --output=FILE      where to write; - (the default) is stdout\n"
 	       "      --no-clobber       leave an existing FILE untouched and fail\n"
+	       "      --force            overwrite FILE even if another user owns it or\n"
+	       "                         it has other hard links\n"
 	       "      --residency        add RSS, swap and huge pages per mapping\n"
 	       "                         (a version 2 document)\n"
 	       "      --backend=WHICH    auto, ioctl or text (default auto)\n"
 	       "  -h, --help             this help\n\n"
+	       "FILE is written only if it is a regular file or new: a symlink, FIFO,\n"
+	       "directory or device there is refused.  New files are made mode 0600.\n\n"
 	       "Exit status: 0 written, 1 the process is missing or unreadable, FILE\n"
-	       "exists (--no-clobber) or cannot be written, 2 usage error.\n");
+	       "exists (--no-clobber), was refused or cannot be written, 2 usage error.\n");
 }
 
 static const struct option snapshot_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "no-clobber", no_argument, NULL, SNAP_OPT_NO_CLOBBER },
+	{ "force", no_argument, NULL, SNAP_OPT_FORCE },
 	{ "residency", no_argument, NULL, SNAP_OPT_RESIDENCY },
 	{ "backend", required_argument, NULL, CLI_OPT_BACKEND },
 	{ "help", no_argument, NULL, 'h' },
@@ -71,7 +76,7 @@ static int to_file(const struct ms_snapshot *snap, pid_t pid, const char *out,
 	char *shown;
 
 	if (ms_snapshot_write(snap, out, so, &created, &err) < 0) {
-		cli_error_pid(pid, &err);
+		cli_error_output(pid, &err);
 		return ms_error_exit_status(err.code);
 	}
 	shown = ms_escape_dup(out, strlen(out), MS_ESC_ASCII);
@@ -117,6 +122,7 @@ int cmd_snapshot(int argc, char **argv)
 		switch (opt) {
 		case 'o': out = optarg; break;
 		case SNAP_OPT_NO_CLOBBER: so.no_clobber = true; break;
+		case SNAP_OPT_FORCE: so.force = true; break;
 		case SNAP_OPT_RESIDENCY: residency = true; break;
 		case 'h': snapshot_usage(); return cli_stdout_done(0);
 		case CLI_OPT_BACKEND:

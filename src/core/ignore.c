@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <stdbool.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "ignore.h"
+#include "saferead.h"
 #include "grow.h"
 
 struct ignore_rule {
@@ -141,36 +141,14 @@ int ms_ignore_parse(const char *text, size_t len, struct ms_ignore **out,
 
 int ms_ignore_load(const char *path, struct ms_ignore **out, struct ms_error *err)
 {
-	size_t len = 0, cap = MS_IGNORE_TEXT_MAX + 1;
 	char *buf;
-	int fd, rc, e;
+	size_t len;
+	int rc;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		e = errno;
-		return ms_error_set(err, e == ENOENT ? MS_ERR_INVAL : MS_ERR_IO, e, "%s: %s", path, strerror(e));
-	}
-	buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "%s: out of memory", path);
-	}
-	for (;;) {
-		ssize_t n = read(fd, buf + len, cap - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			e = errno;
-			free(buf);
-			close(fd);
-			return ms_error_set(err, MS_ERR_IO, e, "%s: %s", path, strerror(e));
-		}
-		if (n == 0 || (len += (size_t)n) == cap)
-			break;
-	}
-	close(fd);
+	rc = ms_read_regular(path, MS_IGNORE_TEXT_MAX, &buf, &len, err);
+	if (rc < 0)
+		return rc;
 	rc = ms_ignore_parse(buf, len, out, err);
 	free(buf);
 	if (rc < 0 && err) {

@@ -15,7 +15,9 @@
  * MS_ERR_INVAL message.  No curses, no printing.
  *
  * The defaults are the text of data/stale-ignore.conf compiled in
- * (ms_ignore_default); ms_ignore_load reads a file instead.
+ * (ms_ignore_default); ms_ignore_load reads a file instead, through
+ * ms_read_regular (saferead.h): a FIFO, device or directory at the path is
+ * an error naming it, never opened, so it can neither block nor act.
  */
 #ifndef MAPSCOPE_IGNORE_H
 #define MAPSCOPE_IGNORE_H
@@ -33,7 +35,11 @@ struct ms_ignore;
 int ms_ignore_parse(const char *text, size_t len, struct ms_ignore **out,
 		    struct ms_error *err);
 
-/* Parse a file; the message names the file and the line. */
+/*
+ * Parse a file; the message names the file and the line.  Errors are
+ * ms_read_regular's (sys_errno ENOENT for a missing file, ENXIO for a FIFO,
+ * EFBIG past MS_IGNORE_TEXT_MAX...) or the parser's.
+ */
 int ms_ignore_load(const char *path, struct ms_ignore **out, struct ms_error *err);
 
 /* The compiled-in defaults. */

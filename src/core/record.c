@@ -107,6 +107,11 @@ static int apply_change(json_t *line, const char *what, size_t lineno, struct ms
 	return 0;
 }
 
+static int not_a_recording(const char *what, struct ms_error *err)
+{
+	return ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s: not a mapscope recording", what);
+}
+
 static int check_header(json_t *root, const char *what, pid_t pid,
 			unsigned long long start_time, struct ms_error *err)
 {
@@ -138,6 +143,8 @@ int ms_recording_replay(const char *text, size_t len, const char *what, pid_t pi
 	*records = 0;
 	if (len == 0)
 		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s: empty, not a mapscope recording", what);
+	if (!memchr(text, '\n', len))
+		return not_a_recording(what, err);
 	while (off < len) {
 		const char *nl = memchr(text + off, '\n', len - off);
 		size_t n = nl ? (size_t)(nl - (text + off)) : len - off;
@@ -153,6 +160,9 @@ int ms_recording_replay(const char *text, size_t len, const char *what, pid_t pi
 		if (n > MS_RECORD_LINE_MAX)
 			return ms_error_set(err, MS_ERR_LIMIT, EFBIG, "%s:%zu: line too long", what, lineno);
 		root = json_loadb(text + off, n, JSON_REJECT_DUPLICATES, &jerr);
+		/* Not even JSON: any file at all, so not a word about what it holds. */
+		if (!root && lineno == 1)
+			return not_a_recording(what, err);
 		if (!root)
 			return ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s:%zu:%d: not valid JSON: %s",
 					    what, lineno, jerr.column, ms_json_why(&jerr, why));

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,6 +11,7 @@
 
 #include "compat.h"
 #include "escape.h"
+#include "saferead.h"
 #include "safewrite.h"
 
 /*
@@ -74,31 +76,72 @@ static int open_parent(struct ms_safewrite *w, const char *path, struct ms_error
 	return 0;
 }
 
-/*
- * The last component is a symlink (O_NOFOLLOW said ELOOP).  Follow it only
- * to a file that exists; creating through it would write wherever it points.
- */
-static int open_through_symlink(struct ms_safewrite *w, int acc, struct ms_error *err)
+/* A symlink at the name: refused, naming where it points. */
+static int refuse_symlink(struct ms_safewrite *w, struct ms_error *err)
 {
 	char target[PATH_MAX];
 	char shown[256];
-	ssize_t n;
-	int fd = openat(w->dirfd, w->base, acc | O_CLOEXEC | O_NOCTTY);
+	ssize_t n = readlinkat(w->dirfd, w->base, target, sizeof(target) - 1);
 
-	if (fd >= 0) {
-		w->fd = fd;
-		return 0;
-	}
-	if (errno != ENOENT)
-		return fail(w, MS_ERR_IO, errno, "cannot open", err);
-	n = readlinkat(w->dirfd, w->base, target, sizeof(target) - 1);
 	if (n < 0 && (errno == EINVAL || errno == ENOENT))
 		return MS_SAFEWRITE_RETRY; /* no longer a symlink */
 	if (n < 0)
-		return fail(w, MS_ERR_IO, errno, "cannot read the symlink", err);
+		return ms_error_set(err, MS_ERR_IO, ELOOP, "%s: a symlink: not following it", w->path);
 	ms_escape(target, (size_t)n, shown, sizeof(shown), MS_ESC_ASCII);
-	return ms_error_set(err, MS_ERR_IO, ELOOP,
-			    "%s: a dangling symlink (to %s): not following it", w->path, shown);
+	return ms_error_set(err, MS_ERR_IO, ELOOP, "%s: a symlink (to %s): not following it",
+			    w->path, shown);
+}
+
+/*
+ * May an existing file with this status be written?  0, or an error.  Used
+ * on what the name holds before opening and on the descriptor after.
+ */
+static int judge_existing(struct ms_safewrite *w, const struct stat *st,
+			  const struct ms_safewrite_opts *opts, struct ms_error *err)
+{
+	uid_t me = geteuid();
+	int e;
+
+	if (S_ISLNK(st->st_mode))
+		return refuse_symlink(w, err);
+	if (!S_ISREG(st->st_mode)) {
+		const char *kind = ms_file_kind(st->st_mode, &e);
+
+		return ms_error_set(err, MS_ERR_IO, e, "%s: %s, not a regular file: not writing to it",
+				    w->path, kind);
+	}
+	if (opts->no_clobber)
+		return ms_error_set(err, MS_ERR_IO, EEXIST, "%s: already exists; left untouched", w->path);
+	if (opts->force)
+		return 0;
+	if (st->st_uid != me)
+		return ms_error_set(err, MS_ERR_NOACCESS, EPERM,
+				    "%s: owned by uid %u, not by uid %u: not writing to another user's file",
+				    w->path, (unsigned)st->st_uid, (unsigned)me);
+	/* A hard link planted in a directory we write to could name any file of ours. */
+	if (st->st_nlink > 1)
+		return ms_error_set(err, MS_ERR_NOACCESS, EPERM,
+				    "%s: has %ju hard links: not writing to a file that has other names",
+				    w->path, (uintmax_t)st->st_nlink);
+	return 0;
+}
+
+/*
+ * What is at the name now, before any open: nothing (0), or a file judged
+ * as above (*existed set).  Anything but a regular file is refused without
+ * being opened.
+ */
+static int look_before(struct ms_safewrite *w, const struct ms_safewrite_opts *opts,
+		       bool *existed, struct ms_error *err)
+{
+	struct stat st;
+
+	*existed = fstatat(w->dirfd, w->base, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	if (*existed)
+		return judge_existing(w, &st, opts, err);
+	if (errno == ENOENT)
+		return 0;
+	return fail(w, errno == EACCES ? MS_ERR_NOACCESS : MS_ERR_IO, errno, "cannot open", err);
 }
 
 /*
@@ -106,14 +149,26 @@ static int open_through_symlink(struct ms_safewrite *w, int acc, struct ms_error
  * errno set.
  */
 
+#define MS_SAFEWRITE_FLAGS (O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+
 /* One attempt with O_CREAT and F_CREATED_QUERY. */
-static int open_query(struct ms_safewrite *w, int acc, mode_t mode, ms_fcntl_fn fn)
+static int open_query(struct ms_safewrite *w, int acc, mode_t mode, ms_fcntl_fn fn, bool existed)
 {
-	int fd = openat(w->dirfd, w->base, acc | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, mode);
+	/*
+	 * fs.protected_regular refuses O_CREAT on another user's file in a
+	 * sticky directory even to root (may_create_in_sticky), so a file
+	 * seen there, and allowed (--force), is opened without it.
+	 */
+	int fd = openat(w->dirfd, w->base, acc | (existed ? 0 : O_CREAT) | MS_SAFEWRITE_FLAGS, mode);
 	int created;
 
 	if (fd < 0)
-		return -1;
+		return existed && errno == ENOENT ? MS_SAFEWRITE_RETRY : -1;
+	if (existed) {
+		w->fd = fd;
+		w->created = false;
+		return 0;
+	}
 	created = fn(fd, F_CREATED_QUERY);
 	if (created < 0) {
 		int e = errno;
@@ -131,7 +186,7 @@ static int open_query(struct ms_safewrite *w, int acc, mode_t mode, ms_fcntl_fn 
 /* One attempt of the portable sequence (systemd's openat_report_new). */
 static int open_fallback(struct ms_safewrite *w, int acc, mode_t mode)
 {
-	int fd = openat(w->dirfd, w->base, acc | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+	int fd = openat(w->dirfd, w->base, acc | MS_SAFEWRITE_FLAGS);
 
 	if (fd >= 0) {
 		w->fd = fd;
@@ -140,8 +195,8 @@ static int open_fallback(struct ms_safewrite *w, int acc, mode_t mode)
 	}
 	if (errno != ENOENT)
 		return -1;
-	/* O_EXCL never follows a symlink: a dangling one gives EEXIST, then ELOOP above. */
-	fd = openat(w->dirfd, w->base, acc | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, mode);
+	/* O_EXCL never follows a symlink: one planted now gives EEXIST, and a retry. */
+	fd = openat(w->dirfd, w->base, acc | O_CREAT | O_EXCL | MS_SAFEWRITE_FLAGS, mode);
 	if (fd < 0)
 		return errno == EEXIST ? MS_SAFEWRITE_RETRY : -1;
 	w->fd = fd;
@@ -149,13 +204,43 @@ static int open_fallback(struct ms_safewrite *w, int acc, mode_t mode)
 	return 0;
 }
 
+/* The name changed between the look and the open: look again. */
+static bool swapped_meanwhile(int e)
+{
+	/* ELOOP: now a symlink; ENXIO: a FIFO without a reader, or a socket. */
+	return e == ELOOP || e == ENXIO || e == EISDIR;
+}
+
+/* Judge the opened descriptor; on refusal it is closed, and it was not ours. */
+static int look_after(struct ms_safewrite *w, const struct ms_safewrite_opts *opts,
+		      struct ms_error *err)
+{
+	struct stat st;
+	int rc = 0;
+
+	if (fstat(w->fd, &st) < 0)
+		rc = fail(w, MS_ERR_IO, errno, "cannot stat", err);
+	else if (!w->created)
+		rc = judge_existing(w, &st, opts, err);
+	else if (!S_ISREG(st.st_mode))
+		rc = fail(w, MS_ERR_PROTO, ENXIO, "created, but not a regular file", err);
+	if (rc != 0) {
+		close(w->fd);
+		w->fd = -1;
+		w->created = false;
+		return rc;
+	}
+	w->dev = st.st_dev;
+	w->ino = st.st_ino;
+	return 0;
+}
+
 static int open_target(struct ms_safewrite *w, const struct ms_safewrite_opts *opts,
 		       struct ms_error *err)
 {
 	ms_fcntl_fn fn = opts->fcntl_fn ? opts->fcntl_fn : real_fcntl;
-	mode_t mode = opts->mode ? opts->mode : 0644;
+	mode_t mode = opts->mode ? opts->mode : 0600;
 	int acc = opts->readable ? O_RDWR : O_WRONLY;
-	struct stat st;
 
 	/* Probe on the directory, before anything exists that we might have made. */
 	if (fn(w->dirfd, F_CREATED_QUERY) < 0) {
@@ -164,18 +249,23 @@ static int open_target(struct ms_safewrite *w, const struct ms_safewrite_opts *o
 		w->used_fallback = true;
 	}
 	for (int tries = 0; tries < MS_SAFEWRITE_TRIES; tries++) {
-		int rc = w->used_fallback ? open_fallback(w, acc, mode) : open_query(w, acc, mode, fn);
-		int e = errno;
+		bool existed;
+		int rc = look_before(w, opts, &existed, err);
+		int e;
 
-		if (rc == -1 && e == ELOOP)
-			rc = open_through_symlink(w, acc, err);
-		else if (rc == -1 && (e == EACCES || e == EPERM) && opts->no_clobber &&
-			 fstatat(w->dirfd, w->base, &st, AT_SYMLINK_NOFOLLOW) == 0)
-			return ms_error_set(err, MS_ERR_IO, EEXIST,
-					    "%s: already exists; left untouched", w->path);
-		else if (rc == -1)
-			return fail(w, e == EACCES || e == EPERM ? MS_ERR_NOACCESS : MS_ERR_IO, e,
-				    "cannot open", err);
+		if (rc == 0) {
+			rc = w->used_fallback ? open_fallback(w, acc, mode)
+					      : open_query(w, acc, mode, fn, existed);
+			e = errno;
+			if (rc == -1 && swapped_meanwhile(e))
+				rc = MS_SAFEWRITE_RETRY;
+			else if (rc == -1)
+				/* EPERM stays MS_ERR_IO: with NOACCESS it means a refused owner. */
+				return fail(w, e == EACCES ? MS_ERR_NOACCESS : MS_ERR_IO, e,
+					    "cannot open", err);
+		}
+		if (rc == 0)
+			rc = look_after(w, opts, err);
 		if (rc != MS_SAFEWRITE_RETRY)
 			return rc;
 	}
@@ -187,7 +277,6 @@ int ms_safewrite_open(const char *path, const struct ms_safewrite_opts *opts,
 		      struct ms_safewrite *w, struct ms_error *err)
 {
 	static const struct ms_safewrite_opts defaults = { 0 };
-	struct stat st;
 	int rc;
 
 	memset(w, 0, sizeof(*w));
@@ -201,29 +290,13 @@ int ms_safewrite_open(const char *path, const struct ms_safewrite_opts *opts,
 	rc = open_parent(w, path, err);
 	if (rc == 0)
 		rc = open_target(w, opts, err);
-	if (rc == 0 && fstat(w->fd, &st) < 0)
-		rc = fail(w, MS_ERR_IO, errno, "cannot stat", err);
 	if (rc < 0) {
 		/* Nothing of ours to remove: open_target fails only before or without creating. */
 		release(w);
 		return rc;
 	}
-	w->dev = st.st_dev;
-	w->ino = st.st_ino;
-	if (w->created)
-		return 0;
-	if (opts->no_clobber) {
-		ms_error_set(err, MS_ERR_IO, EEXIST, "%s: already exists; left untouched", w->path);
-		release(w);
-		return MS_ERR_IO;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		rc = fail(w, MS_ERR_IO, EISDIR, "cannot write", err);
-		release(w);
-		return rc;
-	}
-	/* Devices and pipes (/dev/null, /dev/full, a FIFO) cannot be truncated. */
-	if (!opts->keep && S_ISREG(st.st_mode) && ftruncate(w->fd, 0) < 0) {
+	/* Only now, with every check passed on the descriptor itself. */
+	if (!w->created && !opts->keep && ftruncate(w->fd, 0) < 0) {
 		rc = fail(w, MS_ERR_IO, errno, "cannot truncate", err);
 		release(w);
 		return rc;

@@ -1,8 +1,28 @@
 /*
  * safewrite.h - open an output file and learn whether we created it.
  *
- * The target is opened with O_WRONLY|O_CREAT|O_CLOEXEC (O_RDWR when the
- * caller must read it back), never O_TRUNC and never O_EXCL, and then
+ * The directory holding the target may belong to someone else (the attacker
+ * model in DESIGN.md): a user can plant a symlink, a FIFO or a hard link at
+ * the name, or swap one in between two system calls.  So:
+ *   - the last path component is never followed: every open is O_NOFOLLOW,
+ *     and a symlink there (to an existing file or dangling) is refused, with
+ *     an error naming it a symlink;
+ *   - every open is O_NONBLOCK|O_NOCTTY, so a FIFO never blocks and a tty
+ *     never becomes ours;
+ *   - before opening, fstatat (no follow) classifies what is at the name:
+ *     anything but a regular file (FIFO, directory, device, socket) is
+ *     refused without being opened;
+ *   - after opening, fstat on the descriptor decides again, since the name
+ *     may have changed meanwhile; nothing is written or truncated until it
+ *     says a regular file that passes every check;
+ *   - an existing file not owned by the effective uid, or with other hard
+ *     links, is refused unless opts.force (the CLI's --force);
+ *   - new files get mode 0600 (or opts.mode), less the umask: a map of
+ *     another process's address space defeats its ASLR.
+ * A refused target is left exactly as it was.
+ *
+ * The target is opened with O_WRONLY|O_CREAT (O_RDWR when the caller must
+ * read it back), never O_TRUNC and never O_EXCL, and then
  * fcntl(F_CREATED_QUERY) (Linux 6.12, fs/fcntl.c) says whether this open
  * created it.  That answer drives everything else:
  *   - created: the file is ours.  If a later write or the close fails,
@@ -19,15 +39,9 @@
  * on the parent directory's descriptor before anything is created, and on
  * EINVAL the portable sequence (systemd's openat_report_new) is used
  * instead: open without O_CREAT; on ENOENT open with O_CREAT|O_EXCL; on
- * EEXIST start again.  Both give the same answers.  The fcntl call is a
- * seam (struct ms_safewrite_opts.fcntl_fn) so tests can play an old kernel.
- *
- * The last path component is opened with O_NOFOLLOW.  A symlink there to an
- * existing file is followed (the file "existed"); a dangling symlink is an
- * error naming its target, so O_CREAT never creates a file somewhere the
- * user did not name.
- *
- * New files get mode 0644 (or opts.mode), less the umask.
+ * EEXIST start again.  Both give the same answers and make the same checks.
+ * The fcntl call is a seam (struct ms_safewrite_opts.fcntl_fn) so tests can
+ * play an old kernel.
  */
 #ifndef MAPSCOPE_SAFEWRITE_H
 #define MAPSCOPE_SAFEWRITE_H
@@ -45,7 +59,8 @@ struct ms_safewrite_opts {
 	bool no_clobber;      /* refuse an existing file, leaving it untouched */
 	bool keep;            /* keep an existing file's contents (append) */
 	bool readable;        /* open O_RDWR: the caller reads what is there */
-	mode_t mode;          /* 0 means 0644 */
+	bool force;           /* accept another owner's file, or one with other links */
+	mode_t mode;          /* 0 means 0600 */
 	ms_fcntl_fn fcntl_fn; /* NULL: the real fcntl; tests answer EINVAL */
 };
 
@@ -62,8 +77,14 @@ struct ms_safewrite {
 
 /*
  * Open path for writing.  Returns 0 with *w filled, or a negative
- * ms_errcode with err filled (sys_errno EEXIST for a refused existing file
- * under no_clobber, ELOOP for a dangling symlink).
+ * ms_errcode with err filled.  The refusals, each naming the file:
+ *   - MS_ERR_IO, sys_errno EEXIST: it exists and no_clobber was asked;
+ *   - MS_ERR_IO, sys_errno ELOOP: a symlink (the message says where to);
+ *   - MS_ERR_IO, sys_errno EISDIR, ENXIO (FIFO, socket) or ENODEV (device):
+ *     not a regular file;
+ *   - MS_ERR_NOACCESS, sys_errno EPERM: another owner's file, or one with
+ *     other hard links, without force.  No other failure gives this pair,
+ *     so a front end can tell the user about its --force.
  */
 int ms_safewrite_open(const char *path, const struct ms_safewrite_opts *opts,
 		      struct ms_safewrite *w, struct ms_error *err);

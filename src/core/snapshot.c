@@ -549,9 +549,17 @@ int ms_snapshot_check_kind(json_t *root, const char *kind, const char *what,
 
 const char *ms_json_why(const json_error_t *jerr, char out[MS_JSON_WHY_MAX])
 {
-	/* jansson quotes the offending bytes ("invalid token near '...'") raw. */
-	ms_escape(jerr->text, strnlen(jerr->text, sizeof(jerr->text)), out, MS_JSON_WHY_MAX,
-		  MS_ESC_ASCII);
+	size_t len = strnlen(jerr->text, sizeof(jerr->text));
+	const char *quote = memmem(jerr->text, len, " near '", 7);
+
+	/*
+	 * jansson quotes the offending bytes ("invalid token near '...'"): from
+	 * a file that is not ours (record -o onto root's file) that would put
+	 * its contents on the terminal, so the quote is dropped.
+	 */
+	if (quote)
+		len = (size_t)(quote - jerr->text);
+	ms_escape(jerr->text, len, out, MS_JSON_WHY_MAX, MS_ESC_ASCII);
 	return out;
 }
 

@@ -118,7 +118,11 @@ int ms_maplist_from_json(json_t *arr, const char *what, struct ms_maplist *list,
 int ms_json_parse(const char *text, size_t len, const char *what, json_t **out,
 		  struct ms_error *err);
 
-/* jansson's error text, escaped (it quotes the input's bytes raw); returns out. */
+/*
+ * jansson's error text without the input bytes it quotes ("near '...'"), so
+ * no message shows the contents of a file that may not be ours; escaped.
+ * Returns out.
+ */
 #define MS_JSON_WHY_MAX (4 * JSON_ERROR_TEXT_LENGTH + 1)
 const char *ms_json_why(const json_error_t *jerr, char out[MS_JSON_WHY_MAX]);
 

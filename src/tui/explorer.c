@@ -87,22 +87,17 @@ static void config_warn(void *ctx, unsigned line, const char *msg)
 
 static void load_config(struct tui_app *app)
 {
-	char path[4096], *text;
-	size_t len;
-	FILE *f;
+	char path[4096];
+	struct ms_error err;
 
 	if (tui_settings_path(path, sizeof(path)) < 0)
 		return;
-	f = fopen(path, "re");
-	if (!f)
+	if (tui_settings_load(&app->cfg, path, config_warn, app, &err) == 0 ||
+	    err.sys_errno == ENOENT || err.sys_errno == ENOTDIR)
 		return;
-	text = malloc(TUI_SETTINGS_MAX_BYTES);
-	if (text) {
-		len = fread(text, 1, TUI_SETTINGS_MAX_BYTES, f);
-		tui_settings_parse(&app->cfg, text, len, config_warn, app);
-		free(text);
-	}
-	fclose(f);
+	explorer_error("%s; settings file ignored", err.msg);
+	if (!app->message[0])
+		tui_message(app, "%s; settings file ignored", err.msg);
 }
 
 /* The same list `mapscope stale` uses; a broken user file falls back to the defaults. */

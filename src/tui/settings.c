@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/saferead.h"
 #include "tui/settings.h"
 
 #define LINE_MAX_BYTES 1024
@@ -203,6 +204,20 @@ unsigned tui_settings_parse(struct tui_settings *c, const char *text, size_t len
 		at += n + (nl ? 1 : 0);
 	}
 	return bad;
+}
+
+int tui_settings_load(struct tui_settings *c, const char *path, tui_settings_warn_fn warn,
+		      void *ctx, struct ms_error *err)
+{
+	char *text;
+	size_t len;
+	int rc = ms_read_regular(path, TUI_SETTINGS_MAX_BYTES, &text, &len, err);
+
+	if (rc < 0)
+		return rc;
+	tui_settings_parse(c, text, len, warn, ctx);
+	free(text);
+	return 0;
 }
 
 int tui_settings_path(char *buf, size_t size)

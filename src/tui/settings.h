@@ -18,6 +18,12 @@
  * A bad line is reported through the callback with its line number and
  * skipped; the other lines still apply.  Nothing ever writes the file.
  * Input is untrusted text: lines are bounded and messages escape it.
+ *
+ * tui_settings_load reads the file through ms_read_regular (saferead.h):
+ * only a regular file of at most TUI_SETTINGS_MAX_BYTES is read.  A FIFO,
+ * device or directory at the path is never opened (so it cannot block the
+ * explorer's start), and it, a larger file or an unreadable one is ignored
+ * whole: the settings stay the defaults and the caller gets the reason.
  */
 #ifndef MAPSCOPE_TUI_SETTINGS_H
 #define MAPSCOPE_TUI_SETTINGS_H
@@ -25,6 +31,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/error.h"
 #include "core/maps.h"
 
 enum tui_color_role {
@@ -63,6 +70,15 @@ void tui_settings_defaults(struct tui_settings *c);
 /* Apply text to c.  Returns the number of bad lines (each reported to warn). */
 unsigned tui_settings_parse(struct tui_settings *c, const char *text, size_t len,
 			  tui_settings_warn_fn warn, void *ctx);
+
+/*
+ * Read the file at path and apply it to c (bad lines go to warn, as above).
+ * 0, or a negative ms_errcode with err set when the file was not applied at
+ * all: sys_errno ENOENT or ENOTDIR when there is none (no warning is due),
+ * else why it was ignored, naming it.
+ */
+int tui_settings_load(struct tui_settings *c, const char *path, tui_settings_warn_fn warn,
+		      void *ctx, struct ms_error *err);
 
 /* The file's path from XDG_CONFIG_HOME or HOME; -1 if neither is usable. */
 int tui_settings_path(char *buf, size_t size);

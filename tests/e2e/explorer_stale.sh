@@ -2,8 +2,9 @@
 # End-to-end test of the explorer's stale and snapshot parts: the real binary
 # in tmux against tests/stale-child holding a library that is then deleted.
 # Checks the maps view's D flag and the detail pane's verdict, the STALE
-# column, the D view (and Enter there), and S: created, then overwrote, and
-# the file reads back as a snapshot.  Polls with a deadline; no fixed sleeps.
+# column, the D view (and Enter there), and S: created, then overwrote, the
+# file reads back as a snapshot, and a symlink or a FIFO is refused.  The
+# settings file is a FIFO: the explorer starts anyway and says it ignored it.  Polls with a deadline; no fixed sleeps.
 # Exit 77 (skip) only when tmux is absent.
 set -u
 
@@ -39,12 +40,16 @@ rm -f "$LIB"
 # explorer honours like `mapscope stale`, ignores only memfds here.
 mkdir -p "$TMP/config/mapscope"
 printf '# test list\n/memfd:* memory file\n' > "$TMP/config/mapscope/stale-ignore.conf"
+# A FIFO where the settings file belongs must not block the start (issue 11).
+mkfifo "$TMP/config/mapscope/config"
 
 # -- the maps view flags the row D ---------------------------------------------------
 tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 200 -y 50 \
 	"cd '$TMP' && XDG_CONFIG_HOME='$TMP/config' '$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")' $CPID; echo \$? > '$TMP/status'; sleep 60" ||
 	fail "cannot start tmux"
 wait_for "the maps view" shows "pid $CPID stale-child-e2e |"
+wait_for "the settings FIFO reported" shows "config: a FIFO, not a regular file: not reading it; settings file ignored"
+pass "a FIFO as the settings file: the explorer starts, says so, and ignores it"
 # Bring the library on screen: a sanitizer build maps far more than fits.
 ADDR=$("$BIN" list "$CPID" -r -n -o START,NAME | awk '/libms-e2e/ { print $1; exit }')
 [ -n "$ADDR" ] || fail "mapscope list does not show the library"
@@ -91,6 +96,27 @@ keys -l "$SNAP"
 keys Enter
 wait_for "overwrote" shows "overwrote $SNAP"
 pass "the same path again: overwrote FILE"
+
+# -- S refuses what snapshot -o refuses, and the status line says why -------------------------
+# save_to PATH: S, the path, Enter.
+save_to() {
+	keys S
+	wait_for "the snapshot prompt" shows "save snapshot to: "
+	clear_prompt
+	keys -l "$1"
+	keys Enter
+}
+cp "$SNAP" "$TMP/before.json"
+ln -s "$SNAP" "$TMP/snap dir/link.json"
+save_to "$TMP/snap dir/link.json"
+wait_for "the symlink refused" shows "link.json: a symlink (to $SNAP): not following it"
+cmp -s "$SNAP" "$TMP/before.json" || fail "S wrote through a symlink"
+pass "S onto a symlink: refused, saying so; the file it points to is untouched"
+mkfifo "$TMP/snap dir/fifo.json"
+save_to "$TMP/snap dir/fifo.json"
+wait_for "the FIFO refused" shows "fifo.json: a FIFO, not a regular file: not writing to it"
+[ -p "$TMP/snap dir/fifo.json" ] || fail "the FIFO was replaced"
+pass "S onto a FIFO: refused at once, saying so"
 "$BIN" diff "$SNAP" "$CPID" > "$TMP/diff.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 1 ] || fail "mapscope diff on the snapshot exited $rc: $(cat "$TMP/diff.out")"

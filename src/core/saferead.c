@@ -1,0 +1,129 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "escape.h"
+#include "saferead.h"
+
+const char *ms_file_kind(mode_t mode, int *sys_errno)
+{
+	*sys_errno = ENODEV;
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	*sys_errno = S_ISDIR(mode) ? EISDIR : ENXIO;
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "of an unknown type";
+}
+
+static int failed(const char *shown, int code, int e, const char *why, struct ms_error *err)
+{
+	return ms_error_set(err, code, e, "%s: %s", shown, why);
+}
+
+/* A system call's errno e. */
+static int sys_failed(const char *shown, int e, struct ms_error *err)
+{
+	return failed(shown, e == EACCES ? MS_ERR_NOACCESS : MS_ERR_IO, e, strerror(e), err);
+}
+
+/*
+ * The regular file behind an O_PATH descriptor, opened for reading, or a
+ * negative ms_errcode.  O_NONBLOCK still matters for a regular file: an
+ * open that would break another process's lease fails instead of waiting.
+ */
+static int reopen_regular(int pathfd, const char *shown, struct ms_error *err)
+{
+	char self[64];
+	struct stat st;
+	int fd, e;
+
+	if (fstat(pathfd, &st) < 0)
+		return sys_failed(shown, errno, err);
+	if (!S_ISREG(st.st_mode)) {
+		const char *kind = ms_file_kind(st.st_mode, &e);
+		char why[96];
+
+		snprintf(why, sizeof(why), "%s, not a regular file: not reading it", kind);
+		return failed(shown, MS_ERR_INVAL, e, why, err);
+	}
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pathfd);
+	fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return sys_failed(shown, errno, err);
+	return fd;
+}
+
+/* Up to max + 1 bytes, to tell "exactly max" from "more". */
+static int read_bounded(int fd, size_t max, char *buf, size_t *len, const char *shown,
+			struct ms_error *err)
+{
+	*len = 0;
+	for (;;) {
+		ssize_t n = read(fd, buf + *len, max + 1 - *len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return sys_failed(shown, errno, err);
+		if (n == 0)
+			return 0;
+		*len += (size_t)n;
+		if (*len > max) {
+			char why[64];
+
+			snprintf(why, sizeof(why), "larger than %zu bytes", max);
+			return failed(shown, MS_ERR_LIMIT, EFBIG, why, err);
+		}
+	}
+}
+
+int ms_read_regular(const char *path, size_t max, char **text, size_t *len,
+		    struct ms_error *err)
+{
+	char *shown = ms_escape_dup(path, strlen(path), MS_ESC_ASCII);
+	char *buf = NULL;
+	int pathfd, fd = -1, rc;
+
+	*text = NULL;
+	*len = 0;
+	if (!shown)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	pathfd = open(path, O_PATH | O_CLOEXEC);
+	if (pathfd < 0) {
+		rc = sys_failed(shown, errno, err);
+	} else {
+		fd = reopen_regular(pathfd, shown, err);
+		rc = fd < 0 ? fd : 0;
+	}
+	if (rc == 0) {
+		buf = malloc(max + 2);
+		rc = buf ? read_bounded(fd, max, buf, len, shown, err)
+			 : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "%s: out of memory", shown);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (pathfd >= 0)
+		close(pathfd);
+	free(shown);
+	if (rc < 0) {
+		free(buf);
+		*len = 0;
+		return rc;
+	}
+	buf[*len] = '\0';
+	*text = buf;
+	return 0;
+}
