@@ -1,7 +1,5 @@
 # Stale mappings (`mapscope stale`) and `mapscope who FILE`.
 
-AM_CPPFLAGS += $(LIBELF_CFLAGS)
-
 libmapscope_core_a_SOURCES += \
 	src/core/buildid.c src/core/buildid.h \
 	src/core/ignore.c src/core/ignore.h \
@@ -27,7 +25,6 @@ mapscope_SOURCES += \
 	src/cli/stale_out.c src/cli/stale_out.h \
 	src/cli/cmd_stale.c \
 	src/cli/cmd_who.c
-mapscope_LDADD += $(LIBELF_LIBS)
 
 staleignoredir = $(pkgdatadir)
 dist_staleignore_DATA = data/stale-ignore.conf
@@ -44,15 +41,18 @@ tests_libstale_b_so_LDFLAGS = $(STALE_LIB_FLAGS)
 tests_stale_child_SOURCES = tests/stale_child.c
 
 if HAVE_CMOCKA
-check_PROGRAMS += tests/test_stale tests/test_stale_cli tests/test_stale_parse
-TESTS += tests/test_stale tests/test_stale_cli tests/test_stale_parse
-STALE_TEST_LIBS = libmapscope-core.a $(CMOCKA_LIBS) $(LIBELF_LIBS)
+check_PROGRAMS += tests/test_stale tests/test_stale_cli tests/test_stale_parse tests/test_buildid
+TESTS += tests/test_stale tests/test_stale_cli tests/test_stale_parse tests/test_buildid
+STALE_TEST_LIBS = libmapscope-core.a $(CMOCKA_LIBS)
 tests_test_stale_SOURCES = tests/test_stale.c tests/stale_harness.c tests/stale_harness.h
 tests_test_stale_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_stale_LDADD = $(STALE_TEST_LIBS)
 tests_test_stale_cli_SOURCES = tests/test_stale_cli.c tests/stale_harness.c tests/stale_harness.h
 tests_test_stale_cli_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(JANSSON_CFLAGS)
 tests_test_stale_cli_LDADD = $(STALE_TEST_LIBS) $(JANSSON_LIBS)
+tests_test_buildid_SOURCES = tests/test_buildid.c tests/stale_harness.c tests/stale_harness.h
+tests_test_buildid_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_buildid_LDADD = $(STALE_TEST_LIBS)
 tests_test_stale_parse_SOURCES = tests/test_stale_parse.c
 tests_test_stale_parse_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_stale_parse_LDADD = $(STALE_TEST_LIBS)

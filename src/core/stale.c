@@ -163,6 +163,9 @@ static int judge_other_file(const struct ms_lookup_root *root, const char *path,
 		return verdict(out, MS_STALE_REPLACED, "the path holds another file (inode %" PRIu64 ", mapped %" PRIu64
 			       ") with a different build ID", l->inode, m->inode);
 	}
+	if (m->build_id_len > 0 && l->bid_state == MS_LOOKUP_BID_REFUSED)
+		return verdict(out, MS_STALE_UNKNOWN, "another file is at the path; its build ID was not read: %s",
+			       l->bid_why);
 	/* On btrfs a different inode number is a different file, whatever the device says. */
 	if (l->unreliable_fs && (same_inode || strcmp(l->unreliable_fs, "btrfs") != 0))
 		return verdict(out, MS_STALE_UNKNOWN, "%s: device numbers do not identify files, and no build IDs to compare",

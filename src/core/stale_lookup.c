@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -266,10 +267,14 @@ void ms_lookup_build_id(const struct ms_lookup_root *root, const char *path, siz
 	/* The file we read must be the one we stat'ed. */
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_ino == l->inode &&
 	    major(st.st_dev) == l->dev_major && minor(st.st_dev) == l->dev_minor) {
-		int rc = ms_buildid_read_fd(fd, l->bid, &l->bid_len, NULL);
+		struct ms_error err = { 0 };
+		int rc = ms_buildid_read_fd(fd, l->bid, &l->bid_len, &err);
 
 		l->bid_state = rc == 0 ? MS_LOOKUP_BID_HAVE :
-			       rc == MS_END ? MS_LOOKUP_BID_NONE : MS_LOOKUP_BID_FAILED;
+			       rc == MS_END ? MS_LOOKUP_BID_NONE :
+			       rc == MS_ERR_LIMIT ? MS_LOOKUP_BID_REFUSED : MS_LOOKUP_BID_FAILED;
+		if (rc != 0)
+			snprintf(l->bid_why, sizeof(l->bid_why), "%.*s", (int)sizeof(l->bid_why) - 1, err.msg);
 	}
 	close(fd);
 }

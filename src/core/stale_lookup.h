@@ -34,6 +34,7 @@ enum ms_lookup_bid {
 	MS_LOOKUP_BID_HAVE,
 	MS_LOOKUP_BID_NONE,   /* not ELF, or no build-ID note */
 	MS_LOOKUP_BID_FAILED, /* could not be opened or read, or changed under us */
+	MS_LOOKUP_BID_REFUSED, /* not read on purpose (buildid.h): bid_why says why */
 };
 
 struct ms_lookup {
@@ -46,6 +47,7 @@ struct ms_lookup {
 	enum ms_lookup_bid bid_state;
 	size_t bid_len;
 	unsigned char bid[MS_BUILD_ID_MAX];
+	char bid_why[64];           /* a reason when not HAVE, or "" */
 };
 
 struct ms_lookup_root {
