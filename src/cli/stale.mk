@@ -41,8 +41,10 @@ tests_libstale_b_so_LDFLAGS = $(STALE_LIB_FLAGS)
 tests_stale_child_SOURCES = tests/stale_child.c
 
 if HAVE_CMOCKA
-check_PROGRAMS += tests/test_stale tests/test_stale_cli tests/test_stale_parse tests/test_buildid
-TESTS += tests/test_stale tests/test_stale_cli tests/test_stale_parse tests/test_buildid
+check_PROGRAMS += tests/test_stale tests/test_stale_cli tests/test_stale_parse tests/test_buildid \
+	tests/test_stale_race
+TESTS += tests/test_stale tests/test_stale_cli tests/test_stale_parse tests/test_buildid \
+	tests/test_stale_race
 STALE_TEST_LIBS = libmapscope-core.a $(CMOCKA_LIBS)
 tests_test_stale_SOURCES = tests/test_stale.c tests/stale_harness.c tests/stale_harness.h
 tests_test_stale_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -53,6 +55,9 @@ tests_test_stale_cli_LDADD = $(STALE_TEST_LIBS) $(JANSSON_LIBS)
 tests_test_buildid_SOURCES = tests/test_buildid.c tests/stale_harness.c tests/stale_harness.h
 tests_test_buildid_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_buildid_LDADD = $(STALE_TEST_LIBS)
+tests_test_stale_race_SOURCES = tests/test_stale_race.c tests/stale_harness.c tests/stale_harness.h
+tests_test_stale_race_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_stale_race_LDADD = $(STALE_TEST_LIBS)
 tests_test_stale_parse_SOURCES = tests/test_stale_parse.c
 tests_test_stale_parse_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_stale_parse_LDADD = $(STALE_TEST_LIBS)
