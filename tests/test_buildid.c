@@ -242,6 +242,7 @@ static size_t compare_with_kernel(pid_t pid, const char *want, bool *seen)
 	*seen = false;
 	assert_int_equal(ms_proc_open(pid, &proc, &err), 0);
 	assert_int_equal(ms_maps_open(proc, &mo, &maps, &err), 0);
+	ms_maps_set_fields(maps, MS_FIELDS_ALL);
 	while (ms_maps_next(maps, addr, MS_FILTER_FILE_BACKED, &m, &err) == 0) {
 		char kernel[2 * MS_BUILD_ID_MAX + 1], ours[2 * MS_BUILD_ID_MAX + 1];
 

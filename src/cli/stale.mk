@@ -42,9 +42,9 @@ tests_stale_child_SOURCES = tests/stale_child.c
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_stale tests/test_stale_cli tests/test_stale_parse tests/test_buildid \
-	tests/test_stale_race
+	tests/test_stale_race tests/test_fuse
 TESTS += tests/test_stale tests/test_stale_cli tests/test_stale_parse tests/test_buildid \
-	tests/test_stale_race
+	tests/test_stale_race tests/test_fuse
 STALE_TEST_LIBS = libmapscope-core.a $(CMOCKA_LIBS)
 tests_test_stale_SOURCES = tests/test_stale.c tests/stale_harness.c tests/stale_harness.h
 tests_test_stale_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -58,6 +58,10 @@ tests_test_buildid_LDADD = $(STALE_TEST_LIBS)
 tests_test_stale_race_SOURCES = tests/test_stale_race.c tests/stale_harness.c tests/stale_harness.h
 tests_test_stale_race_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_stale_race_LDADD = $(STALE_TEST_LIBS)
+tests_test_fuse_SOURCES = tests/test_fuse.c tests/fuse_server.c tests/fuse_server.h \
+	tests/stale_harness.c tests/stale_harness.h
+tests_test_fuse_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_fuse_LDADD = $(STALE_TEST_LIBS)
 tests_test_stale_parse_SOURCES = tests/test_stale_parse.c
 tests_test_stale_parse_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_stale_parse_LDADD = $(STALE_TEST_LIBS)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "buildid.h"
+#include "fstype.h"
 #include "stale_lookup.h"
 
 #ifndef BTRFS_SUPER_MAGIC
@@ -280,6 +281,7 @@ static int open_checked(const struct ms_lookup_root *root, const char *path,
 			const struct ms_lookup *l, const char **why)
 {
 	char self[64];
+	struct statfs sfs;
 	struct stat st;
 	int pathfd, fd;
 
@@ -296,6 +298,11 @@ static int open_checked(const struct ms_lookup_root *root, const char *path,
 	}
 	if (!same_inode(&st, l)) {
 		*why = "the path changed under us: another file now";
+		close(pathfd);
+		return -1;
+	}
+	/* A read there can wait on a server for ever, in uninterruptible sleep. */
+	if (fstatfs(pathfd, &sfs) == 0 && (*why = ms_fstypes_refuse_magic((unsigned long)sfs.f_type))) {
 		close(pathfd);
 		return -1;
 	}

@@ -21,9 +21,12 @@
  * descriptor says it is a regular file with the device and inode the lookup
  * recorded, through a reopen of the descriptor itself (/proc/self/fd/N,
  * O_RDONLY | O_NONBLOCK | O_NOCTTY), whose inode is checked again.  A name
- * is never opened for reading, so what is checked is what is read.  When
- * the path changed in between, the build ID is MS_LOOKUP_BID_REFUSED and
- * bid_why says how ("the path changed under us: not a regular file now").
+ * is never opened for reading, so what is checked is what is read.  A file
+ * on a file system served by someone else (fstype.h, by fstatfs on the
+ * O_PATH descriptor) is never read: a read there may never return.  In
+ * both cases the build ID is MS_LOOKUP_BID_REFUSED and bid_why says why
+ * ("the path changed under us: not a regular file now", "file on a fuse
+ * file system").
  *
  * ms_lookup_cache_set_race_fn is a test seam: fn runs at each step between
  * the check of a path and the open that follows it, so a test can swap the
