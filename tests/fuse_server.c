@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -155,6 +156,65 @@ static int load(const char *path, struct content *c)
 	return 0;
 }
 
+int fuse_server_map_in_child(struct fuse_server *s, pid_t *pid, unsigned long *start)
+{
+	unsigned long addr = 0;
+	int ready[2];
+
+	if (pipe2(ready, O_CLOEXEC) < 0)
+		return -1;
+	*pid = fork();
+	if (*pid == 0) {
+		int fd = open(s->path, O_RDONLY | O_CLOEXEC);
+		volatile unsigned char *p;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (fd < 0)
+			_exit(1);
+		p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED || p[0] != 0x7f)
+			_exit(1);
+		close(fd);
+		addr = (unsigned long)p;
+		if (write(ready[1], &addr, sizeof(addr)) != (ssize_t)sizeof(addr))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	if (*pid < 0 || read(ready[0], &addr, sizeof(addr)) != (ssize_t)sizeof(addr)) {
+		close(ready[0]);
+		if (*pid > 0) {
+			kill(*pid, SIGKILL);
+			waitpid(*pid, NULL, 0);
+		}
+		return -1;
+	}
+	close(ready[0]);
+	if (start)
+		*start = addr;
+	return 0;
+}
+
+void fuse_server_hang_reads(struct fuse_server *s)
+{
+	int fd;
+
+	s->modes->hang_reads = 1;
+	fd = open(s->path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		close(fd);
+	}
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, "1", 1) != 1)
+			s->modes->drop_caches_failed = 1;
+		close(fd);
+	}
+	s->modes->new_inode = 1;
+}
+
 int fuse_server_start(struct fuse_server *s, const char *content_path, const char **why)
 {
 	struct content c = { 0 };
@@ -197,6 +257,8 @@ int fuse_server_start(struct fuse_server *s, const char *content_path, const cha
 	s->mounted = true;
 	s->pid = fork();
 	if (s->pid == 0) {
+		/* Never outlive the test, whatever kills it. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		serve(fd, &c, s->modes);
 		_exit(0);
 	}

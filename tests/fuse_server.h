@@ -30,6 +30,7 @@ struct fuse_modes {
 	volatile int hang_reads;
 	volatile int new_inode;
 	volatile int reads_hung; /* READs left unanswered so far */
+	volatile int drop_caches_failed;
 };
 
 struct fuse_server {
@@ -42,6 +43,18 @@ struct fuse_server {
 
 /* 0, or -1 with why (a static string) set: not root, no /dev/fuse, mount failed. */
 int fuse_server_start(struct fuse_server *s, const char *content_path, const char **why);
+/*
+ * Fork a child that maps the served file and reads its first page (so READ
+ * must be answered then), and waits to be killed.  0 with *pid and *start
+ * (the mapping's address; start may be NULL), or -1.
+ */
+int fuse_server_map_in_child(struct fuse_server *s, pid_t *pid, unsigned long *start);
+/*
+ * From now on READ is never answered, nothing of the file is left in the
+ * page cache (an open without FOPEN_KEEP_CACHE invalidates it, then
+ * POSIX_FADV_DONTNEED and drop_caches), and the path names a new inode.
+ */
+void fuse_server_hang_reads(struct fuse_server *s);
 /* Kill the server (aborting its connection), unmount (MNT_DETACH), remove mnt. */
 void fuse_server_stop(struct fuse_server *s);
 

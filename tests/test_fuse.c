@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -41,56 +40,6 @@ struct fx {
 	bool aborted;
 	int reads_hung; /* READs the server had left unanswered when it was stopped */
 };
-
-/* Fork a child that maps the served file, reads its first page, then waits. */
-static pid_t start_mapper(const char *path)
-{
-	int ready[2];
-	pid_t pid;
-	char c;
-
-	assert_int_equal(pipe2(ready, O_CLOEXEC), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		volatile unsigned char *p;
-
-		if (fd < 0)
-			_exit(1);
-		p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
-		if (p == MAP_FAILED || p[0] != 0x7f)
-			_exit(1);
-		close(fd);
-		if (write(ready[1], "r", 1) != 1)
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	close(ready[1]);
-	assert_int_equal(read(ready[0], &c, 1), 1);
-	close(ready[0]);
-	return pid;
-}
-
-/* From now on READ hangs, and nothing of the file is left in the page cache. */
-static void make_reads_hang(struct fx *fx)
-{
-	int fd;
-
-	fx->server.modes->hang_reads = 1;
-	fd = open(fx->server.path, O_RDONLY | O_CLOEXEC);
-	assert_true(fd >= 0);
-	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	close(fd);
-	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		if (write(fd, "1", 1) != 1)
-			print_message("drop_caches: not written\n");
-		close(fd);
-	}
-	fx->server.modes->new_inode = 1;
-}
 
 static int setup(void **state)
 {
@@ -117,9 +66,9 @@ static int setup(void **state)
 	free(lib);
 	fx->dir = harness_mkdtemp();
 	assert_non_null(fx->dir);
-	fx->mapper = start_mapper(fx->server.path);
+	assert_int_equal(fuse_server_map_in_child(&fx->server, &fx->mapper, NULL), 0);
 	snprintf(fx->pid, sizeof(fx->pid), "%d", (int)fx->mapper);
-	make_reads_hang(fx);
+	fuse_server_hang_reads(&fx->server);
 	return 0;
 }
 

@@ -31,7 +31,7 @@ dist_staleignore_DATA = data/stale-ignore.conf
 
 # ---- tests: two tiny libraries with different build IDs, and a child that loads them
 STALE_LIB_FLAGS = -shared -Wl,--build-id=sha1
-check_PROGRAMS += tests/libstale-a.so tests/libstale-b.so tests/stale-child
+check_PROGRAMS += tests/libstale-a.so tests/libstale-b.so tests/stale-child tests/ms-fuse-serve
 tests_libstale_a_so_SOURCES = tests/stale_lib_a.c
 tests_libstale_a_so_CFLAGS = $(AM_CFLAGS) -fPIC
 tests_libstale_a_so_LDFLAGS = $(STALE_LIB_FLAGS)
@@ -39,6 +39,11 @@ tests_libstale_b_so_SOURCES = tests/stale_lib_b.c
 tests_libstale_b_so_CFLAGS = $(AM_CFLAGS) -fPIC
 tests_libstale_b_so_LDFLAGS = $(STALE_LIB_FLAGS)
 tests_stale_child_SOURCES = tests/stale_child.c
+tests_ms_fuse_serve_SOURCES = tests/fuse_serve.c tests/fuse_server.c tests/fuse_server.h
+
+# A file whose FUSE daemon stops answering READ: no command and no view may hang (issue 11).
+TESTS += tests/e2e/explorer_fuse.sh
+EXTRA_DIST += tests/e2e/explorer_fuse.sh
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_stale tests/test_stale_cli tests/test_stale_parse tests/test_buildid \
