@@ -19,26 +19,19 @@ struct layout {
 	unsigned word; /* 4 or 8: the width of offsets and sizes */
 };
 
-#define EHDR(T, f) offsetof(T, f)
-static const struct layout layout32 = {
-	sizeof(Elf32_Ehdr), EHDR(Elf32_Ehdr, e_phoff), EHDR(Elf32_Ehdr, e_phentsize),
-	EHDR(Elf32_Ehdr, e_phnum), EHDR(Elf32_Ehdr, e_shoff), EHDR(Elf32_Ehdr, e_shentsize),
-	EHDR(Elf32_Ehdr, e_shnum), EHDR(Elf32_Ehdr, e_shstrndx),
-	sizeof(Elf32_Phdr), EHDR(Elf32_Phdr, p_type), EHDR(Elf32_Phdr, p_offset),
-	EHDR(Elf32_Phdr, p_filesz), EHDR(Elf32_Phdr, p_align),
-	sizeof(Elf32_Shdr), EHDR(Elf32_Shdr, sh_type), EHDR(Elf32_Shdr, sh_offset),
-	EHDR(Elf32_Shdr, sh_size), EHDR(Elf32_Shdr, sh_addralign), 4,
-};
-static const struct layout layout64 = {
-	sizeof(Elf64_Ehdr), EHDR(Elf64_Ehdr, e_phoff), EHDR(Elf64_Ehdr, e_phentsize),
-	EHDR(Elf64_Ehdr, e_phnum), EHDR(Elf64_Ehdr, e_shoff), EHDR(Elf64_Ehdr, e_shentsize),
-	EHDR(Elf64_Ehdr, e_shnum), EHDR(Elf64_Ehdr, e_shstrndx),
-	sizeof(Elf64_Phdr), EHDR(Elf64_Phdr, p_type), EHDR(Elf64_Phdr, p_offset),
-	EHDR(Elf64_Phdr, p_filesz), EHDR(Elf64_Phdr, p_align),
-	sizeof(Elf64_Shdr), EHDR(Elf64_Shdr, sh_type), EHDR(Elf64_Shdr, sh_offset),
-	EHDR(Elf64_Shdr, sh_size), EHDR(Elf64_Shdr, sh_addralign), 8,
-};
-#undef EHDR
+#define LAYOUT(N) { \
+	sizeof(Elf##N##_Ehdr), offsetof(Elf##N##_Ehdr, e_phoff), offsetof(Elf##N##_Ehdr, e_phentsize), \
+	offsetof(Elf##N##_Ehdr, e_phnum), offsetof(Elf##N##_Ehdr, e_shoff), \
+	offsetof(Elf##N##_Ehdr, e_shentsize), offsetof(Elf##N##_Ehdr, e_shnum), \
+	offsetof(Elf##N##_Ehdr, e_shstrndx), \
+	sizeof(Elf##N##_Phdr), offsetof(Elf##N##_Phdr, p_type), offsetof(Elf##N##_Phdr, p_offset), \
+	offsetof(Elf##N##_Phdr, p_filesz), offsetof(Elf##N##_Phdr, p_align), \
+	sizeof(Elf##N##_Shdr), offsetof(Elf##N##_Shdr, sh_type), offsetof(Elf##N##_Shdr, sh_offset), \
+	offsetof(Elf##N##_Shdr, sh_size), offsetof(Elf##N##_Shdr, sh_addralign), N / 8, \
+}
+static const struct layout layout32 = LAYOUT(32);
+static const struct layout layout64 = LAYOUT(64);
+#undef LAYOUT
 
 struct image {
 	const unsigned char *buf;
