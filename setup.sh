@@ -16,7 +16,6 @@ pkg-config:/usr/bin/pkg-config
 libncurses-dev:/usr/include/ncursesw/curses.h
 libsmartcols-dev:/usr/include/libsmartcols/libsmartcols.h
 libjansson-dev:/usr/include/jansson.h
-libelf-dev:/usr/include/libelf.h
 libcmocka-dev:/usr/include/cmocka.h
 libproc2-dev:/usr/include/libproc2/pids.h
 mandoc:/usr/bin/mandoc

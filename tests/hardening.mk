@@ -10,7 +10,8 @@ FUZZ_CPPFLAGS = -I$(top_builddir) -I$(top_srcdir)/src -I$(top_srcdir)/src/core \
 	-I$(top_srcdir)/tests/fuzz -I$(top_srcdir)/tests $(JANSSON_CFLAGS)
 FUZZ_BUILD = $(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_CPPFLAGS) -o $@
 FUZZ_TARGETS = tests/fuzz/fuzz-maps-parse tests/fuzz/fuzz-escape tests/fuzz/fuzz-settings \
-	tests/fuzz/fuzz-snapshot tests/fuzz/fuzz-ignore
+	tests/fuzz/fuzz-snapshot tests/fuzz/fuzz-ignore tests/fuzz/fuzz-buildid \
+	tests/fuzz/fuzz-fstype
 FUZZ_CHECK = $(srcdir)/tests/fuzz/fuzz_check.h $(srcdir)/tests/safe_text.h
 # Seconds each target runs in `make fuzz-run` (CI); override on the command line.
 FUZZ_SECONDS = 30
@@ -18,7 +19,7 @@ FUZZ_SECONDS = 30
 FUZZ_MAPS_SRC = src/core/maps_parse.c src/core/mapping.c src/core/grow.c src/core/error.c
 FUZZ_SNAPSHOT_SRC = src/core/snapshot.c src/core/escape.c src/core/mapping.c src/core/grow.c \
 	src/core/error.c src/core/proc.c src/core/maps.c src/core/maps_ioctl.c \
-	src/core/maps_text.c src/core/maps_parse.c src/core/safewrite.c src/core/snapshot_res.c \
+	src/core/maps_text.c src/core/maps_parse.c src/core/safewrite.c src/core/snapshot_res.c src/core/fstype.c \
 	src/core/residency.c src/core/residency_scan.c src/core/residency_smaps.c
 
 tests/fuzz/fuzz-maps-parse: $(srcdir)/tests/fuzz/fuzz_maps_parse.c $(FUZZ_CHECK) $(FUZZ_MAPS_SRC)
@@ -37,6 +38,15 @@ tests/fuzz/fuzz-ignore: $(srcdir)/tests/fuzz/fuzz_ignore.c $(FUZZ_CHECK) src/cor
 	$(AM_V_GEN)$(MKDIR_P) tests/fuzz && $(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_ignore.c \
 	  $(srcdir)/src/core/ignore.c $(srcdir)/src/core/grow.c $(srcdir)/src/core/error.c \
 	  src/core/stale_ignore_default.c
+
+tests/fuzz/fuzz-buildid: $(srcdir)/tests/fuzz/fuzz_buildid.c $(FUZZ_CHECK) src/core/buildid.c src/core/error.c
+	$(AM_V_GEN)$(MKDIR_P) tests/fuzz && $(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_buildid.c \
+	  $(srcdir)/src/core/buildid.c $(srcdir)/src/core/error.c
+tests/fuzz/fuzz-fstype: $(srcdir)/tests/fuzz/fuzz_fstype.c $(FUZZ_CHECK) src/core/fstype.c src/core/proc.c \
+	  src/core/grow.c src/core/error.c
+	$(AM_V_GEN)$(MKDIR_P) tests/fuzz && $(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_fstype.c \
+	  $(srcdir)/src/core/fstype.c $(srcdir)/src/core/proc.c $(srcdir)/src/core/grow.c \
+	  $(srcdir)/src/core/error.c
 
 fuzz: $(FUZZ_TARGETS)
 	@echo "fuzz targets built: $(FUZZ_TARGETS)"

@@ -179,6 +179,11 @@ void child_stop(struct child *c)
 
 int harness_run(char **out, const char *const *args)
 {
+	return harness_run_or(out, args, NULL, NULL);
+}
+
+int harness_run_or(char **out, const char *const *args, void (*on_timeout)(void *), void *arg)
+{
 	const char *bin = getenv("MS_BIN");
 	long long deadline = now_ms() + HARNESS_DEADLINE_MS;
 	size_t len = 0, cap = 4096, nargs = 0;
@@ -233,6 +238,9 @@ int harness_run(char **out, const char *const *args)
 	buf[len] = '\0';
 	if (timed_out && pid > 0)
 		kill(pid, SIGKILL);
+	/* SIGKILL cannot end an uninterruptible sleep; on_timeout must end its cause. */
+	if (timed_out && pid > 0 && on_timeout)
+		on_timeout(arg);
 	if (timed_out || pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)) {
 		if (pid > 0 && timed_out)
 			waitpid(pid, NULL, 0);

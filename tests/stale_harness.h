@@ -46,5 +46,7 @@ void child_stop(struct child *c);
  * or -1 if it could not run or did not end by the deadline.
  */
 int harness_run(char **out, const char *const *args);
+/* The same; on the deadline, after SIGKILL, on_timeout(arg) runs before the wait. */
+int harness_run_or(char **out, const char *const *args, void (*on_timeout)(void *), void *arg);
 
 #endif

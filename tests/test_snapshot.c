@@ -69,6 +69,7 @@ static void readback(void **state, enum ms_backend backend)
 	open_fixture(e, backend, &proc, &maps);
 	assert_int_equal(ms_snapshot_save(maps, path, NULL, &created, &err), 0);
 	assert_true(created);
+	ms_maps_set_fields(maps, MS_FIELDS_ALL);
 	assert_int_equal(ms_maps_collect(maps, 0, &live, &err), 0);
 	assert_int_equal(ms_snapshot_load(path, &snap, &err), 0);
 

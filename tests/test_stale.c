@@ -4,6 +4,7 @@
  * replaced by the other library, or replaced by identical bytes.
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -154,6 +155,29 @@ static void test_replaced_by_other_build(void **state)
 	f = judge_lib(fx, true);
 	assert_int_equal(f->result.verdict, MS_STALE_REPLACED);
 	assert_non_null(strstr(f->result.why, "different build ID"));
+}
+
+/* A crafted ELF at the path (extended numbering): unknown, saying why, never read further. */
+static void test_replaced_by_crafted_elf(void **state)
+{
+	struct fx *fx = *state;
+	char *tmp = harness_join(fx->dir, "crafted.so");
+	const struct ms_stale_file *f;
+	Elf64_Ehdr eh;
+	int fd;
+
+	assert_int_equal(harness_copy(fx->lib_b, tmp), 0);
+	fd = open(tmp, O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &eh, sizeof(eh), 0), (ssize_t)sizeof(eh));
+	eh.e_phnum = PN_XNUM;
+	assert_int_equal(pwrite(fd, &eh, sizeof(eh), 0), (ssize_t)sizeof(eh));
+	close(fd);
+	assert_int_equal(rename(tmp, fx->lib), 0);
+	free(tmp);
+	f = judge_lib_flags(fx, true, MS_STALE_BUILD_IDS);
+	assert_int_equal(f->result.verdict, MS_STALE_UNKNOWN);
+	assert_non_null(strstr(f->result.why, "extended ELF numbering refused"));
 }
 
 static void test_replaced_by_same_bytes(void **state)
@@ -331,7 +355,7 @@ static void test_main_executable_is_listed(void **state)
 	free(real);
 }
 
-/* libelf reads the same build ID from disk as the kernel reports for the mapping. */
+/* The note reader finds the same build ID from disk as the kernel reports for the mapping. */
 static void test_build_id_matches_kernel(void **state)
 {
 	struct fx *fx = *state;
@@ -375,6 +399,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_untouched_is_ok, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_deleted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replaced_by_other_build, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replaced_by_crafted_elf, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replaced_by_same_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_backend_cannot_prove_same_build, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file_really_named_deleted, setup, teardown),

@@ -66,6 +66,7 @@ int cmd_at(int argc, char **argv)
 	status = cli_open_maps(pid, &o, &proc, &maps);
 	if (status != CLI_EXIT_OK)
 		return status;
+	ms_maps_set_fields(maps, mapcols_fields(selected, (size_t)nsel));
 	rc = ms_maps_at(maps, addr, &m, &err);
 	if (rc == MS_END) {
 		cli_error("pid %d: no mapping covers address 0x%" PRIx64, (int)pid, addr);

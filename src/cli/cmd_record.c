@@ -128,6 +128,8 @@ static int look(struct ms_maps *maps, struct ms_maplist *now, struct ms_error *e
 {
 	int rc;
 
+	/* record reports build-ID changes (MS_DIFF_F_BUILDID). */
+	ms_maps_set_fields(maps, MS_FIELDS_ALL);
 	ms_maplist_clear(now);
 	rc = ms_maps_collect(maps, 0, now, err);
 	if (rc == MS_ERR_EXECED) {

@@ -136,7 +136,14 @@ static int who_scan(struct libscols_table *tb, const struct cli_opts *o, const i
 	struct who_res wr = { mapcols_want_residency(selected, nselected, WHOCOL_MAP0), false, false, NULL };
 	struct ms_mapping m = { 0 };
 	uint64_t addr = 0;
+	unsigned fields = MS_FIELD_NAME;
 	int rc;
+
+	/* A build ID costs the kernel a read of each file: only for the BUILDID column. */
+	for (size_t i = 0; i < nselected; i++)
+		if (selected[i] == WHOCOL_MAP0 + MAPCOL_BUILDID)
+			fields |= MS_FIELD_BUILD_ID;
+	ms_maps_set_fields(maps, fields);
 
 	while ((rc = ms_maps_next(maps, addr, o->filter | MS_FILTER_FILE_BACKED, &m, err)) == 0) {
 		struct ms_resinfo ri;

@@ -66,6 +66,8 @@ struct ms_mapping {
 	char *name;
 	uint32_t build_id_len;
 	unsigned char build_id[MS_BUILD_ID_MAX];
+	/* Set when a build ID was asked for but not read, and why (static text, fstype.h). */
+	const char *build_id_skipped;
 };
 
 struct ms_maplist {

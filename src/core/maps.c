@@ -131,7 +131,7 @@ int ms_maps_open(struct ms_proc *proc, const struct ms_maps_opts *opts,
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)ms_proc_pid(proc));
 	maps->proc = proc;
 	maps->fd = -1;
-	maps->fields = MS_FIELDS_ALL;
+	maps->fields = MS_FIELD_NAME;
 	maps->ioctl_fn = opts && opts->ioctl_fn ? opts->ioctl_fn : real_ioctl;
 	maps->ops = asked == MS_BACKEND_TEXT ? &ms_maps_text_ops : &ms_maps_ioctl_ops;
 	rc = open_maps_fd(maps, err);

@@ -61,6 +61,7 @@ struct ms_maps_stats {
 	size_t malformed_lines;   /* text lines skipped as malformed, last read */
 	size_t names_truncated;   /* names the kernel could not fit in PATH_MAX */
 	size_t names_confirmed;   /* text names with "\\012" confirmed through the ioctl */
+	size_t build_ids_skipped; /* build IDs not asked for: file served by someone else */
 };
 
 struct ms_maps;
@@ -69,8 +70,12 @@ struct ms_maps;
  * What the ioctl backend asks the kernel for besides the range, flags,
  * offset, device and inode.  A build ID costs the kernel a read of the
  * mapped file's ELF headers on every query, and a name a d_path walk, so a
- * caller that does not show them can leave them out.  Both are on by
- * default.  The text backend always has names and never build IDs.
+ * caller that does not show them can leave them out.  Names are on by
+ * default, build IDs only when asked for: on a file system served by
+ * someone else (FUSE, NFS, ...) that read can block forever, so the engine
+ * never asks for those files (fstype.h) and sets the mapping's
+ * build_id_skipped instead.  The text backend always has names and never
+ * build IDs.
  */
 #define MS_FIELD_NAME 0x1u
 #define MS_FIELD_BUILD_ID 0x2u

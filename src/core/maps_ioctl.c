@@ -8,7 +8,13 @@
  *   - the build-ID buffer is always BUILD_ID_SIZE_MAX (20) bytes: the path
  *     for a smaller buffer had a double mmput, fixed in early 2026 stable;
  *   - ESRCH: no address space (exited, exec'd, kernel thread);
- *   - ENOTTY: a kernel before 6.11.
+ *   - ENOTTY: a kernel before 6.11;
+ *   - with a build-ID buffer the kernel reads the mapped file
+ *     (build_id_parse, lib/buildid.c), which blocks without end on a file
+ *     system whose server does not answer.  So a build ID is a second
+ *     query at the mapping's start, made only when the first one's device
+ *     is one the kernel reads itself (fstype.h); every query returns the
+ *     device and inode, so the first needs no buffer.
  */
 #include "config.h"
 
@@ -22,6 +28,7 @@
 #endif
 
 #include "compat.h"
+#include "fstype.h"
 #include "maps_backend.h"
 
 #define MS_NAME_BUF_START 256
@@ -38,6 +45,8 @@ _Static_assert((MS_FILTER_ALL & MS_Q_COVERING_OR_NEXT) == 0, "filters and the wa
 struct ioctl_state {
 	char *name;
 	size_t name_size;
+	struct ms_fstypes *fstypes; /* loaded at the first build-ID query */
+	bool fstypes_tried;
 };
 
 static struct ioctl_state *state_of(struct ms_maps *maps, struct ms_error *err)
@@ -74,34 +83,32 @@ static int grow_name(struct ioctl_state *st)
 	return 0;
 }
 
-static int ioctl_query(struct ms_maps *maps, uint64_t addr, unsigned flags,
-		       struct ms_mapping *out, struct ms_error *err)
+/*
+ * One PROCMAP_QUERY, EINTR retried.  The name goes to st->name when
+ * *want_name (cleared for a name longer than PATH_MAX); build_id NULL asks
+ * for none.
+ */
+static int query_once(struct ms_maps *maps, struct ioctl_state *st, uint64_t addr, unsigned flags,
+		      bool *want_name, unsigned char *build_id, struct procmap_query *q,
+		      struct ms_error *err)
 {
-	struct ioctl_state *st = state_of(maps, err);
-	unsigned char build_id[MS_BUILD_ID_MAX];
-	struct procmap_query q;
 	pid_t pid = ms_proc_pid(maps->proc);
-	bool want_name = (maps->fields & MS_FIELD_NAME) != 0;
-	bool want_build_id = (maps->fields & MS_FIELD_BUILD_ID) != 0;
 
-	_Static_assert(MS_BUILD_ID_MAX >= 20, "the kernel needs a 20-byte build-ID buffer");
-	if (!st)
-		return MS_ERR_NOMEM;
 	for (;;) {
-		memset(&q, 0, sizeof(q));
-		q.size = sizeof(q);
-		q.query_flags = flags;
-		q.query_addr = addr;
-		if (want_name) {
-			q.vma_name_addr = (uintptr_t)st->name;
-			q.vma_name_size = (uint32_t)st->name_size;
+		memset(q, 0, sizeof(*q));
+		q->size = sizeof(*q);
+		q->query_flags = flags;
+		q->query_addr = addr;
+		if (*want_name) {
+			q->vma_name_addr = (uintptr_t)st->name;
+			q->vma_name_size = (uint32_t)st->name_size;
 		}
 		/* Never a buffer smaller than 20 bytes (see above); none at all is fine. */
-		if (want_build_id) {
-			q.build_id_addr = (uintptr_t)build_id;
-			q.build_id_size = sizeof(build_id);
+		if (build_id) {
+			q->build_id_addr = (uintptr_t)build_id;
+			q->build_id_size = MS_BUILD_ID_MAX;
 		}
-		if (maps->ioctl_fn(maps->fd, PROCMAP_QUERY, &q) == 0)
+		if (maps->ioctl_fn(maps->fd, PROCMAP_QUERY, q) == 0)
 			break;
 		switch (errno) {
 		case EINTR:
@@ -109,14 +116,14 @@ static int ioctl_query(struct ms_maps *maps, uint64_t addr, unsigned flags,
 		case ENOENT:
 			return MS_END;
 		case ENAMETOOLONG:
-			if (want_name && st->name_size < PATH_MAX) {
+			if (*want_name && st->name_size < PATH_MAX) {
 				if (grow_name(st) < 0)
 					return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)pid);
 				continue;
 			}
-			if (want_name) {
+			if (*want_name) {
 				/* Longer than PATH_MAX: keep the mapping, flag the name. */
-				want_name = false;
+				*want_name = false;
 				continue;
 			}
 			return ms_error_set(err, MS_ERR_PROTO, ENAMETOOLONG,
@@ -129,19 +136,73 @@ static int ioctl_query(struct ms_maps *maps, uint64_t addr, unsigned flags,
 			return ms_error_set(err, MS_ERR_IO, errno, "pid %d: PROCMAP_QUERY: %s", (int)pid, strerror(errno));
 		}
 	}
-
-	if (q.vma_end <= q.vma_start || q.vma_name_size > st->name_size ||
-	    q.build_id_size > sizeof(build_id))
+	if (q->vma_end <= q->vma_start || (*want_name && q->vma_name_size > st->name_size) ||
+	    q->build_id_size > MS_BUILD_ID_MAX)
 		return ms_error_set(err, MS_ERR_PROTO, 0, "pid %d: PROCMAP_QUERY returned an inconsistent record", (int)pid);
 #ifdef HAVE_VALGRIND_MEMCHECK_H
 	/*
 	 * memcheck does not know PROCMAP_QUERY writes through the name and
 	 * build-ID pointers; tell it, or every name reads as uninitialised.
 	 */
-	VALGRIND_MAKE_MEM_DEFINED(build_id, q.build_id_size);
-	if (want_name)
-		VALGRIND_MAKE_MEM_DEFINED(st->name, q.vma_name_size);
+	if (build_id)
+		VALGRIND_MAKE_MEM_DEFINED(build_id, q->build_id_size);
+	if (*want_name)
+		VALGRIND_MAKE_MEM_DEFINED(st->name, q->vma_name_size);
 #endif
+	return 0;
+}
+
+/* The build ID of out's file, asked for only where the kernel reads that file itself. */
+static int add_build_id(struct ms_maps *maps, struct ioctl_state *st, struct ms_mapping *out,
+			struct ms_error *err)
+{
+	unsigned char build_id[MS_BUILD_ID_MAX];
+	struct procmap_query q;
+	bool no_name = false;
+	int rc;
+
+	/* No device and no inode: no file behind it (anonymous, [vdso], [stack]). */
+	if (out->inode == 0 && out->dev_major == 0 && out->dev_minor == 0)
+		return 0;
+	if (!st->fstypes_tried) {
+		st->fstypes_tried = true;
+		/* Unreadable: no table, and ms_fstypes_refuse then refuses every file. */
+		ms_fstypes_load(maps->proc, &st->fstypes, NULL);
+	}
+	out->build_id_skipped = ms_fstypes_refuse(st->fstypes, out->dev_major, out->dev_minor);
+	if (out->build_id_skipped) {
+		maps->stats.build_ids_skipped++;
+		return 0;
+	}
+	rc = query_once(maps, st, out->start, 0, &no_name, build_id, &q, err);
+	if (rc == MS_END)
+		return 0; /* unmapped between the two queries */
+	if (rc < 0)
+		return rc;
+	/* Another mapping there now: its build ID is not this one's. */
+	if (q.vma_start != out->start || q.vma_end != out->end || q.inode != out->inode ||
+	    q.dev_major != out->dev_major || q.dev_minor != out->dev_minor)
+		return 0;
+	out->build_id_len = q.build_id_size;
+	memcpy(out->build_id, build_id, q.build_id_size);
+	return 0;
+}
+
+static int ioctl_query(struct ms_maps *maps, uint64_t addr, unsigned flags,
+		       struct ms_mapping *out, struct ms_error *err)
+{
+	struct ioctl_state *st = state_of(maps, err);
+	struct procmap_query q;
+	pid_t pid = ms_proc_pid(maps->proc);
+	bool want_name = (maps->fields & MS_FIELD_NAME) != 0;
+	int rc;
+
+	_Static_assert(MS_BUILD_ID_MAX >= 20, "the kernel needs a 20-byte build-ID buffer");
+	if (!st)
+		return MS_ERR_NOMEM;
+	rc = query_once(maps, st, addr, flags, &want_name, NULL, &q, err);
+	if (rc < 0)
+		return rc;
 
 	ms_mapping_reset(out);
 	out->start = q.vma_start;
@@ -152,8 +213,6 @@ static int ioctl_query(struct ms_maps *maps, uint64_t addr, unsigned flags,
 	out->inode = q.inode;
 	out->dev_major = q.dev_major;
 	out->dev_minor = q.dev_minor;
-	out->build_id_len = q.build_id_size;
-	memcpy(out->build_id, build_id, q.build_id_size);
 	if (!want_name && (maps->fields & MS_FIELD_NAME)) {
 		out->name_truncated = true;
 		maps->stats.names_truncated++;
@@ -164,13 +223,28 @@ static int ioctl_query(struct ms_maps *maps, uint64_t addr, unsigned flags,
 		if (ms_mapping_set_name(out, st->name, len) < 0)
 			return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)pid);
 	}
+	if (maps->fields & MS_FIELD_BUILD_ID)
+		return add_build_id(maps, st, out, err);
 	return 0;
+}
+
+/* After a reopen (exec): the process may now see other mounts. */
+static void ioctl_reset(struct ms_maps *maps)
+{
+	struct ioctl_state *st = maps->state;
+
+	if (!st)
+		return;
+	ms_fstypes_free(st->fstypes);
+	st->fstypes = NULL;
+	st->fstypes_tried = false;
 }
 
 static void ioctl_destroy(struct ms_maps *maps)
 {
 	struct ioctl_state *st = maps->state;
 
+	ioctl_reset(maps);
 	if (st)
 		free(st->name);
 	free(st);
@@ -203,6 +277,6 @@ const struct ms_maps_ops ms_maps_ioctl_ops = {
 	.kind = MS_BACKEND_IOCTL,
 	.begin = NULL,
 	.query = ioctl_query,
-	.reset = NULL,
+	.reset = ioctl_reset,
 	.destroy = ioctl_destroy,
 };

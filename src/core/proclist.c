@@ -125,7 +125,7 @@ static void count_maps(struct ms_procrow *row, struct ms_stale_ctx *stale)
 	if (rc == MS_END)
 		rc = 0;
 	if (rc == 0)
-		ms_maps_set_fields(maps, MS_FIELDS_ALL);
+		ms_maps_set_fields(maps, MS_FIELD_NAME);
 	if (rc == 0 && stale && ms_stale_count(stale, maps, 0, &counts, &err) == 0) {
 		row->stale = counts.stale;
 		row->stale_counted = true;

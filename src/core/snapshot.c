@@ -473,10 +473,15 @@ int ms_snapshot_take(struct ms_maps *maps, struct ms_snapshot *snap, struct ms_e
 {
 	int rc;
 
+	unsigned fields;
+
 	memset(snap, 0, sizeof(*snap));
 	rc = ms_snapshot_header_fill(maps, &snap->hdr, err);
+	/* A snapshot records build IDs, so that diff can tell a rebuild. */
+	fields = ms_maps_set_fields(maps, MS_FIELDS_ALL);
 	if (rc == 0)
 		rc = ms_maps_collect(maps, 0, &snap->maps, err);
+	ms_maps_set_fields(maps, fields);
 	/* The backend may have been settled by the first query. */
 	snap->hdr.backend = ms_maps_backend(maps);
 	if (rc < 0)

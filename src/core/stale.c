@@ -163,13 +163,18 @@ static int judge_other_file(const struct ms_lookup_root *root, const char *path,
 		return verdict(out, MS_STALE_REPLACED, "the path holds another file (inode %" PRIu64 ", mapped %" PRIu64
 			       ") with a different build ID", l->inode, m->inode);
 	}
+	if (m->build_id_len > 0 && l->bid_state == MS_LOOKUP_BID_REFUSED)
+		return verdict(out, MS_STALE_UNKNOWN, "another file is at the path; its build ID was not read: %s",
+			       l->bid_why);
 	/* On btrfs a different inode number is a different file, whatever the device says. */
 	if (l->unreliable_fs && (same_inode || strcmp(l->unreliable_fs, "btrfs") != 0))
 		return verdict(out, MS_STALE_UNKNOWN, "%s: device numbers do not identify files, and no build IDs to compare",
 			       l->unreliable_fs);
 	return verdict(out, MS_STALE_REPLACED, "the path holds another file (dev %" PRIu32 ":%" PRIu32 " inode %" PRIu64
-		       ", mapped %" PRIu32 ":%" PRIu32 " inode %" PRIu64 "); %s",
+		       ", mapped %" PRIu32 ":%" PRIu32 " inode %" PRIu64 "); %s%s",
 		       l->dev_major, l->dev_minor, l->inode, m->dev_major, m->dev_minor, m->inode,
+		       m->build_id_skipped ? "build ID not read: " : "",
+		       m->build_id_skipped ? m->build_id_skipped :
 		       m->build_id_len == 0 ? "the mapping has no build ID to compare" :
 		       l->bid_state == MS_LOOKUP_BID_NONE ? "the new file has no build ID" :
 		       "the new file's build ID could not be read");
@@ -280,6 +285,7 @@ static struct ms_stale_file *add_file(struct ms_stale_list *list, const struct m
 	f->name_ambiguous = m->name_ambiguous;
 	f->build_id_len = m->build_id_len;
 	memcpy(f->build_id, m->build_id, sizeof(f->build_id));
+	f->build_id_skipped = m->build_id_skipped;
 	list->count++;
 	return f;
 }
@@ -301,6 +307,8 @@ static int group_mapping(struct ms_stale_list *list, const struct ms_mapping *m)
 		f->build_id_len = m->build_id_len;
 		memcpy(f->build_id, m->build_id, sizeof(f->build_id));
 	}
+	if (!f->build_id_len && m->build_id_skipped)
+		f->build_id_skipped = m->build_id_skipped;
 	return 0;
 }
 
@@ -368,24 +376,30 @@ static int collect(struct ms_maps *maps, unsigned filter, bool build_ids,
 
 /*
  * A file judged replaced or unknown for want of the mapping's build ID:
- * ask the kernel for it now, for this one mapping.  Returns true if found.
+ * ask the kernel for it now, for this one mapping (the engine skips files
+ * it must not read, and says why).  Returns true if that changed f.
  */
 static bool fetch_build_id(struct ms_maps *maps, struct ms_stale_file *f)
 {
 	struct ms_mapping m = { 0 };
-	bool found = false;
+	bool changed = false;
+	unsigned fields;
 
-	if (f->build_id_len || !f->mappings || ms_maps_backend(maps) != MS_BACKEND_IOCTL ||
+	if (f->build_id_len || f->build_id_skipped || !f->mappings ||
+	    ms_maps_backend(maps) != MS_BACKEND_IOCTL ||
 	    (f->result.verdict != MS_STALE_REPLACED && f->result.verdict != MS_STALE_UNKNOWN))
 		return false;
-	if (ms_maps_at(maps, f->first_addr, &m, NULL) == 0 && m.build_id_len &&
+	fields = ms_maps_set_fields(maps, MS_FIELD_BUILD_ID);
+	if (ms_maps_at(maps, f->first_addr, &m, NULL) == 0 &&
 	    m.inode == f->inode && m.dev_major == f->dev_major && m.dev_minor == f->dev_minor) {
 		f->build_id_len = m.build_id_len;
 		memcpy(f->build_id, m.build_id, sizeof(f->build_id));
-		found = true;
+		f->build_id_skipped = m.build_id_skipped;
+		changed = m.build_id_len || m.build_id_skipped;
 	}
+	ms_maps_set_fields(maps, fields);
 	ms_mapping_reset(&m);
-	return found;
+	return changed;
 }
 
 int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
@@ -407,6 +421,7 @@ int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags
 			.inode = f->inode, .dev_major = f->dev_major, .dev_minor = f->dev_minor,
 			.name = f->name, .name_len = f->name_len, .build_id_len = f->build_id_len,
 			.name_ambiguous = f->name_ambiguous,
+			.build_id_skipped = f->build_id_skipped,
 		};
 
 		memcpy(m.build_id, f->build_id, sizeof(m.build_id));
@@ -415,6 +430,7 @@ int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags
 		if (rc == 0 && fetch_build_id(maps, f)) {
 			m.build_id_len = f->build_id_len;
 			memcpy(m.build_id, f->build_id, sizeof(m.build_id));
+			m.build_id_skipped = f->build_id_skipped;
 			if (ms_stale_judge(ctx, proc, &m, &f->result) < 0)
 				rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
 						  (int)ms_proc_pid(proc));

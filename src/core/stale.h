@@ -103,6 +103,7 @@ struct ms_stale_file {
 	uint32_t dev_minor;
 	uint32_t build_id_len;
 	unsigned char build_id[MS_BUILD_ID_MAX];
+	const char *build_id_skipped; /* why the kernel was not asked for it (mapping.h) */
 	size_t mappings;      /* how many of the scanned mappings map it */
 	uint64_t first_addr;  /* start of the first of them (when mappings > 0) */
 	bool is_exe;          /* it is /proc/PID/exe */

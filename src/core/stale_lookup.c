@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "buildid.h"
+#include "fstype.h"
 #include "stale_lookup.h"
 
 #ifndef BTRFS_SUPER_MAGIC
@@ -37,6 +39,8 @@ struct entry {
 struct ms_lookup_cache {
 	int root_fd;       /* our own root */
 	uint64_t root_key[3];
+	ms_lookup_race_fn race_fn;
+	void *race_arg;
 	struct entry *buckets[CACHE_BUCKETS];
 };
 
@@ -90,6 +94,12 @@ void ms_lookup_cache_forget(struct ms_lookup_cache *c)
 	}
 }
 
+void ms_lookup_cache_set_race_fn(struct ms_lookup_cache *c, ms_lookup_race_fn fn, void *arg)
+{
+	c->race_fn = fn;
+	c->race_arg = arg;
+}
+
 void ms_lookup_cache_free(struct ms_lookup_cache *c)
 {
 	if (!c)
@@ -109,6 +119,8 @@ void ms_lookup_root_of(struct ms_lookup_cache *c, const struct ms_proc *proc,
 
 	memset(root, 0, sizeof(*root));
 	root->fd = -1;
+	root->race_fn = c->race_fn;
+	root->race_arg = c->race_arg;
 	mntns = mntns_of(dirfd, "ns/mnt", &e);
 	/* No ns/mnt at all (CONFIG_NAMESPACES off): everyone shares ours. */
 	if (e == ENOENT && c->root_key[2] == 0)
@@ -183,7 +195,7 @@ static void stat_path(int rootfd, const char *path, struct ms_lookup *l)
 {
 	struct statfs sfs;
 	struct stat st;
-	int fd = open_in_root(rootfd, path, O_PATH);
+	int fd = open_in_root(rootfd, path, O_PATH | O_NOFOLLOW);
 
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		l->err = errno ? errno : EIO;
@@ -247,29 +259,94 @@ int ms_lookup_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
 	return 0;
 }
 
+static bool same_inode(const struct stat *st, const struct ms_lookup *l)
+{
+	return (uint64_t)st->st_ino == l->inode && major(st->st_dev) == l->dev_major &&
+	       minor(st->st_dev) == l->dev_minor;
+}
+
+static void race_point(const struct ms_lookup_root *root, enum ms_lookup_step step, const char *path)
+{
+	if (root->race_fn)
+		root->race_fn(root->race_arg, step, path);
+}
+
+/*
+ * The file the lookup stat'ed, open for reading, or -1 with *why set.  The
+ * name is opened O_PATH only; reading goes through a reopen of that
+ * descriptor (proc_fd_link in fs/proc/base.c follows to the very file), so
+ * a swap of the name after the check changes nothing.
+ */
+static int open_checked(const struct ms_lookup_root *root, const char *path,
+			const struct ms_lookup *l, const char **why)
+{
+	char self[64];
+	struct statfs sfs;
+	struct stat st;
+	int pathfd, fd;
+
+	race_point(root, MS_LOOKUP_BEFORE_OPEN, path);
+	pathfd = open_in_root(root->fd, path, O_PATH | O_NOFOLLOW);
+	if (pathfd < 0) {
+		*why = "the path changed under us: it cannot be opened now";
+		return -1;
+	}
+	if (fstat(pathfd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		*why = "the path changed under us: not a regular file now";
+		close(pathfd);
+		return -1;
+	}
+	if (!same_inode(&st, l)) {
+		*why = "the path changed under us: another file now";
+		close(pathfd);
+		return -1;
+	}
+	/* A read there can wait on a server for ever, in uninterruptible sleep. */
+	if (fstatfs(pathfd, &sfs) == 0 && (*why = ms_fstypes_refuse_magic((unsigned long)sfs.f_type))) {
+		close(pathfd);
+		return -1;
+	}
+	race_point(root, MS_LOOKUP_BEFORE_REOPEN, path);
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pathfd);
+	fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	close(pathfd);
+	if (fd < 0) {
+		*why = "cannot reopen the checked file";
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !same_inode(&st, l)) {
+		*why = "the reopened file is not the checked one";
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 void ms_lookup_build_id(const struct ms_lookup_root *root, const char *path, size_t len,
 			struct ms_lookup *l)
 {
-	struct stat st;
+	struct ms_error err = { 0 };
+	const char *why = NULL;
 	char *cpath;
-	int fd;
+	int fd, rc;
 
 	if (l->bid_state != MS_LOOKUP_BID_UNREAD)
 		return;
 	l->bid_state = MS_LOOKUP_BID_FAILED;
 	if (l->err || !S_ISREG(l->mode) || !(cpath = path_dup(path, len)))
 		return;
-	fd = open_in_root(root->fd, cpath, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	fd = open_checked(root, cpath, l, &why);
 	free(cpath);
-	if (fd < 0)
+	if (fd < 0) {
+		l->bid_state = MS_LOOKUP_BID_REFUSED;
+		snprintf(l->bid_why, sizeof(l->bid_why), "%s", why);
 		return;
-	/* The file we read must be the one we stat'ed. */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_ino == l->inode &&
-	    major(st.st_dev) == l->dev_major && minor(st.st_dev) == l->dev_minor) {
-		int rc = ms_buildid_read_fd(fd, l->bid, &l->bid_len, NULL);
-
-		l->bid_state = rc == 0 ? MS_LOOKUP_BID_HAVE :
-			       rc == MS_END ? MS_LOOKUP_BID_NONE : MS_LOOKUP_BID_FAILED;
 	}
+	rc = ms_buildid_read_fd(fd, l->bid, &l->bid_len, &err);
 	close(fd);
+	l->bid_state = rc == 0 ? MS_LOOKUP_BID_HAVE :
+		       rc == MS_END ? MS_LOOKUP_BID_NONE :
+		       rc == MS_ERR_LIMIT ? MS_LOOKUP_BID_REFUSED : MS_LOOKUP_BID_FAILED;
+	if (rc != 0)
+		snprintf(l->bid_why, sizeof(l->bid_why), "%.*s", (int)sizeof(l->bid_why) - 1, err.msg);
 }

@@ -11,11 +11,26 @@
  *
  * ms_lookup_path stats a path below a root once per cache lifetime and
  * returns the cached record (valid until ms_lookup_cache_forget or free).
- * ms_lookup_build_id reads the build ID of that file at most once.  Both use
- * openat2(RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS), falling back to openat
- * where openat2 is missing (before Linux 5.6).  Only regular files are
- * opened for reading, with O_NONBLOCK, so a FIFO or device at the path
- * cannot block or wake hardware.
+ * ms_lookup_build_id reads the build ID of that file at most once.  Both
+ * resolve with openat2(RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS), falling
+ * back to openat where openat2 is missing (before Linux 5.6), and both open
+ * the name with O_PATH | O_NOFOLLOW only: such an open never reaches a
+ * driver or a FIFO (fs/open.c, do_dentry_open returns before f_op->open for
+ * O_PATH), so a name swapped for a device, a FIFO or a symlink to one
+ * cannot block or wake hardware.  The file is read only after fstat on that
+ * descriptor says it is a regular file with the device and inode the lookup
+ * recorded, through a reopen of the descriptor itself (/proc/self/fd/N,
+ * O_RDONLY | O_NONBLOCK | O_NOCTTY), whose inode is checked again.  A name
+ * is never opened for reading, so what is checked is what is read.  A file
+ * on a file system served by someone else (fstype.h, by fstatfs on the
+ * O_PATH descriptor) is never read: a read there may never return.  In
+ * both cases the build ID is MS_LOOKUP_BID_REFUSED and bid_why says why
+ * ("the path changed under us: not a regular file now", "file on a fuse
+ * file system").
+ *
+ * ms_lookup_cache_set_race_fn is a test seam: fn runs at each step between
+ * the check of a path and the open that follows it, so a test can swap the
+ * path there.  Roots taken from the cache afterwards carry it.
  */
 #ifndef MAPSCOPE_STALE_LOOKUP_H
 #define MAPSCOPE_STALE_LOOKUP_H
@@ -34,6 +49,7 @@ enum ms_lookup_bid {
 	MS_LOOKUP_BID_HAVE,
 	MS_LOOKUP_BID_NONE,   /* not ELF, or no build-ID note */
 	MS_LOOKUP_BID_FAILED, /* could not be opened or read, or changed under us */
+	MS_LOOKUP_BID_REFUSED, /* not read on purpose (buildid.h): bid_why says why */
 };
 
 struct ms_lookup {
@@ -46,10 +62,20 @@ struct ms_lookup {
 	enum ms_lookup_bid bid_state;
 	size_t bid_len;
 	unsigned char bid[MS_BUILD_ID_MAX];
+	char bid_why[64];           /* a reason when not HAVE, or "" */
 };
+
+enum ms_lookup_step {
+	MS_LOOKUP_BEFORE_OPEN,   /* stat'ed; the build-ID read opens the name next */
+	MS_LOOKUP_BEFORE_REOPEN, /* the name is open O_PATH and checked; reopen next */
+};
+
+typedef void (*ms_lookup_race_fn)(void *arg, enum ms_lookup_step step, const char *path);
 
 struct ms_lookup_root {
 	int fd;       /* -1: unusable, err says why */
+	ms_lookup_race_fn race_fn;
+	void *race_arg;
 	int err;
 	bool ours;    /* fd is the cache's own root: not closed on release */
 	uint64_t key[3];
@@ -60,6 +86,7 @@ struct ms_lookup_cache;
 int ms_lookup_cache_new(struct ms_lookup_cache **out, struct ms_error *err);
 void ms_lookup_cache_free(struct ms_lookup_cache *c);
 void ms_lookup_cache_forget(struct ms_lookup_cache *c);
+void ms_lookup_cache_set_race_fn(struct ms_lookup_cache *c, ms_lookup_race_fn fn, void *arg);
 
 /* Always fills root (fd -1 and err set when it cannot be used). */
 void ms_lookup_root_of(struct ms_lookup_cache *c, const struct ms_proc *proc,

@@ -235,6 +235,8 @@ size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct m
 			for (uint32_t i = 0; i < m->build_id_len && i < MS_BUILD_ID_MAX; i++)
 				snprintf(lines[k].value + 2 * i, sizeof(lines[k].value) - 2 * i, "%02x",
 					 m->build_id[i]);
+		} else if (m->build_id_skipped) {
+			snprintf(lines[k].value, sizeof(lines[k].value), "not read: %s", m->build_id_skipped);
 		} else {
 			snprintf(lines[k].value, sizeof(lines[k].value), "%s",
 				 ioctl_backend ? "none" : "unknown (text backend)");

@@ -135,6 +135,7 @@ struct tui_maps_frame {
 	const struct ms_resinfo *res; /* the selected mapping's residency, or NULL */
 	const char *res_source;       /* "pagemap" or "smaps"; NULL: no residency lines */
 	const struct ms_stale_result *verdict; /* the selected row's, or NULL */
+	const struct ms_mapping *detail_map;   /* the selected row with its build ID; NULL: the row's */
 	bool rss_column;              /* the RSS column (rows' rss from the model) */
 };
 void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f);

@@ -6,7 +6,7 @@ libmapscope_proclist_a_SOURCES = \
 	src/core/proclist.c src/core/proclist.h src/core/proclist_backend.h \
 	src/core/proclist_procfs.c src/core/proclist_libproc2.c
 libmapscope_proclist_a_CFLAGS = $(AM_CFLAGS) $(LIBPROC2_CFLAGS)
-PROCLIST_LIBS = libmapscope-proclist.a libmapscope-core.a $(LIBPROC2_LIBS) $(LIBELF_LIBS)
+PROCLIST_LIBS = libmapscope-proclist.a libmapscope-core.a $(LIBPROC2_LIBS)
 
 # Curses-free explorer logic, shared by the program and the tests.
 TUI_MODEL_SOURCES = \

@@ -34,6 +34,8 @@ struct maps_view {
 	struct ms_residency *res;  /* opened when the detail pane first shows */
 	struct ms_resinfo sel_res;
 	bool sel_res_ok;
+	struct ms_mapping sel_bid; /* the selected mapping asked again with its build ID */
+	bool sel_bid_ok;
 	bool rss_column;           /* R: the visible rows' RSS, one walk per refresh */
 };
 
@@ -352,7 +354,8 @@ static void draw_detail(struct tui_app *app, WINDOW *win, const struct tui_maps_
 	tui_put(win, y, 0, "- detail ", w, false);
 	if (!sel)
 		return;
-	n = tui_format_detail(lines, DETAIL_LINES - 4, sel->m, f->verdict, f->ioctl_backend,
+	n = tui_format_detail(lines, DETAIL_LINES - 4, f->detail_map ? f->detail_map : sel->m,
+			      f->verdict, f->ioctl_backend,
 			      app->escape_flags);
 	if (f->res_source)
 		n += tui_format_residency(lines + n, sizeof(lines) / sizeof(lines[0]) - n, f->res,
@@ -442,6 +445,31 @@ static void refresh_residency(struct maps_view *mv)
 	mv->sel_res_ok = ms_residency_query(mv->res, sel->m, 1, &mv->sel_res, &err) == 0;
 }
 
+/*
+ * The rows carry no build IDs (each costs the kernel a read of the file);
+ * the detail pane asks for the selected one, once per selection.  The
+ * engine skips files on file systems served by someone else.
+ */
+static void refresh_build_id(struct maps_view *mv)
+{
+	const struct tui_maprow *sel = tui_mapview_selected(&mv->vm);
+	struct ms_mapping *b = &mv->sel_bid;
+	struct ms_error err;
+	unsigned fields;
+
+	if (!mv->detail || !sel || mv->gone || ms_maps_backend(mv->maps) != MS_BACKEND_IOCTL) {
+		mv->sel_bid_ok = false;
+		return;
+	}
+	if (mv->sel_bid_ok && b->start == sel->m->start && b->end == sel->m->end &&
+	    b->inode == sel->m->inode)
+		return;
+	fields = ms_maps_set_fields(mv->maps, MS_FIELD_BUILD_ID);
+	mv->sel_bid_ok = ms_maps_at(mv->maps, sel->m->start, b, &err) == 0 &&
+			 b->end == sel->m->end && b->inode == sel->m->inode;
+	ms_maps_set_fields(mv->maps, fields);
+}
+
 static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 {
 	struct maps_view *mv = mv_of(v);
@@ -459,7 +487,17 @@ static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 			   tui_verdicts_find(&mv->verdicts, sel->m) : NULL,
 	};
 
+	struct ms_mapping shown;
+
 	refresh_residency(mv);
+	refresh_build_id(mv);
+	if (mv->sel_bid_ok && sel) {
+		shown = *sel->m;
+		shown.build_id_len = mv->sel_bid.build_id_len;
+		memcpy(shown.build_id, mv->sel_bid.build_id, sizeof(shown.build_id));
+		shown.build_id_skipped = mv->sel_bid.build_id_skipped;
+		f.detail_map = &shown;
+	}
 	if (mv->detail && mv->res) {
 		f.res = mv->sel_res_ok ? &mv->sel_res : NULL;
 		f.res_source = ms_res_backend_name(ms_residency_backend(mv->res));
@@ -472,6 +510,7 @@ static void maps_destroy(struct tui_view *v)
 	struct maps_view *mv = mv_of(v);
 
 	tui_mapview_free(&mv->vm);
+	ms_mapping_reset(&mv->sel_bid);
 	ms_residency_close(mv->res);
 	tui_verdicts_free(&mv->verdicts);
 	ms_maps_close(mv->maps);

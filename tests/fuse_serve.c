@@ -1,0 +1,53 @@
+/*
+ * ms-fuse-serve FILE: serve FILE from a one-file FUSE file system
+ * (tests/fuse_server.h), map it in a child, then make READ hang, and print
+ * "ready PID START PATH" (the mapping child, its address in hex, the served
+ * path).  On SIGTERM, SIGINT or SIGHUP: kill the child and the server (which
+ * aborts the connection and so releases anything blocked on it), unmount,
+ * exit 0.  Exit 77 with the reason when FUSE cannot be used here (not root,
+ * no /dev/fuse).  For the explorer's tmux test.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fuse_server.h"
+
+int main(int argc, char **argv)
+{
+	struct fuse_server s;
+	unsigned long start;
+	const char *why = NULL;
+	sigset_t stop;
+	pid_t child;
+	int sig;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: ms-fuse-serve FILE\n");
+		return 2;
+	}
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
+	if (fuse_server_start(&s, argv[1], &why) < 0) {
+		printf("skip %s\n", why);
+		return 77;
+	}
+	if (fuse_server_map_in_child(&s, &child, &start) < 0) {
+		fuse_server_stop(&s);
+		printf("error: the mapping child failed\n");
+		return 1;
+	}
+	fuse_server_hang_reads(&s);
+	printf("ready %d %lx %s\n", (int)child, start, s.path);
+	fflush(stdout);
+	sigwait(&stop, &sig);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	fuse_server_stop(&s);
+	return 0;
+}

@@ -1,0 +1,61 @@
+/*
+ * fuse_server.h - a one-file FUSE file system over raw /dev/fuse, for tests
+ * of what mapscope does with files served by a user's daemon.
+ *
+ * fuse_server_start mounts a directory holding one regular file, NAME,
+ * with the bytes of a local file, and serves it from a forked process
+ * (INIT, LOOKUP, GETATTR, OPEN, READ, STATFS, FLUSH, RELEASE; ENOSYS for
+ * the rest).  Only the server holds the /dev/fuse descriptor, so killing it
+ * aborts the connection (fs/fuse/dev.c, fuse_dev_release ->
+ * fuse_abort_conn), which ends every request still waiting, even for a
+ * process in uninterruptible sleep.
+ *
+ * Modes, switched at any time through shared memory:
+ *   - hang_reads: READ requests are never answered, as a hostile daemon
+ *     would do;
+ *   - new_inode: LOOKUP answers another node (inode 3 instead of 2), as if
+ *     the file had been replaced.
+ * Needs root (mount(2)) and /dev/fuse; fuse_server_start says why not.
+ */
+#ifndef MAPSCOPE_TESTS_FUSE_SERVER_H
+#define MAPSCOPE_TESTS_FUSE_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define FUSE_SERVER_NAME "lib.so"
+
+struct fuse_modes {
+	volatile int hang_reads;
+	volatile int new_inode;
+	volatile int reads_hung; /* READs left unanswered so far */
+	volatile int drop_caches_failed;
+};
+
+struct fuse_server {
+	char mnt[256];       /* the mount point */
+	char path[300];      /* mnt + "/" FUSE_SERVER_NAME */
+	pid_t pid;           /* the server; 0 once stopped */
+	struct fuse_modes *modes;
+	bool mounted;
+};
+
+/* 0, or -1 with why (a static string) set: not root, no /dev/fuse, mount failed. */
+int fuse_server_start(struct fuse_server *s, const char *content_path, const char **why);
+/*
+ * Fork a child that maps the served file and reads its first page (so READ
+ * must be answered then), and waits to be killed.  0 with *pid and *start
+ * (the mapping's address; start may be NULL), or -1.
+ */
+int fuse_server_map_in_child(struct fuse_server *s, pid_t *pid, unsigned long *start);
+/*
+ * From now on READ is never answered, nothing of the file is left in the
+ * page cache (an open without FOPEN_KEEP_CACHE invalidates it, then
+ * POSIX_FADV_DONTNEED and drop_caches), and the path names a new inode.
+ */
+void fuse_server_hang_reads(struct fuse_server *s);
+/* Kill the server (aborting its connection), unmount (MNT_DETACH), remove mnt. */
+void fuse_server_stop(struct fuse_server *s);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * Fuzz target for the mount-table classifier (src/core/fstype.h), whose
+ * input holds paths and FUSE subtypes chosen by users.  Properties: no
+ * crash, leak or read out of bounds for any bytes; every answer is NULL or
+ * one of the module's short static reasons (never text from the input);
+ * the first line's device, when it parses, gets an answer consistent with
+ * its type.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fstype.h"
+#include "fuzz_check.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_reason(const char *why, const uint8_t *data, size_t size)
+{
+	if (why && (strncmp(why, "file on ", 8) != 0 || strlen(why) > 80))
+		fuzz_fail("a reason that is not the module's own", data, size);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ms_fstypes *t;
+	struct ms_error err;
+
+	if (ms_fstypes_parse((const char *)data, size, &t, &err) < 0)
+		return 0;
+	/* Devices from the input's bytes, and a few fixed ones. */
+	for (size_t i = 0; i + 8 <= size && i < 256; i += 8) {
+		uint32_t major, minor;
+
+		memcpy(&major, data + i, 4);
+		memcpy(&minor, data + i + 4, 4);
+		check_reason(ms_fstypes_refuse(t, major, minor), data, size);
+		check_reason(ms_fstypes_refuse(t, major & 0xff, minor & 0xff), data, size);
+	}
+	check_reason(ms_fstypes_refuse(t, 0, 0), data, size);
+	if (!ms_fstypes_refuse(t, 0xffffffffu, 0xffffffffu) && !memmem(data, size, "4294967295:4294967295", 21))
+		fuzz_fail("an unlisted device was not refused", data, size);
+	ms_fstypes_free(t);
+	return 0;
+}
