@@ -7,6 +7,9 @@
  *   mapx PATH      map the whole file PATH read-only and executable
  *   mapr PATH      map the whole file PATH read-only
  *   memfd          map a memfd read-only (the kernel names it /memfd:...)
+ *   chroot DIR     chroot into DIR (root only), in the mount namespace it has
+ *   pivot DIR      a private mount namespace whose root is DIR, by
+ *                  pivot_root, the old root unmounted (root only)
  *   exit           exit with status 0
  * At end of input it exits.
  */
@@ -17,8 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static int map_path(const char *path, int prot)
@@ -46,6 +52,27 @@ static int map_memfd(void)
 	return p == MAP_FAILED ? -1 : 0;
 }
 
+static int enter_root(const char *dir)
+{
+	return chroot(dir) < 0 || chdir("/") < 0 ? -1 : 0;
+}
+
+/* The way a container runtime enters its root filesystem. */
+static int pivot_into(const char *dir)
+{
+	char old[4096];
+
+	if (snprintf(old, sizeof(old), "%s/.old-root", dir) >= (int)sizeof(old))
+		return (errno = ENAMETOOLONG, -1);
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount(dir, dir, NULL, MS_BIND | MS_REC, NULL) < 0 ||
+	    (mkdir(old, 0700) < 0 && errno != EEXIST) ||
+	    syscall(SYS_pivot_root, dir, old) < 0 || chdir("/") < 0 ||
+	    umount2("/.old-root", MNT_DETACH) < 0)
+		return -1;
+	return rmdir("/.old-root");
+}
+
 static void answer(int rc, const char *what)
 {
 	if (rc == 0)
@@ -71,6 +98,10 @@ int main(void)
 			answer(map_path(line + 5, PROT_READ), "mmap");
 		else if (!strcmp(line, "memfd"))
 			answer(map_memfd(), "memfd");
+		else if (!strncmp(line, "chroot ", 7))
+			answer(enter_root(line + 7), "chroot");
+		else if (!strncmp(line, "pivot ", 6))
+			answer(pivot_into(line + 6), "pivot");
 		else if (!strcmp(line, "exit"))
 			return 0;
 		else

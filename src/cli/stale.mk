@@ -68,6 +68,11 @@ tests_test_fuse_SOURCES = tests/test_fuse.c tests/fuse_server.c tests/fuse_serve
 	tests/stale_harness.c tests/stale_harness.h
 tests_test_fuse_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_fuse_LDADD = $(STALE_TEST_LIBS)
+check_PROGRAMS += tests/test_roots
+TESTS += tests/test_roots
+tests_test_roots_SOURCES = tests/test_roots.c tests/stale_harness.c tests/stale_harness.h
+tests_test_roots_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_roots_LDADD = $(STALE_TEST_LIBS)
 tests_test_stale_parse_SOURCES = tests/test_stale_parse.c
 tests_test_stale_parse_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_stale_parse_LDADD = $(STALE_TEST_LIBS)

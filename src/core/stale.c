@@ -180,14 +180,75 @@ static int judge_other_file(const struct ms_lookup_root *root, const char *path,
 		       "the new file's build ID could not be read");
 }
 
+/*
+ * Judge m by its path under root.  *found (may be NULL) says whether the
+ * path, less a " (deleted)" mark, names anything there.
+ */
+static int judge_under(struct ms_stale_ctx *ctx, const struct ms_lookup_root *root,
+		       const struct ms_mapping *m, struct ms_stale_result *out, bool *found)
+{
+	struct ms_lookup *full, *l;
+	size_t len;
+	bool marked;
+
+	if (found)
+		*found = false;
+	/* First the name as given: a file may really be called "x (deleted)". */
+	if (ms_lookup_path(ctx->cache, root, m->name, m->name_len, &full) < 0)
+		return MS_ERR_NOMEM;
+	if (same_file(full, m))
+		return verdict(out, MS_STALE_OK, "the path holds the mapped file");
+	len = ms_name_strip_deleted(m->name, m->name_len);
+	marked = len != m->name_len;
+	l = full;
+	if (marked) {
+		if (ms_lookup_path(ctx->cache, root, m->name, len, &l) < 0)
+			return MS_ERR_NOMEM;
+		if (same_file(l, m))
+			return verdict(out, MS_STALE_OK, "unlinked from one name, but the path links the mapped file again");
+	}
+	if (found)
+		*found = l->err != ENOENT && l->err != ENOTDIR;
+	if (l->err == ENOENT || l->err == ENOTDIR) {
+		if (marked)
+			return verdict(out, MS_STALE_DELETED, "unlinked, and no file is at the path now");
+		return verdict(out, MS_STALE_UNKNOWN, "no file at the path, though the kernel does not mark it deleted");
+	}
+	if (l->err)
+		return verdict(out, MS_STALE_UNKNOWN, "cannot look the path up: %s", strerror(l->err));
+	return judge_other_file(root, m->name, len, l, m, marked, out);
+}
+
+/*
+ * A chroot in our namespace, either way round: the name may hold under the
+ * process's root (the kernel could not reach the file from ours) or under
+ * ours.  The mapped file found under either is the answer; otherwise the
+ * process's own root judges where its path names anything, ours where not.
+ */
+static int judge_two_roots(struct ms_stale_ctx *ctx, const struct ms_lookup_root *own,
+			   const struct ms_mapping *m, struct ms_stale_result *out)
+{
+	struct ms_stale_result under_ours;
+	struct ms_lookup_root ours;
+	bool found_own;
+
+	if (judge_under(ctx, own, m, out, &found_own) < 0)
+		return MS_ERR_NOMEM;
+	if (out->verdict == MS_STALE_OK)
+		return 0;
+	ms_lookup_root_ours(ctx->cache, &ours);
+	if (judge_under(ctx, &ours, m, &under_ours, NULL) < 0)
+		return MS_ERR_NOMEM;
+	if (under_ours.verdict == MS_STALE_OK || !found_own)
+		*out = under_ours;
+	return 0;
+}
+
 int ms_stale_judge(struct ms_stale_ctx *ctx, const struct ms_proc *proc,
 		   const struct ms_mapping *m, struct ms_stale_result *out)
 {
 	const struct ms_lookup_root *root;
-	struct ms_lookup *full, *l;
 	const char *reason;
-	size_t len;
-	bool marked;
 
 	if (!ms_mapping_is_file_backed(m))
 		return verdict(out, MS_STALE_IGNORED, "anonymous memory");
@@ -204,29 +265,9 @@ int ms_stale_judge(struct ms_stale_ctx *ctx, const struct ms_proc *proc,
 	root = root_for(ctx, proc);
 	if (root->fd < 0)
 		return verdict(out, MS_STALE_UNKNOWN, "cannot open the process's root: %s", strerror(root->err));
-
-	/* First the name as given: a file may really be called "x (deleted)". */
-	if (ms_lookup_path(ctx->cache, root, m->name, m->name_len, &full) < 0)
-		return MS_ERR_NOMEM;
-	if (same_file(full, m))
-		return verdict(out, MS_STALE_OK, "the path holds the mapped file");
-	len = ms_name_strip_deleted(m->name, m->name_len);
-	marked = len != m->name_len;
-	l = full;
-	if (marked) {
-		if (ms_lookup_path(ctx->cache, root, m->name, len, &l) < 0)
-			return MS_ERR_NOMEM;
-		if (same_file(l, m))
-			return verdict(out, MS_STALE_OK, "unlinked from one name, but the path links the mapped file again");
-	}
-	if (l->err == ENOENT || l->err == ENOTDIR) {
-		if (marked)
-			return verdict(out, MS_STALE_DELETED, "unlinked, and no file is at the path now");
-		return verdict(out, MS_STALE_UNKNOWN, "no file at the path, though the kernel does not mark it deleted");
-	}
-	if (l->err)
-		return verdict(out, MS_STALE_UNKNOWN, "cannot look the path up: %s", strerror(l->err));
-	return judge_other_file(root, m->name, len, l, m, marked, out);
+	if (!root->also_ours)
+		return judge_under(ctx, root, m, out, NULL);
+	return judge_two_roots(ctx, root, m, out);
 }
 
 void ms_stale_list_clear(struct ms_stale_list *list)

@@ -109,6 +109,16 @@ void ms_lookup_cache_free(struct ms_lookup_cache *c)
 	free(c);
 }
 
+void ms_lookup_root_ours(struct ms_lookup_cache *c, struct ms_lookup_root *root)
+{
+	memset(root, 0, sizeof(*root));
+	root->fd = c->root_fd;
+	root->ours = true;
+	root->race_fn = c->race_fn;
+	root->race_arg = c->race_arg;
+	memcpy(root->key, c->root_key, sizeof(root->key));
+}
+
 void ms_lookup_root_of(struct ms_lookup_cache *c, const struct ms_proc *proc,
 		       struct ms_lookup_root *root)
 {
@@ -129,12 +139,18 @@ void ms_lookup_root_of(struct ms_lookup_cache *c, const struct ms_proc *proc,
 		root->err = e;
 		return;
 	}
-	if (mntns == c->root_key[2]) {
-		root->fd = c->root_fd;
-		root->ours = true;
-		memcpy(root->key, c->root_key, sizeof(root->key));
+	/*
+	 * The same namespace is not the same root: a chroot shares it.  Its
+	 * root directory's identity says; where it cannot be read, ours is
+	 * the best guess, as before.
+	 */
+	if (mntns == c->root_key[2] &&
+	    (fstatat(dirfd, "root", &st, 0) < 0 ||
+	     ((uint64_t)st.st_dev == c->root_key[0] && (uint64_t)st.st_ino == c->root_key[1]))) {
+		ms_lookup_root_ours(c, root);
 		return;
 	}
+	root->also_ours = mntns == c->root_key[2];
 	root->fd = openat(dirfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root->fd < 0 || fstat(root->fd, &st) < 0) {
 		root->err = errno;

@@ -78,6 +78,13 @@ struct ms_lookup_root {
 	void *race_arg;
 	int err;
 	bool ours;    /* fd is the cache's own root: not closed on release */
+	/*
+	 * Another root in our mount namespace (a chroot, either way round):
+	 * the kernel gave names against our root where the file is reachable
+	 * from it, and against the namespace's root where not, so a name may
+	 * hold under ours as well.
+	 */
+	bool also_ours;
 	uint64_t key[3];
 };
 
@@ -89,6 +96,9 @@ void ms_lookup_cache_forget(struct ms_lookup_cache *c);
 void ms_lookup_cache_set_race_fn(struct ms_lookup_cache *c, ms_lookup_race_fn fn, void *arg);
 
 /* Always fills root (fd -1 and err set when it cannot be used). */
+/* Our own root, to look names up the way the kernel gave them to us. */
+void ms_lookup_root_ours(struct ms_lookup_cache *c, struct ms_lookup_root *root);
+
 void ms_lookup_root_of(struct ms_lookup_cache *c, const struct ms_proc *proc,
 		       struct ms_lookup_root *root);
 void ms_lookup_root_release(struct ms_lookup_root *root);

@@ -1,0 +1,238 @@
+/*
+ * Verdicts across roots.  A path in a mapping's name means a file under one
+ * root or another, and the same path can hold different files in a chroot
+ * and on the host.  Each case maps a copy of one test library at a path P,
+ * with a different build of it at the same P inside a small root made here,
+ * then replaces one of the two and checks which one the verdict follows:
+ *   - mapscope inside a chroot judges a host process by the host's files;
+ *   - mapscope on the host judges a chrooted process by the chroot's files;
+ *   - a process in its own mount namespace after pivot_root is judged by its
+ *     own root, whichever copy is replaced.
+ * They need root (chroot, mounts); without it they skip and say why.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "core/maps.h"
+#include "core/proc.h"
+#include "core/stale.h"
+#include "stale_harness.h"
+
+struct fx {
+	char *dir;      /* the temp dir: P lives below it on the host */
+	char *root;     /* dir/root: the other root, with its own copy at P */
+	char *lib;      /* P */
+	char *lib_in;   /* root + P: the other root's copy, seen from the host */
+	char *lib_a, *lib_b;
+	char *procdir;  /* root/proc, /proc bound there for mapscope in the chroot */
+	bool proc_bound;
+	struct child child;
+};
+
+static int mkdirs(const char *path)
+{
+	char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static int setup(void **state)
+{
+	struct fx *fx;
+	char *libdir, *inner;
+
+	if (geteuid() != 0) {
+		print_message("test_roots: SKIP: chroot and mounts need root\n");
+		skip();
+	}
+	fx = calloc(1, sizeof(*fx));
+	assert_non_null(fx);
+	fx->dir = harness_mkdtemp();
+	fx->root = harness_join(fx->dir, "root");
+	libdir = harness_join(fx->dir, "lib");
+	fx->lib = harness_join(libdir, "libroots.so");
+	assert_true(asprintf(&inner, "%s%s", fx->root, libdir) > 0);
+	assert_true(asprintf(&fx->lib_in, "%s%s", fx->root, fx->lib) > 0);
+	assert_int_equal(mkdirs(libdir), 0);
+	assert_int_equal(mkdirs(inner), 0);
+	fx->lib_a = harness_built("libstale-a.so");
+	fx->lib_b = harness_built("libstale-b.so");
+	/* Two builds: the host holds a, the other root b, at the same path. */
+	assert_int_equal(harness_copy(fx->lib_a, fx->lib), 0);
+	assert_int_equal(harness_copy(fx->lib_b, fx->lib_in), 0);
+	fx->procdir = harness_join(fx->root, "proc");
+	assert_int_equal(mkdir(fx->procdir, 0555), 0);
+	free(libdir);
+	free(inner);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+
+	if (!fx)
+		return 0;
+	child_stop(&fx->child);
+	if (fx->proc_bound)
+		umount2(fx->procdir, MNT_DETACH);
+	harness_rmdir(fx->dir);
+	free(fx->dir);
+	free(fx->root);
+	free(fx->lib);
+	free(fx->lib_in);
+	free(fx->lib_a);
+	free(fx->lib_b);
+	free(fx->procdir);
+	free(fx);
+	return 0;
+}
+
+/* Put a copy of src at dst by rename, as package managers do. */
+static void rename_over(const char *src, const char *dst)
+{
+	char *tmp;
+
+	assert_true(asprintf(&tmp, "%s.incoming", dst) > 0);
+	assert_int_equal(harness_copy(src, tmp), 0);
+	assert_int_equal(rename(tmp, dst), 0);
+	free(tmp);
+}
+
+/* The kernel's name for a mapped file unlinked from path (a static buffer). */
+static const char *deleted(const char *path)
+{
+	static char name[PATH_MAX + 16];
+
+	snprintf(name, sizeof(name), "%s (deleted)", path);
+	return name;
+}
+
+/* The verdict on the child's mapping named name, judged here and now; -1 if absent. */
+static int verdict_of(pid_t pid, const char *name)
+{
+	struct ms_maps_opts mo = { .backend = MS_BACKEND_IOCTL, .ioctl_fn = NULL };
+	struct ms_stale_list list = { 0 };
+	struct ms_stale_ctx *ctx;
+	struct ms_proc *proc;
+	struct ms_maps *maps;
+	struct ms_error err;
+	int v = -1;
+
+	if (ms_stale_ctx_new(NULL, &ctx, &err) < 0 || ms_proc_open(pid, &proc, &err) < 0)
+		return -2;
+	if (ms_maps_open(proc, &mo, &maps, &err) == 0 &&
+	    ms_stale_scan(ctx, maps, 0, &list, &err) == 0)
+		for (size_t i = 0; i < list.count; i++)
+			if (!strcmp(list.items[i].name, name)) {
+				v = (int)list.items[i].result.verdict;
+				print_message("  %s: %s: %s\n", name, ms_stale_verdict_name(list.items[i].result.verdict),
+					      list.items[i].result.why);
+			}
+	ms_stale_list_free(&list);
+	ms_maps_close(maps);
+	ms_proc_close(proc);
+	ms_stale_ctx_free(ctx);
+	return v;
+}
+
+/* The same, from a process chrooted into root, which sees /proc bound there. */
+static int verdict_from_chroot(const char *root, pid_t pid, const char *name)
+{
+	int status;
+	pid_t judge = fork();
+
+	assert_true(judge >= 0);
+	if (judge == 0)
+		_exit(chroot(root) == 0 && chdir("/") == 0 ? verdict_of(pid, name) + 10 : 1);
+	assert_int_equal(waitpid(judge, &status, 0), judge);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) < 8)
+		fail_msg("the judge in the chroot could not read pid %d (status %d)", (int)pid,
+			 WEXITSTATUS(status));
+	return WEXITSTATUS(status) - 10;
+}
+
+static void test_chroot_judges_host_process(void **state)
+{
+	struct fx *fx = *state;
+
+	assert_int_equal(mount("/proc", fx->procdir, NULL, MS_BIND | MS_REC, NULL), 0);
+	fx->proc_bound = true;
+	assert_int_equal(child_start(&fx->child), 0);
+	assert_int_equal(child_cmd(&fx->child, "mapx %s", fx->lib), 0);
+	/* The chroot's own copy at that path is another build: not what counts. */
+	assert_int_equal(verdict_from_chroot(fx->root, fx->child.pid, fx->lib), MS_STALE_OK);
+	/* Replacing the chroot's copy changes nothing for a host process... */
+	rename_over(fx->lib_a, fx->lib_in);
+	assert_int_equal(verdict_from_chroot(fx->root, fx->child.pid, fx->lib), MS_STALE_OK);
+	/* ...replacing the host's does. */
+	rename_over(fx->lib_b, fx->lib);
+	assert_int_equal(verdict_from_chroot(fx->root, fx->child.pid, deleted(fx->lib)), MS_STALE_REPLACED);
+}
+
+static void test_host_judges_chrooted_process(void **state)
+{
+	struct fx *fx = *state;
+
+	assert_int_equal(child_start(&fx->child), 0);
+	assert_int_equal(child_cmd(&fx->child, "chroot %s", fx->root), 0);
+	assert_int_equal(child_cmd(&fx->child, "mapx %s", fx->lib), 0);
+	/* From the host the kernel names the chroot's file by its host path. */
+	assert_int_equal(verdict_of(fx->child.pid, fx->lib_in), MS_STALE_OK);
+	rename_over(fx->lib_b, fx->lib);
+	assert_int_equal(verdict_of(fx->child.pid, fx->lib_in), MS_STALE_OK);
+	rename_over(fx->lib_a, fx->lib_in);
+	assert_int_equal(verdict_of(fx->child.pid, deleted(fx->lib_in)), MS_STALE_REPLACED);
+}
+
+static void test_pivot_root_judged_by_own_root(void **state)
+{
+	struct fx *fx = *state;
+
+	assert_int_equal(child_start(&fx->child), 0);
+	assert_int_equal(child_cmd(&fx->child, "pivot %s", fx->root), 0);
+	assert_int_equal(child_cmd(&fx->child, "mapx %s", fx->lib), 0);
+	/* Its own namespace: the name is the path in its root. */
+	assert_int_equal(verdict_of(fx->child.pid, fx->lib), MS_STALE_OK);
+	rename_over(fx->lib_b, fx->lib);
+	assert_int_equal(verdict_of(fx->child.pid, fx->lib), MS_STALE_OK);
+	rename_over(fx->lib_a, fx->lib_in);
+	assert_int_equal(verdict_of(fx->child.pid, deleted(fx->lib)), MS_STALE_REPLACED);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_chroot_judges_host_process, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_host_judges_chrooted_process, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pivot_root_judged_by_own_root, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("roots", tests, NULL, NULL);
+}
