@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,10 +37,12 @@ static void release(struct ms_safewrite *w)
 		close(w->dirfd);
 	free(w->base);
 	free(w->path);
+	free(w->tmp);
 	w->fd = -1;
 	w->dirfd = -1;
 	w->base = NULL;
 	w->path = NULL;
+	w->tmp = NULL;
 }
 
 static int fail(struct ms_safewrite *w, int code, int e, const char *what,
@@ -102,8 +106,11 @@ static int judge_existing(struct ms_safewrite *w, const struct stat *st,
 	uid_t me = geteuid();
 	int e;
 
+	/* Atomic: rename replaces the name itself, whatever it is, never through it. */
+	if (opts->atomic && opts->no_clobber)
+		return ms_error_set(err, MS_ERR_IO, EEXIST, "%s: already exists; left untouched", w->path);
 	if (S_ISLNK(st->st_mode))
-		return refuse_symlink(w, err);
+		return opts->atomic ? 0 : refuse_symlink(w, err);
 	if (!S_ISREG(st->st_mode)) {
 		const char *kind = ms_file_kind(st->st_mode, &e);
 
@@ -119,7 +126,7 @@ static int judge_existing(struct ms_safewrite *w, const struct stat *st,
 				    "%s: owned by uid %u, not by uid %u: not writing to another user's file",
 				    w->path, (unsigned)st->st_uid, (unsigned)me);
 	/* A hard link planted in a directory we write to could name any file of ours. */
-	if (st->st_nlink > 1)
+	if (st->st_nlink > 1 && !opts->atomic)
 		return ms_error_set(err, MS_ERR_NOACCESS, EPERM,
 				    "%s: has %ju hard links: not writing to a file that has other names",
 				    w->path, (uintmax_t)st->st_nlink);
@@ -273,6 +280,63 @@ static int open_target(struct ms_safewrite *w, const struct ms_safewrite_opts *o
 			    "%s: the name keeps changing under us; giving up", w->path);
 }
 
+/* Atomic: a fresh temporary beside the target; EEXIST means someone else's name. */
+static int open_temp(struct ms_safewrite *w, const struct ms_safewrite_opts *opts,
+		     struct ms_error *err)
+{
+	mode_t mode = opts->mode ? opts->mode : 0600;
+	struct stat st;
+
+	for (int tries = 0; tries < MS_SAFEWRITE_TRIES; tries++) {
+		unsigned rnd;
+		int fd;
+
+		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
+			rnd = (unsigned)getpid() * 2654435761u + (unsigned)tries;
+		free(w->tmp);
+		/* NAME_MAX is 255: a long name is shortened in the temporary's. */
+		if (asprintf(&w->tmp, ".%.200s.%08x", w->base, rnd) < 0) {
+			w->tmp = NULL;
+			return fail(w, MS_ERR_NOMEM, ENOMEM, "cannot open", err);
+		}
+		fd = openat(w->dirfd, w->tmp, O_WRONLY | O_CREAT | O_EXCL | MS_SAFEWRITE_FLAGS, mode);
+		if (fd < 0 && errno == EEXIST)
+			continue;
+		if (fd < 0)
+			return fail(w, errno == EACCES ? MS_ERR_NOACCESS : MS_ERR_IO, errno,
+				    "cannot create a temporary file beside it", err);
+		w->fd = fd;
+		if (fstat(fd, &st) < 0) {
+			int rc = fail(w, MS_ERR_IO, errno, "cannot stat", err);
+
+			close(fd);
+			w->fd = -1;
+			return rc;
+		}
+		w->dev = st.st_dev;
+		w->ino = st.st_ino;
+		return 0;
+	}
+	return ms_error_set(err, MS_ERR_IO, EAGAIN,
+			    "%s: every temporary name is taken; giving up", w->path);
+}
+
+static int open_atomic(struct ms_safewrite *w, const struct ms_safewrite_opts *opts,
+		       struct ms_error *err)
+{
+	bool existed;
+	int rc;
+
+	if (opts->keep || opts->readable)
+		return fail(w, MS_ERR_INVAL, EINVAL, "an atomic write neither keeps nor reads", err);
+	rc = look_before(w, opts, &existed, err);
+	if (rc == 0)
+		rc = open_temp(w, opts, err);
+	w->created = rc == 0 && !existed;
+	w->opts = *opts;
+	return rc;
+}
+
 int ms_safewrite_open(const char *path, const struct ms_safewrite_opts *opts,
 		      struct ms_safewrite *w, struct ms_error *err)
 {
@@ -288,6 +352,12 @@ int ms_safewrite_open(const char *path, const struct ms_safewrite_opts *opts,
 	if (!w->path)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	rc = open_parent(w, path, err);
+	if (rc == 0 && opts->atomic) {
+		rc = open_atomic(w, opts, err);
+		if (rc < 0)
+			ms_safewrite_abort(w);
+		return rc;
+	}
 	if (rc == 0)
 		rc = open_target(w, opts, err);
 	if (rc < 0) {
@@ -333,21 +403,63 @@ int ms_safewrite_write(struct ms_safewrite *w, const void *buf, size_t len,
 	return 0;
 }
 
-void ms_safewrite_abort(struct ms_safewrite *w)
+/* Does name (in w's directory) still hold the inode we created? */
+static bool still_ours(const struct ms_safewrite *w, const char *name)
 {
 	struct stat st;
 
+	return w->dirfd >= 0 && fstatat(w->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       st.st_dev == w->dev && st.st_ino == w->ino;
+}
+
+void ms_safewrite_abort(struct ms_safewrite *w)
+{
+	/* The temporary is always ours; the target only if this open created it. */
+	const char *name = w->tmp ? w->tmp : w->created ? w->base : NULL;
+
 	/* Only the inode we created, in case the name was replaced meanwhile. */
-	if (w->created && w->dirfd >= 0 &&
-	    fstatat(w->dirfd, w->base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    st.st_dev == w->dev && st.st_ino == w->ino)
-		unlinkat(w->dirfd, w->base, 0);
+	if (name && still_ours(w, name))
+		unlinkat(w->dirfd, name, 0);
 	release(w);
+}
+
+/* Atomic: the temporary, complete on disk, takes the target's name. */
+static int close_atomic(struct ms_safewrite *w, struct ms_error *err)
+{
+	bool existed;
+	int fd = w->fd, rc;
+
+	w->fd = -1;
+	if (fsync(fd) < 0) {
+		rc = fail(w, MS_ERR_IO, errno, "cannot sync", err);
+		close(fd);
+		ms_safewrite_abort(w);
+		return rc;
+	}
+	if (close(fd) < 0 && errno != EINTR)
+		rc = fail(w, MS_ERR_IO, errno, "write failed at close", err);
+	else if ((rc = look_before(w, &w->opts, &existed, err)) < 0)
+		;
+	else if (!still_ours(w, w->tmp))
+		rc = fail(w, MS_ERR_IO, ESTALE, "the temporary file was replaced meanwhile", err);
+	else if ((w->opts.no_clobber ? renameat2(w->dirfd, w->tmp, w->dirfd, w->base, RENAME_NOREPLACE)
+				     : renameat(w->dirfd, w->tmp, w->dirfd, w->base)) < 0)
+		rc = fail(w, errno == EACCES ? MS_ERR_NOACCESS : MS_ERR_IO, errno,
+			  "cannot rename the temporary file over it", err);
+	if (rc < 0) {
+		ms_safewrite_abort(w);
+		return rc;
+	}
+	release(w);
+	return 0;
 }
 
 int ms_safewrite_close(struct ms_safewrite *w, struct ms_error *err)
 {
 	int fd = w->fd;
+
+	if (w->tmp)
+		return close_atomic(w, err);
 
 	w->fd = -1;
 	if (close(fd) < 0 && errno != EINTR) {

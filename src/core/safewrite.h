@@ -35,6 +35,31 @@
  *   - existed otherwise: it is truncated, and the caller reports
  *     "overwrote".
  *
+ * With opts.atomic the target is never opened at all: readers of the name
+ * (node_exporter's textfile collector) must see the old document or the new
+ * one, never half of either.  So:
+ *   - ms_safewrite_open creates a temporary file beside the target, named
+ *     "." + the target's name + "." + 8 random hex digits, with
+ *     O_CREAT|O_EXCL|O_NOFOLLOW (a name someone planted gives EEXIST and
+ *     another name); it is ours, and every failure unlinks it (checking
+ *     its inode first, as above);
+ *   - ms_safewrite_close writes nothing more: it fsyncs, closes, then
+ *     renameat()s the temporary over the target.  rename never follows a
+ *     symlink at the target: a link planted there is itself replaced, and
+ *     what it points to is untouched.  Nor does it write through what it
+ *     replaces, so hard links elsewhere keep their contents.  no_clobber
+ *     uses renameat2(RENAME_NOREPLACE), which cannot race;
+ *   - what is at the target is judged as above, at open and again just
+ *     before the rename, except that a symlink or a file with other hard
+ *     links is acceptable.  A directory, FIFO, device or socket there is
+ *     still refused, and another user's file needs force;
+ *   - *created (and w->created) say whether the target existed at open.
+ * The name of the temporary could be swapped between the check of its
+ * inode and the rename only by someone who may rename entries in that
+ * directory (not sticky, or owner), and they could rename their own file
+ * over the target at any time anyway.  keep and readable make no sense
+ * here and are refused with MS_ERR_INVAL.
+ *
  * Kernels before 6.12 answer F_CREATED_QUERY with EINVAL.  The probe is made
  * on the parent directory's descriptor before anything is created, and on
  * EINVAL the portable sequence (systemd's openat_report_new) is used
@@ -60,6 +85,7 @@ struct ms_safewrite_opts {
 	bool keep;            /* keep an existing file's contents (append) */
 	bool readable;        /* open O_RDWR: the caller reads what is there */
 	bool force;           /* accept another owner's file, or one with other links */
+	bool atomic;          /* write a temporary beside it, then rename over it */
 	mode_t mode;          /* 0 means 0600 */
 	ms_fcntl_fn fcntl_fn; /* NULL: the real fcntl; tests answer EINVAL */
 };
@@ -73,6 +99,8 @@ struct ms_safewrite {
 	char *path;         /* as given, for messages */
 	dev_t dev;          /* identity of the file, to unlink only ours */
 	ino_t ino;
+	char *tmp;          /* atomic: the temporary's name, else NULL */
+	struct ms_safewrite_opts opts; /* atomic: as given, for the recheck before the rename */
 };
 
 /*
@@ -95,7 +123,8 @@ int ms_safewrite_write(struct ms_safewrite *w, const void *buf, size_t len,
 
 /*
  * Close; a failing close (NFS reports write errors there) aborts like a
- * failed write.  0 or MS_ERR_IO.  *w is released either way.
+ * failed write.  0 or MS_ERR_IO.  *w is released either way.  Atomic: fsync,
+ * close and rename over the target, or any of the refusals of the open.
  */
 int ms_safewrite_close(struct ms_safewrite *w, struct ms_error *err);
 

@@ -1,0 +1,265 @@
+/*
+ * safewrite's atomic mode (opts.atomic), which the metrics file of
+ * `stale --metrics-file` uses: until the close, the target keeps its old
+ * document whole, however the writes are split; after it, the new one.  A
+ * symlink at the target is replaced, never followed; a FIFO, a directory or
+ * another user's file is still refused; and no temporary is left behind,
+ * whether the write succeeds, fails midway (RLIMIT_FSIZE makes write(2)
+ * fail with EFBIG) or is abandoned.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/safewrite.h"
+#include "snapfix.h"
+
+static const struct ms_safewrite_opts atomic_opts = { .atomic = true, .mode = 0644 };
+
+static int setup(void **state)
+{
+	*state = snapfix_tmpdir();
+	return *state ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	snapfix_rmdir(*state);
+	return 0;
+}
+
+static void assert_holds(const char *path, const char *want)
+{
+	char *got = snapfix_slurp(path, NULL);
+
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* Entries in dir, "." and ".." aside: a leftover temporary shows here. */
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void test_old_document_whole_until_close(void **state)
+{
+	const char *dir = *state;
+	char *path = snapfix_path(dir, "mapscope.prom");
+	struct ms_safewrite w;
+	struct ms_error err;
+	struct stat st;
+	mode_t old = umask(022);
+
+	assert_int_equal(snapfix_spit(path, "old\n# EOF\n"), 0);
+	assert_int_equal(ms_safewrite_open(path, &atomic_opts, &w, &err), 0);
+	assert_false(w.created);
+	/* The temporary is not a *.prom file: the textfile collector skips it. */
+	assert_non_null(w.tmp);
+	assert_int_equal(w.tmp[0], '.');
+	assert_null(strstr(w.tmp + strlen(w.tmp) - 9, ".prom"));
+	assert_int_equal(ms_safewrite_write(&w, "new ", 4, &err), 0);
+	assert_holds(path, "old\n# EOF\n");
+	assert_int_equal(ms_safewrite_write(&w, "doc\n# EOF\n", 10, &err), 0);
+	assert_holds(path, "old\n# EOF\n");
+	assert_int_equal(entries(dir), 2);
+	assert_int_equal(ms_safewrite_close(&w, &err), 0);
+	assert_holds(path, "new doc\n# EOF\n");
+	assert_int_equal(entries(dir), 1);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	umask(old);
+	free(path);
+}
+
+static void test_created_when_absent(void **state)
+{
+	char *path = snapfix_path(*state, "fresh.prom");
+	struct ms_error err;
+	bool created = false;
+
+	assert_int_equal(ms_safewrite_file(path, &atomic_opts, "a\n", 2, &created, &err), 0);
+	assert_true(created);
+	assert_int_equal(ms_safewrite_file(path, &atomic_opts, "b\n", 2, &created, &err), 0);
+	assert_false(created);
+	assert_holds(path, "b\n");
+	free(path);
+}
+
+static void test_symlink_replaced_not_followed(void **state)
+{
+	const char *dir = *state;
+	char *path = snapfix_path(dir, "target"), *victim = snapfix_path(dir, "victim");
+	struct ms_error err;
+	struct stat st;
+
+	assert_int_equal(snapfix_spit(victim, "root's secret\n"), 0);
+	assert_int_equal(symlink(victim, path), 0);
+	assert_int_equal(ms_safewrite_file(path, &atomic_opts, "metrics\n", 8, NULL, &err), 0);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_holds(path, "metrics\n");
+	assert_holds(victim, "root's secret\n");
+	free(path);
+	free(victim);
+}
+
+static void test_hard_link_elsewhere_untouched(void **state)
+{
+	const char *dir = *state;
+	char *path = snapfix_path(dir, "target"), *other = snapfix_path(dir, "other");
+	struct ms_error err;
+
+	/* Only the name is replaced: the inode another name holds keeps its bytes. */
+	assert_int_equal(snapfix_spit(other, "kept\n"), 0);
+	assert_int_equal(link(other, path), 0);
+	assert_int_equal(ms_safewrite_file(path, &atomic_opts, "new\n", 4, NULL, &err), 0);
+	assert_holds(path, "new\n");
+	assert_holds(other, "kept\n");
+	free(path);
+	free(other);
+}
+
+static void test_refusals(void **state)
+{
+	const char *dir = *state;
+	char *fifo = snapfix_path(dir, "fifo"), *sub = snapfix_path(dir, "sub");
+	char *kept = snapfix_path(dir, "kept");
+	struct ms_safewrite_opts o = atomic_opts;
+	struct ms_safewrite w;
+	struct ms_error err;
+
+	assert_int_equal(mkfifo(fifo, 0666), 0);
+	assert_int_equal(ms_safewrite_file(fifo, &o, "x", 1, NULL, &err), MS_ERR_IO);
+	assert_int_equal(err.sys_errno, ENXIO);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	assert_int_equal(ms_safewrite_file(sub, &o, "x", 1, NULL, &err), MS_ERR_IO);
+	assert_int_equal(err.sys_errno, EISDIR);
+	assert_int_equal(snapfix_spit(kept, "kept\n"), 0);
+	o.no_clobber = true;
+	assert_int_equal(ms_safewrite_file(kept, &o, "x", 1, NULL, &err), MS_ERR_IO);
+	assert_int_equal(err.sys_errno, EEXIST);
+	assert_holds(kept, "kept\n");
+	o = atomic_opts;
+	o.keep = true;
+	assert_int_equal(ms_safewrite_open(kept, &o, &w, &err), MS_ERR_INVAL);
+	/* fifo, sub and kept: nothing else, no temporary. */
+	assert_int_equal(entries(dir), 3);
+	free(fifo);
+	free(sub);
+	free(kept);
+}
+
+static void test_other_owner_needs_force(void **state)
+{
+	char *path = snapfix_path(*state, "theirs");
+	struct ms_safewrite_opts o = atomic_opts;
+	struct ms_error err;
+
+	if (geteuid() != 0) {
+		free(path);
+		skip();
+	}
+	assert_int_equal(snapfix_spit(path, "theirs\n"), 0);
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	assert_int_equal(ms_safewrite_file(path, &o, "x\n", 2, NULL, &err), MS_ERR_NOACCESS);
+	assert_holds(path, "theirs\n");
+	o.force = true;
+	assert_int_equal(ms_safewrite_file(path, &o, "x\n", 2, NULL, &err), 0);
+	assert_holds(path, "x\n");
+	free(path);
+}
+
+/* The changed target between open and close is judged again before the rename. */
+static void test_recheck_before_rename(void **state)
+{
+	const char *dir = *state;
+	char *path = snapfix_path(dir, "target");
+	struct ms_safewrite w;
+	struct ms_error err;
+
+	assert_int_equal(ms_safewrite_open(path, &atomic_opts, &w, &err), 0);
+	assert_int_equal(ms_safewrite_write(&w, "x\n", 2, &err), 0);
+	assert_int_equal(mkfifo(path, 0666), 0);
+	assert_int_equal(ms_safewrite_close(&w, &err), MS_ERR_IO);
+	assert_int_equal(err.sys_errno, ENXIO);
+	assert_int_equal(entries(dir), 1);
+	free(path);
+}
+
+static void test_abort_and_failed_write_leave_nothing(void **state)
+{
+	const char *dir = *state;
+	char *path = snapfix_path(dir, "target");
+	struct ms_safewrite w;
+	struct ms_error err;
+	pid_t pid;
+	int status;
+
+	assert_int_equal(snapfix_spit(path, "old\n"), 0);
+	assert_int_equal(ms_safewrite_open(path, &atomic_opts, &w, &err), 0);
+	assert_int_equal(ms_safewrite_write(&w, "half", 4, &err), 0);
+	ms_safewrite_abort(&w);
+	assert_int_equal(entries(dir), 1);
+	assert_holds(path, "old\n");
+
+	pid = fork();
+	if (pid == 0) {
+		static char big[4096];
+		struct rlimit rl = { 8, 8 };
+		int rc;
+
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &rl) < 0)
+			_exit(11);
+		rc = ms_safewrite_file(path, &atomic_opts, big, sizeof(big), NULL, &err);
+		_exit(rc < 0 && err.sys_errno == EFBIG ? 0 : 12);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(entries(dir), 1);
+	assert_holds(path, "old\n");
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_old_document_whole_until_close, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_created_when_absent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_symlink_replaced_not_followed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hard_link_elsewhere_untouched, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_other_owner_needs_force, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_recheck_before_rename, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_abort_and_failed_write_leave_nothing, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
