@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/procscan.h"
+#include "cli/stale_metrics.h"
 #include "cli/stale_out.h"
 #include "core/ignore.h"
 #include "core/stale.h"
@@ -25,6 +26,7 @@ enum {
 	OPT_OPENMETRICS,
 	OPT_IGNORE_FILE,
 	OPT_SHOW,
+	OPT_METRICS_FILE,
 };
 
 struct stale_opts {
@@ -32,6 +34,7 @@ struct stale_opts {
 	unsigned scan_flags;
 	bool by_file;
 	bool openmetrics;
+	const char *metrics_file;
 	const char *ignore_file;
 	unsigned show; /* bit per verdict */
 };
@@ -54,6 +57,8 @@ static void stale_usage(void)
 	       "                         $XDG_CONFIG_HOME/mapscope/stale-ignore.conf if it\n"
 	       "                         exists, else the built-in list)\n"
 	       "      --openmetrics      counts in OpenMetrics text (node_exporter textfile)\n"
+	       "      --metrics-file=FILE the same, written atomically to FILE (mode 0644):\n"
+	       "                         a reader sees the old or the new file, whole\n"
 	       "  -o, --output=COLUMNS   columns to show; +COLUMNS adds to the default\n"
 	       "  -J, --json             JSON output\n"
 	       "  -r, --raw              raw output\n"
@@ -71,6 +76,7 @@ static const struct option stale_options[] = {
 	{ "show", required_argument, NULL, OPT_SHOW },
 	{ "ignore-file", required_argument, NULL, OPT_IGNORE_FILE },
 	{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
+	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, 'J' },
 	{ "raw", no_argument, NULL, 'r' },
@@ -117,6 +123,7 @@ static int stale_getopt(int argc, char **argv, struct stale_opts *so)
 		case OPT_ALL_MAPPINGS: so->scan_flags |= MS_STALE_ALL_MAPPINGS; continue;
 		case OPT_BY_FILE: so->by_file = true; continue;
 		case OPT_OPENMETRICS: so->openmetrics = true; continue;
+		case OPT_METRICS_FILE: so->openmetrics = true; so->metrics_file = optarg; continue;
 		case OPT_IGNORE_FILE: so->ignore_file = optarg; continue;
 		case OPT_SHOW:
 			if (parse_show(optarg, &so->show) < 0)
@@ -195,7 +202,8 @@ int cmd_stale(int argc, char **argv)
 		status = STALE_EXIT_ERROR;
 	}
 	if (status == CLI_EXIT_OK) {
-		status = so.openmetrics ? stale_print_openmetrics(&report, &ps, so.cli.escape_flags)
+		status = so.openmetrics ? stale_print_openmetrics(&report, &ps, so.cli.escape_flags,
+								  so.metrics_file)
 					: stale_print_tree(&report, &so.cli, selected, (size_t)nsel, so.by_file);
 		procscan_summary(&ps, "stale");
 	}

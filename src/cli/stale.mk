@@ -24,6 +24,7 @@ CLEANFILES = src/core/stale_ignore_default.c
 mapscope_SOURCES += \
 	src/cli/procscan.c src/cli/procscan.h \
 	src/cli/stale_out.c src/cli/stale_out.h \
+	src/cli/stale_metrics.c src/cli/stale_metrics.h \
 	src/cli/cmd_stale.c \
 	src/cli/cmd_who.c
 

@@ -1,8 +1,9 @@
 /*
- * stale_out.h - the three renderings of a stale report (core/stale_report.h):
- * a libsmartcols tree by process (files below each), the same tree by file
- * (processes below each), and OpenMetrics text for node_exporter's textfile
- * collector.  Everything read from processes is escaped here, at the edge.
+ * stale_out.h - the two tables of a stale report (core/stale_report.h): a
+ * libsmartcols tree by process (files below each), and the same tree by
+ * file (processes below each).  The OpenMetrics rendering is
+ * stale_metrics.h.  Everything read from processes is escaped here, at the
+ * edge.
  */
 #ifndef MAPSCOPE_CLI_STALE_OUT_H
 #define MAPSCOPE_CLI_STALE_OUT_H
@@ -11,7 +12,6 @@
 #include <stddef.h>
 
 #include "cli/cli.h"
-#include "cli/procscan.h"
 #include "core/stale.h"
 #include "core/stale_report.h"
 #include "core/unit.h"
@@ -34,8 +34,5 @@ extern const struct cli_column stalecols[STALECOL_COUNT];
 
 int stale_print_tree(const struct ms_stale_report *r, const struct cli_opts *o,
 		     const int *selected, size_t nselected, bool by_file);
-
-int stale_print_openmetrics(const struct ms_stale_report *r, const struct procscan *ps,
-			    unsigned escape_flags);
 
 #endif

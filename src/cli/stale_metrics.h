@@ -1,0 +1,44 @@
+/*
+ * stale_metrics.h - a stale report (core/stale_report.h) as OpenMetrics
+ * text, for node_exporter's textfile collector, on stdout or in a file.
+ *
+ * The document holds, in this order: files by verdict, stale processes,
+ * stale processes by systemd unit (and by each other grouping in the
+ * family table of stale_metrics.c), processes looked at by outcome, and
+ * mapscope_stale_scan_timestamp_seconds, then "# EOF".
+ *
+ * Units and cgroups are chosen by users (a hostile process can start
+ * thousands of transient units), and every series costs the Prometheus
+ * server memory for weeks.  So each grouped metric has at most
+ * STALE_METRICS_MAX_SERIES series, those with the most processes (ties by
+ * label); the rest are summed into one more series, labelled
+ * overflow="true" with an empty grouping label.  Grouping is by hash.
+ *
+ * Label values are escaped (escape_flags, as everywhere) and then quoted
+ * for OpenMetrics ('\\' and '"' get a backslash; newlines are already
+ * \x0a).  No address and no path is ever written: only counts, unit names
+ * and verdicts, which is why the file may be readable by everyone (0644,
+ * less the umask) where other output files are 0600.
+ *
+ * With path, the document is built in memory and written through safewrite's
+ * atomic mode: a scrape sees the previous document or this one, whole.
+ */
+#ifndef MAPSCOPE_CLI_STALE_METRICS_H
+#define MAPSCOPE_CLI_STALE_METRICS_H
+
+#include <stdio.h>
+
+#include "cli/procscan.h"
+#include "core/stale_report.h"
+
+#define STALE_METRICS_MAX_SERIES 1000
+
+/* The document, to out.  0, or -1 when out of memory or out failed. */
+int stale_metrics_write(FILE *out, const struct ms_stale_report *r, const struct procscan *ps,
+			unsigned escape_flags);
+
+/* To stdout (path NULL) or atomically to path.  A CLI exit status; errors are reported. */
+int stale_print_openmetrics(const struct ms_stale_report *r, const struct procscan *ps,
+			    unsigned escape_flags, const char *path);
+
+#endif
