@@ -6,12 +6,20 @@
  * another user's file is still refused; and no temporary is left behind,
  * whether the write succeeds, fails midway (RLIMIT_FSIZE makes write(2)
  * fail with EFBIG) or is abandoned.
+ *
+ * End to end, as node_exporter meets it: `mapscope stale --metrics-file`
+ * rewrites the file a few hundred times while this process reads it in a
+ * tight loop; every read must be one whole document, from its first HELP
+ * line to "# EOF".  (With a writer that truncates and rewrites in place,
+ * reads of an empty or a cut file show up within a few rewrites.)
  */
 #include "config.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -248,6 +256,109 @@ static void test_abort_and_failed_write_leave_nothing(void **state)
 	free(path);
 }
 
+#define REWRITES 300
+#define DOC_MAX (1 << 20)
+
+/* A child that runs the binary REWRITES times; exits 0 when each run wrote the file. */
+static pid_t start_rewriter(const char *path, const char *ignore)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char opt[4096], me[32];
+		int devnull = open("/dev/null", O_WRONLY);
+		const char *args[] = { "stale", "--ignore-file", ignore, opt, me, NULL };
+
+		snprintf(opt, sizeof(opt), "--metrics-file=%s", path);
+		snprintf(me, sizeof(me), "%d", (int)getppid());
+		for (int i = 0; i < REWRITES; i++) {
+			int st = snapfix_wait(snapfix_spawn(args, devnull, devnull));
+
+			/* 0: nothing stale, 1: something stale; both wrote the file. */
+			if (st != 0 && st != 1)
+				_exit(20 + (st & 0xff) % 200);
+		}
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	return pid;
+}
+
+/* One read of the whole file, NUL-terminated; its length. */
+static size_t read_once(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	ssize_t n;
+
+	assert_true(fd >= 0);
+	while ((n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += (size_t)n;
+	assert_true(n == 0);
+	close(fd);
+	buf[len] = '\0';
+	return len;
+}
+
+static bool whole_document(const char *doc, size_t len)
+{
+	const char *head = "# HELP mapscope_stale_files ";
+
+	return !strncmp(doc, head, strlen(head)) && len >= 7 && !strcmp(doc + len - 7, "\n# EOF\n") &&
+	       strstr(doc, "# EOF") == doc + len - 6;
+}
+
+static void test_binary_rewrites_never_half(void **state)
+{
+	const char *dir = *state;
+	char *path = snapfix_path(dir, "mapscope.prom"), *ignore = snapfix_path(dir, "none.conf");
+	char *buf = malloc(DOC_MAX), *last = calloc(1, DOC_MAX);
+	size_t reads = 0, changes = 0, len = 0;
+	bool whole = true;
+	pid_t writer;
+	int status;
+
+	if (!getenv("MS_BIN")) {
+		free(path);
+		free(ignore);
+		free(buf);
+		free(last);
+		skip();
+	}
+	assert_non_null(buf);
+	assert_non_null(last);
+	assert_int_equal(snapfix_spit(ignore, ""), 0);
+	/* A whole document from the start, so any bad read comes from a rewrite. */
+	assert_int_equal(snapfix_spit(path, "# HELP mapscope_stale_files seed\n# EOF\n"), 0);
+	writer = start_rewriter(path, ignore);
+	while (whole && waitpid(writer, &status, WNOHANG) == 0) {
+		len = read_once(path, buf, DOC_MAX);
+		reads++;
+		whole = whole_document(buf, len);
+		if (whole && strcmp(buf, last)) {
+			changes++;
+			memcpy(last, buf, len + 1);
+		}
+	}
+	if (!whole) {
+		kill(writer, SIGKILL);
+		waitpid(writer, &status, 0);
+		fail_msg("read %zu, after %zu rewrites, is not a whole document (%zu bytes): \"%.60s\"",
+			 reads, changes, len, buf);
+	}
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	/* The reads overlapped the rewrites: many documents were seen. */
+	printf("# %zu reads saw %zu documents\n", reads, changes);
+	assert_true(changes >= 10);
+	assert_true(reads > changes);
+	assert_int_equal(entries(dir), 2);
+	free(path);
+	free(ignore);
+	free(buf);
+	free(last);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +370,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_other_owner_needs_force, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_recheck_before_rename, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_abort_and_failed_write_leave_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_binary_rewrites_never_half, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
