@@ -1,0 +1,93 @@
+# fish completion for mapscope.  tests/test_completion_shells.sh checks it
+# against every command's --help.
+
+set -l mapscope_commands list at stale who snapshot record diff
+
+function __mapscope_pids
+    for p in /proc/[0-9]*
+        string replace /proc/ '' -- $p
+    end
+end
+
+# mapscope_columns COMMAND: the columns -o takes there.
+function __mapscope_columns
+    set -l maps START END SIZE PERMS OFFSET DEV INODE PAGESIZE BUILDID NAME RSS SWAP
+    switch $argv[1]
+        case list
+            printf '%s\n' $maps
+        case at
+            printf '%s\n' $maps ADDR FILEOFF
+        case who
+            printf '%s\n' PID COMM $maps
+        case diff
+            printf '%s\n' CHANGE FIELDS WAS OLDRSS RSSDIFF SWAPDIFF $maps
+        case stale
+            printf '%s\n' NAME PID UNIT VERDICT WHY MAPS EXE DEV INODE BUILDID
+    end
+end
+
+complete -c mapscope -f
+
+# The explorer and the commands.
+set -l none "not __fish_seen_subcommand_from $mapscope_commands"
+complete -c mapscope -n $none -a list -d 'the mappings of a process'
+complete -c mapscope -n $none -a at -d 'the mapping covering an address, and its file offset'
+complete -c mapscope -n $none -a stale -d 'processes that map deleted or replaced files'
+complete -c mapscope -n $none -a who -d 'the processes that map FILE'
+complete -c mapscope -n $none -a snapshot -d "save a process's map as a JSON document"
+complete -c mapscope -n $none -a record -d "append each change of a process's map to a JSON-lines file"
+complete -c mapscope -n $none -a diff -d 'compare two snapshots or live processes'
+complete -c mapscope -n $none -a '(__mapscope_pids)' -d process
+complete -c mapscope -n $none -s p -l pid -x -a '(__mapscope_pids)' -d 'the process to open'
+complete -c mapscope -n $none -s d -l delay -x -d 'seconds between refreshes'
+complete -c mapscope -n $none -s V -l version -d 'the version'
+
+# Every command and the explorer.
+complete -c mapscope -s h -l help -d 'this help'
+complete -c mapscope -l backend -x -a 'auto ioctl text' -d 'where mappings are read from'
+
+# The table options, and each command's own.
+for cmd in list at who diff stale
+    set -l on "__fish_seen_subcommand_from $cmd"
+    complete -c mapscope -n $on -s o -l output -x -a "(__mapscope_columns $cmd)" -d 'columns to show; +COLUMNS adds to the default'
+    complete -c mapscope -n $on -s J -l json -d 'JSON output'
+    complete -c mapscope -n $on -s r -l raw -d 'raw output'
+    complete -c mapscope -n $on -s n -l noheadings -d 'no column headings'
+end
+for cmd in list at who diff
+    complete -c mapscope -n "__fish_seen_subcommand_from $cmd" -s b -l bytes -d 'sizes in bytes'
+end
+for cmd in list who
+    complete -c mapscope -n "__fish_seen_subcommand_from $cmd" -l perms -x -d 'only mappings with all these permissions (rwxs)'
+end
+for cmd in list at stale snapshot record
+    complete -c mapscope -n "__fish_seen_subcommand_from $cmd" -a '(__mapscope_pids)' -d process
+end
+
+complete -c mapscope -n '__fish_seen_subcommand_from list' -l file-backed -d 'only mappings of files'
+
+complete -c mapscope -n '__fish_seen_subcommand_from who' -F
+
+set -l stale '__fish_seen_subcommand_from stale'
+complete -c mapscope -n $stale -l all-mappings -d 'data files too, not only executable mappings'
+complete -c mapscope -n $stale -l by-file -d 'list each file and the processes that map it'
+complete -c mapscope -n $stale -l show -x -a 'all deleted replaced same-build unknown ignored ok' -d 'verdicts to list'
+complete -c mapscope -n $stale -l ignore-file -r -F -d 'rules of files never flagged'
+complete -c mapscope -n $stale -l openmetrics -d 'counts in OpenMetrics text'
+complete -c mapscope -n $stale -l metrics-file -r -F -d 'OpenMetrics text, written atomically to FILE'
+
+set -l snapshot '__fish_seen_subcommand_from snapshot'
+complete -c mapscope -n $snapshot -s o -l output -r -F -d 'where to write; - is stdout'
+complete -c mapscope -n $snapshot -l no-clobber -d 'leave an existing FILE untouched and fail'
+complete -c mapscope -n $snapshot -l force -d 'overwrite FILE even if another user owns it'
+complete -c mapscope -n $snapshot -l residency -d 'add RSS, swap and huge pages per mapping'
+
+set -l record '__fish_seen_subcommand_from record'
+complete -c mapscope -n $record -s o -l output -r -F -d 'the recording'
+complete -c mapscope -n $record -s i -l interval -x -d 'time between looks (seconds)'
+complete -c mapscope -n $record -s c -l count -x -d 'stop after N records'
+complete -c mapscope -n $record -l force -d 'continue FILE even if another user owns it'
+
+set -l diff '__fish_seen_subcommand_from diff'
+complete -c mapscope -n $diff -l residency -d 'compare RSS and swap too'
+complete -c mapscope -n $diff -F -a '(__mapscope_pids)'
