@@ -23,6 +23,10 @@ tmux:/usr/bin/tmux
 clang:/usr/bin/clang
 libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
 valgrind:/usr/bin/valgrind
+systemd:/usr/bin/systemd-analyze
+prometheus:/usr/bin/promtool
+zsh:/bin/zsh
+fish:/usr/bin/fish
 "
 
 missing=""
