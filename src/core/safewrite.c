@@ -423,29 +423,35 @@ void ms_safewrite_abort(struct ms_safewrite *w)
 	release(w);
 }
 
-/* Atomic: the temporary, complete on disk, takes the target's name. */
-static int close_atomic(struct ms_safewrite *w, struct ms_error *err)
+/* Atomic, once the temporary is complete on disk: judge the target again, then rename. */
+static int rename_into_place(struct ms_safewrite *w, struct ms_error *err)
 {
 	bool existed;
-	int fd = w->fd, rc;
+	int rc = look_before(w, &w->opts, &existed, err);
+
+	if (rc < 0)
+		return rc;
+	if (!still_ours(w, w->tmp))
+		return fail(w, MS_ERR_IO, ESTALE, "the temporary file was replaced meanwhile", err);
+	rc = w->opts.no_clobber ? renameat2(w->dirfd, w->tmp, w->dirfd, w->base, RENAME_NOREPLACE)
+				: renameat(w->dirfd, w->tmp, w->dirfd, w->base);
+	if (rc < 0)
+		return fail(w, errno == EACCES ? MS_ERR_NOACCESS : MS_ERR_IO, errno,
+			    "cannot rename the temporary file over it", err);
+	return 0;
+}
+
+static int close_atomic(struct ms_safewrite *w, struct ms_error *err)
+{
+	int fd = w->fd, rc = 0;
 
 	w->fd = -1;
-	if (fsync(fd) < 0) {
+	if (fsync(fd) < 0)
 		rc = fail(w, MS_ERR_IO, errno, "cannot sync", err);
-		close(fd);
-		ms_safewrite_abort(w);
-		return rc;
-	}
-	if (close(fd) < 0 && errno != EINTR)
+	if (close(fd) < 0 && errno != EINTR && rc == 0)
 		rc = fail(w, MS_ERR_IO, errno, "write failed at close", err);
-	else if ((rc = look_before(w, &w->opts, &existed, err)) < 0)
-		;
-	else if (!still_ours(w, w->tmp))
-		rc = fail(w, MS_ERR_IO, ESTALE, "the temporary file was replaced meanwhile", err);
-	else if ((w->opts.no_clobber ? renameat2(w->dirfd, w->tmp, w->dirfd, w->base, RENAME_NOREPLACE)
-				     : renameat(w->dirfd, w->tmp, w->dirfd, w->base)) < 0)
-		rc = fail(w, errno == EACCES ? MS_ERR_NOACCESS : MS_ERR_IO, errno,
-			  "cannot rename the temporary file over it", err);
+	if (rc == 0)
+		rc = rename_into_place(w, err);
 	if (rc < 0) {
 		ms_safewrite_abort(w);
 		return rc;
