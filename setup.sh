@@ -27,6 +27,7 @@ systemd:/usr/bin/systemd-analyze
 prometheus:/usr/bin/promtool
 zsh:/bin/zsh
 fish:/usr/bin/fish
+strace:/usr/bin/strace
 "
 
 missing=""

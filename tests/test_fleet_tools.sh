@@ -13,6 +13,9 @@
 #     file that `nobody` runs from a 0700 directory; without
 #     CAP_DAC_READ_SEARCH it cannot look the path up, and without
 #     CAP_SYS_PTRACE it cannot read the process;
+#   - every system call `stale --metrics-file` makes (strace) passes the
+#     service's SystemCallFilter= (expanded by systemd-analyze
+#     syscall-filter);
 #   - promtool check rules and promtool test rules (the alerts fire after an
 #     hour, not before) on the installed rules;
 #   - promtool check metrics on real `stale --openmetrics` output, and on a
@@ -142,6 +145,42 @@ else
 		grep -q 'needs ptrace access' "$tmp/caps.err"
 	kill "$victim"
 	victim=
+fi
+
+# ---- the system call filter, against the calls a real run makes
+# expand NAME...: system call names, @groups expanded as systemd does.
+expand() {
+	local g x
+	for g; do
+		case $g in
+		@*) for x in $(systemd-analyze syscall-filter "$g" | awk 'NR > 1 && $1 !~ /^#/ { print $1 }'); do
+			expand "$x"
+		done ;;
+		*) echo "$g" ;;
+		esac
+	done
+}
+if [ -z "$units" ]; then
+	:
+elif ! command -v systemd-analyze >/dev/null 2>&1; then
+	skip "system call filter: systemd-analyze not installed (apt-get install systemd)"
+elif ! command -v strace >/dev/null 2>&1; then
+	skip "system call filter: strace not installed (apt-get install strace)"
+else
+	unit=$dest$MS_UNITDIR/mapscope-stale.service
+	# shellcheck disable=SC2046
+	expand $(sed -n 's/^SystemCallFilter=\([^~]\)/\1/p' "$unit") | sort -u >"$tmp/allowed"
+	# shellcheck disable=SC2046
+	expand $(sed -n 's/^SystemCallFilter=~//p' "$unit") | sort -u >"$tmp/denied"
+	strace -f -qq -o "$tmp/trace" "$MS_BIN" stale --metrics-file="$tmp/traced.prom" 2>/dev/null
+	awk 'match($0, /^[0-9]+ +[a-z0-9_]+\(/) { s = substr($0, RSTART, RLENGTH - 1); sub(/^[0-9]+ +/, "", s); print s }' \
+		"$tmp/trace" | sort -u >"$tmp/used"
+	bad=$( (comm -23 "$tmp/used" "$tmp/allowed"; comm -12 "$tmp/used" "$tmp/denied") | sort -u | tr '\n' ' ')
+	if [ -s "$tmp/used" ] && [ -s "$tmp/allowed" ] && [ -z "$bad" ]; then
+		ok "SystemCallFilter= allows all $(wc -l <"$tmp/used") system calls of a real scan"
+	else
+		not_ok "SystemCallFilter= would refuse: ${bad:-(no calls traced)}"
+	fi
 fi
 
 # ---- Prometheus
