@@ -2,16 +2,18 @@
 # The zsh and fish completions offer every command that `mapscope --help`
 # lists and every long option that each command's --help lists, as
 # test_completion.sh checks the bash one.
-#   - fish: asked for real (`complete -C "mapscope CMD --xy"`) in one fish
-#     process, after `fish --no-execute` parsed the file;
-#   - zsh: `zsh -n` parses the file and `autoload +X` loads it as the
-#     function compinit would; then each option must be in its command's
-#     branch of _mapscope, or in a shared spec array that branch uses
-#     (zsh's completion system cannot be driven without a terminal).
+#   - fish: `fish --no-execute` parses the file, then one fish process is
+#     asked for real: `complete -C "mapscope CMD --xy"`;
+#   - zsh: `zsh -n` parses the file and `autoload +X` loads it as compinit
+#     would; then an interactive zsh on a pseudo-terminal completes each
+#     line with Tab (tests/zsh_complete.zsh).
+# Each query types the command and the first three characters of an option
+# ("mapscope stale --m"); the option must be among the matches.
 # A shell that is not installed is skipped with the reason.
 set -u
 BIN=${MS_BIN:-./mapscope}
-DATA="$(cd "$(dirname "$0")/../data" && pwd)"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+DATA="$(cd "$HERE/../data" && pwd)"
 ZSH_FILE=$DATA/zsh-completion/_mapscope
 FISH_FILE=$DATA/fish-completion/mapscope.fish
 n=0 failed=0 skipped=0
@@ -23,6 +25,45 @@ commands=$("$BIN" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ {
 [ -n "$commands" ] || { echo "no commands in mapscope --help"; exit 1; }
 options_of() { "$BIN" "$1" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u; }
 
+# One query a line: "CMD OPTION", "- COMMAND" for the commands, and
+# ". OPTION" for mapscope's own options.
+queries=$(for opt in $("$BIN" --help | sed -n '/^Options:/,/^$/p' | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+	echo ". $opt"
+done
+for c in $commands; do
+	echo "- $c"
+	for opt in $(options_of "$c"); do echo "$c $opt"; done
+done)
+
+# offered SHELL ANSWERS: each query's word must be among the matches that
+# ANSWERS ("== LINE" then a match a line) lists for its line.
+offered() {
+	local shell=$1 answers=$2 c opt line block
+	while read -r c opt; do
+		case $c in
+		-) line="mapscope " ;;
+		.) line="mapscope ${opt:0:3}" ;;
+		*) line="mapscope $c ${opt:0:3}" ;;
+		esac
+		block=$(printf '%s\n' "$answers" | awk -v q="== $line" '$0 == q { on = 1; next } /^== / { on = 0 } on')
+		if printf '%s\n' "$block" | cut -f1 | grep -qxF -- "$opt"; then
+			ok "$shell offers '$opt' after: $line"
+		else
+			not_ok "$shell does not offer '$opt' after: $line"
+		fi
+	done <<<"$queries"
+}
+lines() {
+	local c opt
+	while read -r c opt; do
+		case $c in
+		-) echo "mapscope " ;;
+		.) echo "mapscope ${opt:0:3}" ;;
+		*) echo "mapscope $c ${opt:0:3}" ;;
+		esac
+	done <<<"$queries" | sort -u
+}
+
 # ---- fish
 if ! command -v fish >/dev/null 2>&1; then
 	skip "fish: not installed (apt-get install fish)"
@@ -30,49 +71,16 @@ elif ! fish --no-execute "$FISH_FILE"; then
 	not_ok "fish --no-execute $FISH_FILE"
 else
 	ok "fish --no-execute parses it"
-	# One query a line: "CMD OPTION"; fish prints each answer after a marker.
-	queries=$(for c in $commands; do
-		echo "- $c"
-		for opt in $(options_of "$c"); do echo "$c $opt"; done
-	done)
-	answers=$(printf '%s\n' "$queries" | fish -c '
+	answers=$(lines | fish -c '
 		source $argv[1]
-		while read -l cmd opt
-			echo "== $cmd $opt"
-			if test "$cmd" = -
-				complete -C "mapscope "
-			else
-				complete -C "mapscope $cmd "(string sub -l 3 -- $opt)
-			end
+		while read -l line
+			echo "== $line"
+			complete -C "$line"
 		end' "$FISH_FILE" 2>&1)
-	while read -r c opt; do
-		block=$(printf '%s\n' "$answers" | awk -v q="== $c $opt" '$0 == q { on = 1; next } /^== / { on = 0 } on')
-		if [ "$c" = - ]; then
-			want=$opt where="mapscope"
-		else
-			want=$opt where="mapscope $c"
-		fi
-		if printf '%s\n' "$block" | cut -f1 | grep -qxF -- "$want"; then
-			ok "fish offers '$want' after: $where"
-		else
-			not_ok "fish does not offer '$want' after: $where"
-		fi
-	done <<<"$queries"
+	offered fish "$answers"
 fi
 
 # ---- zsh
-# branch CMD: the text of CMD's branch of _mapscope, with the shared spec
-# arrays it uses.
-branch() {
-	local text arr
-	text=$(awk -v c="$1" '$0 ~ "^\t" c "\\)$" { on = 1 } on { print } on && /;;/ { exit }' "$ZSH_FILE")
-	printf '%s\n' "$text"
-	for arr in table backend help; do
-		case $text in *"\$$arr"*)
-			awk -v a="$arr" '$0 ~ "^\t" a "=\\(" { on = 1 } on { print } on && /\)$/ { exit }' "$ZSH_FILE" ;;
-		esac
-	done
-}
 if ! command -v zsh >/dev/null 2>&1; then
 	skip "zsh: not installed (apt-get install zsh)"
 elif ! zsh -n "$ZSH_FILE"; then
@@ -81,21 +89,10 @@ elif ! zsh -f -c 'fpath=("$1" $fpath); autoload -Uz +X _mapscope' zsh "$(dirname
 	not_ok "zsh cannot load _mapscope as a completion function"
 else
 	ok "zsh -n parses it, and autoload +X loads it"
-	for c in $commands; do
-		if grep -qE "^[[:space:]]*'$c:" "$ZSH_FILE"; then
-			ok "zsh offers '$c' after: mapscope"
-		else
-			not_ok "zsh does not offer '$c' after: mapscope"
-		fi
-		text=$(branch "$c")
-		for opt in $(options_of "$c"); do
-			if printf '%s\n' "$text" | grep -qE -- "(^|[^a-z-])$opt([^a-z-]|\$)"; then
-				ok "zsh offers '$opt' after: mapscope $c"
-			else
-				not_ok "zsh does not offer '$opt' after: mapscope $c"
-			fi
-		done
-	done
+	answers=$(lines | timeout 120 zsh -f "$HERE/zsh_complete.zsh" "$(dirname "$ZSH_FILE")")
+	rc=$?
+	[ "$rc" -eq 0 ] || not_ok "zsh's completion system did not answer (status $rc)"
+	offered zsh "$answers"
 fi
 
 echo "$((n - failed - skipped)) passed, $skipped skipped, $failed failed"
