@@ -232,6 +232,11 @@ static void test_stale_view_100x10(void **state)
 	assert_int_equal(tui_staleview_add(&sv, &a, &unit, &files), 0);
 	files.items = f + 1;
 	assert_int_equal(tui_staleview_add(&sv, &b, NULL, &files), 0);
+	/* The second lives in a container: its line says which. */
+	sv.entries[1].other_root = true;
+	sv.entries[1].has_container = true;
+	sv.entries[1].container.engine = "docker";
+	snprintf(sv.entries[1].container.name, sizeof(sv.entries[1].container.name), "0123456789ab");
 	assert_int_equal(tui_staleview_rebuild(&sv), 0);
 	sv.scanned = 57;
 	sv.unreadable = 3;

@@ -37,7 +37,7 @@ struct stale_opts {
 };
 
 static const int stale_defaults[] = {
-	STALECOL_NAME, STALECOL_PID, STALECOL_UNIT, STALECOL_VERDICT, STALECOL_WHY,
+	STALECOL_NAME, STALECOL_PID, STALECOL_UNIT, STALECOL_CONTAINER, STALECOL_VERDICT, STALECOL_WHY,
 };
 
 static void stale_usage(void)

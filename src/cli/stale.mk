@@ -6,7 +6,8 @@ libmapscope_core_a_SOURCES += \
 	src/core/stale.c src/core/stale.h \
 	src/core/stale_lookup.c src/core/stale_lookup.h \
 	src/core/stale_report.c src/core/stale_report.h \
-	src/core/unit.c src/core/unit.h
+	src/core/unit.c src/core/unit.h \
+	src/core/container.c src/core/container.h
 nodist_libmapscope_core_a_SOURCES = src/core/stale_ignore_default.c
 
 # The default ignore list is data/stale-ignore.conf, compiled in as a C string.

@@ -15,6 +15,8 @@ const struct cli_column stalecols[STALECOL_COUNT] = {
 			    "command name of a process, or path of a file (escaped)" },
 	[STALECOL_PID] = { "PID", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "process ID (process lines)" },
 	[STALECOL_UNIT] = { "UNIT", 0.1, 0, SCOLS_JSON_STRING, false, "systemd unit of the process (process lines)" },
+	[STALECOL_CONTAINER] = { "CONTAINER", 0.1, 0, SCOLS_JSON_STRING, false,
+				 "where a process under another root lives: ENGINE:ID, machine:NAME or \"other root\"" },
 	[STALECOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false,
 			       "deleted, replaced, same build, unknown, ignored or ok (file lines)" },
 	[STALECOL_WHY] = { "WHY", 0.3, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, "why that verdict (file lines)" },
@@ -35,6 +37,18 @@ static char *unit_text(const struct ms_stale_proc *p, unsigned esc)
 	return strdup(text);
 }
 
+static char *container_text(const struct ms_stale_proc *p, unsigned esc)
+{
+	char text[4 * MS_CONTAINER_NAME_MAX + 32];
+
+	if (!p->other_root)
+		return NULL;
+	if (!p->has_container)
+		return strdup("other root");
+	ms_container_describe(&p->container, esc, text, sizeof(text));
+	return strdup(text);
+}
+
 /* Cell text of a process line; NULL for an empty cell. */
 static char *proc_cell(int col, const struct ms_stale_proc *p, unsigned esc)
 {
@@ -44,6 +58,7 @@ static char *proc_cell(int col, const struct ms_stale_proc *p, unsigned esc)
 	case STALECOL_NAME: return ms_escape_dup(p->comm, strnlen(p->comm, sizeof(p->comm)), esc);
 	case STALECOL_PID: return asprintf(&s, "%d", (int)p->pid) < 0 ? NULL : s;
 	case STALECOL_UNIT: return unit_text(p, esc);
+	case STALECOL_CONTAINER: return container_text(p, esc);
 	default: return NULL;
 	}
 }

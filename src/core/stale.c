@@ -244,6 +244,13 @@ static int judge_two_roots(struct ms_stale_ctx *ctx, const struct ms_lookup_root
 	return 0;
 }
 
+bool ms_stale_ctx_other_root(struct ms_stale_ctx *ctx, const struct ms_proc *proc)
+{
+	const struct ms_lookup_root *root = root_for(ctx, proc);
+
+	return root->fd >= 0 && !root->ours;
+}
+
 int ms_stale_judge(struct ms_stale_ctx *ctx, const struct ms_proc *proc,
 		   const struct ms_mapping *m, struct ms_stale_result *out)
 {

@@ -91,6 +91,12 @@ void ms_stale_ctx_free(struct ms_stale_ctx *ctx);
 /* Drop cached lookups, so the next verdicts see the disk as it is now. */
 void ms_stale_ctx_forget(struct ms_stale_ctx *ctx);
 
+/*
+ * Does proc live under another root than ours: another mount namespace, or
+ * a chroot in ours?  False where that cannot be told.
+ */
+bool ms_stale_ctx_other_root(struct ms_stale_ctx *ctx, const struct ms_proc *proc);
+
 /* 0, or MS_ERR_NOMEM.  proc is the process that holds m. */
 int ms_stale_judge(struct ms_stale_ctx *ctx, const struct ms_proc *proc,
 		   const struct ms_mapping *m, struct ms_stale_result *out);

@@ -61,6 +61,29 @@ static int read_cmdline(struct ms_stale_proc *p, const struct ms_proc *proc)
 	return 0;
 }
 
+/* The unit (only worth restarting when something is stale) and the container. */
+static void read_cgroup(struct ms_stale_proc *p, const struct ms_proc *proc)
+{
+	struct ms_cgroup_paths cg;
+	const char *path;
+	size_t len, path_len;
+	bool truncated;
+	char *buf;
+
+	if (!p->stale_files && !p->other_root)
+		return;
+	if (ms_proc_read_file(proc, "cgroup", MS_UNIT_CGROUP_READ_MAX, &buf, &len, &truncated, NULL) < 0)
+		return;
+	if (p->stale_files)
+		p->has_unit = ms_unit_parse(buf, len, &p->unit) == 0;
+	if (p->other_root && ms_cgroup_paths(buf, len, &cg) == 0) {
+		path = cg.v2 ? cg.v2 : cg.v1;
+		path_len = cg.v2 ? cg.v2_len : cg.v1_len;
+		p->has_container = path && ms_container_parse(path, path_len, &p->container) == 0;
+	}
+	free(buf);
+}
+
 int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
 			struct ms_proc *proc, struct ms_maps *maps,
 			const struct ms_stale_report_opts *opts, struct ms_error *err)
@@ -84,9 +107,8 @@ int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
 		ms_stale_list_free(&p->files);
 		return 0;
 	}
-	/* Only a process with something stale has a unit worth restarting. */
-	if (p->stale_files)
-		p->has_unit = ms_unit_of(proc, &p->unit, NULL) == 0;
+	p->other_root = ms_stale_ctx_other_root(ctx, proc);
+	read_cgroup(p, proc);
 	if (opts->cmdline)
 		read_cmdline(p, proc);
 	r->count++;

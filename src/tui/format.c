@@ -290,14 +290,24 @@ void tui_format_staleline(char *buf, size_t size, const struct tui_staleview *sv
 			  const struct tui_stale_line *line, unsigned escape_flags)
 {
 	const struct tui_stale_entry *e = &sv->entries[line->entry];
-	char text[TUI_LINE_MAX], unit[4 * MS_UNIT_MAX + 32];
+	char text[TUI_LINE_MAX], unit[4 * MS_UNIT_MAX + 4 * MS_CONTAINER_NAME_MAX + 64];
 	size_t at = 0;
 
 	if (line->file < 0) {
-		if (e->has_unit) {
-			ms_unit_describe(&e->unit, escape_flags, unit, sizeof(unit));
-		} else {
-			snprintf(unit, sizeof(unit), "-");
+		size_t n = 0;
+
+		if (e->has_unit)
+			n = ms_unit_describe(&e->unit, escape_flags, unit, sizeof(unit));
+		else
+			n = (size_t)snprintf(unit, sizeof(unit), "-");
+		if (e->other_root && n + 3 < sizeof(unit)) {
+			unit[n++] = ' ';
+			unit[n++] = '[';
+			if (e->has_container)
+				n += ms_container_describe(&e->container, escape_flags, unit + n, sizeof(unit) - n - 1);
+			else
+				n += (size_t)snprintf(unit + n, sizeof(unit) - n - 1, "other root");
+			snprintf(unit + n, sizeof(unit) - n, "]");
 		}
 		ms_escape(e->cmd, e->cmd_len, text, sizeof(text), escape_flags);
 		append(buf, size, &at, "%7d %-8.8s %5zu %s  %s", (int)e->pid, e->user, e->files.count,
