@@ -7,7 +7,8 @@ libmapscope_core_a_SOURCES += \
 	src/core/stale_lookup.c src/core/stale_lookup.h \
 	src/core/stale_report.c src/core/stale_report.h \
 	src/core/unit.c src/core/unit.h \
-	src/core/container.c src/core/container.h
+	src/core/container.c src/core/container.h \
+	src/core/pkgdb.c src/core/pkgdb.h
 nodist_libmapscope_core_a_SOURCES = src/core/stale_ignore_default.c
 
 # The default ignore list is data/stale-ignore.conf, compiled in as a C string.
@@ -69,8 +70,11 @@ tests_test_fuse_SOURCES = tests/test_fuse.c tests/fuse_server.c tests/fuse_serve
 	tests/stale_harness.c tests/stale_harness.h
 tests_test_fuse_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_fuse_LDADD = $(STALE_TEST_LIBS)
-check_PROGRAMS += tests/test_roots
-TESTS += tests/test_roots
+check_PROGRAMS += tests/test_roots tests/test_packages
+TESTS += tests/test_roots tests/test_packages
+tests_test_packages_SOURCES = tests/test_packages.c tests/stale_harness.c tests/stale_harness.h
+tests_test_packages_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(JANSSON_CFLAGS)
+tests_test_packages_LDADD = $(STALE_TEST_LIBS) $(JANSSON_LIBS)
 tests_test_roots_SOURCES = tests/test_roots.c tests/stale_harness.c tests/stale_harness.h
 tests_test_roots_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_roots_LDADD = $(STALE_TEST_LIBS)

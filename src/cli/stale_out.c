@@ -19,6 +19,9 @@ const struct cli_column stalecols[STALECOL_COUNT] = {
 				 "where a process under another root lives: ENGINE:ID, machine:NAME or \"other root\"" },
 	[STALECOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false,
 			       "deleted, replaced, same build, unknown, ignored or ok (file lines)" },
+	[STALECOL_PACKAGE] = { "PACKAGE", 0.1, 0, SCOLS_JSON_STRING, false,
+			       "dpkg package owning a deleted or replaced file, and its version now (file lines; "
+			       "empty on systems without dpkg, and for processes under another root)" },
 	[STALECOL_WHY] = { "WHY", 0.3, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, "why that verdict (file lines)" },
 	[STALECOL_MAPS] = { "MAPS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "mappings of the file in the process" },
 	[STALECOL_EXE] = { "EXE", 3, 0, SCOLS_JSON_BOOLEAN, false, "the file is the process's executable" },
@@ -63,13 +66,27 @@ static char *proc_cell(int col, const struct ms_stale_proc *p, unsigned esc)
 	}
 }
 
-/* Cell text of a file line; NULL for an empty cell. */
-static char *file_cell(int col, const struct ms_stale_file *f, unsigned esc)
+/* The package of file j of p, when it was looked up and found. */
+static const struct ms_pkg *package_of(const struct ms_stale_proc *p, const struct ms_stale_file *f)
 {
-	char hex[2 * MS_BUILD_ID_MAX + 1];
+	size_t j = (size_t)(f - p->files.items);
+
+	return p->pkgs && j < p->files.count && p->pkgs[j].found ? &p->pkgs[j] : NULL;
+}
+
+/* Cell text of a file line (of process p); NULL for an empty cell. */
+static char *file_cell(int col, const struct ms_stale_proc *p, const struct ms_stale_file *f,
+		       unsigned esc)
+{
+	char hex[2 * MS_BUILD_ID_MAX + 1], pkg[4 * 256 + 16];
 	char *s = NULL;
 
 	switch (col) {
+	case STALECOL_PACKAGE:
+		if (!package_of(p, f))
+			return NULL;
+		ms_pkg_describe(package_of(p, f), esc, pkg, sizeof(pkg));
+		return strdup(pkg);
 	case STALECOL_NAME: return ms_escape_dup(f->name, f->name_len, esc);
 	case STALECOL_VERDICT: return strdup(ms_stale_verdict_name(f->result.verdict));
 	case STALECOL_WHY: return ms_escape_dup(f->result.why, strlen(f->result.why), esc);
@@ -86,7 +103,7 @@ static char *file_cell(int col, const struct ms_stale_file *f, unsigned esc)
 	}
 }
 
-/* Add a line under parent with the process's or the file's cells (the other NULL). */
+/* Add a line under parent with the process's cells, or with those of its file f. */
 static struct libscols_line *add_line(struct libscols_table *tb, struct libscols_line *parent,
 				      const int *selected, size_t nselected, unsigned esc,
 				      const struct ms_stale_proc *p, const struct ms_stale_file *f)
@@ -96,7 +113,7 @@ static struct libscols_line *add_line(struct libscols_table *tb, struct libscols
 	if (!ln)
 		return NULL;
 	for (size_t i = 0; i < nselected; i++) {
-		char *text = p ? proc_cell(selected[i], p, esc) : file_cell(selected[i], f, esc);
+		char *text = f ? file_cell(selected[i], p, f, esc) : proc_cell(selected[i], p, esc);
 
 		/* refer: the line owns the text from here. */
 		if (text && scols_line_refer_data(ln, i, text) != 0) {
@@ -152,7 +169,7 @@ static int fill_by_file(struct libscols_table *tb, const struct ms_stale_report 
 	qsort(refs, n, sizeof(*refs), file_ref_cmp);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		if (i == 0 || file_ref_cmp(&refs[i - 1], &refs[i]) != 0)
-			file_line = add_line(tb, NULL, selected, nselected, esc, NULL, refs[i].file);
+			file_line = add_line(tb, NULL, selected, nselected, esc, refs[i].proc, refs[i].file);
 		if (!file_line || !add_line(tb, file_line, selected, nselected, esc, refs[i].proc, NULL))
 			rc = -1;
 	}
@@ -173,7 +190,7 @@ static int fill_by_process(struct libscols_table *tb, const struct ms_stale_repo
 		if (!ln)
 			return -1;
 		for (size_t j = 0; j < p->files.count; j++)
-			if (!add_line(tb, ln, selected, nselected, esc, NULL, &p->files.items[j]))
+			if (!add_line(tb, ln, selected, nselected, esc, p, &p->files.items[j]))
 				return -1;
 	}
 	return 0;

@@ -33,6 +33,7 @@
 #include "fleet.h"
 #include "stale.h"
 #include "container.h"
+#include "pkgdb.h"
 #include "unit.h"
 
 /* Command lines are cut here: a process chooses the length of its own. */
@@ -49,6 +50,7 @@ struct ms_stale_proc {
 	bool has_container;         /* other_root, and its engine is known */
 	struct ms_container container; /* raw */
 	struct ms_stale_list files; /* only the files to show */
+	struct ms_pkg *pkgs;        /* one per file once looked up, else NULL */
 	size_t stale_files;         /* deleted or replaced, shown or not */
 };
 
@@ -84,6 +86,15 @@ int ms_stale_report_walk(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
 			 struct ms_fleet *fleet, const struct ms_stale_report_opts *opts,
 			 void (*named_failed)(void *arg, const struct ms_error *err), void *arg,
 			 struct ms_error *err);
+
+/*
+ * The package that owns each deleted or replaced file of every process with
+ * our root, from the dpkg database in dpkg_dir (pkgdb.h), in one pass and
+ * only when something is stale.  0 (also when nothing was asked or this is
+ * not a dpkg system: *why then says so), or MS_ERR_NOMEM.
+ */
+int ms_stale_report_packages(struct ms_stale_report *r, const char *dpkg_dir,
+			     const char **why, struct ms_error *err);
 
 void ms_stale_report_free(struct ms_stale_report *r);
 
