@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "core/escape.h"
+#include "tui/keydec.h"
 #include "tui/staleview.h"
 #include "tui/tui.h"
 
@@ -308,6 +309,17 @@ static void test_dispatch_matches_table(void **state)
 	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, 'D'), TUI_ACT_STALE_VIEW);
 	assert_int_equal(tui_key_action(TUI_SCOPE_STALE, '\r'), TUI_ACT_STALE_OPEN);
 	assert_int_equal(tui_key_action(TUI_SCOPE_STALE, 'q'), TUI_ACT_QUIT);
+	/* What the escape decoder reads, and VT220's Find and Select. */
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, TUI_KEY_END), TUI_ACT_END);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, TUI_KEY_HOME), TUI_ACT_HOME);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, KEY_SELECT), TUI_ACT_END);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, KEY_FIND), TUI_ACT_HOME);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, TUI_KEY_PGDN), TUI_ACT_PAGE_DOWN);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, TUI_KEY_F(1)), TUI_ACT_HELP);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, TUI_KEY_ESC), TUI_ACT_BACK);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, TUI_KEY_ALT + 'x'), TUI_ACT_NONE);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, TUI_KEY_WITH(TUI_KEY_UP, TUI_MOD_CTRL)),
+			 TUI_ACT_NONE);
 	for (size_t i = 0; i < n; i++) {
 		const char *k = a[i].keys;
 

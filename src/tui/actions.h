@@ -36,7 +36,7 @@ enum tui_scope {
 	A(PAUSE, TUI_SCOPE_ALL, "Space", "pause or resume the live refresh") \
 	A(REFRESH, TUI_SCOPE_ALL, "F5 ^L", "refresh now") \
 	A(HELP, TUI_SCOPE_ALL, "? F1", "show this help") \
-	A(BACK, TUI_SCOPE_ALL, "Esc", "go back") \
+	A(BACK, TUI_SCOPE_ALL, "Esc", "close the innermost: prompt, help, detail pane, then the view") \
 	A(QUIT, TUI_SCOPE_ALL, "q", "go back; quit from the first screen") \
 	A(STALE_VIEW, TUI_SCOPE_ALL, "D", "processes running deleted or replaced files") \
 	A(OPEN, TUI_SCOPE_PROCS, "Enter", "open the selected process") \
@@ -88,6 +88,13 @@ const char *tui_scope_title(enum tui_scope scope);
 
 /* "Down, j" from "Down j". */
 void tui_action_keys_label(const struct tui_action_info *a, char *buf, size_t size);
+
+/*
+ * What the table cannot say key by key (how Esc, Alt and unknown escape
+ * sequences behave): one sentence a line, for the help screen and the
+ * man page alike.
+ */
+const char *const *tui_action_notes(size_t *count);
 
 /* The man page's KEYS section body (no .SH line), in roff. */
 void tui_actions_dump_roff(FILE *out);

@@ -303,6 +303,12 @@ static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 		tui_verdicts_forget(&mv->verdicts);
 		return TUI_F_REQUERY | TUI_F_REDRAW;
 	case TUI_ACT_BACK:
+		/* Esc closes the innermost thing: the pane before the view. */
+		if (mv->detail) {
+			mv->detail = false;
+			return TUI_F_REQUERY | TUI_F_REDRAW;
+		}
+		return TUI_F_BACK;
 	case TUI_ACT_QUIT:
 		return TUI_F_BACK;
 	default:
