@@ -150,12 +150,16 @@ static double now_seconds(void)
 static void pop(struct tui_app *app)
 {
 	struct tui_view *v = app->top;
+	pid_t pid;
 
 	if (!v)
 		return;
+	pid = v->pid;
 	app->top = v->below;
 	v->ops->destroy(v);
 	app->message[0] = '\0';
+	if (app->top && pid && app->top->ops->back_from)
+		app->top->ops->back_from(app, app->top, pid);
 }
 
 static unsigned prompt_key(struct tui_app *app, int ch)

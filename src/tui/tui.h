@@ -52,12 +52,15 @@ struct tui_view_ops {
 	void (*draw)(struct tui_app *app, struct tui_view *v, WINDOW *win);
 	/* A click at screen line y. */
 	unsigned (*click)(struct tui_app *app, struct tui_view *v, int y);
+	/* The view above, which showed process pid, was closed (NULL: nothing to do). */
+	void (*back_from)(struct tui_app *app, struct tui_view *v, pid_t pid);
 	void (*destroy)(struct tui_view *v);
 };
 
 struct tui_view {
 	const struct tui_view_ops *ops;
 	struct tui_view *below;
+	pid_t pid; /* the process this view shows, 0 for none */
 };
 
 typedef unsigned (*tui_prompt_fn)(struct tui_app *app, struct tui_view *v, const char *text,

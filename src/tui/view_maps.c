@@ -522,6 +522,7 @@ struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size
 	mv->verdicts_ok = true;
 	mv->rss_column = app->cfg.rss;
 	mv->base.ops = &maps_ops;
+	mv->base.pid = pid;
 	mv->pid = pid;
 	ms_escape(ms_proc_stat_at_open(mv->proc)->comm, strlen(ms_proc_stat_at_open(mv->proc)->comm),
 		  comm, sizeof(comm), app->escape_flags);

@@ -114,6 +114,13 @@ static unsigned procs_click(struct tui_app *app, struct tui_view *v, int y)
 	return y >= 2 && tui_procview_click(&pv_of(v)->pv, (size_t)(y - 2)) ? TUI_F_REDRAW : 0;
 }
 
+/* Back from a maps view, even one the command line opened: land on its process. */
+static void procs_back_from(struct tui_app *app, struct tui_view *v, pid_t pid)
+{
+	if (tui_procview_reveal(&pv_of(v)->pv, pid) < 0)
+		tui_message(app, "process list: out of memory");
+}
+
 static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 {
 	struct tui_procview *pv = &pv_of(v)->pv;
@@ -173,6 +180,7 @@ static const struct tui_view_ops procs_ops = {
 	.tick = procs_tick,
 	.draw = procs_draw,
 	.click = procs_click,
+	.back_from = procs_back_from,
 	.destroy = procs_destroy,
 };
 

@@ -19,6 +19,17 @@ wait_for "the fixture" grep -q '^ready' "$TMP/fixture.out"
 PID=$(awk '/^ready/ { print $2 }' "$TMP/fixture.out")
 HEAD="pid $PID ms-fixture | ioctl"
 
+# explorer_in_tmux COLUMNS LINES TERM: mapscope PID in the pane, afresh.
+explorer_in_tmux() {
+	if tmux -S "$SOCK" has-session -t ms 2>/dev/null; then
+		tmux -S "$SOCK" resize-window -t ms -x "$1" -y "$2" &&
+			tmux -S "$SOCK" respawn-pane -k -t ms "env TERM=$3 $BIN $PID; sleep 60"
+	else
+		tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x "$1" -y "$2" \
+			"env TERM=$3 $BIN $PID; sleep 60"
+	fi || fail "cannot start mapscope in tmux"
+}
+
 last_line() { screen | tail -n 1; }
 last_is() { [ "$(last_line | sed 's/ *$//')" = "$1" ]; }
 no_pane() { ! screen | grep -q -e '^- detail'; }
@@ -43,10 +54,11 @@ sentinel_maps() {
 maps_rss() { maps_state none "$1" && rss_heading "$2"; }
 help_top() { screen | sed -n 2p; }
 help_top_is() { [ "$(help_top)" = "$1" ]; }
+help_top_is_not() { ! help_top_is "$1"; }
 sentinel_help() {
 	top=$(help_top)
 	keys j
-	wait_for "$1 to leave the help open" sh -c "! { tmux -S '$SOCK' capture-pane -p -t ms | sed -n 2p | grep -qxF -e '$top'; }"
+	wait_for "$1 to leave the help open" help_top_is_not "$top"
 	shows "mapscope help" >/dev/null || fail "$1 closed the help"
 	keys k
 	wait_for "the help at its top" help_top_is "$top"
@@ -59,9 +71,7 @@ sentinel_prompt() {
 }
 
 for term in xterm-256color linux vt220; do
-	tmux -S "$SOCK" kill-session -t ms 2>/dev/null
-	tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 160 -y 40 \
-		"env TERM=$term $BIN $PID; sleep 60" || fail "cannot start tmux"
+	explorer_in_tmux 160 40 "$term"
 	wait_for "the maps view and its index ($term)" shows_re "$HEAD \\| filter none \\| 1/[0-9]+ maps"
 	N=$(screen | sed -n '1s#.*| 1/\([0-9]*\) maps.*#\1#p')
 
@@ -133,11 +143,35 @@ for term in xterm-256color linux vt220; do
 	sentinel_maps "Esc in the prompt ($term)" nopane
 	pass "prompt ($term): End, Home, Ctrl+Up, Alt+x keep it; Esc closes it, not the view"
 
-	# -- Esc from the maps view: the process list -------------------------------------
+	# -- Esc from the maps view: the process list, on the process left -----------------------
 	keys Escape
 	wait_for "Esc to go back to the process list ($term)" shows "PIDv"
-	pass "Esc from the maps view ($term): back to the list"
+	wait_for "the process left shown in the list ($term)" shows_re "^ *$PID "
+	keys Enter
+	wait_for "Enter to reopen the process left ($term)" shows "$HEAD | filter none"
+	pass "Esc from the maps view ($term): back to the list, $PID selected and shown"
 done
+
+# -- going back on a short screen: the process left is scrolled into view, selected --------
+selected_row() { screen -e | grep -F "$(printf '\033[7m')" | sed 's/\x1b\[[0-9;]*m//g'; }
+selected_is() { selected_row | grep -Eq "^ *$1 "; }
+not_selected() { ! selected_is "$1"; }
+explorer_in_tmux 120 8 xterm-256color
+wait_for "the maps view (8 lines)" shows "$HEAD | filter none"
+keys Escape
+wait_for "the process list (8 lines)" shows "PIDv"
+wait_for "$PID shown and selected after Esc" selected_is "$PID"
+# Another process, found by search (the pane's shell runs "sleep 60"), opened and left.
+keys / 'sleep 60' Enter
+wait_for "the search to move off $PID" not_selected "$PID"
+keys Enter
+wait_for "another process's maps view" shows_re "^pid [0-9]+ "
+OTHER=$(screen | sed -n '1s/^pid \([0-9]*\) .*/\1/p')
+[ "$OTHER" != "$PID" ] || fail "the search opened $PID again"
+keys q
+wait_for "the process list again" shows "PIDv"
+wait_for "$OTHER selected after going back from it" selected_is "$OTHER"
+pass "back on an 8-line screen: $PID (from the command line) and $OTHER (from the list) selected and shown"
 
 echo "keys e2e: $PASSED checks passed"
 exit 0
