@@ -142,7 +142,28 @@ static void sample_model(struct tui_mapview *vm, size_t height)
 	ms_maplist_free(&b);
 }
 
-static void draw_maps(const char *name, int lines, int cols, bool detail, const char *banner)
+/* Names longer than any NAME column: a deep path, escapes near the cut, a huge file name. */
+static void long_model(struct tui_mapview *vm, size_t height)
+{
+	struct ms_maplist a = { 0 };
+	char huge[200];
+
+	snprintf(huge, sizeof(huge), "/srv/%060d/%070d.dat", 0, 0);
+	tui_mapview_init(vm, 0, height);
+	push_map(&a, 0x7f0000000000, 0x7f0000010000, MS_PERM_READ | MS_PERM_EXEC,
+		 "/opt/python/versions/3.11.7/lib/python3.11/lib-dynload/_ssl.cpython-311-x86_64-linux-gnu.so",
+		 8, 501);
+	push_map(&a, 0x7f0000010000, 0x7f0000011000, MS_PERM_READ,
+		 "/usr/lib/x86_64-linux-gnu/gconv/\\x\033]0;t\007/libutf16-converter-plugin.so", 8, 502);
+	push_map(&a, 0x7f0000020000, 0x7f0000021000, MS_PERM_READ, huge, 8, 503);
+	push_map(&a, 0x7f0000030000, 0x7f0000031000, MS_PERM_READ | MS_PERM_WRITE,
+		 "[anon:a-very-long-anonymous-mapping-name-that-loses-its-middle-not-its-end]", 0, 0);
+	tui_mapview_apply(vm, &a, 0, false, true);
+	ms_maplist_free(&a);
+}
+
+static void draw_model(const char *name, int lines, int cols, bool detail, const char *banner,
+		       void (*model)(struct tui_mapview *, size_t), size_t hscroll)
 {
 	struct tui_app app;
 	struct tui_mapview vm;
@@ -154,13 +175,29 @@ static void draw_maps(const char *name, int lines, int cols, bool detail, const 
 
 	app_init(&app);
 	resize_term(lines, cols);
-	sample_model(&vm, (size_t)tui_maps_rows(lines, detail));
+	model(&vm, (size_t)tui_maps_rows(lines, detail));
+	vm.hscroll = hscroll;
 	f.vm = &vm;
 	tui_maps_draw_frame(&app, stdscr, &f);
 	got = dump(stdscr);
 	compare(name, got);
 	free(got);
 	tui_mapview_free(&vm);
+}
+
+static void draw_maps(const char *name, int lines, int cols, bool detail, const char *banner)
+{
+	draw_model(name, lines, cols, detail, banner, sample_model, 0);
+}
+
+/* Long names keep their file name at 80 and 200 columns; Right shows them raw; the pane wraps. */
+static void test_maps_long_names(void **state)
+{
+	(void)state;
+	draw_model("maps-long-80x12.txt", 12, 80, false, NULL, long_model, 0);
+	draw_model("maps-long-200x12.txt", 12, 200, false, NULL, long_model, 0);
+	draw_model("maps-long-80x12-scrolled.txt", 12, 80, false, NULL, long_model, 16);
+	draw_model("maps-long-detail-80x24.txt", 24, 80, true, NULL, long_model, 0);
 }
 
 /* The sample's verdicts, by name: what a real judge would say of those files. */
@@ -343,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_too_small),
 		cmocka_unit_test(test_help_80x40),
 		cmocka_unit_test(test_dispatch_matches_table),
+		cmocka_unit_test(test_maps_long_names),
 	};
 
 	return cmocka_run_group_tests(tests, term_setup, term_teardown);

@@ -40,6 +40,7 @@ struct tui_procview {
 	size_t top_row;
 	size_t height;
 	char search[128];
+	size_t hscroll;          /* COMMAND scrolled by this many columns */
 	bool reveal;             /* the next rebuild widens the filters to show sel */
 };
 

@@ -12,6 +12,7 @@
 #include "core/maps.h"
 #include "core/residency.h"
 #include "core/snapshot.h"
+#include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/tui.h"
 #include "tui/verdicts.h"
@@ -279,6 +280,8 @@ static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 	case TUI_ACT_PAGE_DOWN: return moved(app, mv, tui_mapview_move(&mv->vm, page), tui_mapview_move, page);
 	case TUI_ACT_PAGE_UP: return moved(app, mv, tui_mapview_move(&mv->vm, -page), tui_mapview_move, -page);
 	case TUI_ACT_HOME: return moved(app, mv, tui_mapview_home(&mv->vm), NULL, 0);
+	case TUI_ACT_SCROLL_LEFT: tui_hscroll(&mv->vm.hscroll, -1); return TUI_F_REDRAW;
+	case TUI_ACT_SCROLL_RIGHT: tui_hscroll(&mv->vm.hscroll, 1); return TUI_F_REDRAW;
 	case TUI_ACT_END: return moved(app, mv, tui_mapview_end(&mv->vm), NULL, 0);
 	case TUI_ACT_DETAIL:
 		mv->detail = !mv->detail;
@@ -368,10 +371,10 @@ static void draw_detail(struct tui_app *app, WINDOW *win, const struct tui_maps_
 		size_t left = strlen(val);
 
 		tui_put(win, y, 0, lines[i].label, 10, true);
-		/* The name is shown whole: wrap it over as many lines as it needs. */
+		/* The name is shown whole: wrap it over as many lines as it needs, between escapes. */
 		for (;;) {
 			int cols;
-			size_t fit = tui_text_fit(val, left, w - 10, &cols);
+			size_t fit = tui_units_fit(val, left, w - 10, &cols);
 			char part[TUI_LINE_MAX];
 
 			if (!fit)
@@ -411,17 +414,20 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 			 vm->nrows);
 	tui_draw_header(app, win, text);
 	tui_format_mapheading_rss(text, sizeof(text), app->cfg.hidden, f->rss_column);
+	tui_heading_offset(text, sizeof(text), vm->hscroll);
 	wattron(win, A_BOLD);
 	tui_put(win, 1, 0, text, w, false);
 	wattroff(win, A_BOLD);
 	for (int i = 0; i < rows && first + (size_t)i < vm->nrows; i++) {
 		const struct tui_maprow *r = &vm->rows[first + (size_t)i];
 		attr_t a = row_attr(app, r);
+		size_t name_at;
 
 		if (first + (size_t)i == vm->sel_row)
 			a |= A_REVERSE;
-		tui_format_maprow_rss(text, sizeof(text), r, app->cfg.hidden, f->rss_column,
-				      app->escape_flags);
+		name_at = tui_format_maprow_rss(text, sizeof(text), r, app->cfg.hidden, f->rss_column,
+						app->escape_flags);
+		tui_fit_last_column(text, sizeof(text), name_at, w, vm->hscroll, true, app->escape_flags);
 		wattron(win, a);
 		tui_put(win, 2 + i, 0, text, w, true);
 		wattroff(win, a);

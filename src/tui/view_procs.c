@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/stale.h"
+#include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/procview.h"
 #include "tui/tui.h"
@@ -70,6 +71,8 @@ static unsigned procs_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 	case TUI_ACT_PAGE_UP: tui_procview_move(pv, -page); break;
 	case TUI_ACT_HOME: tui_procview_select(pv, 0); break;
 	case TUI_ACT_END: tui_procview_select(pv, pv->nshown ? pv->nshown - 1 : 0); break;
+	case TUI_ACT_SCROLL_LEFT: tui_hscroll(&pv->hscroll, -1); break;
+	case TUI_ACT_SCROLL_RIGHT: tui_hscroll(&pv->hscroll, 1); break;
 	case TUI_ACT_OPEN:
 		return tui_procview_selected(pv) ? tui_open_maps(app, tui_procview_selected(pv)->pid) : 0;
 	case TUI_ACT_SORT_NEXT:
@@ -135,6 +138,7 @@ static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		 pv->kthreads ? ", kernel threads" : "", tui_proc_col_name(pv->sort_col));
 	tui_draw_header(app, win, text);
 	tui_format_procheading(text, sizeof(text), (int)pv->sort_col, pv->reverse);
+	tui_heading_offset(text, sizeof(text), pv->hscroll);
 	wattron(win, A_BOLD);
 	tui_put(win, 1, 0, text, w, false);
 	wattroff(win, A_BOLD);
@@ -142,6 +146,7 @@ static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		size_t row = pv->top_row + (size_t)i;
 		const struct ms_procrow *r = tui_procview_row(pv, row);
 		attr_t a = A_NORMAL;
+		size_t cmd_at;
 
 		if (!r)
 			break;
@@ -149,7 +154,8 @@ static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 			a |= A_DIM;
 		if (row == pv->sel_row)
 			a |= A_REVERSE;
-		tui_format_procrow(text, sizeof(text), r, app->escape_flags);
+		cmd_at = tui_format_procrow(text, sizeof(text), r, app->escape_flags);
+		tui_fit_last_column(text, sizeof(text), cmd_at, w, pv->hscroll, false, app->escape_flags);
 		wattron(win, a);
 		tui_put(win, 2 + i, 0, text, w, true);
 		wattroff(win, a);

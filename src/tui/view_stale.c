@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/stale.h"
+#include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/staleview.h"
 #include "tui/tui.h"
@@ -56,6 +57,8 @@ static unsigned stale_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 	case TUI_ACT_PAGE_UP: tui_staleview_move(sv, -page); break;
 	case TUI_ACT_HOME: tui_staleview_select(sv, 0); break;
 	case TUI_ACT_END: tui_staleview_select(sv, sv->nlines ? sv->nlines - 1 : 0); break;
+	case TUI_ACT_SCROLL_LEFT: tui_hscroll(&sv->hscroll, -1); break;
+	case TUI_ACT_SCROLL_RIGHT: tui_hscroll(&sv->hscroll, 1); break;
 	case TUI_ACT_STALE_OPEN: return tui_open_maps(app, tui_staleview_selected_pid(sv));
 	case TUI_ACT_REFRESH: s->scanned = false; break;
 	case TUI_ACT_BACK:
@@ -84,6 +87,7 @@ void tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_sta
 		 sv->count, sv->scanned, sv->unreadable);
 	tui_draw_header(app, win, text);
 	tui_format_staleheading(text, sizeof(text));
+	tui_heading_offset(text, sizeof(text), sv->hscroll);
 	wattron(win, A_BOLD);
 	tui_put(win, 1, 0, text, w, false);
 	wattroff(win, A_BOLD);
@@ -93,13 +97,15 @@ void tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_sta
 		size_t row = sv->top_row + (size_t)i;
 		const struct tui_stale_line *l = tui_staleview_line(sv, row);
 		attr_t a;
+		size_t last_at;
 
 		if (!l)
 			break;
 		a = l->file < 0 ? A_BOLD : tui_pair_attr(app, TUI_PAIR_STALE);
 		if (row == sv->sel_row)
 			a |= A_REVERSE;
-		tui_format_staleline(text, sizeof(text), sv, l, app->escape_flags);
+		last_at = tui_format_staleline(text, sizeof(text), sv, l, app->escape_flags);
+		tui_fit_last_column(text, sizeof(text), last_at, w, sv->hscroll, false, app->escape_flags);
 		wattron(win, a);
 		tui_put(win, 2 + i, 0, text, w, true);
 		wattroff(win, a);

@@ -58,7 +58,7 @@ pass "back to 160x40"
 
 # -- a new mapping appears highlighted --------------------------------------------------
 keys g "$LONG" Enter
-wait_for "the long mapping selected" shows "dddddddd"
+wait_for "the long mapping selected" shows "ffffffff.dat"
 kill -USR1 "$CPID"
 wait_for "extra-1.dat marked as new" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -q '^+ .*extra-1\\.dat'"
 # The row is also drawn bold (with or without colour), not just marked.
