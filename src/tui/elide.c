@@ -38,23 +38,17 @@ static int cols_of(const char *s, size_t len)
 	return cols;
 }
 
+static size_t unit_step(const char *s, size_t len, int *cols)
+{
+	size_t n = unit_len(s, len);
+
+	*cols = cols_of(s, n);
+	return n;
+}
+
 size_t tui_units_fit(const char *s, size_t len, int width, int *cols)
 {
-	size_t at = 0;
-	int used = 0;
-
-	while (at < len) {
-		size_t n = unit_len(s + at, len - at);
-		int w = cols_of(s + at, n);
-
-		if (used + w > width)
-			break;
-		used += w;
-		at += n;
-	}
-	if (cols)
-		*cols = used;
-	return at;
+	return tui_fit_by(s, len, width, cols, unit_step);
 }
 
 /* Where the longest run of whole units up to the end within width starts. */

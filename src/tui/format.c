@@ -335,28 +335,15 @@ void tui_format_snapshot_name(char *buf, size_t size, pid_t pid, time_t when)
 	snprintf(buf, size, "mapscope-%d-%s.json", (int)pid, stamp);
 }
 
-size_t tui_text_fit(const char *s, size_t len, int width, int *cols)
+size_t tui_fit_by(const char *s, size_t len, int width, int *cols, tui_fit_step step)
 {
-	mbstate_t st;
 	size_t at = 0;
 	int used = 0;
 
-	memset(&st, 0, sizeof(st));
 	while (at < len) {
-		wchar_t wc;
-		size_t n = mbrtowc(&wc, s + at, len - at, &st);
 		int w;
+		size_t n = step(s + at, len - at, &w);
 
-		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
-			/* Escaped text is valid; in a C locale count each byte as one column. */
-			n = 1;
-			w = 1;
-			memset(&st, 0, sizeof(st));
-		} else {
-			w = wcwidth(wc);
-			if (w < 0)
-				w = 1;
-		}
 		if (used + w > width)
 			break;
 		used += w;
@@ -365,4 +352,27 @@ size_t tui_text_fit(const char *s, size_t len, int width, int *cols)
 	if (cols)
 		*cols = used;
 	return at;
+}
+
+/* One character (UTF-8 is stateless, so each starts afresh). */
+static size_t char_step(const char *s, size_t len, int *cols)
+{
+	mbstate_t st;
+	wchar_t wc;
+	size_t n;
+
+	memset(&st, 0, sizeof(st));
+	n = mbrtowc(&wc, s, len, &st);
+	if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+		/* Escaped text is valid; in a C locale count each byte as one column. */
+		*cols = 1;
+		return 1;
+	}
+	*cols = wcwidth(wc) < 0 ? 1 : wcwidth(wc);
+	return n;
+}
+
+size_t tui_text_fit(const char *s, size_t len, int width, int *cols)
+{
+	return tui_fit_by(s, len, width, cols, char_step);
 }

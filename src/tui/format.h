@@ -97,4 +97,11 @@ size_t tui_format_residency(struct tui_detail_line *lines, size_t n,
  */
 size_t tui_text_fit(const char *s, size_t len, int width, int *cols);
 
+/*
+ * The same loop over other steps: step returns the bytes of the piece at s
+ * (len bytes left) and puts its columns in *cols.
+ */
+typedef size_t (*tui_fit_step)(const char *s, size_t len, int *cols);
+size_t tui_fit_by(const char *s, size_t len, int width, int *cols, tui_fit_step step);
+
 #endif

@@ -9,11 +9,7 @@ E2E_TAG=main
 . "$(dirname "$0")/lib.sh"
 
 # -- the fixture ---------------------------------------------------------------
-mkdir "$TMP/fx"
-"$FIXTURE" "$TMP/fx" > "$TMP/fixture.out" 2>&1 < /dev/null &
-CPID=$!
-wait_for "the fixture" grep -q '^ready' "$TMP/fixture.out"
-PID=$(awk '/^ready/ { print $2 }' "$TMP/fixture.out")
+start_fixture
 LONG=$(awk '$1 == "map" && $2 == "long" { print $3 }' "$TMP/fixture.out")
 
 # -- open it --------------------------------------------------------------------

@@ -12,11 +12,7 @@ E2E_NAME="keys e2e"
 E2E_TAG=keys
 . "$(dirname "$0")/lib.sh"
 
-mkdir "$TMP/fx"
-"$FIXTURE" "$TMP/fx" > "$TMP/fixture.out" 2>&1 < /dev/null &
-CPID=$!
-wait_for "the fixture" grep -q '^ready' "$TMP/fixture.out"
-PID=$(awk '/^ready/ { print $2 }' "$TMP/fixture.out")
+start_fixture
 HEAD="pid $PID ms-fixture | ioctl"
 
 # explorer_in_tmux COLUMNS LINES TERM: mapscope PID in the pane, afresh.
