@@ -18,6 +18,7 @@
 
 #define MAXOUT 8
 #define IGN TUI_KEY_IGNORED
+#define HELD(c) (0x40000000 | (c)) /* c comes from tui_keydec_held */
 
 struct keycase {
 	const char *what;
@@ -73,7 +74,10 @@ static const struct keycase cases[] = {
 	{ "Alt+x then x", "\033xx", false, { TUI_KEY_ALT + 'x', 'x' } },
 	{ "Alt+[ alone", "\033[", true, { TUI_KEY_ALT + '[' } },
 	{ "Alt+O alone", "\033O", true, { TUI_KEY_ALT + 'O' } },
-	{ "Alt+Backspace", "\033\177", false, { TUI_KEY_ALT + 0x7f } },
+	/* Esc then a control key, typed fast: two keys, the second held. */
+	{ "Esc then Enter", "\033\r", false, { TUI_KEY_ESC, HELD('\r') } },
+	{ "Esc then Backspace", "\033\177", false, { TUI_KEY_ESC, HELD(0x7f) } },
+	{ "Esc then Tab", "\033\t", false, { TUI_KEY_ESC, HELD('\t') } },
 	/* Unknown sequences are swallowed whole. */
 	{ "unknown tilde", "\033[99~", false, { IGN } },
 	{ "unknown final", "\033[5z", false, { IGN } },
@@ -105,8 +109,13 @@ static void test_table(void **state)
 		for (const char *p = k->bytes; *p; p++) {
 			int key = tui_keydec_feed(&d, (unsigned char)*p);
 
+			int held;
+
 			if (key != TUI_KEY_PENDING && n < MAXOUT)
 				got[n++] = key;
+			held = tui_keydec_held(&d);
+			if (held >= 0 && n < MAXOUT)
+				got[n++] = HELD(held);
 		}
 		if (k->then_timeout && n < MAXOUT)
 			got[n++] = tui_keydec_timeout(&d);
@@ -133,6 +142,7 @@ static void test_curses_codes_pass(void **state)
 	assert_int_equal(tui_keydec_feed(&d, 0410), 0410);
 	assert_int_equal(tui_keydec_timeout(&d), TUI_KEY_IGNORED);
 	assert_false(tui_keydec_pending(&d));
+	assert_int_equal(tui_keydec_held(&d), -1);
 }
 
 int main(void)

@@ -285,6 +285,8 @@ static void run(struct tui_app *app)
 		if (held != ERR) {
 			ch = held;
 			held = ERR;
+		} else if ((ch = tui_keydec_held(&dec)) >= 0) {
+			/* The byte after an Esc: Esc is handled, now this. */
 		} else {
 			/* At most a second asleep, should a signal not interrupt the read. */
 			left = app->paused ? 1 : deadline - now_seconds();

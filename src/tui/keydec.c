@@ -17,11 +17,20 @@ void tui_keydec_init(struct tui_keydec *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->state = GROUND;
+	d->held = -1;
 }
 
 bool tui_keydec_pending(const struct tui_keydec *d)
 {
 	return d->state != GROUND;
+}
+
+int tui_keydec_held(struct tui_keydec *d)
+{
+	int c = d->held;
+
+	d->held = -1;
+	return c;
 }
 
 static int done(struct tui_keydec *d, int key)
@@ -133,6 +142,11 @@ int tui_keydec_feed(struct tui_keydec *d, int c)
 		}
 		if (c == 27)
 			return TUI_KEY_ESC; /* two presses of Esc: the second still waits */
+		if (c < 0x20 || c == 0x7f) {
+			/* Esc then Enter, typed fast or sent by a script: both keys. */
+			d->held = c;
+			return done(d, TUI_KEY_ESC);
+		}
 		return done(d, TUI_KEY_ALT + (c & 0xff));
 	case SS3:
 		if (c == 'M')

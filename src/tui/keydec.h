@@ -14,7 +14,10 @@
  *     a modifier m (xterm's 1 + Shift 1, Alt 2, Ctrl 4) comes back with
  *     TUI_KEY_WITH.  The Linux console's ESC [ [ A..E are F1..F5.
  *   - SS3: ESC O and one byte (arrows, Home, End, F1-F4, keypad Enter).
- *   - Alt+key: ESC and any other byte, returned as TUI_KEY_ALT + byte.
+ *   - Alt+key: ESC and a printable byte (or one of a UTF-8 character),
+ *     returned as TUI_KEY_ALT + byte.  ESC and a control byte (Enter, Tab,
+ *     Backspace) are two keys, Esc and that byte, which the caller takes
+ *     with tui_keydec_held.
  *   - Esc: an ESC with nothing after it within the escape delay.  The
  *     decoder cannot see time: the caller reads the next byte with that
  *     delay and reports silence with tui_keydec_timeout.
@@ -61,6 +64,7 @@ struct tui_keydec {
 	int state;
 	unsigned char seq[TUI_KEYDEC_MAX];
 	size_t len;
+	int held; /* a byte that came after an Esc, still to hand out; -1: none */
 };
 
 void tui_keydec_init(struct tui_keydec *d);
@@ -78,5 +82,8 @@ int tui_keydec_feed(struct tui_keydec *d, int byte);
 int tui_keydec_timeout(struct tui_keydec *d);
 
 bool tui_keydec_pending(const struct tui_keydec *d);
+
+/* The byte that followed an Esc returned by feed, to handle next, or -1. */
+int tui_keydec_held(struct tui_keydec *d);
 
 #endif

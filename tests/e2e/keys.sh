@@ -138,6 +138,14 @@ for term in xterm-256color linux vt220; do
 	wait_for "Esc to close the prompt ($term)" last_is '? help  q back/quit'
 	sentinel_maps "Esc in the prompt ($term)" nopane
 	pass "prompt ($term): End, Home, Ctrl+Up, Alt+x keep it; Esc closes it, not the view"
+	# Esc then Enter in one write, as a script or a fast typist sends them: two keys.
+	keys '\'
+	wait_for "the name prompt again ($term)" last_is 'name contains:'
+	keys Escape Enter
+	wait_for "Esc to close the prompt and Enter to open the pane ($term)" maps_state none pane
+	keys Escape
+	wait_for "Esc to close the pane ($term)" maps_state none nopane
+	pass "Esc then Enter at once ($term): the prompt closes, the pane opens"
 
 	# -- Esc from the maps view: the process list, on the process left -----------------------
 	keys Escape
