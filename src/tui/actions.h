@@ -33,7 +33,7 @@ enum tui_scope {
 	A(PAGE_UP, TUI_SCOPE_ALL, "PgUp", "move one page up") \
 	A(HOME, TUI_SCOPE_ALL, "Home", "go to the first row") \
 	A(END, TUI_SCOPE_ALL, "End", "go to the last row") \
-	A(SCROLL_LEFT, TUI_SCOPE_ALL, "Left", "scroll NAME or COMMAND back (the header shows the offset)") \
+	A(SCROLL_LEFT, TUI_SCOPE_ALL, "Left", "scroll NAME or COMMAND back (the heading shows the offset)") \
 	A(SCROLL_RIGHT, TUI_SCOPE_ALL, "Right", "scroll NAME or COMMAND on, showing it whole, unelided") \
 	A(PAUSE, TUI_SCOPE_ALL, "Space", "pause or resume the live refresh") \
 	A(REFRESH, TUI_SCOPE_ALL, "F5 ^L", "refresh now") \

@@ -39,7 +39,7 @@ const char *tui_ellipsis(unsigned escape_flags);
 size_t tui_elide(const char *s, size_t len, int width, const char *ellipsis, char *out,
 		 size_t size);
 
-/* How many bytes of s make the longest run of whole units within width; *cols gets their columns. */
+/* Bytes of s in the longest run of whole units within width; *cols: their columns. */
 size_t tui_units_fit(const char *s, size_t len, int width, int *cols);
 
 /* The byte offset of the first unit of s that starts at or after column cols. */

@@ -19,7 +19,7 @@ static bool name_is_key(const char *name, size_t len, int key)
 		{ "Down", { KEY_DOWN, TUI_KEY_DOWN } }, { "Up", { KEY_UP, TUI_KEY_UP } },
 		{ "Left", { KEY_LEFT, TUI_KEY_LEFT } }, { "Right", { KEY_RIGHT, TUI_KEY_RIGHT } },
 		{ "PgDn", { KEY_NPAGE, TUI_KEY_PGDN } }, { "PgUp", { KEY_PPAGE, TUI_KEY_PGUP } },
-		/* VT220 terminfo names ESC [ 1 ~ and ESC [ 4 ~ Find and Select: the keys where Home and End sit. */
+		/* VT220 terminfo calls ESC [ 1 ~ and ESC [ 4 ~ Find and Select, where Home and End sit. */
 		{ "Home", { KEY_HOME, TUI_KEY_HOME, KEY_FIND } },
 		{ "End", { KEY_END, TUI_KEY_END, KEY_SELECT } },
 		{ "Enter", { '\n', '\r', KEY_ENTER } }, { "Tab", { '\t' } },
