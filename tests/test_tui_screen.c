@@ -162,6 +162,31 @@ static void long_model(struct tui_mapview *vm, size_t height)
 	ms_maplist_free(&a);
 }
 
+/*
+ * A name that needs more lines than the pane's usual share takes them from
+ * the rows; its \x1b falls at a wrap, and moves to the next line whole.
+ */
+static void very_long_model(struct tui_mapview *vm, size_t height)
+{
+	struct ms_maplist a = { 0 };
+	char name[512];
+	size_t at = (size_t)snprintf(name, sizeof(name), "/home/user");
+
+	for (int i = 0; i < 14; i++)
+		at += (size_t)snprintf(name + at, sizeof(name) - at, "/%c%s", 'a' + i,
+				       "-directory-with-a-long-name");
+	snprintf(name + at, sizeof(name) - at, "/l\033file.so");
+	tui_mapview_init(vm, 0, height);
+	push_map(&a, 0x7f0000000000, 0x7f0000010000, MS_PERM_READ, "/usr/lib/before.so", 8, 500);
+	push_map(&a, 0x7f0000010000, 0x7f0000020000, MS_PERM_READ | MS_PERM_EXEC, name, 8, 501);
+	for (int i = 0; i < 12; i++)
+		push_map(&a, 0x7f0000100000 + 0x10000 * (uint64_t)i, 0x7f0000101000 + 0x10000 * (uint64_t)i,
+			 MS_PERM_READ, "/usr/lib/after.so", 8, 600 + (uint64_t)i);
+	tui_mapview_apply(vm, &a, 0, false, true);
+	tui_mapview_move(vm, 1);
+	ms_maplist_free(&a);
+}
+
 static void draw_model(const char *name, int lines, int cols, bool detail, const char *banner,
 		       void (*model)(struct tui_mapview *, size_t), size_t hscroll)
 {
@@ -198,6 +223,7 @@ static void test_maps_long_names(void **state)
 	draw_model("maps-long-200x12.txt", 12, 200, false, NULL, long_model, 0);
 	draw_model("maps-long-80x12-scrolled.txt", 12, 80, false, NULL, long_model, 16);
 	draw_model("maps-long-detail-80x24.txt", 24, 80, true, NULL, long_model, 0);
+	draw_model("maps-longer-detail-80x24.txt", 24, 80, true, NULL, very_long_model, 0);
 }
 
 /* The sample's verdicts, by name: what a real judge would say of those files. */

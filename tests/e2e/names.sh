@@ -25,7 +25,7 @@ case $NAME in
 *\\*) fail "the fixture's long name needs no escaping, so its text is what mapscope shows" ;;
 esac
 
-tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 80 -y 40 \
+tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 80 -y 24 \
 	"$BIN $PID; sleep 60" || fail "cannot start tmux"
 wait_for "the maps view" shows "pid $PID ms-fixture | ioctl"
 keys g "$LONG" Enter
