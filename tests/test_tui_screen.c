@@ -203,7 +203,7 @@ static void draw_model(const char *name, int lines, int cols, bool detail, const
 	model(&vm, (size_t)tui_maps_rows(lines, detail));
 	vm.hscroll = hscroll;
 	f.vm = &vm;
-	tui_maps_draw_frame(&app, stdscr, &f);
+	tui_maps_draw_frame(&app, stdscr, &f, NULL);
 	got = dump(stdscr);
 	compare(name, got);
 	free(got);
@@ -255,7 +255,7 @@ static void test_maps_stale_detail_80x24(void **state)
 	sample_model(&vm, (size_t)tui_maps_rows(24, true));
 	assert_int_equal(tui_mapview_judge_visible(&vm, sample_judge, NULL), 0);
 	f.vm = &vm;
-	tui_maps_draw_frame(&app, stdscr, &f);
+	tui_maps_draw_frame(&app, stdscr, &f, NULL);
 	got = dump(stdscr);
 	compare("maps-stale-detail-80x24.txt", got);
 	free(got);

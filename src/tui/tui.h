@@ -140,7 +140,13 @@ struct tui_maps_frame {
 	const struct ms_stale_result *verdict; /* the selected row's, or NULL */
 	bool rss_column;              /* the RSS column (rows' rss from the model) */
 };
-void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f);
+/* What a frame showed: a pane grown for a long name leaves fewer rows, from a later one. */
+struct tui_maps_drawn {
+	size_t first; /* index in vm->rows of the top row */
+	int rows;
+};
+void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
+			 struct tui_maps_drawn *drawn);
 
 /* Draw the stale view from its model alone (used by the view and screen tests). */
 struct tui_staleview;

@@ -38,6 +38,7 @@ struct maps_view {
 	struct ms_resinfo sel_res;
 	bool sel_res_ok;
 	bool rss_column;           /* R: the visible rows' RSS, one walk per refresh */
+	struct tui_maps_drawn drawn; /* the rows the last frame showed, for clicks */
 };
 
 int tui_maps_rows(int lines, bool detail)
@@ -324,8 +325,10 @@ static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 static unsigned maps_click(struct tui_app *app, struct tui_view *v, int y)
 {
 	struct maps_view *mv = mv_of(v);
+	size_t row = mv->drawn.first + (size_t)(y - 2), first = tui_mapview_first_shown(&mv->vm);
 
-	if (y < 2 || !tui_mapview_click(&mv->vm, (size_t)(y - 2)))
+	/* Lines under the pane are not rows; rows may start later than the model's. */
+	if (y < 2 || y - 2 >= mv->drawn.rows || row < first || !tui_mapview_click(&mv->vm, row - first))
 		return 0;
 	return TUI_F_REDRAW;
 }
@@ -430,7 +433,8 @@ static void draw_detail(WINDOW *win, const struct tui_detail_line *lines, size_t
 	}
 }
 
-void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f)
+void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
+			 struct tui_maps_drawn *drawn)
 {
 	const struct tui_mapview *vm = f->vm;
 	int lines = getmaxy(win), w = getmaxx(win);
@@ -448,6 +452,10 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 		/* A taller pane leaves fewer rows: keep the selection among them. */
 		if (vm->sel_row >= first + (size_t)rows)
 			first = vm->sel_row - (size_t)rows + 1;
+	}
+	if (drawn) {
+		drawn->first = first;
+		drawn->rows = rows;
 	}
 	tui_format_filters(filters, sizeof(filters), vm->filter);
 	ms_format_size(vm->total_size, false, total, sizeof(total));
@@ -523,7 +531,7 @@ static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		f.res = mv->sel_res_ok ? &mv->sel_res : NULL;
 		f.res_source = ms_res_backend_name(ms_residency_backend(mv->res));
 	}
-	tui_maps_draw_frame(app, win, &f);
+	tui_maps_draw_frame(app, win, &f, &mv->drawn);
 }
 
 static void maps_destroy(struct tui_view *v)
