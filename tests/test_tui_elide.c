@@ -109,7 +109,8 @@ static void test_scroll(void **state)
 	assert_int_equal(tui_skip_cols("ab", 2, 50), 2);
 
 	snprintf(line, sizeof(line), "12345 %s", SSL);
-	tui_fit_last_column(line, sizeof(line), 6, 40, 16, true, MS_ESC_ASCII);
+	assert_int_equal(tui_fit_last_column(line, sizeof(line), 6, 40, 16, true, MS_ESC_ASCII),
+			 strlen(SSL));
 	assert_string_equal(line, "12345 ions/3.11.7/lib/python3.11/lib-dynload/_ssl.cpython-311-x86_64-linux-gnu.so");
 	snprintf(line, sizeof(line), "12345 %s", SSL);
 	tui_fit_last_column(line, sizeof(line), 6, 40, 0, true, MS_ESC_ASCII);
@@ -120,15 +121,20 @@ static void test_scroll(void **state)
 	tui_fit_last_column(line, sizeof(line), 6, 40, 0, false, MS_ESC_ASCII);
 	assert_string_equal(line, "12345 " SSL);
 
-	tui_hscroll(&at, -1);
+	tui_hscroll(&at, -1, 100);
 	assert_int_equal(at, 0);
-	tui_hscroll(&at, 1);
-	tui_hscroll(&at, 1);
+	tui_hscroll(&at, 1, 100);
+	tui_hscroll(&at, 1, 100);
+	assert_int_equal(at, 2 * TUI_HSCROLL_STEP);
+	/* Right stops while some of the widest text still shows. */
+	tui_hscroll(&at, 1, 2 * TUI_HSCROLL_STEP + 1);
+	assert_int_equal(at, 2 * TUI_HSCROLL_STEP);
+	tui_hscroll(&at, 1, 0);
 	assert_int_equal(at, 2 * TUI_HSCROLL_STEP);
 	tui_heading_offset(heading, sizeof(heading), at);
 	assert_string_equal(heading, "NAME +16");
-	tui_hscroll(&at, -1);
-	tui_hscroll(&at, -1);
+	tui_hscroll(&at, -1, 100);
+	tui_hscroll(&at, -1, 100);
 	assert_int_equal(at, 0);
 	snprintf(heading, sizeof(heading), "NAME");
 	tui_heading_offset(heading, sizeof(heading), at);

@@ -177,24 +177,28 @@ size_t tui_elide(const char *s, size_t len, int width, const char *ellipsis, cha
 	return elide_middle(s, len, width, ellipsis, out, size);
 }
 
-void tui_fit_last_column(char *line, size_t size, size_t name_at, int width, size_t scroll,
-			 bool path_column, unsigned escape_flags)
+size_t tui_fit_last_column(char *line, size_t size, size_t name_at, int width, size_t scroll,
+			   bool path_column, unsigned escape_flags)
 {
-	size_t len = strlen(line), off, n;
+	size_t len = strlen(line), off, n, whole;
 	char fitted[TUI_LINE_MAX];
 
-	if (name_at >= len || name_at >= size || (int)name_at >= width)
-		return;
+	if (name_at >= len || name_at >= size)
+		return 0;
+	whole = (size_t)cols_of(line + name_at, len - name_at);
+	if ((int)name_at >= width)
+		return whole;
 	if (scroll) {
 		off = tui_skip_cols(line + name_at, len - name_at, scroll);
 		memmove(line + name_at, line + name_at + off, len - name_at - off + 1);
-		return;
+		return whole;
 	}
-	if (!path_column)
-		return;
-	n = tui_elide(line + name_at, len - name_at, width - (int)name_at,
-		      tui_ellipsis(escape_flags), fitted, sizeof(fitted));
-	copy_prefix(fitted, n, line + name_at, size - name_at);
+	if (path_column) {
+		n = tui_elide(line + name_at, len - name_at, width - (int)name_at,
+			      tui_ellipsis(escape_flags), fitted, sizeof(fitted));
+		copy_prefix(fitted, n, line + name_at, size - name_at);
+	}
+	return whole;
 }
 
 void tui_heading_offset(char *heading, size_t size, size_t scroll)
@@ -205,10 +209,10 @@ void tui_heading_offset(char *heading, size_t size, size_t scroll)
 		snprintf(heading + len, size - len, " +%zu", scroll);
 }
 
-void tui_hscroll(size_t *scroll, int dir)
+void tui_hscroll(size_t *scroll, int dir, size_t widest)
 {
 	if (dir > 0)
-		*scroll = *scroll + TUI_HSCROLL_STEP < TUI_LINE_MAX ? *scroll + TUI_HSCROLL_STEP : *scroll;
+		*scroll = *scroll + TUI_HSCROLL_STEP < widest ? *scroll + TUI_HSCROLL_STEP : *scroll;
 	else
 		*scroll = *scroll > TUI_HSCROLL_STEP ? *scroll - TUI_HSCROLL_STEP : 0;
 }

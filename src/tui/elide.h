@@ -51,14 +51,18 @@ size_t tui_skip_cols(const char *s, size_t len, size_t cols);
  * one byte wide; the screen is width columns.  scroll > 0 shows the column
  * from that offset; otherwise, when path_column, an overlong column is
  * elided (a command line is left for the screen to cut at its end).
+ * Returns the column's whole width, for tui_hscroll.
  */
-void tui_fit_last_column(char *line, size_t size, size_t name_at, int width, size_t scroll,
-			 bool path_column, unsigned escape_flags);
+size_t tui_fit_last_column(char *line, size_t size, size_t name_at, int width, size_t scroll,
+			   bool path_column, unsigned escape_flags);
 
 /* Append " +N" to a heading when its last column is scrolled by N. */
 void tui_heading_offset(char *heading, size_t size, size_t scroll);
 
-/* One Left (dir < 0) or Right press on a column offset. */
-void tui_hscroll(size_t *scroll, int dir);
+/*
+ * One Left (dir < 0) or Right press on a column offset.  Right stops while
+ * some of the widest text last drawn (widest columns) would still show.
+ */
+void tui_hscroll(size_t *scroll, int dir, size_t widest);
 
 #endif

@@ -144,13 +144,15 @@ struct tui_maps_frame {
 struct tui_maps_drawn {
 	size_t first; /* index in vm->rows of the top row */
 	int rows;
+	size_t widest; /* columns of the widest NAME shown, whole */
 };
 void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
 			 struct tui_maps_drawn *drawn);
 
 /* Draw the stale view from its model alone (used by the view and screen tests). */
 struct tui_staleview;
-void tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_staleview *sv);
+/* Returns the columns of the widest last column shown, whole (for tui_hscroll). */
+size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_staleview *sv);
 
 /* The maps body height for a screen with/without the detail pane. */
 int tui_maps_rows(int lines, bool detail);

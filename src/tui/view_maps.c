@@ -283,8 +283,8 @@ static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 	case TUI_ACT_PAGE_DOWN: return moved(app, mv, tui_mapview_move(&mv->vm, page), tui_mapview_move, page);
 	case TUI_ACT_PAGE_UP: return moved(app, mv, tui_mapview_move(&mv->vm, -page), tui_mapview_move, -page);
 	case TUI_ACT_HOME: return moved(app, mv, tui_mapview_home(&mv->vm), NULL, 0);
-	case TUI_ACT_SCROLL_LEFT: tui_hscroll(&mv->vm.hscroll, -1); return TUI_F_REDRAW;
-	case TUI_ACT_SCROLL_RIGHT: tui_hscroll(&mv->vm.hscroll, 1); return TUI_F_REDRAW;
+	case TUI_ACT_SCROLL_LEFT: tui_hscroll(&mv->vm.hscroll, -1, mv->drawn.widest); return TUI_F_REDRAW;
+	case TUI_ACT_SCROLL_RIGHT: tui_hscroll(&mv->vm.hscroll, 1, mv->drawn.widest); return TUI_F_REDRAW;
 	case TUI_ACT_END: return moved(app, mv, tui_mapview_end(&mv->vm), NULL, 0);
 	case TUI_ACT_DETAIL:
 		mv->detail = !mv->detail;
@@ -456,6 +456,7 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 	if (drawn) {
 		drawn->first = first;
 		drawn->rows = rows;
+		drawn->widest = 0;
 	}
 	tui_format_filters(filters, sizeof(filters), vm->filter);
 	ms_format_size(vm->total_size, false, total, sizeof(total));
@@ -476,13 +477,16 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 	for (int i = 0; i < rows && first + (size_t)i < vm->nrows; i++) {
 		const struct tui_maprow *r = &vm->rows[first + (size_t)i];
 		attr_t a = row_attr(app, r);
-		size_t name_at;
+		size_t name_at, whole;
 
 		if (first + (size_t)i == vm->sel_row)
 			a |= A_REVERSE;
 		name_at = tui_format_maprow_rss(text, sizeof(text), r, app->cfg.hidden, f->rss_column,
 						app->escape_flags);
-		tui_fit_last_column(text, sizeof(text), name_at, w, vm->hscroll, true, app->escape_flags);
+		whole = tui_fit_last_column(text, sizeof(text), name_at, w, vm->hscroll, true,
+					    app->escape_flags);
+		if (drawn && whole > drawn->widest)
+			drawn->widest = whole;
 		wattron(win, a);
 		tui_put(win, 2 + i, 0, text, w, true);
 		wattroff(win, a);

@@ -16,6 +16,7 @@ struct procs_view {
 	struct tui_procview pv;
 	struct ms_stale_ctx *stale; /* NULL: no STALE counts (out of memory) */
 	bool scanned;
+	size_t widest; /* the widest COMMAND drawn, for Right */
 };
 
 static struct procs_view *pv_of(struct tui_view *v)
@@ -71,8 +72,8 @@ static unsigned procs_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 	case TUI_ACT_PAGE_UP: tui_procview_move(pv, -page); break;
 	case TUI_ACT_HOME: tui_procview_select(pv, 0); break;
 	case TUI_ACT_END: tui_procview_select(pv, pv->nshown ? pv->nshown - 1 : 0); break;
-	case TUI_ACT_SCROLL_LEFT: tui_hscroll(&pv->hscroll, -1); break;
-	case TUI_ACT_SCROLL_RIGHT: tui_hscroll(&pv->hscroll, 1); break;
+	case TUI_ACT_SCROLL_LEFT: tui_hscroll(&pv->hscroll, -1, p->widest); break;
+	case TUI_ACT_SCROLL_RIGHT: tui_hscroll(&pv->hscroll, 1, p->widest); break;
 	case TUI_ACT_OPEN:
 		return tui_procview_selected(pv) ? tui_open_maps(app, tui_procview_selected(pv)->pid) : 0;
 	case TUI_ACT_SORT_NEXT:
@@ -131,6 +132,7 @@ static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 	char text[TUI_LINE_MAX];
 
 	werase(win);
+	pv_of(v)->widest = 0;
 	if (tui_draw_too_small(win))
 		return;
 	snprintf(text, sizeof(text), "mapscope | %zu processes (%s) | %s%s | sort %s", pv->nshown,
@@ -146,7 +148,7 @@ static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		size_t row = pv->top_row + (size_t)i;
 		const struct ms_procrow *r = tui_procview_row(pv, row);
 		attr_t a = A_NORMAL;
-		size_t cmd_at;
+		size_t cmd_at, whole;
 
 		if (!r)
 			break;
@@ -155,7 +157,10 @@ static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		if (row == pv->sel_row)
 			a |= A_REVERSE;
 		cmd_at = tui_format_procrow(text, sizeof(text), r, app->escape_flags);
-		tui_fit_last_column(text, sizeof(text), cmd_at, w, pv->hscroll, false, app->escape_flags);
+		whole = tui_fit_last_column(text, sizeof(text), cmd_at, w, pv->hscroll, false,
+					    app->escape_flags);
+		if (whole > pv_of(v)->widest)
+			pv_of(v)->widest = whole;
 		wattron(win, a);
 		tui_put(win, 2 + i, 0, text, w, true);
 		wattroff(win, a);

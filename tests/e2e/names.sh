@@ -58,6 +58,21 @@ wait_for "NAME +24" heading_ends "NAME +24"
 want=$(printf '%s' "$NAME" | cut -c25-37)
 row_has "$want" || fail "Right Right does not show the name from column 24: $(row)"
 pass "Right scrolls NAME: the heading says +8, +24 and the raw name shows from there"
+# Right stops while the widest name still shows: the long one's end stays on screen.
+i=0
+while [ $i -lt 60 ]; do keys Right; i=$((i + 1)); done
+LAST=$(( ($(printf '%s' "$NAME" | wc -c) - 1) / 8 * 8 ))
+wait_for "Right to stop at NAME +$LAST" heading_ends "NAME +$LAST"
+case $(row) in
+*f.dat) ;;
+*) fail "scrolled to the end, the long row lost its end: $(row)" ;;
+esac
+pass "Right stops at +$LAST, with the end of the widest name still shown"
+i=0
+while [ $i -lt 60 ]; do keys Left; i=$((i + 1)); done
+wait_for "Left back to the start" heading_ends " NAME"
+keys Right Right Right
+wait_for "NAME +24 again" heading_ends "NAME +24"
 keys Left Left Left Left
 wait_for "NAME without an offset" heading_ends " NAME"
 case $(row) in
