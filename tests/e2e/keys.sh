@@ -165,8 +165,10 @@ wait_for "the maps view (8 lines)" shows "$HEAD | filter none"
 keys Escape
 wait_for "the process list (8 lines)" shows "PIDv"
 wait_for "$PID shown and selected after Esc" selected_is "$PID"
-# Another process, found by search (the pane's shell runs "sleep 60"), opened and left.
-keys / 'sleep 60' Enter
+# Another process, found by search (this pane's shell: "... $PID; sleep 60"), opened and left.
+keys /
+keys -l "$PID; sleep 60"
+keys Enter
 wait_for "the search to move off $PID" not_selected "$PID"
 keys Enter
 wait_for "another process's maps view" shows_re "^pid [0-9]+ "
