@@ -232,12 +232,47 @@ static void test_procview(void **state)
 	tui_procview_free(&pv);
 }
 
+/* Back from a maps view: its process is selected and on screen, before or after a scan. */
+static void test_procview_reveal(void **state)
+{
+	struct tui_procview pv;
+
+	(void)state;
+	tui_procview_init(&pv, 1000, 3);
+	/* Started as `mapscope PID`: nothing scanned yet when the view closes. */
+	assert_int_equal(tui_procview_reveal(&pv, 70), 0);
+	for (pid_t pid = 10; pid <= 80; pid += 10)
+		push(&pv.list, pid, 1000, false, 1, "sh");
+	pv.list.capacity = pv.list.count;
+	assert_int_equal(tui_procview_rebuild(&pv), 0);
+	assert_int_equal(tui_procview_selected(&pv)->pid, 70);
+	assert_true(pv.top_row <= pv.sel_row && pv.sel_row < pv.top_row + pv.height);
+	/* Someone else's process, and a kernel thread: the filters widen to show them. */
+	push(&pv.list, 90, 0, false, 1, "sshd");
+	push(&pv.list, 5, 0, true, 0, "[kworker]");
+	pv.list.capacity = pv.list.count;
+	assert_int_equal(tui_procview_rebuild(&pv), 0);
+	assert_int_equal(tui_procview_reveal(&pv, 90), 0);
+	assert_true(pv.all_users);
+	assert_int_equal(tui_procview_selected(&pv)->pid, 90);
+	assert_int_equal(tui_procview_reveal(&pv, 5), 0);
+	assert_true(pv.kthreads);
+	assert_int_equal(tui_procview_selected(&pv)->pid, 5);
+	assert_int_equal(pv.top_row, 0);
+	/* Once shown, a later rescan does not widen anything again. */
+	pv.all_users = false;
+	assert_int_equal(tui_procview_rebuild(&pv), 0);
+	assert_false(pv.all_users);
+	tui_procview_free(&pv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_fixture_row, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_sources_agree, fx_setup, fx_teardown),
 		cmocka_unit_test(test_procview),
+		cmocka_unit_test(test_procview_reveal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -96,6 +96,7 @@ struct tui_mapview {
 	uint64_t total_size;
 	bool index_valid;
 	unsigned index_age;       /* ticks since the index was built */
+	size_t hscroll;           /* NAME scrolled by this many columns (Left, Right) */
 };
 
 void tui_mapview_init(struct tui_mapview *vm, unsigned filter, size_t height);

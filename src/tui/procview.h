@@ -40,6 +40,8 @@ struct tui_procview {
 	size_t top_row;
 	size_t height;
 	char search[128];
+	size_t hscroll;          /* COMMAND scrolled by this many columns */
+	bool reveal;             /* the next rebuild widens the filters to show sel */
 };
 
 void tui_procview_init(struct tui_procview *pv, uid_t me, size_t height);
@@ -52,6 +54,13 @@ int tui_procview_rebuild(struct tui_procview *pv);
 
 const struct ms_procrow *tui_procview_row(const struct tui_procview *pv, size_t i);
 const struct ms_procrow *tui_procview_selected(const struct tui_procview *pv);
+
+/*
+ * Select pid and show it, now or at the first scan, turning on everyone's
+ * processes or kernel threads if that is what hides it (going back from
+ * its maps view).  0 or MS_ERR_NOMEM.
+ */
+int tui_procview_reveal(struct tui_procview *pv, pid_t pid);
 
 void tui_procview_move(struct tui_procview *pv, long delta);
 void tui_procview_select(struct tui_procview *pv, size_t row);

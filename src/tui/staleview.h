@@ -55,6 +55,7 @@ struct tui_staleview {
 	pid_t sel_pid;
 	long sel_file;
 	size_t sel_row, top_row, height;
+	size_t hscroll;            /* the last column scrolled by this many columns */
 };
 
 void tui_staleview_init(struct tui_staleview *sv, size_t height);

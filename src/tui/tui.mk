@@ -11,8 +11,10 @@ PROCLIST_LIBS = libmapscope-proclist.a libmapscope-core.a $(LIBPROC2_LIBS)
 # Curses-free explorer logic, shared by the program and the tests.
 TUI_MODEL_SOURCES = \
 	src/tui/actions.c src/tui/actions.h \
+	src/tui/keydec.c src/tui/keydec.h \
 	src/tui/settings.c src/tui/settings.h \
 	src/tui/format.c src/tui/format.h \
+	src/tui/elide.c src/tui/elide.h \
 	src/tui/mapview.c src/tui/mapview.h \
 	src/tui/procview.c src/tui/procview.h \
 	src/tui/verdicts.c src/tui/verdicts.h \
@@ -35,6 +37,8 @@ TESTS += tests/test_man_keys.sh
 EXTRA_DIST += tests/test_man_keys.sh tests/e2e/explorer.sh tests/e2e/lib.sh tests/screens tests/e2e/signals.sh
 TESTS += tests/e2e/explorer.sh
 TESTS += tests/e2e/signals.sh
+TESTS += tests/e2e/keys.sh tests/e2e/names.sh
+EXTRA_DIST += tests/e2e/keys.sh tests/e2e/names.sh
 if HAVE_CMOCKA
 TUI_TEST_LIBS = $(PROCLIST_LIBS) $(SMARTCOLS_LIBS) $(JANSSON_LIBS) $(CMOCKA_LIBS)
 TUI_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(SMARTCOLS_CFLAGS)
@@ -43,6 +47,20 @@ tests_test_tui_mapview_SOURCES = tests/test_tui_mapview.c $(TUI_MODEL_SOURCES) s
 tests_test_tui_mapview_CFLAGS = $(TUI_TEST_CFLAGS)
 tests_test_tui_mapview_LDADD = $(TUI_TEST_LIBS)
 TESTS += tests/test_tui_mapview
+endif
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_tui_keydec
+tests_test_tui_keydec_SOURCES = tests/test_tui_keydec.c src/tui/keydec.c src/tui/keydec.h
+tests_test_tui_keydec_CFLAGS = $(TUI_TEST_CFLAGS)
+tests_test_tui_keydec_LDADD = $(CMOCKA_LIBS)
+TESTS += tests/test_tui_keydec
+endif
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_tui_elide
+tests_test_tui_elide_SOURCES = tests/test_tui_elide.c $(TUI_MODEL_SOURCES) src/cli/cli.c
+tests_test_tui_elide_CFLAGS = $(TUI_TEST_CFLAGS)
+tests_test_tui_elide_LDADD = $(TUI_TEST_LIBS)
+TESTS += tests/test_tui_elide
 endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_tui_settings

@@ -12,12 +12,15 @@
 #include "core/maps.h"
 #include "core/residency.h"
 #include "core/snapshot.h"
+#include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/tui.h"
 #include "tui/verdicts.h"
 
 #define DETAIL_MAX 16
 #define DETAIL_LINES 16 /* the mapping's own lines, then residency */
+#define DETAIL_LABEL_W 10
+#define PANE_MIN_ROWS 3 /* mapping rows kept above a pane grown for a long name */
 
 struct maps_view {
 	struct tui_view base;
@@ -37,6 +40,7 @@ struct maps_view {
 	struct ms_mapping sel_bid; /* the selected mapping asked again with its build ID */
 	bool sel_bid_ok;
 	bool rss_column;           /* R: the visible rows' RSS, one walk per refresh */
+	struct tui_maps_drawn drawn; /* the rows the last frame showed, for clicks */
 };
 
 int tui_maps_rows(int lines, bool detail)
@@ -281,6 +285,8 @@ static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 	case TUI_ACT_PAGE_DOWN: return moved(app, mv, tui_mapview_move(&mv->vm, page), tui_mapview_move, page);
 	case TUI_ACT_PAGE_UP: return moved(app, mv, tui_mapview_move(&mv->vm, -page), tui_mapview_move, -page);
 	case TUI_ACT_HOME: return moved(app, mv, tui_mapview_home(&mv->vm), NULL, 0);
+	case TUI_ACT_SCROLL_LEFT: tui_hscroll(&mv->vm.hscroll, -1, mv->drawn.widest); return TUI_F_REDRAW;
+	case TUI_ACT_SCROLL_RIGHT: tui_hscroll(&mv->vm.hscroll, 1, mv->drawn.widest); return TUI_F_REDRAW;
 	case TUI_ACT_END: return moved(app, mv, tui_mapview_end(&mv->vm), NULL, 0);
 	case TUI_ACT_DETAIL:
 		mv->detail = !mv->detail;
@@ -305,6 +311,12 @@ static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 		tui_verdicts_forget(&mv->verdicts);
 		return TUI_F_REQUERY | TUI_F_REDRAW;
 	case TUI_ACT_BACK:
+		/* Esc closes the innermost thing: the pane before the view. */
+		if (mv->detail) {
+			mv->detail = false;
+			return TUI_F_REQUERY | TUI_F_REDRAW;
+		}
+		return TUI_F_BACK;
 	case TUI_ACT_QUIT:
 		return TUI_F_BACK;
 	default:
@@ -315,8 +327,10 @@ static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 static unsigned maps_click(struct tui_app *app, struct tui_view *v, int y)
 {
 	struct maps_view *mv = mv_of(v);
+	size_t row = mv->drawn.first + (size_t)(y - 2), first = tui_mapview_first_shown(&mv->vm);
 
-	if (y < 2 || !tui_mapview_click(&mv->vm, (size_t)(y - 2)))
+	/* Lines under the pane are not rows; rows may start later than the model's. */
+	if (y < 2 || y - 2 >= mv->drawn.rows || row < first || !tui_mapview_click(&mv->vm, row - first))
 		return 0;
 	return TUI_F_REDRAW;
 }
@@ -342,40 +356,77 @@ static attr_t row_attr(const struct tui_app *app, const struct tui_maprow *r)
 	return A_NORMAL;
 }
 
-static void draw_detail(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
-			int y, int last)
+/* The selected mapping's detail lines, then its residency; 0 with no selection. */
+static size_t detail_lines(const struct tui_app *app, const struct tui_maps_frame *f,
+			   struct tui_detail_line *lines)
 {
-	struct tui_detail_line lines[DETAIL_LINES];
 	const struct tui_maprow *sel = tui_mapview_selected(f->vm);
-	int w = getmaxx(win);
 	size_t n;
 
-	mvwhline(win, y, 0, '-', w);
-	tui_put(win, y, 0, "- detail ", w, false);
 	if (!sel)
-		return;
+		return 0;
 	n = tui_format_detail(lines, DETAIL_LINES - 4, f->detail_map ? f->detail_map : sel->m,
 			      f->verdict, f->ioctl_backend,
 			      app->escape_flags);
 	if (f->res_source)
-		n += tui_format_residency(lines + n, sizeof(lines) / sizeof(lines[0]) - n, f->res,
-					  f->res_source);
+		n += tui_format_residency(lines + n, DETAIL_LINES - n, f->res, f->res_source);
+	return n;
+}
+
+/* The next screen line's worth of val (whole escape units), at least one unit. */
+static size_t wrap_piece(const char *val, size_t left, int width)
+{
+	size_t fit = tui_units_fit(val, left, width, NULL);
+
+	return fit ? fit : tui_skip_cols(val, left, 1);
+}
+
+/*
+ * Mapping rows above the pane: the usual split, or fewer when the detail
+ * lines need more (a long name is wrapped whole), down to PANE_MIN_ROWS.
+ */
+static int rows_beside_pane(int lines, int w, const struct tui_detail_line *d, size_t n)
+{
+	int body = tui_body_lines(lines), rows = tui_maps_rows(lines, true), need = 1;
+	int floor = rows < PANE_MIN_ROWS ? rows : PANE_MIN_ROWS;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *val = d[i].value;
+		size_t left = strlen(val);
+
+		do {
+			size_t fit = wrap_piece(val, left, w - DETAIL_LABEL_W);
+
+			val += fit;
+			left -= fit;
+			need++;
+		} while (left && need < body);
+	}
+	if (body - rows < need)
+		rows = body - need;
+	return rows < floor ? floor : rows;
+}
+
+static void draw_detail(WINDOW *win, const struct tui_detail_line *lines, size_t n, int y,
+			int last)
+{
+	int w = getmaxx(win);
+
+	mvwhline(win, y, 0, '-', w);
+	tui_put(win, y, 0, "- detail ", w, false);
 	for (size_t i = 0; i < n && ++y < last; i++) {
 		const char *val = lines[i].value;
 		size_t left = strlen(val);
 
-		tui_put(win, y, 0, lines[i].label, 10, true);
-		/* The name is shown whole: wrap it over as many lines as it needs. */
-		for (;;) {
-			int cols;
-			size_t fit = tui_text_fit(val, left, w - 10, &cols);
+		tui_put(win, y, 0, lines[i].label, DETAIL_LABEL_W, true);
+		/* The name is shown whole: wrap it over as many lines as it needs, between escapes. */
+		while (left) {
+			size_t fit = wrap_piece(val, left, w - DETAIL_LABEL_W);
 			char part[TUI_LINE_MAX];
 
-			if (!fit)
-				break;
 			memcpy(part, val, fit);
 			part[fit] = '\0';
-			tui_put(win, y, 10, part, w - 10, false);
+			tui_put(win, y, DETAIL_LABEL_W, part, w - DETAIL_LABEL_W, false);
 			val += fit;
 			left -= fit;
 			if (!left || y + 1 >= last)
@@ -385,17 +436,31 @@ static void draw_detail(struct tui_app *app, WINDOW *win, const struct tui_maps_
 	}
 }
 
-void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f)
+void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
+			 struct tui_maps_drawn *drawn)
 {
 	const struct tui_mapview *vm = f->vm;
 	int lines = getmaxy(win), w = getmaxx(win);
 	int rows = tui_maps_rows(lines, f->detail);
-	size_t first = tui_mapview_first_shown(vm);
+	size_t first = tui_mapview_first_shown(vm), ndetail = 0;
 	char text[TUI_LINE_MAX], filters[16], total[32];
+	struct tui_detail_line detail[DETAIL_LINES];
 
 	werase(win);
 	if (tui_draw_too_small(win))
 		return;
+	if (f->detail) {
+		ndetail = detail_lines(app, f, detail);
+		rows = rows_beside_pane(lines, w, detail, ndetail);
+		/* A taller pane leaves fewer rows: keep the selection among them. */
+		if (vm->sel_row >= first + (size_t)rows)
+			first = vm->sel_row - (size_t)rows + 1;
+	}
+	if (drawn) {
+		drawn->first = first;
+		drawn->rows = rows;
+		drawn->widest = 0;
+	}
 	tui_format_filters(filters, sizeof(filters), vm->filter);
 	ms_format_size(vm->total_size, false, total, sizeof(total));
 	if (vm->index_valid)
@@ -408,23 +473,29 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 			 vm->nrows);
 	tui_draw_header(app, win, text);
 	tui_format_mapheading_rss(text, sizeof(text), app->cfg.hidden, f->rss_column);
+	tui_heading_offset(text, sizeof(text), vm->hscroll);
 	wattron(win, A_BOLD);
 	tui_put(win, 1, 0, text, w, false);
 	wattroff(win, A_BOLD);
 	for (int i = 0; i < rows && first + (size_t)i < vm->nrows; i++) {
 		const struct tui_maprow *r = &vm->rows[first + (size_t)i];
 		attr_t a = row_attr(app, r);
+		size_t name_at, whole;
 
 		if (first + (size_t)i == vm->sel_row)
 			a |= A_REVERSE;
-		tui_format_maprow_rss(text, sizeof(text), r, app->cfg.hidden, f->rss_column,
-				      app->escape_flags);
+		name_at = tui_format_maprow_rss(text, sizeof(text), r, app->cfg.hidden, f->rss_column,
+						app->escape_flags);
+		whole = tui_fit_last_column(text, sizeof(text), name_at, w, vm->hscroll, true,
+					    app->escape_flags);
+		if (drawn && whole > drawn->widest)
+			drawn->widest = whole;
 		wattron(win, a);
 		tui_put(win, 2 + i, 0, text, w, true);
 		wattroff(win, a);
 	}
 	if (f->detail)
-		draw_detail(app, win, f, 2 + rows, lines - 1);
+		draw_detail(win, detail, ndetail, 2 + rows, lines - 1);
 	tui_draw_message(app, win, f->banner);
 }
 
@@ -502,7 +573,7 @@ static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		f.res = mv->sel_res_ok ? &mv->sel_res : NULL;
 		f.res_source = ms_res_backend_name(ms_residency_backend(mv->res));
 	}
-	tui_maps_draw_frame(app, win, &f);
+	tui_maps_draw_frame(app, win, &f, &mv->drawn);
 }
 
 static void maps_destroy(struct tui_view *v)
@@ -555,6 +626,7 @@ struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size
 	mv->verdicts_ok = true;
 	mv->rss_column = app->cfg.rss;
 	mv->base.ops = &maps_ops;
+	mv->base.pid = pid;
 	mv->pid = pid;
 	ms_escape(ms_proc_stat_at_open(mv->proc)->comm, strlen(ms_proc_stat_at_open(mv->proc)->comm),
 		  comm, sizeof(comm), app->escape_flags);
