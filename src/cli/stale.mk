@@ -6,6 +6,7 @@ libmapscope_core_a_SOURCES += \
 	src/core/buildid.c src/core/buildid.h \
 	src/core/ignore.c src/core/ignore.h \
 	src/core/stale.c src/core/stale.h \
+	src/core/stale_group.c src/core/stale_group.h \
 	src/core/stale_lookup.c src/core/stale_lookup.h \
 	src/core/unit.c src/core/unit.h
 nodist_libmapscope_core_a_SOURCES = src/core/stale_ignore_default.c
