@@ -3,6 +3,9 @@
  * tests/ms-hostile:
  *   - stale groups 65,000 distinct files, and thousands of hard links to one
  *     inode, with hash probes linear in the files (a work count, not a time);
+ *   - the process list reuses a process's stale count while its mappings do
+ *     not change, and judges again within rejudge_every scans after a file
+ *     is replaced on disk.
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -28,6 +31,7 @@
 
 #include "core/maps.h"
 #include "core/proc.h"
+#include "core/proclist.h"
 #include "core/stale.h"
 #include "stale_harness.h"
 
@@ -196,11 +200,80 @@ static void test_stale_groups_hard_links_linearly(void **state)
 	hostile_stop(&h);
 }
 
+static const struct ms_procrow *row_of(const struct ms_proclist *list, pid_t pid)
+{
+	size_t i = ms_proclist_find(list, pid);
+
+	if (i == list->count)
+		fail_msg("pid %d is not in the process list", (int)pid);
+	return &list->rows[i];
+}
+
+static const struct ms_procrow *scan_list(struct ms_proclist *list, struct ms_stale_ctx *ctx, pid_t pid)
+{
+	struct ms_error err;
+
+	/* As the explorer does each tick: the disk is seen anew. */
+	ms_stale_ctx_forget(ctx);
+	assert_int_equal(ms_proclist_scan_stale(MS_PROCLIST_PROCFS, MS_PROCLIST_COUNT_MAPS, ctx, list,
+						&err), 0);
+	assert_true(row_of(list, pid)->stale_counted);
+	return row_of(list, pid);
+}
+
+static void test_proclist_judges_again_only_when_due(void **state)
+{
+	static const char *const env[] = { "MS_HOSTILE_FILES=1", NULL };
+	struct ms_proclist list = { 0 };
+	const struct ms_procrow *row;
+	struct ms_stale_ctx *ctx;
+	struct hostile_proc h;
+	struct ms_error err;
+	char *path, *fresh;
+	size_t before;
+	int fd;
+
+	(void)state;
+	hostile_start(&h, env);
+	assert_int_equal(ms_stale_ctx_new(NULL, &ctx, &err), 0);
+	list.rejudge_every = 3;
+	row = scan_list(&list, ctx, h.pid);
+	assert_true(row->stale_judged);
+	before = row->stale; /* ms-hostile's own "-gone" files are deleted */
+	row = scan_list(&list, ctx, h.pid);
+	assert_false(row->stale_judged);
+	assert_int_equal(row->stale, before);
+
+	/* Replace the mapped file on disk; the mappings stay as they were. */
+	path = harness_join(h.dir, "many/0");
+	fresh = harness_join(h.dir, "many/0.new");
+	fd = open(fresh, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "new", 3), 3);
+	close(fd);
+	assert_int_equal(rename(fresh, path), 0);
+	row = scan_list(&list, ctx, h.pid);
+	assert_false(row->stale_judged);
+	row = scan_list(&list, ctx, h.pid);
+	assert_true(row->stale_judged);
+	assert_int_equal(row->stale, before + 1);
+	row = scan_list(&list, ctx, h.pid);
+	assert_false(row->stale_judged);
+	assert_int_equal(row->stale, before + 1);
+
+	free(path);
+	free(fresh);
+	ms_proclist_free(&list);
+	ms_stale_ctx_free(ctx);
+	hostile_stop(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stale_groups_65000_files_linearly),
 		cmocka_unit_test(test_stale_groups_hard_links_linearly),
+		cmocka_unit_test(test_proclist_judges_again_only_when_due),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
