@@ -120,3 +120,6 @@ tests_test_bounds_SOURCES = tests/test_bounds.c tests/stale_harness.c tests/stal
 tests_test_bounds_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(JANSSON_CFLAGS)
 tests_test_bounds_LDADD = $(PROCLIST_LIBS) $(CMOCKA_LIBS) $(JANSSON_LIBS)
 endif
+EXTRA_DIST += tests/golden
+if HAVE_CMOCKA
+endif

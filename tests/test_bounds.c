@@ -30,6 +30,7 @@
 #include <cmocka.h>
 
 #include "core/maps.h"
+#include "core/snapshot.h"
 #include "core/proc.h"
 #include "core/proclist.h"
 #include "core/stale.h"
@@ -268,12 +269,124 @@ static void test_proclist_judges_again_only_when_due(void **state)
 	hostile_stop(&h);
 }
 
+/* ---- snapshots: streamed, byte for byte what the in-memory writer made ---- */
+
+/* A name with every kind of byte the escaper handles. */
+static const char hostile_name[] = "/tmp/x\x1b[31m\\x1b\"q\"\n\xff\xc2\x9b\xe2\x80\xae\x07 (deleted)";
+
+/* A snapshot with fixed contents: 3 mappings (or none), with residency or not. */
+static void golden_snapshot(struct ms_snapshot *snap, size_t count, bool residency)
+{
+	static const char cmdline[] = "prog\0--flag\0\x1b]0;t\x07\0";
+
+	memset(snap, 0, sizeof(*snap));
+	snap->hdr.version = MS_SNAPSHOT_VERSION;
+	snprintf(snap->hdr.time, sizeof(snap->hdr.time), "2026-12-03T08:00:00.123456789Z");
+	snprintf(snap->hdr.kernel, sizeof(snap->hdr.kernel), "6.18.0-test");
+	snap->hdr.backend = MS_BACKEND_IOCTL;
+	snap->hdr.pid = 4242;
+	snap->hdr.start_time = 123456789ull;
+	snap->hdr.cmdline = malloc(sizeof(cmdline) - 1);
+	memcpy(snap->hdr.cmdline, cmdline, sizeof(cmdline) - 1);
+	snap->hdr.cmdline_len = sizeof(cmdline) - 1;
+	snap->hdr.exe = strdup("/usr/bin/prog");
+	snap->hdr.exe_len = strlen(snap->hdr.exe);
+	for (size_t i = 0; i < count; i++) {
+		struct ms_mapping m = { 0 };
+
+		m.start = 0x400000 + 0x10000 * i;
+		m.end = m.start + 0x1000 * (i + 1);
+		m.perms = i == 1 ? (MS_PERM_READ | MS_PERM_WRITE | MS_PERM_SHARED) : (MS_PERM_READ | MS_PERM_EXEC);
+		m.offset = 0x1000 * i;
+		m.dev_major = 259;
+		m.dev_minor = (uint32_t)i;
+		m.inode = i == 2 ? UINT64_MAX : 1000 + i;
+		m.page_size = 4096;
+		if (i != 1) {
+			m.name_len = i == 0 ? strlen("/usr/lib/libc.so.6") : sizeof(hostile_name) - 1;
+			m.name = malloc(m.name_len + 1);
+			memcpy(m.name, i == 0 ? "/usr/lib/libc.so.6" : hostile_name, m.name_len + 1);
+		}
+		if (i == 0) {
+			m.build_id_len = 20;
+			for (int b = 0; b < 20; b++)
+				m.build_id[b] = (unsigned char)(b * 13);
+		}
+		assert_int_equal(ms_maplist_push(&snap->maps, &m), 0);
+	}
+	if (residency) {
+		snap->res = calloc(count ? count : 1, sizeof(*snap->res));
+		snap->res_backend = MS_RES_PAGEMAP;
+		for (size_t i = 0; i < count; i++) {
+			snap->res[i].rss = 4096 * (i + 1);
+			snap->res[i].swap = 8192 * i;
+			snap->res[i].huge = i == 2 ? 2097152 : 0;
+		}
+	}
+}
+
+static const struct {
+	const char *file;
+	size_t count;
+	bool residency;
+} goldens[] = {
+	{ "snapshot-3.json", 3, false },
+	{ "snapshot-3-res.json", 3, true },
+	{ "snapshot-0.json", 0, false },
+	{ "snapshot-0-res.json", 0, true },
+};
+
+static char *golden_path(const char *file)
+{
+	const char *src = getenv("srcdir");
+	char *path;
+
+	assert_true(asprintf(&path, "%s/tests/golden/%s", src ? src : ".", file) > 0);
+	return path;
+}
+
+/*
+ * The goldens were written by the in-memory writer (one jansson document,
+ * json_dumps with JSON_INDENT(1)) before snapshots were streamed; with
+ * MS_WRITE_GOLDEN=1 this writes them again instead of comparing.
+ */
+static void test_snapshot_dump_matches_golden(void **state)
+{
+	(void)state;
+	for (size_t g = 0; g < sizeof(goldens) / sizeof(goldens[0]); g++) {
+		struct ms_snapshot snap;
+		struct ms_error err;
+		char *text, *path = golden_path(goldens[g].file), *want = NULL;
+		size_t len, want_len = 0;
+		bool truncated;
+
+		golden_snapshot(&snap, goldens[g].count, goldens[g].residency);
+		assert_int_equal(ms_snapshot_dump(&snap, &text, &len, &err), 0);
+		if (getenv("MS_WRITE_GOLDEN")) {
+			FILE *f = fopen(path, "w");
+
+			assert_non_null(f);
+			assert_int_equal(fwrite(text, 1, len, f), len);
+			fclose(f);
+		} else {
+			assert_int_equal(ms_read_file_at(AT_FDCWD, path, 1 << 20, &want, &want_len, &truncated), 0);
+			if (len != want_len || memcmp(text, want, len))
+				fail_msg("%s: the streamed snapshot differs from the golden", goldens[g].file);
+		}
+		free(want);
+		free(text);
+		free(path);
+		ms_snapshot_free(&snap);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stale_groups_65000_files_linearly),
 		cmocka_unit_test(test_stale_groups_hard_links_linearly),
 		cmocka_unit_test(test_proclist_judges_again_only_when_due),
+		cmocka_unit_test(test_snapshot_dump_matches_golden),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
