@@ -1,11 +1,14 @@
 /*
- * Bounds a hostile process cannot raise (issue 11, items 5 to 7), against
- * tests/ms-hostile:
+ * Bounds a hostile process or file cannot raise (issue 11, items 5 to 7),
+ * against tests/ms-hostile and generated files:
  *   - stale groups 65,000 distinct files, and thousands of hard links to one
  *     inode, with hash probes linear in the files (a work count, not a time);
  *   - the process list reuses a process's stale count while its mappings do
  *     not change, and judges again within rejudge_every scans after a file
- *     is replaced on disk.
+ *     is replaced on disk;
+ *   - snapshots stream byte for byte what the in-memory writer wrote; 65,000
+ *     names of 3.8 KB of control bytes are refused (exit 1, no file, little
+ *     memory) by snapshot and record, and what they accept reads back.
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -23,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -31,8 +35,10 @@
 
 #include "core/maps.h"
 #include "core/snapshot.h"
+#include "core/snapshot_write.h"
 #include "core/proc.h"
 #include "core/proclist.h"
+#include "core/record.h"
 #include "core/stale.h"
 #include "stale_harness.h"
 
@@ -380,6 +386,161 @@ static void test_snapshot_dump_matches_golden(void **state)
 	}
 }
 
+#define RSS_MAX_KB (100 * 1024)
+
+struct ran {
+	int status;      /* exit status, or -1 */
+	long maxrss_kb;  /* peak RSS */
+	size_t out_len;  /* bytes on stdout */
+	char err[4096];  /* the start of stderr */
+};
+
+/* Run $MS_BIN with args (NULL-terminated); stdout is counted, stderr kept. */
+static void run_bin(struct ran *r, const char *const *args)
+{
+	const char *bin = getenv("MS_BIN");
+	char *argv[16] = { (char *)"mapscope" };
+	int out[2], errp[2];
+	struct rusage ru;
+	size_t n = 1, got = 0;
+	int status;
+	pid_t pid;
+	char buf[65536];
+
+	memset(r, 0, sizeof(*r));
+	assert_non_null(bin);
+	for (; args[n - 1] && n < 15; n++)
+		argv[n] = (char *)args[n - 1];
+	argv[n] = NULL;
+	assert_int_equal(pipe2(out, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(errp, O_CLOEXEC), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(out[1], 1);
+		dup2(errp[1], 2);
+		execv(bin, argv);
+		_exit(127);
+	}
+	close(out[1]);
+	close(errp[1]);
+	for (ssize_t k; (k = read(out[0], buf, sizeof(buf))) > 0;)
+		r->out_len += (size_t)k;
+	for (ssize_t k; got < sizeof(r->err) - 1 &&
+			(k = read(errp[0], r->err + got, sizeof(r->err) - 1 - got)) > 0;)
+		got += (size_t)k;
+	close(out[0]);
+	close(errp[0]);
+	assert_int_equal(wait4(pid, &status, 0, &ru), pid);
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	r->maxrss_kb = ru.ru_maxrss;
+}
+
+static bool exists(const char *dir, const char *name)
+{
+	char *path = harness_join(dir, name);
+	bool yes = access(path, F_OK) == 0;
+
+	free(path);
+	return yes;
+}
+
+/* 65,000 names of 3.8 KB of control bytes: 1.24 GB of JSON before; now a refusal. */
+static void test_hostile_names_refused_whole(void **state)
+{
+	static const char *const env[] = { "MS_HOSTILE_LONG=65000", NULL };
+	struct hostile_proc h;
+	char pid[16], *snap, *rec;
+	struct ran r;
+
+	(void)state;
+	if (!room_for(65000))
+		skip();
+	hostile_start(&h, env);
+	snprintf(pid, sizeof(pid), "%d", (int)h.pid);
+	snap = harness_join(h.dir, "snap.json");
+	rec = harness_join(h.dir, "rec.jsonl");
+	{
+		const char *const args[] = { "snapshot", pid, "-o", snap, NULL };
+
+		run_bin(&r, args);
+		assert_int_equal(r.status, 1);
+		assert_non_null(strstr(r.err, "mapping names take more than 16 MiB"));
+		assert_false(exists(h.dir, "snap.json"));
+		if (r.maxrss_kb > RSS_MAX_KB)
+			fail_msg("snapshot -o: peak RSS %ld KiB", r.maxrss_kb);
+	}
+	{
+		const char *const args[] = { "snapshot", pid, NULL };
+
+		run_bin(&r, args);
+		assert_int_equal(r.status, 1);
+		assert_int_equal(r.out_len, 0);
+		if (r.maxrss_kb > RSS_MAX_KB)
+			fail_msg("snapshot to stdout: peak RSS %ld KiB", r.maxrss_kb);
+	}
+	{
+		const char *const args[] = { "record", pid, "-o", rec, "--count=1", NULL };
+
+		run_bin(&r, args);
+		assert_int_equal(r.status, 1);
+		assert_non_null(strstr(r.err, "refusing to write a recording"));
+		assert_false(exists(h.dir, "rec.jsonl"));
+		if (r.maxrss_kb > RSS_MAX_KB)
+			fail_msg("record: peak RSS %ld KiB", r.maxrss_kb);
+	}
+	free(snap);
+	free(rec);
+	hostile_stop(&h);
+}
+
+/* Fewer of the same names fit the bound: what is written reads back. */
+static void test_hostile_names_accepted_read_back(void **state)
+{
+	static const char *const env[] = { "MS_HOSTILE_LONG=400", NULL };
+	struct hostile_proc h;
+	char pid[16], *snap, *rec;
+	struct ran r;
+
+	(void)state;
+	hostile_start(&h, env);
+	snprintf(pid, sizeof(pid), "%d", (int)h.pid);
+	snap = harness_join(h.dir, "snap.json");
+	rec = harness_join(h.dir, "rec.jsonl");
+	{
+		const char *const args[] = { "snapshot", pid, "-o", snap, NULL };
+		const char *const diff[] = { "diff", snap, snap, NULL };
+
+		run_bin(&r, args);
+		assert_int_equal(r.status, 0);
+		run_bin(&r, diff);
+		if (r.status != 0)
+			fail_msg("diff of a written snapshot: exit %d: %s", r.status, r.err);
+	}
+	{
+		const char *const args[] = { "record", pid, "-o", rec, "--count=1", NULL };
+		struct ms_maplist replayed = { 0 };
+		struct ms_error err;
+		size_t len, records;
+		bool truncated;
+		char *text;
+
+		run_bin(&r, args);
+		assert_int_equal(r.status, 0);
+		/* What appending to it would replay. */
+		assert_int_equal(ms_read_file_at(AT_FDCWD, rec, MS_RECORD_LINE_MAX, &text, &len, &truncated), 0);
+		if (ms_recording_replay(text, len, "rec", 0, 0, &replayed, &records, &err) < 0)
+			fail_msg("a written recording does not replay: %s", err.msg);
+		assert_int_equal(records, 1);
+		assert_true(replayed.count > 400);
+		free(text);
+		ms_maplist_free(&replayed);
+	}
+	free(snap);
+	free(rec);
+	hostile_stop(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -387,6 +548,8 @@ int main(void)
 		cmocka_unit_test(test_stale_groups_hard_links_linearly),
 		cmocka_unit_test(test_proclist_judges_again_only_when_due),
 		cmocka_unit_test(test_snapshot_dump_matches_golden),
+		cmocka_unit_test(test_hostile_names_refused_whole),
+		cmocka_unit_test(test_hostile_names_accepted_read_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

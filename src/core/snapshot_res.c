@@ -40,26 +40,17 @@ static int put_bytes(json_t *obj, const char *key, uint64_t v)
 	return j ? json_object_set_new(obj, key, j) : -1;
 }
 
-int ms_snapshot_res_encode(const struct ms_snapshot *snap, json_t *root)
+json_t *ms_snapshot_res_meta(const struct ms_snapshot *snap)
 {
-	json_t *arr = json_object_get(root, "mappings");
-	json_t *meta;
-	int rc = 0;
+	return json_pack("{s:s}", "backend", ms_res_backend_name(snap->res_backend));
+}
 
-	if (!snap->res)
-		return 0;
-	if (json_array_size(arr) != snap->maps.count)
-		return -1;
-	meta = json_pack("{s:s}", "backend", ms_res_backend_name(snap->res_backend));
-	if (!meta || json_object_set_new(root, "residency", meta) < 0)
-		return -1;
-	for (size_t i = 0; rc == 0 && i < snap->maps.count; i++) {
-		json_t *m = json_array_get(arr, i);
+int ms_snapshot_res_encode_one(const struct ms_resinfo *res, json_t *m)
+{
+	int rc = put_bytes(m, "rss", res->rss);
 
-		rc = put_bytes(m, "rss", snap->res[i].rss);
-		rc |= put_bytes(m, "swap", snap->res[i].swap);
-		rc |= put_bytes(m, "huge", snap->res[i].huge);
-	}
+	rc |= put_bytes(m, "swap", res->swap);
+	rc |= put_bytes(m, "huge", res->huge);
 	return rc ? -1 : 0;
 }
 
