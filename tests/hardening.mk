@@ -18,7 +18,7 @@ FUZZ_SECONDS = 30
 FUZZ_MAPS_SRC = src/core/maps_parse.c src/core/mapping.c src/core/grow.c src/core/error.c
 FUZZ_SNAPSHOT_SRC = src/core/snapshot.c src/core/escape.c src/core/mapping.c src/core/grow.c \
 	src/core/error.c src/core/proc.c src/core/maps.c src/core/maps_ioctl.c \
-	src/core/maps_text.c src/core/maps_parse.c src/core/safewrite.c src/core/snapshot_res.c src/core/snapshot_write.c \
+	src/core/maps_text.c src/core/maps_parse.c src/core/safewrite.c src/core/snapshot_res.c src/core/snapshot_write.c src/core/snapshot_read.c \
 	src/core/residency.c src/core/residency_scan.c src/core/residency_smaps.c
 
 tests/fuzz/fuzz-maps-parse: $(srcdir)/tests/fuzz/fuzz_maps_parse.c $(FUZZ_CHECK) $(FUZZ_MAPS_SRC)

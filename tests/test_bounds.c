@@ -8,7 +8,10 @@
  *     is replaced on disk;
  *   - snapshots stream byte for byte what the in-memory writer wrote; 65,000
  *     names of 3.8 KB of control bytes are refused (exit 1, no file, little
- *     memory) by snapshot and record, and what they accept reads back.
+ *     memory) by snapshot and record, and what they accept reads back;
+ *   - the reader parses or refuses a 21 MB file of "{}" items, and the
+ *     largest snapshot the writer accepts, in under 100 MB (ru_maxrss of a
+ *     forked child: a bound, not a time).
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -541,6 +544,189 @@ static void test_hostile_names_accepted_read_back(void **state)
 	hostile_stop(&h);
 }
 
+/* In a forked child: load path; returns the child's peak RSS, *rc its result. */
+static long load_in_child(const char *path, int *rc, size_t *count)
+{
+	int fds[2];
+	struct rusage ru;
+	int status;
+	pid_t pid;
+	long got[2] = { 0, 0 };
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct ms_snapshot snap;
+		struct ms_error err;
+		long res[2];
+
+		res[0] = ms_snapshot_load(path, &snap, &err);
+		res[1] = res[0] == 0 ? (long)snap.maps.count : 0;
+		if (res[0] == 0)
+			ms_snapshot_free(&snap);
+		else
+			fprintf(stderr, "load: %s\n", err.msg);
+		_exit(write(fds[1], res, sizeof(res)) == sizeof(res) ? 0 : 1);
+	}
+	close(fds[1]);
+	assert_int_equal(read(fds[0], got, sizeof(got)), sizeof(got));
+	close(fds[0]);
+	assert_int_equal(wait4(pid, &status, 0, &ru), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	*rc = (int)got[0];
+	*count = (size_t)got[1];
+	return ru.ru_maxrss;
+}
+
+/* head, then "{}," items up to size bytes, then tail. */
+static char *write_items(const char *dir, const char *name, const char *head, const char *tail,
+			 size_t size)
+{
+	char *path = harness_join(dir, name);
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(head, f);
+	for (size_t n = strlen(head); n < size; n += 3)
+		fputs("{},", f);
+	fputs("{}", f);
+	fputs(tail, f);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+static void test_reader_bounded_on_empty_objects(void **state)
+{
+	static const struct {
+		const char *name, *head, *tail;
+	} shapes[] = {
+		{ "array.json", "[", "]" },
+		{ "mappings.json", "{\"mapscope\": \"snapshot\", \"version\": 1, \"header\": {\"pid\": 7}, \"mappings\": [", "]}" },
+		{ "header.json", "{\"mapscope\": \"snapshot\", \"version\": 1, \"header\": {\"pid\": 7, \"x\": [", "]}, \"mappings\": []}" },
+		{ "first.json", "{\"x\": [", "], \"mapscope\": \"snapshot\"}" },
+	};
+	char *dir = harness_mkdtemp();
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		char *path = write_items(dir, shapes[i].name, shapes[i].head, shapes[i].tail, 21u << 20);
+		size_t count;
+		int rc;
+		long kb = load_in_child(path, &rc, &count);
+
+		printf("%s: refused, peak RSS %ld KiB\n", shapes[i].name, kb);
+		if (kb > RSS_MAX_KB)
+			fail_msg("%s: 21 MB of {} took %ld KiB to read", shapes[i].name, kb);
+		assert_true(rc < 0);
+		free(path);
+	}
+	/* Valid mappings, more of them than any process has. */
+	{
+		char *path = harness_join(dir, "many.json");
+		FILE *f = fopen(path, "w");
+		size_t count;
+		int rc;
+		long kb;
+
+		assert_non_null(f);
+		fputs("{\"mapscope\": \"snapshot\", \"version\": 1, \"header\": {\"pid\": 7}, \"mappings\": [", f);
+		for (size_t i = 0; i < 400000; i++)
+			fprintf(f, "%s{\"start\":\"%zx\",\"end\":\"%zx\",\"perms\":\"r--p\"}", i ? "," : "",
+				0x1000 * (2 * i + 1), 0x1000 * (2 * i + 2));
+		fputs("]}", f);
+		assert_int_equal(fclose(f), 0);
+		kb = load_in_child(path, &rc, &count);
+		printf("many.json: refused, peak RSS %ld KiB\n", kb);
+		assert_int_equal(rc, MS_ERR_LIMIT);
+		if (kb > RSS_MAX_KB)
+			fail_msg("400,000 mappings took %ld KiB to read", kb);
+		free(path);
+	}
+	harness_rmdir(dir);
+	free(dir);
+}
+
+/* A snapshot at the bounds: 65,536 mappings, names just under 16 MiB, residency. */
+static void largest_snapshot(struct ms_snapshot *snap, size_t count, size_t name_len)
+{
+	golden_snapshot(snap, 0, true);
+	free(snap->res);
+	snap->res = calloc(count, sizeof(*snap->res));
+	assert_non_null(snap->res);
+	for (size_t i = 0; i < count; i++) {
+		struct ms_mapping m = { 0 };
+
+		m.start = 0x10000000 + 0x2000 * (uint64_t)i;
+		m.end = m.start + 0x1000;
+		m.perms = MS_PERM_READ | MS_PERM_EXEC;
+		m.inode = UINT64_MAX - i;
+		m.dev_major = UINT32_MAX;
+		m.dev_minor = UINT32_MAX;
+		m.offset = UINT64_MAX - 0xfff;
+		m.page_size = 4096;
+		m.name_len = name_len;
+		m.name = malloc(name_len + 1);
+		memset(m.name, 'n', name_len);
+		m.name[0] = '/';
+		m.name[name_len] = '\0';
+		m.build_id_len = MS_BUILD_ID_MAX;
+		memset(m.build_id, 0xab, MS_BUILD_ID_MAX);
+		snap->res[i].rss = snap->res[i].swap = snap->res[i].huge = INT64_MAX;
+		assert_int_equal(ms_maplist_push(&snap->maps, &m), 0);
+	}
+}
+
+static void test_largest_snapshot_reads_back(void **state)
+{
+	const size_t count = MS_SNAPSHOT_MAPPINGS_MAX, name_len = MS_SNAPSHOT_NAMES_MAX / count;
+	char *dir = harness_mkdtemp(), *path = harness_join(dir, "big.json");
+	struct ms_snapshot snap;
+	struct ms_error err;
+	struct stat st;
+	size_t got;
+	int rc, status;
+	pid_t pid;
+	long kb;
+
+	(void)state;
+	/* Written by a child, so the reader's child does not inherit its memory. */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		largest_snapshot(&snap, count, name_len);
+		_exit(ms_snapshot_write(&snap, path, NULL, NULL, &err) == 0 ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true((uint64_t)st.st_size <= MS_SNAPSHOT_FILE_MAX);
+	kb = load_in_child(path, &rc, &got);
+	printf("largest snapshot: %lld bytes, read in a peak RSS of %ld KiB\n", (long long)st.st_size, kb);
+	assert_int_equal(rc, 0);
+	assert_int_equal(got, count);
+	if (kb > RSS_MAX_KB)
+		fail_msg("the largest snapshot took %ld KiB to read", kb);
+
+	/* One mapping more, or one name byte more: refused, and no file. */
+	assert_int_equal(unlink(path), 0);
+	largest_snapshot(&snap, count + 1, 1);
+	assert_int_equal(ms_snapshot_write(&snap, path, NULL, NULL, &err), MS_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "more than 65536 mappings"));
+	ms_snapshot_free(&snap);
+	largest_snapshot(&snap, count, name_len);
+	snap.maps.items[0].name_len++;
+	snap.maps.items[0].name = realloc(snap.maps.items[0].name, name_len + 2);
+	snap.maps.items[0].name[name_len] = 'x';
+	assert_int_equal(ms_snapshot_write(&snap, path, NULL, NULL, &err), MS_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "more than 16 MiB"));
+	assert_int_equal(access(path, F_OK), -1);
+	ms_snapshot_free(&snap);
+	free(path);
+	harness_rmdir(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -550,6 +736,8 @@ int main(void)
 		cmocka_unit_test(test_snapshot_dump_matches_golden),
 		cmocka_unit_test(test_hostile_names_refused_whole),
 		cmocka_unit_test(test_hostile_names_accepted_read_back),
+		cmocka_unit_test(test_reader_bounded_on_empty_objects),
+		cmocka_unit_test(test_largest_snapshot_reads_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

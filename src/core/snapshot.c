@@ -303,34 +303,6 @@ int ms_mapping_from_json(json_t *obj, const char *what, size_t index,
 	return 0;
 }
 
-int ms_maplist_from_json(json_t *arr, const char *what, struct ms_maplist *list,
-			 struct ms_error *err)
-{
-	size_t i;
-	json_t *v;
-
-	if (!json_is_array(arr))
-		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s: \"mappings\" must be an array", what);
-	json_array_foreach(arr, i, v) {
-		struct ms_mapping m;
-		int rc = ms_mapping_from_json(v, what, i, &m, err);
-
-		if (rc)
-			return rc;
-		if (list->count && m.start < list->items[list->count - 1].end) {
-			ms_mapping_reset(&m);
-			return ms_error_set(err, MS_ERR_INVAL, EINVAL,
-					    "%s: mapping %zu: out of address order or overlapping the one before",
-					    what, i + 1);
-		}
-		if (ms_maplist_push(list, &m) < 0) {
-			ms_mapping_reset(&m);
-			return nomem(err);
-		}
-	}
-	return 0;
-}
-
 /* ---- header ------------------------------------------------------------ */
 
 void ms_snapshot_time_now(char out[40])
@@ -453,9 +425,8 @@ int ms_snapshot_header_from_json(json_t *obj, const char *what,
 
 /* ---- documents --------------------------------------------------------- */
 
-/* Is root {"mapscope": kind, "version": 1..max}?  *version says which. */
-static int check_kind_upto(json_t *root, const char *kind, const char *what, int max,
-			   int *version, struct ms_error *err)
+int ms_snapshot_check_kind_upto(json_t *root, const char *kind, const char *what, int max,
+				int *version, struct ms_error *err)
 {
 	json_t *tag = json_object_get(root, "mapscope");
 	json_t *ver = json_object_get(root, "version");
@@ -481,7 +452,7 @@ int ms_snapshot_check_kind(json_t *root, const char *kind, const char *what,
 {
 	int version;
 
-	return check_kind_upto(root, kind, what, MS_SNAPSHOT_VERSION, &version, err);
+	return ms_snapshot_check_kind_upto(root, kind, what, MS_SNAPSHOT_VERSION, &version, err);
 }
 
 const char *ms_json_why(const json_error_t *jerr, char out[MS_JSON_WHY_MAX])
@@ -503,56 +474,6 @@ int ms_json_parse(const char *text, size_t len, const char *what, json_t **out,
 		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s:%d:%d: not valid JSON: %s",
 				    what, jerr.line, jerr.column, ms_json_why(&jerr, why));
 	return 0;
-}
-
-int ms_snapshot_parse(const char *text, size_t len, const char *name,
-		      struct ms_snapshot *snap, struct ms_error *err)
-{
-	json_t *root;
-	int rc, version = 0;
-
-	memset(snap, 0, sizeof(*snap));
-	rc = ms_json_parse(text, len, name, &root, err);
-	if (rc)
-		return rc;
-	rc = check_kind_upto(root, "snapshot", name, MS_SNAPSHOT_VERSION_RESIDENCY, &version, err);
-	if (!rc)
-		rc = ms_snapshot_header_from_json(json_object_get(root, "header"), name, &snap->hdr, err);
-	if (!rc)
-		rc = ms_maplist_from_json(json_object_get(root, "mappings"), name, &snap->maps, err);
-	if (!rc)
-		rc = ms_snapshot_res_decode(root, version, name, snap, err);
-	if (!rc)
-		snap->hdr.version = version;
-	json_decref(root);
-	if (rc)
-		ms_snapshot_free(snap);
-	return rc;
-}
-
-int ms_snapshot_load(const char *path, struct ms_snapshot *snap, struct ms_error *err)
-{
-	char *name = ms_escape_dup(path, strlen(path), MS_ESC_ASCII);
-	bool truncated = false;
-	char *text = NULL;
-	size_t len = 0;
-	int rc;
-
-	memset(snap, 0, sizeof(*snap));
-	if (!name)
-		return nomem(err);
-	rc = ms_read_file_at(AT_FDCWD, path, MS_SNAPSHOT_FILE_MAX, &text, &len, &truncated);
-	if (rc < 0)
-		rc = ms_error_set(err, rc == -EACCES ? MS_ERR_NOACCESS : MS_ERR_IO, -rc,
-				  "%s: cannot read: %s", name, strerror(-rc));
-	else if (truncated)
-		rc = ms_error_set(err, MS_ERR_LIMIT, EFBIG, "%s: larger than %u MiB", name,
-				  MS_SNAPSHOT_FILE_MAX >> 20);
-	else
-		rc = ms_snapshot_parse(text, len, name, snap, err);
-	free(text);
-	free(name);
-	return rc;
 }
 
 void ms_snapshot_free(struct ms_snapshot *snap)
