@@ -121,5 +121,3 @@ tests_test_bounds_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(JANSSON_CFLAGS)
 tests_test_bounds_LDADD = $(PROCLIST_LIBS) $(CMOCKA_LIBS) $(JANSSON_LIBS)
 endif
 EXTRA_DIST += tests/golden
-if HAVE_CMOCKA
-endif

@@ -55,7 +55,7 @@ struct hostile_proc {
 static void hostile_start(struct hostile_proc *h, const char *const *env)
 {
 	char *bin = harness_built("ms-hostile");
-	int in[2], out[2];
+	int out;
 	FILE *from;
 	char *line = NULL;
 	size_t cap = 0;
@@ -66,24 +66,11 @@ static void hostile_start(struct hostile_proc *h, const char *const *env)
 	h->dir = harness_mkdtemp();
 	assert_non_null(bin);
 	assert_non_null(h->dir);
-	assert_int_equal(pipe2(in, O_CLOEXEC), 0);
-	assert_int_equal(pipe2(out, O_CLOEXEC), 0);
-	h->pid = fork();
+	h->pid = harness_spawn(bin, h->dir, env, &h->to, &out);
 	assert_true(h->pid >= 0);
-	if (h->pid == 0) {
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		for (size_t i = 0; env[i]; i++)
-			putenv((char *)env[i]);
-		execl(bin, bin, h->dir, (char *)NULL);
-		_exit(127);
-	}
 	free(bin);
-	close(in[0]);
-	close(out[1]);
-	h->to = in[1];
-	from = fdopen(out[0], "r");
-	pfd.fd = out[0];
+	from = fdopen(out, "r");
+	pfd.fd = out;
 	pfd.events = POLLIN;
 	for (;;) {
 		if (time(NULL) > deadline || poll(&pfd, 1, 1000) < 0)
@@ -175,39 +162,34 @@ static size_t scan_files(const struct hostile_proc *h, const char *sub, size_t *
  */
 #define PROBES_PER_FILE 4
 
-static void test_stale_groups_65000_files_linearly(void **state)
+/* n files of ms-hostile (env) under DIR/sub: all ok, and grouped in linear work. */
+static void check_grouping(const char *env0, const char *sub, size_t n)
 {
-	static const char *const env[] = { "MS_HOSTILE_FILES=65000", NULL };
+	const char *const env[] = { env0, NULL };
 	struct hostile_proc h;
 	size_t ok, probes, files;
 
-	(void)state;
-	if (!room_for(65000))
+	if (!room_for(n))
 		skip();
 	hostile_start(&h, env);
-	assert_int_equal(scan_files(&h, "many", &ok, &probes, &files), 65000);
-	assert_int_equal(ok, 65000);
+	assert_int_equal(scan_files(&h, sub, &ok, &probes, &files), n);
+	assert_int_equal(ok, n);
 	if (probes > PROBES_PER_FILE * files)
-		fail_msg("grouping %zu files took %zu probes: not linear", files, probes);
+		fail_msg("grouping %zu files (%s) took %zu probes: not linear", files, sub, probes);
 	hostile_stop(&h);
+}
+
+static void test_stale_groups_65000_files_linearly(void **state)
+{
+	(void)state;
+	check_grouping("MS_HOSTILE_FILES=65000", "many", 65000);
 }
 
 /* Hard links: one inode under many names, still one file per name. */
 static void test_stale_groups_hard_links_linearly(void **state)
 {
-	static const char *const env[] = { "MS_HOSTILE_LINKS=20000", NULL };
-	struct hostile_proc h;
-	size_t ok, probes, files;
-
 	(void)state;
-	if (!room_for(20000))
-		skip();
-	hostile_start(&h, env);
-	assert_int_equal(scan_files(&h, "links", &ok, &probes, &files), 20000);
-	assert_int_equal(ok, 20000);
-	if (probes > PROBES_PER_FILE * files)
-		fail_msg("grouping %zu names of one inode took %zu probes: not linear", files, probes);
-	hostile_stop(&h);
+	check_grouping("MS_HOSTILE_LINKS=20000", "links", 20000);
 }
 
 static const struct ms_procrow *row_of(const struct ms_proclist *list, pid_t pid)

@@ -106,19 +106,17 @@ static uint64_t fold(uint64_t h, uint64_t v)
 	return h ^ (h >> 31);
 }
 
+static int memo_cmp(const void *key, const void *elem)
+{
+	pid_t pid = *(const pid_t *)key, other = ((const struct ms_proclist_memo *)elem)->pid;
+
+	return (pid > other) - (pid < other);
+}
+
 static const struct ms_proclist_memo *memo_find(const struct ms_proclist *list, pid_t pid)
 {
-	size_t lo = 0, hi = list->memo_count;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (list->memo[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < list->memo_count && list->memo[lo].pid == pid ? &list->memo[lo] : NULL;
+	return list->memo_count ? bsearch(&pid, list->memo, list->memo_count, sizeof(*list->memo), memo_cmp)
+				: NULL;
 }
 
 /*
