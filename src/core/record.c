@@ -187,7 +187,7 @@ static int append_line(struct ms_recorder *r, json_t *obj, struct ms_error *err)
 	if (len + 1 > MS_RECORD_LINE_MAX) {
 		free(text);
 		return ms_error_set(err, MS_ERR_LIMIT, EFBIG,
-				    "pid %d: a change of more than %u MiB: refusing to write a recording line that diff could not read",
+				    "pid %d: a change of more than %u MiB, more than a recording line may hold (no replay would accept it)",
 				    (int)r->pid, MS_RECORD_LINE_MAX >> 20);
 	}
 	text[len] = '\n'; /* replaces the NUL; the length is known */

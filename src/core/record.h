@@ -29,7 +29,8 @@
  * snapshot_write.h) and a line is never longer than MS_RECORD_LINE_MAX, so
  * what is written always replays: past either bound the step fails with
  * MS_ERR_LIMIT ("pid N: the mapping names take more than 16 MiB once
- * escaped: refusing to write a recording line that diff could not read")
+ * escaped, more than a recording line may hold (no reader would accept
+ * it)")
  * and writes nothing.
  *
  * Each change is one write of one whole line.  If that write fails, the

@@ -44,13 +44,13 @@ int ms_snapshot_bound(pid_t pid, const char *what, size_t count, const struct ms
 
 	if (count > MS_SNAPSHOT_MAPPINGS_MAX)
 		return ms_error_set(err, MS_ERR_LIMIT, EFBIG,
-				    "pid %d: more than %u mappings: refusing to write a %s that diff could not read",
+				    "pid %d: more than %u mappings, more than a %s may hold (no reader would accept it)",
 				    (int)pid, MS_SNAPSHOT_MAPPINGS_MAX, what);
 	/* The raw bytes bound the cost from below: no need to escape past the bound. */
 	cost = m->name_len > MS_SNAPSHOT_NAMES_MAX ? SIZE_MAX : ms_snapshot_name_cost(m);
 	if (cost > MS_SNAPSHOT_NAMES_MAX - *names)
 		return ms_error_set(err, MS_ERR_LIMIT, EFBIG,
-				    "pid %d: the mapping names take more than %u MiB once escaped: refusing to write a %s that diff could not read",
+				    "pid %d: the mapping names take more than %u MiB once escaped, more than a %s may hold (no reader would accept it)",
 				    (int)pid, MS_SNAPSHOT_NAMES_MAX >> 20, what);
 	*names += cost;
 	return 0;

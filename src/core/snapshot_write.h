@@ -28,8 +28,8 @@
  * (record.h), within its 64 MiB line limit.
  *
  * Messages name the PID and the bound:
- *   "pid N: the mapping names take more than 16 MiB once escaped: refusing
- *    to write a snapshot that diff could not read"
+ *   "pid N: the mapping names take more than 16 MiB once escaped, more than
+ *    a snapshot may hold (no reader would accept it)"
  * Errors: MS_ERR_LIMIT, MS_ERR_NOMEM, the engine's, and safewrite's.
  */
 #ifndef MAPSCOPE_SNAPSHOT_WRITE_H
