@@ -120,3 +120,13 @@ EXTRA_DIST += tests/valgrind.sh
 check-valgrind: all tests/ms-fixture
 	$(AM_TESTS_ENVIRONMENT) $(srcdir)/tests/valgrind.sh
 .PHONY: check-valgrind
+
+# ---- bounds a hostile process cannot raise: grouping, re-judging (issue 11)
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_bounds
+TESTS += tests/test_bounds
+tests_test_bounds_SOURCES = tests/test_bounds.c tests/stale_harness.c tests/stale_harness.h
+tests_test_bounds_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(JANSSON_CFLAGS)
+tests_test_bounds_LDADD = $(PROCLIST_LIBS) $(CMOCKA_LIBS) $(JANSSON_LIBS)
+endif
+EXTRA_DIST += tests/golden

@@ -118,28 +118,42 @@ static int child_line(struct child *c, char *line, size_t size)
 	}
 }
 
-int child_start(struct child *c)
+pid_t harness_spawn(const char *prog, const char *arg, const char *const *env, int *to, int *from)
 {
 	int in[2], out[2];
+	pid_t pid;
+
+	if (!prog || pipe2(in, O_CLOEXEC) < 0)
+		return -1;
+	if (pipe2(out, O_CLOEXEC) < 0) {
+		close(in[0]);
+		close(in[1]);
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		for (size_t i = 0; env && env[i]; i++)
+			putenv((char *)env[i]);
+		execl(prog, prog, arg, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	*to = in[1];
+	*from = out[0];
+	return pid;
+}
+
+int child_start(struct child *c)
+{
 	char line[256];
 	char *prog = harness_built("stale-child");
 
 	memset(c, 0, sizeof(*c));
-	c->pid = -1;
-	if (!prog || pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0)
-		return -1;
-	c->pid = fork();
-	if (c->pid == 0) {
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		execl(prog, "stale-child", (char *)NULL);
-		_exit(127);
-	}
+	c->pid = harness_spawn(prog, NULL, NULL, &c->to, &c->from);
 	free(prog);
-	close(in[0]);
-	close(out[1]);
-	c->to = in[1];
-	c->from = out[0];
 	if (c->pid < 0 || child_line(c, line, sizeof(line)) < 0 || strncmp(line, "ready ", 6))
 		return -1;
 	return 0;

@@ -34,6 +34,13 @@ char *harness_join(const char *dir, const char *name);
 /* Copy src to dst (created or truncated).  0 or -1. */
 int harness_copy(const char *src, const char *dst);
 
+/*
+ * Start prog with one argument (or none: NULL) and env (NAME=VALUE,
+ * NULL-terminated; may be NULL) added, its stdin and stdout on pipes: *to
+ * and *from.  The PID, or -1.
+ */
+pid_t harness_spawn(const char *prog, const char *arg, const char *const *env, int *to, int *from);
+
 /* Start tests/stale-child and read its "ready PID".  0 or -1. */
 int child_start(struct child *c);
 /* Send a command line; 0 when it answered "ok". */

@@ -4,6 +4,8 @@
 libmapscope_core_a_SOURCES += \
 	src/core/safewrite.c src/core/safewrite.h \
 	src/core/snapshot.c src/core/snapshot.h \
+	src/core/snapshot_read.c \
+	src/core/snapshot_write.c src/core/snapshot_write.h \
 	src/core/record.c src/core/record.h
 AM_CPPFLAGS += $(JANSSON_CFLAGS)
 

@@ -4,6 +4,7 @@ libmapscope_core_a_SOURCES += \
 	src/core/buildid.c src/core/buildid.h \
 	src/core/ignore.c src/core/ignore.h \
 	src/core/stale.c src/core/stale.h \
+	src/core/stale_group.c src/core/stale_group.h \
 	src/core/stale_lookup.c src/core/stale_lookup.h \
 	src/core/stale_report.c src/core/stale_report.h \
 	src/core/unit.c src/core/unit.h \

@@ -91,10 +91,70 @@ static const char *why(int code)
 	}
 }
 
-/* Counting walks every mapping: only the process list pays this, once a tick. */
-static void count_maps(struct ms_procrow *row, struct ms_stale_ctx *stale)
+struct ms_proclist_memo {
+	pid_t pid;
+	unsigned long long start_time;
+	size_t files;      /* file-backed executable mappings */
+	uint64_t hash;     /* of their start, device and inode */
+	unsigned age;      /* scans since the files were judged */
+	size_t stale;
+};
+
+static uint64_t fold(uint64_t h, uint64_t v)
 {
+	h = (h ^ v) * 0x100000001b3ull;
+	return h ^ (h >> 31);
+}
+
+static int memo_cmp(const void *key, const void *elem)
+{
+	pid_t pid = *(const pid_t *)key, other = ((const struct ms_proclist_memo *)elem)->pid;
+
+	return (pid > other) - (pid < other);
+}
+
+static const struct ms_proclist_memo *memo_find(const struct ms_proclist *list, pid_t pid)
+{
+	return list->memo_count ? bsearch(&pid, list->memo, list->memo_count, sizeof(*list->memo), memo_cmp)
+				: NULL;
+}
+
+/*
+ * The stale count of row's process: the previous one when its mappings
+ * did not change and it is not due, else judged now.  *now is its new memo.
+ */
+static void count_stale(const struct ms_proclist *list, struct ms_procrow *row,
+			struct ms_stale_ctx *stale, struct ms_maps *maps,
+			struct ms_proclist_memo *now, size_t *judged)
+{
+	const struct ms_proclist_memo *was = memo_find(list, row->pid);
+	unsigned every = list->rejudge_every ? list->rejudge_every : MS_PROCLIST_REJUDGE_EVERY;
 	struct ms_stale_counts counts;
+	struct ms_error err;
+
+	if (was && was->start_time == now->start_time && was->files == now->files &&
+	    was->hash == now->hash && was->age + 1 < every) {
+		now->age = was->age + 1;
+		now->stale = was->stale;
+		row->stale = was->stale;
+		row->stale_counted = true;
+		return;
+	}
+	/* Names only: the scan asks for a build ID where a verdict needs one. */
+	ms_maps_set_fields(maps, MS_FIELD_NAME);
+	(*judged)++;
+	row->stale_judged = true;
+	if (ms_stale_count(stale, maps, 0, &counts, &err) == 0) {
+		row->stale = now->stale = counts.stale;
+		row->stale_counted = true;
+	}
+}
+
+/* Counting walks every mapping: only the process list pays this, once a tick. */
+static void count_maps(const struct ms_proclist *list, struct ms_procrow *row,
+		       struct ms_stale_ctx *stale, struct ms_proclist_memo *memo, size_t *judged)
+{
+	unsigned stale_filter = ms_stale_filter(0);
 	struct ms_mapping m = { 0 };
 	struct ms_proc *proc = NULL;
 	struct ms_maps *maps = NULL;
@@ -119,16 +179,20 @@ static void count_maps(struct ms_procrow *row, struct ms_stale_ctx *stale)
 			break;
 		row->nmaps++;
 		row->mapped += ms_mapping_size(&m);
+		if (ms_mapping_matches(&m, stale_filter)) {
+			memo->files++;
+			memo->hash = fold(fold(fold(memo->hash, m.start), m.inode),
+					  ((uint64_t)m.dev_major << 32) | m.dev_minor);
+		}
 		addr = m.end;
 		ms_mapping_reset(&m);
 	}
 	if (rc == MS_END)
 		rc = 0;
-	if (rc == 0)
-		ms_maps_set_fields(maps, MS_FIELD_NAME);
-	if (rc == 0 && stale && ms_stale_count(stale, maps, 0, &counts, &err) == 0) {
-		row->stale = counts.stale;
-		row->stale_counted = true;
+	if (rc == 0 && stale) {
+		memo->pid = row->pid;
+		memo->start_time = ms_proc_stat_at_open(proc)->start_time;
+		count_stale(list, row, stale, maps, memo, judged);
 	}
 	if (rc < 0) {
 		row->maps_err = rc;
@@ -136,6 +200,28 @@ static void count_maps(struct ms_procrow *row, struct ms_stale_ctx *stale)
 	}
 	ms_maps_close(maps);
 	ms_proc_close(proc);
+}
+
+/* Count every row; with stale, the memo of this scan replaces the last one. */
+static void count_all(struct ms_proclist *list, struct ms_stale_ctx *stale)
+{
+	struct ms_proclist_memo *memo = stale && list->count ? calloc(list->count, sizeof(*memo)) : NULL;
+	struct ms_proclist_memo scratch;
+	size_t kept = 0;
+
+	list->judged = 0;
+	for (size_t i = 0; i < list->count; i++) {
+		struct ms_proclist_memo *now = memo ? &memo[kept] : &scratch;
+
+		memset(now, 0, sizeof(*now));
+		/* Out of memory for the memo: judge every process, as with no memo. */
+		count_maps(list, &list->rows[i], stale, now, &list->judged);
+		if (memo && list->rows[i].stale_counted)
+			kept++;
+	}
+	free(list->memo);
+	list->memo = memo;
+	list->memo_count = kept;
 }
 
 static int row_cmp(const void *a, const void *b)
@@ -173,8 +259,7 @@ int ms_proclist_scan_stale(enum ms_proclist_source src, unsigned flags,
 		return rc;
 	qsort(list->rows, list->count, sizeof(*list->rows), row_cmp);
 	if (flags & MS_PROCLIST_COUNT_MAPS)
-		for (size_t i = 0; i < list->count; i++)
-			count_maps(&list->rows[i], stale);
+		count_all(list, stale);
 	return 0;
 }
 
@@ -188,6 +273,7 @@ void ms_proclist_clear(struct ms_proclist *list)
 void ms_proclist_free(struct ms_proclist *list)
 {
 	ms_proclist_clear(list);
+	free(list->memo);
 	free(list->rows);
 	memset(list, 0, sizeof(*list));
 }

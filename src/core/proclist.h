@@ -19,6 +19,20 @@
  * be opened stays, with maps_err set (MS_ERR_NOACCESS, MS_ERR_NOMM...) and
  * its reason in maps_why, so a front end can show it dimmed.
  *
+ * Stale counts are kept between scans.  Judging a process's files walks its
+ * mappings with names and looks every file up, and the explorer scans every
+ * tick, so a process is judged again only when
+ *   - it is new, or its PID now names another process (start time), or
+ *   - its file-backed executable mappings changed: the counting walk (no
+ *     names) folds each one's start, device and inode into a fingerprint,
+ *     with their count; or
+ *   - it was judged rejudge_every scans ago (MS_PROCLIST_REJUDGE_EVERY by
+ *     default), because a verdict depends on the disk too: a file replaced
+ *     under an unchanged process shows within that many scans.
+ * Otherwise its previous counts are reused.  The memory this keeps is one
+ * small record per listed process.  judged says how many processes the last
+ * scan judged (for the tests and `make bench`).
+ *
  * Errors: MS_ERR_NOMEM, MS_ERR_IO (cannot list /proc), MS_ERR_NOTSUP (the
  * libproc2 backend asked for but not built in).
  */
@@ -57,14 +71,24 @@ struct ms_procrow {
 	uint64_t mapped;      /* bytes */
 	bool stale_counted;   /* stale holds a count (ms_proclist_scan_stale) */
 	size_t stale;         /* files deleted or replaced on disk */
+	bool stale_judged;    /* this scan judged them (else reused the last count) */
 	char *cmd;            /* raw, NUL-terminated, cmd_len bytes */
 	size_t cmd_len;
 };
+
+/* Scans between re-judging a process whose mappings did not change. */
+#define MS_PROCLIST_REJUDGE_EVERY 5u
+
+struct ms_proclist_memo; /* proclist.c: one process's last stale counts */
 
 struct ms_proclist {
 	struct ms_procrow *rows;
 	size_t count;
 	size_t capacity;
+	unsigned rejudge_every; /* 0: MS_PROCLIST_REJUDGE_EVERY */
+	size_t judged;          /* processes judged by the last scan */
+	struct ms_proclist_memo *memo; /* sorted by pid; kept across scans */
+	size_t memo_count;
 };
 
 /* The source that AUTO resolves to, and its name ("libproc2", "proc"). */
