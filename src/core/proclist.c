@@ -8,6 +8,7 @@
 
 #include "maps.h"
 #include "proclist.h"
+#include "fleet.h"
 #include "proclist_backend.h"
 #include "stale.h"
 #include "grow.h"
@@ -167,9 +168,7 @@ static void count_maps(const struct ms_proclist *list, struct ms_procrow *row,
 		row->maps_why = why(MS_ERR_NOMM);
 		return;
 	}
-	rc = ms_proc_open(row->pid, &proc, &err);
-	if (rc == 0)
-		rc = ms_maps_open(proc, NULL, &maps, &err);
+	rc = ms_fleet_open_one(row->pid, list->backend, &proc, &maps, &err);
 	/* Counting needs ranges only: no d_path, no ELF header reads. */
 	if (rc == 0)
 		ms_maps_set_fields(maps, 0);

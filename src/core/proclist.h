@@ -45,6 +45,7 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "maps.h"
 
 #define MS_PROCLIST_CMD_MAX 4096
 #define MS_PROCLIST_USER_MAX 33
@@ -86,6 +87,7 @@ struct ms_proclist {
 	size_t count;
 	size_t capacity;
 	unsigned rejudge_every; /* 0: MS_PROCLIST_REJUDGE_EVERY */
+	enum ms_backend backend; /* how counting reads mappings (the user's --backend) */
 	size_t judged;          /* processes judged by the last scan */
 	struct ms_proclist_memo *memo; /* sorted by pid; kept across scans */
 	size_t memo_count;

@@ -35,6 +35,7 @@ static unsigned procs_tick(struct tui_app *app, struct tui_view *v, bool timer)
 	/* A scan stats each mapped file once; the next scan must see the disk anew. */
 	if (p->stale)
 		ms_stale_ctx_forget(p->stale);
+	p->pv.list.backend = app->backend;
 	if (ms_proclist_scan_stale(MS_PROCLIST_AUTO, MS_PROCLIST_COUNT_MAPS, p->stale, &p->pv.list,
 				   &err) < 0) {
 		tui_message(app, "%s", err.msg);
