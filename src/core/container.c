@@ -2,11 +2,14 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "container.h"
 #include "error.h"
 #include "escape.h"
+#include "proc.h"
+#include "unit.h"
 
 #define ID_LEN 64
 #define SHORT_ID 12
@@ -109,4 +112,25 @@ size_t ms_container_describe(const struct ms_container *c, unsigned esc_flags, c
 		return size - 1;
 	return (size_t)n + ms_escape(c->name, strnlen(c->name, sizeof(c->name)), out + n,
 				     size - (size_t)n, esc_flags);
+}
+
+int ms_container_of(const struct ms_proc *proc, struct ms_container *out)
+{
+	struct ms_cgroup_paths cg;
+	bool truncated;
+	size_t len;
+	char *buf;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = ms_proc_read_file(proc, "cgroup", MS_UNIT_CGROUP_READ_MAX, &buf, &len, &truncated, NULL);
+	if (rc < 0)
+		return rc;
+	rc = ms_cgroup_paths(buf, len, &cg);
+	if (rc == 0 && (cg.v2 || cg.v1))
+		rc = cg.v2 ? ms_container_parse(cg.v2, cg.v2_len, out) : ms_container_parse(cg.v1, cg.v1_len, out);
+	else if (rc == 0)
+		rc = MS_END;
+	free(buf);
+	return rc;
 }

@@ -32,6 +32,15 @@ struct ms_container {
 
 int ms_container_parse(const char *path, size_t len, struct ms_container *out);
 
+struct ms_proc;
+
+/*
+ * The container of a process, from its /proc/PID/cgroup (read bounded, as
+ * unit.h reads it): 0 with out filled, MS_END when no engine is named, or
+ * an error reading the file.
+ */
+int ms_container_of(const struct ms_proc *proc, struct ms_container *out);
+
 /* "docker:0123456789ab", "machine:NAME" (escaped); returns the length. */
 size_t ms_container_describe(const struct ms_container *c, unsigned esc_flags, char *out,
 			     size_t size);

@@ -140,6 +140,7 @@ struct tui_maps_frame {
 	const struct ms_stale_result *verdict; /* the selected row's, or NULL */
 	const struct ms_mapping *detail_map;   /* the selected row with its build ID; NULL: the row's */
 	bool rss_column;              /* the RSS column (rows' rss from the model) */
+	const char *where;            /* NULL, or where a process under another root lives */
 };
 /* What a frame showed: a pane grown for a long name leaves fewer rows, from a later one. */
 struct tui_maps_drawn {

@@ -9,6 +9,7 @@
 
 #include "core/units.h"
 #include "core/escape.h"
+#include "core/container.h"
 #include "core/maps.h"
 #include "core/residency.h"
 #include "core/snapshot.h"
@@ -30,7 +31,8 @@ struct maps_view {
 	struct tui_verdicts verdicts;
 	bool verdicts_ok;     /* false: out of memory once, verdicts not shown */
 	pid_t pid;
-	char title[300];
+	char title[660];
+	char where[4 * MS_CONTAINER_NAME_MAX + 32]; /* empty: our root */
 	char banner[200];
 	bool gone;
 	bool detail;
@@ -370,6 +372,10 @@ static size_t detail_lines(const struct tui_app *app, const struct tui_maps_fram
 			      app->escape_flags);
 	if (f->res_source)
 		n += tui_format_residency(lines + n, DETAIL_LINES - n, f->res, f->res_source);
+	if (f->where && n < DETAIL_LINES) {
+		lines[n].label = "process in";
+		snprintf(lines[n++].value, sizeof(lines[0].value), "%s", f->where);
+	}
 	return n;
 }
 
@@ -552,6 +558,7 @@ static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		.banner = mv->banner[0] ? mv->banner : NULL,
 		.detail = mv->detail,
 		.rss_column = mv->rss_column,
+		.where = mv->where[0] ? mv->where : NULL,
 		.ioctl_backend = ms_maps_backend(mv->maps) == MS_BACKEND_IOCTL,
 		/* Only a cache look-up: the tick judged every row on screen. */
 		.verdict = sel && sel->verdict != TUI_VERDICT_NONE ?
@@ -598,6 +605,20 @@ static const struct tui_view_ops maps_ops = {
 	.destroy = maps_destroy,
 };
 
+/* A process under another root than ours: its container, or "other root". */
+static void where_it_lives(struct maps_view *mv, unsigned escape_flags)
+{
+	struct ms_container c;
+
+	mv->where[0] = '\0';
+	if (!ms_stale_ctx_other_root(mv->verdicts.ctx, mv->proc))
+		return;
+	if (ms_container_of(mv->proc, &c) == 0)
+		ms_container_describe(&c, escape_flags, mv->where, sizeof(mv->where));
+	else
+		snprintf(mv->where, sizeof(mv->where), "other root");
+}
+
 struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size_t errsize)
 {
 	struct maps_view *mv = calloc(1, sizeof(*mv));
@@ -630,7 +651,9 @@ struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size
 	mv->pid = pid;
 	ms_escape(ms_proc_stat_at_open(mv->proc)->comm, strlen(ms_proc_stat_at_open(mv->proc)->comm),
 		  comm, sizeof(comm), app->escape_flags);
-	snprintf(mv->title, sizeof(mv->title), "pid %d %s", (int)pid, comm);
+	where_it_lives(mv, app->escape_flags);
+	snprintf(mv->title, sizeof(mv->title), "pid %d %s%s%s%s", (int)pid, comm, mv->where[0] ? " [" : "",
+		 mv->where, mv->where[0] ? "]" : "");
 	tui_mapview_init(&mv->vm, app->cfg.filter, (size_t)tui_maps_rows(LINES > 0 ? LINES : 24, false));
 	return &mv->base;
 }
