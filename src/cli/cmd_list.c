@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "cli/colwriter.h"
 #include "cli/mapcols.h"
 #include "core/residency.h"
 
@@ -46,6 +47,46 @@ static int query_residency(struct ms_residency *res, struct ms_proc *proc,
 	return 0;
 }
 
+/*
+ * Where the rows go: the streaming writer, or a libsmartcols table printed
+ * in chunks (on a terminal, whose width it fits, or when asked to).
+ */
+struct list_out {
+	struct colw *w;
+	struct libscols_table *tb;
+	struct cli_stream stream;
+};
+
+static int list_out_row(struct list_out *out, const struct cli_opts *o, const int *selected,
+			size_t nselected, const struct ms_mapping *m, const struct ms_resinfo *res)
+{
+	if (!out->w)
+		return mapcols_add_line_res(out->tb, o, selected, nselected, m, 0, res);
+	for (size_t i = 0; i < nselected; i++) {
+		char *dst = colw_cell_buf(out->w, mapcols_cell_max(selected[i], m));
+
+		if (!dst)
+			return -1;
+		colw_cell_end(out->w, mapcols_render_to(o, selected[i], m, 0, res, dst));
+	}
+	return colw_row_end(out->w);
+}
+
+/* After a window of rows: libsmartcols prints them as one chunk. */
+static int list_out_window(struct list_out *out, bool last)
+{
+	if (out->w || (last && !out->stream.chunks))
+		return CLI_EXIT_OK;
+	return cli_stream_chunk(&out->stream, out->tb);
+}
+
+static int list_out_finish(struct list_out *out)
+{
+	if (out->w)
+		return cli_stdout_done(colw_finish(out->w) < 0);
+	return out->stream.chunks ? cli_stream_end(&out->stream) : cli_table_print(out->tb);
+}
+
 static const int list_defaults[] = {
 	MAPCOL_START, MAPCOL_END, MAPCOL_SIZE, MAPCOL_PERMS, MAPCOL_OFFSET,
 	MAPCOL_DEV, MAPCOL_INODE, MAPCOL_NAME,
@@ -77,16 +118,15 @@ int cmd_list(int argc, char **argv)
 	struct ms_maplist list = { 0 };
 	struct ms_residency *res = NULL;
 	struct ms_resinfo *resinfo = NULL;
-	struct cli_stream stream;
+	struct list_out out = { 0 };
 	size_t chunk, shown = 0;
 	uint64_t addr = 0;
 	bool last;
 	struct ms_proc *proc = NULL;
 	struct ms_maps *maps = NULL;
-	struct libscols_table *tb;
 	struct ms_error err;
 	int selected[CLI_MAX_COLUMNS];
-	int nsel, rc, status;
+	int nsel, rc, status, wrote;
 	pid_t pid;
 
 	status = cli_getopt(argc, argv, "list", list_options, list_usage, &o);
@@ -109,19 +149,27 @@ int cmd_list(int argc, char **argv)
 		if (status != CLI_EXIT_OK)
 			goto out;
 	}
-	tb = cli_table_new(&o, "mappings", mapcols, selected, (size_t)nsel);
-	if (!tb) {
-		status = CLI_EXIT_FAIL;
-		goto out;
-	}
-	cli_stream_init(&stream, &o, (size_t)nsel);
 	ms_maps_set_fields(maps, mapcols_fields(selected, (size_t)nsel));
 	/*
 	 * Long listings go out in chunks, so memory stays bounded whatever the
-	 * size of the process.  JSON needs the whole document at once, and the
-	 * text backend reads the whole file per query, so both take one chunk.
+	 * size of the process.  The text backend reads the whole file per
+	 * query, so it takes one window, and prints as one table.
 	 */
-	chunk = o.json || ms_maps_backend(maps) != MS_BACKEND_IOCTL ? SIZE_MAX : LIST_CHUNK;
+	chunk = ms_maps_backend(maps) != MS_BACKEND_IOCTL ? SIZE_MAX : LIST_CHUNK;
+	status = cli_writer_new(&o, "mappings", mapcols, selected, (size_t)nsel, chunk, &out.w);
+	if (status != CLI_EXIT_OK)
+		goto out;
+	if (!out.w) {
+		out.tb = cli_table_new(&o, "mappings", mapcols, selected, (size_t)nsel);
+		if (!out.tb) {
+			status = CLI_EXIT_FAIL;
+			goto out;
+		}
+		/* libsmartcols needs the whole JSON document at once. */
+		if (o.json)
+			chunk = SIZE_MAX;
+	}
+	cli_stream_init(&out.stream, &o, (size_t)nsel);
 	for (;;) {
 		rc = ms_maps_window(maps, addr, o.filter, chunk, &list, &err);
 		if (res && list.count && query_residency(res, proc, &list, &resinfo) < 0) {
@@ -129,8 +177,8 @@ int cmd_list(int argc, char **argv)
 			break;
 		}
 		for (size_t i = 0; i < list.count; i++) {
-			if (mapcols_add_line_res(tb, &o, selected, (size_t)nsel, &list.items[i], 0,
-						 resinfo ? &resinfo[i] : NULL) < 0) {
+			if (list_out_row(&out, &o, selected, (size_t)nsel, &list.items[i],
+					 resinfo ? &resinfo[i] : NULL) < 0) {
 				cli_error("pid %d: out of memory", (int)pid);
 				status = CLI_EXIT_FAIL;
 				break;
@@ -141,8 +189,9 @@ int cmd_list(int argc, char **argv)
 		if (!last && list.count)
 			addr = list.items[list.count - 1].end;
 		/* What was read before an exit is still worth showing. */
-		if (!last || stream.chunks)
-			status = cli_stream_chunk(&stream, tb);
+		wrote = list_out_window(&out, last);
+		if (status == CLI_EXIT_OK)
+			status = wrote;
 		ms_maplist_clear(&list);
 		free(resinfo);
 		resinfo = NULL;
@@ -150,8 +199,7 @@ int cmd_list(int argc, char **argv)
 			break;
 	}
 	if (status == CLI_EXIT_OK)
-		status = stream.chunks ? cli_stream_end(&stream) : cli_table_print(tb);
-	scols_unref_table(tb);
+		status = list_out_finish(&out);
 	if (rc < 0) {
 		cli_error("%s%s", err.msg, shown ? " (the listing above is partial)" : "");
 		status = ms_error_exit_status(err.code);
@@ -160,6 +208,9 @@ int cmd_list(int argc, char **argv)
 			  ms_maps_stats(maps)->malformed_lines);
 	}
 out:
+	colw_free(out.w);
+	if (out.tb)
+		scols_unref_table(out.tb);
 	free(resinfo);
 	ms_residency_close(res);
 	ms_maplist_free(&list);

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "units.h"
 
@@ -35,32 +36,68 @@ int ms_parse_addr(const char *s, uint64_t *addr)
 	return 0;
 }
 
+static size_t format_base(uint64_t v, unsigned base, char *buf)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[MS_NUM_MAX];
+	size_t n = 0;
+
+	do {
+		tmp[n++] = digits[v % base];
+		v /= base;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	return n;
+}
+
+size_t ms_format_hex(uint64_t v, char *buf)
+{
+	return format_base(v, 16, buf);
+}
+
+size_t ms_format_dec(uint64_t v, char *buf)
+{
+	return format_base(v, 10, buf);
+}
+
 void ms_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size)
 {
 	static const char suffix[] = "KMGTPE";
+	char tmp[2 * MS_NUM_MAX + 4];
 	uint64_t unit = 1024;
+	size_t n;
 	int exp = 0;
 
-	if (in_bytes || bytes < 1024) {
-		snprintf(buf, size, "%" PRIu64 "%s", bytes, in_bytes ? "" : "B");
+	if (size == 0)
 		return;
-	}
-	while (exp < 5 && bytes / unit >= 1024) {
-		unit *= 1024;
-		exp++;
-	}
-	/* One decimal, dropped when it is zero, as lsblk prints sizes. */
-	{
-		uint64_t whole = bytes / unit;
-		uint64_t tenth = ((bytes % unit) * 10 + unit / 2) / unit;
+	if (in_bytes || bytes < 1024) {
+		n = ms_format_dec(bytes, tmp);
+		if (!in_bytes)
+			tmp[n++] = 'B';
+	} else {
+		uint64_t whole, tenth;
 
+		while (exp < 5 && bytes / unit >= 1024) {
+			unit *= 1024;
+			exp++;
+		}
+		/* One decimal, dropped when it is zero, as lsblk prints sizes. */
+		whole = bytes / unit;
+		tenth = ((bytes % unit) * 10 + unit / 2) / unit;
 		if (tenth == 10) {
 			whole++;
 			tenth = 0;
 		}
-		if (tenth)
-			snprintf(buf, size, "%" PRIu64 ".%" PRIu64 "%c", whole, tenth, suffix[exp]);
-		else
-			snprintf(buf, size, "%" PRIu64 "%c", whole, suffix[exp]);
+		n = ms_format_dec(whole, tmp);
+		if (tenth) {
+			tmp[n++] = '.';
+			n += ms_format_dec(tenth, tmp + n);
+		}
+		tmp[n++] = suffix[exp];
 	}
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, tmp, n);
+	buf[n] = '\0';
 }

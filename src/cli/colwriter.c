@@ -1,0 +1,410 @@
+#include "config.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+#include <wctype.h>
+
+#include "cli/colwriter.h"
+
+struct cell {
+	size_t off;
+	size_t len;
+	size_t width;
+};
+
+struct colw {
+	FILE *out;
+	struct colw_opts o;
+	size_t ncols;
+	struct colw_column *cols;
+	size_t *header_width;
+	size_t *floor;     /* the first chunk's widths, once streaming */
+	size_t *chunk_max; /* widest cell of each column in the buffered rows */
+	size_t *width;
+	char *text;
+	size_t text_len, text_cap;
+	struct cell *cells;
+	size_t ncells, cells_cap;
+	size_t rows;       /* rows buffered */
+	size_t chunks;     /* table chunks printed */
+	size_t rows_out;   /* rows printed (raw, JSON) */
+	bool header_done;
+	bool raw_hex[256];
+};
+
+bool colw_wanted(enum colw_format format, bool to_terminal)
+{
+	const char *force = getenv("MAPSCOPE_OUTPUT");
+
+	if (force && !strcmp(force, "smartcols"))
+		return false;
+	return format != COLW_TABLE || !to_terminal;
+}
+
+size_t colw_width(const char *s, size_t len)
+{
+	size_t i = 0, width = 0;
+	mbstate_t st;
+
+	while (i < len && !((unsigned char)s[i] & 0x80)) {
+		if (!iscntrl((unsigned char)s[i]))
+			width++;
+		i++;
+	}
+	if (i == len)
+		return width;
+	memset(&st, 0, sizeof(st));
+	while (i < len && s[i]) {
+		wchar_t wc;
+		size_t n;
+
+		if (iscntrl((unsigned char)s[i])) {
+			i++;
+			continue;
+		}
+		n = mbrtowc(&wc, s + i, len - i, &st);
+		if (n == 0)
+			break;
+		if (n == (size_t)-1 || n == (size_t)-2) {
+			/* Not from ms_escape, whose output is valid; libsmartcols counts 0. */
+			memset(&st, 0, sizeof(st));
+			n = 1;
+		} else if (iswprint((wint_t)wc)) {
+			int w = wcwidth(wc);
+
+			if (w > 0)
+				width += (size_t)w;
+		}
+		i += n;
+	}
+	return width;
+}
+
+struct colw *colw_new(FILE *out, const struct colw_opts *o,
+		      const struct colw_column *cols, size_t ncols)
+{
+	struct colw *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->out = out;
+	w->o = *o;
+	w->ncols = ncols;
+	w->cols = calloc(ncols ? ncols : 1, sizeof(*w->cols));
+	w->header_width = calloc(4 * (ncols ? ncols : 1), sizeof(size_t));
+	if (!w->cols || !w->header_width) {
+		colw_free(w);
+		return NULL;
+	}
+	w->floor = w->header_width + ncols;
+	w->chunk_max = w->floor + ncols;
+	w->width = w->chunk_max + ncols;
+	memcpy(w->cols, cols, ncols * sizeof(*cols));
+	for (size_t c = 0; c < ncols; c++)
+		w->header_width[c] = colw_width(cols[c].name, strlen(cols[c].name));
+	/* fputs_nonblank in util-linux: what raw mode prints as \xNN. */
+	for (int b = 1; b < 256; b++)
+		w->raw_hex[b] = isblank(b) || b == '\\' || !isprint(b) || iscntrl(b);
+	return w;
+}
+
+void colw_free(struct colw *w)
+{
+	if (!w)
+		return;
+	free(w->cols);
+	free(w->header_width);
+	free(w->text);
+	free(w->cells);
+	free(w);
+}
+
+char *colw_cell_buf(struct colw *w, size_t max)
+{
+	if (w->ncells == w->cells_cap) {
+		size_t cap = w->cells_cap ? 2 * w->cells_cap : 64 * (w->ncols ? w->ncols : 1);
+		struct cell *cells = realloc(w->cells, cap * sizeof(*cells));
+
+		if (!cells)
+			return NULL;
+		w->cells = cells;
+		w->cells_cap = cap;
+	}
+	if (max > SIZE_MAX / 2 - w->text_len)
+		return NULL;
+	if (w->text_len + max > w->text_cap) {
+		size_t cap = w->text_cap ? w->text_cap : 64 * 1024;
+		char *text;
+
+		while (cap < w->text_len + max)
+			cap *= 2;
+		text = realloc(w->text, cap);
+		if (!text)
+			return NULL;
+		w->text = text;
+		w->text_cap = cap;
+	}
+	return w->text + w->text_len;
+}
+
+void colw_cell_end(struct colw *w, size_t len)
+{
+	struct cell *ce = &w->cells[w->ncells];
+	size_t col = w->ncells % w->ncols;
+
+	ce->off = w->text_len;
+	ce->len = len;
+	ce->width = 0;
+	if (w->o.format == COLW_TABLE) {
+		ce->width = colw_width(w->text + ce->off, len);
+		if (ce->width > w->chunk_max[col])
+			w->chunk_max[col] = ce->width;
+	}
+	w->text_len += len;
+	w->ncells++;
+}
+
+int colw_cell(struct colw *w, const char *text, size_t len)
+{
+	char *dst = colw_cell_buf(w, len);
+
+	if (!dst)
+		return -1;
+	memcpy(dst, text, len);
+	colw_cell_end(w, len);
+	return 0;
+}
+
+static void put(struct colw *w, const char *s, size_t len)
+{
+	fwrite_unlocked(s, 1, len, w->out);
+}
+
+static void put_spaces(struct colw *w, size_t n)
+{
+	static const char spaces[] = "                                                                ";
+
+	while (n > 0) {
+		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
+
+		put(w, spaces, k);
+		n -= k;
+	}
+}
+
+/* One cell of the table: padded, aligned, separated from the next. */
+static void put_table_cell(struct colw *w, size_t col, const char *s, size_t len, size_t tw)
+{
+	size_t width = w->width[col];
+	size_t fill = tw < width ? width - tw : 0;
+	bool last = col + 1 == w->ncols;
+
+	if (w->cols[col].right) {
+		if (last && !len)
+			return;
+		put_spaces(w, fill);
+		put(w, s, len);
+	} else {
+		put(w, s, len);
+		if (last)
+			return;
+		put_spaces(w, fill);
+	}
+	if (!last)
+		putc_unlocked(' ', w->out);
+}
+
+/* libsmartcols' count_column_width for output that is not a terminal. */
+static size_t column_width(const struct colw *w, size_t col, size_t widest)
+{
+	size_t min = w->header_width[col] ? w->header_width[col] : 1;
+	double hint = w->cols[col].whint;
+
+	if (widest < min)
+		return min;
+	if (hint >= 1 && widest < (size_t)hint && min < (size_t)hint)
+		return (size_t)hint;
+	return widest;
+}
+
+static void print_chunk(struct colw *w, bool streaming)
+{
+	if (!w->rows)
+		return;
+	for (size_t c = 0; c < w->ncols; c++) {
+		size_t widest = w->chunk_max[c];
+
+		if (streaming && c + 1 < w->ncols) {
+			/* cli_stream_chunk pads every cell to the first chunk's widths. */
+			if (w->chunks == 0)
+				w->floor[c] = widest > w->header_width[c] ? widest : w->header_width[c];
+			if (w->floor[c] > widest)
+				widest = w->floor[c];
+		}
+		w->width[c] = column_width(w, c, widest);
+	}
+	if (!w->o.noheadings && !w->header_done) {
+		for (size_t c = 0; c < w->ncols; c++)
+			put_table_cell(w, c, w->cols[c].name, strlen(w->cols[c].name), w->header_width[c]);
+		putc_unlocked('\n', w->out);
+	}
+	w->header_done = true;
+	for (size_t i = 0; i < w->ncells; i++) {
+		const struct cell *ce = &w->cells[i];
+		size_t col = i % w->ncols;
+
+		put_table_cell(w, col, w->text + ce->off, ce->len, ce->width);
+		if (col + 1 == w->ncols)
+			putc_unlocked('\n', w->out);
+	}
+	if (streaming)
+		w->chunks++;
+	memset(w->chunk_max, 0, w->ncols * sizeof(size_t));
+}
+
+static void put_raw(struct colw *w, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t run = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char b = (unsigned char)s[i];
+		char esc[4] = { '\\', 'x', hex[b >> 4], hex[b & 0xf] };
+
+		if (!w->raw_hex[b])
+			continue;
+		put(w, s + run, i - run);
+		put(w, esc, sizeof(esc));
+		run = i + 1;
+	}
+	put(w, s + run, len - run);
+}
+
+/* The headers when header, else the buffered row. */
+static void put_raw_row(struct colw *w, bool header)
+{
+	for (size_t c = 0; c < w->ncols; c++) {
+		if (c)
+			putc_unlocked(' ', w->out);
+		if (header)
+			put_raw(w, w->cols[c].name, strlen(w->cols[c].name));
+		else
+			put_raw(w, w->text + w->cells[c].off, w->cells[c].len);
+	}
+	putc_unlocked('\n', w->out);
+}
+
+/* lib/jsonwrt.c: fputs_quoted_case_json, with the key lower-cased. */
+static void put_json_string(struct colw *w, const char *s, size_t len, bool lower)
+{
+	putc_unlocked('"', w->out);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\') {
+			putc_unlocked('\\', w->out);
+			putc_unlocked((int)c, w->out);
+		} else if (c >= 0x20) {
+			putc_unlocked(lower && c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c, w->out);
+		} else {
+			switch (c) {
+			case '\b': put(w, "\\b", 2); break;
+			case '\t': put(w, "\\t", 2); break;
+			case '\n': put(w, "\\n", 2); break;
+			case '\f': put(w, "\\f", 2); break;
+			case '\r': put(w, "\\r", 2); break;
+			default: fprintf(w->out, "\\u00%02x", c); break;
+			}
+		}
+	}
+	putc_unlocked('"', w->out);
+}
+
+static void put_json_open(struct colw *w)
+{
+	const char *name = w->o.json_name ? w->o.json_name : "";
+
+	put(w, "{\n   ", 5);
+	put_json_string(w, name, strlen(name), true);
+	put(w, ": [\n", 4);
+	w->header_done = true;
+}
+
+static void put_json_row(struct colw *w)
+{
+	if (!w->header_done)
+		put_json_open(w);
+	if (w->rows_out)
+		put(w, ",{\n", 3);
+	else
+		put(w, "      {\n", 8);
+	for (size_t c = 0; c < w->ncols; c++) {
+		const struct cell *ce = &w->cells[c];
+		const char *s = w->text + ce->off;
+
+		if (c)
+			put(w, ",\n", 2);
+		put(w, "         ", 9);
+		put_json_string(w, w->cols[c].name, strlen(w->cols[c].name), true);
+		put(w, ": ", 2);
+		if (!ce->len)
+			put(w, "null", 4);
+		else if (w->cols[c].json_number)
+			put(w, s, ce->len);
+		else
+			put_json_string(w, s, ce->len, false);
+	}
+	put(w, "\n      }", 8);
+}
+
+static void drop_cells(struct colw *w)
+{
+	w->ncells = 0;
+	w->text_len = 0;
+	w->rows = 0;
+}
+
+int colw_row_end(struct colw *w)
+{
+	w->rows++;
+	switch (w->o.format) {
+	case COLW_TABLE:
+		if (w->rows < w->o.chunk_rows)
+			return 0;
+		print_chunk(w, true);
+		break;
+	case COLW_RAW:
+		if (!w->header_done && !w->o.noheadings)
+			put_raw_row(w, true);
+		w->header_done = true;
+		put_raw_row(w, false);
+		break;
+	case COLW_JSON:
+		put_json_row(w);
+		break;
+	}
+	w->rows_out++;
+	drop_cells(w);
+	return 0;
+}
+
+int colw_finish(struct colw *w)
+{
+	switch (w->o.format) {
+	case COLW_TABLE:
+		print_chunk(w, w->chunks > 0);
+		break;
+	case COLW_RAW:
+		break;
+	case COLW_JSON:
+		if (!w->header_done)
+			put_json_open(w);
+		put(w, "\n   ]\n}\n", 8);
+		break;
+	}
+	drop_cells(w);
+	return 0;
+}
