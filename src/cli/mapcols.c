@@ -48,6 +48,8 @@ unsigned mapcols_fields(const int *selected, size_t nselected)
 			fields |= MS_FIELD_NAME;
 		else if (selected[i] == MAPCOL_BUILDID)
 			fields |= MS_FIELD_BUILD_ID;
+		else if (selected[i] == MAPCOL_PAGESIZE)
+			fields |= MS_FIELD_PAGE_SIZE;
 	}
 	return fields;
 }
