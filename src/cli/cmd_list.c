@@ -75,11 +75,18 @@ static int add_row(struct list_run *r, const struct ms_mapping *m, const struct 
 	if (!r->w)
 		return mapcols_add_line_res(r->tb, r->o, r->selected, r->nselected, m, 0, res);
 	for (size_t i = 0; i < r->nselected; i++) {
-		char *dst = colw_cell_buf(r->w, mapcols_cell_max(r->selected[i], m));
+		int col = r->selected[i];
+		char *dst = colw_cell_buf(r->w, mapcols_cell_max(col, m));
+		size_t len;
 
 		if (!dst)
 			return -1;
-		colw_cell_end(r->w, mapcols_render_to(r->o, r->selected[i], m, 0, res, dst));
+		len = mapcols_render_to(r->o, col, m, 0, res, dst);
+		/* Every column but the name is printable ASCII by construction. */
+		if (col == MAPCOL_NAME)
+			colw_cell_end(r->w, len);
+		else
+			colw_cell_end_width(r->w, len, len);
 	}
 	return colw_row_end(r->w);
 }

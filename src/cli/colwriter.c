@@ -29,10 +29,13 @@ struct colw {
 	struct cell *cells;
 	size_t ncells, cells_cap;
 	size_t rows;       /* rows buffered */
+	size_t col;        /* the column of the next cell */
 	size_t chunks;     /* table chunks printed */
 	size_t rows_out;   /* rows printed (raw, JSON) */
 	bool header_done;
 	bool raw_hex[256];
+	char obuf[64 * 1024]; /* output, written to out in large blocks */
+	size_t olen;
 };
 
 bool colw_wanted(enum colw_format format, bool to_terminal)
@@ -49,10 +52,13 @@ size_t colw_width(const char *s, size_t len)
 	size_t i = 0, width = 0;
 	mbstate_t st;
 
-	while (i < len && !((unsigned char)s[i] & 0x80)) {
-		if (!iscntrl((unsigned char)s[i]))
-			width++;
-		i++;
+	/* ASCII: controls (the same in every locale) count nothing. */
+	for (; i < len; i++) {
+		unsigned char b = (unsigned char)s[i];
+
+		if (b >= 0x80)
+			break;
+		width += b >= 0x20 && b != 0x7f;
 	}
 	if (i == len)
 		return width;
@@ -150,21 +156,27 @@ char *colw_cell_buf(struct colw *w, size_t max)
 	return w->text + w->text_len;
 }
 
-void colw_cell_end(struct colw *w, size_t len)
+void colw_cell_end_width(struct colw *w, size_t len, size_t width)
 {
-	struct cell *ce = &w->cells[w->ncells];
-	size_t col = w->ncells % w->ncols;
+	struct cell *ce = &w->cells[w->ncells++];
 
 	ce->off = w->text_len;
 	ce->len = len;
-	ce->width = 0;
-	if (w->o.format == COLW_TABLE) {
-		ce->width = colw_width(w->text + ce->off, len);
-		if (ce->width > w->chunk_max[col])
-			w->chunk_max[col] = ce->width;
-	}
+	ce->width = width;
+	if (width > w->chunk_max[w->col])
+		w->chunk_max[w->col] = width;
 	w->text_len += len;
-	w->ncells++;
+	if (++w->col == w->ncols)
+		w->col = 0;
+}
+
+void colw_cell_end(struct colw *w, size_t len)
+{
+	size_t width = 0;
+
+	if (w->o.format == COLW_TABLE)
+		width = colw_width(w->text + w->text_len, len);
+	colw_cell_end_width(w, len, width);
 }
 
 int colw_cell(struct colw *w, const char *text, size_t len)
@@ -178,9 +190,31 @@ int colw_cell(struct colw *w, const char *text, size_t len)
 	return 0;
 }
 
+static void flush_out(struct colw *w)
+{
+	if (w->olen)
+		fwrite(w->obuf, 1, w->olen, w->out);
+	w->olen = 0;
+}
+
 static void put(struct colw *w, const char *s, size_t len)
 {
-	fwrite_unlocked(s, 1, len, w->out);
+	if (len > sizeof(w->obuf) - w->olen) {
+		flush_out(w);
+		if (len > sizeof(w->obuf)) {
+			fwrite(s, 1, len, w->out);
+			return;
+		}
+	}
+	memcpy(w->obuf + w->olen, s, len);
+	w->olen += len;
+}
+
+static void put_char(struct colw *w, char c)
+{
+	if (w->olen == sizeof(w->obuf))
+		flush_out(w);
+	w->obuf[w->olen++] = c;
 }
 
 static void put_spaces(struct colw *w, size_t n)
@@ -214,7 +248,7 @@ static void put_table_cell(struct colw *w, size_t col, const char *s, size_t len
 		put_spaces(w, fill);
 	}
 	if (!last)
-		putc_unlocked(' ', w->out);
+		put_char(w, ' ');
 }
 
 /* libsmartcols' count_column_width for output that is not a terminal. */
@@ -249,7 +283,7 @@ static void print_chunk(struct colw *w, bool streaming)
 	if (!w->o.noheadings && !w->header_done) {
 		for (size_t c = 0; c < w->ncols; c++)
 			put_table_cell(w, c, w->cols[c].name, strlen(w->cols[c].name), w->header_width[c]);
-		putc_unlocked('\n', w->out);
+		put_char(w, '\n');
 	}
 	w->header_done = true;
 	for (size_t i = 0; i < w->ncells; i++) {
@@ -258,8 +292,9 @@ static void print_chunk(struct colw *w, bool streaming)
 
 		put_table_cell(w, col, w->text + ce->off, ce->len, ce->width);
 		if (col + 1 == w->ncols)
-			putc_unlocked('\n', w->out);
+			put_char(w, '\n');
 	}
+	flush_out(w);
 	if (streaming)
 		w->chunks++;
 	memset(w->chunk_max, 0, w->ncols * sizeof(size_t));
@@ -288,27 +323,27 @@ static void put_raw_row(struct colw *w, bool header)
 {
 	for (size_t c = 0; c < w->ncols; c++) {
 		if (c)
-			putc_unlocked(' ', w->out);
+			put_char(w, ' ');
 		if (header)
 			put_raw(w, w->cols[c].name, strlen(w->cols[c].name));
 		else
 			put_raw(w, w->text + w->cells[c].off, w->cells[c].len);
 	}
-	putc_unlocked('\n', w->out);
+	put_char(w, '\n');
 }
 
 /* lib/jsonwrt.c: fputs_quoted_case_json, with the key lower-cased. */
 static void put_json_string(struct colw *w, const char *s, size_t len, bool lower)
 {
-	putc_unlocked('"', w->out);
+	put_char(w, '"');
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 
 		if (c == '"' || c == '\\') {
-			putc_unlocked('\\', w->out);
-			putc_unlocked((int)c, w->out);
+			put_char(w, '\\');
+			put_char(w, (char)c);
 		} else if (c >= 0x20) {
-			putc_unlocked(lower && c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c, w->out);
+			put_char(w, (char)(lower && c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c));
 		} else {
 			switch (c) {
 			case '\b': put(w, "\\b", 2); break;
@@ -316,11 +351,17 @@ static void put_json_string(struct colw *w, const char *s, size_t len, bool lowe
 			case '\n': put(w, "\\n", 2); break;
 			case '\f': put(w, "\\f", 2); break;
 			case '\r': put(w, "\\r", 2); break;
-			default: fprintf(w->out, "\\u00%02x", c); break;
+			default: {
+				static const char hex[] = "0123456789abcdef";
+				char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf] };
+
+				put(w, u, sizeof(u));
+				break;
+			}
 			}
 		}
 	}
-	putc_unlocked('"', w->out);
+	put_char(w, '"');
 }
 
 static void put_json_open(struct colw *w)
@@ -405,6 +446,7 @@ int colw_finish(struct colw *w)
 		put(w, "\n   ]\n}\n", 8);
 		break;
 	}
+	flush_out(w);
 	drop_cells(w);
 	return 0;
 }

@@ -88,6 +88,8 @@ void colw_free(struct colw *w);
  */
 char *colw_cell_buf(struct colw *w, size_t max);
 void colw_cell_end(struct colw *w, size_t len);
+/* colw_cell_end for text whose width the caller knows (printable ASCII: len). */
+void colw_cell_end_width(struct colw *w, size_t len, size_t width);
 
 /* A whole cell at once. */
 int colw_cell(struct colw *w, const char *text, size_t len);

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,30 +8,37 @@
 #include "error.h"
 #include "maps_parse.h"
 
-static int hexval(char c)
+/* One digit's value in base 16 (hex) or 10; -1 if it is not one. */
+static int digit_value(unsigned char c, bool hex)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	unsigned d = (unsigned)c - '0';
+
+	if (d < 10)
+		return (int)d;
+	d = ((unsigned)c | 0x20) - 'a';
+	return hex && d < 6 ? (int)d + 10 : -1;
 }
 
 /* Parse digits in base 16 or 10 up to a stop byte; advance *pos past it. */
 static int parse_num(const char *s, size_t len, size_t *pos, int base, char stop,
 		     uint64_t *out)
 {
+	bool hex = base == 16;
 	uint64_t v = 0;
 	size_t i = *pos, digits = 0;
 
 	while (i < len && s[i] != stop) {
-		int d = base == 16 ? hexval(s[i]) : (s[i] >= '0' && s[i] <= '9' ? s[i] - '0' : -1);
+		int d = digit_value((unsigned char)s[i], hex);
 
-		if (d < 0 || v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+		if (d < 0)
 			return -1;
-		v = v * (uint64_t)base + (uint64_t)d;
+		if (hex) {
+			if (v >> 60)
+				return -1;
+			v = v << 4 | (uint64_t)d;
+		} else if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)d, &v)) {
+			return -1;
+		}
 		i++;
 		digits++;
 	}

@@ -1,8 +1,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,29 +34,27 @@ int ms_parse_addr(const char *s, uint64_t *addr)
 	return 0;
 }
 
-static size_t format_base(uint64_t v, unsigned base, char *buf)
-{
-	static const char digits[] = "0123456789abcdef";
-	char tmp[MS_NUM_MAX];
-	size_t n = 0;
-
-	do {
-		tmp[n++] = digits[v % base];
-		v /= base;
-	} while (v);
-	for (size_t i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
-	return n;
-}
-
 size_t ms_format_hex(uint64_t v, char *buf)
 {
-	return format_base(v, 16, buf);
+	static const char digits[] = "0123456789abcdef";
+	size_t n = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
+
+	for (size_t i = n; i-- > 0; v >>= 4)
+		buf[i] = digits[v & 0xf];
+	return n;
 }
 
 size_t ms_format_dec(uint64_t v, char *buf)
 {
-	return format_base(v, 10, buf);
+	char tmp[MS_NUM_MAX];
+	size_t n = sizeof(tmp);
+
+	do {
+		tmp[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(buf, tmp + n, sizeof(tmp) - n);
+	return sizeof(tmp) - n;
 }
 
 void ms_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size)
