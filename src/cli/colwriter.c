@@ -33,10 +33,14 @@ struct colw {
 	size_t chunks;     /* table chunks printed */
 	size_t rows_out;   /* rows printed (raw, JSON) */
 	bool header_done;
+	bool failed;       /* out of memory while printing */
+	char **json_key;   /* per column: the separator, indentation and "key": */
 	bool raw_hex[256];
 	char obuf[64 * 1024]; /* output, written to out in large blocks */
 	size_t olen;
 };
+
+static int make_json_keys(struct colw *w);
 
 bool colw_wanted(enum colw_format format, bool to_terminal)
 {
@@ -111,6 +115,10 @@ struct colw *colw_new(FILE *out, const struct colw_opts *o,
 	memcpy(w->cols, cols, ncols * sizeof(*cols));
 	for (size_t c = 0; c < ncols; c++)
 		w->header_width[c] = colw_width(cols[c].name, strlen(cols[c].name));
+	if (o->format == COLW_JSON && make_json_keys(w) < 0) {
+		colw_free(w);
+		return NULL;
+	}
 	/* fputs_nonblank in util-linux: what raw mode prints as \xNN. */
 	for (int b = 1; b < 256; b++)
 		w->raw_hex[b] = isblank(b) || b == '\\' || !isprint(b) || iscntrl(b);
@@ -121,6 +129,9 @@ void colw_free(struct colw *w)
 {
 	if (!w)
 		return;
+	for (size_t c = 0; w->json_key && c < w->ncols; c++)
+		free(w->json_key[c]);
+	free(w->json_key);
 	free(w->cols);
 	free(w->header_width);
 	free(w->text);
@@ -332,36 +343,70 @@ static void put_raw_row(struct colw *w, bool header)
 	put_char(w, '\n');
 }
 
-/* lib/jsonwrt.c: fputs_quoted_case_json, with the key lower-cased. */
-static void put_json_string(struct colw *w, const char *s, size_t len, bool lower)
+/*
+ * lib/jsonwrt.c: fputs_quoted_case_json (lower-casing ASCII letters for
+ * keys), into dst, which has room for json_quoted_max(len) bytes; returns the
+ * length written.
+ */
+static size_t json_quoted_max(size_t len)
 {
-	put_char(w, '"');
+	return 6 * len + 2;
+}
+
+static size_t json_quote(const char *s, size_t len, bool lower, char *dst)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	dst[o++] = '"';
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c == '"' || c == '\\') {
-			put_char(w, '\\');
-			put_char(w, (char)c);
-		} else if (c >= 0x20) {
-			put_char(w, (char)(lower && c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c));
-		} else {
-			switch (c) {
-			case '\b': put(w, "\\b", 2); break;
-			case '\t': put(w, "\\t", 2); break;
-			case '\n': put(w, "\\n", 2); break;
-			case '\f': put(w, "\\f", 2); break;
-			case '\r': put(w, "\\r", 2); break;
-			default: {
-				static const char hex[] = "0123456789abcdef";
-				char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf] };
-
-				put(w, u, sizeof(u));
-				break;
-			}
-			}
+		if (c >= 0x20 && c != '"' && c != '\\') {
+			dst[o++] = (char)(lower && c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
+			continue;
+		}
+		dst[o++] = '\\';
+		switch (c) {
+		case '"': case '\\': dst[o++] = (char)c; break;
+		case '\b': dst[o++] = 'b'; break;
+		case '\t': dst[o++] = 't'; break;
+		case '\n': dst[o++] = 'n'; break;
+		case '\f': dst[o++] = 'f'; break;
+		case '\r': dst[o++] = 'r'; break;
+		default:
+			memcpy(dst + o, "u00", 3);
+			dst[o + 3] = hex[c >> 4];
+			dst[o + 4] = hex[c & 0xf];
+			o += 5;
+			break;
 		}
 	}
-	put_char(w, '"');
+	dst[o++] = '"';
+	return o;
+}
+
+static void put_json_string(struct colw *w, const char *s, size_t len, bool lower)
+{
+	size_t max = json_quoted_max(len);
+	char *tmp;
+
+	if (max <= sizeof(w->obuf) - w->olen) {
+		w->olen += json_quote(s, len, lower, w->obuf + w->olen);
+		return;
+	}
+	flush_out(w);
+	if (max <= sizeof(w->obuf)) {
+		w->olen = json_quote(s, len, lower, w->obuf);
+		return;
+	}
+	tmp = malloc(max);
+	if (!tmp) {
+		w->failed = true;
+		return;
+	}
+	put(w, tmp, json_quote(s, len, lower, tmp));
+	free(tmp);
 }
 
 static void put_json_open(struct colw *w)
@@ -386,11 +431,7 @@ static void put_json_row(struct colw *w)
 		const struct cell *ce = &w->cells[c];
 		const char *s = w->text + ce->off;
 
-		if (c)
-			put(w, ",\n", 2);
-		put(w, "         ", 9);
-		put_json_string(w, w->cols[c].name, strlen(w->cols[c].name), true);
-		put(w, ": ", 2);
+		put(w, w->json_key[c], strlen(w->json_key[c]));
 		if (!ce->len)
 			put(w, "null", 4);
 		else if (w->cols[c].json_number)
@@ -399,6 +440,31 @@ static void put_json_row(struct colw *w)
 			put_json_string(w, s, ce->len, false);
 	}
 	put(w, "\n      }", 8);
+}
+
+/* ul_jsonwrt_value_open's text before each value of a record. */
+static int make_json_keys(struct colw *w)
+{
+	w->json_key = calloc(w->ncols, sizeof(*w->json_key));
+	if (!w->json_key)
+		return -1;
+	for (size_t c = 0; c < w->ncols; c++) {
+		size_t len = strlen(w->cols[c].name), o = 0;
+		char *key = malloc(2 + 9 + json_quoted_max(len) + 3);
+
+		if (!key)
+			return -1;
+		if (c) {
+			memcpy(key, ",\n", 2);
+			o = 2;
+		}
+		memset(key + o, ' ', 9);
+		o += 9;
+		o += json_quote(w->cols[c].name, len, true, key + o);
+		memcpy(key + o, ": ", 3);
+		w->json_key[c] = key;
+	}
+	return 0;
 }
 
 static void drop_cells(struct colw *w)
@@ -448,5 +514,5 @@ int colw_finish(struct colw *w)
 	}
 	flush_out(w);
 	drop_cells(w);
-	return 0;
+	return w->failed ? -1 : 0;
 }

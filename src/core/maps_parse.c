@@ -8,41 +8,37 @@
 #include "error.h"
 #include "maps_parse.h"
 
-/* One digit's value in base 16 (hex) or 10; -1 if it is not one. */
-static int digit_value(unsigned char c, bool hex)
-{
-	unsigned d = (unsigned)c - '0';
-
-	if (d < 10)
-		return (int)d;
-	d = ((unsigned)c | 0x20) - 'a';
-	return hex && d < 6 ? (int)d + 10 : -1;
-}
-
 /* Parse digits in base 16 or 10 up to a stop byte; advance *pos past it. */
 static int parse_num(const char *s, size_t len, size_t *pos, int base, char stop,
 		     uint64_t *out)
 {
-	bool hex = base == 16;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = *pos, first = i;
 	uint64_t v = 0;
-	size_t i = *pos, digits = 0;
 
-	while (i < len && s[i] != stop) {
-		int d = digit_value((unsigned char)s[i], hex);
+	if (base == 16) {
+		for (; i < len && s[i] != stop; i++) {
+			unsigned d = u[i] - (unsigned)'0';
 
-		if (d < 0)
-			return -1;
-		if (hex) {
+			if (d >= 10) {
+				d = (u[i] | 0x20u) - (unsigned)'a';
+				if (d >= 6)
+					return -1;
+				d += 10;
+			}
 			if (v >> 60)
 				return -1;
-			v = v << 4 | (uint64_t)d;
-		} else if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)d, &v)) {
-			return -1;
+			v = v << 4 | d;
 		}
-		i++;
-		digits++;
+	} else {
+		for (; i < len && s[i] != stop; i++) {
+			unsigned d = u[i] - (unsigned)'0';
+
+			if (d >= 10 || __builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v))
+				return -1;
+		}
 	}
-	if (!digits || (stop != '\0' && i >= len))
+	if (i == first || (stop != '\0' && i >= len))
 		return -1;
 	*pos = i < len ? i + 1 : i;
 	*out = v;
