@@ -356,6 +356,8 @@ size_cases() {
 		else
 			row "list -o START,RSS vs pmap -x ($n)" "-" ">= 5x faster" "skipped (no pmap or jq)"
 		fi
+		# What no in-process floor pays: exec, and loading mapscope's libraries.
+		speed_row "start-up: /bin/true vs mapscope --help" info "/bin/true" "$MS_BIN --help" 1 "startup"
 		rss_case "$pid" "" list
 		rss_case "$pid" -J "list -J"
 		explorer_case "$pid"

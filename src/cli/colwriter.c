@@ -8,6 +8,7 @@
 #include <wctype.h>
 
 #include "cli/colwriter.h"
+#include "core/grow.h"
 
 struct cell {
 	size_t off;
@@ -141,29 +142,14 @@ void colw_free(struct colw *w)
 
 char *colw_cell_buf(struct colw *w, size_t max)
 {
-	if (w->ncells == w->cells_cap) {
-		size_t cap = w->cells_cap ? 2 * w->cells_cap : 64 * (w->ncols ? w->ncols : 1);
-		struct cell *cells = realloc(w->cells, cap * sizeof(*cells));
-
-		if (!cells)
-			return NULL;
-		w->cells = cells;
-		w->cells_cap = cap;
-	}
+	if (ms_grow((void **)&w->cells, &w->cells_cap, w->ncells, sizeof(*w->cells), 64 * w->ncols) < 0)
+		return NULL;
 	if (max > SIZE_MAX / 2 - w->text_len)
 		return NULL;
-	if (w->text_len + max > w->text_cap) {
-		size_t cap = w->text_cap ? w->text_cap : 64 * 1024;
-		char *text;
-
-		while (cap < w->text_len + max)
-			cap *= 2;
-		text = realloc(w->text, cap);
-		if (!text)
+	/* Doubling (ms_grow) until max more bytes fit. */
+	while (w->text_len + max > w->text_cap)
+		if (ms_grow((void **)&w->text, &w->text_cap, w->text_cap, 1, 64 * 1024) < 0)
 			return NULL;
-		w->text = text;
-		w->text_cap = cap;
-	}
 	return w->text + w->text_len;
 }
 
