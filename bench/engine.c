@@ -2,6 +2,11 @@
  * ms-bench-engine: in-process timings of the mapping engine, for make bench.
  *
  * Usage: ms-bench-engine PID REPS
+ *        ms-bench-engine PID once
+ *
+ * With "once" it makes the filtered loop of `list --file-backed --perms=x`
+ * one time and prints the count: the bare loop as a command, which pays
+ * exec like mapscope and pmap but loads no library beyond libc.
  *
  * Two pairs, each timed alternately (ABAB..., the order flipped every
  * repetition so neither side always runs on a warmer cache), REPS times,
@@ -262,8 +267,16 @@ int main(int argc, char **argv)
 	long pid;
 	int reps;
 
+	if (argc == 3 && !strcmp(argv[2], "once") && (pid = strtol(argv[1], NULL, 10)) > 0) {
+		snprintf(path, sizeof(path), "/proc/%ld/maps", pid);
+		b.raw_fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (b.raw_fd < 0)
+			fail(path, NULL);
+		printf("%zu\n", raw_walk_filtered(&b));
+		return 0;
+	}
 	if (argc != 3 || (pid = strtol(argv[1], NULL, 10)) <= 0 || (reps = atoi(argv[2])) < 1) {
-		fprintf(stderr, "usage: ms-bench-engine PID REPS\n");
+		fprintf(stderr, "usage: ms-bench-engine PID REPS|once\n");
 		return 2;
 	}
 	if (ms_proc_open((pid_t)pid, &b.proc, &err) < 0 || ms_maps_open(b.proc, &opts, &b.maps, &err) < 0 ||

@@ -358,6 +358,8 @@ size_cases() {
 		fi
 		# What no in-process floor pays: exec, and loading mapscope's libraries.
 		speed_row "start-up: /bin/true vs mapscope --help" info "/bin/true" "$MS_BIN --help" 1 "startup"
+		speed_row "bare filtered loop as a command vs list --file-backed --perms=x" info \
+			"$BENCH_BIN/ms-bench-engine $pid once" "$MS_BIN list --file-backed --perms=x $pid" 1 "loopcmd"
 		rss_case "$pid" "" list
 		rss_case "$pid" -J "list -J"
 		explorer_case "$pid"
