@@ -232,20 +232,39 @@ static void put_table_cell(struct colw *w, size_t col, const char *s, size_t len
 	size_t width = w->width[col];
 	size_t fill = tw < width ? width - tw : 0;
 	bool last = col + 1 == w->ncols;
+	bool right = w->cols[col].right;
+	char *o;
 
-	if (w->cols[col].right) {
-		if (last && !len)
-			return;
-		put_spaces(w, fill);
+	if (last && !right) {
 		put(w, s, len);
-	} else {
-		put(w, s, len);
-		if (last)
-			return;
-		put_spaces(w, fill);
+		return;
 	}
-	if (!last)
-		put_char(w, ' ');
+	if (last && !len)
+		return;
+	/* Room for the separator too (written, but not kept after the last). */
+	if (len + fill + 1 > sizeof(w->obuf) - w->olen)
+		flush_out(w);
+	if (len + fill + 1 > sizeof(w->obuf)) {
+		if (right)
+			put_spaces(w, fill);
+		put(w, s, len);
+		if (!right)
+			put_spaces(w, fill);
+		if (!last)
+			put_char(w, ' ');
+		return;
+	}
+	/* The common case: straight into the output buffer. */
+	o = w->obuf + w->olen;
+	if (right) {
+		memset(o, ' ', fill);
+		memcpy(o + fill, s, len);
+	} else {
+		memcpy(o, s, len);
+		memset(o + len, ' ', fill);
+	}
+	o[len + fill] = ' ';
+	w->olen += len + fill + !last;
 }
 
 /* libsmartcols' count_column_width for output that is not a terminal. */
@@ -283,13 +302,14 @@ static void print_chunk(struct colw *w, bool streaming)
 		put_char(w, '\n');
 	}
 	w->header_done = true;
-	for (size_t i = 0; i < w->ncells; i++) {
+	for (size_t i = 0, col = 0; i < w->ncells; i++) {
 		const struct cell *ce = &w->cells[i];
-		size_t col = i % w->ncols;
 
 		put_table_cell(w, col, w->text + ce->off, ce->len, ce->width);
-		if (col + 1 == w->ncols)
+		if (++col == w->ncols) {
 			put_char(w, '\n');
+			col = 0;
+		}
 	}
 	flush_out(w);
 	if (streaming)
