@@ -26,7 +26,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_residency_tui
 TESTS += tests/test_residency_tui
-tests_test_residency_tui_SOURCES = tests/test_residency_tui.c $(RESFIX) $(TUI_MODEL_SOURCES) src/cli/cli.c
+tests_test_residency_tui_SOURCES = tests/test_residency_tui.c $(RESFIX) $(TUI_MODEL_SOURCES)
 tests_test_residency_tui_CFLAGS = $(TUI_TEST_CFLAGS)
 tests_test_residency_tui_LDADD = $(TUI_TEST_LIBS)
 endif

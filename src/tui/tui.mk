@@ -44,7 +44,7 @@ if HAVE_CMOCKA
 TUI_TEST_LIBS = $(PROCLIST_LIBS) $(SMARTCOLS_LIBS) $(JANSSON_LIBS) $(CMOCKA_LIBS)
 TUI_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(SMARTCOLS_CFLAGS)
 check_PROGRAMS += tests/test_tui_mapview
-tests_test_tui_mapview_SOURCES = tests/test_tui_mapview.c $(TUI_MODEL_SOURCES) src/cli/cli.c
+tests_test_tui_mapview_SOURCES = tests/test_tui_mapview.c $(TUI_MODEL_SOURCES)
 tests_test_tui_mapview_CFLAGS = $(TUI_TEST_CFLAGS)
 tests_test_tui_mapview_LDADD = $(TUI_TEST_LIBS)
 TESTS += tests/test_tui_mapview
@@ -58,7 +58,7 @@ TESTS += tests/test_tui_keydec
 endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_tui_elide
-tests_test_tui_elide_SOURCES = tests/test_tui_elide.c $(TUI_MODEL_SOURCES) src/cli/cli.c
+tests_test_tui_elide_SOURCES = tests/test_tui_elide.c $(TUI_MODEL_SOURCES)
 tests_test_tui_elide_CFLAGS = $(TUI_TEST_CFLAGS)
 tests_test_tui_elide_LDADD = $(TUI_TEST_LIBS)
 TESTS += tests/test_tui_elide
@@ -79,7 +79,7 @@ TESTS += tests/test_tui_proclist
 endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_tui_screen
-tests_test_tui_screen_SOURCES = tests/test_tui_screen.c $(TUI_MODEL_SOURCES) $(TUI_CURSES_SOURCES) src/cli/cli.c
+tests_test_tui_screen_SOURCES = tests/test_tui_screen.c $(TUI_MODEL_SOURCES) $(TUI_CURSES_SOURCES)
 tests_test_tui_screen_CFLAGS = $(TUI_TEST_CFLAGS) $(NCURSESW_CFLAGS)
 tests_test_tui_screen_CPPFLAGS = $(AM_CPPFLAGS) -DSCREENS_DIR='"$(abs_top_srcdir)/tests/screens"'
 tests_test_tui_screen_LDADD = $(TUI_TEST_LIBS) $(NCURSESW_LIBS)
@@ -92,7 +92,7 @@ EXTRA_DIST += tests/e2e/explorer_stale.sh
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_tui_stale
 tests_test_tui_stale_SOURCES = tests/test_tui_stale.c tests/stale_harness.c tests/stale_harness.h \
-	$(TUI_MODEL_SOURCES) src/cli/cli.c
+	$(TUI_MODEL_SOURCES)
 tests_test_tui_stale_CFLAGS = $(TUI_TEST_CFLAGS)
 tests_test_tui_stale_LDADD = $(TUI_TEST_LIBS)
 TESTS += tests/test_tui_stale
