@@ -15,7 +15,7 @@
 #include "proc.h"
 #include "proclist_backend.h"
 
-enum { I_PID, I_EUID, I_EUSER, I_FLAGS, I_CMD };
+enum { I_PID, I_EUID, I_EUSER, I_FLAGS, I_CMD, I_STATE, I_BEGAN, I_RSS };
 
 static enum pids_item items[] = {
 	[I_PID] = PIDS_ID_PID,
@@ -23,6 +23,9 @@ static enum pids_item items[] = {
 	[I_EUSER] = PIDS_ID_EUSER,
 	[I_FLAGS] = PIDS_FLAGS,
 	[I_CMD] = PIDS_CMD,
+	[I_STATE] = PIDS_STATE,
+	[I_BEGAN] = PIDS_TICS_BEGAN,
+	[I_RSS] = PIDS_RSS,
 };
 
 /*
@@ -85,6 +88,11 @@ static int libproc2_scan(struct ms_proclist *list, struct ms_error *err)
 					PIDS_VAL(I_EUID, u_int, stack, info),
 					PIDS_VAL(I_EUSER, str, stack, info), kthread,
 					cmdline, len, comm, err);
+		if (rc == 0)
+			ms_proclist_set_stat(&list->rows[list->count - 1],
+					     PIDS_VAL(I_STATE, s_ch, stack, info),
+					     PIDS_VAL(I_BEGAN, ull_int, stack, info),
+					     PIDS_VAL(I_RSS, ul_int, stack, info));
 		free(cmdline);
 	}
 	procps_pids_unref(&info);

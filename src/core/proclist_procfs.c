@@ -58,6 +58,9 @@ static int scan_one(struct ms_proclist *list, pid_t pid, struct ms_error *err)
 		len = 0;
 	rc = ms_proclist_append(list, pid, uid, NULL, ms_proc_is_kernel_thread(&st),
 				buf ? buf : "", len, st.comm, err);
+	if (rc == 0)
+		ms_proclist_set_stat(&list->rows[list->count - 1], st.state, st.start_time,
+				     st.rss_pages);
 out:
 	free(buf);
 	close(dirfd);

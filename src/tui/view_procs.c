@@ -30,20 +30,24 @@ static unsigned procs_tick(struct tui_app *app, struct tui_view *v, bool timer)
 	struct ms_error err;
 
 	tui_procview_set_height(&p->pv, (size_t)tui_body_lines(LINES));
-	if (!timer && p->scanned)
+	if (!timer && p->scanned) {
+		/* Scrolled: rows new on screen get their first count now. */
+		tui_procview_count_shown(&p->pv, p->stale, true);
 		return TUI_F_REDRAW;
+	}
 	/* A scan stats each mapped file once; the next scan must see the disk anew. */
 	if (p->stale)
 		ms_stale_ctx_forget(p->stale);
 	p->pv.list.backend = app->backend;
-	if (ms_proclist_scan_stale(MS_PROCLIST_AUTO, MS_PROCLIST_COUNT_MAPS, p->stale, &p->pv.list,
-				   &err) < 0) {
+	if (ms_proclist_scan(MS_PROCLIST_AUTO, 0, &p->pv.list, &err) < 0) {
 		tui_message(app, "%s", err.msg);
 		return TUI_F_REDRAW;
 	}
 	p->scanned = true;
 	if (tui_procview_rebuild(&p->pv) < 0)
 		tui_message(app, "process list: out of memory");
+	else
+		tui_procview_count_shown(&p->pv, p->stale, false);
 	return TUI_F_REDRAW;
 }
 
