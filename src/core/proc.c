@@ -103,7 +103,7 @@ int ms_proc_stat_parse(const char *buf, size_t len, struct ms_proc_stat *st)
 	memcpy(st->comm, open + 1, comm_len);
 
 	p = close + 1;
-	while (p < buf + len && field <= 24) {
+	while (p < buf + len && field <= 22) {
 		const char *tok, *end = buf + len;
 		char num[32];
 		size_t n;
@@ -125,7 +125,6 @@ int ms_proc_stat_parse(const char *buf, size_t len, struct ms_proc_stat *st)
 		case 4: st->ppid = (int)strtol(num, NULL, 10); break;
 		case 9: st->flags = (unsigned)strtoul(num, NULL, 10); break;
 		case 22: st->start_time = strtoull(num, NULL, 10); break;
-		case 24: st->rss_pages = strtoull(num, NULL, 10); break;
 		default: break;
 		}
 		field++;

@@ -33,7 +33,6 @@ struct ms_proc_stat {
 	int ppid;
 	unsigned flags;              /* field 9: PF_* */
 	unsigned long long start_time; /* field 22, clock ticks since boot */
-	unsigned long long rss_pages;  /* field 24: resident pages, as statm's second field */
 	char comm[64];               /* raw bytes between the first '(' and last ')' */
 };
 

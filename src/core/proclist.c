@@ -1,7 +1,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,16 +94,23 @@ static const char *why(int code)
 }
 
 void ms_proclist_set_stat(struct ms_procrow *row, char state, unsigned long long start_time,
-			  unsigned long long rss_pages)
+			  const struct ms_proclist_statm *statm)
 {
 	long page = sysconf(_SC_PAGESIZE);
 
 	row->state = state;
 	row->start_time = start_time;
-	row->rss = (uint64_t)rss_pages * (uint64_t)(page > 0 ? page : 4096);
+	row->statm_read = statm->read;
+	if (statm->read) {
+		row->rss = statm->resident * (uint64_t)(page > 0 ? page : 4096);
+		row->statm[0] = statm->size;
+		row->statm[1] = statm->text;
+		row->statm[2] = statm->data;
+	}
 	if (row->kthread || state == 'Z') {
 		row->maps_err = row->kthread ? MS_ERR_NOMM : MS_ERR_EXITED;
-		row->maps_why = row->kthread ? why(MS_ERR_NOMM) : "zombie";
+		/* Short enough for the MAPPED column. */
+		row->maps_why = row->kthread ? "kernel" : "zombie";
 	}
 }
 
@@ -128,32 +134,6 @@ static uint64_t fold(uint64_t h, uint64_t v)
 {
 	h = (h ^ v) * 0x100000001b3ull;
 	return h ^ (h >> 31);
-}
-
-/* size, text and data of /proc/PID/statm: what moves when the mappings do. */
-static bool read_statm(pid_t pid, uint64_t out[3])
-{
-	unsigned long long size, resident, shared, text, lib, data;
-	char path[40], buf[256];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/statm", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	if (sscanf(buf, "%llu %llu %llu %llu %llu %llu", &size, &resident, &shared, &text, &lib,
-		   &data) != 6)
-		return false;
-	out[0] = size;
-	out[1] = text;
-	out[2] = data;
-	return true;
 }
 
 /* Judge row's stale files now, or keep the last count when nothing is due. */
@@ -243,17 +223,14 @@ static void count_row(struct ms_proclist *list, size_t i, struct ms_stale_ctx *s
 	unsigned every = list->rejudge_every ? list->rejudge_every : MS_PROCLIST_REJUDGE_EVERY;
 	struct ms_procrow *row = &list->rows[i];
 	struct ms_proclist_memo was = *now;
-	uint64_t statm[3];
-	bool have_statm;
 	int rc;
 
 	if (row->kthread || row->state == 'Z')
 		return; /* nothing to walk: ms_proclist_set_stat said why */
 	row->maps_err = 0;
 	row->maps_why = NULL;
-	have_statm = read_statm(row->pid, statm);
-	if (was.counted && was.backend == list->backend && have_statm &&
-	    !memcmp(statm, was.statm, sizeof(statm)) &&
+	if (was.counted && was.backend == list->backend && row->statm_read &&
+	    !memcmp(row->statm, was.statm, sizeof(was.statm)) &&
 	    was.age + 1 < every && (was.stale_counted || !stale)) {
 		now->age++;
 		now->stale_age++;
@@ -271,10 +248,7 @@ static void count_row(struct ms_proclist *list, size_t i, struct ms_stale_ctx *s
 	now->counted = true;
 	now->backend = list->backend;
 	now->age = 0;
-	if (have_statm)
-		memcpy(now->statm, statm, sizeof(statm));
-	else
-		memset(now->statm, 0xff, sizeof(now->statm));
+	memcpy(now->statm, row->statm, sizeof(now->statm));
 	if (row->stale_judged)
 		list->judged++;
 	apply_memo(row, now);

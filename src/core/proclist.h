@@ -26,8 +26,9 @@
  * and start time), so rows not counted this time show the last known value.
  * A counted process is walked again when
  *   - it has not been counted yet, or its PID now names another process; or
- *   - its statm size, text or data changed (one small read; every mmap,
- *     munmap, brk and most mprotects move one of them); or
+ *   - its statm size, text or data changed (read by the scan, one small
+ *     read; every mmap, munmap, brk and most mprotects move one of them),
+ *     or statm could not be read; or
  *   - it was walked rejudge_every counts ago (MS_PROCLIST_REJUDGE_EVERY by
  *     default), for the changes those fields miss.
  * walked says how many processes the last count walked.
@@ -42,8 +43,9 @@
  * the last count judged.  The memory kept is one small record per listed
  * process.
  *
- * RSS comes with the scan, for every row: stat's resident pages (the same
- * number as statm's second field) times the page size, or libproc2's.  A
+ * RSS comes with the scan, for every row: statm's resident pages times the
+ * page size (stat's rss field is the kernel's approximate sum; statm's is
+ * exact), from /proc or through libproc2.  A
  * zombie (state Z) has no mappings to count: maps_why says "zombie".
  *
  * Errors: MS_ERR_NOMEM, MS_ERR_IO (cannot list /proc), MS_ERR_NOTSUP (the
@@ -84,6 +86,8 @@ struct ms_procrow {
 	char state;           /* stat's state letter: R, S, Z... */
 	unsigned long long start_time; /* with pid, names the process */
 	uint64_t rss;         /* resident bytes */
+	bool statm_read;      /* statm holds what the scan read */
+	uint64_t statm[3];    /* statm's size, text and data pages: they move with the mappings */
 	bool counted;         /* nmaps and mapped hold a count, this one or a past one */
 	size_t nmaps;
 	uint64_t mapped;      /* bytes */

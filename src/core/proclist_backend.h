@@ -2,7 +2,7 @@
  * proclist_backend.h - what a process-list source implements (internal to
  * proclist*.c).  A source appends rows with pid, uid, user, kthread and cmd
  * filled, in any order; proclist.c sorts them and counts mappings.
- * Each row also gets its state, start time and RSS (ms_proclist_set_stat).
+ * Each row also gets its state, start time and statm (ms_proclist_set_stat).
  */
 #ifndef MAPSCOPE_PROCLIST_BACKEND_H
 #define MAPSCOPE_PROCLIST_BACKEND_H
@@ -17,10 +17,6 @@ struct ms_proclist_ops {
 extern const struct ms_proclist_ops ms_proclist_procfs_ops;
 #ifdef HAVE_LIBPROC2
 extern const struct ms_proclist_ops ms_proclist_libproc2_ops;
-/* The last appended row's state letter, start time and resident pages. */
-void ms_proclist_set_stat(struct ms_procrow *row, char state, unsigned long long start_time,
-			  unsigned long long rss_pages);
-
 #endif
 
 /*
@@ -32,8 +28,14 @@ int ms_proclist_append(struct ms_proclist *list, pid_t pid, uid_t uid, const cha
 		       bool kthread, const char *cmdline, size_t len, const char *comm,
 		       struct ms_error *err);
 
-/* The last appended row's state letter, start time and resident pages. */
+/* What a row takes from /proc/PID/statm, in pages. */
+struct ms_proclist_statm {
+	bool read;
+	uint64_t size, resident, text, data;
+};
+
+/* Set a row's state letter, start time and statm numbers. */
 void ms_proclist_set_stat(struct ms_procrow *row, char state, unsigned long long start_time,
-			  unsigned long long rss_pages);
+			  const struct ms_proclist_statm *statm);
 
 #endif

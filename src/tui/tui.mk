@@ -71,7 +71,8 @@ TESTS += tests/test_tui_settings
 endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_tui_proclist
-tests_test_tui_proclist_SOURCES = tests/test_tui_proclist.c src/tui/procview.c src/tui/procview.h
+tests_test_tui_proclist_SOURCES = tests/test_tui_proclist.c src/tui/procview.c src/tui/procview.h \
+	$(FIXTURE_CLIENT)
 tests_test_tui_proclist_CFLAGS = $(TUI_TEST_CFLAGS)
 tests_test_tui_proclist_LDADD = $(TUI_TEST_LIBS)
 TESTS += tests/test_tui_proclist
