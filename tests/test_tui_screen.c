@@ -143,6 +143,34 @@ static void sample_model(struct tui_mapview *vm, size_t height)
 	ms_maplist_free(&b);
 }
 
+/* A listing sorted by SIZE, largest first, with every row's RSS (a sort by RSS needs them all). */
+static void sorted_model_with(struct tui_mapview *vm, size_t height, enum tui_map_sort sort, bool reverse)
+{
+	struct ms_maplist a = { 0 };
+	static const uint64_t rss[] = { 4096, 8192, 0, 16384, 12288 };
+
+	tui_mapview_init(vm, 0, height);
+	push_map(&a, 0x400000, 0x401000, MS_PERM_READ | MS_PERM_EXEC, "/usr/bin/demo", 8, 1234);
+	push_map(&a, 0x500000, 0x504000, MS_PERM_READ, "/tmp/new file.dat", 8, 99);
+	push_map(&a, 0x600000, 0x602000, MS_PERM_READ | MS_PERM_WRITE, NULL, 0, 0);
+	push_map(&a, 0x700000, 0x708000, MS_PERM_READ | MS_PERM_WRITE, "[heap]", 0, 0);
+	push_map(&a, 0x7f0000000000, 0x7f0000004000, MS_PERM_READ | MS_PERM_WRITE | MS_PERM_SHARED,
+		 "/dev/shm/bus", 0, 77);
+	tui_mapview_set_sort(vm, sort, reverse);
+	assert_int_equal(tui_mapview_apply_sorted(vm, &a, rss), 0);
+	ms_maplist_free(&a);
+}
+
+static void size_sorted_model(struct tui_mapview *vm, size_t height)
+{
+	sorted_model_with(vm, height, TUI_MSORT_SIZE, true);
+}
+
+static void name_sorted_model(struct tui_mapview *vm, size_t height)
+{
+	sorted_model_with(vm, height, TUI_MSORT_NAME, false);
+}
+
 /* Names longer than any NAME column: a deep path, escapes near the cut, a huge file name. */
 static void long_model(struct tui_mapview *vm, size_t height)
 {
@@ -384,6 +412,14 @@ static void test_procs_80x10(void **state)
 	tui_procview_free(&pv);
 }
 
+/* Sorted maps views at 80 columns: the header names the sort, ties go by address. */
+static void test_maps_sorted_80x12(void **state)
+{
+	(void)state;
+	draw_model("maps-sorted-size-80x12.txt", 12, 80, false, NULL, size_sorted_model, 0);
+	draw_model("maps-sorted-name-80x12.txt", 12, 80, false, NULL, name_sorted_model, 0);
+}
+
 static void test_maps_80x12(void **state)
 {
 	(void)state;
@@ -485,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_dispatch_matches_table),
 		cmocka_unit_test(test_maps_long_names),
 		cmocka_unit_test(test_procs_80x10),
+		cmocka_unit_test(test_maps_sorted_80x12),
 	};
 
 	return cmocka_run_group_tests(tests, term_setup, term_teardown);

@@ -37,8 +37,8 @@ TESTS += tests/test_man_keys.sh
 EXTRA_DIST += tests/test_man_keys.sh tests/e2e/explorer.sh tests/e2e/lib.sh tests/screens tests/e2e/signals.sh
 TESTS += tests/e2e/explorer.sh
 TESTS += tests/e2e/signals.sh
-TESTS += tests/e2e/keys.sh tests/e2e/names.sh
-EXTRA_DIST += tests/e2e/keys.sh tests/e2e/names.sh
+TESTS += tests/e2e/keys.sh tests/e2e/names.sh tests/e2e/sort.sh
+EXTRA_DIST += tests/e2e/keys.sh tests/e2e/names.sh tests/e2e/sort.sh
 if HAVE_CMOCKA
 TUI_TEST_LIBS = $(PROCLIST_LIBS) $(SMARTCOLS_LIBS) $(JANSSON_LIBS) $(CMOCKA_LIBS)
 TUI_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(SMARTCOLS_CFLAGS)
