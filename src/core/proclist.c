@@ -278,6 +278,9 @@ void ms_proclist_count(struct ms_proclist *list, const size_t *which, size_t n,
 		if (only_new && (now->counted || list->rows[i].maps_err))
 			continue;
 		count_row(list, i, stale, now);
+		/* A count kept from a scan with stale files judged is not this one's. */
+		if (!stale)
+			list->rows[i].stale_counted = false;
 	}
 }
 
