@@ -98,7 +98,7 @@ struct ms_procrow {
 	size_t cmd_len;
 };
 
-/* Scans between re-judging a process whose mappings did not change. */
+/* Counts between walking (and judging) a process whose statm did not move. */
 #define MS_PROCLIST_REJUDGE_EVERY 5u
 
 struct ms_proclist_memo; /* proclist.c: one process's last stale counts */
