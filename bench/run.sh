@@ -183,15 +183,18 @@ explorer_row() {
 }
 
 explorer_case() {
-	local pid=$1 t0 mp lp
+	local pid=$1 t0 mp lp op
 	if ! have tmux; then
 		row "explorer maps view at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N)" "-" "< 2% of one core" "skipped (no tmux)"
 		return
 	fi
-	say "explorer: maps view and process list open for ${EXPLORER_SECS} s in tmux"
+	say "explorer: maps view and process lists open for ${EXPLORER_SECS} s in tmux"
 	t0=$(date +%s.%N)
 	mp=$(explorer_start maps "$pid")
 	lp=$(explorer_start procs)
+	# Started on the generator's maps view, then back: the process list
+	# with the 60,000-mapping process selected, so on screen.
+	op=$(explorer_start onscreen "$pid") && tmux -L "$TMUX_SOCK" send-keys -t onscreen Escape
 	sleep "$EXPLORER_SECS"   # the measured interval itself, not a wait for an event
 	if [ -n "$mp" ]; then
 		explorer_row "explorer maps view at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N)" "$mp" "$t0" judge
@@ -199,7 +202,14 @@ explorer_case() {
 		row "explorer maps view at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N)" "-" "< 2% of one core" "skipped (did not start)"
 	fi
 	if [ -n "$lp" ]; then
-		explorer_row "explorer process list at 1 Hz, ${EXPLORER_SECS} s" "$lp" "$t0" info
+		explorer_row "explorer process list at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N present)" "$lp" "$t0" judge
+	else
+		row "explorer process list at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N present)" "-" "< 2% of one core" "skipped (did not start)"
+	fi
+	if [ -n "$op" ] && tmux -L "$TMUX_SOCK" capture-pane -p -t onscreen | grep -q "^ *$pid "; then
+		explorer_row "explorer process list at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N on screen)" "$op" "$t0" judge
+	else
+		row "explorer process list at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N on screen)" "-" "< 2% of one core" "skipped (not on screen)"
 	fi
 	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
 }

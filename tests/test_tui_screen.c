@@ -18,6 +18,7 @@
 
 #include "core/escape.h"
 #include "tui/keydec.h"
+#include "tui/procview.h"
 #include "tui/staleview.h"
 #include "tui/tui.h"
 
@@ -140,6 +141,34 @@ static void sample_model(struct tui_mapview *vm, size_t height)
 	tui_mapview_apply(vm, &b, 0, false, true);
 	ms_maplist_free(&a);
 	ms_maplist_free(&b);
+}
+
+/* A listing sorted by SIZE, largest first, with every row's RSS (a sort by RSS needs them all). */
+static void sorted_model_with(struct tui_mapview *vm, size_t height, enum tui_map_sort sort, bool reverse)
+{
+	struct ms_maplist a = { 0 };
+	static const uint64_t rss[] = { 4096, 8192, 0, 16384, 12288 };
+
+	tui_mapview_init(vm, 0, height);
+	push_map(&a, 0x400000, 0x401000, MS_PERM_READ | MS_PERM_EXEC, "/usr/bin/demo", 8, 1234);
+	push_map(&a, 0x500000, 0x504000, MS_PERM_READ, "/tmp/new file.dat", 8, 99);
+	push_map(&a, 0x600000, 0x602000, MS_PERM_READ | MS_PERM_WRITE, NULL, 0, 0);
+	push_map(&a, 0x700000, 0x708000, MS_PERM_READ | MS_PERM_WRITE, "[heap]", 0, 0);
+	push_map(&a, 0x7f0000000000, 0x7f0000004000, MS_PERM_READ | MS_PERM_WRITE | MS_PERM_SHARED,
+		 "/dev/shm/bus", 0, 77);
+	tui_mapview_set_sort(vm, sort, reverse);
+	assert_int_equal(tui_mapview_apply_sorted(vm, &a, rss), 0);
+	ms_maplist_free(&a);
+}
+
+static void size_sorted_model(struct tui_mapview *vm, size_t height)
+{
+	sorted_model_with(vm, height, TUI_MSORT_SIZE, true);
+}
+
+static void name_sorted_model(struct tui_mapview *vm, size_t height)
+{
+	sorted_model_with(vm, height, TUI_MSORT_NAME, false);
 }
 
 /* Names longer than any NAME column: a deep path, escapes near the cut, a huge file name. */
@@ -312,6 +341,85 @@ static void test_stale_view_100x10(void **state)
 	tui_staleview_free(&sv);
 }
 
+static void push_proc(struct ms_proclist *l, pid_t pid, const char *user, char state, bool kthread,
+		      const char *cmd)
+{
+	struct ms_procrow *r;
+
+	l->rows = realloc(l->rows, (l->count + 1) * sizeof(*l->rows));
+	assert_non_null(l->rows);
+	l->capacity = l->count + 1;
+	r = &l->rows[l->count++];
+	memset(r, 0, sizeof(*r));
+	r->pid = pid;
+	snprintf(r->user, sizeof(r->user), "%s", user);
+	r->state = state;
+	r->kthread = kthread;
+	r->cmd = strdup(cmd);
+	r->cmd_len = strlen(cmd);
+	assert_non_null(r->cmd);
+}
+
+/*
+ * The process list at 80 columns, sorted by RSS: counted rows, one not on
+ * screen yet when last counted (blank counts), a zombie and a kernel thread.
+ */
+static void test_procs_80x10(void **state)
+{
+	struct tui_app app;
+	struct tui_procview pv;
+	struct ms_procrow *r;
+	char *got;
+
+	(void)state;
+	app_init(&app);
+	resize_term(10, 80);
+	tui_procview_init(&pv, 0, (size_t)tui_body_lines(10));
+	pv.kthreads = true;
+	push_proc(&pv.list, 2, "root", 'S', true, "[kthreadd]");
+	push_proc(&pv.list, 812, "root", 'S', false, "sshd: /usr/sbin/sshd -D");
+	push_proc(&pv.list, 4242, "alice", 'S', false,
+		  "/opt/python/versions/3.11.7/bin/python3.11 -m http.server 8080 --bind 127.0.0.1");
+	push_proc(&pv.list, 4300, "alice", 'Z', false, "[defunct-child]");
+	push_proc(&pv.list, 5000, "bob", 'S', false, "sleep 600");
+	r = &pv.list.rows[0];
+	r->maps_err = MS_ERR_NOMM;
+	r->maps_why = "kernel";
+	r = &pv.list.rows[1];
+	r->counted = true;
+	r->nmaps = 94;
+	r->mapped = 15u << 20;
+	r->rss = 6u << 20;
+	r->stale_counted = true;
+	r = &pv.list.rows[2];
+	r->counted = true;
+	r->nmaps = 60012;
+	r->mapped = 3ull << 30;
+	r->rss = 210u << 20;
+	r->stale_counted = true;
+	r->stale = 2;
+	r = &pv.list.rows[3];
+	r->maps_err = MS_ERR_EXITED;
+	r->maps_why = "zombie";
+	pv.list.rows[4].rss = 900u << 10;
+	pv.sort_col = TUI_PCOL_RSS;
+	pv.reverse = true;
+	assert_int_equal(tui_procview_rebuild(&pv), 0);
+	tui_procs_draw_frame(&app, stdscr, &pv);
+	got = dump(stdscr);
+	compare("procs-80x10.txt", got);
+	free(got);
+	tui_procview_free(&pv);
+}
+
+/* Sorted maps views at 80 columns: the header names the sort, ties go by address. */
+static void test_maps_sorted_80x12(void **state)
+{
+	(void)state;
+	draw_model("maps-sorted-size-80x12.txt", 12, 80, false, NULL, size_sorted_model, 0);
+	draw_model("maps-sorted-name-80x12.txt", 12, 80, false, NULL, name_sorted_model, 0);
+}
+
 static void test_maps_80x12(void **state)
 {
 	(void)state;
@@ -412,6 +520,8 @@ int main(void)
 		cmocka_unit_test(test_help_80x40),
 		cmocka_unit_test(test_dispatch_matches_table),
 		cmocka_unit_test(test_maps_long_names),
+		cmocka_unit_test(test_procs_80x10),
+		cmocka_unit_test(test_maps_sorted_80x12),
 	};
 
 	return cmocka_run_group_tests(tests, term_setup, term_teardown);

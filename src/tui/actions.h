@@ -60,6 +60,9 @@ enum tui_scope {
 	A(GOTO, TUI_SCOPE_MAPS, "g", "go to an address (hex): its mapping or the next") \
 	A(SNAPSHOT, TUI_SCOPE_MAPS, "S", "save a snapshot of this process to a file") \
 	A(RSS_COLUMN, TUI_SCOPE_MAPS, "R", "show or hide the RSS column (resident memory)") \
+	A(MAPS_SORT_NEXT, TUI_SCOPE_MAPS, ">", "sort by the next column: address, SIZE, RSS, PERMS, INODE, NAME") \
+	A(MAPS_SORT_PREV, TUI_SCOPE_MAPS, "<", "sort by the previous column (RSS only while it shows)") \
+	A(MAPS_SORT_REVERSE, TUI_SCOPE_MAPS, "I", "reverse the sort order") \
 	A(STALE_OPEN, TUI_SCOPE_STALE, "Enter", "open the selected process")
 
 enum tui_action {

@@ -148,23 +148,29 @@ bool tui_mapping_is_anomalous(const struct ms_mapping *m)
 size_t tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
 			  unsigned escape_flags)
 {
-	char maps[24], mapped[24], stale[24], cmd[TUI_LINE_MAX];
+	char maps[24], mapped[24], rss[24], stale[24], cmd[TUI_LINE_MAX];
 	size_t at = 0, cmd_at;
 
 	if (r->maps_err) {
 		snprintf(maps, sizeof(maps), "-");
 		snprintf(mapped, sizeof(mapped), "%s", r->maps_why ? r->maps_why : "?");
-	} else {
+	} else if (r->counted) {
 		snprintf(maps, sizeof(maps), "%zu", r->nmaps);
 		ms_format_size(r->mapped, false, mapped, sizeof(mapped));
+	} else {
+		maps[0] = mapped[0] = '\0';
 	}
+	if (r->kthread || r->state == 'Z')
+		snprintf(rss, sizeof(rss), "-");
+	else
+		ms_format_size(r->rss, false, rss, sizeof(rss));
 	if (r->stale_counted)
 		snprintf(stale, sizeof(stale), "%zu", r->stale);
 	else
-		snprintf(stale, sizeof(stale), "-");
+		snprintf(stale, sizeof(stale), r->counted || r->maps_err ? "-" : "");
 	ms_escape(r->cmd, r->cmd_len, cmd, sizeof(cmd), escape_flags);
-	append(buf, size, &at, "%7d %-8.8s %6s %9s %*s ", (int)r->pid, r->user, maps, mapped,
-	       TUI_PROCROW_STALE_W, stale);
+	append(buf, size, &at, "%7d %-8.8s %6s %9s %*s %*s ", (int)r->pid, r->user, maps, mapped,
+	       TUI_PROCROW_RSS_W, rss, TUI_PROCROW_STALE_W, stale);
 	cmd_at = at;
 	append(buf, size, &at, "%s", cmd);
 	return cmd_at;
@@ -173,7 +179,7 @@ size_t tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
 void tui_format_procheading(char *buf, size_t size, int sort_col, bool reverse)
 {
 	/* Widths and alignment as in tui_format_procrow; negative: left-aligned. */
-	static const int width[TUI_PCOL_COUNT] = { 7, -8, 6, 9, TUI_PROCROW_STALE_W, 0 };
+	static const int width[TUI_PCOL_COUNT] = { 7, -8, 6, 9, TUI_PROCROW_RSS_W, TUI_PROCROW_STALE_W, 0 };
 	size_t at = 0;
 
 	for (int c = 0; c < TUI_PCOL_COUNT; c++) {

@@ -51,8 +51,13 @@ bool tui_mapping_is_anomalous(const struct ms_mapping *m);
 size_t tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
 			  unsigned escape_flags);
 void tui_format_procheading(char *buf, size_t size, int sort_col, bool reverse);
-/* Where the STALE count sits in a process row (for its colour). */
-#define TUI_PROCROW_STALE_X 34
+/*
+ * Where the STALE count sits in a process row (for its colour).  MAPS and
+ * MAPPED are blank until the row has been on screen once; RSS is "-" for
+ * kernel threads and zombies.
+ */
+#define TUI_PROCROW_RSS_W 7
+#define TUI_PROCROW_STALE_X 42
 #define TUI_PROCROW_STALE_W 6
 
 /*

@@ -7,7 +7,7 @@
 #include "tui/procview.h"
 
 static const char *const col_names[TUI_PCOL_COUNT] = {
-	"PID", "USER", "MAPS", "MAPPED", "STALE", "COMMAND",
+	"PID", "USER", "MAPS", "MAPPED", "RSS", "STALE", "COMMAND",
 };
 
 const char *tui_proc_col_name(enum tui_proc_col col)
@@ -44,6 +44,7 @@ static int row_cmp(const void *a, const void *b, void *ctx)
 	case TUI_PCOL_USER: c = strcmp(x->user, y->user); break;
 	case TUI_PCOL_MAPS: c = CMP(x->nmaps, y->nmaps); break;
 	case TUI_PCOL_MAPPED: c = CMP(x->mapped, y->mapped); break;
+	case TUI_PCOL_RSS: c = CMP(x->rss, y->rss); break;
 	case TUI_PCOL_STALE: c = CMP(x->stale, y->stale); break;
 	case TUI_PCOL_COMMAND: c = strcmp(x->cmd, y->cmd); break;
 	default: break;
@@ -134,6 +135,18 @@ int tui_procview_reveal(struct tui_procview *pv, pid_t pid)
 	pv->sel = pid;
 	pv->reveal = true;
 	return pv->list.count ? tui_procview_rebuild(pv) : 0;
+}
+
+void tui_procview_count_shown(struct tui_procview *pv, struct ms_stale_ctx *stale, bool only_new)
+{
+	size_t n = pv->top_row < pv->nshown ? pv->nshown - pv->top_row : 0;
+
+	if (n > pv->height)
+		n = pv->height;
+	ms_proclist_count(&pv->list, pv->shown + pv->top_row, n, stale, only_new);
+	if (pv->list.walked && (pv->sort_col == TUI_PCOL_MAPS || pv->sort_col == TUI_PCOL_MAPPED ||
+				pv->sort_col == TUI_PCOL_STALE))
+		tui_procview_rebuild(pv);
 }
 
 const struct ms_procrow *tui_procview_row(const struct tui_procview *pv, size_t i)

@@ -156,6 +156,11 @@ struct tui_staleview;
 /* Returns the columns of the widest last column shown, whole (for tui_hscroll). */
 size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_staleview *sv);
 
+/* Draw the process list from its model alone (used by the view and screen tests). */
+struct tui_procview;
+/* Returns the columns of the widest COMMAND shown, whole (for tui_hscroll). */
+size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_procview *pv);
+
 /* The maps body height for a screen with/without the detail pane. */
 int tui_maps_rows(int lines, bool detail);
 

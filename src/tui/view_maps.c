@@ -128,6 +128,76 @@ static int build_index(struct maps_view *mv, struct ms_error *err)
 	return rc;
 }
 
+/* Stale verdicts for the rows on screen. */
+static void judge_shown(struct tui_app *app, struct maps_view *mv, bool timer)
+{
+	if (timer)
+		tui_verdicts_tick(&mv->verdicts);
+	if (mv->verdicts_ok &&
+	    tui_mapview_judge_visible(&mv->vm, tui_verdicts_judge, &mv->verdicts) < 0) {
+		mv->verdicts_ok = false;
+		tui_message(app, "pid %d: out of memory for stale verdicts", (int)mv->pid);
+	}
+}
+
+/* Every mapping's RSS, in one query over the whole listing (a sort by RSS needs them all). */
+static uint64_t *listing_rss(struct tui_app *app, struct maps_view *mv, const struct ms_maplist *all)
+{
+	struct ms_resinfo *info = calloc(all->count ? all->count : 1, sizeof(*info));
+	uint64_t *rss = calloc(all->count ? all->count : 1, sizeof(*rss));
+	struct ms_error err;
+
+	if (!info || !rss || open_residency(mv, &err) < 0 ||
+	    (all->count && ms_residency_query(mv->res, all->items, all->count, info, &err) < 0)) {
+		free(rss);
+		rss = NULL;
+		tui_message(app, "pid %d: no RSS for the sorted rows", (int)mv->pid);
+	}
+	for (size_t i = 0; rss && i < all->count; i++)
+		rss[i] = info[i].rss;
+	free(info);
+	return rss;
+}
+
+/*
+ * A sorted order: a full listing when there is none yet or the index is
+ * due (as in address order), else only the verdicts of the rows shown.
+ */
+static unsigned query_sorted(struct tui_app *app, struct maps_view *mv, bool timer)
+{
+	struct tui_mapview *vm = &mv->vm;
+	struct ms_maplist all = { 0 };
+	struct ms_error err;
+	uint64_t *rss = NULL;
+	int rc;
+
+	if (mv->gone)
+		return 0;
+	set_height(mv);
+	if (timer)
+		vm->index_age++;
+	if (vm->have_window && vm->index_age < TUI_INDEX_TICKS + vm->nstarts / 1000) {
+		judge_shown(app, mv, timer);
+		return TUI_F_REDRAW;
+	}
+	rc = ms_maps_collect(mv->maps, vm->filter, &all, &err);
+	if (rc < 0) {
+		ms_maplist_free(&all);
+		if (rc == MS_ERR_EXITED || rc == MS_ERR_EXECED || rc == MS_ERR_NOMM)
+			return lost(app, mv, &err);
+		tui_message(app, "%s", err.msg);
+		return TUI_F_REDRAW;
+	}
+	if (mv->rss_column)
+		rss = listing_rss(app, mv, &all);
+	if (tui_mapview_apply_sorted(vm, &all, rss) < 0)
+		tui_message(app, "pid %d: out of memory", (int)mv->pid);
+	ms_maplist_free(&all);
+	free(rss);
+	judge_shown(app, mv, timer);
+	return TUI_F_REDRAW;
+}
+
 static unsigned query_window(struct tui_app *app, struct maps_view *mv, bool timer)
 {
 	struct ms_maplist list = { 0 };
@@ -137,6 +207,8 @@ static unsigned query_window(struct tui_app *app, struct maps_view *mv, bool tim
 	bool more = false;
 	int rc = 0;
 
+	if (tui_mapview_sorted(&mv->vm))
+		return query_sorted(app, mv, timer);
 	if (mv->gone)
 		return 0;
 	set_height(mv);
@@ -168,13 +240,7 @@ static unsigned query_window(struct tui_app *app, struct maps_view *mv, bool tim
 		return TUI_F_REDRAW;
 	}
 	refresh_rss_column(app, mv);
-	if (timer)
-		tui_verdicts_tick(&mv->verdicts);
-	if (mv->verdicts_ok &&
-	    tui_mapview_judge_visible(&mv->vm, tui_verdicts_judge, &mv->verdicts) < 0) {
-		mv->verdicts_ok = false;
-		tui_message(app, "pid %d: out of memory for stale verdicts", (int)mv->pid);
-	}
+	judge_shown(app, mv, timer);
 	/* The index is a full walk: rarer for big processes (60,000 maps: once a minute at 1 Hz). */
 	if (timer && (!mv->vm.index_valid || mv->vm.index_age >= TUI_INDEX_TICKS + mv->vm.nstarts / 1000)) {
 		if (build_index(mv, &err) == 0)
@@ -197,6 +263,9 @@ static unsigned moved(struct tui_app *app, struct maps_view *mv, int rc, int (*a
 			return TUI_F_REDRAW;
 		rc = again ? again(&mv->vm, delta) : tui_mapview_end(&mv->vm);
 	}
+	/* Sorted rows are all here: only the verdicts of those now shown are asked. */
+	if (tui_mapview_sorted(&mv->vm))
+		return TUI_F_REQUERY | TUI_F_REDRAW;
 	/* Rows scrolled in without a new window need their RSS too. */
 	if (rc == TUI_MV_OK)
 		refresh_rss_column(app, mv);
@@ -276,6 +345,18 @@ static unsigned toggle_filter(struct maps_view *mv, unsigned bit)
 	return TUI_F_REQUERY | TUI_F_REDRAW;
 }
 
+/* The next (dir > 0) or previous sort column; RSS only while its column shows. */
+static unsigned sort_by(struct maps_view *mv, int dir)
+{
+	enum tui_map_sort sort = mv->vm.sort;
+
+	do
+		sort = (enum tui_map_sort)((sort + TUI_MSORT_COUNT + dir) % TUI_MSORT_COUNT);
+	while (sort == TUI_MSORT_RSS && !mv->rss_column);
+	tui_mapview_set_sort(&mv->vm, sort, mv->vm.sort_reverse);
+	return TUI_F_REQUERY | TUI_F_REDRAW;
+}
+
 static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_action act)
 {
 	struct maps_view *mv = mv_of(v);
@@ -308,6 +389,16 @@ static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 		return start_snapshot(app, mv);
 	case TUI_ACT_RSS_COLUMN:
 		mv->rss_column = !mv->rss_column;
+		/* Sorted rows get their RSS with the listing; without the column, no RSS order. */
+		if (!mv->rss_column && mv->vm.sort == TUI_MSORT_RSS)
+			tui_mapview_set_sort(&mv->vm, TUI_MSORT_ADDRESS, mv->vm.sort_reverse);
+		else if (tui_mapview_sorted(&mv->vm))
+			tui_mapview_set_sort(&mv->vm, mv->vm.sort, mv->vm.sort_reverse);
+		return TUI_F_REQUERY | TUI_F_REDRAW;
+	case TUI_ACT_MAPS_SORT_NEXT: return sort_by(mv, 1);
+	case TUI_ACT_MAPS_SORT_PREV: return sort_by(mv, -1);
+	case TUI_ACT_MAPS_SORT_REVERSE:
+		tui_mapview_set_sort(&mv->vm, mv->vm.sort, !mv->vm.sort_reverse);
 		return TUI_F_REQUERY | TUI_F_REDRAW;
 	case TUI_ACT_REFRESH:
 		tui_verdicts_forget(&mv->verdicts);
@@ -470,9 +561,12 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 	tui_format_filters(filters, sizeof(filters), vm->filter);
 	ms_format_size(vm->total_size, false, total, sizeof(total));
 	if (vm->index_valid)
-		snprintf(text, sizeof(text), "%s | %s | filter %s%s%s | %zu/%zu maps, %s", f->title,
+		snprintf(text, sizeof(text), "%s | %s | filter %s%s%s | %zu/%zu maps, %s%s%s%s", f->title,
 			 f->backend, filters, vm->name_filter[0] ? " name~" : "", vm->name_filter,
-			 tui_mapview_position(vm), vm->nstarts, total);
+			 tui_mapview_position(vm), vm->nstarts, total,
+			 tui_mapview_sorted(vm) ? " | sort " : "",
+			 tui_mapview_sorted(vm) ? tui_map_sort_name(vm->sort) : "",
+			 vm->sort_reverse ? ", reversed" : "");
 	else
 		snprintf(text, sizeof(text), "%s | %s | filter %s%s%s | %zu shown", f->title,
 			 f->backend, filters, vm->name_filter[0] ? " name~" : "", vm->name_filter,

@@ -30,20 +30,24 @@ static unsigned procs_tick(struct tui_app *app, struct tui_view *v, bool timer)
 	struct ms_error err;
 
 	tui_procview_set_height(&p->pv, (size_t)tui_body_lines(LINES));
-	if (!timer && p->scanned)
+	if (!timer && p->scanned) {
+		/* Scrolled: rows new on screen get their first count now. */
+		tui_procview_count_shown(&p->pv, p->stale, true);
 		return TUI_F_REDRAW;
+	}
 	/* A scan stats each mapped file once; the next scan must see the disk anew. */
 	if (p->stale)
 		ms_stale_ctx_forget(p->stale);
 	p->pv.list.backend = app->backend;
-	if (ms_proclist_scan_stale(MS_PROCLIST_AUTO, MS_PROCLIST_COUNT_MAPS, p->stale, &p->pv.list,
-				   &err) < 0) {
+	if (ms_proclist_scan(MS_PROCLIST_AUTO, 0, &p->pv.list, &err) < 0) {
 		tui_message(app, "%s", err.msg);
 		return TUI_F_REDRAW;
 	}
 	p->scanned = true;
 	if (tui_procview_rebuild(&p->pv) < 0)
 		tui_message(app, "process list: out of memory");
+	else
+		tui_procview_count_shown(&p->pv, p->stale, false);
 	return TUI_F_REDRAW;
 }
 
@@ -126,16 +130,15 @@ static void procs_back_from(struct tui_app *app, struct tui_view *v, pid_t pid)
 		tui_message(app, "process list: out of memory");
 }
 
-static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
+size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_procview *pv)
 {
-	struct tui_procview *pv = &pv_of(v)->pv;
 	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
 	char text[TUI_LINE_MAX];
+	size_t widest = 0;
 
 	werase(win);
-	pv_of(v)->widest = 0;
 	if (tui_draw_too_small(win))
-		return;
+		return 0;
 	snprintf(text, sizeof(text), "mapscope | %zu processes (%s) | %s%s | sort %s", pv->nshown,
 		 ms_proclist_source_name(MS_PROCLIST_AUTO), pv->all_users ? "all users" : "your processes",
 		 pv->kthreads ? ", kernel threads" : "", tui_proc_col_name(pv->sort_col));
@@ -160,8 +163,8 @@ static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		cmd_at = tui_format_procrow(text, sizeof(text), r, app->escape_flags);
 		whole = tui_fit_last_column(text, sizeof(text), cmd_at, w, pv->hscroll, false,
 					    app->escape_flags);
-		if (whole > pv_of(v)->widest)
-			pv_of(v)->widest = whole;
+		if (whole > widest)
+			widest = whole;
 		wattron(win, a);
 		tui_put(win, 2 + i, 0, text, w, true);
 		wattroff(win, a);
@@ -177,6 +180,12 @@ static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		}
 	}
 	tui_draw_message(app, win, NULL);
+	return widest;
+}
+
+static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
+{
+	pv_of(v)->widest = tui_procs_draw_frame(app, win, &pv_of(v)->pv);
 }
 
 static void procs_destroy(struct tui_view *v)
