@@ -38,27 +38,30 @@ static void explorer_usage(FILE *out)
 		     "'mapscope list PID'.  Settings: $XDG_CONFIG_HOME/mapscope/config.\n");
 }
 
-/* The explorer's own messages on stderr, before or after curses. */
+/* The explorer's own messages on stderr, before or after curses: "mapscope: " + text + tail. */
+static void say(const char *tail, const char *fmt, va_list ap)
+{
+	fputs("mapscope: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs(tail, stderr);
+}
+
 static void __attribute__((format(printf, 1, 2))) explorer_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("mapscope: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("\n", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static int __attribute__((format(printf, 1, 2))) explorer_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("mapscope: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("\nTry 'mapscope --help'.\n", fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'mapscope --help'.\n", stderr);
 	return MS_EXIT_USAGE;
 }
 

@@ -22,6 +22,46 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+char *harness_drain(int fd, long long deadline_ms, int *timed_out)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+
+	if (timed_out)
+		*timed_out = 0;
+	while (buf) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		long long left = deadline_ms - now_ms();
+		ssize_t n;
+
+		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0) {
+			if (timed_out)
+				*timed_out = 1;
+			break;
+		}
+		if (len + 1 == cap) {
+			char *grown = realloc(buf, cap * 2);
+
+			if (!grown)
+				break;
+			buf = grown;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+long long harness_deadline(void)
+{
+	return now_ms() + HARNESS_DEADLINE_MS;
+}
+
 char *harness_built(const char *name)
 {
 	const char *fixture = getenv("MS_FIXTURE");
@@ -200,19 +240,18 @@ int harness_run_or(char **out, const char *const *args, void (*on_timeout)(void 
 {
 	const char *bin = getenv("MS_BIN");
 	long long deadline = now_ms() + HARNESS_DEADLINE_MS;
-	size_t len = 0, cap = 4096, nargs = 0;
-	char *buf = malloc(cap);
+	size_t nargs = 0;
 	int pipefd[2], status;
 	const char **argv;
 	int timed_out = 0;
+	char *buf;
 	pid_t pid;
 
 	*out = NULL;
 	while (args[nargs])
 		nargs++;
 	argv = calloc(nargs + 2, sizeof(*argv));
-	if (!bin || !buf || !argv || pipe2(pipefd, O_CLOEXEC) < 0) {
-		free(buf);
+	if (!bin || !argv || pipe2(pipefd, O_CLOEXEC) < 0) {
 		free(argv);
 		return -1;
 	}
@@ -226,30 +265,10 @@ int harness_run_or(char **out, const char *const *args, void (*on_timeout)(void 
 	}
 	free(argv);
 	close(pipefd[1]);
-	for (;;) {
-		struct pollfd pfd = { .fd = pipefd[0], .events = POLLIN };
-		long long left = deadline - now_ms();
-		ssize_t n;
-
-		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0) {
-			timed_out = 1;
-			break;
-		}
-		if (len + 1 == cap) {
-			char *grown = realloc(buf, cap * 2);
-
-			if (!grown)
-				break;
-			buf = grown;
-			cap *= 2;
-		}
-		n = read(pipefd[0], buf + len, cap - len - 1);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
+	buf = harness_drain(pipefd[0], deadline, &timed_out);
 	close(pipefd[0]);
-	buf[len] = '\0';
+	if (!buf)
+		timed_out = 1;
 	if (timed_out && pid > 0)
 		kill(pid, SIGKILL);
 	/* SIGKILL cannot end an uninterruptible sleep; on_timeout must end its cause. */
