@@ -11,7 +11,8 @@ bench_ms_bench_engine_LDADD = libmapscope-core.a
 bench_ms_bench_maxrss_SOURCES = bench/maxrss.c
 EXTRA_DIST += bench/README.md bench/run.sh
 
-bench: mapscope$(EXEEXT) $(BENCH_PROGS)
+bench: mapscope$(EXEEXT) $(BENCH_PROGS) tests/ms-hostile$(EXEEXT)
 	MS_BIN='$(abs_top_builddir)/mapscope' BENCH_BIN='$(abs_top_builddir)/bench' \
+	HOSTILE_BIN='$(abs_top_builddir)/tests/ms-hostile' \
 	BENCH_OUT='$(abs_top_builddir)/bench' bash '$(srcdir)/bench/run.sh'
 .PHONY: bench

@@ -2,6 +2,11 @@
  * ms-bench-engine: in-process timings of the mapping engine, for make bench.
  *
  * Usage: ms-bench-engine PID REPS
+ *        ms-bench-engine PID once
+ *
+ * With "once" it makes the filtered loop of `list --file-backed --perms=x`
+ * one time and prints the count: the bare loop as a command, which pays
+ * exec like mapscope and pmap but loads no library beyond libc.
  *
  * Two pairs, each timed alternately (ABAB..., the order flipped every
  * repetition so neither side always runs on a warmer cache), REPS times,
@@ -19,10 +24,17 @@
  *     PARSE: reading the whole /proc/PID/maps text and parsing every line
  *     with the engine's text parser, storing nothing (the cheapest full
  *     parse, so the ratio is not flattered).
+ *   fullwalk TEXT IOCTL COUNT
+ *     the choice ms_maps_walk makes for an unfiltered listing with names and
+ *     no build ID: TEXT streams /proc/PID/maps through the parser (a handle
+ *     opened with --backend=auto), IOCTL makes one PROCMAP_QUERY per mapping
+ *     asking for the name; both hand each record to a callback that keeps
+ *     nothing.
  *   limits BARE FILTERED
  *     for the record, not compared: the raw loop asking for the range only
  *     (no name, no build ID), and the raw loop with the kernel filter of
- *     `list --file-backed --perms=x`: the floors of those listings.
+ *     `list --file-backed --perms=x`, asking for the name as that listing
+ *     does: the floors of those listings.
  */
 #include "config.h"
 
@@ -46,6 +58,7 @@
 struct bench {
 	struct ms_proc *proc;
 	struct ms_maps *maps;
+	struct ms_maps *auto_maps;
 	int raw_fd;
 	uint64_t middle;
 	char *chunk;
@@ -127,8 +140,7 @@ static size_t raw_walk_bare(struct bench *b)
 /* The kernel-side filter of `list --file-backed --perms=x`. */
 static size_t raw_walk_filtered(struct bench *b)
 {
-	return raw_loop(b, PROCMAP_QUERY_FILE_BACKED_VMA | PROCMAP_QUERY_VMA_EXECUTABLE,
-			RAW_NAME | RAW_BUILD_ID);
+	return raw_loop(b, PROCMAP_QUERY_FILE_BACKED_VMA | PROCMAP_QUERY_VMA_EXECUTABLE, RAW_NAME);
 }
 
 static size_t window(struct bench *b)
@@ -149,6 +161,30 @@ static int count_line(void *ctx, struct ms_mapping *m)
 	(void)m;
 	(*(size_t *)ctx)++;
 	return 0;
+}
+
+static size_t walk_counting(struct ms_maps *maps)
+{
+	struct ms_error err;
+	size_t n = 0;
+
+	if (ms_maps_walk(maps, 0, 0, count_line, &n, &err) < 0)
+		fail("walk", &err);
+	return n;
+}
+
+static size_t full_walk_text(struct bench *b)
+{
+	return walk_counting(b->auto_maps);
+}
+
+static size_t full_walk_ioctl(struct bench *b)
+{
+	unsigned fields = ms_maps_set_fields(b->maps, MS_FIELD_NAME);
+	size_t n = walk_counting(b->maps);
+
+	ms_maps_set_fields(b->maps, fields);
+	return n;
 }
 
 static size_t text_parse(struct bench *b)
@@ -221,6 +257,7 @@ static void pair(size_t (*a)(struct bench *), size_t (*b)(struct bench *), struc
 int main(int argc, char **argv)
 {
 	struct ms_maps_opts opts = { .backend = MS_BACKEND_IOCTL, .ioctl_fn = NULL };
+	struct ms_maps_opts auto_opts = { .backend = MS_BACKEND_AUTO, .ioctl_fn = NULL };
 	struct ms_maplist all = { 0 };
 	struct ms_error err;
 	struct bench b = { 0 };
@@ -230,12 +267,22 @@ int main(int argc, char **argv)
 	long pid;
 	int reps;
 
+	if (argc == 3 && !strcmp(argv[2], "once") && (pid = strtol(argv[1], NULL, 10)) > 0) {
+		snprintf(path, sizeof(path), "/proc/%ld/maps", pid);
+		b.raw_fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (b.raw_fd < 0)
+			fail(path, NULL);
+		printf("%zu\n", raw_walk_filtered(&b));
+		return 0;
+	}
 	if (argc != 3 || (pid = strtol(argv[1], NULL, 10)) <= 0 || (reps = atoi(argv[2])) < 1) {
-		fprintf(stderr, "usage: ms-bench-engine PID REPS\n");
+		fprintf(stderr, "usage: ms-bench-engine PID REPS|once\n");
 		return 2;
 	}
-	if (ms_proc_open((pid_t)pid, &b.proc, &err) < 0 || ms_maps_open(b.proc, &opts, &b.maps, &err) < 0)
+	if (ms_proc_open((pid_t)pid, &b.proc, &err) < 0 || ms_maps_open(b.proc, &opts, &b.maps, &err) < 0 ||
+	    ms_maps_open(b.proc, &auto_opts, &b.auto_maps, &err) < 0)
 		fail("open", &err);
+	ms_maps_set_fields(b.auto_maps, MS_FIELD_NAME);
 	snprintf(path, sizeof(path), "/proc/%ld/maps", pid);
 	b.raw_fd = open(path, O_RDONLY | O_CLOEXEC);
 	b.chunk = malloc(CHUNK);
@@ -250,12 +297,15 @@ int main(int argc, char **argv)
 	printf("walk %.1f %.1f %zu\n", ta, tb, count);
 	pair(window, text_parse, &b, reps, &ta, &tb, &count);
 	printf("window %.2f %.1f %zu\n", ta, tb, count);
+	pair(full_walk_text, full_walk_ioctl, &b, reps, &ta, &tb, &count);
+	printf("fullwalk %.1f %.1f %zu\n", ta, tb, count);
 	pair(raw_walk_bare, raw_walk_filtered, &b, reps, &ta, &tb, &count);
 	printf("limits %.1f %.1f\n", ta, tb);
 
 	free(b.chunk);
 	close(b.raw_fd);
 	ms_maps_close(b.maps);
+	ms_maps_close(b.auto_maps);
 	ms_proc_close(b.proc);
 	return 0;
 }

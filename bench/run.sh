@@ -5,6 +5,7 @@
 # Environment (make bench sets the first three):
 #   MS_BIN      the mapscope to measure
 #   BENCH_BIN   where ms-bench-gen, -fleet, -engine and -maxrss are
+#   HOSTILE_BIN tests/ms-hostile, for one process with many distinct files
 #   BENCH_OUT   where results.txt and the scratch directory go; not under
 #               /tmp, whose files the default stale-ignore list skips
 #   BENCH_SIZES         mapping counts of the generator (default "1000 10000 60000";
@@ -182,15 +183,18 @@ explorer_row() {
 }
 
 explorer_case() {
-	local pid=$1 t0 mp lp
+	local pid=$1 t0 mp lp op
 	if ! have tmux; then
 		row "explorer maps view at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N)" "-" "< 2% of one core" "skipped (no tmux)"
 		return
 	fi
-	say "explorer: maps view and process list open for ${EXPLORER_SECS} s in tmux"
+	say "explorer: maps view and process lists open for ${EXPLORER_SECS} s in tmux"
 	t0=$(date +%s.%N)
 	mp=$(explorer_start maps "$pid")
 	lp=$(explorer_start procs)
+	# Started on the generator's maps view, then back: the process list
+	# with the 60,000-mapping process selected, so on screen.
+	op=$(explorer_start onscreen "$pid") && tmux -L "$TMUX_SOCK" send-keys -t onscreen Escape
 	sleep "$EXPLORER_SECS"   # the measured interval itself, not a wait for an event
 	if [ -n "$mp" ]; then
 		explorer_row "explorer maps view at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N)" "$mp" "$t0" judge
@@ -198,7 +202,14 @@ explorer_case() {
 		row "explorer maps view at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N)" "-" "< 2% of one core" "skipped (did not start)"
 	fi
 	if [ -n "$lp" ]; then
-		explorer_row "explorer process list at 1 Hz, ${EXPLORER_SECS} s" "$lp" "$t0" info
+		explorer_row "explorer process list at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N present)" "$lp" "$t0" judge
+	else
+		row "explorer process list at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N present)" "-" "< 2% of one core" "skipped (did not start)"
+	fi
+	if [ -n "$op" ] && tmux -L "$TMUX_SOCK" capture-pane -p -t onscreen | grep -q "^ *$pid "; then
+		explorer_row "explorer process list at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N on screen)" "$op" "$t0" judge
+	else
+		row "explorer process list at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N on screen)" "-" "< 2% of one core" "skipped (not on screen)"
 	fi
 	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
 }
@@ -209,8 +220,9 @@ maxrss_median() {
 	shift
 	"$BENCH_BIN/ms-bench-maxrss" "$@" | awk '{ print $2 }' >>"$f"
 }
+# rss_case PID OPTION LABEL: peak RSS of `mapscope list OPTION PID` against pmap's.
 rss_case() {
-	local pid=$1 case="peak RSS: list vs pmap ($TARGET_N)" i a b x
+	local pid=$1 opt=$2 case="peak RSS: $3 vs pmap ($TARGET_N)" i a b x
 	if ! have pmap; then
 		row "$case" "-" "<= 2x" "skipped (no pmap)"
 		return
@@ -218,7 +230,8 @@ rss_case() {
 	: >"$tmp/rss.a"
 	: >"$tmp/rss.b"
 	for ((i = 0; i < 5; i++)); do
-		maxrss_median "$tmp/rss.a" "$MS_BIN" list "$pid"
+		# shellcheck disable=SC2086
+		maxrss_median "$tmp/rss.a" "$MS_BIN" list $opt "$pid"
 		maxrss_median "$tmp/rss.b" pmap "$pid"
 	done
 	a=$(median "$tmp/rss.a")
@@ -227,9 +240,64 @@ rss_case() {
 	row "$case" "$(printf '%.2fx (%d vs %d KiB)' "$x" "$a" "$b")" "<= 2x" "$(judge "$x" "<=" 2)"
 }
 
+# ---- what a listing printed ------------------------------------------------------------------
+# mappings_of PID [x]: the mappings a walk returns ([vsyscall] is in the text
+# only); with x, the file-backed executable ones.
+mappings_of() {
+	awk -v x="${2:-}" '$6 == "[vsyscall]" { next } x == "" || ($2 ~ /x/ && $5 != 0) { n++ } END { print n + 0 }' "/proc/$1/maps"
+}
+# printed FORMAT CMD...: the mappings CMD printed: lines after the heading
+# (table, raw), lines (noheadings) or records (json).
+printed() {
+	local format=$1
+	shift
+	case $format in
+	json) "$@" 2>/dev/null | jq '.mappings | length' ;;
+	noheadings) "$@" 2>/dev/null | wc -l ;;
+	*) "$@" 2>/dev/null | awk 'END { print NR - 1 }' ;;
+	esac
+}
+# count_ok CASE TARGET FORMAT EXPECTED CMD: 0 when CMD printed EXPECTED
+# mappings, else a FAIL row.
+count_ok() {
+	local case=$1 target=$2 format=$3 expected=$4 got
+	# shellcheck disable=SC2086
+	got=$(printed "$format" $5)
+	[ "$got" = "$expected" ] && return 0
+	row "$case" "printed $got of $expected mappings" "$target" "FAIL (wrong count)"
+	return 1
+}
+# list_row CASE JUDGE FORMAT EXPECTED A B TARGET NAME: speed_row for a
+# listing that printed every mapping.
+list_row() {
+	local case=$1 judged=$2 format=$3 expected=$4
+	shift 4
+	count_ok "$case" ">= ${3}x faster" "$format" "$expected" "$1" || return
+	speed_row "$case" "$judged" "$@"
+}
+# floor_row CASE JUDGE EXPECTED A B NAME FLOOR_US: A's speedup against B
+# must be at least 90% of the bare loop's (FLOOR_US) speedup against B.
+floor_row() {
+	local case=$1 judged=$2 expected=$3 a=$4 b=$5 name=$6 floor=$7 t ta tb x fx share status
+	count_ok "$case" ">= 90% of floor's" x "$expected" "$a" || return
+	if ! have_hf || ! t=$(hf_pair "$name" "$a" "$b"); then
+		row "$case" "-" ">= 90% of floor's" "skipped (no hyperfine/jq, or it failed)"
+		return
+	fi
+	read -r ta tb <<<"$t"
+	x=$(fnum "$tb / $ta")
+	fx=$(fnum "$tb * 1e6 / $floor")
+	share=$(fnum "100 * $x / $fx")
+	status=$(judge "$share" ">=" 90)
+	[ "$judged" = judge ] || status=info
+	row "$case" "$(printf '%.2fx (%.1f vs %.1f ms) = %.0f%% of floor %.2fx' "$x" \
+		"$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")" "$share" "$fx")" ">= 90% of floor's" "$status"
+}
+
 # ---- one generator size ---------------------------------------------------------------------
 size_cases() {
-	local n=$1 pid count reps t status judged=info
+	local n=$1 pid count reps t status judged=info all xs
+	local bare="" filtered="" raw="" textwalk="" ioctlwalk=""
 	[ "$n" = "$TARGET_N" ] && judged=judge
 	say "generator: $n mappings"
 	if ! start_bg "$tmp/gen.$n" "$BENCH_BIN/ms-bench-gen" "$n" "$tmp"; then
@@ -238,23 +306,21 @@ size_cases() {
 	fi
 	read -r _ pid count <"$tmp/gen.$n"
 	say "generator pid $pid holds $count mappings"
+	all=$(mappings_of "$pid")
+	xs=$(mappings_of "$pid" x)
 
-	if have pmap; then
-		speed_row "list --file-backed --perms=x vs pmap ($n)" "$judged" \
-			"$MS_BIN list --file-backed --perms=x $pid" "pmap $pid" 10 "listx.$n"
-		speed_row "list (all, names) vs pmap ($n)" "$judged" "$MS_BIN list $pid" "pmap $pid" 3 "list.$n"
-	else
-		row "list vs pmap ($n)" "-" ">= 3x / 10x faster" "skipped (no pmap)"
-	fi
-
+	# The engine and the kernel's floors first: the filtered row is judged by them.
 	reps=$((n >= 60000 ? 31 : n >= 10000 ? 101 : 301))
 	if t=$("$BENCH_BIN/ms-bench-engine" "$pid" "$reps" 2>"$tmp/engine.err"); then
-		local eng raw win parse
+		local eng win parse x pct
 		eng=$(awk '$1 == "walk" { print $2 }' <<<"$t")
 		raw=$(awk '$1 == "walk" { print $3 }' <<<"$t")
 		win=$(awk '$1 == "window" { print $2 }' <<<"$t")
 		parse=$(awk '$1 == "window" { print $3 }' <<<"$t")
-		local x pct
+		textwalk=$(awk '$1 == "fullwalk" { print $2 }' <<<"$t")
+		ioctlwalk=$(awk '$1 == "fullwalk" { print $3 }' <<<"$t")
+		bare=$(awk '$1 == "limits" { print $2 }' <<<"$t")
+		filtered=$(awk '$1 == "limits" { print $3 }' <<<"$t")
 		x=$(fnum "$eng / $raw")
 		status=$(judge "$x" "<=" 1.2)
 		[ "$judged" = judge ] || status=info
@@ -265,32 +331,48 @@ size_cases() {
 		[ "$judged" = judge ] || status=info
 		row "explorer 50-row window vs full text parse ($n)" \
 			"$(printf '%.3f%% (%.1f us vs %.2f ms)' "$pct" "$win" "$(fnum "$parse / 1000")")" "<= 1%" "$status"
-		# The floors, for reading the list rows: no listing can beat its kernel walk.
-		local bare filtered pm=""
-		bare=$(awk '$1 == "limits" { print $2 }' <<<"$t")
-		filtered=$(awk '$1 == "limits" { print $3 }' <<<"$t")
-		[ -s "$tmp/list.$n.b" ] && pm=$(median "$tmp/list.$n.b")
+		row "full walk, names: streamed text vs ioctl ($n)" \
+			"$(printf '%.2fx (%.2f vs %.2f ms)' "$(fnum "$ioctlwalk / $textwalk")" \
+				"$(fnum "$textwalk / 1000")" "$(fnum "$ioctlwalk / 1000")")" "info" "info"
 		row "floor: raw loop, ranges only ($n)" "$(printf '%.2f ms' "$(fnum "$bare / 1000")")" "-" "info"
-		if [ -n "$pm" ]; then
-			row "floor: raw loop filtered file+x ($n)" \
-				"$(printf '%.2f ms: pmap/floor %.1fx' "$(fnum "$filtered / 1000")" "$(fnum "$pm * 1e6 / $filtered")")" "-" "info"
-			row "floor: pmap / raw full walk ($n)" "$(printf '%.2fx' "$(fnum "$pm * 1e6 / $raw")")" "-" "info"
-		fi
 	else
 		row "engine timings ($n)" "-" "-" "FAIL (ms-bench-engine: $(head -n 1 "$tmp/engine.err"))"
 	fi
 
-	if [ "$n" = "$TARGET_N" ]; then
-		# Exit status 2 is the documented answer to an unknown column.
-		"$MS_BIN" list -o START,RSS "$pid" >/dev/null 2>&1
-		if [ $? = 2 ]; then
-			row "list -o START,RSS vs pmap -x ($n)" "-" ">= 5x faster" "not built yet"
-		elif have pmap; then
-			speed_row "list -o START,RSS vs pmap -x ($n)" "$judged" "$MS_BIN list -o START,RSS $pid" "pmap -x $pid" 5 "rss.$n"
-		else
-			row "list -o START,RSS vs pmap -x ($n)" "-" ">= 5x faster" "skipped (no pmap)"
+	if have pmap && have jq; then
+		if [ -n "$filtered" ]; then
+			floor_row "list --file-backed --perms=x vs pmap ($n)" "$judged" "$xs" \
+				"$MS_BIN list --file-backed --perms=x $pid" "pmap $pid" "listx.$n" "$filtered"
 		fi
-		rss_case "$pid"
+		list_row "list (all, names) vs pmap ($n)" "$judged" table "$all" "$MS_BIN list $pid" "pmap $pid" 1.5 "list.$n"
+		list_row "list -r vs pmap ($n)" "$judged" table "$all" "$MS_BIN list -r $pid" "pmap $pid" 1.5 "listr.$n"
+		list_row "list -n vs pmap ($n)" "$judged" noheadings "$all" "$MS_BIN list -n $pid" "pmap $pid" 1.5 "listn.$n"
+		list_row "list -J vs pmap ($n)" "$judged" json "$all" "$MS_BIN list -J $pid" "pmap $pid" 1.2 "listj.$n"
+	else
+		row "list vs pmap ($n)" "-" ">= 1.5x faster" "skipped (no pmap or jq)"
+	fi
+	if [ -n "$raw" ] && [ -s "$tmp/list.$n.b" ]; then
+		local pm
+		pm=$(median "$tmp/list.$n.b")
+		row "floor: raw loop filtered file+x, names ($n)" \
+			"$(printf '%.2f ms: pmap/floor %.1fx' "$(fnum "$filtered / 1000")" "$(fnum "$pm * 1e6 / $filtered")")" "-" "info"
+		row "floor: pmap / raw full walk ($n)" "$(printf '%.2fx' "$(fnum "$pm * 1e6 / $raw")")" "-" "info"
+		row "floor: pmap / streamed text walk ($n)" "$(printf '%.2fx' "$(fnum "$pm * 1e6 / $textwalk")")" "-" "info"
+	fi
+
+	if [ "$n" = "$TARGET_N" ]; then
+		if have pmap && have jq; then
+			list_row "list -o START,RSS vs pmap -x ($n)" "$judged" table "$all" \
+				"$MS_BIN list -o START,RSS $pid" "pmap -x $pid" 5 "rss.$n"
+		else
+			row "list -o START,RSS vs pmap -x ($n)" "-" ">= 5x faster" "skipped (no pmap or jq)"
+		fi
+		# What no in-process floor pays: exec, and loading mapscope's libraries.
+		speed_row "start-up: /bin/true vs mapscope --help" info "/bin/true" "$MS_BIN --help" 1 "startup"
+		speed_row "bare filtered loop as a command vs list --file-backed --perms=x" info \
+			"$BENCH_BIN/ms-bench-engine $pid once" "$MS_BIN list --file-backed --perms=x $pid" 1 "loopcmd"
+		rss_case "$pid" "" list
+		rss_case "$pid" -J "list -J"
 		explorer_case "$pid"
 	fi
 	stop_last
@@ -324,12 +406,45 @@ fleet_cases() {
 	stop_last
 }
 
+# ---- one process with 65,000 distinct mapped files ---------------------------------------
+# Grouping mappings into files was a linear search per mapping: 4 s here.
+many_files_case() {
+	local case="stale, one process with 65,000 distinct files" pid ms
+	if [ -z "${HOSTILE_BIN:-}" ] || [ ! -x "$HOSTILE_BIN" ]; then
+		row "$case" "-" "< 1 s" "skipped (no ms-hostile: make check builds it)"
+		return
+	fi
+	if (($(cat /proc/sys/vm/max_map_count) < 65200)); then
+		row "$case" "-" "< 1 s" "skipped (vm.max_map_count below 65200)"
+		return
+	fi
+	say "one process with 65,000 distinct files"
+	mkdir -p "$tmp/hostile"
+	if ! start_bg "$tmp/hostile.out" env MS_HOSTILE_FILES=65000 "$HOSTILE_BIN" "$tmp/hostile"; then
+		row "$case" "-" "< 1 s" "skipped (ms-hostile did not start)"
+		return
+	fi
+	pid=$(sed -n 's/^ready //p' "$tmp/hostile.out")
+	: >"$tmp/many.times"
+	for _ in 1 2 3 4 5; do
+		local t0 t1
+		t0=$(date +%s%N)
+		"$MS_BIN" stale "$pid" >/dev/null 2>&1
+		t1=$(date +%s%N)
+		echo $(((t1 - t0) / 1000)) >>"$tmp/many.times"
+	done
+	ms=$(fnum "$(median "$tmp/many.times") / 1000")
+	row "$case" "$(printf 'median %.1f ms of 5 runs' "$ms")" "< 1 s" "$(judge "$ms" "<=" 1000)"
+	stop_last
+}
+
 # ---- run -----------------------------------------------------------------------------------
 start_time=$(date '+%Y-%m-%d %H:%M:%S %Z')
 for n in $SIZES; do
 	size_cases "$n"
 done
 fleet_cases
+many_files_case
 
 {
 	printf 'mapscope bench, %s\n' "$start_time"

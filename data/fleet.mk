@@ -1,22 +1,7 @@
-# ---- fleet deployment (issue 15): the metrics file written atomically, the
-# systemd units that write it, the Prometheus rules that read it, and the
-# zsh and fish completions.
-
-if HAVE_CMOCKA
-check_PROGRAMS += tests/test_safewrite_atomic
-TESTS += tests/test_safewrite_atomic
-tests_test_safewrite_atomic_SOURCES = tests/test_safewrite_atomic.c tests/snapfix.c tests/snapfix.h
-tests_test_safewrite_atomic_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_safewrite_atomic_LDADD = libmapscope-core.a $(CMOCKA_LIBS)
-endif
-
-if HAVE_CMOCKA
-check_PROGRAMS += tests/test_stale_metrics
-TESTS += tests/test_stale_metrics
-tests_test_stale_metrics_SOURCES = tests/test_stale_metrics.c src/cli/stale_metrics.c src/cli/cli.c
-tests_test_stale_metrics_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(SMARTCOLS_CFLAGS)
-tests_test_stale_metrics_LDADD = libmapscope-core.a $(CMOCKA_LIBS) $(SMARTCOLS_LIBS)
-endif
+# ---- data/: what make install places for a fleet (issue 15) ----------------------
+# The systemd units that write the metrics file, the Prometheus rules that
+# read it, and the zsh and fish completions (bash's is in src/cli/cli.mk).
+# tests/test_fleet_tools.sh checks all of it where make install puts it.
 
 # ---- systemd units: the service names the installed binary
 if HAVE_SYSTEMD_UNITS
@@ -35,21 +20,6 @@ AM_DISTCHECK_CONFIGURE_FLAGS = --with-systemdsystemunitdir='$${dc_install_base}/
 prometheusrulesdir = $(pkgdatadir)/prometheus
 dist_prometheusrules_DATA = data/prometheus/mapscope.rules.yml
 
-# ---- the real tools against what make install places (skipped, with the
-# reason, only where a tool is missing): systemd-analyze verify and security
-# on the units, promtool on the rules and on real output, and the unit's
-# capability set against real processes.
-TESTS += tests/test_fleet_tools.sh
-EXTRA_DIST += tests/test_fleet_tools.sh tests/prometheus/mapscope.rules.test.yml
-AM_TESTS_ENVIRONMENT += \
-	MS_MAKE='$(MAKE)'; export MS_MAKE; \
-	MS_BUILDDIR='$(abs_top_builddir)'; export MS_BUILDDIR; \
-	MS_SRCDIR='$(abs_top_srcdir)'; export MS_SRCDIR; \
-	MS_BINDIR='$(bindir)'; export MS_BINDIR; \
-	MS_MANDIR='$(mandir)'; export MS_MANDIR; \
-	MS_UNITDIR='$(systemdsystemunitdir)'; export MS_UNITDIR; \
-	MS_RULESDIR='$(prometheusrulesdir)'; export MS_RULESDIR;
-
 # ---- zsh and fish completions, where each shell's Debian package looks
 # (zsh's upstream default is $(datadir)/zsh/site-functions; set
 # zshcompletiondir on the make command line for it).
@@ -57,9 +27,16 @@ zshcompletiondir = $(datadir)/zsh/vendor-completions
 dist_zshcompletion_DATA = data/zsh-completion/_mapscope
 fishcompletiondir = $(datadir)/fish/vendor_completions.d
 dist_fishcompletion_DATA = data/fish-completion/mapscope.fish
-TESTS += tests/test_completion_shells.sh
-EXTRA_DIST += tests/test_completion_shells.sh tests/zsh_complete.zsh
+
+# Where the tests look for what make install placed.
 AM_TESTS_ENVIRONMENT += \
+	MS_MAKE='$(MAKE)'; export MS_MAKE; \
+	MS_BUILDDIR='$(abs_top_builddir)'; export MS_BUILDDIR; \
+	MS_SRCDIR='$(abs_top_srcdir)'; export MS_SRCDIR; \
+	MS_BINDIR='$(bindir)'; export MS_BINDIR; \
+	MS_MANDIR='$(mandir)'; export MS_MANDIR; \
+	MS_UNITDIR='$(systemdsystemunitdir)'; export MS_UNITDIR; \
+	MS_RULESDIR='$(prometheusrulesdir)'; export MS_RULESDIR; \
 	MS_ZSHDIR='$(zshcompletiondir)'; export MS_ZSHDIR; \
 	MS_FISHDIR='$(fishcompletiondir)'; export MS_FISHDIR; \
 	MS_BASHDIR='$(bashcompletiondir)'; export MS_BASHDIR;

@@ -18,8 +18,15 @@
  * as tests/fixture.c does (KIND is the name's label, or LABEL-gone), then
  * "ready PID".  With MS_HOSTILE_MANY=N in the environment it first makes N
  * more single-page anonymous mappings that cannot merge (alternating
- * permissions), for the tests of a process near vm.max_map_count.  Commands on stdin: "exit" (answered "ok") ends it; at end
- * of input it waits for signals until killed.
+ * permissions), for the tests of a process near vm.max_map_count.
+ * Three more, for the bounds tests (each mapping one page read+exec, the
+ * descriptors closed at once, so RLIMIT_NOFILE does not matter):
+ *   - MS_HOSTILE_FILES=N: N distinct files DIR/many/N;
+ *   - MS_HOSTILE_LINKS=N: N hard links DIR/links/N to one inode;
+ *   - MS_HOSTILE_LONG=N: N files whose paths are about 3.8 KB of control
+ *     bytes (nested directories of 250 such bytes each).
+ * These print no "map" lines.  Commands on stdin: "exit" (answered "ok")
+ * ends it; at end of input it waits for signals until killed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -129,6 +136,97 @@ static int make_many(size_t n)
 	return 0;
 }
 
+/* Map one page of path read+exec. */
+static int map_page(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	void *p;
+
+	if (fd < 0)
+		return -1;
+	p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	close(fd);
+	return p == MAP_FAILED ? -1 : 0;
+}
+
+/* DIR/SUB, then with depth > 0 that many nested directories of control bytes. */
+static int make_base(const char *dir, const char *sub, int depth, char *out, size_t size)
+{
+	char comp[251];
+
+	if (snprintf(out, size, "%s/%s", dir, sub) >= (int)size || mkdir(out, 0755) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(comp) - 1; i++)
+		comp[i] = (char)(1 + i % 31); /* 0x01..0x1f: never '/' nor NUL */
+	comp[sizeof(comp) - 1] = '\0';
+	for (int d = 0; d < depth; d++) {
+		size_t len = strlen(out);
+
+		if (len + sizeof(comp) + 1 >= size)
+			return -1;
+		out[len] = '/';
+		memcpy(out + len + 1, comp, sizeof(comp));
+		if (mkdir(out, 0755) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* n mapped files under DIR/SUB (nested depth deep); links: n names of one inode. */
+static int make_files(const char *dir, const char *sub, int depth, size_t n, int links)
+{
+	char base[LONG_PATH_LEN + 64], path[LONG_PATH_LEN + 96], first[LONG_PATH_LEN + 96];
+	char page[4096];
+	int fd;
+
+	if (make_base(dir, sub, depth, base, sizeof(base)) < 0)
+		return -1;
+	memset(page, 0xc3, sizeof(page));
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%zu", base, i);
+		if (links && i > 0) {
+			if (link(first, path) < 0)
+				return -1;
+		} else {
+			fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+			if (fd < 0)
+				return -1;
+			if (write(fd, page, sizeof(page)) != (ssize_t)sizeof(page)) {
+				close(fd);
+				return -1;
+			}
+			close(fd);
+			snprintf(first, sizeof(first), "%s", path);
+		}
+		if (map_page(path) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int make_bounds_cases(const char *dir)
+{
+	static const struct {
+		const char *env, *sub;
+		int depth, links;
+	} cases[] = {
+		{ "MS_HOSTILE_FILES", "many", 0, 0 },
+		{ "MS_HOSTILE_LINKS", "links", 0, 1 },
+		{ "MS_HOSTILE_LONG", "long-names", 15, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *v = getenv(cases[i].env);
+
+		if (v && make_files(dir, cases[i].sub, cases[i].depth, strtoul(v, NULL, 10),
+				    cases[i].links) < 0) {
+			printf("err %s: %s\n", cases[i].env, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int run(const char *dir)
 {
 	const char *many = getenv("MS_HOSTILE_MANY");
@@ -157,6 +255,8 @@ static int run(const char *dir)
 		printf("err many: %s\n", strerror(errno));
 		return -1;
 	}
+	if (make_bounds_cases(dir) < 0)
+		return -1;
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
 	while (fgets(line, sizeof(line), stdin)) {

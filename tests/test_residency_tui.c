@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "cli/cli.h"
+#include "core/units.h"
 #include "core/residency.h"
 #include "resfix.h"
 #include "core/maps.h"

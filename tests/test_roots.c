@@ -7,12 +7,15 @@
  *   - mapscope inside a chroot judges a host process by the host's files;
  *   - mapscope on the host judges a chrooted process by the chroot's files;
  *   - a process in its own mount namespace after pivot_root is judged by its
- *     own root, whichever copy is replaced.
+ *     own root, whichever copy is replaced;
+ *   - `stale` says where a process under another root lives: "other root",
+ *     or the machine its cgroup names (a real cgroup made here).
  * They need root (chroot, mounts); without it they skip and say why.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -211,6 +214,82 @@ static void test_host_judges_chrooted_process(void **state)
 	assert_int_equal(verdict_of(fx->child.pid, deleted(fx->lib_in)), MS_STALE_REPLACED);
 }
 
+/* The CONTAINER cell of pid in `mapscope stale PID --show=all -J`, malloc'd; NULL for null. */
+static char *container_cell(pid_t pid)
+{
+	char pidstr[16], *out, *at, *end, *cell = NULL;
+	const char *args[] = { "stale", pidstr, "--show=all", "-J", "-o", "NAME,PID,CONTAINER", NULL };
+
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	harness_run(&out, args);
+	assert_non_null(out);
+	at = strstr(out, "\"container\": ");
+	if (!at)
+		fail_msg("no container key in: %s", out);
+	at += strlen("\"container\": ");
+	if (*at == '"' && (end = strchr(at + 1, '"')))
+		cell = strndup(at + 1, (size_t)(end - at - 1));
+	free(out);
+	return cell;
+}
+
+/* A cgroup v2 directory named like an nspawn machine, with pid moved in; NULL if none can be made. */
+static char *machine_cgroup(pid_t pid, char **parent)
+{
+	char line[512], mnt[256] = "", *dir, *procs;
+	FILE *f = fopen("/proc/self/mounts", "re");
+	int fd;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %255s cgroup2", mnt) == 1 && strstr(line, " cgroup2 "))
+			break;
+		else
+			mnt[0] = '\0';
+	if (f)
+		fclose(f);
+	if (!mnt[0] || asprintf(parent, "%s/ms-roots-%d", mnt, (int)getpid()) < 0)
+		return NULL;
+	if (asprintf(&dir, "%s/machine-mstest.scope", *parent) < 0)
+		return NULL;
+	if (asprintf(&procs, "%s/cgroup.procs", dir) < 0 || mkdir(*parent, 0755) < 0 || mkdir(dir, 0755) < 0 ||
+	    (fd = open(procs, O_WRONLY | O_CLOEXEC)) < 0 || dprintf(fd, "%d\n", (int)pid) < 0 || close(fd) < 0) {
+		print_message("test_roots: no cgroup v2 directory to move a process into: %s\n", strerror(errno));
+		rmdir(dir);
+		rmdir(*parent);
+		free(dir);
+		return NULL;
+	}
+	free(procs);
+	return dir;
+}
+
+static void test_stale_says_where_it_lives(void **state)
+{
+	struct fx *fx = *state;
+	char *cell, *cg, *parent = NULL;
+
+	assert_int_equal(child_start(&fx->child), 0);
+	assert_int_equal(child_cmd(&fx->child, "mapx %s", fx->lib), 0);
+	assert_null(container_cell(fx->child.pid));
+	assert_int_equal(child_cmd(&fx->child, "pivot %s", fx->root), 0);
+	cell = container_cell(fx->child.pid);
+	assert_non_null(cell);
+	assert_string_equal(cell, "other root");
+	free(cell);
+	cg = machine_cgroup(fx->child.pid, &parent);
+	if (cg) {
+		cell = container_cell(fx->child.pid);
+		child_stop(&fx->child);
+		rmdir(cg);
+		rmdir(parent);
+		assert_non_null(cell);
+		assert_string_equal(cell, "machine:mstest");
+		free(cell);
+	}
+	free(cg);
+	free(parent);
+}
+
 static void test_pivot_root_judged_by_own_root(void **state)
 {
 	struct fx *fx = *state;
@@ -232,6 +311,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_chroot_judges_host_process, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_judges_chrooted_process, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pivot_root_judged_by_own_root, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_says_where_it_lives, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("roots", tests, NULL, NULL);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "container.h"
 #include "ignore.h"
 #include "stale.h"
 #include "unit.h"
@@ -132,6 +133,42 @@ static void test_unit_parse(void **state)
 	expect_unit("0::/user.slice\n", MS_END, NULL, 0);
 	expect_unit("", MS_END, NULL, 0);
 	expect_unit("garbage\n", MS_ERR_INVAL, NULL, 0);
+}
+
+static void expect_container(const char *path, int rc, const char *shown)
+{
+	struct ms_container c;
+	char out[128];
+
+	assert_int_equal(ms_container_parse(path, strlen(path), &c), rc);
+	if (rc == 0) {
+		ms_container_describe(&c, 0, out, sizeof(out));
+		assert_string_equal(out, shown);
+	}
+}
+
+#define ID "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+static void test_container_parse(void **state)
+{
+	(void)state;
+	expect_container("/system.slice/docker-" ID ".scope", 0, "docker:0123456789ab");
+	expect_container("/docker/" ID, 0, "docker:0123456789ab");
+	expect_container("/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1.slice/cri-containerd-" ID
+			 ".scope", 0, "containerd:0123456789ab");
+	expect_container("/kubepods/burstable/pod1234/" ID, 0, "containerd:0123456789ab");
+	expect_container("/kubepods.slice/crio-" ID ".scope", 0, "cri-o:0123456789ab");
+	expect_container("/machine.slice/libpod-" ID ".scope/container", 0, "podman:0123456789ab");
+	expect_container("/machine.slice/systemd-nspawn@web.service/payload", 0, "machine:web");
+	expect_container("/machine.slice/machine-db\\x2d1.scope", 0, "machine:db\\\\x2d1");
+	/* The outer container counts; what it names inside proves nothing. */
+	expect_container("/system.slice/docker-" ID ".scope/machine-fake.scope", 0, "docker:0123456789ab");
+	/* An escape sequence in a machine name is escaped. */
+	expect_container("/machine.slice/machine-\x1b[2J.scope", 0, "machine:\\x1b[2J");
+	/* Not 64 hex digits, or no engine: the caller says "other root". */
+	expect_container("/system.slice/docker-0123.scope", MS_END, NULL);
+	expect_container("/system.slice/ssh.service", MS_END, NULL);
+	expect_container("/", MS_END, NULL);
 }
 
 /* A user unit names its manager; a hostile name is escaped. */
@@ -285,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_strip_deleted),
 		cmocka_unit_test(test_unit_parse),
 		cmocka_unit_test(test_unit_describe),
+		cmocka_unit_test(test_container_parse),
 		cmocka_unit_test(test_verdict_names),
 		cmocka_unit_test(test_user_file_behind_closed_door),
 		cmocka_unit_test(test_user_file_is_fifo),

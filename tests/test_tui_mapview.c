@@ -192,6 +192,62 @@ static void test_window_follows_the_screen(void **state)
 	tui_mapview_free(&vm);
 }
 
+/*
+ * Sorted by RSS: every mapping is a row, in that order, with its RSS; moving
+ * needs no query; the selection keeps its mapping across listings; back in
+ * address order the window starts at the selection again.
+ */
+static void test_sorted_rows(void **state)
+{
+	static const unsigned pages[] = { 10, 20, 30, 40, 50, 60, 70 };
+	static const uint64_t rss[] = { 3, 9, 1, 7, 5, 9, 2 };
+	struct ms_maplist all;
+	struct tui_mapview vm;
+
+	(void)state;
+	tui_mapview_init(&vm, 0, 3);
+	assert_false(tui_mapview_sorted(&vm));
+	tui_mapview_set_sort(&vm, TUI_MSORT_RSS, true);
+	assert_true(tui_mapview_sorted(&vm));
+	assert_false(vm.have_window);
+	make_list(&all, pages, 7);
+	assert_int_equal(tui_mapview_apply_sorted(&vm, &all, rss), 0);
+	assert_int_equal(vm.nrows, 7);
+	assert_int_equal(vm.nstarts, 7);
+	/* Descending RSS; the tie (9) by address, descending too. */
+	assert_int_equal(vm.rows[0].m->start, 60 * PAGE);
+	assert_int_equal(vm.rows[1].m->start, 20 * PAGE);
+	assert_int_equal(vm.rows[2].m->start, 40 * PAGE);
+	assert_int_equal(vm.rows[6].m->start, 30 * PAGE);
+	assert_true(vm.rows[0].rss_known && vm.rows[0].rss == 9);
+	/* Past the screen and to the end: all rows are here, no query. */
+	assert_int_equal(tui_mapview_move(&vm, 4), TUI_MV_OK);
+	assert_int_equal(vm.sel, 10 * PAGE);
+	assert_int_equal(tui_mapview_position(&vm), 5);
+	assert_int_equal(tui_mapview_end(&vm), TUI_MV_OK);
+	assert_int_equal(vm.sel, 30 * PAGE);
+	/* A new listing (the periodic recount) keeps the selected mapping. */
+	tui_mapview_move(&vm, -2);
+	assert_int_equal(vm.sel, 10 * PAGE);
+	make_list(&all, pages, 7);
+	assert_int_equal(tui_mapview_apply_sorted(&vm, &all, rss), 0);
+	assert_int_equal(tui_mapview_selected(&vm)->m->start, 10 * PAGE);
+	/* By NAME, ascending: /lib/m10.so ... /lib/m70.so. */
+	tui_mapview_set_sort(&vm, TUI_MSORT_NAME, false);
+	make_list(&all, pages, 7);
+	assert_int_equal(tui_mapview_apply_sorted(&vm, &all, NULL), 0);
+	assert_int_equal(vm.rows[0].m->start, 10 * PAGE);
+	assert_int_equal(vm.rows[6].m->start, 70 * PAGE);
+	assert_false(vm.rows[0].rss_known);
+	/* Address order again: windowed, from the selection. */
+	tui_mapview_set_sort(&vm, TUI_MSORT_ADDRESS, false);
+	assert_false(tui_mapview_sorted(&vm));
+	assert_int_equal(vm.top, 10 * PAGE);
+	assert_int_equal(apply(&vm, pages, 7, vm.top, true, true), 1);
+	assert_int_equal(tui_mapview_move(&vm, 3), TUI_MV_REQUERY);
+	tui_mapview_free(&vm);
+}
+
 static void test_name_filter(void **state)
 {
 	static const unsigned a[] = { 10, 20, 30, 120 };
@@ -239,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_filter_change_forgets_marks),
 		cmocka_unit_test(test_window_follows_the_screen),
 		cmocka_unit_test(test_name_filter),
+		cmocka_unit_test(test_sorted_rows),
 		cmocka_unit_test(test_click_selects),
 	};
 

@@ -13,70 +13,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <ftw.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "fixture_client.h"
 #include "core/maps.h"
 #include "core/proclist.h"
 #include "tui/procview.h"
 
-struct fx {
-	pid_t pid;
-	char dir[64];
-	FILE *out;
-};
-
-/* Start ms-fixture in a fresh directory and wait for its "ready" line. */
+/* Start ms-fixture; each test gets its own. */
 static int fx_setup(void **state)
 {
-	const char *bin = getenv("MS_FIXTURE");
-	struct fx *fx = calloc(1, sizeof(*fx));
-	int fds[2];
-	char line[8192];
+	struct fixture *fx = calloc(1, sizeof(*fx));
 
 	assert_non_null(fx);
-	assert_non_null(bin);
-	snprintf(fx->dir, sizeof(fx->dir), "%s/ms-plist.XXXXXX", "/tmp");
-	assert_non_null(mkdtemp(fx->dir));
-	assert_int_equal(pipe(fds), 0);
-	fx->pid = fork();
-	assert_true(fx->pid >= 0);
-	if (fx->pid == 0) {
-		dup2(fds[1], STDOUT_FILENO);
-		close(fds[0]);
-		execl(bin, bin, fx->dir, (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	fx->out = fdopen(fds[0], "r");
-	while (fgets(line, sizeof(line), fx->out))
-		if (!strncmp(line, "ready ", 6))
-			break;
-	assert_int_equal(atoi(line + 6), fx->pid);
+	assert_int_equal(fixture_start(fx), 0);
 	*state = fx;
-	return 0;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
 	return 0;
 }
 
 static int fx_teardown(void **state)
 {
-	struct fx *fx = *state;
-	kill(fx->pid, SIGKILL);
-	waitpid(fx->pid, NULL, 0);
-	fclose(fx->out);
-	nftw(fx->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	struct fixture *fx = *state;
+
+	fixture_stop(fx);
 	free(fx);
 	return 0;
 }
@@ -111,11 +72,11 @@ static size_t count_maps(pid_t pid, uint64_t *total)
 
 static void test_fixture_row(void **state)
 {
-	struct fx *fx = *state;
+	struct fixture *fx = *state;
 	struct ms_proclist l = { 0 };
 	const struct ms_procrow *r;
 	struct ms_error err;
-	char want[256];
+	char want[512];
 	uint64_t total;
 	size_t n;
 
@@ -125,7 +86,7 @@ static void test_fixture_row(void **state)
 		fail_msg("the fixture is not in the list");
 		return;
 	}
-	snprintf(want, sizeof(want), "%s %s", getenv("MS_FIXTURE"), fx->dir);
+	snprintf(want, sizeof(want), "ms-fixture %s", fx->dir);
 	assert_string_equal(r->cmd, want);
 	assert_int_equal(r->uid, geteuid());
 	assert_false(r->kthread);
@@ -136,9 +97,48 @@ static void test_fixture_row(void **state)
 	ms_proclist_free(&l);
 }
 
+/*
+ * The user's --backend reaches the counting: the text shows the legacy
+ * [vsyscall] page, which PROCMAP_QUERY never reports, so the text backend
+ * counts one mapping more where the kernel has that page.
+ */
+static void test_counts_with_the_backend_asked(void **state)
+{
+	struct fixture *fx = *state;
+	struct ms_proclist l = { 0 };
+	const struct ms_procrow *r;
+	struct ms_error err;
+	size_t by_ioctl, by_text;
+	bool vsyscall;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	assert_non_null(f);
+	vsyscall = getdelim(&text, &len, '\0', f) > 0 && strstr(text, "[vsyscall]");
+	free(text);
+	fclose(f);
+	l.backend = MS_BACKEND_IOCTL;
+	assert_int_equal(ms_proclist_scan(MS_PROCLIST_PROCFS, MS_PROCLIST_COUNT_MAPS, &l, &err), 0);
+	r = find(&l, fx->pid);
+	if (!r)
+		fail_msg("the fixture is not in the list");
+	by_ioctl = r ? r->nmaps : 0;
+	l.backend = MS_BACKEND_TEXT;
+	assert_int_equal(ms_proclist_scan(MS_PROCLIST_PROCFS, MS_PROCLIST_COUNT_MAPS, &l, &err), 0);
+	r = find(&l, fx->pid);
+	if (!r)
+		fail_msg("the fixture is not in the list");
+	by_text = r ? r->nmaps : 0;
+	if (!vsyscall)
+		print_message("no [vsyscall] page here: the two backends count alike\n");
+	assert_int_equal(by_text, by_ioctl + (vsyscall ? 1 : 0));
+	ms_proclist_free(&l);
+}
+
 static void test_sources_agree(void **state)
 {
-	struct fx *fx = *state;
+	struct fixture *fx = *state;
 	struct ms_proclist a = { 0 }, b = { 0 }, c = { 0 };
 	struct ms_error err;
 	size_t compared = 0;
@@ -176,6 +176,180 @@ static void test_sources_agree(void **state)
 	ms_proclist_free(&a);
 	ms_proclist_free(&b);
 	ms_proclist_free(&c);
+}
+
+static size_t index_of(const struct ms_proclist *l, pid_t pid)
+{
+	size_t i = ms_proclist_find(l, pid);
+
+	if (i == l->count)
+		fail_msg("pid %d is not in the process list", (int)pid);
+	return i;
+}
+
+static void scan(struct ms_proclist *l)
+{
+	struct ms_error err;
+
+	assert_int_equal(ms_proclist_scan(MS_PROCLIST_PROCFS, 0, l, &err), 0);
+}
+
+/* Count the fixture's row alone; *walked: whether that walked its mappings. */
+static const struct ms_procrow *count_one(struct ms_proclist *l, pid_t pid, size_t *walked)
+{
+	size_t at = index_of(l, pid);
+
+	ms_proclist_count(l, &at, 1, NULL, false);
+	*walked = l->walked;
+	return &l->rows[at];
+}
+
+/* A scan walks nobody's mappings; a count walks only the rows it is given. */
+static void test_counts_only_rows_asked(void **state)
+{
+	struct fixture *fx = *state;
+	struct ms_proclist l = { 0 };
+	const struct ms_procrow *r;
+	size_t walked, counted = 0;
+	uint64_t total;
+
+	scan(&l);
+	for (size_t i = 0; i < l.count; i++)
+		assert_false(l.rows[i].counted);
+	r = count_one(&l, fx->pid, &walked);
+	assert_int_equal(walked, 1);
+	assert_true(r->counted);
+	assert_int_equal(r->nmaps, count_maps(fx->pid, &total));
+	assert_int_equal(r->mapped, total);
+	for (size_t i = 0; i < l.count; i++)
+		counted += l.rows[i].counted;
+	assert_int_equal(counted, 1);
+	ms_proclist_free(&l);
+}
+
+/* The screen's model counts the rows on screen (the fixture's among them) and no others. */
+static void test_procview_counts_rows_on_screen(void **state)
+{
+	struct fixture *fx = *state;
+	struct tui_procview pv;
+	size_t at;
+
+	tui_procview_init(&pv, 0, 3);
+	scan(&pv.list);
+	assert_int_equal(tui_procview_rebuild(&pv), 0);
+	assert_true(pv.nshown > 6);
+	for (at = 0; at < pv.nshown && tui_procview_row(&pv, at)->pid != fx->pid; at++)
+		;
+	assert_true(at < pv.nshown);
+	tui_procview_select(&pv, at);
+	tui_procview_count_shown(&pv, NULL, false);
+	assert_true(tui_procview_selected(&pv)->counted);
+	for (size_t i = 0; i < pv.nshown; i++)
+		if (i < pv.top_row || i >= pv.top_row + pv.height)
+			assert_false(tui_procview_row(&pv, i)->counted);
+	assert_true(pv.list.walked >= 1 && pv.list.walked <= 3);
+	tui_procview_free(&pv);
+}
+
+/*
+ * A process is walked again only when its mappings moved: an idle one keeps
+ * its count through scans without a walk; one that maps a file is recounted.
+ */
+static void test_recounts_only_on_change(void **state)
+{
+	struct fixture *fx = *state;
+	struct ms_proclist l = { 0 };
+	const struct ms_procrow *r;
+	size_t walked, before;
+	uint64_t total;
+
+	scan(&l);
+	r = count_one(&l, fx->pid, &walked);
+	assert_int_equal(walked, 1);
+	before = r->nmaps;
+	/* The next scan carries the count over, before anything is counted. */
+	scan(&l);
+	r = &l.rows[index_of(&l, fx->pid)];
+	assert_true(r->counted);
+	assert_int_equal(r->nmaps, before);
+	r = count_one(&l, fx->pid, &walked);
+	assert_int_equal(walked, 0);
+	assert_int_equal(r->nmaps, before);
+
+	assert_int_equal(fixture_command(fx, "mapfile grown.dat"), 0);
+	scan(&l);
+	r = count_one(&l, fx->pid, &walked);
+	assert_int_equal(walked, 1);
+	assert_int_equal(r->nmaps, count_maps(fx->pid, &total));
+	assert_true(r->nmaps > before);
+	assert_int_equal(r->mapped, total);
+	ms_proclist_free(&l);
+}
+
+/* resident pages of /proc/PID/statm, in bytes */
+static uint64_t statm_rss(pid_t pid)
+{
+	unsigned long long size, resident;
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/statm", (int)pid);
+	f = fopen(path, "re");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%llu %llu", &size, &resident), 2);
+	fclose(f);
+	return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* RSS is statm's resident size, from either source; an idle fixture keeps it. */
+static void test_rss_is_statm_resident(void **state)
+{
+	static const enum ms_proclist_source srcs[] = { MS_PROCLIST_PROCFS, MS_PROCLIST_LIBPROC2 };
+	struct fixture *fx = *state;
+
+	for (size_t s = 0; s < 2; s++) {
+		struct ms_proclist l = { 0 };
+		struct ms_error err;
+		int rc = ms_proclist_scan(srcs[s], 0, &l, &err);
+		const struct ms_procrow *r;
+
+		if (rc == MS_ERR_NOTSUP)
+			continue;
+		assert_int_equal(rc, 0);
+		r = &l.rows[index_of(&l, fx->pid)];
+		assert_true(r->rss > 0);
+		assert_int_equal(r->rss, statm_rss(fx->pid));
+		ms_proclist_free(&l);
+	}
+}
+
+/*
+ * A child that exited and was not reaped is a zombie, not "exited", from
+ * either source, and is not walked.
+ */
+static void test_zombie_shows_as_zombie(void **state)
+{
+	static const enum ms_proclist_source srcs[] = { MS_PROCLIST_PROCFS, MS_PROCLIST_LIBPROC2 };
+	struct fixture *fx = *state;
+
+	fixture_kill(fx, false);
+	for (size_t s = 0; s < 2; s++) {
+		struct ms_proclist l = { 0 };
+		const struct ms_procrow *r;
+		struct ms_error err;
+		size_t walked;
+		int rc = ms_proclist_scan(srcs[s], 0, &l, &err);
+
+		if (rc == MS_ERR_NOTSUP)
+			continue;
+		assert_int_equal(rc, 0);
+		r = count_one(&l, fx->pid, &walked);
+		assert_int_equal(r->state, 'Z');
+		assert_int_equal(walked, 0);
+		assert_true(r->maps_err != 0);
+		assert_string_equal(r->maps_why, "zombie");
+		ms_proclist_free(&l);
+	}
 }
 
 static void push(struct ms_proclist *l, pid_t pid, uid_t uid, bool kthread, size_t nmaps,
@@ -232,12 +406,53 @@ static void test_procview(void **state)
 	tui_procview_free(&pv);
 }
 
+/* Back from a maps view: its process is selected and on screen, before or after a scan. */
+static void test_procview_reveal(void **state)
+{
+	struct tui_procview pv;
+
+	(void)state;
+	tui_procview_init(&pv, 1000, 3);
+	/* Started as `mapscope PID`: nothing scanned yet when the view closes. */
+	assert_int_equal(tui_procview_reveal(&pv, 70), 0);
+	for (pid_t pid = 10; pid <= 80; pid += 10)
+		push(&pv.list, pid, 1000, false, 1, "sh");
+	pv.list.capacity = pv.list.count;
+	assert_int_equal(tui_procview_rebuild(&pv), 0);
+	assert_int_equal(tui_procview_selected(&pv)->pid, 70);
+	assert_true(pv.top_row <= pv.sel_row && pv.sel_row < pv.top_row + pv.height);
+	/* Someone else's process, and a kernel thread: the filters widen to show them. */
+	push(&pv.list, 90, 0, false, 1, "sshd");
+	push(&pv.list, 5, 0, true, 0, "[kworker]");
+	pv.list.capacity = pv.list.count;
+	assert_int_equal(tui_procview_rebuild(&pv), 0);
+	assert_int_equal(tui_procview_reveal(&pv, 90), 0);
+	assert_true(pv.all_users);
+	assert_int_equal(tui_procview_selected(&pv)->pid, 90);
+	assert_int_equal(tui_procview_reveal(&pv, 5), 0);
+	assert_true(pv.kthreads);
+	assert_int_equal(tui_procview_selected(&pv)->pid, 5);
+	assert_int_equal(pv.top_row, 0);
+	/* Once shown, a later rescan does not widen anything again. */
+	pv.all_users = false;
+	assert_int_equal(tui_procview_rebuild(&pv), 0);
+	assert_false(pv.all_users);
+	tui_procview_free(&pv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_fixture_row, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_counts_with_the_backend_asked, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_sources_agree, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_counts_only_rows_asked, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_procview_counts_rows_on_screen, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_recounts_only_on_change, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_rss_is_statm_resident, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_zombie_shows_as_zombie, fx_setup, fx_teardown),
 		cmocka_unit_test(test_procview),
+		cmocka_unit_test(test_procview_reveal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,8 @@
 #include <cmocka.h>
 
 #include "core/escape.h"
+#include "tui/keydec.h"
+#include "tui/procview.h"
 #include "tui/staleview.h"
 #include "tui/tui.h"
 
@@ -141,7 +143,81 @@ static void sample_model(struct tui_mapview *vm, size_t height)
 	ms_maplist_free(&b);
 }
 
-static void draw_maps(const char *name, int lines, int cols, bool detail, const char *banner)
+/* A listing sorted by SIZE, largest first, with every row's RSS (a sort by RSS needs them all). */
+static void sorted_model_with(struct tui_mapview *vm, size_t height, enum tui_map_sort sort, bool reverse)
+{
+	struct ms_maplist a = { 0 };
+	static const uint64_t rss[] = { 4096, 8192, 0, 16384, 12288 };
+
+	tui_mapview_init(vm, 0, height);
+	push_map(&a, 0x400000, 0x401000, MS_PERM_READ | MS_PERM_EXEC, "/usr/bin/demo", 8, 1234);
+	push_map(&a, 0x500000, 0x504000, MS_PERM_READ, "/tmp/new file.dat", 8, 99);
+	push_map(&a, 0x600000, 0x602000, MS_PERM_READ | MS_PERM_WRITE, NULL, 0, 0);
+	push_map(&a, 0x700000, 0x708000, MS_PERM_READ | MS_PERM_WRITE, "[heap]", 0, 0);
+	push_map(&a, 0x7f0000000000, 0x7f0000004000, MS_PERM_READ | MS_PERM_WRITE | MS_PERM_SHARED,
+		 "/dev/shm/bus", 0, 77);
+	tui_mapview_set_sort(vm, sort, reverse);
+	assert_int_equal(tui_mapview_apply_sorted(vm, &a, rss), 0);
+	ms_maplist_free(&a);
+}
+
+static void size_sorted_model(struct tui_mapview *vm, size_t height)
+{
+	sorted_model_with(vm, height, TUI_MSORT_SIZE, true);
+}
+
+static void name_sorted_model(struct tui_mapview *vm, size_t height)
+{
+	sorted_model_with(vm, height, TUI_MSORT_NAME, false);
+}
+
+/* Names longer than any NAME column: a deep path, escapes near the cut, a huge file name. */
+static void long_model(struct tui_mapview *vm, size_t height)
+{
+	struct ms_maplist a = { 0 };
+	char huge[200];
+
+	snprintf(huge, sizeof(huge), "/srv/%060d/%070d.dat", 0, 0);
+	tui_mapview_init(vm, 0, height);
+	push_map(&a, 0x7f0000000000, 0x7f0000010000, MS_PERM_READ | MS_PERM_EXEC,
+		 "/opt/python/versions/3.11.7/lib/python3.11/lib-dynload/_ssl.cpython-311-x86_64-linux-gnu.so",
+		 8, 501);
+	push_map(&a, 0x7f0000010000, 0x7f0000011000, MS_PERM_READ,
+		 "/usr/lib/x86_64-linux-gnu/gconv/\\x\033]0;t\007/libutf16-converter-plugin.so", 8, 502);
+	push_map(&a, 0x7f0000020000, 0x7f0000021000, MS_PERM_READ, huge, 8, 503);
+	push_map(&a, 0x7f0000030000, 0x7f0000031000, MS_PERM_READ | MS_PERM_WRITE,
+		 "[anon:a-very-long-anonymous-mapping-name-that-loses-its-middle-not-its-end]", 0, 0);
+	tui_mapview_apply(vm, &a, 0, false, true);
+	ms_maplist_free(&a);
+}
+
+/*
+ * A name that needs more lines than the pane's usual share takes them from
+ * the rows; its \x1b falls at a wrap, and moves to the next line whole.
+ */
+static void very_long_model(struct tui_mapview *vm, size_t height)
+{
+	struct ms_maplist a = { 0 };
+	char name[512];
+	size_t at = (size_t)snprintf(name, sizeof(name), "/home/user");
+
+	for (int i = 0; i < 14; i++)
+		at += (size_t)snprintf(name + at, sizeof(name) - at, "/%c%s", 'a' + i,
+				       "-directory-with-a-long-name");
+	snprintf(name + at, sizeof(name) - at, "/l\033file.so");
+	tui_mapview_init(vm, 0, height);
+	push_map(&a, 0x7f0000000000, 0x7f0000010000, MS_PERM_READ, "/usr/lib/before.so", 8, 500);
+	push_map(&a, 0x7f0000010000, 0x7f0000020000, MS_PERM_READ | MS_PERM_EXEC, name, 8, 501);
+	for (int i = 0; i < 12; i++)
+		push_map(&a, 0x7f0000100000 + 0x10000 * (uint64_t)i, 0x7f0000101000 + 0x10000 * (uint64_t)i,
+			 MS_PERM_READ, "/usr/lib/after.so", 8, 600 + (uint64_t)i);
+	tui_mapview_apply(vm, &a, 0, false, true);
+	tui_mapview_move(vm, 1);
+	ms_maplist_free(&a);
+}
+
+static void draw_model(const char *name, int lines, int cols, bool detail, const char *banner,
+		       void (*model)(struct tui_mapview *, size_t), size_t hscroll)
 {
 	struct tui_app app;
 	struct tui_mapview vm;
@@ -153,13 +229,30 @@ static void draw_maps(const char *name, int lines, int cols, bool detail, const 
 
 	app_init(&app);
 	resize_term(lines, cols);
-	sample_model(&vm, (size_t)tui_maps_rows(lines, detail));
+	model(&vm, (size_t)tui_maps_rows(lines, detail));
+	vm.hscroll = hscroll;
 	f.vm = &vm;
-	tui_maps_draw_frame(&app, stdscr, &f);
+	tui_maps_draw_frame(&app, stdscr, &f, NULL);
 	got = dump(stdscr);
 	compare(name, got);
 	free(got);
 	tui_mapview_free(&vm);
+}
+
+static void draw_maps(const char *name, int lines, int cols, bool detail, const char *banner)
+{
+	draw_model(name, lines, cols, detail, banner, sample_model, 0);
+}
+
+/* Long names keep their file name at 80 and 200 columns; Right shows them raw; the pane wraps. */
+static void test_maps_long_names(void **state)
+{
+	(void)state;
+	draw_model("maps-long-80x12.txt", 12, 80, false, NULL, long_model, 0);
+	draw_model("maps-long-200x12.txt", 12, 200, false, NULL, long_model, 0);
+	draw_model("maps-long-80x12-scrolled.txt", 12, 80, false, NULL, long_model, 16);
+	draw_model("maps-long-detail-80x24.txt", 24, 80, true, NULL, long_model, 0);
+	draw_model("maps-longer-detail-80x24.txt", 24, 80, true, NULL, very_long_model, 0);
 }
 
 /* The sample's verdicts, by name: what a real judge would say of those files. */
@@ -191,7 +284,7 @@ static void test_maps_stale_detail_80x24(void **state)
 	sample_model(&vm, (size_t)tui_maps_rows(24, true));
 	assert_int_equal(tui_mapview_judge_visible(&vm, sample_judge, NULL), 0);
 	f.vm = &vm;
-	tui_maps_draw_frame(&app, stdscr, &f);
+	tui_maps_draw_frame(&app, stdscr, &f, NULL);
 	got = dump(stdscr);
 	compare("maps-stale-detail-80x24.txt", got);
 	free(got);
@@ -232,6 +325,11 @@ static void test_stale_view_100x10(void **state)
 	assert_int_equal(tui_staleview_add(&sv, &a, &unit, &files), 0);
 	files.items = f + 1;
 	assert_int_equal(tui_staleview_add(&sv, &b, NULL, &files), 0);
+	/* The second lives in a container: its line says which. */
+	sv.entries[1].other_root = true;
+	sv.entries[1].has_container = true;
+	sv.entries[1].container.engine = "docker";
+	snprintf(sv.entries[1].container.name, sizeof(sv.entries[1].container.name), "0123456789ab");
 	assert_int_equal(tui_staleview_rebuild(&sv), 0);
 	sv.scanned = 57;
 	sv.unreadable = 3;
@@ -241,6 +339,85 @@ static void test_stale_view_100x10(void **state)
 	compare("stale-100x10.txt", got);
 	free(got);
 	tui_staleview_free(&sv);
+}
+
+static void push_proc(struct ms_proclist *l, pid_t pid, const char *user, char state, bool kthread,
+		      const char *cmd)
+{
+	struct ms_procrow *r;
+
+	l->rows = realloc(l->rows, (l->count + 1) * sizeof(*l->rows));
+	assert_non_null(l->rows);
+	l->capacity = l->count + 1;
+	r = &l->rows[l->count++];
+	memset(r, 0, sizeof(*r));
+	r->pid = pid;
+	snprintf(r->user, sizeof(r->user), "%s", user);
+	r->state = state;
+	r->kthread = kthread;
+	r->cmd = strdup(cmd);
+	r->cmd_len = strlen(cmd);
+	assert_non_null(r->cmd);
+}
+
+/*
+ * The process list at 80 columns, sorted by RSS: counted rows, one not on
+ * screen yet when last counted (blank counts), a zombie and a kernel thread.
+ */
+static void test_procs_80x10(void **state)
+{
+	struct tui_app app;
+	struct tui_procview pv;
+	struct ms_procrow *r;
+	char *got;
+
+	(void)state;
+	app_init(&app);
+	resize_term(10, 80);
+	tui_procview_init(&pv, 0, (size_t)tui_body_lines(10));
+	pv.kthreads = true;
+	push_proc(&pv.list, 2, "root", 'S', true, "[kthreadd]");
+	push_proc(&pv.list, 812, "root", 'S', false, "sshd: /usr/sbin/sshd -D");
+	push_proc(&pv.list, 4242, "alice", 'S', false,
+		  "/opt/python/versions/3.11.7/bin/python3.11 -m http.server 8080 --bind 127.0.0.1");
+	push_proc(&pv.list, 4300, "alice", 'Z', false, "[defunct-child]");
+	push_proc(&pv.list, 5000, "bob", 'S', false, "sleep 600");
+	r = &pv.list.rows[0];
+	r->maps_err = MS_ERR_NOMM;
+	r->maps_why = "kernel";
+	r = &pv.list.rows[1];
+	r->counted = true;
+	r->nmaps = 94;
+	r->mapped = 15u << 20;
+	r->rss = 6u << 20;
+	r->stale_counted = true;
+	r = &pv.list.rows[2];
+	r->counted = true;
+	r->nmaps = 60012;
+	r->mapped = 3ull << 30;
+	r->rss = 210u << 20;
+	r->stale_counted = true;
+	r->stale = 2;
+	r = &pv.list.rows[3];
+	r->maps_err = MS_ERR_EXITED;
+	r->maps_why = "zombie";
+	pv.list.rows[4].rss = 900u << 10;
+	pv.sort_col = TUI_PCOL_RSS;
+	pv.reverse = true;
+	assert_int_equal(tui_procview_rebuild(&pv), 0);
+	tui_procs_draw_frame(&app, stdscr, &pv);
+	got = dump(stdscr);
+	compare("procs-80x10.txt", got);
+	free(got);
+	tui_procview_free(&pv);
+}
+
+/* Sorted maps views at 80 columns: the header names the sort, ties go by address. */
+static void test_maps_sorted_80x12(void **state)
+{
+	(void)state;
+	draw_model("maps-sorted-size-80x12.txt", 12, 80, false, NULL, size_sorted_model, 0);
+	draw_model("maps-sorted-name-80x12.txt", 12, 80, false, NULL, name_sorted_model, 0);
 }
 
 static void test_maps_80x12(void **state)
@@ -308,6 +485,17 @@ static void test_dispatch_matches_table(void **state)
 	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, 'D'), TUI_ACT_STALE_VIEW);
 	assert_int_equal(tui_key_action(TUI_SCOPE_STALE, '\r'), TUI_ACT_STALE_OPEN);
 	assert_int_equal(tui_key_action(TUI_SCOPE_STALE, 'q'), TUI_ACT_QUIT);
+	/* What the escape decoder reads, and VT220's Find and Select. */
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, TUI_KEY_END), TUI_ACT_END);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, TUI_KEY_HOME), TUI_ACT_HOME);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, KEY_SELECT), TUI_ACT_END);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, KEY_FIND), TUI_ACT_HOME);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, TUI_KEY_PGDN), TUI_ACT_PAGE_DOWN);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, TUI_KEY_F(1)), TUI_ACT_HELP);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, TUI_KEY_ESC), TUI_ACT_BACK);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, TUI_KEY_ALT + 'x'), TUI_ACT_NONE);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, TUI_KEY_WITH(TUI_KEY_UP, TUI_MOD_CTRL)),
+			 TUI_ACT_NONE);
 	for (size_t i = 0; i < n; i++) {
 		const char *k = a[i].keys;
 
@@ -331,6 +519,9 @@ int main(void)
 		cmocka_unit_test(test_too_small),
 		cmocka_unit_test(test_help_80x40),
 		cmocka_unit_test(test_dispatch_matches_table),
+		cmocka_unit_test(test_maps_long_names),
+		cmocka_unit_test(test_procs_80x10),
+		cmocka_unit_test(test_maps_sorted_80x12),
 	};
 
 	return cmocka_run_group_tests(tests, term_setup, term_teardown);

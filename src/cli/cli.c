@@ -7,10 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <wchar.h>
 #include <langinfo.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/colwriter.h"
 #include "core/escape.h"
 #include "core/units.h"
 
@@ -243,35 +244,40 @@ int cli_stdout_done(int failed)
 	return CLI_EXIT_OK;
 }
 
-/* Display width of a cell; cells are escaped, so no control bytes. */
-static size_t text_width(const char *s)
+static size_t colw_width_z(const char *s)
 {
-	mbstate_t st;
-	size_t width = 0;
-	const char *p = s;
+	return s ? colw_width(s, strlen(s)) : 0;
+}
 
-	/* Every column but a name is ASCII: count bytes. */
-	while (p && *p && !(*p & 0x80))
-		p++;
-	if (!p || !*p)
-		return s ? (size_t)(p - s) : 0;
-	memset(&st, 0, sizeof(st));
-	while (s && *s) {
-		wchar_t wc;
-		size_t n = mbrtowc(&wc, s, MB_CUR_MAX, &st);
-		int w;
+int cli_writer_new(const struct cli_opts *o, const char *json_name, const struct cli_column *cols,
+		   const int *selected, size_t nselected, size_t chunk_rows, struct colw **out)
+{
+	struct colw_opts wo = {
+		.format = o->json ? COLW_JSON : o->raw ? COLW_RAW : COLW_TABLE,
+		.noheadings = o->noheadings,
+		.json_name = json_name,
+		.chunk_rows = chunk_rows,
+	};
+	struct colw_column wc[CLI_MAX_COLUMNS];
 
-		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
-			memset(&st, 0, sizeof(st));
-			width++;
-			s++;
-			continue;
-		}
-		w = wcwidth(wc);
-		width += w > 0 ? (size_t)w : 0;
-		s += n;
+	*out = NULL;
+	if (nselected > CLI_MAX_COLUMNS || !colw_wanted(wo.format, isatty(STDOUT_FILENO)))
+		return CLI_EXIT_OK;
+	for (size_t i = 0; i < nselected; i++) {
+		const struct cli_column *c = &cols[selected[i]];
+
+		wc[i].name = c->name;
+		wc[i].whint = c->whint;
+		wc[i].right = c->flags & SCOLS_FL_RIGHT;
+		wc[i].json_number = c->json_type == SCOLS_JSON_NUMBER &&
+				    !(c->numeric_in_bytes && !o->bytes);
 	}
-	return width;
+	*out = colw_new(stdout, &wo, wc, nselected);
+	if (!*out) {
+		cli_error("out of memory");
+		return CLI_EXIT_FAIL;
+	}
+	return CLI_EXIT_OK;
 }
 
 void cli_stream_init(struct cli_stream *st, const struct cli_opts *o, size_t ncolumns)
@@ -295,11 +301,11 @@ static void measure(struct cli_stream *st, struct libscols_table *tb)
 	struct libscols_line *ln;
 
 	for (size_t c = 0; c + 1 < st->ncolumns; c++)
-		st->width[c] = text_width(scols_cell_get_data(
+		st->width[c] = colw_width_z(scols_cell_get_data(
 			scols_column_get_header(scols_table_get_column(tb, c))));
 	while (itr && scols_table_next_line(tb, itr, &ln) == 0)
 		for (size_t c = 0; c + 1 < st->ncolumns; c++) {
-			size_t w = text_width(cell_text(ln, c));
+			size_t w = colw_width_z(cell_text(ln, c));
 
 			if (w > st->width[c])
 				st->width[c] = w;
@@ -320,7 +326,7 @@ static int pad(const struct cli_stream *st, struct libscols_table *tb)
 	while (rc == 0 && scols_table_next_line(tb, itr, &ln) == 0) {
 		for (size_t c = 0; rc == 0 && c + 1 < st->ncolumns; c++) {
 			const char *text = cell_text(ln, c);
-			size_t w = text_width(text), len = strlen(text), fill;
+			size_t w = colw_width_z(text), len = strlen(text), fill;
 			bool right = scols_column_is_right(scols_table_get_column(tb, c));
 			char *padded;
 

@@ -130,6 +130,16 @@ struct libscols_table *cli_table_new(const struct cli_opts *o, const char *json_
 				     const struct cli_column *cols, const int *selected,
 				     size_t nselected);
 
+/*
+ * The streaming writer (colwriter.h) for these options and columns, when
+ * it may print this output: *out is NULL when libsmartcols must (a table
+ * on a terminal).  chunk_rows: as cli_stream_chunk's chunks.  Returns an
+ * exit status (message printed).
+ */
+struct colw;
+int cli_writer_new(const struct cli_opts *o, const char *json_name, const struct cli_column *cols,
+		   const int *selected, size_t nselected, size_t chunk_rows, struct colw **out);
+
 /* Print and flush; returns an exit status (EPIPE is quiet success). */
 int cli_table_print(struct libscols_table *tb);
 

@@ -1,6 +1,7 @@
 /* `mapscope list PID`: every mapping of a process, filtered in the kernel. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "cli/colwriter.h"
 #include "cli/mapcols.h"
 #include "core/residency.h"
 
@@ -46,6 +48,111 @@ static int query_residency(struct ms_residency *res, struct ms_proc *proc,
 	return 0;
 }
 
+/*
+ * One listing: mappings arrive one at a time from the engine's walk and are
+ * printed in batches of `chunk` (residency is one scan per batch), either
+ * by the streaming writer or through a libsmartcols table printed in
+ * chunks (on a terminal, whose width it fits, or when asked to).
+ */
+struct list_run {
+	const struct cli_opts *o;
+	const int *selected;
+	size_t nselected;
+	struct ms_proc *proc;
+	struct ms_residency *res;
+	struct colw *w;
+	struct libscols_table *tb;
+	struct cli_stream stream;
+	struct ms_maplist batch;
+	size_t chunk;
+	size_t shown;
+	int status;
+	struct ms_error *err;
+};
+
+static int add_row(struct list_run *r, const struct ms_mapping *m, const struct ms_resinfo *res)
+{
+	if (!r->w)
+		return mapcols_add_line_res(r->tb, r->o, r->selected, r->nselected, m, 0, res);
+	for (size_t i = 0; i < r->nselected; i++) {
+		int col = r->selected[i];
+		char *dst = colw_cell_buf(r->w, mapcols_cell_max(col, m));
+		size_t len;
+
+		if (!dst)
+			return -1;
+		len = mapcols_render_to(r->o, col, m, 0, res, dst);
+		/* Every column but the name is printable ASCII by construction. */
+		if (col == MAPCOL_NAME)
+			colw_cell_end(r->w, len);
+		else
+			colw_cell_end_width(r->w, len, len);
+	}
+	return colw_row_end(r->w);
+}
+
+/* Print the batch; 0, or -1 with r->status set. */
+static int flush_batch(struct list_run *r, bool last)
+{
+	struct ms_resinfo *resinfo = NULL;
+	int wrote = CLI_EXIT_OK;
+
+	if (r->res && r->batch.count && query_residency(r->res, r->proc, &r->batch, &resinfo) < 0)
+		r->status = CLI_EXIT_FAIL;
+	for (size_t i = 0; r->status == CLI_EXIT_OK && i < r->batch.count; i++) {
+		if (add_row(r, &r->batch.items[i], resinfo ? &resinfo[i] : NULL) < 0) {
+			cli_error("pid %d: out of memory", (int)ms_proc_pid(r->proc));
+			r->status = CLI_EXIT_FAIL;
+		}
+	}
+	r->shown += r->batch.count;
+	ms_maplist_clear(&r->batch);
+	free(resinfo);
+	/* What was read before a failure is still worth showing. */
+	if (!r->w && (!last || r->stream.chunks))
+		wrote = cli_stream_chunk(&r->stream, r->tb);
+	if (r->status == CLI_EXIT_OK)
+		r->status = wrote;
+	return r->status == CLI_EXIT_OK ? 0 : -1;
+}
+
+static int take_mapping(void *ctx, struct ms_mapping *m)
+{
+	struct list_run *r = ctx;
+
+	if (ms_maplist_push(&r->batch, m) < 0)
+		return ms_error_set(r->err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
+				    (int)ms_proc_pid(r->proc));
+	if (r->batch.count < r->chunk)
+		return 0;
+	return flush_batch(r, false) < 0 ? 1 : 0;
+}
+
+static int finish(struct list_run *r)
+{
+	if (r->w)
+		return cli_stdout_done(colw_finish(r->w) < 0);
+	return r->stream.chunks ? cli_stream_end(&r->stream) : cli_table_print(r->tb);
+}
+
+/* The writer, or else the libsmartcols table; an exit status. */
+static int open_output(struct list_run *r)
+{
+	int status = cli_writer_new(r->o, "mappings", mapcols, r->selected, r->nselected,
+				    r->chunk, &r->w);
+
+	if (status != CLI_EXIT_OK || r->w)
+		return status;
+	r->tb = cli_table_new(r->o, "mappings", mapcols, r->selected, r->nselected);
+	if (!r->tb)
+		return CLI_EXIT_FAIL;
+	/* libsmartcols needs the whole JSON document at once. */
+	if (r->o->json)
+		r->chunk = SIZE_MAX;
+	cli_stream_init(&r->stream, r->o, r->nselected);
+	return CLI_EXIT_OK;
+}
+
 static const int list_defaults[] = {
 	MAPCOL_START, MAPCOL_END, MAPCOL_SIZE, MAPCOL_PERMS, MAPCOL_OFFSET,
 	MAPCOL_DEV, MAPCOL_INODE, MAPCOL_NAME,
@@ -74,19 +181,12 @@ static const struct option list_options[] = {
 int cmd_list(int argc, char **argv)
 {
 	struct cli_opts o;
-	struct ms_maplist list = { 0 };
-	struct ms_residency *res = NULL;
-	struct ms_resinfo *resinfo = NULL;
-	struct cli_stream stream;
-	size_t chunk, shown = 0;
-	uint64_t addr = 0;
-	bool last;
 	struct ms_proc *proc = NULL;
 	struct ms_maps *maps = NULL;
-	struct libscols_table *tb;
 	struct ms_error err;
+	struct list_run run = { 0 };
 	int selected[CLI_MAX_COLUMNS];
-	int nsel, rc, status;
+	int nsel, rc = 0, status;
 	pid_t pid;
 
 	status = cli_getopt(argc, argv, "list", list_options, list_usage, &o);
@@ -104,65 +204,45 @@ int cmd_list(int argc, char **argv)
 	status = cli_open_maps(pid, &o, &proc, &maps);
 	if (status != CLI_EXIT_OK)
 		return status;
+	run.o = &o;
+	run.selected = selected;
+	run.nselected = (size_t)nsel;
+	run.proc = proc;
+	run.err = &err;
 	if (mapcols_want_residency(selected, (size_t)nsel, 0)) {
-		status = open_residency(proc, &res);
+		status = open_residency(proc, &run.res);
 		if (status != CLI_EXIT_OK)
 			goto out;
 	}
-	tb = cli_table_new(&o, "mappings", mapcols, selected, (size_t)nsel);
-	if (!tb) {
-		status = CLI_EXIT_FAIL;
-		goto out;
-	}
-	cli_stream_init(&stream, &o, (size_t)nsel);
 	ms_maps_set_fields(maps, mapcols_fields(selected, (size_t)nsel));
 	/*
 	 * Long listings go out in chunks, so memory stays bounded whatever the
-	 * size of the process.  JSON needs the whole document at once, and the
-	 * text backend reads the whole file per query, so both take one chunk.
+	 * size of the process.  The text backend, asked for by name, prints
+	 * one table, as it always has.
 	 */
-	chunk = o.json || ms_maps_backend(maps) != MS_BACKEND_IOCTL ? SIZE_MAX : LIST_CHUNK;
-	for (;;) {
-		rc = ms_maps_window(maps, addr, o.filter, chunk, &list, &err);
-		if (res && list.count && query_residency(res, proc, &list, &resinfo) < 0) {
-			status = CLI_EXIT_FAIL;
-			break;
-		}
-		for (size_t i = 0; i < list.count; i++) {
-			if (mapcols_add_line_res(tb, &o, selected, (size_t)nsel, &list.items[i], 0,
-						 resinfo ? &resinfo[i] : NULL) < 0) {
-				cli_error("pid %d: out of memory", (int)pid);
-				status = CLI_EXIT_FAIL;
-				break;
-			}
-		}
-		shown += list.count;
-		last = rc < 0 || list.count < chunk || status != CLI_EXIT_OK;
-		if (!last && list.count)
-			addr = list.items[list.count - 1].end;
-		/* What was read before an exit is still worth showing. */
-		if (!last || stream.chunks)
-			status = cli_stream_chunk(&stream, tb);
-		ms_maplist_clear(&list);
-		free(resinfo);
-		resinfo = NULL;
-		if (last || status != CLI_EXIT_OK)
-			break;
-	}
+	run.chunk = ms_maps_backend(maps) != MS_BACKEND_IOCTL ? SIZE_MAX : LIST_CHUNK;
+	status = open_output(&run);
+	if (status != CLI_EXIT_OK)
+		goto out;
+	rc = ms_maps_walk(maps, 0, o.filter, take_mapping, &run, &err);
+	if (run.status == CLI_EXIT_OK)
+		flush_batch(&run, true);
+	status = run.status;
 	if (status == CLI_EXIT_OK)
-		status = stream.chunks ? cli_stream_end(&stream) : cli_table_print(tb);
-	scols_unref_table(tb);
+		status = finish(&run);
 	if (rc < 0) {
-		cli_error("%s%s", err.msg, shown ? " (the listing above is partial)" : "");
+		cli_error("%s%s", err.msg, run.shown ? " (the listing above is partial)" : "");
 		status = ms_error_exit_status(err.code);
 	} else if (ms_maps_stats(maps)->malformed_lines) {
 		cli_error("pid %d: %zu malformed lines of maps text skipped", (int)pid,
 			  ms_maps_stats(maps)->malformed_lines);
 	}
 out:
-	free(resinfo);
-	ms_residency_close(res);
-	ms_maplist_free(&list);
+	colw_free(run.w);
+	if (run.tb)
+		scols_unref_table(run.tb);
+	ms_maplist_free(&run.batch);
+	ms_residency_close(run.res);
 	ms_maps_close(maps);
 	ms_proc_close(proc);
 	return status;

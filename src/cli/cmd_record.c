@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -20,6 +21,7 @@
 #include "cli/cli.h"
 #include "core/escape.h"
 #include "core/record.h"
+#include "core/snapshot_write.h"
 
 enum { REC_OPT_INTERVAL = 300, REC_OPT_COUNT, REC_OPT_FORCE };
 
@@ -131,14 +133,24 @@ static int look(struct ms_maps *maps, struct ms_maplist *now, struct ms_error *e
 	/* record reports build-ID changes (MS_DIFF_F_BUILDID). */
 	ms_maps_set_fields(maps, MS_FIELDS_ALL);
 	ms_maplist_clear(now);
-	rc = ms_maps_collect(maps, 0, now, err);
+	rc = ms_snapshot_collect(maps, "recording", now, err);
 	if (rc == MS_ERR_EXECED) {
 		ms_maplist_clear(now);
 		rc = ms_maps_reopen(maps, err);
 		if (rc == 0)
-			rc = ms_maps_collect(maps, 0, now, err);
+			rc = ms_snapshot_collect(maps, "recording", now, err);
 	}
 	return rc;
+}
+
+/* Whether the map now fits a recording line (snapshot_write.h's bounds). */
+static bool within_bounds(struct ms_maps *maps, struct ms_error *err)
+{
+	struct ms_maplist now = { 0 };
+	int rc = look(maps, &now, err);
+
+	ms_maplist_free(&now);
+	return rc != MS_ERR_LIMIT;
 }
 
 static int record_loop(const struct record_args *a, struct ms_maps *maps, struct ms_recorder *r,
@@ -196,7 +208,11 @@ int cmd_record(int argc, char **argv)
 	sigaddset(&stop, SIGHUP);
 	sigprocmask(SIG_BLOCK, &stop, &old);
 
-	if (ms_recorder_open(a.out, maps, &a.so, &r, &err) < 0) {
+	if (!within_bounds(maps, &err)) {
+		/* Before the file: a process past the bounds leaves nothing behind. */
+		cli_error_pid(a.pid, &err);
+		status = CLI_EXIT_FAIL;
+	} else if (ms_recorder_open(a.out, maps, &a.so, &r, &err) < 0) {
 		/* Refused or unwritable: about the file or the process, never usage. */
 		cli_error_output(a.pid, &err);
 		status = CLI_EXIT_FAIL;

@@ -12,6 +12,7 @@
 #include "cli/mapcols.h"
 #include "core/escape.h"
 #include "core/snapshot.h"
+#include "core/snapshot_write.h"
 
 enum { SNAP_OPT_NO_CLOBBER = 300, SNAP_OPT_RESIDENCY, SNAP_OPT_FORCE };
 
@@ -47,25 +48,19 @@ static const struct option snapshot_options[] = {
 
 static int to_stdout(const struct ms_snapshot *snap, pid_t pid)
 {
+	int fd = STDOUT_FILENO;
 	struct ms_error err;
-	char *text;
-	size_t len;
-	int rc;
 
-	rc = ms_snapshot_dump(snap, &text, &len, &err);
-	if (rc < 0) {
-		cli_error("%s", err.msg);
-		return ms_error_exit_status(err.code);
-	}
-	rc = ms_write_all(STDOUT_FILENO, text, len);
-	free(text);
-	if (rc == -EPIPE)
+	/* Streamed: the bounds are checked before the first byte. */
+	if (ms_snapshot_stream(snap, ms_snapshot_sink_fd, &fd, &err) == 0)
 		return CLI_EXIT_OK;
-	if (rc < 0) {
-		cli_error("pid %d: stdout: write failed: %s", (int)pid, strerror(-rc));
-		return CLI_EXIT_FAIL;
-	}
-	return CLI_EXIT_OK;
+	if (err.code == MS_ERR_IO && err.sys_errno == EPIPE)
+		return CLI_EXIT_OK;
+	if (err.code == MS_ERR_IO)
+		cli_error("pid %d: stdout: %s", (int)pid, err.msg);
+	else
+		cli_error_pid(pid, &err);
+	return err.code == MS_ERR_IO ? CLI_EXIT_FAIL : ms_error_exit_status(err.code);
 }
 
 static int to_file(const struct ms_snapshot *snap, pid_t pid, const char *out,

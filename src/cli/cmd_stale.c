@@ -40,7 +40,8 @@ struct stale_opts {
 };
 
 static const int stale_defaults[] = {
-	STALECOL_NAME, STALECOL_PID, STALECOL_UNIT, STALECOL_VERDICT, STALECOL_WHY,
+	STALECOL_NAME, STALECOL_PID, STALECOL_UNIT, STALECOL_CONTAINER, STALECOL_VERDICT,
+	STALECOL_PACKAGE, STALECOL_WHY,
 };
 
 static void stale_usage(void)
@@ -174,6 +175,8 @@ int cmd_stale(int argc, char **argv)
 	struct ms_stale_report_opts ro;
 	struct ms_error err;
 	int selected[CLI_MAX_COLUMNS];
+	bool packages = false;
+	const char *why;
 	int nsel, status;
 
 	status = stale_getopt(argc, argv, &so);
@@ -183,9 +186,11 @@ int cmd_stale(int argc, char **argv)
 				 sizeof(stale_defaults) / sizeof(stale_defaults[0]), selected, CLI_MAX_COLUMNS);
 	if (nsel < 0)
 		return CLI_EXIT_USAGE;
-	for (int i = 0; i < nsel; i++)
+	for (int i = 0; i < nsel; i++) {
 		if (selected[i] == STALECOL_BUILDID)
 			so.scan_flags |= MS_STALE_BUILD_IDS;
+		packages |= selected[i] == STALECOL_PACKAGE;
+	}
 	ro = (struct ms_stale_report_opts){ .scan_flags = so.scan_flags, .show = so.show };
 	if (load_ignore(so.ignore_file, &ignore) < 0)
 		return STALE_EXIT_ERROR;
@@ -197,7 +202,9 @@ int cmd_stale(int argc, char **argv)
 	if (procscan_init(&ps, argc - optind, argv + optind, &so.cli, &status) < 0)
 		goto out;
 	status = CLI_EXIT_OK;
-	if (ms_stale_report_walk(&report, ctx, &ps.fleet, &ro, report_named, NULL, &err) < 0) {
+	if (ms_stale_report_walk(&report, ctx, &ps.fleet, &ro, report_named, NULL, &err) < 0 ||
+	    (packages && !so.openmetrics &&
+	     ms_stale_report_packages(&report, MS_PKGDB_DIR, &why, &err) < 0)) {
 		cli_error("%s", err.msg);
 		status = STALE_EXIT_ERROR;
 	}

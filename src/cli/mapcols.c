@@ -1,12 +1,11 @@
 #include "config.h"
 
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/mapcols.h"
 #include "core/escape.h"
+#include "core/units.h"
 
 const struct cli_column mapcols[MAPCOL_COUNT] = {
 	[MAPCOL_START] = { "START", 12, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, false, "start address (hex)" },
@@ -47,6 +46,8 @@ unsigned mapcols_fields(const int *selected, size_t nselected)
 			fields |= MS_FIELD_NAME;
 		else if (selected[i] == MAPCOL_BUILDID)
 			fields |= MS_FIELD_BUILD_ID;
+		else if (selected[i] == MAPCOL_PAGESIZE)
+			fields |= MS_FIELD_PAGE_SIZE;
 	}
 	return fields;
 }
@@ -87,45 +88,81 @@ char *mapcols_render(const struct cli_opts *o, int col, const struct ms_mapping 
 	return mapcols_render_res(o, col, m, addr, NULL);
 }
 
-char *mapcols_render_res(const struct cli_opts *o, int col, const struct ms_mapping *m,
-			 uint64_t addr, const struct ms_resinfo *res)
-{
-	char buf[64];
+static const char name_too_long[] = "(name longer than PATH_MAX)";
 
-	buf[0] = '\0';
+size_t mapcols_cell_max(int col, const struct ms_mapping *m)
+{
+	if (col == MAPCOL_NAME)
+		return m->name_truncated ? sizeof(name_too_long) : ms_escape_bound(m->name_len);
+	return MAPCOL_CELL_MAX;
+}
+
+static size_t size_cell(uint64_t size, const struct cli_opts *o, char *dst)
+{
+	ms_format_size(size, o->bytes, dst, MAPCOL_CELL_MAX);
+	return strlen(dst);
+}
+
+size_t mapcols_render_to(const struct cli_opts *o, int col, const struct ms_mapping *m,
+			 uint64_t addr, const struct ms_resinfo *res, char *dst)
+{
+	size_t n = 0;
+
 	switch (col) {
-	case MAPCOL_START: snprintf(buf, sizeof(buf), "%" PRIx64, m->start); break;
-	case MAPCOL_END: snprintf(buf, sizeof(buf), "%" PRIx64, m->end); break;
-	case MAPCOL_SIZE: ms_format_size(ms_mapping_size(m), o->bytes, buf, sizeof(buf)); break;
-	case MAPCOL_PERMS: ms_perms_format(m->perms, buf); break;
-	case MAPCOL_OFFSET: snprintf(buf, sizeof(buf), "%" PRIx64, m->offset); break;
-	case MAPCOL_DEV: snprintf(buf, sizeof(buf), "%" PRIu32 ":%" PRIu32, m->dev_major, m->dev_minor); break;
-	case MAPCOL_INODE: snprintf(buf, sizeof(buf), "%" PRIu64, m->inode); break;
-	case MAPCOL_PAGESIZE: ms_format_size(m->page_size, o->bytes, buf, sizeof(buf)); break;
+	case MAPCOL_START: n = ms_format_hex(m->start, dst); break;
+	case MAPCOL_END: n = ms_format_hex(m->end, dst); break;
+	case MAPCOL_SIZE: n = size_cell(ms_mapping_size(m), o, dst); break;
+	case MAPCOL_PERMS: ms_perms_format(m->perms, dst); n = strlen(dst); break;
+	case MAPCOL_OFFSET: n = ms_format_hex(m->offset, dst); break;
+	case MAPCOL_DEV:
+		n = ms_format_dec(m->dev_major, dst);
+		dst[n++] = ':';
+		n += ms_format_dec(m->dev_minor, dst + n);
+		break;
+	case MAPCOL_INODE: n = ms_format_dec(m->inode, dst); break;
+	case MAPCOL_PAGESIZE: n = size_cell(m->page_size, o, dst); break;
 	case MAPCOL_BUILDID:
-		for (uint32_t i = 0; i < m->build_id_len && i < MS_BUILD_ID_MAX; i++)
-			snprintf(buf + 2 * i, sizeof(buf) - 2 * i, "%02x", m->build_id[i]);
+		for (uint32_t i = 0; i < m->build_id_len && i < MS_BUILD_ID_MAX; i++) {
+			static const char hex[] = "0123456789abcdef";
+
+			dst[n++] = hex[m->build_id[i] >> 4];
+			dst[n++] = hex[m->build_id[i] & 0xf];
+		}
 		break;
 	case MAPCOL_NAME:
-		if (m->name_truncated)
-			return strdup("(name longer than PATH_MAX)");
-		return ms_escape_dup(m->name ? m->name : "", m->name_len, o->escape_flags);
+		if (m->name_truncated) {
+			memcpy(dst, name_too_long, sizeof(name_too_long));
+			return sizeof(name_too_long) - 1;
+		}
+		return ms_escape(m->name ? m->name : "", m->name_len, dst,
+				 ms_escape_bound(m->name_len), o->escape_flags);
 	case MAPCOL_RSS:
 		if (res)
-			ms_format_size(res->rss, o->bytes, buf, sizeof(buf));
+			n = size_cell(res->rss, o, dst);
 		break;
 	case MAPCOL_SWAP:
 		if (res)
-			ms_format_size(res->swap, o->bytes, buf, sizeof(buf));
+			n = size_cell(res->swap, o, dst);
 		break;
-	case MAPCOL_ADDR: snprintf(buf, sizeof(buf), "%" PRIx64, addr); break;
+	case MAPCOL_ADDR: n = ms_format_hex(addr, dst); break;
 	case MAPCOL_FILEOFF:
 		if (ms_mapping_is_file_backed(m))
-			snprintf(buf, sizeof(buf), "%" PRIx64, m->offset + (addr - m->start));
+			n = ms_format_hex(m->offset + (addr - m->start), dst);
 		break;
 	default: break;
 	}
-	return strdup(buf);
+	dst[n] = '\0';
+	return n;
+}
+
+char *mapcols_render_res(const struct cli_opts *o, int col, const struct ms_mapping *m,
+			 uint64_t addr, const struct ms_resinfo *res)
+{
+	char *text = malloc(mapcols_cell_max(col, m));
+
+	if (text)
+		mapcols_render_to(o, col, m, addr, res, text);
+	return text;
 }
 
 int mapcols_add_line(struct libscols_table *tb, const struct cli_opts *o,

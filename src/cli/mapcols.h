@@ -70,6 +70,15 @@ int mapcols_add_line_res(struct libscols_table *tb, const struct cli_opts *o,
 			 const int *selected, size_t nselected,
 			 const struct ms_mapping *m, uint64_t addr,
 			 const struct ms_resinfo *res);
+/*
+ * The same text written into dst, which has room for mapcols_cell_max
+ * bytes (NUL included); returns its length.  No allocation: for listings.
+ */
+#define MAPCOL_CELL_MAX 64
+size_t mapcols_cell_max(int col, const struct ms_mapping *m);
+size_t mapcols_render_to(const struct cli_opts *o, int col, const struct ms_mapping *m,
+			 uint64_t addr, const struct ms_resinfo *res, char *dst);
+
 char *mapcols_render_res(const struct cli_opts *o, int col, const struct ms_mapping *m,
 			 uint64_t addr, const struct ms_resinfo *res);
 

@@ -15,8 +15,13 @@ const struct cli_column stalecols[STALECOL_COUNT] = {
 			    "command name of a process, or path of a file (escaped)" },
 	[STALECOL_PID] = { "PID", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "process ID (process lines)" },
 	[STALECOL_UNIT] = { "UNIT", 0.1, 0, SCOLS_JSON_STRING, false, "systemd unit of the process (process lines)" },
+	[STALECOL_CONTAINER] = { "CONTAINER", 0.1, 0, SCOLS_JSON_STRING, false,
+				 "where a process under another root lives: ENGINE:ID, machine:NAME or \"other root\"" },
 	[STALECOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false,
 			       "deleted, replaced, same build, unknown, ignored or ok (file lines)" },
+	[STALECOL_PACKAGE] = { "PACKAGE", 0.1, 0, SCOLS_JSON_STRING, false,
+			       "dpkg package owning a deleted or replaced file, and its version now (file lines; "
+			       "empty on systems without dpkg, and for processes under another root)" },
 	[STALECOL_WHY] = { "WHY", 0.3, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, "why that verdict (file lines)" },
 	[STALECOL_MAPS] = { "MAPS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "mappings of the file in the process" },
 	[STALECOL_EXE] = { "EXE", 3, 0, SCOLS_JSON_BOOLEAN, false, "the file is the process's executable" },
@@ -35,6 +40,18 @@ static char *unit_text(const struct ms_stale_proc *p, unsigned esc)
 	return strdup(text);
 }
 
+static char *container_text(const struct ms_stale_proc *p, unsigned esc)
+{
+	char text[4 * MS_CONTAINER_NAME_MAX + 32];
+
+	if (!p->other_root)
+		return NULL;
+	if (!p->has_container)
+		return strdup("other root");
+	ms_container_describe(&p->container, esc, text, sizeof(text));
+	return strdup(text);
+}
+
 /* Cell text of a process line; NULL for an empty cell. */
 static char *proc_cell(int col, const struct ms_stale_proc *p, unsigned esc)
 {
@@ -44,17 +61,32 @@ static char *proc_cell(int col, const struct ms_stale_proc *p, unsigned esc)
 	case STALECOL_NAME: return ms_escape_dup(p->comm, strnlen(p->comm, sizeof(p->comm)), esc);
 	case STALECOL_PID: return asprintf(&s, "%d", (int)p->pid) < 0 ? NULL : s;
 	case STALECOL_UNIT: return unit_text(p, esc);
+	case STALECOL_CONTAINER: return container_text(p, esc);
 	default: return NULL;
 	}
 }
 
-/* Cell text of a file line; NULL for an empty cell. */
-static char *file_cell(int col, const struct ms_stale_file *f, unsigned esc)
+/* The package of file j of p, when it was looked up and found. */
+static const struct ms_pkg *package_of(const struct ms_stale_proc *p, const struct ms_stale_file *f)
 {
-	char hex[2 * MS_BUILD_ID_MAX + 1];
+	size_t j = (size_t)(f - p->files.items);
+
+	return p->pkgs && j < p->files.count && p->pkgs[j].found ? &p->pkgs[j] : NULL;
+}
+
+/* Cell text of a file line (of process p); NULL for an empty cell. */
+static char *file_cell(int col, const struct ms_stale_proc *p, const struct ms_stale_file *f,
+		       unsigned esc)
+{
+	char hex[2 * MS_BUILD_ID_MAX + 1], pkg[4 * 256 + 16];
 	char *s = NULL;
 
 	switch (col) {
+	case STALECOL_PACKAGE:
+		if (!package_of(p, f))
+			return NULL;
+		ms_pkg_describe(package_of(p, f), esc, pkg, sizeof(pkg));
+		return strdup(pkg);
 	case STALECOL_NAME: return ms_escape_dup(f->name, f->name_len, esc);
 	case STALECOL_VERDICT: return strdup(ms_stale_verdict_name(f->result.verdict));
 	case STALECOL_WHY: return ms_escape_dup(f->result.why, strlen(f->result.why), esc);
@@ -71,7 +103,7 @@ static char *file_cell(int col, const struct ms_stale_file *f, unsigned esc)
 	}
 }
 
-/* Add a line under parent with the process's or the file's cells (the other NULL). */
+/* Add a line under parent with the process's cells, or with those of its file f. */
 static struct libscols_line *add_line(struct libscols_table *tb, struct libscols_line *parent,
 				      const int *selected, size_t nselected, unsigned esc,
 				      const struct ms_stale_proc *p, const struct ms_stale_file *f)
@@ -81,7 +113,7 @@ static struct libscols_line *add_line(struct libscols_table *tb, struct libscols
 	if (!ln)
 		return NULL;
 	for (size_t i = 0; i < nselected; i++) {
-		char *text = p ? proc_cell(selected[i], p, esc) : file_cell(selected[i], f, esc);
+		char *text = f ? file_cell(selected[i], p, f, esc) : proc_cell(selected[i], p, esc);
 
 		/* refer: the line owns the text from here. */
 		if (text && scols_line_refer_data(ln, i, text) != 0) {
@@ -137,7 +169,7 @@ static int fill_by_file(struct libscols_table *tb, const struct ms_stale_report 
 	qsort(refs, n, sizeof(*refs), file_ref_cmp);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		if (i == 0 || file_ref_cmp(&refs[i - 1], &refs[i]) != 0)
-			file_line = add_line(tb, NULL, selected, nselected, esc, NULL, refs[i].file);
+			file_line = add_line(tb, NULL, selected, nselected, esc, refs[i].proc, refs[i].file);
 		if (!file_line || !add_line(tb, file_line, selected, nselected, esc, refs[i].proc, NULL))
 			rc = -1;
 	}
@@ -158,7 +190,7 @@ static int fill_by_process(struct libscols_table *tb, const struct ms_stale_repo
 		if (!ln)
 			return -1;
 		for (size_t j = 0; j < p->files.count; j++)
-			if (!add_line(tb, ln, selected, nselected, esc, NULL, &p->files.items[j]))
+			if (!add_line(tb, ln, selected, nselected, esc, p, &p->files.items[j]))
 				return -1;
 	}
 	return 0;

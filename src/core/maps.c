@@ -132,6 +132,7 @@ int ms_maps_open(struct ms_proc *proc, const struct ms_maps_opts *opts,
 	maps->proc = proc;
 	maps->fd = -1;
 	maps->fields = MS_FIELD_NAME;
+	maps->asked = asked;
 	maps->ioctl_fn = opts && opts->ioctl_fn ? opts->ioctl_fn : real_ioctl;
 	maps->ops = asked == MS_BACKEND_TEXT ? &ms_maps_text_ops : &ms_maps_ioctl_ops;
 	rc = open_maps_fd(maps, err);
@@ -227,21 +228,19 @@ int ms_maps_at(struct ms_maps *maps, uint64_t addr, struct ms_mapping *out,
 	return query(maps, addr, 0, out, err);
 }
 
-int ms_maps_window(struct ms_maps *maps, uint64_t addr, unsigned filter,
-		   size_t max, struct ms_maplist *list, struct ms_error *err)
+static int walk_queries(struct ms_maps *maps, uint64_t addr, unsigned filter,
+			ms_maps_walk_fn fn, void *ctx, struct ms_error *err)
 {
 	struct ms_mapping m = { 0 };
 	size_t got = 0;
 	int rc = 0;
 
-	if (filter & ~MS_FILTER_ALL)
-		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "unknown filter bits 0x%x", filter);
 	if (maps->ops->begin) {
 		rc = maps->ops->begin(maps, err);
 		if (rc < 0)
 			return finish_error(maps, rc, err);
 	}
-	while (got < max) {
+	for (;;) {
 		if (got == MS_MAX_ITERATIONS) {
 			rc = ms_error_set(err, MS_ERR_LIMIT, 0, "pid %d: more than %u mappings",
 					  (int)ms_proc_pid(maps->proc), MS_MAX_ITERATIONS);
@@ -256,7 +255,6 @@ int ms_maps_window(struct ms_maps *maps, uint64_t addr, unsigned filter,
 		if (rc < 0)
 			break;
 		if (m.end <= addr || m.end <= m.start) {
-			ms_mapping_reset(&m);
 			rc = ms_error_set(err, MS_ERR_PROTO, 0,
 					  "pid %d: mapping at 0x%llx does not advance past 0x%llx",
 					  (int)ms_proc_pid(maps->proc),
@@ -264,16 +262,59 @@ int ms_maps_window(struct ms_maps *maps, uint64_t addr, unsigned filter,
 			break;
 		}
 		addr = m.end;
-		rc = ms_maplist_push(list, &m);
-		if (rc < 0) {
-			ms_mapping_reset(&m);
-			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
-					  (int)ms_proc_pid(maps->proc));
-			break;
-		}
 		got++;
+		rc = fn(ctx, &m);
+		if (rc != 0)
+			break;
 	}
-	return finish_error(maps, rc, err);
+	ms_mapping_reset(&m);
+	return finish_error(maps, rc > 0 ? 0 : rc, err);
+}
+
+static bool whole_text_is_cheaper(const struct ms_maps *maps, uint64_t addr, unsigned filter)
+{
+	return addr == 0 && filter == 0 && maps->asked == MS_BACKEND_AUTO &&
+	       maps->ops == &ms_maps_ioctl_ops &&
+	       !(maps->fields & (MS_FIELD_BUILD_ID | MS_FIELD_PAGE_SIZE));
+}
+
+int ms_maps_walk(struct ms_maps *maps, uint64_t addr, unsigned filter,
+		 ms_maps_walk_fn fn, void *ctx, struct ms_error *err)
+{
+	if (filter & ~MS_FILTER_ALL)
+		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "unknown filter bits 0x%x", filter);
+	if (whole_text_is_cheaper(maps, addr, filter))
+		return finish_error(maps, ms_maps_text_walk(maps, fn, ctx, err), err);
+	return walk_queries(maps, addr, filter, fn, ctx, err);
+}
+
+struct window_ctx {
+	struct ms_maps *maps;
+	struct ms_maplist *list;
+	struct ms_error *err;
+	size_t left;
+};
+
+static int window_push(void *arg, struct ms_mapping *m)
+{
+	struct window_ctx *w = arg;
+
+	if (w->left == 0)
+		return 1;
+	if (ms_maplist_push(w->list, m) < 0)
+		return ms_error_set(w->err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
+				    (int)ms_proc_pid(w->maps->proc));
+	return --w->left == 0;
+}
+
+int ms_maps_window(struct ms_maps *maps, uint64_t addr, unsigned filter,
+		   size_t max, struct ms_maplist *list, struct ms_error *err)
+{
+	struct window_ctx w = { .maps = maps, .list = list, .err = err, .left = max };
+
+	if (filter & ~MS_FILTER_ALL)
+		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "unknown filter bits 0x%x", filter);
+	return walk_queries(maps, addr, filter, window_push, &w, err);
 }
 
 int ms_maps_collect(struct ms_maps *maps, unsigned filter,

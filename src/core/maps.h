@@ -79,7 +79,9 @@ struct ms_maps;
  */
 #define MS_FIELD_NAME 0x1u
 #define MS_FIELD_BUILD_ID 0x2u
-#define MS_FIELDS_ALL (MS_FIELD_NAME | MS_FIELD_BUILD_ID)
+/* The page size of hugetlb mappings, which the text does not say. */
+#define MS_FIELD_PAGE_SIZE 0x4u
+#define MS_FIELDS_ALL (MS_FIELD_NAME | MS_FIELD_BUILD_ID | MS_FIELD_PAGE_SIZE)
 
 int ms_maps_open(struct ms_proc *proc, const struct ms_maps_opts *opts,
 		 struct ms_maps **out, struct ms_error *err);
@@ -108,5 +110,24 @@ int ms_maps_window(struct ms_maps *maps, uint64_t addr, unsigned filter,
 		   size_t max, struct ms_maplist *list, struct ms_error *err);
 int ms_maps_collect(struct ms_maps *maps, unsigned filter,
 		    struct ms_maplist *list, struct ms_error *err);
+
+/*
+ * Every matching mapping from addr on, handed to fn one at a time in
+ * address order and not kept: fn returns 0 to go on, 1 to stop there, or a
+ * negative MS_ERR_* (having set the error it was given through ctx) to stop
+ * with it.  fn may take the mapping's name (ms_maplist_push moves it).
+ *
+ * For a listing of everything: a walk from 0 without a filter, on a handle
+ * opened with MS_BACKEND_AUTO whose fields ask for no build ID and no page
+ * size, reads the text instead of making one PROCMAP_QUERY per mapping (the
+ * kernel writes the text in about half the time).  The records are still
+ * the ioctl's: a name the text cannot say exactly ("\012", a trailing
+ * " (deleted)") is asked again through PROCMAP_QUERY at its address, and
+ * the gate area ([vsyscall]), which the ioctl never returns, is left out.
+ * Queries, windows and filtered walks always use the ioctl.
+ */
+typedef int (*ms_maps_walk_fn)(void *ctx, struct ms_mapping *m);
+int ms_maps_walk(struct ms_maps *maps, uint64_t addr, unsigned filter,
+		 ms_maps_walk_fn fn, void *ctx, struct ms_error *err);
 
 #endif

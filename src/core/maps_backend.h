@@ -36,6 +36,7 @@ struct ms_maps {
 	ms_ioctl_fn ioctl_fn;
 	unsigned fields; /* MS_FIELD_* */
 	bool ioctl_missing; /* PROCMAP_QUERY answered ENOTTY once: never ask again */
+	enum ms_backend asked; /* what the caller chose at open */
 	struct ms_maps_stats stats;
 	void *state; /* the backend's own */
 };
@@ -53,6 +54,9 @@ extern const struct ms_maps_ops ms_maps_text_ops;
  */
 int ms_maps_ioctl_name_at(struct ms_maps *maps, uint64_t addr, struct ms_mapping *out,
 			  struct ms_error *err);
+
+/* ms_maps_walk's whole-text path: maps_text.c. */
+int ms_maps_text_walk(struct ms_maps *maps, ms_maps_walk_fn fn, void *ctx, struct ms_error *err);
 
 /* A backend's way to say "the address space is gone". */
 int ms_maps_gone(struct ms_maps *maps, struct ms_error *err);

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,34 +8,37 @@
 #include "error.h"
 #include "maps_parse.h"
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Parse digits in base 16 or 10 up to a stop byte; advance *pos past it. */
 static int parse_num(const char *s, size_t len, size_t *pos, int base, char stop,
 		     uint64_t *out)
 {
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = *pos, first = i;
 	uint64_t v = 0;
-	size_t i = *pos, digits = 0;
 
-	while (i < len && s[i] != stop) {
-		int d = base == 16 ? hexval(s[i]) : (s[i] >= '0' && s[i] <= '9' ? s[i] - '0' : -1);
+	if (base == 16) {
+		for (; i < len && s[i] != stop; i++) {
+			unsigned d = u[i] - (unsigned)'0';
 
-		if (d < 0 || v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
-			return -1;
-		v = v * (uint64_t)base + (uint64_t)d;
-		i++;
-		digits++;
+			if (d >= 10) {
+				d = (u[i] | 0x20u) - (unsigned)'a';
+				if (d >= 6)
+					return -1;
+				d += 10;
+			}
+			if (v >> 60)
+				return -1;
+			v = v << 4 | d;
+		}
+	} else {
+		for (; i < len && s[i] != stop; i++) {
+			unsigned d = u[i] - (unsigned)'0';
+
+			if (d >= 10 || __builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v))
+				return -1;
+		}
 	}
-	if (!digits || (stop != '\0' && i >= len))
+	if (i == first || (stop != '\0' && i >= len))
 		return -1;
 	*pos = i < len ? i + 1 : i;
 	*out = v;

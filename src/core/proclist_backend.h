@@ -2,6 +2,7 @@
  * proclist_backend.h - what a process-list source implements (internal to
  * proclist*.c).  A source appends rows with pid, uid, user, kthread and cmd
  * filled, in any order; proclist.c sorts them and counts mappings.
+ * Each row also gets its state, start time and statm (ms_proclist_set_stat).
  */
 #ifndef MAPSCOPE_PROCLIST_BACKEND_H
 #define MAPSCOPE_PROCLIST_BACKEND_H
@@ -26,5 +27,15 @@ extern const struct ms_proclist_ops ms_proclist_libproc2_ops;
 int ms_proclist_append(struct ms_proclist *list, pid_t pid, uid_t uid, const char *user,
 		       bool kthread, const char *cmdline, size_t len, const char *comm,
 		       struct ms_error *err);
+
+/* What a row takes from /proc/PID/statm, in pages. */
+struct ms_proclist_statm {
+	bool read;
+	uint64_t size, resident, text, data;
+};
+
+/* Set a row's state letter, start time and statm numbers. */
+void ms_proclist_set_stat(struct ms_procrow *row, char state, unsigned long long start_time,
+			  const struct ms_proclist_statm *statm);
 
 #endif

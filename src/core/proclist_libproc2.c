@@ -15,7 +15,7 @@
 #include "proc.h"
 #include "proclist_backend.h"
 
-enum { I_PID, I_EUID, I_EUSER, I_FLAGS, I_CMD };
+enum { I_PID, I_EUID, I_EUSER, I_FLAGS, I_CMD, I_STATE, I_BEGAN, I_VIRT, I_RES, I_CODE, I_DATA };
 
 static enum pids_item items[] = {
 	[I_PID] = PIDS_ID_PID,
@@ -23,6 +23,12 @@ static enum pids_item items[] = {
 	[I_EUSER] = PIDS_ID_EUSER,
 	[I_FLAGS] = PIDS_FLAGS,
 	[I_CMD] = PIDS_CMD,
+	[I_STATE] = PIDS_STATE,
+	[I_BEGAN] = PIDS_TICS_BEGAN,
+	[I_VIRT] = PIDS_MEM_VIRT_PGS,
+	[I_RES] = PIDS_MEM_RES_PGS,
+	[I_CODE] = PIDS_MEM_CODE_PGS,
+	[I_DATA] = PIDS_MEM_DATA_PGS,
 };
 
 /*
@@ -85,6 +91,20 @@ static int libproc2_scan(struct ms_proclist *list, struct ms_error *err)
 					PIDS_VAL(I_EUID, u_int, stack, info),
 					PIDS_VAL(I_EUSER, str, stack, info), kthread,
 					cmdline, len, comm, err);
+		if (rc == 0) {
+			/* libproc2 leaves statm's items 0 when it cannot read it. */
+			struct ms_proclist_statm statm = {
+				.read = true,
+				.size = PIDS_VAL(I_VIRT, ul_int, stack, info),
+				.resident = PIDS_VAL(I_RES, ul_int, stack, info),
+				.text = PIDS_VAL(I_CODE, ul_int, stack, info),
+				.data = PIDS_VAL(I_DATA, ul_int, stack, info),
+			};
+
+			ms_proclist_set_stat(&list->rows[list->count - 1],
+					     PIDS_VAL(I_STATE, s_ch, stack, info),
+					     PIDS_VAL(I_BEGAN, ull_int, stack, info), &statm);
+		}
 		free(cmdline);
 	}
 	procps_pids_unref(&info);

@@ -36,8 +36,29 @@ static int status_euid(int dirfd, uid_t *uid)
 	return rc;
 }
 
+static void read_statm(int dirfd, struct ms_proclist_statm *out)
+{
+	unsigned long long size, resident, shared, text, lib, data;
+	char *buf;
+	size_t len;
+
+	memset(out, 0, sizeof(*out));
+	if (ms_read_file_at(dirfd, "statm", 256, &buf, &len, NULL) < 0)
+		return;
+	if (sscanf(buf, "%llu %llu %llu %llu %llu %llu", &size, &resident, &shared, &text, &lib,
+		   &data) == 6) {
+		out->read = true;
+		out->size = size;
+		out->resident = resident;
+		out->text = text;
+		out->data = data;
+	}
+	free(buf);
+}
+
 static int scan_one(struct ms_proclist *list, pid_t pid, struct ms_error *err)
 {
+	struct ms_proclist_statm statm;
 	struct ms_proc_stat st;
 	char path[32], *buf = NULL;
 	size_t len = 0;
@@ -58,6 +79,10 @@ static int scan_one(struct ms_proclist *list, pid_t pid, struct ms_error *err)
 		len = 0;
 	rc = ms_proclist_append(list, pid, uid, NULL, ms_proc_is_kernel_thread(&st),
 				buf ? buf : "", len, st.comm, err);
+	if (rc == 0) {
+		read_statm(dirfd, &statm);
+		ms_proclist_set_stat(&list->rows[list->count - 1], st.state, st.start_time, &statm);
+	}
 out:
 	free(buf);
 	close(dirfd);

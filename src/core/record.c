@@ -12,6 +12,7 @@
 #include "mapdiff.h"
 #include "record.h"
 #include "snapshot.h"
+#include "snapshot_write.h"
 
 /* A recording is read whole to replay it; past this, start a new file. */
 #define MS_RECORD_FILE_MAX (1024LL * 1024 * 1024)
@@ -192,6 +193,13 @@ static int append_line(struct ms_recorder *r, json_t *obj, struct ms_error *err)
 	if (!text)
 		return nomem(err);
 	len = strlen(text);
+	/* Never a line the replay would refuse. */
+	if (len + 1 > MS_RECORD_LINE_MAX) {
+		free(text);
+		return ms_error_set(err, MS_ERR_LIMIT, EFBIG,
+				    "pid %d: a change of more than %u MiB, more than a recording line may hold (no replay would accept it)",
+				    (int)r->pid, MS_RECORD_LINE_MAX >> 20);
+	}
 	text[len] = '\n'; /* replaces the NUL; the length is known */
 	if (lseek(r->w.fd, r->end, SEEK_SET) < 0)
 		rc = ms_error_set(err, MS_ERR_IO, errno, "%s: seek failed: %s", r->w.path, strerror(errno));
@@ -271,6 +279,7 @@ int ms_recorder_open(const char *path, struct ms_maps *maps,
 	int rc;
 
 	memset(r, 0, sizeof(*r));
+	r->pid = ms_proc_pid(ms_maps_proc(maps));
 	if (opts)
 		o = *opts;
 	o.keep = true;
@@ -300,7 +309,16 @@ struct change_ctx {
 	json_t *added;
 	json_t *removed;
 	json_t *changed;
+	pid_t pid;
+	size_t names;          /* name bytes in the line so far */
+	struct ms_error *err;  /* set with MS_ERR_LIMIT when they pass the bound */
 };
+
+/* The names of one line within MS_SNAPSHOT_NAMES_MAX, as in a snapshot. */
+static int line_bound(struct change_ctx *c, const struct ms_mapping *m)
+{
+	return ms_snapshot_bound(c->pid, "recording line", 0, m, &c->names, c->err);
+}
 
 static const struct {
 	unsigned bit;
@@ -315,6 +333,8 @@ static int add_change(void *arg, const struct ms_diff_entry *e)
 	struct change_ctx *c = arg;
 	json_t *fields, *obj;
 
+	if ((e->old_map && line_bound(c, e->old_map) < 0) || (e->new_map && line_bound(c, e->new_map) < 0))
+		return MS_ERR_LIMIT;
 	switch (e->kind) {
 	case MS_DIFF_ADDED:
 		return json_array_append_new(c->added, ms_mapping_to_json(e->new_map)) ? MS_ERR_NOMEM : 0;
@@ -336,7 +356,7 @@ static int add_change(void *arg, const struct ms_diff_entry *e)
 int ms_recorder_step(struct ms_recorder *r, const struct ms_maplist *now, bool *wrote,
 		     struct ms_error *err)
 {
-	struct change_ctx c = { json_array(), json_array(), json_array() };
+	struct change_ctx c = { json_array(), json_array(), json_array(), r->pid, 0, err };
 	struct ms_diff_summary sum;
 	char time[40];
 	json_t *line;
@@ -356,9 +376,10 @@ int ms_recorder_step(struct ms_recorder *r, const struct ms_maplist *now, bool *
 			 "removed", c.removed, "changed", c.changed);
 	if (!line)
 		return nomem(err);
-	if (ms_maplist_diff(&r->last, now, add_change, &c, &sum) != 0) {
+	rc = ms_maplist_diff(&r->last, now, add_change, &c, &sum);
+	if (rc != 0) {
 		json_decref(line);
-		return nomem(err);
+		return rc == MS_ERR_LIMIT ? rc : nomem(err);
 	}
 	if (sum.added + sum.removed + sum.changed == 0) {
 		json_decref(line);

@@ -25,6 +25,14 @@
  *     file is left as it was.  A second header is never written.
  * An exclusive flock keeps two recorders from interleaving lines.
  *
+ * A line's names are bounded as a snapshot's (MS_SNAPSHOT_NAMES_MAX,
+ * snapshot_write.h) and a line is never longer than MS_RECORD_LINE_MAX, so
+ * what is written always replays: past either bound the step fails with
+ * MS_ERR_LIMIT ("pid N: the mapping names take more than 16 MiB once
+ * escaped, more than a recording line may hold (no reader would accept
+ * it)")
+ * and writes nothing.
+ *
  * Each change is one write of one whole line.  If that write fails, the
  * file is cut back to the end of the last whole line, so it stays valid
  * JSON lines.  A file we created is removed only if writing its header
@@ -51,6 +59,7 @@ struct ms_recorder {
 	off_t end;              /* end of the last whole line */
 	size_t records;         /* change lines in the file */
 	bool appended;          /* the file existed */
+	pid_t pid;              /* for messages */
 };
 
 int ms_recorder_open(const char *path, struct ms_maps *maps,

@@ -59,11 +59,12 @@ static json_t *bytes_json(const char *bytes, size_t len, bool present)
 	return j;
 }
 
-/* Steals v; a NULL v (out of memory) makes the whole object fail. */
-static int put(json_t *obj, const char *key, json_t *v)
+int ms_snapshot_put(json_t *obj, const char *key, json_t *v)
 {
 	return v ? json_object_set_new(obj, key, v) : -1;
 }
+
+#define put ms_snapshot_put
 
 /* ---- decoding helpers -------------------------------------------------- */
 
@@ -302,51 +303,6 @@ int ms_mapping_from_json(json_t *obj, const char *what, size_t index,
 	return 0;
 }
 
-json_t *ms_maplist_to_json(const struct ms_maplist *list)
-{
-	json_t *arr = json_array();
-
-	if (!arr)
-		return NULL;
-	for (size_t i = 0; i < list->count; i++) {
-		json_t *m = ms_mapping_to_json(&list->items[i]);
-
-		if (!m || json_array_append_new(arr, m) < 0) {
-			json_decref(arr);
-			return NULL;
-		}
-	}
-	return arr;
-}
-
-int ms_maplist_from_json(json_t *arr, const char *what, struct ms_maplist *list,
-			 struct ms_error *err)
-{
-	size_t i;
-	json_t *v;
-
-	if (!json_is_array(arr))
-		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s: \"mappings\" must be an array", what);
-	json_array_foreach(arr, i, v) {
-		struct ms_mapping m;
-		int rc = ms_mapping_from_json(v, what, i, &m, err);
-
-		if (rc)
-			return rc;
-		if (list->count && m.start < list->items[list->count - 1].end) {
-			ms_mapping_reset(&m);
-			return ms_error_set(err, MS_ERR_INVAL, EINVAL,
-					    "%s: mapping %zu: out of address order or overlapping the one before",
-					    what, i + 1);
-		}
-		if (ms_maplist_push(list, &m) < 0) {
-			ms_mapping_reset(&m);
-			return nomem(err);
-		}
-	}
-	return 0;
-}
-
 /* ---- header ------------------------------------------------------------ */
 
 void ms_snapshot_time_now(char out[40])
@@ -469,61 +425,8 @@ int ms_snapshot_header_from_json(json_t *obj, const char *what,
 
 /* ---- documents --------------------------------------------------------- */
 
-int ms_snapshot_take(struct ms_maps *maps, struct ms_snapshot *snap, struct ms_error *err)
-{
-	int rc;
-
-	unsigned fields;
-
-	memset(snap, 0, sizeof(*snap));
-	rc = ms_snapshot_header_fill(maps, &snap->hdr, err);
-	/* A snapshot records build IDs, so that diff can tell a rebuild. */
-	fields = ms_maps_set_fields(maps, MS_FIELDS_ALL);
-	if (rc == 0)
-		rc = ms_maps_collect(maps, 0, &snap->maps, err);
-	ms_maps_set_fields(maps, fields);
-	/* The backend may have been settled by the first query. */
-	snap->hdr.backend = ms_maps_backend(maps);
-	if (rc < 0)
-		ms_snapshot_free(snap);
-	return rc;
-}
-
-int ms_snapshot_dump(const struct ms_snapshot *snap, char **text, size_t *len,
-		     struct ms_error *err)
-{
-	json_t *root = json_object();
-	char *out;
-	int rc;
-
-	if (!root)
-		return nomem(err);
-	rc = put(root, "mapscope", json_string("snapshot"));
-	rc |= put(root, "version", json_integer(snap->res ? MS_SNAPSHOT_VERSION_RESIDENCY
-							   : MS_SNAPSHOT_VERSION));
-	rc |= put(root, "header", ms_snapshot_header_to_json(&snap->hdr));
-	rc |= put(root, "mappings", ms_maplist_to_json(&snap->maps));
-	if (!rc)
-		rc = ms_snapshot_res_encode(snap, root);
-	out = rc ? NULL : json_dumps(root, JSON_INDENT(1));
-	json_decref(root);
-	if (!out)
-		return nomem(err);
-	*len = strlen(out);
-	/* One more byte: jansson's output has no final newline. */
-	*text = realloc(out, *len + 2);
-	if (!*text) {
-		free(out);
-		return nomem(err);
-	}
-	(*text)[(*len)++] = '\n';
-	(*text)[*len] = '\0';
-	return 0;
-}
-
-/* Is root {"mapscope": kind, "version": 1..max}?  *version says which. */
-static int check_kind_upto(json_t *root, const char *kind, const char *what, int max,
-			   int *version, struct ms_error *err)
+int ms_snapshot_check_kind_upto(json_t *root, const char *kind, const char *what, int max,
+				int *version, struct ms_error *err)
 {
 	json_t *tag = json_object_get(root, "mapscope");
 	json_t *ver = json_object_get(root, "version");
@@ -549,7 +452,7 @@ int ms_snapshot_check_kind(json_t *root, const char *kind, const char *what,
 {
 	int version;
 
-	return check_kind_upto(root, kind, what, MS_SNAPSHOT_VERSION, &version, err);
+	return ms_snapshot_check_kind_upto(root, kind, what, MS_SNAPSHOT_VERSION, &version, err);
 }
 
 const char *ms_json_why(const json_error_t *jerr, char out[MS_JSON_WHY_MAX])
@@ -579,88 +482,6 @@ int ms_json_parse(const char *text, size_t len, const char *what, json_t **out,
 		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s:%d:%d: not valid JSON: %s",
 				    what, jerr.line, jerr.column, ms_json_why(&jerr, why));
 	return 0;
-}
-
-int ms_snapshot_parse(const char *text, size_t len, const char *name,
-		      struct ms_snapshot *snap, struct ms_error *err)
-{
-	json_t *root;
-	int rc, version = 0;
-
-	memset(snap, 0, sizeof(*snap));
-	rc = ms_json_parse(text, len, name, &root, err);
-	if (rc)
-		return rc;
-	rc = check_kind_upto(root, "snapshot", name, MS_SNAPSHOT_VERSION_RESIDENCY, &version, err);
-	if (!rc)
-		rc = ms_snapshot_header_from_json(json_object_get(root, "header"), name, &snap->hdr, err);
-	if (!rc)
-		rc = ms_maplist_from_json(json_object_get(root, "mappings"), name, &snap->maps, err);
-	if (!rc)
-		rc = ms_snapshot_res_decode(root, version, name, snap, err);
-	if (!rc)
-		snap->hdr.version = version;
-	json_decref(root);
-	if (rc)
-		ms_snapshot_free(snap);
-	return rc;
-}
-
-int ms_snapshot_load(const char *path, struct ms_snapshot *snap, struct ms_error *err)
-{
-	char *name = ms_escape_dup(path, strlen(path), MS_ESC_ASCII);
-	bool truncated = false;
-	char *text = NULL;
-	size_t len = 0;
-	int rc;
-
-	memset(snap, 0, sizeof(*snap));
-	if (!name)
-		return nomem(err);
-	rc = ms_read_file_at(AT_FDCWD, path, MS_SNAPSHOT_FILE_MAX, &text, &len, &truncated);
-	if (rc < 0)
-		rc = ms_error_set(err, rc == -EACCES ? MS_ERR_NOACCESS : MS_ERR_IO, -rc,
-				  "%s: cannot read: %s", name, strerror(-rc));
-	else if (truncated)
-		rc = ms_error_set(err, MS_ERR_LIMIT, EFBIG, "%s: larger than %u MiB", name,
-				  MS_SNAPSHOT_FILE_MAX >> 20);
-	else
-		rc = ms_snapshot_parse(text, len, name, snap, err);
-	free(text);
-	free(name);
-	return rc;
-}
-
-int ms_snapshot_write(const struct ms_snapshot *snap, const char *path,
-		      const struct ms_safewrite_opts *opts, bool *created,
-		      struct ms_error *err)
-{
-	char *text;
-	size_t len;
-	int rc;
-
-	/* Everything is ready before the file is touched, so only writing can fail there. */
-	rc = ms_snapshot_dump(snap, &text, &len, err);
-	if (rc < 0)
-		return rc;
-	rc = ms_safewrite_file(path, opts, text, len, created, err);
-	free(text);
-	return rc;
-}
-
-int ms_snapshot_save(struct ms_maps *maps, const char *path,
-		     const struct ms_safewrite_opts *opts, bool *created,
-		     struct ms_error *err)
-{
-	struct ms_snapshot snap;
-	int rc;
-
-	rc = ms_snapshot_take(maps, &snap, err);
-	if (rc < 0)
-		return rc;
-	rc = ms_snapshot_write(&snap, path, opts, created, err);
-	ms_snapshot_free(&snap);
-	return rc;
 }
 
 void ms_snapshot_free(struct ms_snapshot *snap)

@@ -40,8 +40,19 @@
  * Reading is strict and bounded: the document must be a mapscope snapshot
  * of a known version, every field of the right type, the mappings in
  * address order without overlap (what ms_maplist_diff needs).  JSON syntax
- * errors name the line and column jansson reports; other errors name the
- * mapping and the field.  Nothing here prints.
+ * errors name the line and column; other errors name the mapping and the
+ * field.  Nothing here prints.
+ *
+ * Memory (snapshot_read.c).  jansson builds a tree of all it parses, about
+ * 77 times the text for a file of "{}" items, so it never sees the whole
+ * document: a scanner walks the root object, and jansson decodes one member
+ * or one mapping at a time.  A file is refused (MS_ERR_LIMIT) past what
+ * mapscope writes (snapshot_write.h): MS_SNAPSHOT_FILE_MAX bytes,
+ * MS_SNAPSHOT_MAPPINGS_MAX mappings, MS_SNAPSHOT_NAMES_MAX bytes of names,
+ * a mapping of more than 64 KiB or 64 values, the root's other members
+ * together over 2 MiB.  Reading any accepted file holds the text, the
+ * mappings and one small tree: under 100 MB (the largest snapshot the
+ * writer accepts, 44 MB, is read in about 70 MB).
  */
 #ifndef MAPSCOPE_SNAPSHOT_H
 #define MAPSCOPE_SNAPSHOT_H
@@ -62,8 +73,14 @@
 /* The version of a snapshot that carries residency. */
 #define MS_SNAPSHOT_VERSION_RESIDENCY 2
 
-/* Bounds on what a file may make us hold. */
-#define MS_SNAPSHOT_FILE_MAX (512u * 1024 * 1024)
+/*
+ * Bounds on what a file may make us hold, and on what we write
+ * (snapshot_write.h): every snapshot written stays readable.  65,536
+ * mappings is above the kernel's default vm.max_map_count (65,530).
+ */
+#define MS_SNAPSHOT_FILE_MAX (64u * 1024 * 1024)
+#define MS_SNAPSHOT_MAPPINGS_MAX 65536u
+#define MS_SNAPSHOT_NAMES_MAX (16u * 1024 * 1024)
 #define MS_SNAPSHOT_CMDLINE_MAX (128u * 1024)
 
 struct ms_snapshot_header {
@@ -106,10 +123,6 @@ json_t *ms_mapping_to_json(const struct ms_mapping *m);
 int ms_mapping_from_json(json_t *obj, const char *what, size_t index,
 			 struct ms_mapping *m, struct ms_error *err);
 
-/* An array of mappings; from_json checks address order. */
-json_t *ms_maplist_to_json(const struct ms_maplist *list);
-int ms_maplist_from_json(json_t *arr, const char *what, struct ms_maplist *list,
-			 struct ms_error *err);
 
 /*
  * Parse JSON text; a syntax error gives "WHAT:LINE:COLUMN: not valid JSON:
@@ -129,8 +142,11 @@ const char *ms_json_why(const json_error_t *jerr, char out[MS_JSON_WHY_MAX]);
 /* Is root {"mapscope": kind, "version": MS_SNAPSHOT_VERSION, ...}? */
 int ms_snapshot_check_kind(json_t *root, const char *kind, const char *what,
 			   struct ms_error *err);
+/* The same for versions 1 to max; *version says which. */
+int ms_snapshot_check_kind_upto(json_t *root, const char *kind, const char *what, int max,
+				int *version, struct ms_error *err);
 
-/* Header and every mapping of an open process. */
+/* Header and every mapping of an open process, within the bounds of snapshot_write.h. */
 int ms_snapshot_take(struct ms_maps *maps, struct ms_snapshot *snap, struct ms_error *err);
 
 /*
@@ -141,15 +157,26 @@ int ms_snapshot_add_residency(struct ms_snapshot *snap, struct ms_proc *proc,
 			      struct ms_error *err);
 
 /*
- * For snapshot.c: add snap's residency to a document root that holds its
- * "mappings" (nothing when it has none; -1 when out of memory), and read it
- * back from a document of the given version into snap->res.
+ * Residency in a document: the root's "residency" member (a new
+ * reference, NULL when out of memory), one mapping's "rss", "swap" and
+ * "huge" added to its object (-1 when out of memory); and back: the root's
+ * member for a document of the given version into snap->res_backend, and
+ * one mapping's numbers.
  */
-int ms_snapshot_res_encode(const struct ms_snapshot *snap, json_t *root);
-int ms_snapshot_res_decode(json_t *root, int version, const char *what,
-			   struct ms_snapshot *snap, struct ms_error *err);
+json_t *ms_snapshot_res_meta(const struct ms_snapshot *snap);
+int ms_snapshot_res_encode_one(const struct ms_resinfo *res, json_t *m);
+int ms_snapshot_res_decode_meta(json_t *meta, int version, const char *what,
+				struct ms_snapshot *snap, struct ms_error *err);
+int ms_snapshot_res_decode_one(json_t *m, const char *what, size_t index,
+			       struct ms_resinfo *out, struct ms_error *err);
 
-/* The document as text ending in a newline; *text is malloc'd. */
+/* Set obj[key] to v, stolen; a NULL v (out of memory) gives -1. */
+int ms_snapshot_put(json_t *obj, const char *key, json_t *v);
+
+/*
+ * The document as text ending in a newline; *text is malloc'd.  Streamed
+ * (snapshot_write.h), so bounded like every written snapshot.
+ */
 int ms_snapshot_dump(const struct ms_snapshot *snap, char **text, size_t *len,
 		     struct ms_error *err);
 

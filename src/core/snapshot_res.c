@@ -40,26 +40,17 @@ static int put_bytes(json_t *obj, const char *key, uint64_t v)
 	return j ? json_object_set_new(obj, key, j) : -1;
 }
 
-int ms_snapshot_res_encode(const struct ms_snapshot *snap, json_t *root)
+json_t *ms_snapshot_res_meta(const struct ms_snapshot *snap)
 {
-	json_t *arr = json_object_get(root, "mappings");
-	json_t *meta;
-	int rc = 0;
+	return json_pack("{s:s}", "backend", ms_res_backend_name(snap->res_backend));
+}
 
-	if (!snap->res)
-		return 0;
-	if (json_array_size(arr) != snap->maps.count)
-		return -1;
-	meta = json_pack("{s:s}", "backend", ms_res_backend_name(snap->res_backend));
-	if (!meta || json_object_set_new(root, "residency", meta) < 0)
-		return -1;
-	for (size_t i = 0; rc == 0 && i < snap->maps.count; i++) {
-		json_t *m = json_array_get(arr, i);
+int ms_snapshot_res_encode_one(const struct ms_resinfo *res, json_t *m)
+{
+	int rc = put_bytes(m, "rss", res->rss);
 
-		rc = put_bytes(m, "rss", snap->res[i].rss);
-		rc |= put_bytes(m, "swap", snap->res[i].swap);
-		rc |= put_bytes(m, "huge", snap->res[i].huge);
-	}
+	rc |= put_bytes(m, "swap", res->swap);
+	rc |= put_bytes(m, "huge", res->huge);
 	return rc ? -1 : 0;
 }
 
@@ -98,39 +89,24 @@ static int backend_decode(json_t *meta, const char *what, enum ms_res_backend *o
 	return 0;
 }
 
-int ms_snapshot_res_decode(json_t *root, int version, const char *what,
-			   struct ms_snapshot *snap, struct ms_error *err)
+int ms_snapshot_res_decode_meta(json_t *meta, int version, const char *what,
+				struct ms_snapshot *snap, struct ms_error *err)
 {
-	json_t *meta = json_object_get(root, "residency");
-	json_t *arr = json_object_get(root, "mappings");
-	struct ms_resinfo *info;
-	int rc;
-
-	if (!meta)
-		return 0;
 	if (version < MS_SNAPSHOT_VERSION_RESIDENCY)
 		return ms_error_set(err, MS_ERR_INVAL, EINVAL,
 				    "%s: \"residency\" needs version %d", what,
 				    MS_SNAPSHOT_VERSION_RESIDENCY);
-	rc = backend_decode(meta, what, &snap->res_backend, err);
-	if (rc)
-		return rc;
-	info = calloc(snap->maps.count ? snap->maps.count : 1, sizeof(*info));
-	if (!info)
-		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
-	for (size_t i = 0; rc == 0 && i < snap->maps.count; i++) {
-		json_t *m = json_array_get(arr, i);
+	return backend_decode(meta, what, &snap->res_backend, err);
+}
 
-		rc = get_bytes_field(m, "rss", true, what, i, &info[i].rss, err);
-		if (!rc)
-			rc = get_bytes_field(m, "swap", true, what, i, &info[i].swap, err);
-		if (!rc)
-			rc = get_bytes_field(m, "huge", false, what, i, &info[i].huge, err);
-	}
-	if (rc) {
-		free(info);
-		return rc;
-	}
-	snap->res = info;
-	return 0;
+int ms_snapshot_res_decode_one(json_t *m, const char *what, size_t index,
+			       struct ms_resinfo *out, struct ms_error *err)
+{
+	int rc = get_bytes_field(m, "rss", true, what, index, &out->rss, err);
+
+	if (!rc)
+		rc = get_bytes_field(m, "swap", true, what, index, &out->swap, err);
+	if (!rc)
+		rc = get_bytes_field(m, "huge", false, what, index, &out->huge, err);
+	return rc;
 }

@@ -12,6 +12,7 @@
 
 #include "buildid.h"
 #include "stale.h"
+#include "stale_group.h"
 #include "stale_lookup.h"
 #include "grow.h"
 
@@ -22,6 +23,7 @@ struct ms_stale_ctx {
 	struct ms_lookup_root root;
 	pid_t root_pid;
 	unsigned long long root_start;
+	size_t group_probes; /* of the last scan */
 };
 
 static const char *const verdict_names[MS_STALE_VERDICT_COUNT] = {
@@ -89,6 +91,11 @@ void ms_stale_ctx_forget(struct ms_stale_ctx *ctx)
 {
 	drop_root(ctx);
 	ms_lookup_cache_forget(ctx->cache);
+}
+
+size_t ms_stale_ctx_group_probes(const struct ms_stale_ctx *ctx)
+{
+	return ctx->group_probes;
 }
 
 void ms_stale_ctx_free(struct ms_stale_ctx *ctx)
@@ -244,6 +251,13 @@ static int judge_two_roots(struct ms_stale_ctx *ctx, const struct ms_lookup_root
 	return 0;
 }
 
+bool ms_stale_ctx_other_root(struct ms_stale_ctx *ctx, const struct ms_proc *proc)
+{
+	const struct ms_lookup_root *root = root_for(ctx, proc);
+
+	return root->fd >= 0 && !root->ours;
+}
+
 int ms_stale_judge(struct ms_stale_ctx *ctx, const struct ms_proc *proc,
 		   const struct ms_mapping *m, struct ms_stale_result *out)
 {
@@ -292,20 +306,8 @@ unsigned ms_stale_filter(unsigned flags)
 	return MS_FILTER_FILE_BACKED | MS_FILTER_EXECUTABLE;
 }
 
-static struct ms_stale_file *find_file(struct ms_stale_list *list, uint32_t maj, uint32_t min,
-				       uint64_t inode, const char *name, size_t len)
-{
-	for (size_t i = 0; i < list->count; i++) {
-		struct ms_stale_file *f = &list->items[i];
-
-		if (f->inode == inode && f->dev_major == maj && f->dev_minor == min &&
-		    (!name || (f->name_len == len && !memcmp(f->name, name, len))))
-			return f;
-	}
-	return NULL;
-}
-
-static struct ms_stale_file *add_file(struct ms_stale_list *list, const struct ms_mapping *m)
+static struct ms_stale_file *add_file(struct ms_stale_list *list, struct ms_stale_group *g,
+				      const struct ms_mapping *m)
 {
 	struct ms_stale_file *f;
 
@@ -328,18 +330,20 @@ static struct ms_stale_file *add_file(struct ms_stale_list *list, const struct m
 	memcpy(f->build_id, m->build_id, sizeof(f->build_id));
 	f->build_id_skipped = m->build_id_skipped;
 	list->count++;
-	return f;
+	return ms_stale_group_add(g, list, list->count - 1) < 0 ? NULL : f;
 }
 
 /* Group one mapping into list: 0 or MS_ERR_NOMEM. */
-static int group_mapping(struct ms_stale_list *list, const struct ms_mapping *m)
+static int group_mapping(struct ms_stale_list *list, struct ms_stale_group *g,
+			 const struct ms_mapping *m)
 {
 	struct ms_stale_file *f;
 
 	if (m->name_truncated)
 		return 0;
-	f = find_file(list, m->dev_major, m->dev_minor, m->inode, m->name ? m->name : "", m->name_len);
-	if (!f && !(f = add_file(list, m)))
+	f = ms_stale_group_find(g, list, m->dev_major, m->dev_minor, m->inode, m->name ? m->name : "",
+				m->name_len);
+	if (!f && !(f = add_file(list, g, m)))
 		return MS_ERR_NOMEM;
 	if (!f->mappings++)
 		f->first_addr = m->start;
@@ -357,7 +361,7 @@ static int group_mapping(struct ms_stale_list *list, const struct ms_mapping *m)
  * /proc/PID/exe: readlink gives its name (d_path, as for mappings) and stat
  * follows the link to the running inode.  Kernel threads have none.
  */
-static int add_exe(struct ms_stale_list *list, const struct ms_proc *proc)
+static int add_exe(struct ms_stale_list *list, struct ms_stale_group *g, const struct ms_proc *proc)
 {
 	struct ms_mapping m = { 0 };
 	struct ms_stale_file *f;
@@ -367,7 +371,7 @@ static int add_exe(struct ms_stale_list *list, const struct ms_proc *proc)
 
 	if (fstatat(ms_proc_dirfd(proc), "exe", &st, 0) < 0)
 		return 0;
-	f = find_file(list, major(st.st_dev), minor(st.st_dev), (uint64_t)st.st_ino, NULL, 0);
+	f = ms_stale_group_find_inode(g, list, major(st.st_dev), minor(st.st_dev), (uint64_t)st.st_ino);
 	if (f) {
 		f->is_exe = true;
 		return 0;
@@ -380,7 +384,7 @@ static int add_exe(struct ms_stale_list *list, const struct ms_proc *proc)
 	m.dev_minor = minor(st.st_dev);
 	m.name = name;
 	m.name_len = (size_t)n;
-	f = add_file(list, &m);
+	f = add_file(list, g, &m);
 	if (!f)
 		return MS_ERR_NOMEM;
 	f->is_exe = true;
@@ -388,7 +392,7 @@ static int add_exe(struct ms_stale_list *list, const struct ms_proc *proc)
 }
 
 static int collect(struct ms_maps *maps, unsigned filter, bool build_ids,
-		   struct ms_stale_list *list, struct ms_error *err)
+		   struct ms_stale_list *list, struct ms_stale_group *g, struct ms_error *err)
 {
 	struct ms_mapping m = { 0 };
 	uint64_t addr = 0;
@@ -396,6 +400,8 @@ static int collect(struct ms_maps *maps, unsigned filter, bool build_ids,
 	int rc;
 
 	ms_stale_list_clear(list);
+	ms_stale_group_free(g);
+	ms_stale_group_init(g);
 	/*
 	 * Without build IDs: with them the kernel reads every mapped file's ELF
 	 * headers on every query (build_id_parse in do_procmap_query), and only
@@ -404,7 +410,7 @@ static int collect(struct ms_maps *maps, unsigned filter, bool build_ids,
 	fields = ms_maps_set_fields(maps, build_ids ? MS_FIELDS_ALL : MS_FIELD_NAME);
 	while ((rc = ms_maps_next(maps, addr, filter, &m, err)) == 0) {
 		addr = m.end;
-		if (group_mapping(list, &m) < 0) {
+		if (group_mapping(list, g, &m) < 0) {
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
 					  (int)ms_proc_pid(ms_maps_proc(maps)));
 			break;
@@ -447,15 +453,21 @@ int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags
 		  struct ms_stale_list *list, struct ms_error *err)
 {
 	struct ms_proc *proc = ms_maps_proc(maps);
-	int rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, err);
+	struct ms_stale_group group;
+	int rc;
 
+	ms_stale_group_init(&group);
+	rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, &group, err);
 	if (rc == MS_ERR_EXECED) {
 		rc = ms_maps_reopen(maps, err);
 		if (rc == 0)
-			rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, err);
+			rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, &group,
+				     err);
 	}
-	if (rc == 0 && add_exe(list, proc) < 0)
+	if (rc == 0 && add_exe(list, &group, proc) < 0)
 		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)ms_proc_pid(proc));
+	ctx->group_probes = group.probes;
+	ms_stale_group_free(&group);
 	for (size_t i = 0; rc == 0 && i < list->count; i++) {
 		struct ms_stale_file *f = &list->items[i];
 		struct ms_mapping m = {

@@ -30,6 +30,9 @@
  * s_dev (fs/proc/task_mmu.c), the same encoding major()/minor() decode from
  * stat's st_dev.
  *
+ * Grouping is by hash (stale_group.h), so a process with many files costs
+ * linear time, never quadratic.
+ *
  * Cost: a struct ms_stale_ctx caches one lookup (stat, and the build ID
  * when it was needed) per distinct (root, path) until ms_stale_ctx_forget,
  * so a system-wide scan stats each library once and reads build IDs only of
@@ -90,6 +93,19 @@ int ms_stale_ctx_new(const struct ms_ignore *ignore, struct ms_stale_ctx **out,
 void ms_stale_ctx_free(struct ms_stale_ctx *ctx);
 /* Drop cached lookups, so the next verdicts see the disk as it is now. */
 void ms_stale_ctx_forget(struct ms_stale_ctx *ctx);
+
+/*
+ * Does proc live under another root than ours: another mount namespace, or
+ * a chroot in ours?  False where that cannot be told.
+ */
+bool ms_stale_ctx_other_root(struct ms_stale_ctx *ctx, const struct ms_proc *proc);
+
+/*
+ * Hash slots compared while grouping the last scan's mappings into files
+ * (stale_group.h): linear in the mappings, whatever their names.  For the
+ * tests and `make bench`.
+ */
+size_t ms_stale_ctx_group_probes(const struct ms_stale_ctx *ctx);
 
 /* 0, or MS_ERR_NOMEM.  proc is the process that holds m. */
 int ms_stale_judge(struct ms_stale_ctx *ctx, const struct ms_proc *proc,

@@ -12,6 +12,7 @@ void ms_stale_report_free(struct ms_stale_report *r)
 	for (size_t i = 0; i < r->count; i++) {
 		ms_stale_list_free(&r->procs[i].files);
 		free(r->procs[i].cmd);
+		free(r->procs[i].pkgs);
 	}
 	free(r->procs);
 	memset(r, 0, sizeof(*r));
@@ -61,6 +62,29 @@ static int read_cmdline(struct ms_stale_proc *p, const struct ms_proc *proc)
 	return 0;
 }
 
+/* The unit (only worth restarting when something is stale) and the container. */
+static void read_cgroup(struct ms_stale_proc *p, const struct ms_proc *proc)
+{
+	struct ms_cgroup_paths cg;
+	const char *path;
+	size_t len, path_len;
+	bool truncated;
+	char *buf;
+
+	if (!p->stale_files && !p->other_root)
+		return;
+	if (ms_proc_read_file(proc, "cgroup", MS_UNIT_CGROUP_READ_MAX, &buf, &len, &truncated, NULL) < 0)
+		return;
+	if (p->stale_files)
+		p->has_unit = ms_unit_parse(buf, len, &p->unit) == 0;
+	if (p->other_root && ms_cgroup_paths(buf, len, &cg) == 0) {
+		path = cg.v2 ? cg.v2 : cg.v1;
+		path_len = cg.v2 ? cg.v2_len : cg.v1_len;
+		p->has_container = path && ms_container_parse(path, path_len, &p->container) == 0;
+	}
+	free(buf);
+}
+
 int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
 			struct ms_proc *proc, struct ms_maps *maps,
 			const struct ms_stale_report_opts *opts, struct ms_error *err)
@@ -84,13 +108,69 @@ int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
 		ms_stale_list_free(&p->files);
 		return 0;
 	}
-	/* Only a process with something stale has a unit worth restarting. */
-	if (p->stale_files)
-		p->has_unit = ms_unit_of(proc, &p->unit, NULL) == 0;
+	p->other_root = ms_stale_ctx_other_root(ctx, proc);
+	read_cgroup(p, proc);
 	if (opts->cmdline)
 		read_cmdline(p, proc);
 	r->count++;
 	return 0;
+}
+
+static bool wants_package(const struct ms_stale_proc *p, const struct ms_stale_file *f)
+{
+	return !p->other_root && ms_stale_verdict_is_stale(f->result.verdict);
+}
+
+int ms_stale_report_packages(struct ms_stale_report *r, const char *dpkg_dir,
+			     const char **why, struct ms_error *err)
+{
+	const char **paths = NULL;
+	struct ms_pkg *found = NULL;
+	size_t *lens = NULL, n = 0, k = 0;
+	int rc = 0;
+
+	*why = NULL;
+	for (size_t i = 0; i < r->count; i++)
+		for (size_t j = 0; j < r->procs[i].files.count; j++)
+			n += wants_package(&r->procs[i], &r->procs[i].files.items[j]);
+	if (!n)
+		return 0;
+	paths = calloc(n, sizeof(*paths));
+	lens = calloc(n, sizeof(*lens));
+	found = calloc(n, sizeof(*found));
+	for (size_t i = 0; paths && lens && found && i < r->count; i++)
+		for (size_t j = 0; j < r->procs[i].files.count; j++) {
+			const struct ms_stale_file *f = &r->procs[i].files.items[j];
+
+			if (!wants_package(&r->procs[i], f))
+				continue;
+			paths[k] = f->name;
+			lens[k++] = ms_name_strip_deleted(f->name, f->name_len);
+		}
+	if (!paths || !lens || !found)
+		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
+	else
+		rc = ms_pkgdb_lookup(dpkg_dir, paths, lens, n, found, err);
+	if (rc == MS_ERR_NOTSUP) {
+		*why = "not a dpkg system";
+		rc = 0;
+	}
+	for (size_t i = 0, at = 0; rc == 0 && !*why && i < r->count; i++) {
+		struct ms_stale_proc *p = &r->procs[i];
+
+		p->pkgs = calloc(p->files.count ? p->files.count : 1, sizeof(*p->pkgs));
+		if (!p->pkgs) {
+			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
+			break;
+		}
+		for (size_t j = 0; j < p->files.count; j++)
+			if (wants_package(p, &p->files.items[j]))
+				p->pkgs[j] = found[at++];
+	}
+	free(paths);
+	free(lens);
+	free(found);
+	return rc;
 }
 
 int ms_stale_report_walk(struct ms_stale_report *r, struct ms_stale_ctx *ctx,

@@ -11,8 +11,14 @@
  * judged, shown or not.  A process whose files were all kept out is not
  * recorded unless it has a stale file.
  *
- * Per process it does only what the record needs: the unit (a cgroup read)
- * and the command line only for a process that is kept.  Everything in a
+ * A process under another root than ours (a container, a chroot) says where
+ * it lives: the container engine and ID, or the machine, named from its
+ * cgroup path (container.h).
+ *
+ * Per process it does only what the record needs: the cgroup is read once,
+ * for a process that is kept and either has something stale (its unit) or
+ * lives under another root (its container); the command line only when
+ * asked, for a process that is kept.  Everything in a
  * record is raw bytes from the process or the kernel: escape before
  * display.
  */
@@ -26,6 +32,8 @@
 #include "error.h"
 #include "fleet.h"
 #include "stale.h"
+#include "container.h"
+#include "pkgdb.h"
 #include "unit.h"
 
 /* Command lines are cut here: a process chooses the length of its own. */
@@ -38,7 +46,11 @@ struct ms_stale_proc {
 	size_t cmd_len;
 	bool has_unit;
 	struct ms_unit unit;        /* raw */
+	bool other_root;            /* lives under another root than ours */
+	bool has_container;         /* other_root, and its engine is known */
+	struct ms_container container; /* raw */
 	struct ms_stale_list files; /* only the files to show */
+	struct ms_pkg *pkgs;        /* one per file once looked up, else NULL */
 	size_t stale_files;         /* deleted or replaced, shown or not */
 };
 
@@ -74,6 +86,15 @@ int ms_stale_report_walk(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
 			 struct ms_fleet *fleet, const struct ms_stale_report_opts *opts,
 			 void (*named_failed)(void *arg, const struct ms_error *err), void *arg,
 			 struct ms_error *err);
+
+/*
+ * The package that owns each deleted or replaced file of every process with
+ * our root, from the dpkg database in dpkg_dir (pkgdb.h), in one pass and
+ * only when something is stale.  0 (also when nothing was asked or this is
+ * not a dpkg system: *why then says so), or MS_ERR_NOMEM.
+ */
+int ms_stale_report_packages(struct ms_stale_report *r, const char *dpkg_dir,
+			     const char **why, struct ms_error *err);
 
 void ms_stale_report_free(struct ms_stale_report *r);
 

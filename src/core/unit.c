@@ -99,13 +99,11 @@ size_t ms_unit_describe(const struct ms_unit *u, unsigned esc_flags, char *out, 
 	return more < 0 || (size_t)more >= size - n ? size - 1 : n + (size_t)more;
 }
 
-int ms_unit_parse(const char *text, size_t len, struct ms_unit *out)
+int ms_cgroup_paths(const char *text, size_t len, struct ms_cgroup_paths *out)
 {
-	const char *v2 = NULL, *v1 = NULL;
-	size_t v2_len = 0, v1_len = 0, pos = 0;
+	size_t pos = 0;
 
-	out->name[0] = '\0';
-	out->user_uid = -1;
+	memset(out, 0, sizeof(*out));
 	if (memchr(text, '\0', len))
 		return MS_ERR_INVAL;
 	while (pos < len) {
@@ -123,19 +121,30 @@ int ms_unit_parse(const char *text, size_t len, struct ms_unit *out)
 			size_t path_len = n - (size_t)(path - line);
 
 			if (c1 - line == 1 && line[0] == '0' && ctl_len == 0) {
-				v2 = path;
-				v2_len = path_len;
+				out->v2 = path;
+				out->v2_len = path_len;
 			} else if (ctl_len == 12 && !memcmp(c1 + 1, "name=systemd", 12)) {
-				v1 = path;
-				v1_len = path_len;
+				out->v1 = path;
+				out->v1_len = path_len;
 			}
 		}
 		pos += n + 1;
 	}
-	if (v2 && unit_of_path(v2, v2_len, out) == 0)
+	return 0;
+}
+
+int ms_unit_parse(const char *text, size_t len, struct ms_unit *out)
+{
+	struct ms_cgroup_paths cg;
+
+	out->name[0] = '\0';
+	out->user_uid = -1;
+	if (ms_cgroup_paths(text, len, &cg) < 0)
+		return MS_ERR_INVAL;
+	if (cg.v2 && unit_of_path(cg.v2, cg.v2_len, out) == 0)
 		return 0;
-	if (v1)
-		return unit_of_path(v1, v1_len, out);
+	if (cg.v1)
+		return unit_of_path(cg.v1, cg.v1_len, out);
 	return MS_END;
 }
 

@@ -45,6 +45,19 @@ struct ms_unit {
 int ms_unit_parse(const char *text, size_t len, struct ms_unit *out);
 
 /*
+ * The two cgroup paths of /proc/PID/cgroup text that say where a process
+ * lives: the unified hierarchy's ("0::PATH") and the name=systemd one's on
+ * a v1-only system.  Each points into text (not NUL-terminated) or is NULL.
+ * 0, or MS_ERR_INVAL for text that is not a cgroup file.
+ */
+struct ms_cgroup_paths {
+	const char *v2, *v1;
+	size_t v2_len, v1_len;
+};
+
+int ms_cgroup_paths(const char *text, size_t len, struct ms_cgroup_paths *out);
+
+/*
  * The unit for display: the escaped name (escape.h flags), and for a user
  * unit its manager, "foo.service (user@1000.service)".  Returns the length
  * written; out always ends in NUL.

@@ -1,9 +1,8 @@
 #include "config.h"
 
 #include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "units.h"
 
@@ -35,32 +34,66 @@ int ms_parse_addr(const char *s, uint64_t *addr)
 	return 0;
 }
 
+size_t ms_format_hex(uint64_t v, char *buf)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t n = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
+
+	for (size_t i = n; i-- > 0; v >>= 4)
+		buf[i] = digits[v & 0xf];
+	return n;
+}
+
+size_t ms_format_dec(uint64_t v, char *buf)
+{
+	char tmp[MS_NUM_MAX];
+	size_t n = sizeof(tmp);
+
+	do {
+		tmp[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(buf, tmp + n, sizeof(tmp) - n);
+	return sizeof(tmp) - n;
+}
+
 void ms_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size)
 {
 	static const char suffix[] = "KMGTPE";
+	char tmp[2 * MS_NUM_MAX + 4];
 	uint64_t unit = 1024;
+	size_t n;
 	int exp = 0;
 
-	if (in_bytes || bytes < 1024) {
-		snprintf(buf, size, "%" PRIu64 "%s", bytes, in_bytes ? "" : "B");
+	if (size == 0)
 		return;
-	}
-	while (exp < 5 && bytes / unit >= 1024) {
-		unit *= 1024;
-		exp++;
-	}
-	/* One decimal, dropped when it is zero, as lsblk prints sizes. */
-	{
-		uint64_t whole = bytes / unit;
-		uint64_t tenth = ((bytes % unit) * 10 + unit / 2) / unit;
+	if (in_bytes || bytes < 1024) {
+		n = ms_format_dec(bytes, tmp);
+		if (!in_bytes)
+			tmp[n++] = 'B';
+	} else {
+		uint64_t whole, tenth;
 
+		while (exp < 5 && bytes / unit >= 1024) {
+			unit *= 1024;
+			exp++;
+		}
+		/* One decimal, dropped when it is zero, as lsblk prints sizes. */
+		whole = bytes / unit;
+		tenth = ((bytes % unit) * 10 + unit / 2) / unit;
 		if (tenth == 10) {
 			whole++;
 			tenth = 0;
 		}
-		if (tenth)
-			snprintf(buf, size, "%" PRIu64 ".%" PRIu64 "%c", whole, tenth, suffix[exp]);
-		else
-			snprintf(buf, size, "%" PRIu64 "%c", whole, suffix[exp]);
+		n = ms_format_dec(whole, tmp);
+		if (tenth) {
+			tmp[n++] = '.';
+			n += ms_format_dec(tenth, tmp + n);
+		}
+		tmp[n++] = suffix[exp];
 	}
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, tmp, n);
+	buf[n] = '\0';
 }

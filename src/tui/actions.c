@@ -10,6 +10,18 @@ static const struct tui_action_info table[] = {
 #undef TUI_ACTION_ROW
 };
 
+static const char *const notes[] = {
+	"Esc alone (no other byte right after it) closes one thing per press.",
+	"Home, End, PgUp, PgDn, arrows: xterm, VT220, rxvt, Linux forms, any TERM.",
+	"Alt+key, Ctrl+arrows, unknown escape sequences: read whole, ignored.",
+};
+
+const char *const *tui_action_notes(size_t *count)
+{
+	*count = sizeof(notes) / sizeof(notes[0]);
+	return notes;
+}
+
 const struct tui_action_info *tui_actions(size_t *count)
 {
 	*count = sizeof(table) / sizeof(table[0]);
@@ -72,5 +84,10 @@ void tui_actions_dump_roff(FILE *out)
 			roff_text(out, table[i].help);
 			fputc('\n', out);
 		}
+	}
+	fputs(".PP\n", out);
+	for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]); i++) {
+		roff_text(out, notes[i]);
+		fputc('\n', out);
 	}
 }

@@ -33,10 +33,12 @@ enum tui_scope {
 	A(PAGE_UP, TUI_SCOPE_ALL, "PgUp", "move one page up") \
 	A(HOME, TUI_SCOPE_ALL, "Home", "go to the first row") \
 	A(END, TUI_SCOPE_ALL, "End", "go to the last row") \
+	A(SCROLL_LEFT, TUI_SCOPE_ALL, "Left", "scroll NAME or COMMAND back (the heading shows the offset)") \
+	A(SCROLL_RIGHT, TUI_SCOPE_ALL, "Right", "scroll NAME or COMMAND on, showing it whole, unelided") \
 	A(PAUSE, TUI_SCOPE_ALL, "Space", "pause or resume the live refresh") \
 	A(REFRESH, TUI_SCOPE_ALL, "F5 ^L", "refresh now") \
 	A(HELP, TUI_SCOPE_ALL, "? F1", "show this help") \
-	A(BACK, TUI_SCOPE_ALL, "Esc", "go back") \
+	A(BACK, TUI_SCOPE_ALL, "Esc", "close the innermost: prompt, help, detail pane, then the view") \
 	A(QUIT, TUI_SCOPE_ALL, "q", "go back; quit from the first screen") \
 	A(STALE_VIEW, TUI_SCOPE_ALL, "D", "processes running deleted or replaced files") \
 	A(OPEN, TUI_SCOPE_PROCS, "Enter", "open the selected process") \
@@ -58,6 +60,9 @@ enum tui_scope {
 	A(GOTO, TUI_SCOPE_MAPS, "g", "go to an address (hex): its mapping or the next") \
 	A(SNAPSHOT, TUI_SCOPE_MAPS, "S", "save a snapshot of this process to a file") \
 	A(RSS_COLUMN, TUI_SCOPE_MAPS, "R", "show or hide the RSS column (resident memory)") \
+	A(MAPS_SORT_NEXT, TUI_SCOPE_MAPS, ">", "sort by the next column: address, SIZE, RSS, PERMS, INODE, NAME") \
+	A(MAPS_SORT_PREV, TUI_SCOPE_MAPS, "<", "sort by the previous column (RSS only while it shows)") \
+	A(MAPS_SORT_REVERSE, TUI_SCOPE_MAPS, "I", "reverse the sort order") \
 	A(STALE_OPEN, TUI_SCOPE_STALE, "Enter", "open the selected process")
 
 enum tui_action {
@@ -88,6 +93,13 @@ const char *tui_scope_title(enum tui_scope scope);
 
 /* "Down, j" from "Down j". */
 void tui_action_keys_label(const struct tui_action_info *a, char *buf, size_t size);
+
+/*
+ * What the table cannot say key by key (how Esc, Alt and unknown escape
+ * sequences behave): one sentence a line, for the help screen and the
+ * man page alike.
+ */
+const char *const *tui_action_notes(size_t *count);
 
 /* The man page's KEYS section body (no .SH line), in roff. */
 void tui_actions_dump_roff(FILE *out);

@@ -14,8 +14,12 @@
 
 #include "core/escape.h"
 #include "core/units.h"
+#include "tui/keydec.h"
 #include "tui/stopsig.h"
 #include "tui/tui.h"
+
+/* How long a lone ESC waits for the rest of a sequence, in curses and here. */
+#define ESC_DELAY_MS 50
 
 #define OPT_DUMP_KEYS 300
 #define OPT_BACKEND 301
@@ -34,27 +38,30 @@ static void explorer_usage(FILE *out)
 		     "'mapscope list PID'.  Settings: $XDG_CONFIG_HOME/mapscope/config.\n");
 }
 
-/* The explorer's own messages on stderr, before or after curses. */
+/* The explorer's own messages on stderr, before or after curses: "mapscope: " + text + tail. */
+static void say(const char *tail, const char *fmt, va_list ap)
+{
+	fputs("mapscope: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs(tail, stderr);
+}
+
 static void __attribute__((format(printf, 1, 2))) explorer_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("mapscope: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("\n", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static int __attribute__((format(printf, 1, 2))) explorer_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("mapscope: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("\nTry 'mapscope --help'.\n", fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'mapscope --help'.\n", stderr);
 	return MS_EXIT_USAGE;
 }
 
@@ -141,12 +148,16 @@ static double now_seconds(void)
 static void pop(struct tui_app *app)
 {
 	struct tui_view *v = app->top;
+	pid_t pid;
 
 	if (!v)
 		return;
+	pid = v->pid;
 	app->top = v->below;
 	v->ops->destroy(v);
 	app->message[0] = '\0';
+	if (app->top && pid && app->top->ops->back_from)
+		app->top->ops->back_from(app, app->top, pid);
 }
 
 static unsigned prompt_key(struct tui_app *app, int ch)
@@ -156,7 +167,7 @@ static unsigned prompt_key(struct tui_app *app, int ch)
 
 	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
 		done = accepted = true;
-	} else if (ch == 27) {
+	} else if (ch == TUI_KEY_ESC) {
 		done = true;
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 		if (p->len)
@@ -229,14 +240,33 @@ static unsigned dispatch(struct tui_app *app, int ch, double *deadline)
 	return app->top->ops->handle(app, app->top, act);
 }
 
+/*
+ * One value from curses -> one key, through the escape decoder.  A curses
+ * key that cuts a sequence short ends it (as a timeout would) and is kept
+ * in *held for the next turn.
+ */
+static int decode(struct tui_keydec *dec, int ch, int *held)
+{
+	if (ch == ERR)
+		return tui_keydec_timeout(dec);
+	if ((ch < 0 || ch > 0xff) && tui_keydec_pending(dec)) {
+		*held = ch;
+		return tui_keydec_timeout(dec);
+	}
+	return tui_keydec_feed(dec, ch);
+}
+
 static void run(struct tui_app *app)
 {
 	double deadline = now_seconds();
 	unsigned flags = TUI_F_REDRAW;
+	struct tui_keydec dec;
+	int held = ERR;
 
+	tui_keydec_init(&dec);
 	while (app->top) {
 		double left;
-		int ch;
+		int ch, key;
 
 		if (!app->paused && now_seconds() >= deadline) {
 			flags |= app->top->ops->tick(app, app->top, true);
@@ -250,15 +280,26 @@ static void run(struct tui_app *app)
 			doupdate();
 		}
 		flags = 0;
-		/* At most a second asleep, should a signal not interrupt the read. */
-		left = app->paused ? 1 : deadline - now_seconds();
-		timeout(left <= 0 ? 0 : left >= 1 ? 1000 : (int)(left * 1000) + 1);
-		ch = getch();
+		if (held != ERR) {
+			ch = held;
+			held = ERR;
+		} else if ((ch = tui_keydec_held(&dec)) >= 0) {
+			/* The byte after an Esc: Esc is handled, now this. */
+		} else {
+			/* At most a second asleep, should a signal not interrupt the read. */
+			left = app->paused ? 1 : deadline - now_seconds();
+			timeout(tui_keydec_pending(&dec) ? ESC_DELAY_MS :
+				left <= 0 ? 0 : left >= 1 ? 1000 : (int)(left * 1000) + 1);
+			ch = getch();
+		}
 		if (tui_stopsig_pending())
 			break;
-		if (ch == ERR)
+		if (ch == ERR && !tui_keydec_pending(&dec))
 			continue;
-		flags = dispatch(app, ch, &deadline);
+		key = decode(&dec, ch, &held);
+		if (key == TUI_KEY_PENDING || key == TUI_KEY_IGNORED)
+			continue;
+		flags = dispatch(app, key, &deadline);
 		if (flags & TUI_F_QUIT)
 			break;
 		if (flags & TUI_F_BACK) {
@@ -375,7 +416,7 @@ int tui_main(int argc, char **argv)
 	nonl();
 	keypad(stdscr, TRUE);
 	curs_set(0);
-	set_escdelay(50);
+	set_escdelay(ESC_DELAY_MS);
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
 	tui_colors_init(&app);
 	tui_stopsig_install();

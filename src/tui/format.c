@@ -55,13 +55,13 @@ void tui_format_maprow(char *buf, size_t size, const struct ms_mapping *m,
 	tui_format_maprow_rss(buf, size, &r, hidden, false, escape_flags);
 }
 
-void tui_format_maprow_rss(char *buf, size_t size, const struct tui_maprow *r, unsigned hidden,
-			   bool rss_column, unsigned escape_flags)
+size_t tui_format_maprow_rss(char *buf, size_t size, const struct tui_maprow *r, unsigned hidden,
+			     bool rss_column, unsigned escape_flags)
 {
 	const struct ms_mapping *m = r->m;
 	enum tui_mark mark = r->mark;
 	char tmp[64], perms[5], name[TUI_LINE_MAX];
-	size_t at = 0;
+	size_t at = 0, name_at;
 
 	append(buf, size, &at, "%c%c %12" PRIx64 "-%-12" PRIx64,
 	       mark == TUI_MARK_ADDED ? '+' : mark == TUI_MARK_REMOVED ? '-' : ' ',
@@ -88,7 +88,10 @@ void tui_format_maprow_rss(char *buf, size_t size, const struct tui_maprow *r, u
 		append(buf, size, &at, " %-16s", tmp);
 	}
 	escaped_name(name, sizeof(name), m, escape_flags);
-	append(buf, size, &at, " %s%s", name, mark == TUI_MARK_REMOVED ? " (removed)" : "");
+	append(buf, size, &at, " ");
+	name_at = at;
+	append(buf, size, &at, "%s%s", name, mark == TUI_MARK_REMOVED ? " (removed)" : "");
+	return name_at;
 }
 
 void tui_format_mapheading(char *buf, size_t size, unsigned hidden)
@@ -142,32 +145,41 @@ bool tui_mapping_is_anomalous(const struct ms_mapping *m)
 	       !memcmp(m->name + m->name_len - n, DELETED_SUFFIX, n);
 }
 
-void tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
-			unsigned escape_flags)
+size_t tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
+			  unsigned escape_flags)
 {
-	char maps[24], mapped[24], stale[24], cmd[TUI_LINE_MAX];
-	size_t at = 0;
+	char maps[24], mapped[24], rss[24], stale[24], cmd[TUI_LINE_MAX];
+	size_t at = 0, cmd_at;
 
 	if (r->maps_err) {
 		snprintf(maps, sizeof(maps), "-");
 		snprintf(mapped, sizeof(mapped), "%s", r->maps_why ? r->maps_why : "?");
-	} else {
+	} else if (r->counted) {
 		snprintf(maps, sizeof(maps), "%zu", r->nmaps);
 		ms_format_size(r->mapped, false, mapped, sizeof(mapped));
+	} else {
+		maps[0] = mapped[0] = '\0';
 	}
+	if (r->kthread || r->state == 'Z')
+		snprintf(rss, sizeof(rss), "-");
+	else
+		ms_format_size(r->rss, false, rss, sizeof(rss));
 	if (r->stale_counted)
 		snprintf(stale, sizeof(stale), "%zu", r->stale);
 	else
-		snprintf(stale, sizeof(stale), "-");
+		snprintf(stale, sizeof(stale), r->counted || r->maps_err ? "-" : "");
 	ms_escape(r->cmd, r->cmd_len, cmd, sizeof(cmd), escape_flags);
-	append(buf, size, &at, "%7d %-8.8s %6s %9s %*s %s", (int)r->pid, r->user, maps, mapped,
-	       TUI_PROCROW_STALE_W, stale, cmd);
+	append(buf, size, &at, "%7d %-8.8s %6s %9s %*s %*s ", (int)r->pid, r->user, maps, mapped,
+	       TUI_PROCROW_RSS_W, rss, TUI_PROCROW_STALE_W, stale);
+	cmd_at = at;
+	append(buf, size, &at, "%s", cmd);
+	return cmd_at;
 }
 
 void tui_format_procheading(char *buf, size_t size, int sort_col, bool reverse)
 {
 	/* Widths and alignment as in tui_format_procrow; negative: left-aligned. */
-	static const int width[TUI_PCOL_COUNT] = { 7, -8, 6, 9, TUI_PROCROW_STALE_W, 0 };
+	static const int width[TUI_PCOL_COUNT] = { 7, -8, 6, 9, TUI_PROCROW_RSS_W, TUI_PROCROW_STALE_W, 0 };
 	size_t at = 0;
 
 	for (int c = 0; c < TUI_PCOL_COUNT; c++) {
@@ -286,31 +298,44 @@ size_t tui_format_residency(struct tui_detail_line *lines, size_t n,
 	return k;
 }
 
-void tui_format_staleline(char *buf, size_t size, const struct tui_staleview *sv,
-			  const struct tui_stale_line *line, unsigned escape_flags)
+size_t tui_format_staleline(char *buf, size_t size, const struct tui_staleview *sv,
+			    const struct tui_stale_line *line, unsigned escape_flags)
 {
 	const struct tui_stale_entry *e = &sv->entries[line->entry];
-	char text[TUI_LINE_MAX], unit[4 * MS_UNIT_MAX + 32];
-	size_t at = 0;
+	char text[TUI_LINE_MAX], unit[4 * MS_UNIT_MAX + 4 * MS_CONTAINER_NAME_MAX + 64];
+	size_t at = 0, last_at;
 
 	if (line->file < 0) {
-		if (e->has_unit) {
-			ms_unit_describe(&e->unit, escape_flags, unit, sizeof(unit));
-		} else {
-			snprintf(unit, sizeof(unit), "-");
+		size_t n = 0;
+
+		if (e->has_unit)
+			n = ms_unit_describe(&e->unit, escape_flags, unit, sizeof(unit));
+		else
+			n = (size_t)snprintf(unit, sizeof(unit), "-");
+		if (e->other_root && n + 3 < sizeof(unit)) {
+			unit[n++] = ' ';
+			unit[n++] = '[';
+			if (e->has_container)
+				n += ms_container_describe(&e->container, escape_flags, unit + n, sizeof(unit) - n - 1);
+			else
+				n += (size_t)snprintf(unit + n, sizeof(unit) - n - 1, "other root");
+			snprintf(unit + n, sizeof(unit) - n, "]");
 		}
 		ms_escape(e->cmd, e->cmd_len, text, sizeof(text), escape_flags);
-		append(buf, size, &at, "%7d %-8.8s %5zu %s  %s", (int)e->pid, e->user, e->files.count,
-		       unit, text);
+		append(buf, size, &at, "%7d %-8.8s %5zu ", (int)e->pid, e->user, e->files.count);
+		last_at = at;
+		append(buf, size, &at, "%s  %s", unit, text);
 	} else {
 		const struct ms_stale_file *f = &e->files.items[line->file];
 		char why[4 * MS_STALE_WHY_MAX + 1];
 
 		ms_escape(f->name, f->name_len, text, sizeof(text), escape_flags);
 		ms_escape(f->result.why, strlen(f->result.why), why, sizeof(why), escape_flags);
-		append(buf, size, &at, "        %-8s %s%s  %s", ms_stale_verdict_name(f->result.verdict),
-		       f->is_exe ? "(exe) " : "", text, why);
+		append(buf, size, &at, "        %-8s ", ms_stale_verdict_name(f->result.verdict));
+		last_at = at;
+		append(buf, size, &at, "%s%s  %s", f->is_exe ? "(exe) " : "", text, why);
 	}
+	return last_at;
 }
 
 void tui_format_staleheading(char *buf, size_t size)
@@ -328,28 +353,15 @@ void tui_format_snapshot_name(char *buf, size_t size, pid_t pid, time_t when)
 	snprintf(buf, size, "mapscope-%d-%s.json", (int)pid, stamp);
 }
 
-size_t tui_text_fit(const char *s, size_t len, int width, int *cols)
+size_t tui_fit_by(const char *s, size_t len, int width, int *cols, tui_fit_step step)
 {
-	mbstate_t st;
 	size_t at = 0;
 	int used = 0;
 
-	memset(&st, 0, sizeof(st));
 	while (at < len) {
-		wchar_t wc;
-		size_t n = mbrtowc(&wc, s + at, len - at, &st);
 		int w;
+		size_t n = step(s + at, len - at, &w);
 
-		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
-			/* Escaped text is valid; in a C locale count each byte as one column. */
-			n = 1;
-			w = 1;
-			memset(&st, 0, sizeof(st));
-		} else {
-			w = wcwidth(wc);
-			if (w < 0)
-				w = 1;
-		}
 		if (used + w > width)
 			break;
 		used += w;
@@ -358,4 +370,27 @@ size_t tui_text_fit(const char *s, size_t len, int width, int *cols)
 	if (cols)
 		*cols = used;
 	return at;
+}
+
+/* One character (UTF-8 is stateless, so each starts afresh). */
+static size_t char_step(const char *s, size_t len, int *cols)
+{
+	mbstate_t st;
+	wchar_t wc;
+	size_t n;
+
+	memset(&st, 0, sizeof(st));
+	n = mbrtowc(&wc, s, len, &st);
+	if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+		/* Escaped text is valid; in a C locale count each byte as one column. */
+		*cols = 1;
+		return 1;
+	}
+	*cols = wcwidth(wc) < 0 ? 1 : wcwidth(wc);
+	return n;
+}
+
+size_t tui_text_fit(const char *s, size_t len, int width, int *cols)
+{
+	return tui_fit_by(s, len, width, cols, char_step);
 }

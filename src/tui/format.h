@@ -35,9 +35,10 @@ void tui_format_mapheading(char *buf, size_t size, unsigned hidden);
 /*
  * The same with the optional RSS column after SIZE (rss_column): the row's
  * resident size, blank while unknown (a removed ghost, a failed query).
+ * Returns where NAME starts in buf (for tui_fit_last_column).
  */
-void tui_format_maprow_rss(char *buf, size_t size, const struct tui_maprow *r, unsigned hidden,
-			   bool rss_column, unsigned escape_flags);
+size_t tui_format_maprow_rss(char *buf, size_t size, const struct tui_maprow *r, unsigned hidden,
+			     bool rss_column, unsigned escape_flags);
 void tui_format_mapheading_rss(char *buf, size_t size, unsigned hidden, bool rss_column);
 
 /* "rx" for the active kernel filters, "none" when there are none. */
@@ -46,11 +47,17 @@ void tui_format_filters(char *buf, size_t size, unsigned filter);
 /* Writable and executable, or executing a deleted file. */
 bool tui_mapping_is_anomalous(const struct ms_mapping *m);
 
-void tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
-			unsigned escape_flags);
+/* Returns where COMMAND starts in buf. */
+size_t tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
+			  unsigned escape_flags);
 void tui_format_procheading(char *buf, size_t size, int sort_col, bool reverse);
-/* Where the STALE count sits in a process row (for its colour). */
-#define TUI_PROCROW_STALE_X 34
+/*
+ * Where the STALE count sits in a process row (for its colour).  MAPS and
+ * MAPPED are blank until the row has been on screen once; RSS is "-" for
+ * kernel threads and zombies.
+ */
+#define TUI_PROCROW_RSS_W 7
+#define TUI_PROCROW_STALE_X 42
 #define TUI_PROCROW_STALE_W 6
 
 /*
@@ -69,10 +76,11 @@ size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct m
 
 /*
  * The stale view's lines: a process ("PID USER FILES UNIT  COMMAND") or one
- * of its files ("VERDICT NAME  WHY"), and the heading.
+ * of its files ("VERDICT NAME  WHY"), and the heading.  Returns where the
+ * scrollable part starts (UNIT or the file's name).
  */
-void tui_format_staleline(char *buf, size_t size, const struct tui_staleview *sv,
-			  const struct tui_stale_line *line, unsigned escape_flags);
+size_t tui_format_staleline(char *buf, size_t size, const struct tui_staleview *sv,
+			    const struct tui_stale_line *line, unsigned escape_flags);
 void tui_format_staleheading(char *buf, size_t size);
 
 /* The S key's suggested file: "mapscope-PID-YYYYMMDD-HHMMSS.json", local time. */
@@ -93,5 +101,12 @@ size_t tui_format_residency(struct tui_detail_line *lines, size_t n,
  * gets the columns they take.  Stops before a character that would not fit.
  */
 size_t tui_text_fit(const char *s, size_t len, int width, int *cols);
+
+/*
+ * The same loop over other steps: step returns the bytes of the piece at s
+ * (len bytes left) and puts its columns in *cols.
+ */
+typedef size_t (*tui_fit_step)(const char *s, size_t len, int *cols);
+size_t tui_fit_by(const char *s, size_t len, int width, int *cols, tui_fit_step step);
 
 #endif

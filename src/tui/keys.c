@@ -1,8 +1,13 @@
-/* Key names in the action table -> curses key codes: the dispatcher. */
+/*
+ * Key names in the action table -> key codes: the dispatcher.  A name
+ * matches what curses decodes from the terminal description and what the
+ * escape decoder (keydec.h) reads from sequences the description lacks.
+ */
 #include "config.h"
 
 #include <string.h>
 
+#include "tui/keydec.h"
 #include "tui/tui.h"
 
 static bool name_is_key(const char *name, size_t len, int key)
@@ -11,12 +16,15 @@ static bool name_is_key(const char *name, size_t len, int key)
 		const char *name;
 		int codes[3];
 	} names[] = {
-		{ "Down", { KEY_DOWN } }, { "Up", { KEY_UP } },
-		{ "PgDn", { KEY_NPAGE } }, { "PgUp", { KEY_PPAGE } },
-		{ "Home", { KEY_HOME } }, { "End", { KEY_END } },
+		{ "Down", { KEY_DOWN, TUI_KEY_DOWN } }, { "Up", { KEY_UP, TUI_KEY_UP } },
+		{ "Left", { KEY_LEFT, TUI_KEY_LEFT } }, { "Right", { KEY_RIGHT, TUI_KEY_RIGHT } },
+		{ "PgDn", { KEY_NPAGE, TUI_KEY_PGDN } }, { "PgUp", { KEY_PPAGE, TUI_KEY_PGUP } },
+		/* VT220 terminfo calls ESC [ 1 ~ and ESC [ 4 ~ Find and Select, where Home and End sit. */
+		{ "Home", { KEY_HOME, TUI_KEY_HOME, KEY_FIND } },
+		{ "End", { KEY_END, TUI_KEY_END, KEY_SELECT } },
 		{ "Enter", { '\n', '\r', KEY_ENTER } }, { "Tab", { '\t' } },
-		{ "Esc", { 27 } }, { "Space", { ' ' } },
-		{ "F1", { KEY_F(1) } }, { "F5", { KEY_F(5) } },
+		{ "Esc", { TUI_KEY_ESC } }, { "Space", { ' ' } },
+		{ "F1", { KEY_F(1), TUI_KEY_F(1) } }, { "F5", { KEY_F(5), TUI_KEY_F(5) } },
 		{ "^L", { 'L' & 0x1f } },
 	};
 

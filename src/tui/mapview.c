@@ -281,6 +281,110 @@ int tui_mapview_apply_index(struct tui_mapview *vm, const struct ms_maplist *all
 	return 0;
 }
 
+static const char *const sort_names[TUI_MSORT_COUNT] = {
+	"address", "SIZE", "RSS", "PERMS", "INODE", "NAME",
+};
+
+const char *tui_map_sort_name(enum tui_map_sort sort)
+{
+	return sort < TUI_MSORT_COUNT ? sort_names[sort] : "?";
+}
+
+bool tui_mapview_sorted(const struct tui_mapview *vm)
+{
+	return vm->sort != TUI_MSORT_ADDRESS || vm->sort_reverse;
+}
+
+void tui_mapview_set_sort(struct tui_mapview *vm, enum tui_map_sort sort, bool reverse)
+{
+	vm->sort = sort;
+	vm->sort_reverse = reverse;
+	drop_marks(vm);
+	vm->have_window = false;
+	/* Back in address order, the window starts at the selection. */
+	vm->top = vm->sel;
+}
+
+#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
+
+static int names_cmp(const struct ms_mapping *x, const struct ms_mapping *y)
+{
+	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+	int c;
+
+	/* Unnamed mappings first; names by their bytes, as the kernel gave them. */
+	if (!x->name || !y->name)
+		return CMP(x->name != NULL, y->name != NULL);
+	c = memcmp(x->name, y->name, n);
+	return c ? c : CMP(x->name_len, y->name_len);
+}
+
+static int sorted_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct tui_mapview *vm = ctx;
+	const struct tui_maprow *p = a, *q = b;
+	const struct ms_mapping *x = p->m, *y = q->m;
+	char px[5], py[5];
+	int c = 0;
+
+	switch (vm->sort) {
+	case TUI_MSORT_SIZE: c = CMP(ms_mapping_size(x), ms_mapping_size(y)); break;
+	case TUI_MSORT_RSS: c = CMP(p->rss_known ? p->rss : 0, q->rss_known ? q->rss : 0); break;
+	case TUI_MSORT_PERMS:
+		ms_perms_format(x->perms, px);
+		ms_perms_format(y->perms, py);
+		c = strcmp(px, py);
+		break;
+	case TUI_MSORT_INODE:
+		c = CMP(x->inode, y->inode);
+		if (!c)
+			c = CMP(((uint64_t)x->dev_major << 32) | x->dev_minor,
+				((uint64_t)y->dev_major << 32) | y->dev_minor);
+		break;
+	case TUI_MSORT_NAME: c = names_cmp(x, y); break;
+	default: break;
+	}
+	if (!c)
+		c = CMP(x->start, y->start);
+	return vm->sort_reverse ? -c : c;
+}
+
+int tui_mapview_apply_sorted(struct tui_mapview *vm, struct ms_maplist *all, const uint64_t *rss)
+{
+	size_t i;
+	int rc = tui_mapview_apply_index(vm, all);
+
+	if (rc < 0)
+		return rc;
+	drop_marks(vm);
+	ms_maplist_free(&vm->window);
+	vm->window = *all;
+	memset(all, 0, sizeof(*all));
+	vm->top = 0;
+	vm->window_limit = UINT64_MAX;
+	vm->have_window = true;
+	vm->nrows = 0;
+	for (i = 0; i < vm->window.count; i++) {
+		if (!tui_mapview_name_matches(vm, &vm->window.items[i]))
+			continue;
+		if (push_row(vm, &vm->window.items[i], TUI_MARK_NONE) < 0)
+			return MS_ERR_NOMEM;
+		if (rss) {
+			vm->rows[vm->nrows - 1].rss = rss[i];
+			vm->rows[vm->nrows - 1].rss_known = true;
+		}
+	}
+	if (vm->nrows > 1)
+		qsort_r(vm->rows, vm->nrows, sizeof(*vm->rows), sorted_cmp, vm);
+	for (i = 0; i < vm->nrows && vm->rows[i].m->start != vm->sel; i++)
+		;
+	if (i == vm->nrows)
+		i = vm->sel_row < vm->nrows ? vm->sel_row : 0;
+	vm->sel_row = i;
+	vm->sel = vm->nrows ? vm->rows[i].m->start : 0;
+	return 0;
+}
+
 void tui_mapview_reset(struct tui_mapview *vm)
 {
 	drop_marks(vm);
@@ -298,6 +402,10 @@ void tui_mapview_set_name_filter(struct tui_mapview *vm, const char *s)
 {
 	snprintf(vm->name_filter, sizeof(vm->name_filter), "%s", s);
 	vm->index_valid = false;
+	if (tui_mapview_sorted(vm)) {
+		vm->have_window = false; /* the next listing is filtered and sorted */
+		return;
+	}
 	build_rows(vm);
 	reselect(vm);
 }
@@ -333,6 +441,8 @@ static int select_row(struct tui_mapview *vm, size_t row)
 
 	vm->sel_row = row;
 	vm->sel = vm->rows[row].m->start;
+	if (tui_mapview_sorted(vm))
+		return TUI_MV_OK; /* every row is here */
 	if (row >= first + vm->height)
 		first = row - vm->height + 1;
 	else if (row < first)
@@ -373,6 +483,8 @@ int tui_mapview_move(struct tui_mapview *vm, long delta)
 
 int tui_mapview_home(struct tui_mapview *vm)
 {
+	if (tui_mapview_sorted(vm))
+		return vm->nrows ? select_row(vm, 0) : TUI_MV_OK;
 	vm->top = vm->sel = 0;
 	vm->sel_row = 0;
 	return TUI_MV_REQUERY;
@@ -382,6 +494,8 @@ int tui_mapview_end(struct tui_mapview *vm)
 {
 	size_t n = vm->nstarts;
 
+	if (tui_mapview_sorted(vm))
+		return vm->nrows ? select_row(vm, vm->nrows - 1) : TUI_MV_OK;
 	if (!vm->index_valid)
 		return TUI_MV_NEED_INDEX;
 	if (!n)
@@ -393,6 +507,12 @@ int tui_mapview_end(struct tui_mapview *vm)
 
 void tui_mapview_goto(struct tui_mapview *vm, uint64_t start)
 {
+	if (tui_mapview_sorted(vm)) {
+		for (size_t i = 0; i < vm->nrows; i++)
+			if (vm->rows[i].m->start == start)
+				select_row(vm, i);
+		return;
+	}
 	vm->top = vm->sel = start;
 	vm->sel_row = 0;
 }
@@ -431,6 +551,8 @@ size_t tui_mapview_position(const struct tui_mapview *vm)
 {
 	if (!vm->index_valid || !vm->nrows)
 		return 0;
+	if (tui_mapview_sorted(vm))
+		return vm->sel_row + 1;
 	return starts_lower_bound(vm, vm->sel) + 1;
 }
 
@@ -441,6 +563,9 @@ int tui_mapview_residency_visible(struct tui_mapview *vm, tui_residency_fn query
 	struct ms_resinfo *info;
 	int rc = 0;
 
+	/* Sorted rows came with every mapping's RSS, and are not in address order. */
+	if (tui_mapview_sorted(vm))
+		return 0;
 	for (size_t i = first; i < vm->nrows; i++)
 		vm->rows[i].rss_known = false;
 	if (first >= vm->nrows || !vm->height)

@@ -20,6 +20,13 @@
  * ADDED and removed ones kept as REMOVED ghost rows, for TUI_MARK_TICKS
  * ticks.  A change of filter or a new program image forgets the marks.
  *
+ * Sorting by another column than the address (or the address reversed)
+ * needs every mapping: the view collects them all, with their RSS when the
+ * RSS column is on, and tui_mapview_apply_sorted takes the listing as rows
+ * in that order and as the index.  The view collects again when the index
+ * is due (the periodic recount), so a sorted order is at most that old;
+ * moving needs no query.  In address order the window stays as it is.
+ *
  * Stale verdicts (core/stale.h) are asked for the rows on screen only
  * (tui_mapview_judge_visible), through a callback the view backs with a
  * cache (verdicts.h); rows off screen and removed ghosts keep
@@ -66,6 +73,16 @@ typedef int (*tui_residency_fn)(void *ctx, const struct ms_mapping *maps, size_t
 /* Gives the verdict of one mapping: 0, or a negative ms_errcode. */
 typedef int (*tui_judge_fn)(void *ctx, const struct ms_mapping *m, enum ms_stale_verdict *out);
 
+enum tui_map_sort {
+	TUI_MSORT_ADDRESS, /* the kernel's order */
+	TUI_MSORT_SIZE,
+	TUI_MSORT_RSS,     /* only while the RSS column shows */
+	TUI_MSORT_PERMS,
+	TUI_MSORT_INODE,
+	TUI_MSORT_NAME,
+	TUI_MSORT_COUNT,
+};
+
 struct tui_ghost {
 	struct ms_mapping m; /* REMOVED: the mapping as last seen; ADDED: range only */
 	enum tui_mark kind;
@@ -96,6 +113,9 @@ struct tui_mapview {
 	uint64_t total_size;
 	bool index_valid;
 	unsigned index_age;       /* ticks since the index was built */
+	size_t hscroll;           /* NAME scrolled by this many columns (Left, Right) */
+	enum tui_map_sort sort;
+	bool sort_reverse;
 };
 
 void tui_mapview_init(struct tui_mapview *vm, unsigned filter, size_t height);
@@ -120,6 +140,26 @@ size_t tui_mapview_first_shown(const struct tui_mapview *vm);
 
 /* Take a full listing as the index (the list is only read). */
 int tui_mapview_apply_index(struct tui_mapview *vm, const struct ms_maplist *all);
+
+/* "SIZE" for TUI_MSORT_SIZE, "address" for the default. */
+const char *tui_map_sort_name(enum tui_map_sort sort);
+
+/* Sorted by anything but the address in the kernel's order: rows need a full listing. */
+bool tui_mapview_sorted(const struct tui_mapview *vm);
+
+/*
+ * Sort by sort (reverse: descending) from the next listing on; a sorted
+ * order asks for a full listing (the window is forgotten).
+ */
+void tui_mapview_set_sort(struct tui_mapview *vm, enum tui_map_sort sort, bool reverse);
+
+/*
+ * Take every mapping (moved out of *all, address order) as the rows, in the
+ * sort order, and as the index; rss, when not NULL, holds each one's
+ * resident bytes (all->count of them).  The selection keeps its mapping
+ * when it is still there.  0 or MS_ERR_NOMEM.
+ */
+int tui_mapview_apply_sorted(struct tui_mapview *vm, struct ms_maplist *all, const uint64_t *rss);
 
 /* Forget marks and the index: the filter changed, or a new program image. */
 void tui_mapview_reset(struct tui_mapview *vm);

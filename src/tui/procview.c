@@ -7,7 +7,7 @@
 #include "tui/procview.h"
 
 static const char *const col_names[TUI_PCOL_COUNT] = {
-	"PID", "USER", "MAPS", "MAPPED", "STALE", "COMMAND",
+	"PID", "USER", "MAPS", "MAPPED", "RSS", "STALE", "COMMAND",
 };
 
 const char *tui_proc_col_name(enum tui_proc_col col)
@@ -44,6 +44,7 @@ static int row_cmp(const void *a, const void *b, void *ctx)
 	case TUI_PCOL_USER: c = strcmp(x->user, y->user); break;
 	case TUI_PCOL_MAPS: c = CMP(x->nmaps, y->nmaps); break;
 	case TUI_PCOL_MAPPED: c = CMP(x->mapped, y->mapped); break;
+	case TUI_PCOL_RSS: c = CMP(x->rss, y->rss); break;
 	case TUI_PCOL_STALE: c = CMP(x->stale, y->stale); break;
 	case TUI_PCOL_COMMAND: c = strcmp(x->cmd, y->cmd); break;
 	default: break;
@@ -74,6 +75,36 @@ void tui_procview_select(struct tui_procview *pv, size_t row)
 	keep_visible(pv);
 }
 
+static void fill_shown(struct tui_procview *pv)
+{
+	pv->nshown = 0;
+	for (size_t i = 0; i < pv->list.count; i++) {
+		const struct ms_procrow *r = &pv->list.rows[i];
+
+		if (r->kthread && !pv->kthreads)
+			continue;
+		if (!pv->all_users && r->uid != pv->me)
+			continue;
+		pv->shown[pv->nshown++] = i;
+	}
+}
+
+/* A process to reveal that the filters hide: widen them until it shows. */
+static void widen_for(struct tui_procview *pv, pid_t pid)
+{
+	for (size_t i = 0; i < pv->list.count; i++) {
+		const struct ms_procrow *r = &pv->list.rows[i];
+
+		if (r->pid != pid)
+			continue;
+		if (r->kthread)
+			pv->kthreads = true;
+		if (r->uid != pv->me)
+			pv->all_users = true;
+		return;
+	}
+}
+
 int tui_procview_rebuild(struct tui_procview *pv)
 {
 	size_t old_row = pv->sel_row, i;
@@ -86,22 +117,36 @@ int tui_procview_rebuild(struct tui_procview *pv)
 		pv->shown = grown;
 		pv->shown_cap = pv->list.count;
 	}
-	pv->nshown = 0;
-	for (i = 0; i < pv->list.count; i++) {
-		const struct ms_procrow *r = &pv->list.rows[i];
-
-		if (r->kthread && !pv->kthreads)
-			continue;
-		if (!pv->all_users && r->uid != pv->me)
-			continue;
-		pv->shown[pv->nshown++] = i;
+	if (pv->reveal && pv->list.count) {
+		widen_for(pv, pv->sel);
+		pv->reveal = false;
 	}
+	fill_shown(pv);
 	qsort_r(pv->shown, pv->nshown, sizeof(*pv->shown), row_cmp, pv);
 	for (i = 0; i < pv->nshown; i++)
 		if (pv->list.rows[pv->shown[i]].pid == pv->sel)
 			break;
 	tui_procview_select(pv, i < pv->nshown ? i : old_row);
 	return 0;
+}
+
+int tui_procview_reveal(struct tui_procview *pv, pid_t pid)
+{
+	pv->sel = pid;
+	pv->reveal = true;
+	return pv->list.count ? tui_procview_rebuild(pv) : 0;
+}
+
+void tui_procview_count_shown(struct tui_procview *pv, struct ms_stale_ctx *stale, bool only_new)
+{
+	size_t n = pv->top_row < pv->nshown ? pv->nshown - pv->top_row : 0;
+
+	if (n > pv->height)
+		n = pv->height;
+	ms_proclist_count(&pv->list, pv->shown + pv->top_row, n, stale, only_new);
+	if (pv->list.walked && (pv->sort_col == TUI_PCOL_MAPS || pv->sort_col == TUI_PCOL_MAPPED ||
+				pv->sort_col == TUI_PCOL_STALE))
+		tui_procview_rebuild(pv);
 }
 
 const struct ms_procrow *tui_procview_row(const struct tui_procview *pv, size_t i)

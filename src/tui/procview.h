@@ -6,6 +6,10 @@
  * (ties by PID).  The selection is a PID, kept across rescans; when that
  * process is gone the row now at the same position is selected.  Search
  * matches a substring of the raw command line.
+ *
+ * Mappings are counted for the rows on screen only
+ * (tui_procview_count_shown); the others keep their last known counts, so
+ * sorting by MAPS, MAPPED or STALE orders by what is known.
  */
 #ifndef MAPSCOPE_TUI_PROCVIEW_H
 #define MAPSCOPE_TUI_PROCVIEW_H
@@ -16,11 +20,14 @@
 
 #include "core/proclist.h"
 
+struct ms_stale_ctx;
+
 enum tui_proc_col {
 	TUI_PCOL_PID,
 	TUI_PCOL_USER,
 	TUI_PCOL_MAPS,
 	TUI_PCOL_MAPPED,
+	TUI_PCOL_RSS,
 	TUI_PCOL_STALE,
 	TUI_PCOL_COMMAND,
 	TUI_PCOL_COUNT,
@@ -40,6 +47,8 @@ struct tui_procview {
 	size_t top_row;
 	size_t height;
 	char search[128];
+	size_t hscroll;          /* COMMAND scrolled by this many columns */
+	bool reveal;             /* the next rebuild widens the filters to show sel */
 };
 
 void tui_procview_init(struct tui_procview *pv, uid_t me, size_t height);
@@ -52,6 +61,19 @@ int tui_procview_rebuild(struct tui_procview *pv);
 
 const struct ms_procrow *tui_procview_row(const struct tui_procview *pv, size_t i);
 const struct ms_procrow *tui_procview_selected(const struct tui_procview *pv);
+
+/*
+ * Select pid and show it, now or at the first scan, turning on everyone's
+ * processes or kernel threads if that is what hides it (going back from
+ * its maps view).  0 or MS_ERR_NOMEM.
+ */
+int tui_procview_reveal(struct tui_procview *pv, pid_t pid);
+
+/*
+ * Count the rows on screen (ms_proclist_count; only_new: those without a
+ * count yet), and sort again when the order depends on the counts.
+ */
+void tui_procview_count_shown(struct tui_procview *pv, struct ms_stale_ctx *stale, bool only_new);
 
 void tui_procview_move(struct tui_procview *pv, long delta);
 void tui_procview_select(struct tui_procview *pv, size_t row);

@@ -174,9 +174,16 @@ int tui_staleview_scan(struct tui_staleview *sv, struct ms_stale_ctx *ctx,
 		const struct ms_stale_proc *p = &report.procs[i];
 		size_t row = ms_proclist_find(procs, p->pid);
 
+		size_t before = sv->count;
+
 		if (row < procs->count &&
 		    tui_staleview_add(sv, &procs->rows[row], p->has_unit ? &p->unit : NULL, &p->files) < 0)
 			rc = MS_ERR_NOMEM;
+		if (sv->count > before) {
+			sv->entries[before].other_root = p->other_root;
+			sv->entries[before].has_container = p->has_container;
+			sv->entries[before].container = p->container;
+		}
 	}
 	sv->scanned = fleet.scanned;
 	sv->unreadable = fleet.vanished + fleet.denied + fleet.failed;

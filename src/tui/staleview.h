@@ -24,6 +24,7 @@
 #include "core/maps.h"
 #include "core/proclist.h"
 #include "core/stale.h"
+#include "core/container.h"
 #include "core/unit.h"
 
 struct tui_stale_entry {
@@ -33,6 +34,9 @@ struct tui_stale_entry {
 	size_t cmd_len;
 	bool has_unit;
 	struct ms_unit unit;       /* raw */
+	bool other_root;           /* under another root: a container or a chroot */
+	bool has_container;
+	struct ms_container container; /* raw */
 	struct ms_stale_list files; /* the deleted and replaced ones only */
 };
 
@@ -51,6 +55,7 @@ struct tui_staleview {
 	pid_t sel_pid;
 	long sel_file;
 	size_t sel_row, top_row, height;
+	size_t hscroll;            /* the last column scrolled by this many columns */
 };
 
 void tui_staleview_init(struct tui_staleview *sv, size_t height);

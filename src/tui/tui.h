@@ -52,12 +52,15 @@ struct tui_view_ops {
 	void (*draw)(struct tui_app *app, struct tui_view *v, WINDOW *win);
 	/* A click at screen line y. */
 	unsigned (*click)(struct tui_app *app, struct tui_view *v, int y);
+	/* The view above, which showed process pid, was closed (NULL: nothing to do). */
+	void (*back_from)(struct tui_app *app, struct tui_view *v, pid_t pid);
 	void (*destroy)(struct tui_view *v);
 };
 
 struct tui_view {
 	const struct tui_view_ops *ops;
 	struct tui_view *below;
+	pid_t pid; /* the process this view shows, 0 for none */
 };
 
 typedef unsigned (*tui_prompt_fn)(struct tui_app *app, struct tui_view *v, const char *text,
@@ -137,12 +140,26 @@ struct tui_maps_frame {
 	const struct ms_stale_result *verdict; /* the selected row's, or NULL */
 	const struct ms_mapping *detail_map;   /* the selected row with its build ID; NULL: the row's */
 	bool rss_column;              /* the RSS column (rows' rss from the model) */
+	const char *where;            /* NULL, or where a process under another root lives */
 };
-void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f);
+/* What a frame showed: a pane grown for a long name leaves fewer rows, from a later one. */
+struct tui_maps_drawn {
+	size_t first; /* index in vm->rows of the top row */
+	int rows;
+	size_t widest; /* columns of the widest NAME shown, whole */
+};
+void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
+			 struct tui_maps_drawn *drawn);
 
 /* Draw the stale view from its model alone (used by the view and screen tests). */
 struct tui_staleview;
-void tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_staleview *sv);
+/* Returns the columns of the widest last column shown, whole (for tui_hscroll). */
+size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_staleview *sv);
+
+/* Draw the process list from its model alone (used by the view and screen tests). */
+struct tui_procview;
+/* Returns the columns of the widest COMMAND shown, whole (for tui_hscroll). */
+size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_procview *pv);
 
 /* The maps body height for a screen with/without the detail pane. */
 int tui_maps_rows(int lines, bool detail);

@@ -36,14 +36,16 @@ static void help_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 	enum tui_scope order[2] = { h->scope, TUI_SCOPE_ALL };
 	int w = getmaxx(win), last = getmaxy(win) - 1, line = 0, y = 1;
 	const struct tui_action_info *a;
+	const char *const *notes;
 	char text[256], keys[64];
-	size_t n;
+	size_t n, nnotes;
 
 	werase(win);
 	if (tui_draw_too_small(win))
 		return;
 	tui_draw_header(app, win, "mapscope help");
 	a = tui_actions(&n);
+	notes = tui_action_notes(&nnotes);
 	for (int s = 0; s < 2; s++) {
 		for (size_t i = 0; i <= n; i++) {
 			if (i < n && a[i].scope != order[s])
@@ -60,6 +62,11 @@ static void help_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		}
 		if (order[0] == TUI_SCOPE_ALL)
 			break;
+	}
+	for (size_t i = 0; i < nnotes; i++) {
+		snprintf(text, sizeof(text), "  %s", notes[i]);
+		if (line++ >= h->scroll && y < last)
+			tui_put(win, y++, 0, text, w, false);
 	}
 	tui_draw_message(app, win, NULL);
 }

@@ -9,15 +9,19 @@
 
 #include "core/units.h"
 #include "core/escape.h"
+#include "core/container.h"
 #include "core/maps.h"
 #include "core/residency.h"
 #include "core/snapshot.h"
+#include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/tui.h"
 #include "tui/verdicts.h"
 
 #define DETAIL_MAX 16
 #define DETAIL_LINES 16 /* the mapping's own lines, then residency */
+#define DETAIL_LABEL_W 10
+#define PANE_MIN_ROWS 3 /* mapping rows kept above a pane grown for a long name */
 
 struct maps_view {
 	struct tui_view base;
@@ -27,7 +31,8 @@ struct maps_view {
 	struct tui_verdicts verdicts;
 	bool verdicts_ok;     /* false: out of memory once, verdicts not shown */
 	pid_t pid;
-	char title[300];
+	char title[660];
+	char where[4 * MS_CONTAINER_NAME_MAX + 32]; /* empty: our root */
 	char banner[200];
 	bool gone;
 	bool detail;
@@ -37,6 +42,7 @@ struct maps_view {
 	struct ms_mapping sel_bid; /* the selected mapping asked again with its build ID */
 	bool sel_bid_ok;
 	bool rss_column;           /* R: the visible rows' RSS, one walk per refresh */
+	struct tui_maps_drawn drawn; /* the rows the last frame showed, for clicks */
 };
 
 int tui_maps_rows(int lines, bool detail)
@@ -122,6 +128,76 @@ static int build_index(struct maps_view *mv, struct ms_error *err)
 	return rc;
 }
 
+/* Stale verdicts for the rows on screen. */
+static void judge_shown(struct tui_app *app, struct maps_view *mv, bool timer)
+{
+	if (timer)
+		tui_verdicts_tick(&mv->verdicts);
+	if (mv->verdicts_ok &&
+	    tui_mapview_judge_visible(&mv->vm, tui_verdicts_judge, &mv->verdicts) < 0) {
+		mv->verdicts_ok = false;
+		tui_message(app, "pid %d: out of memory for stale verdicts", (int)mv->pid);
+	}
+}
+
+/* Every mapping's RSS, in one query over the whole listing (a sort by RSS needs them all). */
+static uint64_t *listing_rss(struct tui_app *app, struct maps_view *mv, const struct ms_maplist *all)
+{
+	struct ms_resinfo *info = calloc(all->count ? all->count : 1, sizeof(*info));
+	uint64_t *rss = calloc(all->count ? all->count : 1, sizeof(*rss));
+	struct ms_error err;
+
+	if (!info || !rss || open_residency(mv, &err) < 0 ||
+	    (all->count && ms_residency_query(mv->res, all->items, all->count, info, &err) < 0)) {
+		free(rss);
+		rss = NULL;
+		tui_message(app, "pid %d: no RSS for the sorted rows", (int)mv->pid);
+	}
+	for (size_t i = 0; rss && i < all->count; i++)
+		rss[i] = info[i].rss;
+	free(info);
+	return rss;
+}
+
+/*
+ * A sorted order: a full listing when there is none yet or the index is
+ * due (as in address order), else only the verdicts of the rows shown.
+ */
+static unsigned query_sorted(struct tui_app *app, struct maps_view *mv, bool timer)
+{
+	struct tui_mapview *vm = &mv->vm;
+	struct ms_maplist all = { 0 };
+	struct ms_error err;
+	uint64_t *rss = NULL;
+	int rc;
+
+	if (mv->gone)
+		return 0;
+	set_height(mv);
+	if (timer)
+		vm->index_age++;
+	if (vm->have_window && vm->index_age < TUI_INDEX_TICKS + vm->nstarts / 1000) {
+		judge_shown(app, mv, timer);
+		return TUI_F_REDRAW;
+	}
+	rc = ms_maps_collect(mv->maps, vm->filter, &all, &err);
+	if (rc < 0) {
+		ms_maplist_free(&all);
+		if (rc == MS_ERR_EXITED || rc == MS_ERR_EXECED || rc == MS_ERR_NOMM)
+			return lost(app, mv, &err);
+		tui_message(app, "%s", err.msg);
+		return TUI_F_REDRAW;
+	}
+	if (mv->rss_column)
+		rss = listing_rss(app, mv, &all);
+	if (tui_mapview_apply_sorted(vm, &all, rss) < 0)
+		tui_message(app, "pid %d: out of memory", (int)mv->pid);
+	ms_maplist_free(&all);
+	free(rss);
+	judge_shown(app, mv, timer);
+	return TUI_F_REDRAW;
+}
+
 static unsigned query_window(struct tui_app *app, struct maps_view *mv, bool timer)
 {
 	struct ms_maplist list = { 0 };
@@ -131,6 +207,8 @@ static unsigned query_window(struct tui_app *app, struct maps_view *mv, bool tim
 	bool more = false;
 	int rc = 0;
 
+	if (tui_mapview_sorted(&mv->vm))
+		return query_sorted(app, mv, timer);
 	if (mv->gone)
 		return 0;
 	set_height(mv);
@@ -162,13 +240,7 @@ static unsigned query_window(struct tui_app *app, struct maps_view *mv, bool tim
 		return TUI_F_REDRAW;
 	}
 	refresh_rss_column(app, mv);
-	if (timer)
-		tui_verdicts_tick(&mv->verdicts);
-	if (mv->verdicts_ok &&
-	    tui_mapview_judge_visible(&mv->vm, tui_verdicts_judge, &mv->verdicts) < 0) {
-		mv->verdicts_ok = false;
-		tui_message(app, "pid %d: out of memory for stale verdicts", (int)mv->pid);
-	}
+	judge_shown(app, mv, timer);
 	/* The index is a full walk: rarer for big processes (60,000 maps: once a minute at 1 Hz). */
 	if (timer && (!mv->vm.index_valid || mv->vm.index_age >= TUI_INDEX_TICKS + mv->vm.nstarts / 1000)) {
 		if (build_index(mv, &err) == 0)
@@ -191,6 +263,9 @@ static unsigned moved(struct tui_app *app, struct maps_view *mv, int rc, int (*a
 			return TUI_F_REDRAW;
 		rc = again ? again(&mv->vm, delta) : tui_mapview_end(&mv->vm);
 	}
+	/* Sorted rows are all here: only the verdicts of those now shown are asked. */
+	if (tui_mapview_sorted(&mv->vm))
+		return TUI_F_REQUERY | TUI_F_REDRAW;
 	/* Rows scrolled in without a new window need their RSS too. */
 	if (rc == TUI_MV_OK)
 		refresh_rss_column(app, mv);
@@ -270,6 +345,18 @@ static unsigned toggle_filter(struct maps_view *mv, unsigned bit)
 	return TUI_F_REQUERY | TUI_F_REDRAW;
 }
 
+/* The next (dir > 0) or previous sort column; RSS only while its column shows. */
+static unsigned sort_by(struct maps_view *mv, int dir)
+{
+	enum tui_map_sort sort = mv->vm.sort;
+
+	do
+		sort = (enum tui_map_sort)((sort + TUI_MSORT_COUNT + dir) % TUI_MSORT_COUNT);
+	while (sort == TUI_MSORT_RSS && !mv->rss_column);
+	tui_mapview_set_sort(&mv->vm, sort, mv->vm.sort_reverse);
+	return TUI_F_REQUERY | TUI_F_REDRAW;
+}
+
 static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_action act)
 {
 	struct maps_view *mv = mv_of(v);
@@ -281,6 +368,8 @@ static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 	case TUI_ACT_PAGE_DOWN: return moved(app, mv, tui_mapview_move(&mv->vm, page), tui_mapview_move, page);
 	case TUI_ACT_PAGE_UP: return moved(app, mv, tui_mapview_move(&mv->vm, -page), tui_mapview_move, -page);
 	case TUI_ACT_HOME: return moved(app, mv, tui_mapview_home(&mv->vm), NULL, 0);
+	case TUI_ACT_SCROLL_LEFT: tui_hscroll(&mv->vm.hscroll, -1, mv->drawn.widest); return TUI_F_REDRAW;
+	case TUI_ACT_SCROLL_RIGHT: tui_hscroll(&mv->vm.hscroll, 1, mv->drawn.widest); return TUI_F_REDRAW;
 	case TUI_ACT_END: return moved(app, mv, tui_mapview_end(&mv->vm), NULL, 0);
 	case TUI_ACT_DETAIL:
 		mv->detail = !mv->detail;
@@ -300,11 +389,27 @@ static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 		return start_snapshot(app, mv);
 	case TUI_ACT_RSS_COLUMN:
 		mv->rss_column = !mv->rss_column;
+		/* Sorted rows get their RSS with the listing; without the column, no RSS order. */
+		if (!mv->rss_column && mv->vm.sort == TUI_MSORT_RSS)
+			tui_mapview_set_sort(&mv->vm, TUI_MSORT_ADDRESS, mv->vm.sort_reverse);
+		else if (tui_mapview_sorted(&mv->vm))
+			tui_mapview_set_sort(&mv->vm, mv->vm.sort, mv->vm.sort_reverse);
+		return TUI_F_REQUERY | TUI_F_REDRAW;
+	case TUI_ACT_MAPS_SORT_NEXT: return sort_by(mv, 1);
+	case TUI_ACT_MAPS_SORT_PREV: return sort_by(mv, -1);
+	case TUI_ACT_MAPS_SORT_REVERSE:
+		tui_mapview_set_sort(&mv->vm, mv->vm.sort, !mv->vm.sort_reverse);
 		return TUI_F_REQUERY | TUI_F_REDRAW;
 	case TUI_ACT_REFRESH:
 		tui_verdicts_forget(&mv->verdicts);
 		return TUI_F_REQUERY | TUI_F_REDRAW;
 	case TUI_ACT_BACK:
+		/* Esc closes the innermost thing: the pane before the view. */
+		if (mv->detail) {
+			mv->detail = false;
+			return TUI_F_REQUERY | TUI_F_REDRAW;
+		}
+		return TUI_F_BACK;
 	case TUI_ACT_QUIT:
 		return TUI_F_BACK;
 	default:
@@ -315,8 +420,10 @@ static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 static unsigned maps_click(struct tui_app *app, struct tui_view *v, int y)
 {
 	struct maps_view *mv = mv_of(v);
+	size_t row = mv->drawn.first + (size_t)(y - 2), first = tui_mapview_first_shown(&mv->vm);
 
-	if (y < 2 || !tui_mapview_click(&mv->vm, (size_t)(y - 2)))
+	/* Lines under the pane are not rows; rows may start later than the model's. */
+	if (y < 2 || y - 2 >= mv->drawn.rows || row < first || !tui_mapview_click(&mv->vm, row - first))
 		return 0;
 	return TUI_F_REDRAW;
 }
@@ -342,40 +449,81 @@ static attr_t row_attr(const struct tui_app *app, const struct tui_maprow *r)
 	return A_NORMAL;
 }
 
-static void draw_detail(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
-			int y, int last)
+/* The selected mapping's detail lines, then its residency; 0 with no selection. */
+static size_t detail_lines(const struct tui_app *app, const struct tui_maps_frame *f,
+			   struct tui_detail_line *lines)
 {
-	struct tui_detail_line lines[DETAIL_LINES];
 	const struct tui_maprow *sel = tui_mapview_selected(f->vm);
-	int w = getmaxx(win);
 	size_t n;
 
-	mvwhline(win, y, 0, '-', w);
-	tui_put(win, y, 0, "- detail ", w, false);
 	if (!sel)
-		return;
+		return 0;
 	n = tui_format_detail(lines, DETAIL_LINES - 4, f->detail_map ? f->detail_map : sel->m,
 			      f->verdict, f->ioctl_backend,
 			      app->escape_flags);
 	if (f->res_source)
-		n += tui_format_residency(lines + n, sizeof(lines) / sizeof(lines[0]) - n, f->res,
-					  f->res_source);
+		n += tui_format_residency(lines + n, DETAIL_LINES - n, f->res, f->res_source);
+	if (f->where && n < DETAIL_LINES) {
+		lines[n].label = "process in";
+		snprintf(lines[n++].value, sizeof(lines[0].value), "%s", f->where);
+	}
+	return n;
+}
+
+/* The next screen line's worth of val (whole escape units), at least one unit. */
+static size_t wrap_piece(const char *val, size_t left, int width)
+{
+	size_t fit = tui_units_fit(val, left, width, NULL);
+
+	return fit ? fit : tui_skip_cols(val, left, 1);
+}
+
+/*
+ * Mapping rows above the pane: the usual split, or fewer when the detail
+ * lines need more (a long name is wrapped whole), down to PANE_MIN_ROWS.
+ */
+static int rows_beside_pane(int lines, int w, const struct tui_detail_line *d, size_t n)
+{
+	int body = tui_body_lines(lines), rows = tui_maps_rows(lines, true), need = 1;
+	int floor = rows < PANE_MIN_ROWS ? rows : PANE_MIN_ROWS;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *val = d[i].value;
+		size_t left = strlen(val);
+
+		do {
+			size_t fit = wrap_piece(val, left, w - DETAIL_LABEL_W);
+
+			val += fit;
+			left -= fit;
+			need++;
+		} while (left && need < body);
+	}
+	if (body - rows < need)
+		rows = body - need;
+	return rows < floor ? floor : rows;
+}
+
+static void draw_detail(WINDOW *win, const struct tui_detail_line *lines, size_t n, int y,
+			int last)
+{
+	int w = getmaxx(win);
+
+	mvwhline(win, y, 0, '-', w);
+	tui_put(win, y, 0, "- detail ", w, false);
 	for (size_t i = 0; i < n && ++y < last; i++) {
 		const char *val = lines[i].value;
 		size_t left = strlen(val);
 
-		tui_put(win, y, 0, lines[i].label, 10, true);
-		/* The name is shown whole: wrap it over as many lines as it needs. */
-		for (;;) {
-			int cols;
-			size_t fit = tui_text_fit(val, left, w - 10, &cols);
+		tui_put(win, y, 0, lines[i].label, DETAIL_LABEL_W, true);
+		/* The name is shown whole: wrap it over as many lines as it needs, between escapes. */
+		while (left) {
+			size_t fit = wrap_piece(val, left, w - DETAIL_LABEL_W);
 			char part[TUI_LINE_MAX];
 
-			if (!fit)
-				break;
 			memcpy(part, val, fit);
 			part[fit] = '\0';
-			tui_put(win, y, 10, part, w - 10, false);
+			tui_put(win, y, DETAIL_LABEL_W, part, w - DETAIL_LABEL_W, false);
 			val += fit;
 			left -= fit;
 			if (!left || y + 1 >= last)
@@ -385,46 +533,69 @@ static void draw_detail(struct tui_app *app, WINDOW *win, const struct tui_maps_
 	}
 }
 
-void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f)
+void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
+			 struct tui_maps_drawn *drawn)
 {
 	const struct tui_mapview *vm = f->vm;
 	int lines = getmaxy(win), w = getmaxx(win);
 	int rows = tui_maps_rows(lines, f->detail);
-	size_t first = tui_mapview_first_shown(vm);
+	size_t first = tui_mapview_first_shown(vm), ndetail = 0;
 	char text[TUI_LINE_MAX], filters[16], total[32];
+	struct tui_detail_line detail[DETAIL_LINES];
 
 	werase(win);
 	if (tui_draw_too_small(win))
 		return;
+	if (f->detail) {
+		ndetail = detail_lines(app, f, detail);
+		rows = rows_beside_pane(lines, w, detail, ndetail);
+		/* A taller pane leaves fewer rows: keep the selection among them. */
+		if (vm->sel_row >= first + (size_t)rows)
+			first = vm->sel_row - (size_t)rows + 1;
+	}
+	if (drawn) {
+		drawn->first = first;
+		drawn->rows = rows;
+		drawn->widest = 0;
+	}
 	tui_format_filters(filters, sizeof(filters), vm->filter);
 	ms_format_size(vm->total_size, false, total, sizeof(total));
 	if (vm->index_valid)
-		snprintf(text, sizeof(text), "%s | %s | filter %s%s%s | %zu/%zu maps, %s", f->title,
+		snprintf(text, sizeof(text), "%s | %s | filter %s%s%s | %zu/%zu maps, %s%s%s%s", f->title,
 			 f->backend, filters, vm->name_filter[0] ? " name~" : "", vm->name_filter,
-			 tui_mapview_position(vm), vm->nstarts, total);
+			 tui_mapview_position(vm), vm->nstarts, total,
+			 tui_mapview_sorted(vm) ? " | sort " : "",
+			 tui_mapview_sorted(vm) ? tui_map_sort_name(vm->sort) : "",
+			 vm->sort_reverse ? ", reversed" : "");
 	else
 		snprintf(text, sizeof(text), "%s | %s | filter %s%s%s | %zu shown", f->title,
 			 f->backend, filters, vm->name_filter[0] ? " name~" : "", vm->name_filter,
 			 vm->nrows);
 	tui_draw_header(app, win, text);
 	tui_format_mapheading_rss(text, sizeof(text), app->cfg.hidden, f->rss_column);
+	tui_heading_offset(text, sizeof(text), vm->hscroll);
 	wattron(win, A_BOLD);
 	tui_put(win, 1, 0, text, w, false);
 	wattroff(win, A_BOLD);
 	for (int i = 0; i < rows && first + (size_t)i < vm->nrows; i++) {
 		const struct tui_maprow *r = &vm->rows[first + (size_t)i];
 		attr_t a = row_attr(app, r);
+		size_t name_at, whole;
 
 		if (first + (size_t)i == vm->sel_row)
 			a |= A_REVERSE;
-		tui_format_maprow_rss(text, sizeof(text), r, app->cfg.hidden, f->rss_column,
-				      app->escape_flags);
+		name_at = tui_format_maprow_rss(text, sizeof(text), r, app->cfg.hidden, f->rss_column,
+						app->escape_flags);
+		whole = tui_fit_last_column(text, sizeof(text), name_at, w, vm->hscroll, true,
+					    app->escape_flags);
+		if (drawn && whole > drawn->widest)
+			drawn->widest = whole;
 		wattron(win, a);
 		tui_put(win, 2 + i, 0, text, w, true);
 		wattroff(win, a);
 	}
 	if (f->detail)
-		draw_detail(app, win, f, 2 + rows, lines - 1);
+		draw_detail(win, detail, ndetail, 2 + rows, lines - 1);
 	tui_draw_message(app, win, f->banner);
 }
 
@@ -481,6 +652,7 @@ static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		.banner = mv->banner[0] ? mv->banner : NULL,
 		.detail = mv->detail,
 		.rss_column = mv->rss_column,
+		.where = mv->where[0] ? mv->where : NULL,
 		.ioctl_backend = ms_maps_backend(mv->maps) == MS_BACKEND_IOCTL,
 		/* Only a cache look-up: the tick judged every row on screen. */
 		.verdict = sel && sel->verdict != TUI_VERDICT_NONE ?
@@ -502,7 +674,7 @@ static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		f.res = mv->sel_res_ok ? &mv->sel_res : NULL;
 		f.res_source = ms_res_backend_name(ms_residency_backend(mv->res));
 	}
-	tui_maps_draw_frame(app, win, &f);
+	tui_maps_draw_frame(app, win, &f, &mv->drawn);
 }
 
 static void maps_destroy(struct tui_view *v)
@@ -526,6 +698,20 @@ static const struct tui_view_ops maps_ops = {
 	.click = maps_click,
 	.destroy = maps_destroy,
 };
+
+/* A process under another root than ours: its container, or "other root". */
+static void where_it_lives(struct maps_view *mv, unsigned escape_flags)
+{
+	struct ms_container c;
+
+	mv->where[0] = '\0';
+	if (!ms_stale_ctx_other_root(mv->verdicts.ctx, mv->proc))
+		return;
+	if (ms_container_of(mv->proc, &c) == 0)
+		ms_container_describe(&c, escape_flags, mv->where, sizeof(mv->where));
+	else
+		snprintf(mv->where, sizeof(mv->where), "other root");
+}
 
 struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size_t errsize)
 {
@@ -555,10 +741,13 @@ struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size
 	mv->verdicts_ok = true;
 	mv->rss_column = app->cfg.rss;
 	mv->base.ops = &maps_ops;
+	mv->base.pid = pid;
 	mv->pid = pid;
 	ms_escape(ms_proc_stat_at_open(mv->proc)->comm, strlen(ms_proc_stat_at_open(mv->proc)->comm),
 		  comm, sizeof(comm), app->escape_flags);
-	snprintf(mv->title, sizeof(mv->title), "pid %d %s", (int)pid, comm);
+	where_it_lives(mv, app->escape_flags);
+	snprintf(mv->title, sizeof(mv->title), "pid %d %s%s%s%s", (int)pid, comm, mv->where[0] ? " [" : "",
+		 mv->where, mv->where[0] ? "]" : "");
 	tui_mapview_init(&mv->vm, app->cfg.filter, (size_t)tui_maps_rows(LINES > 0 ? LINES : 24, false));
 	return &mv->base;
 }

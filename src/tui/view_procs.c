@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/stale.h"
+#include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/procview.h"
 #include "tui/tui.h"
@@ -15,6 +16,7 @@ struct procs_view {
 	struct tui_procview pv;
 	struct ms_stale_ctx *stale; /* NULL: no STALE counts (out of memory) */
 	bool scanned;
+	size_t widest; /* the widest COMMAND drawn, for Right */
 };
 
 static struct procs_view *pv_of(struct tui_view *v)
@@ -28,19 +30,24 @@ static unsigned procs_tick(struct tui_app *app, struct tui_view *v, bool timer)
 	struct ms_error err;
 
 	tui_procview_set_height(&p->pv, (size_t)tui_body_lines(LINES));
-	if (!timer && p->scanned)
+	if (!timer && p->scanned) {
+		/* Scrolled: rows new on screen get their first count now. */
+		tui_procview_count_shown(&p->pv, p->stale, true);
 		return TUI_F_REDRAW;
+	}
 	/* A scan stats each mapped file once; the next scan must see the disk anew. */
 	if (p->stale)
 		ms_stale_ctx_forget(p->stale);
-	if (ms_proclist_scan_stale(MS_PROCLIST_AUTO, MS_PROCLIST_COUNT_MAPS, p->stale, &p->pv.list,
-				   &err) < 0) {
+	p->pv.list.backend = app->backend;
+	if (ms_proclist_scan(MS_PROCLIST_AUTO, 0, &p->pv.list, &err) < 0) {
 		tui_message(app, "%s", err.msg);
 		return TUI_F_REDRAW;
 	}
 	p->scanned = true;
 	if (tui_procview_rebuild(&p->pv) < 0)
 		tui_message(app, "process list: out of memory");
+	else
+		tui_procview_count_shown(&p->pv, p->stale, false);
 	return TUI_F_REDRAW;
 }
 
@@ -70,6 +77,8 @@ static unsigned procs_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 	case TUI_ACT_PAGE_UP: tui_procview_move(pv, -page); break;
 	case TUI_ACT_HOME: tui_procview_select(pv, 0); break;
 	case TUI_ACT_END: tui_procview_select(pv, pv->nshown ? pv->nshown - 1 : 0); break;
+	case TUI_ACT_SCROLL_LEFT: tui_hscroll(&pv->hscroll, -1, p->widest); break;
+	case TUI_ACT_SCROLL_RIGHT: tui_hscroll(&pv->hscroll, 1, p->widest); break;
 	case TUI_ACT_OPEN:
 		return tui_procview_selected(pv) ? tui_open_maps(app, tui_procview_selected(pv)->pid) : 0;
 	case TUI_ACT_SORT_NEXT:
@@ -114,20 +123,28 @@ static unsigned procs_click(struct tui_app *app, struct tui_view *v, int y)
 	return y >= 2 && tui_procview_click(&pv_of(v)->pv, (size_t)(y - 2)) ? TUI_F_REDRAW : 0;
 }
 
-static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
+/* Back from a maps view, even one the command line opened: land on its process. */
+static void procs_back_from(struct tui_app *app, struct tui_view *v, pid_t pid)
 {
-	struct tui_procview *pv = &pv_of(v)->pv;
+	if (tui_procview_reveal(&pv_of(v)->pv, pid) < 0)
+		tui_message(app, "process list: out of memory");
+}
+
+size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_procview *pv)
+{
 	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
 	char text[TUI_LINE_MAX];
+	size_t widest = 0;
 
 	werase(win);
 	if (tui_draw_too_small(win))
-		return;
+		return 0;
 	snprintf(text, sizeof(text), "mapscope | %zu processes (%s) | %s%s | sort %s", pv->nshown,
 		 ms_proclist_source_name(MS_PROCLIST_AUTO), pv->all_users ? "all users" : "your processes",
 		 pv->kthreads ? ", kernel threads" : "", tui_proc_col_name(pv->sort_col));
 	tui_draw_header(app, win, text);
 	tui_format_procheading(text, sizeof(text), (int)pv->sort_col, pv->reverse);
+	tui_heading_offset(text, sizeof(text), pv->hscroll);
 	wattron(win, A_BOLD);
 	tui_put(win, 1, 0, text, w, false);
 	wattroff(win, A_BOLD);
@@ -135,6 +152,7 @@ static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		size_t row = pv->top_row + (size_t)i;
 		const struct ms_procrow *r = tui_procview_row(pv, row);
 		attr_t a = A_NORMAL;
+		size_t cmd_at, whole;
 
 		if (!r)
 			break;
@@ -142,7 +160,11 @@ static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 			a |= A_DIM;
 		if (row == pv->sel_row)
 			a |= A_REVERSE;
-		tui_format_procrow(text, sizeof(text), r, app->escape_flags);
+		cmd_at = tui_format_procrow(text, sizeof(text), r, app->escape_flags);
+		whole = tui_fit_last_column(text, sizeof(text), cmd_at, w, pv->hscroll, false,
+					    app->escape_flags);
+		if (whole > widest)
+			widest = whole;
 		wattron(win, a);
 		tui_put(win, 2 + i, 0, text, w, true);
 		wattroff(win, a);
@@ -158,6 +180,12 @@ static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		}
 	}
 	tui_draw_message(app, win, NULL);
+	return widest;
+}
+
+static void procs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
+{
+	pv_of(v)->widest = tui_procs_draw_frame(app, win, &pv_of(v)->pv);
 }
 
 static void procs_destroy(struct tui_view *v)
@@ -173,6 +201,7 @@ static const struct tui_view_ops procs_ops = {
 	.tick = procs_tick,
 	.draw = procs_draw,
 	.click = procs_click,
+	.back_from = procs_back_from,
 	.destroy = procs_destroy,
 };
 

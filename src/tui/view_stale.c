@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/stale.h"
+#include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/staleview.h"
 #include "tui/tui.h"
@@ -17,6 +18,7 @@ struct stale_view {
 	struct ms_proclist procs;
 	struct ms_stale_ctx *ctx;
 	bool scanned;
+	size_t widest; /* the widest last column drawn, for Right */
 };
 
 static struct stale_view *sv_of(struct tui_view *v)
@@ -56,6 +58,8 @@ static unsigned stale_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 	case TUI_ACT_PAGE_UP: tui_staleview_move(sv, -page); break;
 	case TUI_ACT_HOME: tui_staleview_select(sv, 0); break;
 	case TUI_ACT_END: tui_staleview_select(sv, sv->nlines ? sv->nlines - 1 : 0); break;
+	case TUI_ACT_SCROLL_LEFT: tui_hscroll(&sv->hscroll, -1, s->widest); break;
+	case TUI_ACT_SCROLL_RIGHT: tui_hscroll(&sv->hscroll, 1, s->widest); break;
 	case TUI_ACT_STALE_OPEN: return tui_open_maps(app, tui_staleview_selected_pid(sv));
 	case TUI_ACT_REFRESH: s->scanned = false; break;
 	case TUI_ACT_BACK:
@@ -72,18 +76,20 @@ static unsigned stale_click(struct tui_app *app, struct tui_view *v, int y)
 	return y >= 2 && tui_staleview_click(&sv_of(v)->sv, (size_t)(y - 2)) ? TUI_F_REDRAW : 0;
 }
 
-void tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_staleview *sv)
+size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_staleview *sv)
 {
+	size_t widest = 0;
 	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
 	char text[TUI_LINE_MAX];
 
 	werase(win);
 	if (tui_draw_too_small(win))
-		return;
+		return 0;
 	snprintf(text, sizeof(text), "mapscope | stale: %zu processes run deleted or replaced files | %zu scanned, %zu unreadable",
 		 sv->count, sv->scanned, sv->unreadable);
 	tui_draw_header(app, win, text);
 	tui_format_staleheading(text, sizeof(text));
+	tui_heading_offset(text, sizeof(text), sv->hscroll);
 	wattron(win, A_BOLD);
 	tui_put(win, 1, 0, text, w, false);
 	wattroff(win, A_BOLD);
@@ -93,23 +99,29 @@ void tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_sta
 		size_t row = sv->top_row + (size_t)i;
 		const struct tui_stale_line *l = tui_staleview_line(sv, row);
 		attr_t a;
+		size_t last_at, whole;
 
 		if (!l)
 			break;
 		a = l->file < 0 ? A_BOLD : tui_pair_attr(app, TUI_PAIR_STALE);
 		if (row == sv->sel_row)
 			a |= A_REVERSE;
-		tui_format_staleline(text, sizeof(text), sv, l, app->escape_flags);
+		last_at = tui_format_staleline(text, sizeof(text), sv, l, app->escape_flags);
+		whole = tui_fit_last_column(text, sizeof(text), last_at, w, sv->hscroll, false,
+					    app->escape_flags);
+		if (whole > widest)
+			widest = whole;
 		wattron(win, a);
 		tui_put(win, 2 + i, 0, text, w, true);
 		wattroff(win, a);
 	}
 	tui_draw_message(app, win, NULL);
+	return widest;
 }
 
 static void stale_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 {
-	tui_stale_draw_frame(app, win, &sv_of(v)->sv);
+	sv_of(v)->widest = tui_stale_draw_frame(app, win, &sv_of(v)->sv);
 }
 
 static void stale_destroy(struct tui_view *v)

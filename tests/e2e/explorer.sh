@@ -9,11 +9,7 @@ E2E_TAG=main
 . "$(dirname "$0")/lib.sh"
 
 # -- the fixture ---------------------------------------------------------------
-mkdir "$TMP/fx"
-"$FIXTURE" "$TMP/fx" > "$TMP/fixture.out" 2>&1 < /dev/null &
-CPID=$!
-wait_for "the fixture" grep -q '^ready' "$TMP/fixture.out"
-PID=$(awk '/^ready/ { print $2 }' "$TMP/fixture.out")
+start_fixture
 LONG=$(awk '$1 == "map" && $2 == "long" { print $3 }' "$TMP/fixture.out")
 
 # -- open it --------------------------------------------------------------------
@@ -58,7 +54,7 @@ pass "back to 160x40"
 
 # -- a new mapping appears highlighted --------------------------------------------------
 keys g "$LONG" Enter
-wait_for "the long mapping selected" shows "dddddddd"
+wait_for "the long mapping selected" shows "ffffffff.dat"
 kill -USR1 "$CPID"
 wait_for "extra-1.dat marked as new" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -q '^+ .*extra-1\\.dat'"
 # The row is also drawn bold (with or without colour), not just marked.

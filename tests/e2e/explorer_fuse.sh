@@ -54,7 +54,7 @@ tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 250 -y 80 \
 	"XDG_CONFIG_HOME='$TMP/cfg' $BIN; echo \$? > '$TMP/status'; sleep 60" || fail "cannot start tmux"
 wait_for "the process list" shows "STALE COMMAND"
 keys / ms-fuse-serve Enter
-wait_for "the mapping child counted stale" shows_re "^ *$PID +root +[0-9]+ +[0-9.]+[KMGTPE]? +1 "
+wait_for "the mapping child counted stale" shows_re "^ *$PID +root +[0-9]+ +[0-9.]+[KMGTPE]? +[0-9.]+[KMGTPE]? +1 "
 pass "the process list judges the child's replaced FUSE file: 1 stale"
 keys q
 wait_for "the process list to quit" test -s "$TMP/status"

@@ -171,7 +171,7 @@ keys q
 wait_for "the process list" shows "STALE"
 keys / "$TMP/stale-child-e2e"
 keys Enter
-wait_for "the child's STALE count" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | awk -v p=$CPID '\$1 == p && \$5 == 1 { f = 1 } END { exit !f }'"
+wait_for "the child's STALE count" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | awk -v p=$CPID '\$1 == p && \$6 == 1 { f = 1 } END { exit !f }'"
 pass "the process list's STALE column counts 1 for the child"
 
 keys q

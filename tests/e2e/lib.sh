@@ -1,8 +1,9 @@
 # Shared by the explorer's tmux tests.  Before sourcing, a script sets
 # E2E_NAME (for messages) and E2E_TAG (for its temporary directory).  It
 # gets TMP, SOCK (a private tmux server), PASSED, and these helpers; it sets
-# CPID to the fixture it starts, which cleanup kills.  Nothing here sleeps a
-# fixed time to wait for the screen: wait_for polls with a deadline.
+# CPID to the fixture it starts (start_fixture does), which cleanup kills.
+# Nothing here sleeps a fixed time to wait for the screen: wait_for polls
+# with a deadline.
 
 command -v tmux >/dev/null 2>&1 || { echo "$E2E_NAME: SKIP (no tmux)"; exit 77; }
 BIN=${MS_BIN:-./mapscope}
@@ -42,3 +43,13 @@ wait_for() {
 }
 shows() { screen | grep -F -e "$1"; }
 shows_re() { screen | grep -E -e "$1"; }
+
+# start_fixture: ms-fixture over $TMP/fx, its lines in $TMP/fixture.out;
+# sets CPID and PID once it says ready.
+start_fixture() {
+	mkdir "$TMP/fx"
+	"$FIXTURE" "$TMP/fx" > "$TMP/fixture.out" 2>&1 < /dev/null &
+	CPID=$!
+	wait_for "the fixture" grep -q '^ready' "$TMP/fixture.out"
+	PID=$(awk '/^ready/ { print $2 }' "$TMP/fixture.out")
+}

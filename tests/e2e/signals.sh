@@ -14,11 +14,7 @@ E2E_NAME="signals e2e"
 E2E_TAG=sig
 . "$(dirname "$0")/lib.sh"
 
-mkdir "$TMP/fx"
-"$FIXTURE" "$TMP/fx" > "$TMP/fixture.out" 2>&1 < /dev/null &
-CPID=$!
-wait_for "the fixture" grep -q '^ready' "$TMP/fixture.out"
-PID=$(awk '/^ready/ { print $2 }' "$TMP/fixture.out")
+start_fixture
 
 flag() { tmux -S "$SOCK" display -p -t ms "#{$1}"; }
 flag_is() { [ "$(flag "$1")" = "$2" ]; }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "snapfix.h"
+#include "stale_harness.h"
 
 #define DEADLINE_MS 20000
 
@@ -220,33 +221,7 @@ int snapfix_env_teardown(void **state)
 /* Read everything from fd until EOF, to a deadline. */
 static char *drain(int fd)
 {
-	long long deadline = now_ms() + DEADLINE_MS;
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap);
-
-	while (buf) {
-		struct pollfd p = { fd, POLLIN, 0 };
-		long long left = deadline - now_ms();
-		ssize_t n;
-
-		if (left <= 0 || poll(&p, 1, (int)left) <= 0)
-			break;
-		if (len + 1 == cap) {
-			char *grown = realloc(buf, cap * 2);
-
-			if (!grown)
-				break;
-			buf = grown;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - 1 - len);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	if (buf)
-		buf[len] = '\0';
-	return buf;
+	return harness_drain(fd, harness_deadline(), NULL);
 }
 
 pid_t snapfix_spawn(const char *const *args, int out_fd, int err_fd)

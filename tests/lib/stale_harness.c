@@ -22,6 +22,46 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+char *harness_drain(int fd, long long deadline_ms, int *timed_out)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+
+	if (timed_out)
+		*timed_out = 0;
+	while (buf) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		long long left = deadline_ms - now_ms();
+		ssize_t n;
+
+		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0) {
+			if (timed_out)
+				*timed_out = 1;
+			break;
+		}
+		if (len + 1 == cap) {
+			char *grown = realloc(buf, cap * 2);
+
+			if (!grown)
+				break;
+			buf = grown;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+long long harness_deadline(void)
+{
+	return now_ms() + HARNESS_DEADLINE_MS;
+}
+
 char *harness_built(const char *name)
 {
 	const char *fixture = getenv("MS_FIXTURE");
@@ -118,28 +158,42 @@ static int child_line(struct child *c, char *line, size_t size)
 	}
 }
 
-int child_start(struct child *c)
+pid_t harness_spawn(const char *prog, const char *arg, const char *const *env, int *to, int *from)
 {
 	int in[2], out[2];
+	pid_t pid;
+
+	if (!prog || pipe2(in, O_CLOEXEC) < 0)
+		return -1;
+	if (pipe2(out, O_CLOEXEC) < 0) {
+		close(in[0]);
+		close(in[1]);
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		for (size_t i = 0; env && env[i]; i++)
+			putenv((char *)env[i]);
+		execl(prog, prog, arg, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	*to = in[1];
+	*from = out[0];
+	return pid;
+}
+
+int child_start(struct child *c)
+{
 	char line[256];
 	char *prog = harness_built("stale-child");
 
 	memset(c, 0, sizeof(*c));
-	c->pid = -1;
-	if (!prog || pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0)
-		return -1;
-	c->pid = fork();
-	if (c->pid == 0) {
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		execl(prog, "stale-child", (char *)NULL);
-		_exit(127);
-	}
+	c->pid = harness_spawn(prog, NULL, NULL, &c->to, &c->from);
 	free(prog);
-	close(in[0]);
-	close(out[1]);
-	c->to = in[1];
-	c->from = out[0];
 	if (c->pid < 0 || child_line(c, line, sizeof(line)) < 0 || strncmp(line, "ready ", 6))
 		return -1;
 	return 0;
@@ -186,19 +240,18 @@ int harness_run_or(char **out, const char *const *args, void (*on_timeout)(void 
 {
 	const char *bin = getenv("MS_BIN");
 	long long deadline = now_ms() + HARNESS_DEADLINE_MS;
-	size_t len = 0, cap = 4096, nargs = 0;
-	char *buf = malloc(cap);
+	size_t nargs = 0;
 	int pipefd[2], status;
 	const char **argv;
 	int timed_out = 0;
+	char *buf;
 	pid_t pid;
 
 	*out = NULL;
 	while (args[nargs])
 		nargs++;
 	argv = calloc(nargs + 2, sizeof(*argv));
-	if (!bin || !buf || !argv || pipe2(pipefd, O_CLOEXEC) < 0) {
-		free(buf);
+	if (!bin || !argv || pipe2(pipefd, O_CLOEXEC) < 0) {
 		free(argv);
 		return -1;
 	}
@@ -212,30 +265,10 @@ int harness_run_or(char **out, const char *const *args, void (*on_timeout)(void 
 	}
 	free(argv);
 	close(pipefd[1]);
-	for (;;) {
-		struct pollfd pfd = { .fd = pipefd[0], .events = POLLIN };
-		long long left = deadline - now_ms();
-		ssize_t n;
-
-		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0) {
-			timed_out = 1;
-			break;
-		}
-		if (len + 1 == cap) {
-			char *grown = realloc(buf, cap * 2);
-
-			if (!grown)
-				break;
-			buf = grown;
-			cap *= 2;
-		}
-		n = read(pipefd[0], buf + len, cap - len - 1);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
+	buf = harness_drain(pipefd[0], deadline, &timed_out);
 	close(pipefd[0]);
-	buf[len] = '\0';
+	if (!buf)
+		timed_out = 1;
 	if (timed_out && pid > 0)
 		kill(pid, SIGKILL);
 	/* SIGKILL cannot end an uninterruptible sleep; on_timeout must end its cause. */

@@ -31,8 +31,23 @@ void harness_rmdir(const char *dir);
 /* dir + "/" + name, malloc'd. */
 char *harness_join(const char *dir, const char *name);
 
+/*
+ * Read fd to its end or to deadline_ms (harness_deadline: the usual one
+ * from now); malloc'd and NUL-terminated, NULL when out of memory.
+ * *timed_out (may be NULL) says the deadline came first.
+ */
+char *harness_drain(int fd, long long deadline_ms, int *timed_out);
+long long harness_deadline(void);
+
 /* Copy src to dst (created or truncated).  0 or -1. */
 int harness_copy(const char *src, const char *dst);
+
+/*
+ * Start prog with one argument (or none: NULL) and env (NAME=VALUE,
+ * NULL-terminated; may be NULL) added, its stdin and stdout on pipes: *to
+ * and *from.  The PID, or -1.
+ */
+pid_t harness_spawn(const char *prog, const char *arg, const char *const *env, int *to, int *from);
 
 /* Start tests/stale-child and read its "ready PID".  0 or -1. */
 int child_start(struct child *c);

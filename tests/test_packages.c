@@ -1,0 +1,227 @@
+/*
+ * The package behind a stale file, through a real package upgrade: the
+ * test builds two versions of a small package with dpkg-deb (each ships a
+ * different build of a test library), installs the first with dpkg, has a
+ * process map the library, installs the second over it, and expects
+ * `mapscope stale` to call the file replaced and name the package with the
+ * version installed now.  Where /lib is merged into /usr, the package ships
+ * the library under /lib while the kernel names it under /usr/lib, as on a
+ * real Debian system.  It needs root and dpkg; without them it skips and
+ * says why.  The package is purged at the end.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "stale_harness.h"
+
+#define PKG "mapscope-testpkg"
+
+struct fx {
+	char *dir;
+	char deb[2][PATH_MAX];
+	char shipped[PATH_MAX]; /* where the package puts the library */
+	char mapped[PATH_MAX];  /* the name the kernel gives it */
+	struct child child;
+};
+
+/* Run a command with its output kept out of the test log; its exit status. */
+static int run(const char *const *argv)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "we");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void make_dirs(const char *path)
+{
+	char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(buf, 0755);
+			*p = '/';
+		}
+	mkdir(buf, 0755);
+}
+
+/* A package of version, shipping lib at fx->shipped. */
+static void build_deb(struct fx *fx, int v, const char *version, const char *lib)
+{
+	char tree[PATH_MAX], path[2 * PATH_MAX + 64], control[512];
+	const char *argv[] = { "dpkg-deb", "--root-owner-group", "--build", tree, fx->deb[v], NULL };
+
+	snprintf(tree, sizeof(tree), "%s/tree%d", fx->dir, v);
+	snprintf(path, sizeof(path), "%s/DEBIAN", tree);
+	make_dirs(path);
+	snprintf(path, sizeof(path), "%s/DEBIAN/control", tree);
+	snprintf(control, sizeof(control),
+		 "Package: " PKG "\nVersion: %s\nArchitecture: all\nMaintainer: mapscope tests <tests@invalid>\n"
+		 "Description: a library for mapscope's package test\n", version);
+	write_file(path, control);
+	snprintf(path, sizeof(path), "%s%s", tree, fx->shipped);
+	*strrchr(path, '/') = '\0';
+	make_dirs(path);
+	snprintf(path, sizeof(path), "%s%s", tree, fx->shipped);
+	assert_int_equal(harness_copy(lib, path), 0);
+	snprintf(fx->deb[v], sizeof(fx->deb[v]), "%s/pkg%d.deb", fx->dir, v);
+	assert_int_equal(run(argv), 0);
+}
+
+static int setup(void **state)
+{
+	const char *probe[] = { "dpkg-deb", "--version", NULL };
+	struct stat st;
+	struct fx *fx;
+	char *a, *b;
+
+	if (geteuid() != 0 || run(probe) != 0 || stat("/var/lib/dpkg/info", &st) < 0) {
+		print_message("test_packages: SKIP: needs root and dpkg (installs and purges " PKG ")\n");
+		skip();
+	}
+	fx = calloc(1, sizeof(*fx));
+	assert_non_null(fx);
+	fx->dir = harness_mkdtemp();
+	/* Merged /usr: ship under /lib, be mapped under /usr/lib, as libc6 is. */
+	if (lstat("/lib", &st) == 0 && S_ISLNK(st.st_mode))
+		snprintf(fx->shipped, sizeof(fx->shipped), "/lib/" PKG "/libmstestpkg.so");
+	else
+		snprintf(fx->shipped, sizeof(fx->shipped), "/usr/lib/" PKG "/libmstestpkg.so");
+	snprintf(fx->mapped, sizeof(fx->mapped), "/usr/lib/" PKG "/libmstestpkg.so");
+	a = harness_built("libstale-a.so");
+	b = harness_built("libstale-b.so");
+	build_deb(fx, 0, "1.0", a);
+	build_deb(fx, 1, "2.0-1", b);
+	free(a);
+	free(b);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	const char *purge[] = { "dpkg", "--purge", PKG, NULL };
+	struct fx *fx = *state;
+
+	if (!fx)
+		return 0;
+	child_stop(&fx->child);
+	run(purge);
+	harness_rmdir(fx->dir);
+	free(fx->dir);
+	free(fx);
+	return 0;
+}
+
+/* The file entry named name in stale's JSON tree, or NULL. */
+static json_t *file_entry(json_t *root, const char *name)
+{
+	json_t *procs = json_object_get(root, "processes"), *p, *f;
+	size_t i, k;
+
+	json_array_foreach(procs, i, p)
+		json_array_foreach(json_object_get(p, "children"), k, f)
+			if (!strcmp(json_string_value(json_object_get(f, "name")), name))
+				return f;
+	return NULL;
+}
+
+static json_t *stale_json(struct fx *fx, const char *columns)
+{
+	char pidstr[16], *out, *empty = harness_join(fx->dir, "no-ignores"), *opt;
+	const char *args[] = { "stale", pidstr, "--show=all", "-J", "-o", columns, NULL, NULL };
+	json_error_t jerr;
+	json_t *root;
+
+	write_file(empty, "");
+	assert_true(asprintf(&opt, "--ignore-file=%s", empty) > 0);
+	args[6] = opt;
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)fx->child.pid);
+	harness_run(&out, args);
+	assert_non_null(out);
+	root = json_loads(out, 0, &jerr);
+	if (!root)
+		fail_msg("stale -J is not JSON: %s", out);
+	free(out);
+	free(opt);
+	free(empty);
+	return root;
+}
+
+static void test_upgrade_names_the_package(void **state)
+{
+	const char *install1[] = { "dpkg", "-i", ((struct fx *)*state)->deb[0], NULL };
+	const char *install2[] = { "dpkg", "-i", ((struct fx *)*state)->deb[1], NULL };
+	char deleted[PATH_MAX + 16];
+	struct fx *fx = *state;
+	json_t *root, *f;
+
+	assert_int_equal(run(install1), 0);
+	assert_int_equal(child_start(&fx->child), 0);
+	assert_int_equal(child_cmd(&fx->child, "mapx %s", fx->mapped), 0);
+	/* Nothing stale: no package is named, for nothing needs one. */
+	root = stale_json(fx, "NAME,VERDICT,PACKAGE");
+	f = file_entry(root, fx->mapped);
+	assert_non_null(f);
+	assert_string_equal(json_string_value(json_object_get(f, "verdict")), "ok");
+	assert_true(json_is_null(json_object_get(f, "package")));
+	json_decref(root);
+
+	assert_int_equal(run(install2), 0);
+	root = stale_json(fx, "NAME,VERDICT,PACKAGE");
+	snprintf(deleted, sizeof(deleted), "%s (deleted)", fx->mapped);
+	f = file_entry(root, deleted);
+	if (!f)
+		fail_msg("no entry for %s after the upgrade", deleted);
+	assert_string_equal(json_string_value(json_object_get(f, "verdict")), "replaced");
+	assert_non_null(json_string_value(json_object_get(f, "package")));
+	assert_string_equal(json_string_value(json_object_get(f, "package")), PKG " (now 2.0-1)");
+	json_decref(root);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_upgrade_names_the_package, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("packages", tests, NULL, NULL);
+}

@@ -1,0 +1,163 @@
+# ---- tests: everything make check runs ----------------------------------------------
+# A cmocka test is tests/test_NAME.c, and adding one is one line: its name
+# in CMOCKA_TESTS.  Every test links the support library (tests/lib: the
+# fixture drivers, running the mapscope binary, temporary files, a FUSE
+# server) and each layer's library, so no test compiles a source of
+# src/ again.  Fixture programs, shell and tmux tests follow.
+AM_CPPFLAGS += -I$(top_srcdir)/tests/lib
+AM_CFLAGS += $(CMOCKA_CFLAGS)
+check_LIBRARIES = tests/libms-test.a
+tests_libms_test_a_SOURCES = \
+	tests/lib/fixture_client.c tests/lib/fixture_client.h \
+	tests/lib/resfix.c tests/lib/resfix.h \
+	tests/lib/snapfix.c tests/lib/snapfix.h \
+	tests/lib/stale_harness.c tests/lib/stale_harness.h \
+	tests/lib/fuse_server.c tests/lib/fuse_server.h \
+	tests/lib/safe_text.h
+LDADD = tests/libms-test.a $(TUI_LIBS) $(CORE_LIBS) $(CMOCKA_LIBS)
+
+# Programs with known mappings, driven by the tests.
+STALE_LIB_FLAGS = -shared -Wl,--build-id=sha1
+check_PROGRAMS += tests/ms-fixture tests/ms-residency-fixture tests/ms-hostile tests/stale-child \
+	tests/ms-fuse-serve tests/libstale-a.so tests/libstale-b.so
+tests_ms_fixture_SOURCES = tests/fixture.c
+tests_ms_residency_fixture_SOURCES = tests/residency_fixture.c
+tests_ms_hostile_SOURCES = tests/hostile_fixture.c
+tests_stale_child_SOURCES = tests/stale_child.c
+tests_ms_fuse_serve_SOURCES = tests/fuse_serve.c
+tests_libstale_a_so_SOURCES = tests/stale_lib_a.c
+tests_libstale_a_so_CFLAGS = $(AM_CFLAGS) -fPIC
+tests_libstale_a_so_LDFLAGS = $(STALE_LIB_FLAGS)
+tests_libstale_b_so_SOURCES = tests/stale_lib_b.c
+tests_libstale_b_so_CFLAGS = $(AM_CFLAGS) -fPIC
+tests_libstale_b_so_LDFLAGS = $(STALE_LIB_FLAGS)
+
+if HAVE_CMOCKA
+CMOCKA_TESTS = \
+	tests/test_grow tests/test_escape tests/test_parse tests/test_engine tests/test_errors \
+	tests/test_cli tests/test_fstype tests/test_faults tests/test_fuzz_regress tests/test_hostile \
+	tests/test_bounds \
+	tests/test_safewrite tests/test_saferead tests/test_snapshot tests/test_snapshot_record \
+	tests/test_diff tests/test_safewrite_atomic tests/test_stale_metrics \
+	tests/test_stale tests/test_stale_cli tests/test_stale_parse tests/test_buildid \
+	tests/test_stale_race tests/test_fuse tests/test_roots tests/test_packages \
+	tests/test_residency tests/test_residency_cli tests/test_residency_tui \
+	tests/test_tui_mapview tests/test_tui_keydec tests/test_tui_elide tests/test_tui_settings \
+	tests/test_tui_proclist tests/test_tui_stale tests/test_tui_screen
+check_PROGRAMS += $(CMOCKA_TESTS)
+TESTS += $(CMOCKA_TESTS)
+# The screen tests draw the explorer's screens, curses and all.
+tests_test_tui_screen_SOURCES = tests/test_tui_screen.c $(TUI_CURSES_SOURCES)
+tests_test_tui_screen_CFLAGS = $(AM_CFLAGS) $(NCURSESW_CFLAGS)
+tests_test_tui_screen_CPPFLAGS = $(AM_CPPFLAGS) -DSCREENS_DIR='"$(abs_top_srcdir)/tests/screens"'
+tests_test_tui_screen_LDADD = $(LDADD) $(NCURSESW_LIBS)
+# The OpenMetrics rendering is the command layer's.
+tests_test_stale_metrics_CFLAGS = $(AM_CFLAGS) $(SMARTCOLS_CFLAGS)
+tests_test_stale_metrics_LDADD = $(CLI_LIBS) $(LDADD)
+endif
+
+SHELL_TESTS = \
+	tests/test_completion.sh tests/test_man_keys.sh tests/test_no_exec.sh \
+	tests/test_colwriter.sh tests/valgrind.sh \
+	tests/e2e/explorer.sh tests/e2e/signals.sh tests/e2e/keys.sh tests/e2e/names.sh tests/e2e/sort.sh \
+	tests/e2e/where.sh tests/e2e/explorer_stale.sh tests/e2e/explorer_rss.sh \
+	tests/e2e/explorer_fuse.sh tests/e2e/hardening.sh \
+	tests/test_fleet_tools.sh tests/test_completion_shells.sh
+TESTS += $(SHELL_TESTS)
+EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/screens tests/golden tests/fuzz \
+	tests/prometheus tests/zsh_complete.zsh
+
+AM_TESTS_ENVIRONMENT = \
+	MS_FIXTURE='$(abs_top_builddir)/tests/ms-fixture'; export MS_FIXTURE; \
+	MS_BIN='$(abs_top_builddir)/mapscope'; export MS_BIN;
+
+check-local: check-man check-cmocka
+check-cmocka:
+if !HAVE_CMOCKA
+	@echo "make check needs cmocka (apt-get install libcmocka-dev), then ./configure again"; exit 1
+endif
+check-man:
+	@command -v mandoc >/dev/null 2>&1 || { echo "check-man: mandoc is needed (apt-get install mandoc)"; exit 1; }
+	mandoc -T lint -W warning $(srcdir)/man/mapscope.1
+	@echo "man page: mandoc lint clean"
+.PHONY: check-man check-cmocka
+
+# valgrind memcheck of the batch commands: part of make check when valgrind
+# is installed (tests/valgrind.sh), and on its own as make check-valgrind.
+check-valgrind: all tests/ms-fixture
+	$(AM_TESTS_ENVIRONMENT) $(srcdir)/tests/valgrind.sh
+.PHONY: check-valgrind
+
+# ---- make fuzz: libFuzzer targets, built with clang apart from the main build.
+# The code under test is compiled again here with the fuzzer's coverage and
+# ASan/UBSan, so the gcc objects of the normal build are never mixed in.
+FUZZ_CC = clang
+FUZZ_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS = -g -O1 $(FUZZ_SANITIZE)
+FUZZ_CPPFLAGS = -I$(top_builddir) -I$(top_srcdir)/src -I$(top_srcdir)/src/core \
+	-I$(top_srcdir)/tests/fuzz -I$(top_srcdir)/tests/lib $(JANSSON_CFLAGS)
+FUZZ_BUILD = $(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_CPPFLAGS) -o $@
+FUZZ_TARGETS = tests/fuzz/fuzz-maps-parse tests/fuzz/fuzz-escape tests/fuzz/fuzz-settings \
+	tests/fuzz/fuzz-snapshot tests/fuzz/fuzz-ignore tests/fuzz/fuzz-buildid \
+	tests/fuzz/fuzz-fstype
+FUZZ_CHECK = $(srcdir)/tests/fuzz/fuzz_check.h $(srcdir)/tests/lib/safe_text.h
+# Seconds each target runs in `make fuzz-run` (CI); override on the command line.
+FUZZ_SECONDS = 30
+
+# The whole core library, compiled once more with clang and the fuzzer's
+# coverage; a target links what it uses from the archive, so a source the
+# core gains never has to be listed here.
+FUZZ_CORE_SRC = $(libmapscope_core_a_SOURCES) $(nodist_libmapscope_core_a_SOURCES)
+FUZZ_CORE = tests/fuzz/libcore-fuzz.a
+FUZZ_LINK = $(FUZZ_CORE) $(JANSSON_LIBS)
+
+$(FUZZ_CORE): $(FUZZ_CORE_SRC)
+	$(AM_V_GEN)rm -rf tests/fuzz/obj && $(MKDIR_P) tests/fuzz/obj && \
+	for s in $(FUZZ_CORE_SRC); do \
+	  case $$s in *.c) ;; *) continue ;; esac; \
+	  f=$$s; [ -f "$$f" ] || f=$(srcdir)/$$s; \
+	  o=tests/fuzz/obj/`echo "$$s" | tr / _ | sed 's/\.c$$/.o/'`; \
+	  $(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_CPPFLAGS) -c "$$f" -o "$$o" || exit 1; \
+	done && rm -f $@ && $(AR) rcs $@ tests/fuzz/obj/*.o
+
+tests/fuzz/fuzz-maps-parse: $(srcdir)/tests/fuzz/fuzz_maps_parse.c $(FUZZ_CHECK) $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_maps_parse.c $(FUZZ_LINK)
+tests/fuzz/fuzz-escape: $(srcdir)/tests/fuzz/fuzz_escape.c $(FUZZ_CHECK) $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_escape.c $(FUZZ_LINK)
+tests/fuzz/fuzz-settings: $(srcdir)/tests/fuzz/fuzz_settings.c $(FUZZ_CHECK) src/tui/settings.c $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_settings.c $(srcdir)/src/tui/settings.c $(FUZZ_LINK)
+tests/fuzz/fuzz-snapshot: $(srcdir)/tests/fuzz/fuzz_snapshot.c $(FUZZ_CHECK) $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_snapshot.c $(FUZZ_LINK)
+tests/fuzz/fuzz-ignore: $(srcdir)/tests/fuzz/fuzz_ignore.c $(FUZZ_CHECK) $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_ignore.c $(FUZZ_LINK)
+tests/fuzz/fuzz-buildid: $(srcdir)/tests/fuzz/fuzz_buildid.c $(FUZZ_CHECK) $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_buildid.c $(FUZZ_LINK)
+tests/fuzz/fuzz-fstype: $(srcdir)/tests/fuzz/fuzz_fstype.c $(FUZZ_CHECK) $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_fstype.c $(FUZZ_LINK)
+
+fuzz: $(FUZZ_TARGETS)
+	@echo "fuzz targets built: $(FUZZ_TARGETS)"
+	@echo "run one: tests/fuzz/fuzz-escape -max_total_time=60 tests/fuzz/corpus/escape"
+
+# Run every target for FUZZ_SECONDS on a scratch copy of its seed corpus (so
+# the tracked corpus only grows by hand); any crash, leak or timeout fails.
+fuzz-run: fuzz
+	@set -e; tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/ms-fuzz.XXXXXX"); \
+	trap 'rm -rf "$$tmp"' EXIT; \
+	for t in $(FUZZ_TARGETS); do \
+	  name=$${t#tests/fuzz/fuzz-}; \
+	  mkdir -p "$$tmp/$$name"; cp $(srcdir)/tests/fuzz/corpus/$$name/* "$$tmp/$$name/"; \
+	  echo "fuzz-run: $$name for $(FUZZ_SECONDS) s"; \
+	  ./$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+	    -artifact_prefix="$$tmp/$$name-" -print_final_stats=1 "$$tmp/$$name" \
+	    > "$$tmp/$$name.log" 2>&1 || { tail -n 60 "$$tmp/$$name.log"; \
+	      for a in "$$tmp/$$name"-*; do [ -f "$$a" ] && { echo "fuzz-run: crash input $$a:"; od -c "$$a" | head -n 20; }; done; \
+	      echo "fuzz-run: $$name FAILED"; exit 1; }; \
+	  grep -E '^stat::number_of_executed_units' "$$tmp/$$name.log" || true; \
+	done; echo "fuzz-run: all targets clean"
+
+clean-local: clean-fuzz
+clean-fuzz:
+	rm -rf $(FUZZ_TARGETS) $(FUZZ_CORE) tests/fuzz/obj
+.PHONY: fuzz fuzz-run clean-fuzz
+
