@@ -2,6 +2,8 @@
  * The OpenMetrics document of a stale report, from reports built here:
  * each grouped metric keeps at most STALE_METRICS_MAX_SERIES series, the
  * ones with the most processes, and sums the rest in one overflow series;
+ * a unit is told apart by its container (empty on the host, "other root"
+ * under an unknown one);
  * a hostile unit name is quoted so the document still parses; grouping a
  * hundred thousand distinct units takes well under a second (by hash: the
  * linear search it replaced took minutes there); and the document ends in
@@ -22,6 +24,7 @@
 #include "cli/stale_metrics.h"
 
 #define UNIT_METRIC "mapscope_stale_unit_processes{"
+#define HOST ",container=\"\"}"
 
 /* procs stale processes; process i is in the unit names[i % nnames]. */
 static void build(struct ms_stale_report *r, size_t procs, const char *(*name_of)(size_t i))
@@ -84,12 +87,14 @@ static void test_bounded_series(void **state)
 	doc = render(&r);
 	assert_int_equal(count_lines(doc, UNIT_METRIC), STALE_METRICS_MAX_SERIES + 1);
 	/* The biggest first: units 0..9 with 11 processes each are kept. */
-	assert_non_null(strstr(doc, UNIT_METRIC "unit=\"u0000.service\"} 11\n"));
-	assert_non_null(strstr(doc, UNIT_METRIC "unit=\"u0009.service\"} 11\n"));
+	assert_non_null(strstr(doc, UNIT_METRIC "unit=\"u0000.service\"" HOST " 11\n"));
+	assert_non_null(strstr(doc, UNIT_METRIC "unit=\"u0009.service\"" HOST " 11\n"));
 	/* Ties by name: 1190 units of one process, 990 kept, u1000..u1199 summed. */
-	assert_non_null(strstr(doc, UNIT_METRIC "unit=\"u0999.service\"} 1\n"));
+	assert_non_null(strstr(doc, UNIT_METRIC "unit=\"u0999.service\"" HOST " 1\n"));
 	assert_null(strstr(doc, "u1000.service"));
-	assert_non_null(strstr(doc, UNIT_METRIC "unit=\"\",overflow=\"true\"} 200\n"));
+	assert_non_null(strstr(doc, UNIT_METRIC "unit=\"\",container=\"\",overflow=\"true\"} 200\n"));
+	/* All on the host: one container series. */
+	assert_non_null(strstr(doc, "\nmapscope_stale_container_processes{container=\"\"} 1300\n"));
 	free(doc);
 	ms_stale_report_free(&r);
 }
@@ -116,6 +121,32 @@ static void test_hostile_unit_name_quoted(void **state)
 	ms_stale_report_free(&r);
 }
 
+/* nginx on the host, in container abc (twice) and under an unknown root. */
+static void test_units_by_container(void **state)
+{
+	struct ms_stale_report r;
+	char *doc;
+
+	(void)state;
+	build(&r, 4, hostile_name);
+	for (size_t i = 0; i < 4; i++)
+		snprintf(r.procs[i].unit.name, sizeof(r.procs[i].unit.name), "nginx.service");
+	for (size_t i = 1; i < 4; i++)
+		r.procs[i].other_root = true;
+	for (size_t i = 1; i < 3; i++) {
+		r.procs[i].has_container = true;
+		r.procs[i].container.engine = "docker";
+		snprintf(r.procs[i].container.name, sizeof(r.procs[i].container.name), "abc");
+	}
+	doc = render(&r);
+	assert_non_null(strstr(doc, UNIT_METRIC "unit=\"nginx.service\",container=\"docker:abc\"} 2\n"));
+	assert_non_null(strstr(doc, UNIT_METRIC "unit=\"nginx.service\"" HOST " 1\n"));
+	assert_non_null(strstr(doc, UNIT_METRIC "unit=\"nginx.service\",container=\"other root\"} 1\n"));
+	assert_non_null(strstr(doc, "\nmapscope_stale_container_processes{container=\"docker:abc\"} 2\n"));
+	free(doc);
+	ms_stale_report_free(&r);
+}
+
 static const char *distinct_name(size_t i)
 {
 	static char name[64];
@@ -136,7 +167,7 @@ static void test_grouping_is_not_quadratic(void **state)
 	doc = render(&r);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	assert_true((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9 < 2.0);
-	assert_non_null(strstr(doc, UNIT_METRIC "unit=\"\",overflow=\"true\"} 99000\n"));
+	assert_non_null(strstr(doc, UNIT_METRIC "unit=\"\",container=\"\",overflow=\"true\"} 99000\n"));
 	free(doc);
 	ms_stale_report_free(&r);
 }
@@ -169,6 +200,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bounded_series),
 		cmocka_unit_test(test_hostile_unit_name_quoted),
+		cmocka_unit_test(test_units_by_container),
 		cmocka_unit_test(test_grouping_is_not_quadratic),
 		cmocka_unit_test(test_timestamp_then_eof),
 	};

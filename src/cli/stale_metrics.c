@@ -9,20 +9,26 @@
 #include "cli/cli.h"
 #include "cli/stale_metrics.h"
 #include "core/safewrite.h"
+#include "core/container.h"
 #include "core/unit.h"
 
 /* A label value after escaping: at most four bytes per raw byte, and a suffix. */
 #define LABEL_MAX (4 * MS_UNIT_MAX + 32)
+#define FAMILY_LABELS 2
+/* Between the values of a series' labels in its key: escaped text never holds it raw. */
+#define LABEL_SEP '\x1f'
 
-/*
- * One grouped metric: label_of writes the value of its label for a stale
- * process (empty when it has none).  A grouping is one line here.
- */
+/* One label of a grouped metric: its value for a stale process ("" for none). */
+struct label {
+	const char *name;
+	void (*value_of)(const struct ms_stale_proc *p, unsigned esc, char *out, size_t size);
+};
+
+/* One grouped metric: a series per distinct set of label values.  A label is one line. */
 struct family {
 	const char *name;
 	const char *help;
-	const char *label;
-	void (*label_of)(const struct ms_stale_proc *p, unsigned esc, char *out, size_t size);
+	struct label labels[FAMILY_LABELS + 1]; /* ends with a NULL name */
 };
 
 static void unit_of(const struct ms_stale_proc *p, unsigned esc, char *out, size_t size)
@@ -32,9 +38,23 @@ static void unit_of(const struct ms_stale_proc *p, unsigned esc, char *out, size
 		ms_unit_describe(&p->unit, esc, out, size);
 }
 
+/* Empty on the host (our own root), as the CONTAINER column. */
+static void container_of(const struct ms_stale_proc *p, unsigned esc, char *out, size_t size)
+{
+	out[0] = '\0';
+	if (p->has_container)
+		ms_container_describe(&p->container, esc, out, size);
+	else if (p->other_root)
+		snprintf(out, size, "other root");
+}
+
 static const struct family families[] = {
-	{ "mapscope_stale_unit_processes", "Processes with deleted or replaced files, by systemd unit.",
-	  "unit", unit_of },
+	{ "mapscope_stale_unit_processes",
+	  "Processes with deleted or replaced files, by systemd unit and container.",
+	  { { "unit", unit_of }, { "container", container_of }, { NULL, NULL } } },
+	{ "mapscope_stale_container_processes",
+	  "Processes with deleted or replaced files, by container (empty: the host).",
+	  { { "container", container_of }, { NULL, NULL } } },
 };
 
 struct series {
@@ -87,20 +107,60 @@ static int series_cmp(const void *a, const void *b)
 }
 
 /* An OpenMetrics label value: text already escaped, quoted once more. */
-static void put_label_value(FILE *out, const char *s)
+static void put_label_value(FILE *out, const char *s, size_t len)
 {
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\\' || s[i] == '"')
 			fputc('\\', out);
-		fputc(*s, out);
+		fputc(s[i], out);
 	}
+}
+
+/* The key of p's series: its label values, LABEL_SEP between them. */
+static void series_key(const struct family *fam, const struct ms_stale_proc *p, unsigned esc,
+		       char *key, size_t size)
+{
+	size_t n = 0;
+
+	for (const struct label *l = fam->labels; l->name && n + 1 < size; l++) {
+		if (l != fam->labels)
+			key[n++] = LABEL_SEP;
+		l->value_of(p, esc, key + n, size - n);
+		n += strlen(key + n);
+	}
+	key[n] = '\0';
+}
+
+/* One series: each label with its part of key. */
+static void put_series(FILE *out, const struct family *fam, const char *key, size_t procs)
+{
+	fprintf(out, "%s{", fam->name);
+	for (const struct label *l = fam->labels; l->name; l++) {
+		const char *end = strchr(key, LABEL_SEP);
+		size_t len = end ? (size_t)(end - key) : strlen(key);
+
+		fprintf(out, "%s%s=\"", l == fam->labels ? "" : ",", l->name);
+		put_label_value(out, key, len);
+		fputc('"', out);
+		key += end ? len + 1 : len;
+	}
+	fprintf(out, "} %zu\n", procs);
+}
+
+/* The series past the bound, summed: every label empty, and overflow="true". */
+static void put_overflow(FILE *out, const struct family *fam, size_t procs)
+{
+	fprintf(out, "%s{", fam->name);
+	for (const struct label *l = fam->labels; l->name; l++)
+		fprintf(out, "%s=\"\",", l->name);
+	fprintf(out, "overflow=\"true\"} %zu\n", procs);
 }
 
 static int print_family(FILE *out, const struct family *fam, const struct ms_stale_report *r,
 			unsigned esc)
 {
 	struct group g = { .slots = 16 };
-	char label[LABEL_MAX];
+	char key[FAMILY_LABELS * (LABEL_MAX + 1)];
 	size_t other = 0;
 	int rc = 0;
 
@@ -112,24 +172,21 @@ static int print_family(FILE *out, const struct family *fam, const struct ms_sta
 	for (size_t i = 0; i < r->count && rc == 0; i++) {
 		if (!r->procs[i].stale_files)
 			continue;
-		fam->label_of(&r->procs[i], esc, label, sizeof(label));
-		rc = group_add(&g, label);
+		series_key(fam, &r->procs[i], esc, key, sizeof(key));
+		rc = group_add(&g, key);
 	}
 	/* Sorting the table itself moves the empty slots to the end. */
 	qsort(g.slot, g.slots, sizeof(*g.slot), series_cmp);
 	fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n", fam->name, fam->help, fam->name);
 	for (size_t i = 0; i < g.used; i++) {
-		if (i >= STALE_METRICS_MAX_SERIES) {
+		if (i >= STALE_METRICS_MAX_SERIES)
 			other += g.slot[i].procs;
-		} else {
-			fprintf(out, "%s{%s=\"", fam->name, fam->label);
-			put_label_value(out, g.slot[i].label);
-			fprintf(out, "\"} %zu\n", g.slot[i].procs);
-		}
+		else
+			put_series(out, fam, g.slot[i].label, g.slot[i].procs);
 		free(g.slot[i].label);
 	}
 	if (other)
-		fprintf(out, "%s{%s=\"\",overflow=\"true\"} %zu\n", fam->name, fam->label, other);
+		put_overflow(out, fam, other);
 	free(g.slot);
 	return rc;
 }

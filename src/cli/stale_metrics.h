@@ -3,16 +3,18 @@
  * text, for node_exporter's textfile collector, on stdout or in a file.
  *
  * The document holds, in this order: files by verdict, stale processes,
- * stale processes by systemd unit (and by each other grouping in the
- * family table of stale_metrics.c), processes looked at by outcome, and
+ * the grouped metrics of the family table in stale_metrics.c (stale
+ * processes by systemd unit and container, and by container alone; the
+ * container label is empty on the host, as the CONTAINER column),
+ * processes looked at by outcome, and
  * mapscope_stale_scan_timestamp_seconds, then "# EOF".
  *
  * Units and cgroups are chosen by users (a hostile process can start
  * thousands of transient units), and every series costs the Prometheus
  * server memory for weeks.  So each grouped metric has at most
  * STALE_METRICS_MAX_SERIES series, those with the most processes (ties by
- * label); the rest are summed into one more series, labelled
- * overflow="true" with an empty grouping label.  Grouping is by hash.
+ * labels); the rest are summed into one more series, labelled
+ * overflow="true" with its other labels empty.  Grouping is by hash.
  *
  * Label values are escaped (escape_flags, as everywhere) and then quoted
  * for OpenMetrics ('\\' and '"' get a backslash; newlines are already
