@@ -23,7 +23,7 @@
 #include "resfix.h"
 #include "core/maps.h"
 #include "tui/format.h"
-#include "tui/mapview.h"
+#include "tui/maps_model.h"
 #include "tui/settings.h"
 
 static void query_kind(struct ms_proc *proc, const struct fixture *fx, const char *kind,

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "tui/mapview.h"
+#include "tui/maps_model.h"
 
 #define PAGE 0x1000u
 

@@ -20,7 +20,7 @@
 #include "fixture_client.h"
 #include "core/maps.h"
 #include "core/proclist.h"
-#include "tui/procview.h"
+#include "tui/procs_model.h"
 
 /* Start ms-fixture; each test gets its own. */
 static int fx_setup(void **state)

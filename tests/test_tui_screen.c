@@ -18,8 +18,8 @@
 
 #include "core/escape.h"
 #include "tui/keydec.h"
-#include "tui/procview.h"
-#include "tui/staleview.h"
+#include "tui/procs_model.h"
+#include "tui/stale_model.h"
 #include "tui/tui.h"
 
 #ifndef SCREENS_DIR

@@ -28,8 +28,8 @@
 #include "core/stale.h"
 #include "stale_harness.h"
 #include "tui/format.h"
-#include "tui/mapview.h"
-#include "tui/staleview.h"
+#include "tui/maps_model.h"
+#include "tui/stale_model.h"
 #include "tui/verdicts.h"
 
 struct fx {

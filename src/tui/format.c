@@ -13,7 +13,7 @@
 #include "tui/settings.h"
 #include "core/residency.h"
 #include "tui/format.h"
-#include "tui/procview.h"
+#include "tui/procs_model.h"
 
 #define DELETED_SUFFIX " (deleted)"
 

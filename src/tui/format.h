@@ -17,8 +17,8 @@
 
 #include "core/mapping.h"
 #include "core/proclist.h"
-#include "tui/mapview.h"
-#include "tui/staleview.h"
+#include "tui/maps_model.h"
+#include "tui/stale_model.h"
 
 #define TUI_LINE_MAX 8192
 

@@ -24,7 +24,7 @@
 
 #include "tui/actions.h"
 #include "tui/settings.h"
-#include "tui/mapview.h"
+#include "tui/maps_model.h"
 #include "core/ignore.h"
 
 #define TUI_MIN_COLS 20

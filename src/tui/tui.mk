@@ -11,10 +11,10 @@ libmapscope_tui_a_SOURCES = \
 	src/tui/settings.c src/tui/settings.h \
 	src/tui/format.c src/tui/format.h \
 	src/tui/elide.c src/tui/elide.h \
-	src/tui/mapview.c src/tui/mapview.h \
-	src/tui/procview.c src/tui/procview.h \
+	src/tui/maps_model.c src/tui/maps_model.h \
+	src/tui/procs_model.c src/tui/procs_model.h \
 	src/tui/verdicts.c src/tui/verdicts.h \
-	src/tui/staleview.c src/tui/staleview.h
+	src/tui/stale_model.c src/tui/stale_model.h
 TUI_LIBS = libmapscope-tui.a
 TUI_CURSES_SOURCES = \
 	src/tui/tui.h \

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "tui/mapview.h"
+#include "tui/maps_model.h"
 #include "tui/verdicts.h"
 
 int tui_verdicts_init(struct tui_verdicts *vc, const struct ms_ignore *ignore,

@@ -8,7 +8,7 @@
 #include "core/stale.h"
 #include "tui/elide.h"
 #include "tui/format.h"
-#include "tui/procview.h"
+#include "tui/procs_model.h"
 #include "tui/tui.h"
 
 struct procs_view {

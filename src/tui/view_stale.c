@@ -9,7 +9,7 @@
 #include "core/stale.h"
 #include "tui/elide.h"
 #include "tui/format.h"
-#include "tui/staleview.h"
+#include "tui/stale_model.h"
 #include "tui/tui.h"
 
 struct stale_view {

@@ -1,5 +1,5 @@
 /*
- * staleview.h - the stale view's model (key D), without curses.
+ * stale_model.h - the stale view's model (key D), without curses.
  *
  * It lists every process that maps a file deleted or replaced on disk, each
  * followed by those files with their verdict and explanation, and the
@@ -14,8 +14,8 @@
  * line now at the same position is selected.  Entry holds raw text
  * (command line, names): escape it before display (format.h does).
  */
-#ifndef MAPSCOPE_TUI_STALEVIEW_H
-#define MAPSCOPE_TUI_STALEVIEW_H
+#ifndef MAPSCOPE_TUI_STALE_MODEL_H
+#define MAPSCOPE_TUI_STALE_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,7 +6,7 @@
 
 #include "core/error.h"
 #include "core/mapdiff.h"
-#include "tui/mapview.h"
+#include "tui/maps_model.h"
 #include "core/grow.h"
 
 void tui_mapview_init(struct tui_mapview *vm, unsigned filter, size_t height)

@@ -1,5 +1,5 @@
 /*
- * mapview.h - the maps view's model: what the screen shows of one process,
+ * maps_model.h - the maps view's model: what the screen shows of one process,
  * without curses and without the kernel.
  *
  * The view feeds it listings it queried and asks it where to query next:
@@ -32,8 +32,8 @@
  * cache (verdicts.h); rows off screen and removed ghosts keep
  * TUI_VERDICT_NONE.  Rebuilding the rows clears them: judge after apply.
  */
-#ifndef MAPSCOPE_TUI_MAPVIEW_H
-#define MAPSCOPE_TUI_MAPVIEW_H
+#ifndef MAPSCOPE_TUI_MAPS_MODEL_H
+#define MAPSCOPE_TUI_MAPS_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>

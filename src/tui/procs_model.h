@@ -1,5 +1,5 @@
 /*
- * procview.h - the process list screen's model, without curses.
+ * procs_model.h - the process list screen's model, without curses.
  *
  * It owns a scanned ms_proclist and shows a subset of its rows: the user's
  * own processes or everyone's, kernel threads or not, sorted by any column
@@ -11,8 +11,8 @@
  * (tui_procview_count_shown); the others keep their last known counts, so
  * sorting by MAPS, MAPPED or STALE orders by what is known.
  */
-#ifndef MAPSCOPE_TUI_PROCVIEW_H
-#define MAPSCOPE_TUI_PROCVIEW_H
+#ifndef MAPSCOPE_TUI_PROCS_MODEL_H
+#define MAPSCOPE_TUI_PROCS_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>

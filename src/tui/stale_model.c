@@ -6,8 +6,8 @@
 
 #include "core/error.h"
 #include "core/stale_report.h"
-#include "tui/mapview.h"
-#include "tui/staleview.h"
+#include "tui/maps_model.h"
+#include "tui/stale_model.h"
 
 void tui_staleview_init(struct tui_staleview *sv, size_t height)
 {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "tui/procview.h"
+#include "tui/procs_model.h"
 
 static const char *const col_names[TUI_PCOL_COUNT] = {
 	"PID", "USER", "MAPS", "MAPPED", "RSS", "STALE", "COMMAND",
