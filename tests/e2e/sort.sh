@@ -18,8 +18,10 @@ wait_for "the maps view" shows "pid $PID ms-fixture | ioctl"
 rows() {
 	screen | awk 'NR > 2 && $1 ~ /^[0-9a-f]+-[0-9a-f]+$/ {
 		s = $2; m = 1
+		# A sanitizer build maps terabytes of shadow memory: T and P too.
 		if (s ~ /K$/) m = 1024; else if (s ~ /M$/) m = 1048576; else if (s ~ /G$/) m = 1073741824
-		sub(/[KMGB]$/, "", s)
+		else if (s ~ /T$/) m = 1099511627776; else if (s ~ /P$/) m = 1125899906842624
+		sub(/[KMGTPB]$/, "", s)
 		split($1, r, "-")
 		print r[1], s * m
 	}'
