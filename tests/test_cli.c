@@ -24,6 +24,7 @@
 
 #include "escape.h"
 #include "fixture_client.h"
+#include "stale_harness.h"
 
 struct run {
 	char *out;
@@ -307,34 +308,6 @@ static void test_failures(void **state)
 	run_free(&r);
 }
 
-/* A child with n alternating one-page mappings; returns its PID. */
-static pid_t spawn_many(size_t n)
-{
-	int ready[2];
-	pid_t pid;
-	char c;
-
-	assert_int_equal(pipe(ready), 0);
-	pid = fork();
-	if (pid == 0) {
-		long pg = sysconf(_SC_PAGESIZE);
-		char *a = mmap(NULL, n * (size_t)pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		if (a == MAP_FAILED)
-			_exit(1);
-		for (size_t i = 0; i < n; i += 2)
-			mprotect(a + i * (size_t)pg, (size_t)pg, PROT_READ | PROT_WRITE);
-		if (write(ready[1], "r", 1) != 1)
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	close(ready[1]);
-	assert_int_equal(read(ready[0], &c, 1), 1);
-	close(ready[0]);
-	return pid;
-}
-
 static size_t count_lines(const char *s)
 {
 	size_t n = 0;
@@ -347,7 +320,7 @@ static size_t count_lines(const char *s)
 /* Long listings go out in chunks: every row is there once, and the columns line up. */
 static void test_long_listing_streams_aligned(void **state)
 {
-	pid_t pid = spawn_many(5000);
+	pid_t pid = harness_spawn_many(5000);
 	char pidarg[16], *line, *save = NULL;
 	struct run table, raw, json;
 	size_t rows = 0, perms_at = 0, name_at = 0;

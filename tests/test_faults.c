@@ -40,6 +40,7 @@
 #include "core/maps.h"
 #include "core/proc.h"
 #include "fixture_client.h"
+#include "stale_harness.h"
 
 #define NOBODY 65534
 #define DEADLINE_S 20
@@ -305,34 +306,6 @@ static void test_closed_pipe_and_full_disk(void **state)
 	}
 }
 
-/* A child with n single-page mappings that cannot merge; returns its PID. */
-static pid_t spawn_many(size_t n, int *ready_fd)
-{
-	int p[2];
-	pid_t pid;
-
-	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		long page = sysconf(_SC_PAGESIZE);
-		char *base = mmap(NULL, (size_t)page * n, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		if (base == MAP_FAILED)
-			_exit(1);
-		/* Alternate permissions so neighbours never merge into one VMA. */
-		for (size_t i = 1; i < n; i += 2)
-			if (mprotect(base + (size_t)page * i, (size_t)page, PROT_READ | PROT_WRITE) < 0)
-				_exit(2);
-		(void)!write(p[1], "r", 1);
-		for (;;)
-			pause();
-	}
-	close(p[1]);
-	*ready_fd = p[0];
-	return pid;
-}
-
 static size_t count_lines(const char *s)
 {
 	size_t n = 0;
@@ -385,13 +358,10 @@ static void test_many_mappings(void **state)
 	const struct run_opts o = { .out = OUT_CAPTURE };
 	const size_t n = 65000;
 	const char *const backends[] = { "--backend=ioctl", "--backend=text" };
-	int ready;
-	char c;
-	pid_t pid = spawn_many(n, &ready);
+	pid_t pid = harness_spawn_many(n);
 	struct run small, big;
 
-	assert_int_equal(read(ready, &c, 1), 1);
-	close(ready);
+	assert_true(pid > 0);
 	for (size_t b = 0; b < 2; b++) {
 		/* [vsyscall] is in the text only, never from the ioctl (see DESIGN.md). */
 		size_t want = proc_maps_lines(pid) - (b == 0 && has_vsyscall(pid));

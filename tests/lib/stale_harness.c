@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -108,6 +109,38 @@ char *harness_join(const char *dir, const char *name)
 	char *path;
 
 	return asprintf(&path, "%s/%s", dir, name) < 0 ? NULL : path;
+}
+
+pid_t harness_spawn_many(size_t n)
+{
+	int ready[2];
+	pid_t pid;
+	char c;
+
+	if (pipe2(ready, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		long page = sysconf(_SC_PAGESIZE);
+		char *base = mmap(NULL, (size_t)page * n, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (base == MAP_FAILED)
+			_exit(1);
+		for (size_t i = 1; i < n; i += 2)
+			if (mprotect(base + (size_t)page * i, (size_t)page, PROT_READ | PROT_WRITE) < 0)
+				_exit(2);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	if (pid > 0 && read(ready[0], &c, 1) != 1) {
+		waitpid(pid, NULL, 0);
+		pid = -1;
+	}
+	close(ready[0]);
+	return pid;
 }
 
 int harness_copy(const char *src, const char *dst)

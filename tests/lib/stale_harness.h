@@ -39,6 +39,14 @@ char *harness_join(const char *dir, const char *name);
 char *harness_drain(int fd, long long deadline_ms, int *timed_out);
 long long harness_deadline(void);
 
+/*
+ * A child holding n single-page anonymous mappings that cannot merge
+ * (alternating permissions), for tests near vm.max_map_count; returns its
+ * PID once they are all mapped, or -1 if it could not make them.  The
+ * caller kills it.
+ */
+pid_t harness_spawn_many(size_t n);
+
 /* Copy src to dst (created or truncated).  0 or -1. */
 int harness_copy(const char *src, const char *dst);
 
