@@ -42,7 +42,6 @@ wait_for "the process list behind the maps view" shows "STALE COMMAND"
 keys q
 wait_for "the explorer to quit" test -s "$TMP/status"
 pass "back to the process list, and quit"
-tmux -S "$SOCK" kill-session -t ms
 
 # -- the process list judges every process on its ticks --------------------------------
 # No ignore rules (the mount point is under /tmp, which the defaults ignore),
@@ -50,8 +49,10 @@ tmux -S "$SOCK" kill-session -t ms
 mkdir -p "$TMP/cfg/mapscope"
 : > "$TMP/cfg/mapscope/stale-ignore.conf"
 rm -f "$TMP/status"
-tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 250 -y 80 \
-	"XDG_CONFIG_HOME='$TMP/cfg' $BIN; echo \$? > '$TMP/status'; sleep 60" || fail "cannot start tmux"
+# The same pane, another program: a second server start could race the first one's exit.
+tmux -S "$SOCK" resize-window -t ms -x 250 -y 80
+tmux -S "$SOCK" respawn-pane -k -t ms \
+	"XDG_CONFIG_HOME='$TMP/cfg' $BIN; echo \$? > '$TMP/status'; sleep 60" || fail "cannot restart the pane"
 wait_for "the process list" shows "STALE COMMAND"
 keys / ms-fuse-serve Enter
 wait_for "the mapping child counted stale" shows_re "^ *$PID +root +[0-9]+ +[0-9.]+[KMGTPE]? +[0-9.]+[KMGTPE]? +1 "

@@ -51,9 +51,8 @@ pass "the detail pane names the machine"
 
 # Our own root: no label.
 start_fixture
-tmux -S "$SOCK" kill-session -t ms
-tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 120 -y 30 \
-	"$BIN $PID; sleep 60" || fail "cannot start tmux"
+# The same pane, another program: a second server start could race the first one's exit.
+tmux -S "$SOCK" respawn-pane -k -t ms "$BIN $PID; sleep 60" || fail "cannot restart the pane"
 wait_for "the fixture's maps view" shows "pid $PID"
 screen | head -1 | grep -q "\[" && fail "a label on a process with our root"
 pass "a process with our root has no label"
