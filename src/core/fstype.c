@@ -250,5 +250,14 @@ const char *ms_fstypes_refuse(const struct ms_fstypes *t, uint32_t major, uint32
 	}
 	if (lo < t->count && t->items[lo].major == major && t->items[lo].minor == minor)
 		return t->items[lo].why;
-	return unlisted;
+	/*
+	 * Not listed: in a chroot, mountinfo leaves out every mount the root
+	 * cannot reach (fs/proc_namespace.c, show_mountinfo skips what
+	 * seq_path_root cannot print), the root file system included.  A file
+	 * system with no block device of its own gets an anonymous device,
+	 * major 0 (UNNAMED_MAJOR, set_anon_super in fs/super.c), and every
+	 * network and FUSE one is such; a real block device's is read by the
+	 * kernel (fuseblk aside, which is listed wherever it is reachable).
+	 */
+	return major != 0 ? NULL : unlisted;
 }

@@ -21,8 +21,11 @@
  * handle.  ms_fstypes_refuse answers for one device:
  * NULL when the kernel reads that file system itself, else a short reason
  * ("file on a fuse file system").  A device the table does not list (a
- * mount hidden from the process, or past the bounds) is refused too: its
- * server is unknown.
+ * mount hidden from the process, or past the bounds; in a chroot, every
+ * mount above its root) is refused when it is anonymous (major 0, as every
+ * network and FUSE file system is): its server is unknown.  An unlisted
+ * real block device is read, as mapscope in a chroot must read its host's
+ * disks.
  *
  * By descriptor: ms_fstypes_refuse_magic answers the same from fstatfs's
  * f_type (works on an O_PATH descriptor, fs/statfs.c), for mapscope's own
