@@ -5,3 +5,11 @@ libmapscope_core_a_SOURCES += \
 	src/core/soname.c src/core/soname.h \
 	src/core/filemap.c src/core/filemap.h \
 	src/core/fileinfo.c src/core/fileinfo.h
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test-filemap
+TESTS += tests/test-filemap
+tests_test_filemap_SOURCES = tests/test_filemap.c $(FIXTURE_CLIENT)
+tests_test_filemap_CFLAGS = $(TEST_CFLAGS)
+tests_test_filemap_LDADD = $(TEST_CORE_LIBS)
+endif
