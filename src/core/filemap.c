@@ -33,6 +33,25 @@ const char *ms_filesort_name(enum ms_filesort key)
 	return (unsigned)key < MS_FILESORT_COUNT ? sort_names[key] : "?";
 }
 
+const char *ms_filerow_name(const struct ms_filerow *row, size_t *len)
+{
+	static const char anon[] = "[anonymous]";
+
+	if (!row->name_len) {
+		*len = sizeof(anon) - 1;
+		return anon;
+	}
+	*len = row->name_len;
+	return row->name;
+}
+
+const char *ms_fileinfo_soname_text(const struct ms_fileinfo *info)
+{
+	if (!info->described || info->soname_rc == MS_END)
+		return "";
+	return info->soname_rc == 0 ? info->soname : "?";
+}
+
 static bool has_prefix(const struct ms_mapping *m, const char *prefix)
 {
 	size_t n = strlen(prefix);

@@ -94,6 +94,12 @@ int ms_filemap_build(struct ms_filemap *fm, const struct ms_maplist *list,
 		     const struct ms_filemap *prev, struct ms_error *err);
 void ms_filemap_free(struct ms_filemap *fm);
 
+/* The row's name for display (raw bytes): its name, or "[anonymous]" for unnamed memory. */
+const char *ms_filerow_name(const struct ms_filerow *row, size_t *len);
+
+/* The SONAME cell: the name (raw bytes), "" when there is none, "?" when unknown. */
+const char *ms_fileinfo_soname_text(const struct ms_fileinfo *info);
+
 /* The row of the same file or kind as row in fm, or NULL. */
 const struct ms_filerow *ms_filemap_find(const struct ms_filemap *fm, const struct ms_filerow *row);
 

@@ -13,3 +13,11 @@ tests_test_filemap_SOURCES = tests/test_filemap.c $(FIXTURE_CLIENT)
 tests_test_filemap_CFLAGS = $(TEST_CFLAGS)
 tests_test_filemap_LDADD = $(TEST_CORE_LIBS)
 endif
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test-files-cli
+TESTS += tests/test-files-cli
+tests_test_files_cli_SOURCES = tests/test_files_cli.c $(FIXTURE_CLIENT) tests/snapfix.c tests/snapfix.h
+tests_test_files_cli_CFLAGS = $(TEST_CFLAGS) $(JANSSON_CFLAGS)
+tests_test_files_cli_LDADD = $(TEST_CORE_LIBS) $(JANSSON_LIBS)
+endif
