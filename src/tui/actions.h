@@ -23,6 +23,7 @@ enum tui_scope {
 	TUI_SCOPE_PROCS,
 	TUI_SCOPE_MAPS,
 	TUI_SCOPE_STALE,
+	TUI_SCOPE_FILES,
 	TUI_SCOPE_COUNT,
 };
 
@@ -60,7 +61,12 @@ enum tui_scope {
 	A(GOTO, TUI_SCOPE_MAPS, "g", "go to an address (hex): its mapping or the next") \
 	A(SNAPSHOT, TUI_SCOPE_MAPS, "S", "save a snapshot of this process to a file") \
 	A(RSS_COLUMN, TUI_SCOPE_MAPS, "R", "show or hide the RSS column (resident memory)") \
-	A(STALE_OPEN, TUI_SCOPE_STALE, "Enter", "open the selected process")
+	A(FILES_VIEW, TUI_SCOPE_MAPS, "F", "files: one row per file or kind of anonymous memory") \
+	A(STALE_OPEN, TUI_SCOPE_STALE, "Enter", "open the selected process") \
+	A(FILES_JUMP, TUI_SCOPE_FILES, "Enter", "back to the maps view, at the file's first mapping") \
+	A(FILES_SORT_NEXT, TUI_SCOPE_FILES, ">", "sort by the next column: SIZE, RSS, MAPS, NAME, address") \
+	A(FILES_SORT_PREV, TUI_SCOPE_FILES, "<", "sort by the previous column") \
+	A(FILES_SORT_REVERSE, TUI_SCOPE_FILES, "I", "reverse the sort order")
 
 enum tui_action {
 	TUI_ACT_NONE,

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include <curses.h>
@@ -154,6 +155,23 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 struct tui_staleview;
 /* Returns the columns of the widest last column shown, whole (for tui_hscroll). */
 size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_staleview *sv);
+
+/* The files view (F), over the maps view below it, which lends its process. */
+struct tui_files_source {
+	struct tui_view *maps_view;
+	struct ms_proc *proc;
+	struct ms_maps *maps;
+	unsigned filter;     /* the maps view's kernel filters */
+	bool rss_column;     /* R is on in the maps view */
+	const char *title;   /* "pid 123 cmd" */
+};
+unsigned tui_open_files(struct tui_app *app, const struct tui_files_source *src);
+/* Draw the files view from its model alone (used by the view and screen tests). */
+struct tui_fileview;
+size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_fileview *fv,
+			    const char *title);
+/* Select the mapping at or after addr in a maps view (the files view's Enter). */
+void tui_maps_jump(struct tui_view *maps_view, uint64_t addr);
 
 /* The maps body height for a screen with/without the detail pane. */
 int tui_maps_rows(int lines, bool detail);

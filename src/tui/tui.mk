@@ -18,12 +18,13 @@ TUI_MODEL_SOURCES = \
 	src/tui/mapview.c src/tui/mapview.h \
 	src/tui/procview.c src/tui/procview.h \
 	src/tui/verdicts.c src/tui/verdicts.h \
-	src/tui/staleview.c src/tui/staleview.h
+	src/tui/staleview.c src/tui/staleview.h \
+	src/tui/fileview.c src/tui/fileview.h
 TUI_CURSES_SOURCES = \
 	src/tui/tui.h \
 	src/tui/screen.c src/tui/keys.c \
 	src/tui/view_maps.c src/tui/view_procs.c src/tui/view_help.c \
-	src/tui/view_stale.c
+	src/tui/view_stale.c src/tui/view_files.c
 mapscope_SOURCES += $(TUI_MODEL_SOURCES) $(TUI_CURSES_SOURCES) src/tui/explorer.c \
 	src/tui/stopsig.c src/tui/stopsig.h
 mapscope_LDADD += $(PROCLIST_LIBS)
