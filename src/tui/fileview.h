@@ -16,8 +16,10 @@
  * Rows format to text in format.h (tui_format_filerow): MAPS SIZE [RSS]
  * PERMS VERDICT VERSION SONAME [BUILDID] NAME, every field escaped, the
  * columns before NAME pure ASCII (MS_ESC_ASCII), so tui_fit_last_column
- * can elide or scroll NAME.  BUILDID shows when the screen is at least
- * TUI_FILEVIEW_BUILDID_COLS wide.
+ * can elide or scroll NAME.  SONAME shows when the screen is at least
+ * TUI_FILEVIEW_SONAME_COLS wide, BUILDID from TUI_FILEVIEW_BUILDID_COLS:
+ * NAME keeps room on an 80-column terminal, and what is not shown is not
+ * read.
  */
 #ifndef MAPSCOPE_TUI_FILEVIEW_H
 #define MAPSCOPE_TUI_FILEVIEW_H
@@ -28,6 +30,7 @@
 #include "core/filemap.h"
 #include "core/mapping.h"
 
+#define TUI_FILEVIEW_SONAME_COLS 100
 #define TUI_FILEVIEW_BUILDID_COLS 160
 
 struct tui_fileview {

@@ -425,8 +425,9 @@ void tui_format_fileheading(char *buf, size_t size, const struct tui_fileview *f
 	append(buf, size, &at, "%5s %6s", maps, sz);
 	if (fv->rss_column)
 		append(buf, size, &at, " %6s", rss);
-	append(buf, size, &at, " PERMS %-*s %-*s %-*s", VERDICT_W, "VERDICT", VERSION_W, "VERSION",
-	       SONAME_W, "SONAME");
+	append(buf, size, &at, " PERMS %-*s %-*s", VERDICT_W, "VERDICT", VERSION_W, "VERSION");
+	if (width >= TUI_FILEVIEW_SONAME_COLS)
+		append(buf, size, &at, " %-*s", SONAME_W, "SONAME");
 	if (width >= TUI_FILEVIEW_BUILDID_COLS)
 		append(buf, size, &at, " %-*s", 2 * MS_BUILD_ID_MAX, "BUILDID");
 	append(buf, size, &at, " %s%s", name, fv->sort == MS_FILESORT_ADDR ? " (address order)" : "");
@@ -453,9 +454,11 @@ size_t tui_format_filerow(char *buf, size_t size, const struct tui_fileview *fv,
 	append(buf, size, &at, " %-5s %-*s", perms, VERDICT_W, verdict);
 	ascii_cell(cell, VERSION_W, r->info.version, strlen(r->info.version));
 	append(buf, size, &at, " %-*s", VERSION_W, cell);
-	name = ms_fileinfo_soname_text(&r->info);
-	ascii_cell(cell, SONAME_W, name, strlen(name));
-	append(buf, size, &at, " %-*s", SONAME_W, cell);
+	if (width >= TUI_FILEVIEW_SONAME_COLS) {
+		name = ms_fileinfo_soname_text(&r->info);
+		ascii_cell(cell, SONAME_W, name, strlen(name));
+		append(buf, size, &at, " %-*s", SONAME_W, cell);
+	}
 	if (width >= TUI_FILEVIEW_BUILDID_COLS) {
 		ms_buildid_hex(r->info.build_id, r->info.build_id_len, cell);
 		append(buf, size, &at, " %-*s", 2 * MS_BUILD_ID_MAX, cell);

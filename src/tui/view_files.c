@@ -42,10 +42,11 @@ static int width_now(void)
 	return COLS > 0 ? COLS : 80;
 }
 
-/* Build IDs only where the screen has room to show them. */
+/* SONAMEs and build IDs only where the screen has room to show them. */
 static unsigned info_wanted(void)
 {
-	return MS_FILEINFO_VERDICT | MS_FILEINFO_SONAME |
+	return MS_FILEINFO_VERDICT |
+	       (width_now() >= TUI_FILEVIEW_SONAME_COLS ? MS_FILEINFO_SONAME : 0) |
 	       (width_now() >= TUI_FILEVIEW_BUILDID_COLS ? MS_FILEINFO_BUILD_ID : 0);
 }
 
