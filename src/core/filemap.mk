@@ -21,3 +21,6 @@ tests_test_files_cli_SOURCES = tests/test_files_cli.c $(FIXTURE_CLIENT) tests/sn
 tests_test_files_cli_CFLAGS = $(TEST_CFLAGS) $(JANSSON_CFLAGS)
 tests_test_files_cli_LDADD = $(TEST_CORE_LIBS) $(JANSSON_LIBS)
 endif
+
+TESTS += tests/e2e/files.sh
+EXTRA_DIST += tests/e2e/files.sh
