@@ -109,6 +109,14 @@ void tui_message(struct tui_app *app, const char *fmt, ...) __attribute__((forma
 /* Draw UTF-8 text at (y, x), clipped to width columns; pads with spaces if pad. */
 void tui_put(WINDOW *win, int y, int x, const char *s, int width, bool pad);
 
+/*
+ * One body row whose last column (from byte last_at of text, size bytes)
+ * is fitted with tui_fit_last_column, drawn at line y with attribute a.
+ * Returns the last column's whole width, for tui_hscroll.
+ */
+size_t tui_put_fitted_row(WINDOW *win, int y, char *text, size_t size, size_t last_at,
+			  size_t scroll, bool path_column, attr_t a, unsigned escape_flags);
+
 /* The attribute for a colour role, or plain when colours are off. */
 attr_t tui_pair_attr(const struct tui_app *app, enum tui_pair pair);
 void tui_colors_init(struct tui_app *app);

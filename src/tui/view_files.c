@@ -182,13 +182,10 @@ size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_f
 		if (row == fv->sel)
 			a |= A_REVERSE;
 		name_at = tui_format_filerow(text, sizeof(text), fv, r, w, app->escape_flags);
-		whole = tui_fit_last_column(text, sizeof(text), name_at, w, fv->hscroll,
-					    r->kind == MS_FILEKIND_FILE, app->escape_flags);
+		whole = tui_put_fitted_row(win, 2 + i, text, sizeof(text), name_at, fv->hscroll,
+					   r->kind == MS_FILEKIND_FILE, a, app->escape_flags);
 		if (whole > widest)
 			widest = whole;
-		wattron(win, a);
-		tui_put(win, 2 + i, 0, text, w, true);
-		wattroff(win, a);
 	}
 	tui_draw_message(app, win, NULL);
 	return widest;
