@@ -61,11 +61,41 @@ static const struct ms_filerow *row_named(const struct ms_filemap *fm, const cha
 	abort(); /* not reached */
 }
 
-static void check_fixture(enum ms_backend backend)
-{
+/* What a fixture test holds, freed by the teardown even when a check fails. */
+struct fx_state {
 	struct fixture fx;
 	struct ms_proc *proc;
 	struct ms_maps *maps;
+	struct ms_maplist list;
+	struct ms_filemap fm;
+};
+
+static int fx_setup(void **state)
+{
+	struct fx_state *s = calloc(1, sizeof(*s));
+
+	assert_non_null(s);
+	*state = s;
+	assert_int_equal(fixture_start(&s->fx), 0);
+	return 0;
+}
+
+static int fx_teardown(void **state)
+{
+	struct fx_state *s = *state;
+
+	ms_filemap_free(&s->fm);
+	ms_maplist_free(&s->list);
+	ms_maps_close(s->maps);
+	ms_proc_close(s->proc);
+	fixture_stop(&s->fx);
+	free(s);
+	return 0;
+}
+
+static void check_fixture(struct fx_state *s, enum ms_backend backend)
+{
+	struct fixture fx = s->fx;
 	struct ms_maplist list = { 0 };
 	struct ms_filemap fm = { 0 };
 	struct ms_error err;
@@ -74,12 +104,14 @@ static void check_fixture(enum ms_backend backend)
 	size_t nmaps = 0, anon_rows = 0;
 	char path[512], perms[5];
 
-	assert_int_equal(fixture_start(&fx), 0);
 	/* The same file mapped twice: one row, two mappings. */
-	assert_int_equal(fixture_command(&fx, "mapfile twice.dat"), 0);
-	assert_int_equal(fixture_command(&fx, "mapfile twice.dat"), 0);
-	collect_pid(fx.pid, backend, &proc, &maps, &list);
-	assert_int_equal(ms_filemap_build(&fm, &list, NULL, &err), 0);
+	assert_int_equal(fixture_command(&s->fx, "mapfile twice.dat"), 0);
+	assert_int_equal(fixture_command(&s->fx, "mapfile twice.dat"), 0);
+	fx = s->fx;
+	collect_pid(fx.pid, backend, &s->proc, &s->maps, &s->list);
+	list = s->list;
+	assert_int_equal(ms_filemap_build(&s->fm, &list, NULL, &err), 0);
+	fm = s->fm;
 
 	snprintf(path, sizeof(path), "%s/shared.dat", fx.dir);
 	r = row_of_path(&fm, path);
@@ -133,23 +165,16 @@ static void check_fixture(enum ms_backend backend)
 	/* Linear: a handful of probes per mapping, not one per row. */
 	assert_true(fm.probes <= 2 * list.count);
 
-	ms_filemap_free(&fm);
-	ms_maplist_free(&list);
-	ms_maps_close(maps);
-	ms_proc_close(proc);
-	fixture_stop(&fx);
 }
 
 static void test_fixture_ioctl(void **state)
 {
-	(void)state;
-	check_fixture(MS_BACKEND_IOCTL);
+	check_fixture(*state, MS_BACKEND_IOCTL);
 }
 
 static void test_fixture_text(void **state)
 {
-	(void)state;
-	check_fixture(MS_BACKEND_TEXT);
+	check_fixture(*state, MS_BACKEND_TEXT);
 }
 
 /* Two mappings of one file with other permissions: the row unites them. */
@@ -385,8 +410,8 @@ static void test_version_from_name(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fixture_ioctl),
-		cmocka_unit_test(test_fixture_text),
+		cmocka_unit_test_setup_teardown(test_fixture_ioctl, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_fixture_text, fx_setup, fx_teardown),
 		cmocka_unit_test(test_perms_union),
 		cmocka_unit_test(test_soname_crafted),
 		cmocka_unit_test(test_version_from_name),
