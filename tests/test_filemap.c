@@ -26,6 +26,7 @@
 #include "core/maps.h"
 #include "core/soname.h"
 #include "fixture_client.h"
+#include "stale_harness.h"
 
 static void collect_pid(pid_t pid, enum ms_backend b, struct ms_proc **proc, struct ms_maps **maps,
 			struct ms_maplist *list)
@@ -383,6 +384,30 @@ static void test_soname_crafted(void **state)
 	assert_int_equal(soname_of(&c, 10, out, why), MS_END);
 }
 
+/* A library we link with -Wl,-soname: the reader finds the name the linker wrote. */
+static void test_soname_test_library(void **state)
+{
+	char *lib = harness_built("libstale-a.so");
+	char out[MS_SONAME_MAX + 1];
+	struct ms_error err = { 0 };
+	int fd;
+
+	(void)state;
+	assert_non_null(lib);
+	fd = open(lib, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(ms_soname_read_fd(fd, out, &err), 0);
+	assert_string_equal(out, "libstale.so.1");
+	close(fd);
+	free(lib);
+	/* An executable has a dynamic section but no SONAME. */
+	fd = open(getenv("MS_FIXTURE"), O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(ms_soname_read_fd(fd, out, &err), MS_END);
+	assert_string_equal(err.msg, "no SONAME");
+	close(fd);
+}
+
 static void test_version_from_name(void **state)
 {
 	char v[MS_VERSION_MAX + 1];
@@ -414,6 +439,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fixture_text, fx_setup, fx_teardown),
 		cmocka_unit_test(test_perms_union),
 		cmocka_unit_test(test_soname_crafted),
+		cmocka_unit_test(test_soname_test_library),
 		cmocka_unit_test(test_version_from_name),
 	};
 

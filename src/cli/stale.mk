@@ -34,7 +34,8 @@ staleignoredir = $(pkgdatadir)
 dist_staleignore_DATA = data/stale-ignore.conf
 
 # ---- tests: two tiny libraries with different build IDs, and a child that loads them
-STALE_LIB_FLAGS = -shared -Wl,--build-id=sha1
+# Both test libraries call themselves libstale.so.1, as two builds of one library would.
+STALE_LIB_FLAGS = -shared -Wl,--build-id=sha1 -Wl,-soname,libstale.so.1
 check_PROGRAMS += tests/libstale-a.so tests/libstale-b.so tests/stale-child tests/ms-fuse-serve
 tests_libstale_a_so_SOURCES = tests/stale_lib_a.c
 tests_libstale_a_so_CFLAGS = $(AM_CFLAGS) -fPIC

@@ -9,8 +9,8 @@ libmapscope_core_a_SOURCES += \
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test-filemap
 TESTS += tests/test-filemap
-tests_test_filemap_SOURCES = tests/test_filemap.c $(FIXTURE_CLIENT)
-tests_test_filemap_CFLAGS = $(TEST_CFLAGS)
+tests_test_filemap_SOURCES = tests/test_filemap.c $(FIXTURE_CLIENT) tests/stale_harness.c tests/stale_harness.h
+tests_test_filemap_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_test_filemap_LDADD = $(TEST_CORE_LIBS)
 endif
 
