@@ -75,8 +75,7 @@ void tui_fileview_visible(const struct tui_fileview *fv, size_t *from, size_t *n
 		*n = fv->height;
 }
 
-/* Sort again, keeping the selected file selected. */
-static int resort(struct tui_fileview *fv)
+int tui_fileview_resort(struct tui_fileview *fv)
 {
 	struct ms_filerow key = { 0 };
 	const struct ms_filerow *again;
@@ -139,13 +138,13 @@ void tui_fileview_sort_step(struct tui_fileview *fv, int dir)
 		key = (key + (dir < 0 ? MS_FILESORT_COUNT - 1 : 1)) % MS_FILESORT_COUNT;
 	while (!sort_allowed(fv, (enum ms_filesort)key));
 	fv->sort = (enum ms_filesort)key;
-	resort(fv);
+	tui_fileview_resort(fv);
 }
 
 void tui_fileview_sort_reverse(struct tui_fileview *fv)
 {
 	fv->reverse = !fv->reverse;
-	resort(fv);
+	tui_fileview_resort(fv);
 }
 
 void tui_fileview_set_rss(struct tui_fileview *fv, bool on)

@@ -63,6 +63,8 @@ const struct ms_filerow *tui_fileview_selected(const struct tui_fileview *fv);
 void tui_fileview_sort_step(struct tui_fileview *fv, int dir);
 void tui_fileview_sort_reverse(struct tui_fileview *fv);
 void tui_fileview_set_rss(struct tui_fileview *fv, bool on);
+/* Sort again (RSS known now), keeping the selected file selected; 0 or MS_ERR_NOMEM. */
+int tui_fileview_resort(struct tui_fileview *fv);
 
 /* The rows on screen: [*from, *from + *n). */
 void tui_fileview_visible(const struct tui_fileview *fv, size_t *from, size_t *n);

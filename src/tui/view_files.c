@@ -90,10 +90,19 @@ static unsigned files_tick(struct tui_app *app, struct tui_view *v, bool timer)
 		return TUI_F_REDRAW;
 	}
 	f->collected = true;
+	/* Sorting by RSS needs every row's: the one walk then covers them all. */
+	if (f->fv.rss_column && f->fv.sort == MS_FILESORT_RSS) {
+		if (residency(f, 0, f->fv.fm.count, &err) < 0) {
+			tui_message(app, "%s", err.msg);
+			tui_fileview_set_rss(&f->fv, false);
+		} else {
+			tui_fileview_resort(&f->fv);
+		}
+	}
 	tui_fileview_visible(&f->fv, &from, &n);
 	if (ms_fileinfo_describe(f->info, &f->fv.fm, &f->fv.list, from, n, info_wanted(), &err) < 0)
 		tui_message(app, "%s", err.msg);
-	if (f->fv.rss_column && residency(f, from, n, &err) < 0) {
+	if (f->fv.rss_column && f->fv.sort != MS_FILESORT_RSS && residency(f, from, n, &err) < 0) {
 		tui_message(app, "%s", err.msg);
 		tui_fileview_set_rss(&f->fv, false);
 	}

@@ -3,7 +3,8 @@
 # ms-fixture.  F opens it; the fixture's shared file is one row with its
 # size and permissions; libc shows its SONAME and the build ID `list
 # --by-file` prints; < > I sort and the header says by what; Enter goes back
-# to the maps view at the selected file's first mapping; Esc and q go back.
+# to the maps view at the selected file's first mapping; Esc and q go back;
+# with R on, RSS shows and sorts every row.
 # Polls with a deadline; no fixed sleeps.  Exit 77 (skip) only when tmux is
 # absent.
 set -u
@@ -91,6 +92,19 @@ wait_for "the files view" shows "| sorted by SIZE"
 keys q
 wait_for "the maps view after q" shows "pid $PID ms-fixture | ioctl"
 pass "Esc and q go back to the maps view"
+
+# With R on in the maps view: an RSS column, and > after SIZE sorts by it, over every row.
+keys R
+wait_for "the maps view's RSS column" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n 2p | grep -q ' RSS '"
+keys F
+wait_for "the files view with RSS" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n 2p | grep -q ' RSS '"
+keys '>'
+wait_for "sort by RSS" shows "| sorted by RSS"
+top=$("$BIN" list "$PID" --by-file -r -n -b -o RSS,NAME | sort -rn | head -1 | cut -d' ' -f2-)
+wait_for "the largest RSS on top, $top" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n 3p | grep -qF '$top'"
+pass "R adds RSS, and sorting by it puts $top on top"
+keys q
+wait_for "the maps view" shows "pid $PID ms-fixture | ioctl"
 keys q
 wait_for "the process list" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n 2p | grep -q COMMAND"
 keys q
