@@ -144,6 +144,20 @@ static void test_list_buildid_column(void **state)
 	free(out);
 }
 
+/* list --by-file: BUILDID, VERDICT and SONAME finish, and none of them is read from the file. */
+static void test_list_by_file(void **state)
+{
+	struct fx *fx = *state;
+	const char *args[] = { "list", fx->pid, "--by-file", "-o", "BUILDID,SONAME,NAME", "-r", NULL };
+	char *out = run(fx, 0, args);
+	char *line = served_line(fx, out);
+
+	assert_null(strstr(line, fx->hex));
+	assert_null(strstr(line, "libstale"));
+	assert_int_equal(strncmp(line, " ? ", 3), 0);
+	free(out);
+}
+
 static void test_stale_says_skipped(void **state)
 {
 	struct fx *fx = *state;
@@ -207,6 +221,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_list_buildid_column, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_list_by_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_says_skipped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_who, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_snapshot, setup, teardown),

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "core/escape.h"
+#include "tui/files_model.h"
 #include "tui/keydec.h"
 #include "tui/procs_model.h"
 #include "tui/stale_model.h"
@@ -420,6 +421,103 @@ static void test_maps_sorted_80x12(void **state)
 	draw_model("maps-sorted-name-80x12.txt", 12, 80, false, NULL, name_sorted_model, 0);
 }
 
+/* A process with libraries, a deleted one, a long path and the anonymous kinds. */
+static void files_model(struct tui_fileview *fv, size_t height)
+{
+	struct ms_maplist l = { 0 };
+	struct ms_error err;
+	static const char libz[] = "/usr/lib/x86_64-linux-gnu/libz.so.1.2.13";
+	static const char libc[] = "/usr/lib/x86_64-linux-gnu/libc.so.6";
+	static const char ssl[] = "/opt/python/versions/3.11.7/lib/python3.11/lib-dynload/_ssl.cpython-311-x86_64-linux-gnu.so";
+	static const char gone[] = "/usr/lib/libcrypto.so.3 (deleted)";
+
+	tui_fileview_init(fv, height);
+	push_map(&l, 0x400000, 0x401000, MS_PERM_READ, "/usr/bin/app", 8, 11);
+	push_map(&l, 0x401000, 0x405000, MS_PERM_READ | MS_PERM_EXEC, "/usr/bin/app", 8, 11);
+	push_map(&l, 0x600000, 0x621000, MS_PERM_READ | MS_PERM_WRITE, "[heap]", 0, 0);
+	push_map(&l, 0x7f0000000000, 0x7f0000010000, MS_PERM_READ | MS_PERM_WRITE, NULL, 0, 0);
+	push_map(&l, 0x7f0000100000, 0x7f0000128000, MS_PERM_READ, libc, 8, 20);
+	push_map(&l, 0x7f0000128000, 0x7f00002bd000, MS_PERM_READ | MS_PERM_EXEC, libc, 8, 20);
+	push_map(&l, 0x7f00002bd000, 0x7f00002c1000, MS_PERM_READ | MS_PERM_WRITE, libc, 8, 20);
+	push_map(&l, 0x7f0000300000, 0x7f0000312000, MS_PERM_READ | MS_PERM_EXEC, libz, 8, 21);
+	push_map(&l, 0x7f0000400000, 0x7f0000420000, MS_PERM_READ | MS_PERM_EXEC, gone, 8, 22);
+	push_map(&l, 0x7f0000500000, 0x7f0000508000, MS_PERM_READ | MS_PERM_EXEC, ssl, 8, 23);
+	push_map(&l, 0x7f0000600000, 0x7f0000601000, MS_PERM_READ | MS_PERM_WRITE, "[anon:arena]", 0, 0);
+	push_map(&l, 0x7ffc00000000, 0x7ffc00021000, MS_PERM_READ | MS_PERM_WRITE, "[stack]", 0, 0);
+	push_map(&l, 0x7ffc00100000, 0x7ffc00102000, MS_PERM_READ | MS_PERM_EXEC, "[vdso]", 0, 0);
+	assert_int_equal(tui_fileview_apply(fv, &l, &err), 0);
+	for (size_t i = 0; i < fv->fm.count; i++) {
+		struct ms_filerow *r = &fv->fm.rows[i];
+
+		r->info.described = true;
+		r->info.soname_rc = MS_END;
+		if (r->kind != MS_FILEKIND_FILE)
+			continue;
+		r->info.verdict_known = true;
+		r->info.verdict.verdict = r->inode == 22 ? MS_STALE_DELETED : MS_STALE_OK;
+		ms_version_from_name(r->name, r->name_len, r->info.version);
+		r->info.build_id_len = r->inode == 20 ? 20 : 0;
+		for (int b = 0; b < 20; b++)
+			r->info.build_id[b] = (unsigned char)(0xa0 + b);
+		if (r->inode == 20 || r->inode == 21) {
+			r->info.soname_rc = 0;
+			snprintf(r->info.soname, sizeof(r->info.soname), "%s", r->inode == 20 ? "libc.so.6" : "libz.so.1");
+		} else if (r->inode == 22) {
+			r->info.soname_rc = MS_ERR_LIMIT;
+		}
+	}
+	ms_maplist_free(&l);
+}
+
+static void draw_files(const char *name, int lines, int cols, void (*change)(struct tui_fileview *))
+{
+	struct tui_app app;
+	struct tui_fileview fv;
+	char *got;
+
+	app_init(&app);
+	resize_term(lines, cols);
+	files_model(&fv, (size_t)tui_body_lines(lines));
+	if (change)
+		change(&fv);
+	tui_files_draw_frame(&app, stdscr, &fv, "pid 4242 app");
+	got = dump(stdscr);
+	compare(name, got);
+	free(got);
+	tui_fileview_free(&fv);
+}
+
+/* By name, the fourth row selected, with the RSS column. */
+static void files_by_name_rss(struct tui_fileview *fv)
+{
+	tui_fileview_set_rss(fv, true);
+	for (size_t i = 0; i < fv->fm.count; i++) {
+		fv->fm.rows[i].info.rss_known = true;
+		fv->fm.rows[i].info.rss = fv->fm.rows[i].size / 2;
+	}
+	while (fv->sort != MS_FILESORT_NAME)
+		tui_fileview_sort_step(fv, 1);
+	tui_fileview_select(fv, 3);
+}
+
+static void test_files_80x16(void **state)
+{
+	(void)state;
+	draw_files("files-80x16.txt", 16, 80, NULL);
+}
+
+static void test_files_200x16(void **state)
+{
+	(void)state;
+	draw_files("files-200x16.txt", 16, 200, NULL);
+}
+
+static void test_files_by_name_80x16(void **state)
+{
+	(void)state;
+	draw_files("files-name-rss-80x16.txt", 16, 80, files_by_name_rss);
+}
+
 static void test_maps_80x12(void **state)
 {
 	(void)state;
@@ -485,6 +583,13 @@ static void test_dispatch_matches_table(void **state)
 	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, 'D'), TUI_ACT_STALE_VIEW);
 	assert_int_equal(tui_key_action(TUI_SCOPE_STALE, '\r'), TUI_ACT_STALE_OPEN);
 	assert_int_equal(tui_key_action(TUI_SCOPE_STALE, 'q'), TUI_ACT_QUIT);
+	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, 'F'), TUI_ACT_FILES_VIEW);
+	assert_int_equal(tui_key_action(TUI_SCOPE_PROCS, 'F'), TUI_ACT_NONE);
+	assert_int_equal(tui_key_action(TUI_SCOPE_FILES, '\r'), TUI_ACT_FILES_JUMP);
+	assert_int_equal(tui_key_action(TUI_SCOPE_FILES, '>'), TUI_ACT_FILES_SORT_NEXT);
+	assert_int_equal(tui_key_action(TUI_SCOPE_FILES, '<'), TUI_ACT_FILES_SORT_PREV);
+	assert_int_equal(tui_key_action(TUI_SCOPE_FILES, 'I'), TUI_ACT_FILES_SORT_REVERSE);
+	assert_int_equal(tui_key_action(TUI_SCOPE_FILES, TUI_KEY_ESC), TUI_ACT_BACK);
 	/* What the escape decoder reads, and VT220's Find and Select. */
 	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, TUI_KEY_END), TUI_ACT_END);
 	assert_int_equal(tui_key_action(TUI_SCOPE_MAPS, TUI_KEY_HOME), TUI_ACT_HOME);
@@ -522,6 +627,9 @@ int main(void)
 		cmocka_unit_test(test_maps_long_names),
 		cmocka_unit_test(test_procs_80x10),
 		cmocka_unit_test(test_maps_sorted_80x12),
+		cmocka_unit_test(test_files_80x16),
+		cmocka_unit_test(test_files_200x16),
+		cmocka_unit_test(test_files_by_name_80x16),
 	};
 
 	return cmocka_run_group_tests(tests, term_setup, term_teardown);

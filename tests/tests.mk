@@ -17,7 +17,8 @@ tests_libms_test_a_SOURCES = \
 LDADD = tests/libms-test.a $(TUI_LIBS) $(CORE_LIBS) $(CMOCKA_LIBS)
 
 # Programs with known mappings, driven by the tests.
-STALE_LIB_FLAGS = -shared -Wl,--build-id=sha1
+# Both test libraries call themselves libstale.so.1, as two builds of one library would.
+STALE_LIB_FLAGS = -shared -Wl,--build-id=sha1 -Wl,-soname,libstale.so.1
 check_PROGRAMS += tests/ms-fixture tests/ms-residency-fixture tests/ms-hostile tests/stale-child \
 	tests/ms-fuse-serve tests/libstale-a.so tests/libstale-b.so
 tests_ms_fixture_SOURCES = tests/fixture.c
@@ -43,7 +44,8 @@ CMOCKA_TESTS = \
 	tests/test_stale_race tests/test_fuse tests/test_roots tests/test_packages \
 	tests/test_residency tests/test_residency_cli tests/test_residency_tui \
 	tests/test_tui_mapview tests/test_tui_keydec tests/test_tui_elide tests/test_tui_settings \
-	tests/test_tui_proclist tests/test_tui_stale tests/test_tui_screen
+	tests/test_tui_proclist tests/test_tui_stale tests/test_tui_screen \
+	tests/test_filemap tests/test_files_cli
 check_PROGRAMS += $(CMOCKA_TESTS)
 TESTS += $(CMOCKA_TESTS)
 # The screen tests draw the explorer's screens, curses and all.
@@ -61,7 +63,7 @@ SHELL_TESTS = \
 	tests/test_colwriter.sh tests/valgrind.sh \
 	tests/e2e/explorer.sh tests/e2e/signals.sh tests/e2e/keys.sh tests/e2e/names.sh tests/e2e/sort.sh \
 	tests/e2e/where.sh tests/e2e/explorer_stale.sh tests/e2e/explorer_rss.sh \
-	tests/e2e/explorer_fuse.sh tests/e2e/hardening.sh \
+	tests/e2e/explorer_fuse.sh tests/e2e/hardening.sh tests/e2e/files.sh \
 	tests/test_fleet_tools.sh tests/test_completion_shells.sh
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/screens tests/golden tests/fuzz \
@@ -99,7 +101,7 @@ FUZZ_CPPFLAGS = -I$(top_builddir) -I$(top_srcdir)/src -I$(top_srcdir)/src/core \
 FUZZ_BUILD = $(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_CPPFLAGS) -o $@
 FUZZ_TARGETS = tests/fuzz/fuzz-maps-parse tests/fuzz/fuzz-escape tests/fuzz/fuzz-settings \
 	tests/fuzz/fuzz-snapshot tests/fuzz/fuzz-ignore tests/fuzz/fuzz-buildid \
-	tests/fuzz/fuzz-fstype
+	tests/fuzz/fuzz-fstype tests/fuzz/fuzz-soname
 FUZZ_CHECK = $(srcdir)/tests/fuzz/fuzz_check.h $(srcdir)/tests/lib/safe_text.h
 # Seconds each target runs in `make fuzz-run` (CI); override on the command line.
 FUZZ_SECONDS = 30
@@ -134,6 +136,8 @@ tests/fuzz/fuzz-buildid: $(srcdir)/tests/fuzz/fuzz_buildid.c $(FUZZ_CHECK) $(FUZ
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_buildid.c $(FUZZ_LINK)
 tests/fuzz/fuzz-fstype: $(srcdir)/tests/fuzz/fuzz_fstype.c $(FUZZ_CHECK) $(FUZZ_CORE)
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_fstype.c $(FUZZ_LINK)
+tests/fuzz/fuzz-soname: $(srcdir)/tests/fuzz/fuzz_soname.c $(FUZZ_CHECK) $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_soname.c $(FUZZ_LINK)
 
 fuzz: $(FUZZ_TARGETS)
 	@echo "fuzz targets built: $(FUZZ_TARGETS)"

@@ -65,6 +65,7 @@ for cmd in list at stale snapshot record
 end
 
 complete -c mapscope -n '__fish_seen_subcommand_from list' -l file-backed -d 'only mappings of files'
+complete -c mapscope -n '__fish_seen_subcommand_from list' -l by-file -d 'one line per file, and per kind of anonymous memory'
 
 complete -c mapscope -n '__fish_seen_subcommand_from who' -F
 

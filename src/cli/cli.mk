@@ -10,6 +10,7 @@ libmapscope_cli_a_SOURCES = \
 	src/cli/stale_out.c src/cli/stale_out.h \
 	src/cli/stale_metrics.c src/cli/stale_metrics.h \
 	src/cli/cmd_list.c \
+	src/cli/cmd_list_files.c src/cli/filecols.h \
 	src/cli/cmd_at.c \
 	src/cli/cmd_snapshot.c src/cli/cmd_record.c src/cli/cmd_diff.c \
 	src/cli/cmd_stale.c \

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/colwriter.h"
+#include "cli/filecols.h"
 #include "cli/mapcols.h"
 #include "core/residency.h"
 
@@ -166,15 +167,29 @@ static void list_usage(void)
 	       "      --file-backed      only mappings of files\n"
 	       "      --perms=rwxs       only mappings with all these permissions\n"
 	       "                         (r readable, w writable, x executable, s shared)\n"
+	       "      --by-file          one line per file, and per kind of anonymous memory\n"
 	       CLI_OUTPUT_OPTIONS_HELP
 	       "\n"
 	       "Columns:\n");
 	cli_columns_help(mapcols, MAPCOL_LIST_COUNT);
+	filecols_help();
+}
+
+enum { OPT_BY_FILE = CLI_OPT_HELP + 1 };
+
+static int list_own_option(void *ctx, int opt, const char *arg)
+{
+	(void)arg;
+	if (opt != OPT_BY_FILE)
+		return 0;
+	*(bool *)ctx = true;
+	return 1;
 }
 
 static const struct option list_options[] = {
 	{ "file-backed", no_argument, NULL, CLI_OPT_FILE_BACKED },
 	{ "perms", required_argument, NULL, CLI_OPT_PERMS },
+	{ "by-file", no_argument, NULL, OPT_BY_FILE },
 	CLI_OUTPUT_LONG_OPTIONS,
 };
 
@@ -187,15 +202,19 @@ int cmd_list(int argc, char **argv)
 	struct list_run run = { 0 };
 	int selected[CLI_MAX_COLUMNS];
 	int nsel, rc = 0, status;
+	bool by_file = false;
 	pid_t pid;
 
-	status = cli_getopt(argc, argv, "list", list_options, list_usage, &o);
+	status = cli_getopt_own(argc, argv, "list", list_options, list_usage, &o, list_own_option,
+				&by_file);
 	if (status >= 0)
 		return status;
 	if (optind + 1 != argc)
 		return cli_usage_error("list", "list: expected one PID");
 	if (cli_parse_pid(argv[optind], &pid) < 0)
 		return CLI_EXIT_USAGE;
+	if (by_file)
+		return cmd_list_by_file(pid, &o);
 	nsel = cli_columns_parse(o.columns, mapcols, MAPCOL_LIST_COUNT, list_defaults,
 				 sizeof(list_defaults) / sizeof(list_defaults[0]), selected, CLI_MAX_COLUMNS);
 	if (nsel < 0)

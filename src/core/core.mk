@@ -37,7 +37,10 @@ libmapscope_core_a_SOURCES = \
 	src/core/stale_report.c src/core/stale_report.h \
 	src/core/unit.c src/core/unit.h \
 	src/core/container.c src/core/container.h \
-	src/core/pkgdb.c src/core/pkgdb.h
+	src/core/pkgdb.c src/core/pkgdb.h \
+	src/core/soname.c src/core/soname.h \
+	src/core/filemap.c src/core/filemap.h \
+	src/core/fileinfo.c src/core/fileinfo.h
 nodist_libmapscope_core_a_SOURCES = src/core/stale_ignore_default.c
 libmapscope_core_a_CFLAGS = $(AM_CFLAGS) $(LIBPROC2_CFLAGS)
 CORE_LIBS = libmapscope-core.a $(JANSSON_LIBS) $(LIBPROC2_LIBS)

@@ -338,21 +338,36 @@ static int open_checked(const struct ms_lookup_root *root, const char *path,
 	return fd;
 }
 
+int ms_lookup_open_read(const struct ms_lookup_root *root, const char *path, size_t len,
+			const struct ms_lookup *l, const char **why)
+{
+	char *cpath;
+	int fd;
+
+	*why = "no regular file at the path";
+	if (l->err || !S_ISREG(l->mode))
+		return -1;
+	*why = "a name that is not a path";
+	if (!(cpath = path_dup(path, len)))
+		return -1;
+	fd = open_checked(root, cpath, l, why);
+	free(cpath);
+	return fd;
+}
+
 void ms_lookup_build_id(const struct ms_lookup_root *root, const char *path, size_t len,
 			struct ms_lookup *l)
 {
 	struct ms_error err = { 0 };
 	const char *why = NULL;
-	char *cpath;
 	int fd, rc;
 
 	if (l->bid_state != MS_LOOKUP_BID_UNREAD)
 		return;
 	l->bid_state = MS_LOOKUP_BID_FAILED;
-	if (l->err || !S_ISREG(l->mode) || !(cpath = path_dup(path, len)))
+	if (l->err || !S_ISREG(l->mode) || memchr(path, '\0', len))
 		return;
-	fd = open_checked(root, cpath, l, &why);
-	free(cpath);
+	fd = ms_lookup_open_read(root, path, len, l, &why);
 	if (fd < 0) {
 		l->bid_state = MS_LOOKUP_BID_REFUSED;
 		snprintf(l->bid_why, sizeof(l->bid_why), "%s", why);

@@ -107,6 +107,14 @@ void ms_lookup_root_release(struct ms_lookup_root *root);
 int ms_lookup_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
 		   const char *path, size_t len, struct ms_lookup **out);
 
+/*
+ * The file l describes (l from ms_lookup_path with the same path), opened
+ * for reading the checked way above, for other bounded readers (the files
+ * view's SONAME); -1 with *why set (static text) when refused.  Close it.
+ */
+int ms_lookup_open_read(const struct ms_lookup_root *root, const char *path, size_t len,
+			const struct ms_lookup *l, const char **why);
+
 /* Fill l's build ID if not yet tried (l from ms_lookup_path with the same path). */
 void ms_lookup_build_id(const struct ms_lookup_root *root, const char *path, size_t len,
 			struct ms_lookup *l);

@@ -34,6 +34,7 @@ const char *tui_scope_title(enum tui_scope scope)
 	case TUI_SCOPE_PROCS: return "Process list";
 	case TUI_SCOPE_MAPS: return "Maps view";
 	case TUI_SCOPE_STALE: return "Stale view";
+	case TUI_SCOPE_FILES: return "Files view";
 	default: return "Everywhere";
 	}
 }

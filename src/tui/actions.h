@@ -23,6 +23,7 @@ enum tui_scope {
 	TUI_SCOPE_PROCS,
 	TUI_SCOPE_MAPS,
 	TUI_SCOPE_STALE,
+	TUI_SCOPE_FILES,
 	TUI_SCOPE_COUNT,
 };
 
@@ -63,7 +64,12 @@ enum tui_scope {
 	A(MAPS_SORT_NEXT, TUI_SCOPE_MAPS, ">", "sort by the next column: address, SIZE, RSS, PERMS, INODE, NAME") \
 	A(MAPS_SORT_PREV, TUI_SCOPE_MAPS, "<", "sort by the previous column (RSS only while it shows)") \
 	A(MAPS_SORT_REVERSE, TUI_SCOPE_MAPS, "I", "reverse the sort order") \
-	A(STALE_OPEN, TUI_SCOPE_STALE, "Enter", "open the selected process")
+	A(FILES_VIEW, TUI_SCOPE_MAPS, "F", "files: one row per file or kind of anonymous memory") \
+	A(STALE_OPEN, TUI_SCOPE_STALE, "Enter", "open the selected process") \
+	A(FILES_JUMP, TUI_SCOPE_FILES, "Enter", "back to the maps view, at the file's first mapping") \
+	A(FILES_SORT_NEXT, TUI_SCOPE_FILES, ">", "sort by the next column: SIZE, RSS, MAPS, NAME, address") \
+	A(FILES_SORT_PREV, TUI_SCOPE_FILES, "<", "sort by the previous column") \
+	A(FILES_SORT_REVERSE, TUI_SCOPE_FILES, "I", "reverse the sort order")
 
 enum tui_action {
 	TUI_ACT_NONE,

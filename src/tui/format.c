@@ -9,6 +9,7 @@
 #include <wchar.h>
 
 #include "core/units.h"
+#include "core/buildid.h"
 #include "core/escape.h"
 #include "tui/settings.h"
 #include "core/residency.h"
@@ -393,4 +394,85 @@ static size_t char_step(const char *s, size_t len, int *cols)
 size_t tui_text_fit(const char *s, size_t len, int width, int *cols)
 {
 	return tui_fit_by(s, len, width, cols, char_step);
+}
+
+/* The files view's columns (files_model.h); all but NAME are ASCII. */
+#define SONAME_W 22
+#define VERSION_W 9
+#define VERDICT_W 10
+
+/* Escaped to ASCII and cut to width columns, '~' marking a cut. */
+static void ascii_cell(char *out, size_t width, const char *s, size_t len)
+{
+	char esc[4 * MS_SONAME_MAX + 1];
+	size_t n = ms_escape(s, len, esc, sizeof(esc), MS_ESC_ASCII);
+
+	if (n > width) {
+		esc[width - 1] = '~';
+		esc[width] = '\0';
+	}
+	memcpy(out, esc, strlen(esc) + 1);
+}
+
+static const char *file_sort_mark(const struct tui_fileview *fv, enum ms_filesort key)
+{
+	return fv->sort != key ? "" : fv->reverse ? "^" : "v";
+}
+
+void tui_format_fileheading(char *buf, size_t size, const struct tui_fileview *fv, int width)
+{
+	char maps[8], sz[8], rss[8], name[8];
+	size_t at = 0;
+
+	snprintf(maps, sizeof(maps), "MAPS%s", file_sort_mark(fv, MS_FILESORT_MAPS));
+	snprintf(sz, sizeof(sz), "SIZE%s", file_sort_mark(fv, MS_FILESORT_SIZE));
+	snprintf(rss, sizeof(rss), "RSS%s", file_sort_mark(fv, MS_FILESORT_RSS));
+	snprintf(name, sizeof(name), "NAME%s", file_sort_mark(fv, MS_FILESORT_NAME));
+	append(buf, size, &at, "%5s %6s", maps, sz);
+	if (fv->rss_column)
+		append(buf, size, &at, " %6s", rss);
+	append(buf, size, &at, " PERMS %-*s %-*s", VERDICT_W, "VERDICT", VERSION_W, "VERSION");
+	if (width >= TUI_FILEVIEW_SONAME_COLS)
+		append(buf, size, &at, " %-*s", SONAME_W, "SONAME");
+	if (width >= TUI_FILEVIEW_BUILDID_COLS)
+		append(buf, size, &at, " %-*s", 2 * MS_BUILD_ID_MAX, "BUILDID");
+	append(buf, size, &at, " %s%s", name, fv->sort == MS_FILESORT_ADDR ? " (address order)" : "");
+}
+
+size_t tui_format_filerow(char *buf, size_t size, const struct tui_fileview *fv,
+			       const struct ms_filerow *r, int width, unsigned escape_flags)
+{
+	char tmp[64], perms[5], cell[4 * MS_SONAME_MAX + 1];
+	const char *name, *verdict = "";
+	size_t at = 0, len, name_at;
+
+	ms_format_size(r->size, false, tmp, sizeof(tmp));
+	append(buf, size, &at, "%5zu %6s", r->mappings, tmp);
+	if (fv->rss_column) {
+		tmp[0] = '\0';
+		if (r->info.rss_known)
+			ms_format_size(r->info.rss, false, tmp, sizeof(tmp));
+		append(buf, size, &at, " %6s", tmp);
+	}
+	ms_perms_format(r->perms, perms);
+	if (r->info.verdict_known)
+		verdict = ms_stale_verdict_name(r->info.verdict.verdict);
+	append(buf, size, &at, " %-5s %-*s", perms, VERDICT_W, verdict);
+	ascii_cell(cell, VERSION_W, r->info.version, strlen(r->info.version));
+	append(buf, size, &at, " %-*s", VERSION_W, cell);
+	if (width >= TUI_FILEVIEW_SONAME_COLS) {
+		name = ms_fileinfo_soname_text(&r->info);
+		ascii_cell(cell, SONAME_W, name, strlen(name));
+		append(buf, size, &at, " %-*s", SONAME_W, cell);
+	}
+	if (width >= TUI_FILEVIEW_BUILDID_COLS) {
+		ms_buildid_hex(r->info.build_id, r->info.build_id_len, cell);
+		append(buf, size, &at, " %-*s", 2 * MS_BUILD_ID_MAX, cell);
+	}
+	append(buf, size, &at, " ");
+	name_at = at;
+	name = ms_filerow_name(r, &len);
+	if (at < size)
+		at += ms_escape(name, len, buf + at, size - at, escape_flags);
+	return name_at;
 }

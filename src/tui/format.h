@@ -19,6 +19,7 @@
 #include "core/proclist.h"
 #include "tui/maps_model.h"
 #include "tui/stale_model.h"
+#include "tui/files_model.h"
 
 #define TUI_LINE_MAX 8192
 
@@ -108,5 +109,13 @@ size_t tui_text_fit(const char *s, size_t len, int width, int *cols);
  */
 typedef size_t (*tui_fit_step)(const char *s, size_t len, int *cols);
 size_t tui_fit_by(const char *s, size_t len, int width, int *cols, tui_fit_step step);
+
+/*
+ * The files view: heading for a screen `width` wide, its sorted column
+ * marked; one row, returning where NAME starts in buf.
+ */
+void tui_format_fileheading(char *buf, size_t size, const struct tui_fileview *fv, int width);
+size_t tui_format_filerow(char *buf, size_t size, const struct tui_fileview *fv,
+			  const struct ms_filerow *r, int width, unsigned escape_flags);
 
 #endif

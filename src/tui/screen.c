@@ -7,6 +7,7 @@
 #include <wchar.h>
 
 #include "core/escape.h"
+#include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/tui.h"
 
@@ -131,4 +132,16 @@ bool tui_draw_too_small(WINDOW *win)
 	werase(win);
 	tui_put(win, 0, 0, "terminal too small", getmaxx(win), false);
 	return true;
+}
+
+size_t tui_put_fitted_row(WINDOW *win, int y, char *text, size_t size, size_t last_at,
+			  size_t scroll, bool path_column, attr_t a, unsigned escape_flags)
+{
+	int w = getmaxx(win);
+	size_t whole = tui_fit_last_column(text, size, last_at, w, scroll, path_column, escape_flags);
+
+	wattron(win, a);
+	tui_put(win, y, 0, text, w, true);
+	wattroff(win, a);
+	return whole;
 }

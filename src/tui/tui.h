@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include <curses.h>
@@ -108,6 +109,14 @@ void tui_message(struct tui_app *app, const char *fmt, ...) __attribute__((forma
 /* Draw UTF-8 text at (y, x), clipped to width columns; pads with spaces if pad. */
 void tui_put(WINDOW *win, int y, int x, const char *s, int width, bool pad);
 
+/*
+ * One body row whose last column (from byte last_at of text, size bytes)
+ * is fitted with tui_fit_last_column, drawn at line y with attribute a.
+ * Returns the last column's whole width, for tui_hscroll.
+ */
+size_t tui_put_fitted_row(WINDOW *win, int y, char *text, size_t size, size_t last_at,
+			  size_t scroll, bool path_column, attr_t a, unsigned escape_flags);
+
 /* The attribute for a colour role, or plain when colours are off. */
 attr_t tui_pair_attr(const struct tui_app *app, enum tui_pair pair);
 void tui_colors_init(struct tui_app *app);
@@ -160,6 +169,22 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 struct tui_procview;
 /* Returns the columns of the widest COMMAND shown, whole (for tui_hscroll). */
 size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_procview *pv);
+/* The files view (F), over the maps view below it, which lends its process. */
+struct tui_files_source {
+	struct tui_view *maps_view;
+	struct ms_proc *proc;
+	struct ms_maps *maps;
+	unsigned filter;     /* the maps view's kernel filters */
+	bool rss_column;     /* R is on in the maps view */
+	const char *title;   /* "pid 123 cmd" */
+};
+unsigned tui_open_files(struct tui_app *app, const struct tui_files_source *src);
+/* Draw the files view from its model alone (used by the view and screen tests). */
+struct tui_fileview;
+size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_fileview *fv,
+			    const char *title);
+/* Select the mapping at or after addr in a maps view (the files view's Enter). */
+void tui_maps_jump(struct tui_view *maps_view, uint64_t addr);
 
 /* The maps body height for a screen with/without the detail pane. */
 int tui_maps_rows(int lines, bool detail);

@@ -400,6 +400,9 @@ static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 	case TUI_ACT_MAPS_SORT_REVERSE:
 		tui_mapview_set_sort(&mv->vm, mv->vm.sort, !mv->vm.sort_reverse);
 		return TUI_F_REQUERY | TUI_F_REDRAW;
+	case TUI_ACT_FILES_VIEW:
+		return tui_open_files(app, &(struct tui_files_source){ v, mv->proc, mv->maps,
+				      mv->vm.filter, mv->rss_column, mv->title });
 	case TUI_ACT_REFRESH:
 		tui_verdicts_forget(&mv->verdicts);
 		return TUI_F_REQUERY | TUI_F_REDRAW;
@@ -750,6 +753,11 @@ struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size
 		 mv->where, mv->where[0] ? "]" : "");
 	tui_mapview_init(&mv->vm, app->cfg.filter, (size_t)tui_maps_rows(LINES > 0 ? LINES : 24, false));
 	return &mv->base;
+}
+
+void tui_maps_jump(struct tui_view *v, uint64_t addr)
+{
+	tui_mapview_goto(&mv_of(v)->vm, addr);
 }
 
 unsigned tui_open_maps(struct tui_app *app, pid_t pid)

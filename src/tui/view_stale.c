@@ -107,13 +107,10 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 		if (row == sv->sel_row)
 			a |= A_REVERSE;
 		last_at = tui_format_staleline(text, sizeof(text), sv, l, app->escape_flags);
-		whole = tui_fit_last_column(text, sizeof(text), last_at, w, sv->hscroll, false,
-					    app->escape_flags);
+		whole = tui_put_fitted_row(win, 2 + i, text, sizeof(text), last_at, sv->hscroll, false, a,
+					   app->escape_flags);
 		if (whole > widest)
 			widest = whole;
-		wattron(win, a);
-		tui_put(win, 2 + i, 0, text, w, true);
-		wattroff(win, a);
 	}
 	tui_draw_message(app, win, NULL);
 	return widest;

@@ -1,0 +1,211 @@
+/* `mapscope list PID --by-file`: one line per file or kind of anonymous memory. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/filecols.h"
+#include "core/buildid.h"
+#include "core/escape.h"
+#include "core/fileinfo.h"
+#include "core/filemap.h"
+#include "core/ignore.h"
+#include "core/residency.h"
+
+const struct cli_column filecols[FILECOL_COUNT] = {
+	[FILECOL_NAME] = { "NAME", 0.3, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, false, "file path, or the kind: [heap], [stack], [anonymous], [anon:NAME], [vdso]..." },
+	[FILECOL_KIND] = { "KIND", 5, 0, SCOLS_JSON_STRING, false, "file, heap, stack, anon, anon-named or special" },
+	[FILECOL_MAPS] = { "MAPS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "number of mappings of it" },
+	[FILECOL_SIZE] = { "SIZE", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "total size of its mappings" },
+	[FILECOL_RSS] = { "RSS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "resident memory of its mappings, as smaps Rss" },
+	[FILECOL_PERMS] = { "PERMS", 4, 0, SCOLS_JSON_STRING, false, "the union of its mappings' permissions" },
+	[FILECOL_DEV] = { "DEV", 5, 0, SCOLS_JSON_STRING, false, "device of the file, MAJ:MIN in decimal" },
+	[FILECOL_INODE] = { "INODE", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "inode of the file, 0 if anonymous" },
+	[FILECOL_START] = { "START", 12, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, false, "start of its first mapping (hex)" },
+	[FILECOL_BUILDID] = { "BUILDID", 40, 0, SCOLS_JSON_STRING, false, "GNU build ID of the mapped file (hex; ioctl backend)" },
+	[FILECOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false, "stale verdict: ok, same build, replaced, deleted, ignored, unknown" },
+	[FILECOL_SONAME] = { "SONAME", 12, 0, SCOLS_JSON_STRING, false, "SONAME from the ELF dynamic section, escaped; ? when unknown" },
+	[FILECOL_VERSION] = { "VERSION", 6, 0, SCOLS_JSON_STRING, false, "version the file name carries (libz.so.1.2.13: 1.2.13)" },
+};
+
+static const int file_defaults[] = {
+	FILECOL_MAPS, FILECOL_SIZE, FILECOL_PERMS, FILECOL_VERSION, FILECOL_SONAME, FILECOL_NAME,
+};
+
+void filecols_help(void)
+{
+	printf("\nColumns with --by-file:\n");
+	cli_columns_help(filecols, FILECOL_COUNT);
+}
+
+static char *render(const struct cli_opts *o, int col, const struct ms_filerow *r)
+{
+	char buf[2 * MS_BUILD_ID_MAX + 64];
+	const char *text = buf;
+	size_t len;
+
+	buf[0] = '\0';
+	switch (col) {
+	case FILECOL_NAME:
+		text = ms_filerow_name(r, &len);
+		return ms_escape_dup(text, len, o->escape_flags);
+	case FILECOL_KIND: text = ms_filekind_name(r->kind); break;
+	case FILECOL_MAPS: snprintf(buf, sizeof(buf), "%zu", r->mappings); break;
+	case FILECOL_SIZE: ms_format_size(r->size, o->bytes, buf, sizeof(buf)); break;
+	case FILECOL_RSS:
+		if (r->info.rss_known)
+			ms_format_size(r->info.rss, o->bytes, buf, sizeof(buf));
+		break;
+	case FILECOL_PERMS: ms_perms_format(r->perms, buf); break;
+	case FILECOL_DEV: snprintf(buf, sizeof(buf), "%" PRIu32 ":%" PRIu32, r->dev_major, r->dev_minor); break;
+	case FILECOL_INODE: snprintf(buf, sizeof(buf), "%" PRIu64, r->inode); break;
+	case FILECOL_START: snprintf(buf, sizeof(buf), "%" PRIx64, r->first_addr); break;
+	case FILECOL_BUILDID: ms_buildid_hex(r->info.build_id, r->info.build_id_len, buf); break;
+	case FILECOL_VERDICT:
+		if (r->info.verdict_known)
+			text = ms_stale_verdict_name(r->info.verdict.verdict);
+		break;
+	case FILECOL_SONAME:
+		text = ms_fileinfo_soname_text(&r->info);
+		return ms_escape_dup(text, strlen(text), o->escape_flags);
+	case FILECOL_VERSION: text = r->info.version; break;
+	default: break;
+	}
+	return strdup(text);
+}
+
+static unsigned wanted_info(const int *selected, size_t n, bool *rss)
+{
+	unsigned what = 0;
+
+	*rss = false;
+	for (size_t i = 0; i < n; i++) {
+		if (selected[i] == FILECOL_BUILDID)
+			what |= MS_FILEINFO_BUILD_ID;
+		else if (selected[i] == FILECOL_VERDICT)
+			what |= MS_FILEINFO_VERDICT;
+		else if (selected[i] == FILECOL_SONAME)
+			what |= MS_FILEINFO_SONAME;
+		else if (selected[i] == FILECOL_RSS)
+			*rss = true;
+	}
+	return what;
+}
+
+static int add_lines(struct libscols_table *tb, const struct cli_opts *o, const int *selected,
+		     size_t n, const struct ms_filemap *fm)
+{
+	for (size_t i = 0; i < fm->count; i++) {
+		struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+		if (!ln)
+			return -1;
+		for (size_t c = 0; c < n; c++) {
+			char *text = render(o, selected[c], &fm->rows[i]);
+
+			if (!text || scols_line_refer_data(ln, c, text) < 0) {
+				free(text);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* RSS of every row: one residency walk over the whole list. */
+static int add_residency(struct ms_proc *proc, struct ms_filemap *fm, const struct ms_maplist *list)
+{
+	struct ms_residency *res = NULL;
+	struct ms_error err;
+	int rc = ms_residency_open(proc, NULL, &res, &err);
+
+	if (rc == 0) {
+		rc = ms_fileinfo_residency(res, fm, list, 0, fm->count, &err);
+		if (rc == 0 && ms_residency_backend(res) == MS_RES_SMAPS)
+			cli_error("pid %d: no PAGEMAP_SCAN (Linux 6.7): RSS read from smaps",
+				  (int)ms_proc_pid(proc));
+	}
+	ms_residency_close(res);
+	if (rc < 0)
+		cli_error_pid(ms_proc_pid(proc), &err);
+	return rc < 0 ? ms_error_exit_status(err.code) : CLI_EXIT_OK;
+}
+
+static int describe(struct ms_proc *proc, struct ms_maps *maps, struct ms_filemap *fm,
+		    const struct ms_maplist *list, unsigned what)
+{
+	struct ms_ignore *ignore = NULL;
+	struct ms_fileinfo_ctx *ctx = NULL;
+	struct ms_error err;
+	int rc;
+
+	if ((what & MS_FILEINFO_VERDICT) && ms_ignore_load_user(&ignore, &err) < 0) {
+		cli_error("%s", err.msg);
+		return CLI_EXIT_FAIL;
+	}
+	rc = ms_fileinfo_ctx_new(ignore, proc, maps, &ctx, &err);
+	if (rc == 0)
+		rc = ms_fileinfo_describe(ctx, fm, list, 0, fm->count, what, &err);
+	ms_fileinfo_ctx_free(ctx);
+	ms_ignore_free(ignore);
+	if (rc < 0)
+		cli_error_pid(ms_proc_pid(proc), &err);
+	return rc < 0 ? ms_error_exit_status(err.code) : CLI_EXIT_OK;
+}
+
+int cmd_list_by_file(pid_t pid, const struct cli_opts *o)
+{
+	struct ms_maplist list = { 0 };
+	struct ms_filemap fm = { 0 };
+	struct ms_proc *proc = NULL;
+	struct ms_maps *maps = NULL;
+	struct libscols_table *tb = NULL;
+	struct ms_error err;
+	int selected[CLI_MAX_COLUMNS];
+	unsigned what;
+	bool rss;
+	int nsel, status;
+
+	nsel = cli_columns_parse(o->columns, filecols, FILECOL_COUNT, file_defaults,
+				 sizeof(file_defaults) / sizeof(file_defaults[0]), selected, CLI_MAX_COLUMNS);
+	if (nsel < 0)
+		return CLI_EXIT_USAGE;
+	what = wanted_info(selected, (size_t)nsel, &rss);
+	status = cli_open_maps(pid, o, &proc, &maps);
+	if (status != CLI_EXIT_OK)
+		return status;
+	/* Grouping needs names; build IDs are asked for the files' first mappings only. */
+	ms_maps_set_fields(maps, MS_FIELD_NAME);
+	if (ms_maps_collect(maps, o->filter, &list, &err) < 0 ||
+	    ms_filemap_build(&fm, &list, NULL, &err) < 0) {
+		cli_error_pid(pid, &err);
+		status = ms_error_exit_status(err.code);
+		goto out;
+	}
+	if (rss && (status = add_residency(proc, &fm, &list)) != CLI_EXIT_OK)
+		goto out;
+	if (what && (status = describe(proc, maps, &fm, &list, what)) != CLI_EXIT_OK)
+		goto out;
+	tb = cli_table_new(o, "files", filecols, selected, (size_t)nsel);
+	if (!tb) {
+		status = CLI_EXIT_FAIL;
+		goto out;
+	}
+	if (add_lines(tb, o, selected, (size_t)nsel, &fm) < 0) {
+		cli_error("pid %d: out of memory", (int)pid);
+		status = CLI_EXIT_FAIL;
+		goto out;
+	}
+	status = cli_table_print(tb);
+out:
+	if (tb)
+		scols_unref_table(tb);
+	ms_filemap_free(&fm);
+	ms_maplist_free(&list);
+	ms_maps_close(maps);
+	ms_proc_close(proc);
+	return status;
+}

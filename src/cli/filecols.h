@@ -1,0 +1,40 @@
+/*
+ * filecols.h - the columns of `mapscope list PID --by-file`: one line per
+ * file (device and inode) or kind of anonymous memory, grouped by the core
+ * (core/filemap.h) and described only for the columns selected
+ * (core/fileinfo.h: RSS, BUILDID, VERDICT and SONAME cost reads).  Names
+ * and SONAMEs are escaped; sizes human-readable unless -b.
+ */
+#ifndef MAPSCOPE_CLI_FILECOLS_H
+#define MAPSCOPE_CLI_FILECOLS_H
+
+#include <sys/types.h>
+
+#include "cli/cli.h"
+
+enum {
+	FILECOL_NAME,
+	FILECOL_KIND,
+	FILECOL_MAPS,
+	FILECOL_SIZE,
+	FILECOL_RSS,
+	FILECOL_PERMS,
+	FILECOL_DEV,
+	FILECOL_INODE,
+	FILECOL_START,
+	FILECOL_BUILDID,
+	FILECOL_VERDICT,
+	FILECOL_SONAME,
+	FILECOL_VERSION,
+	FILECOL_COUNT,
+};
+
+extern const struct cli_column filecols[FILECOL_COUNT];
+
+/* The --by-file column list, for `list --help`. */
+void filecols_help(void);
+
+/* The command, once `list` has parsed its options. */
+int cmd_list_by_file(pid_t pid, const struct cli_opts *o);
+
+#endif

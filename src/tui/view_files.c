@@ -1,0 +1,249 @@
+/* The files view (F in a maps view): one row per file or kind of anonymous memory. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fileinfo.h"
+#include "core/residency.h"
+#include "core/units.h"
+#include "tui/elide.h"
+#include "tui/files_model.h"
+#include "tui/format.h"
+#include "tui/tui.h"
+
+struct files_view {
+	struct tui_view base;
+	struct tui_view *maps_view; /* the view below, which lends proc and maps */
+	struct ms_proc *proc;       /* borrowed */
+	struct ms_maps *maps;       /* borrowed */
+	unsigned filter;            /* the maps view's kernel filters */
+	struct tui_fileview fv;
+	struct ms_fileinfo_ctx *info;
+	struct ms_residency *res;
+	char title[300];
+	bool gone;
+	bool collected;
+	unsigned age;               /* timer ticks since the lookups were forgotten */
+	size_t widest;
+};
+
+/* As the maps view's verdicts: files replaced on disk show within a few seconds. */
+#define FILES_FORGET_TICKS 5
+
+static struct files_view *fv_of(struct tui_view *v)
+{
+	return (struct files_view *)v;
+}
+
+static int width_now(void)
+{
+	return COLS > 0 ? COLS : 80;
+}
+
+/* SONAMEs and build IDs only where the screen has room to show them. */
+static unsigned info_wanted(void)
+{
+	return MS_FILEINFO_VERDICT |
+	       (width_now() >= TUI_FILEVIEW_SONAME_COLS ? MS_FILEINFO_SONAME : 0) |
+	       (width_now() >= TUI_FILEVIEW_BUILDID_COLS ? MS_FILEINFO_BUILD_ID : 0);
+}
+
+static int collect(struct files_view *f, struct ms_error *err)
+{
+	struct ms_maplist fresh = { 0 };
+	int rc = ms_maps_collect(f->maps, f->filter, &fresh, err);
+
+	if (rc == 0)
+		rc = tui_fileview_apply(&f->fv, &fresh, err);
+	ms_maplist_free(&fresh);
+	return rc;
+}
+
+/* One PAGEMAP_SCAN over the mappings of the rows on screen. */
+static int residency(struct files_view *f, size_t from, size_t n, struct ms_error *err)
+{
+	if (!f->res && ms_residency_open(f->proc, NULL, &f->res, err) < 0)
+		return err->code;
+	return ms_fileinfo_residency(f->res, &f->fv.fm, &f->fv.list, from, n, err);
+}
+
+static unsigned files_tick(struct tui_app *app, struct tui_view *v, bool timer)
+{
+	struct files_view *f = fv_of(v);
+	struct ms_error err;
+	size_t from, n;
+
+	tui_fileview_set_height(&f->fv, (size_t)tui_body_lines(LINES));
+	if (f->gone)
+		return TUI_F_REDRAW;
+	if (timer && ++f->age >= FILES_FORGET_TICKS) {
+		f->age = 0;
+		ms_fileinfo_forget(f->info);
+		for (size_t i = 0; i < f->fv.fm.count; i++)
+			f->fv.fm.rows[i].info.described = false;
+	}
+	if ((timer || !f->collected) && collect(f, &err) < 0) {
+		tui_message(app, "%s", err.msg);
+		f->gone = err.code == MS_ERR_EXITED || err.code == MS_ERR_EXECED || err.code == MS_ERR_NOMM;
+		return TUI_F_REDRAW;
+	}
+	f->collected = true;
+	/* Sorting by RSS needs every row's: the one walk then covers them all. */
+	if (f->fv.rss_column && f->fv.sort == MS_FILESORT_RSS) {
+		if (residency(f, 0, f->fv.fm.count, &err) < 0) {
+			tui_message(app, "%s", err.msg);
+			tui_fileview_set_rss(&f->fv, false);
+		} else {
+			tui_fileview_resort(&f->fv);
+		}
+	}
+	tui_fileview_visible(&f->fv, &from, &n);
+	if (ms_fileinfo_describe(f->info, &f->fv.fm, &f->fv.list, from, n, info_wanted(), &err) < 0)
+		tui_message(app, "%s", err.msg);
+	if (f->fv.rss_column && f->fv.sort != MS_FILESORT_RSS && residency(f, from, n, &err) < 0) {
+		tui_message(app, "%s", err.msg);
+		tui_fileview_set_rss(&f->fv, false);
+	}
+	return TUI_F_REDRAW;
+}
+
+static unsigned files_handle(struct tui_app *app, struct tui_view *v, enum tui_action act)
+{
+	struct files_view *f = fv_of(v);
+	struct tui_fileview *fv = &f->fv;
+	const struct ms_filerow *r;
+	long page = (long)fv->height;
+
+	switch (act) {
+	case TUI_ACT_DOWN: tui_fileview_move(fv, 1); break;
+	case TUI_ACT_UP: tui_fileview_move(fv, -1); break;
+	case TUI_ACT_PAGE_DOWN: tui_fileview_move(fv, page); break;
+	case TUI_ACT_PAGE_UP: tui_fileview_move(fv, -page); break;
+	case TUI_ACT_HOME: tui_fileview_select(fv, 0); break;
+	case TUI_ACT_END: tui_fileview_select(fv, fv->fm.count ? fv->fm.count - 1 : 0); break;
+	case TUI_ACT_SCROLL_LEFT: tui_hscroll(&fv->hscroll, -1, f->widest); break;
+	case TUI_ACT_SCROLL_RIGHT: tui_hscroll(&fv->hscroll, 1, f->widest); break;
+	case TUI_ACT_FILES_SORT_NEXT: tui_fileview_sort_step(fv, 1); break;
+	case TUI_ACT_FILES_SORT_PREV: tui_fileview_sort_step(fv, -1); break;
+	case TUI_ACT_FILES_SORT_REVERSE: tui_fileview_sort_reverse(fv); break;
+	case TUI_ACT_FILES_JUMP:
+		r = tui_fileview_selected(fv);
+		if (!r)
+			return 0;
+		tui_maps_jump(f->maps_view, r->first_addr);
+		return TUI_F_BACK;
+	case TUI_ACT_REFRESH:
+		ms_fileinfo_forget(f->info);
+		for (size_t i = 0; i < fv->fm.count; i++)
+			fv->fm.rows[i].info.described = false;
+		f->collected = false;
+		return TUI_F_REQUERY | TUI_F_REDRAW;
+	case TUI_ACT_BACK:
+	case TUI_ACT_QUIT:
+		return TUI_F_BACK;
+	default:
+		return 0;
+	}
+	/* Moving and sorting bring other rows on screen: describe them. */
+	return TUI_F_REQUERY | TUI_F_REDRAW;
+}
+
+static unsigned files_click(struct tui_app *app, struct tui_view *v, int y)
+{
+	(void)app;
+	return y >= 2 && tui_fileview_click(&fv_of(v)->fv, (size_t)(y - 2)) ? TUI_F_REQUERY | TUI_F_REDRAW : 0;
+}
+
+size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_fileview *fv,
+			    const char *title)
+{
+	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
+	char text[TUI_LINE_MAX], size[32];
+	size_t widest = 0;
+	uint64_t total = 0;
+
+	werase(win);
+	if (tui_draw_too_small(win))
+		return 0;
+	for (size_t i = 0; i < fv->fm.count; i++)
+		total += fv->fm.rows[i].size;
+	ms_format_size(total, false, size, sizeof(size));
+	snprintf(text, sizeof(text), "mapscope | %.300s | files: %zu, %s mapped | sorted by %s%s",
+		 title, fv->fm.count, size, ms_filesort_name(fv->sort), fv->reverse ? ", reversed" : "");
+	tui_draw_header(app, win, text);
+	tui_format_fileheading(text, sizeof(text), fv, w);
+	tui_heading_offset(text, sizeof(text), fv->hscroll);
+	wattron(win, A_BOLD);
+	tui_put(win, 1, 0, text, w, false);
+	wattroff(win, A_BOLD);
+	for (int i = 0; i < rows; i++) {
+		size_t row = fv->top + (size_t)i, name_at, whole;
+		const struct ms_filerow *r;
+		attr_t a = 0;
+
+		if (row >= fv->fm.count)
+			break;
+		r = &fv->fm.rows[row];
+		if (r->info.verdict_known && ms_stale_verdict_is_stale(r->info.verdict.verdict))
+			a = tui_pair_attr(app, TUI_PAIR_STALE);
+		if (row == fv->sel)
+			a |= A_REVERSE;
+		name_at = tui_format_filerow(text, sizeof(text), fv, r, w, app->escape_flags);
+		whole = tui_put_fitted_row(win, 2 + i, text, sizeof(text), name_at, fv->hscroll,
+					   r->kind == MS_FILEKIND_FILE, a, app->escape_flags);
+		if (whole > widest)
+			widest = whole;
+	}
+	tui_draw_message(app, win, NULL);
+	return widest;
+}
+
+static void files_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
+{
+	struct files_view *f = fv_of(v);
+
+	f->widest = tui_files_draw_frame(app, win, &f->fv, f->title);
+}
+
+static void files_destroy(struct tui_view *v)
+{
+	struct files_view *f = fv_of(v);
+
+	tui_fileview_free(&f->fv);
+	ms_fileinfo_ctx_free(f->info);
+	ms_residency_close(f->res);
+	free(f);
+}
+
+static const struct tui_view_ops files_ops = {
+	.scope = TUI_SCOPE_FILES,
+	.handle = files_handle,
+	.tick = files_tick,
+	.draw = files_draw,
+	.click = files_click,
+	.destroy = files_destroy,
+};
+
+unsigned tui_open_files(struct tui_app *app, const struct tui_files_source *src)
+{
+	struct files_view *f = calloc(1, sizeof(*f));
+	struct ms_error err;
+
+	if (!f || ms_fileinfo_ctx_new(app->ignore, src->proc, src->maps, &f->info, &err) < 0) {
+		free(f);
+		tui_message(app, "files view: out of memory");
+		return TUI_F_REDRAW;
+	}
+	f->base.ops = &files_ops;
+	f->maps_view = src->maps_view;
+	f->proc = src->proc;
+	f->maps = src->maps;
+	f->filter = src->filter;
+	snprintf(f->title, sizeof(f->title), "%s", src->title);
+	tui_fileview_init(&f->fv, (size_t)tui_body_lines(LINES > 0 ? LINES : 24));
+	tui_fileview_set_rss(&f->fv, src->rss_column);
+	tui_push(app, &f->base);
+	return TUI_F_REQUERY | TUI_F_REDRAW;
+}

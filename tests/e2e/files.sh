@@ -1,0 +1,113 @@
+#!/bin/sh
+# End-to-end test of the files view: the real binary in tmux against
+# ms-fixture.  F opens it; the fixture's shared file is one row with its
+# size and permissions; libc shows its SONAME and the build ID `list
+# --by-file` prints; < > I sort and the header says by what; Enter goes back
+# to the maps view at the selected file's first mapping; Esc and q go back;
+# with R on, RSS shows and sorts every row.
+# Polls with a deadline; no fixed sleeps.  Exit 77 (skip) only when tmux is
+# absent.
+set -u
+
+E2E_NAME="files view e2e"
+E2E_TAG=files
+. "$(dirname "$0")/lib.sh"
+
+start_fixture
+CODE=$(awk '$1 == "map" && $2 == "file-rx" { print $3 }' "$TMP/fixture.out")
+KIB=$(($(getconf PAGESIZE) / 1024))
+heading() { screen | sed -n 2p; }
+# body_row NAME: the screen line (3 = first row) of the row whose name ends in NAME.
+body_row() { screen | awk -v n="$1" 'NR > 2 && index($0, n) { print NR; exit }'; }
+
+tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 160 -y 50 \
+	"$BIN $PID; echo \$? > '$TMP/status'; sleep 60" || fail "cannot start tmux"
+wait_for "the maps view" shows "pid $PID ms-fixture | ioctl"
+
+keys F
+wait_for "the files view" shows "| sorted by SIZE"
+shows "pid $PID ms-fixture | files:" > /dev/null || fail "the header does not name the process"
+screen | grep -F "/shared.dat" | grep -Eq "^ +1 +$((2 * KIB))K rw-s +ignored " ||
+	fail "shared.dat is not one row of $((2 * KIB))K rw-s, verdict ignored (a temp file)"
+pass "F shows the fixture's shared file as one row: 1 mapping, $((2 * KIB))K, rw-s, ignored"
+
+libc=$("$BIN" list "$PID" --by-file -r -n -o BUILDID,SONAME,NAME | awk '$2 == "libc.so.6" { print $1; exit }')
+[ -n "$libc" ] || fail "list --by-file shows no libc.so.6 SONAME"
+wait_for "libc's SONAME and build ID" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -F 'libc.so.6' | grep -qF '$libc'"
+pass "libc's row shows SONAME libc.so.6 and build ID $libc, as list --by-file does"
+
+# Largest first: the top row is the largest in list --by-file.
+top=$("$BIN" list "$PID" --by-file -r -n -b -o SIZE,NAME | sort -rn | head -1 | cut -d' ' -f2-)
+screen | sed -n 3p | grep -qF "$top" || fail "the first row is not the largest, $top"
+pass "sorted by SIZE at first: $top on top"
+
+keys '>'
+wait_for "sort by MAPS (RSS is off)" shows "| sorted by MAPS"
+heading | grep -q "MAPSv" || fail "the MAPS heading is not marked"
+keys '>'
+wait_for "sort by NAME" shows "| sorted by NAME"
+# in_order NAME...: their rows come in this order, top to bottom.
+in_order() {
+	prev=0
+	for n in "$@"; do
+		at=$(body_row "$n")
+		[ -n "$at" ] && [ "$at" -gt "$prev" ] || return 1
+		prev=$at
+	done
+}
+in_order /fx/code.bin /fx/shared.dat /libc.so.6 "[heap]" || fail "files are not in name order, then the kinds"
+pass "> steps to MAPS, then NAME: files in name order, then the anonymous kinds"
+keys I
+wait_for "reversed" shows "| sorted by NAME, reversed"
+heading | grep -q "NAME^" || fail "the reversed heading is not marked"
+in_order "[heap]" /libc.so.6 /fx/shared.dat /fx/code.bin || fail "I did not reverse the order"
+keys '<'
+wait_for "back to MAPS" shows "| sorted by MAPS, reversed"
+keys I '>'
+wait_for "NAME again, not reversed" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | head -1 | grep -q 'sorted by NAME\$'"
+pass "I reverses and < steps back"
+
+# Select code.bin and jump to its mapping in the maps view.
+keys Home
+line=$(body_row "/code.bin")
+[ -n "$line" ] || fail "no code.bin row"
+i=3
+while [ "$i" -lt "$line" ]; do keys Down; i=$((i + 1)); done
+keys Enter
+wait_for "the maps view again" shows "pid $PID ms-fixture | ioctl"
+keys Enter
+wait_for "the detail pane of code.bin's mapping" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -q '^range  *$CODE-'"
+screen | grep -q "^name .*/fx/code.bin" || fail "the detail pane does not show code.bin"
+pass "Enter jumps to code.bin's first mapping ($CODE)"
+keys Escape
+wait_for "the detail pane to close" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q '^range '"
+
+# Esc and q leave the files view for the maps view.
+keys F
+wait_for "the files view" shows "| sorted by SIZE"
+keys Escape
+wait_for "the maps view after Esc" shows "pid $PID ms-fixture | ioctl"
+keys F
+wait_for "the files view" shows "| sorted by SIZE"
+keys q
+wait_for "the maps view after q" shows "pid $PID ms-fixture | ioctl"
+pass "Esc and q go back to the maps view"
+
+# With R on in the maps view: an RSS column, and > after SIZE sorts by it, over every row.
+keys R
+wait_for "the maps view's RSS column" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n 2p | grep -q ' RSS '"
+keys F
+wait_for "the files view with RSS" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n 2p | grep -q ' RSS '"
+keys '>'
+wait_for "sort by RSS" shows "| sorted by RSS"
+top=$("$BIN" list "$PID" --by-file -r -n -b -o RSS,NAME | sort -rn | head -1 | cut -d' ' -f2-)
+wait_for "the largest RSS on top, $top" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n 3p | grep -qF '$top'"
+pass "R adds RSS, and sorting by it puts $top on top"
+keys q
+wait_for "the maps view" shows "pid $PID ms-fixture | ioctl"
+keys q
+wait_for "the process list" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n 2p | grep -q COMMAND"
+keys q
+wait_for "mapscope to exit" test -s "$TMP/status"
+[ "$(cat "$TMP/status")" = 0 ] || fail "exit status $(cat "$TMP/status")"
+echo "files view e2e: $PASSED checks passed"
