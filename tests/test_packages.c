@@ -108,15 +108,10 @@ static void build_deb(struct fx *fx, int v, const char *version, const char *lib
 
 static int setup(void **state)
 {
-	const char *probe[] = { "dpkg-deb", "--version", NULL };
 	struct stat st;
 	struct fx *fx;
 	char *a, *b;
 
-	if (geteuid() != 0 || run(probe) != 0 || stat("/var/lib/dpkg/info", &st) < 0) {
-		print_message("test_packages: SKIP: needs root and dpkg (installs and purges " PKG ")\n");
-		skip();
-	}
 	fx = calloc(1, sizeof(*fx));
 	assert_non_null(fx);
 	fx->dir = harness_mkdtemp();
@@ -219,6 +214,14 @@ static void test_upgrade_names_the_package(void **state)
 
 int main(void)
 {
+	const char *probe[] = { "dpkg-deb", "--version", NULL };
+	struct stat st;
+
+	/* 77: the test harness reports a skip, with the reason above it. */
+	if (geteuid() != 0 || run(probe) != 0 || stat("/var/lib/dpkg/info", &st) < 0) {
+		printf("test_packages: SKIP: needs root and dpkg (installs and purges " PKG ")\n");
+		return 77;
+	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_upgrade_names_the_package, setup, teardown),
 	};
