@@ -55,12 +55,12 @@ in_order() {
 		prev=$at
 	done
 }
-in_order /fx/code.bin /fx/shared.dat /libc.so.6 "[heap]" || fail "files are not in name order, then the kinds"
+in_order /fx/code.bin /fx/shared.dat /libc.so.6 "[stack]" || fail "files are not in name order, then the kinds"
 pass "> steps to MAPS, then NAME: files in name order, then the anonymous kinds"
 keys I
 wait_for "reversed" shows "| sorted by NAME, reversed"
 heading | grep -q "NAME^" || fail "the reversed heading is not marked"
-in_order "[heap]" /libc.so.6 /fx/shared.dat /fx/code.bin || fail "I did not reverse the order"
+in_order "[stack]" /libc.so.6 /fx/shared.dat /fx/code.bin || fail "I did not reverse the order"
 keys '<'
 wait_for "back to MAPS" shows "| sorted by MAPS, reversed"
 keys I '>'
