@@ -165,9 +165,10 @@ wait_for "the maps view (8 lines)" shows "$HEAD | filter none"
 keys Escape
 wait_for "the process list (8 lines)" shows "PIDv"
 wait_for "$PID shown and selected after Esc" selected_is "$PID"
-# Another process, found by search (this pane's shell: "... $PID; sleep 60"), opened and left.
+# Another process, found by search (this pane's shell: "sh -c env TERM=..."; the
+# tmux server's command line holds the rest of that text too), opened and left.
 keys /
-keys -l "$PID; sleep 60"
+keys -l "c env TERM="
 keys Enter
 wait_for "the search to move off $PID" not_selected "$PID"
 keys Enter
