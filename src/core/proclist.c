@@ -128,6 +128,9 @@ struct ms_proclist_memo {
 	uint64_t hash;     /* of their start, device and inode */
 	bool stale_counted;
 	size_t stale;
+	bool other_root;   /* under another root than ours, and where */
+	bool has_container;
+	struct ms_container container;
 };
 
 static uint64_t fold(uint64_t h, uint64_t v)
@@ -201,6 +204,10 @@ static int walk(const struct ms_proclist *list, struct ms_procrow *row, struct m
 		rc = 0;
 	if (rc == 0 && stale)
 		count_stale(list, row, stale, maps, was, now);
+	if (rc == 0 && stale) {
+		now->other_root = ms_stale_ctx_other_root(stale, proc);
+		now->has_container = now->other_root && ms_container_of(proc, &now->container) == 0;
+	}
 	ms_maps_close(maps);
 	ms_proc_close(proc);
 	return rc;
@@ -214,6 +221,9 @@ static void apply_memo(struct ms_procrow *row, const struct ms_proclist_memo *no
 	row->mapped = now->mapped;
 	row->stale_counted = now->stale_counted;
 	row->stale = now->stale;
+	row->other_root = now->other_root;
+	row->has_container = now->has_container;
+	row->container = now->container;
 }
 
 /* Count row i: walk it if its mappings may have changed, else reuse its memo. */

@@ -60,6 +60,7 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "container.h"
 #include "maps.h"
 
 #define MS_PROCLIST_CMD_MAX 4096
@@ -96,6 +97,9 @@ struct ms_procrow {
 	bool stale_judged;    /* this scan judged them (else reused the last count) */
 	char *cmd;            /* raw, NUL-terminated, cmd_len bytes */
 	size_t cmd_len;
+	bool other_root;      /* counted with a stale context: under another root than ours */
+	bool has_container;   /* ...and its cgroup names where (container.h) */
+	struct ms_container container;
 };
 
 /* Counts between walking (and judging) a process whose statm did not move. */

@@ -173,6 +173,15 @@ size_t tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
 	append(buf, size, &at, "%7d %-8.8s %6s %9s %*s %*s ", (int)r->pid, r->user, maps, mapped,
 	       TUI_PROCROW_RSS_W, rss, TUI_PROCROW_STALE_W, stale);
 	cmd_at = at;
+	if (r->other_root) {
+		char where[4 * MS_CONTAINER_NAME_MAX + 32];
+
+		if (r->has_container)
+			ms_container_describe(&r->container, escape_flags, where, sizeof(where));
+		else
+			snprintf(where, sizeof(where), "other root");
+		append(buf, size, &at, "[%s] ", where);
+	}
 	append(buf, size, &at, "%s", cmd);
 	return cmd_at;
 }

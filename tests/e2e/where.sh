@@ -2,8 +2,8 @@
 # The explorer says where a process under another root lives: a process
 # that entered its own root by pivot_root (as a container runtime does) is
 # moved into a cgroup named like an nspawn machine; its maps view's header
-# and detail pane must name "machine:mstest", and a process with our root
-# gets no such label.  Needs root and a cgroup v2 hierarchy; skips otherwise.
+# and detail pane and its row in the process list must name "machine:mstest",
+# and a process with our root gets no such label.  Needs root and a cgroup v2 hierarchy; skips otherwise.
 # Polls with a deadline; never sleeps a fixed time to wait for something.
 set -u
 
@@ -48,6 +48,12 @@ keys Enter
 wait_for "the detail pane" shows "process in"
 screen | grep -q "process in.*machine:mstest" || fail "the detail pane does not say where the process lives"
 pass "the detail pane names the machine"
+keys Escape
+wait_for "the detail pane to close" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q 'process in'"
+keys q
+wait_for "the process list" shows "PIDv"
+wait_for "the process's row to name the machine" shows_re "^ *$SPID .*\[machine:mstest\] "
+pass "the process list's row names the machine"
 
 # Our own root: no label.
 start_fixture
