@@ -12,6 +12,10 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/ms-e2e-$E2E_TAG.XXXXXX") || exit 1
 SOCK="$TMP/tmux.sock"
 CPID=
 PASSED=0
+# Seconds a wait_for may take; a sanitizer build (CI runs the suite again
+# under ASan) is several times slower.
+WAIT_SECONDS=10
+[ -n "${ASAN_OPTIONS:-}" ] && WAIT_SECONDS=40
 
 cleanup() {
 	tmux -S "$SOCK" kill-server 2>/dev/null
@@ -35,7 +39,7 @@ keys() { tmux -S "$SOCK" send-keys -t ms "$@"; }
 wait_for() {
 	what=$1
 	shift
-	end=$(($(date +%s) + 10))
+	end=$(($(date +%s) + WAIT_SECONDS))
 	while ! "$@" >/dev/null 2>&1; do
 		[ "$(date +%s)" -ge "$end" ] && fail "timed out waiting for $what"
 		sleep 0.05
