@@ -196,9 +196,10 @@ static int read_member(struct scan *sc, struct members *mb, size_t *bytes)
 		*bytes += sc->pos - start;
 		if (values > READ_MEMBER_VALUES_MAX || *bytes > READ_MEMBERS_BYTES_MAX ||
 		    json_object_size(mb->root) >= READ_MEMBERS_MAX)
+			/* The key is the file's own text: said by where it is, not quoted. */
 			rc = ms_error_set(sc->err, MS_ERR_LIMIT, EFBIG,
-					  "%s: \"%s\" is larger than anything mapscope writes", sc->what,
-					  json_string_value(key));
+					  "%s: the member at byte %zu is larger than anything mapscope writes",
+					  sc->what, key_start);
 		if (rc == 0)
 			rc = decode(sc, start, sc->pos, &value);
 		if (rc == 0 && json_object_set_new(mb->root, json_string_value(key), value) < 0)
