@@ -43,62 +43,17 @@
 #include "core/proclist.h"
 #include "core/record.h"
 #include "core/stale.h"
-#include "stale_harness.h"
+#include "fixture_client.h"
+#include "testutil.h"
 
-struct hostile_proc {
-	pid_t pid;
-	int to;
-	char *dir;
-};
-
-/* ms-hostile with env (NAME=VALUE, NULL-terminated) set; waits for "ready". */
-static void hostile_start(struct hostile_proc *h, const char *const *env)
+/* ms-hostile with env (NAME=VALUE, NULL-terminated) set, ready; a minute
+ * to make its many files and mappings. */
+static void hostile_start(struct fixture *h, const char *const *env)
 {
-	char *bin = harness_built("ms-hostile");
-	int out;
-	FILE *from;
-	char *line = NULL;
-	size_t cap = 0;
-	struct pollfd pfd;
-	time_t deadline = time(NULL) + 60;
+	const struct fixture_opts o = { .prog = "ms-hostile", .env = env, .timeout_ms = 60000 };
 
-	memset(h, 0, sizeof(*h));
-	h->dir = harness_mkdtemp();
-	assert_non_null(bin);
-	assert_non_null(h->dir);
-	h->pid = harness_spawn(bin, h->dir, env, &h->to, &out);
-	assert_true(h->pid >= 0);
-	free(bin);
-	from = fdopen(out, "r");
-	pfd.fd = out;
-	pfd.events = POLLIN;
-	for (;;) {
-		if (time(NULL) > deadline || poll(&pfd, 1, 1000) < 0)
-			fail_msg("ms-hostile: not ready within 60 s");
-		if (getline(&line, &cap, from) < 0)
-			fail_msg("ms-hostile: ended before ready");
-		if (!strncmp(line, "ready ", 6))
-			break;
-		if (!strncmp(line, "err ", 4))
-			fail_msg("ms-hostile: %s", line);
-	}
-	free(line);
-	fclose(from);
-}
-
-static int rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st, (void)type, (void)ftw;
-	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
-}
-
-static void hostile_stop(struct hostile_proc *h)
-{
-	kill(h->pid, SIGKILL);
-	waitpid(h->pid, NULL, 0);
-	close(h->to);
-	nftw(h->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	free(h->dir);
+	if (fixture_start_with(h, &o) < 0)
+		fail_msg("ms-hostile did not start");
 }
 
 static bool room_for(size_t mappings)
@@ -119,7 +74,7 @@ static bool room_for(size_t mappings)
 }
 
 /* The files of h's process under DIR/SUB/, and the verdicts counted. */
-static size_t scan_files(const struct hostile_proc *h, const char *sub, size_t *ok,
+static size_t scan_files(const struct fixture *h, const char *sub, size_t *ok,
 			 size_t *probes, size_t *files)
 {
 	char prefix[PATH_MAX];
@@ -166,7 +121,7 @@ static size_t scan_files(const struct hostile_proc *h, const char *sub, size_t *
 static void check_grouping(const char *env0, const char *sub, size_t n)
 {
 	const char *const env[] = { env0, NULL };
-	struct hostile_proc h;
+	struct fixture h;
 	size_t ok, probes, files;
 
 	if (!room_for(n))
@@ -176,7 +131,7 @@ static void check_grouping(const char *env0, const char *sub, size_t n)
 	assert_int_equal(ok, n);
 	if (probes > PROBES_PER_FILE * files)
 		fail_msg("grouping %zu files (%s) took %zu probes: not linear", files, sub, probes);
-	hostile_stop(&h);
+	fixture_stop(&h);
 }
 
 static void test_stale_groups_65000_files_linearly(void **state)
@@ -219,7 +174,7 @@ static void test_proclist_judges_again_only_when_due(void **state)
 	struct ms_proclist list = { 0 };
 	const struct ms_procrow *row;
 	struct ms_stale_ctx *ctx;
-	struct hostile_proc h;
+	struct fixture h;
 	struct ms_error err;
 	char *path, *fresh;
 	size_t before;
@@ -237,8 +192,8 @@ static void test_proclist_judges_again_only_when_due(void **state)
 	assert_int_equal(row->stale, before);
 
 	/* Replace the mapped file on disk; the mappings stay as they were. */
-	path = harness_join(h.dir, "many/0");
-	fresh = harness_join(h.dir, "many/0.new");
+	path = tu_join(h.dir, "many/0");
+	fresh = tu_join(h.dir, "many/0.new");
 	fd = open(fresh, O_WRONLY | O_CREAT | O_EXCL, 0644);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "new", 3), 3);
@@ -257,7 +212,7 @@ static void test_proclist_judges_again_only_when_due(void **state)
 	free(fresh);
 	ms_proclist_free(&list);
 	ms_stale_ctx_free(ctx);
-	hostile_stop(&h);
+	fixture_stop(&h);
 }
 
 /* ---- snapshots: streamed, byte for byte what the in-memory writer made ---- */
@@ -429,7 +384,7 @@ static void run_bin(struct ran *r, const char *const *args)
 
 static bool exists(const char *dir, const char *name)
 {
-	char *path = harness_join(dir, name);
+	char *path = tu_join(dir, name);
 	bool yes = access(path, F_OK) == 0;
 
 	free(path);
@@ -440,7 +395,7 @@ static bool exists(const char *dir, const char *name)
 static void test_hostile_names_refused_whole(void **state)
 {
 	static const char *const env[] = { "MS_HOSTILE_LONG=65000", NULL };
-	struct hostile_proc h;
+	struct fixture h;
 	char pid[16], *snap, *rec;
 	struct ran r;
 
@@ -449,8 +404,8 @@ static void test_hostile_names_refused_whole(void **state)
 		skip();
 	hostile_start(&h, env);
 	snprintf(pid, sizeof(pid), "%d", (int)h.pid);
-	snap = harness_join(h.dir, "snap.json");
-	rec = harness_join(h.dir, "rec.jsonl");
+	snap = tu_join(h.dir, "snap.json");
+	rec = tu_join(h.dir, "rec.jsonl");
 	{
 		const char *const args[] = { "snapshot", pid, "-o", snap, NULL };
 
@@ -482,22 +437,22 @@ static void test_hostile_names_refused_whole(void **state)
 	}
 	free(snap);
 	free(rec);
-	hostile_stop(&h);
+	fixture_stop(&h);
 }
 
 /* Fewer of the same names fit the bound: what is written reads back. */
 static void test_hostile_names_accepted_read_back(void **state)
 {
 	static const char *const env[] = { "MS_HOSTILE_LONG=400", NULL };
-	struct hostile_proc h;
+	struct fixture h;
 	char pid[16], *snap, *rec;
 	struct ran r;
 
 	(void)state;
 	hostile_start(&h, env);
 	snprintf(pid, sizeof(pid), "%d", (int)h.pid);
-	snap = harness_join(h.dir, "snap.json");
-	rec = harness_join(h.dir, "rec.jsonl");
+	snap = tu_join(h.dir, "snap.json");
+	rec = tu_join(h.dir, "rec.jsonl");
 	{
 		const char *const args[] = { "snapshot", pid, "-o", snap, NULL };
 		const char *const diff[] = { "diff", snap, snap, NULL };
@@ -529,7 +484,7 @@ static void test_hostile_names_accepted_read_back(void **state)
 	}
 	free(snap);
 	free(rec);
-	hostile_stop(&h);
+	fixture_stop(&h);
 }
 
 /* In a forked child: load path; returns the child's peak RSS, *rc its result. */
@@ -571,7 +526,7 @@ static long load_in_child(const char *path, int *rc, size_t *count)
 static char *write_items(const char *dir, const char *name, const char *head, const char *tail,
 			 size_t size)
 {
-	char *path = harness_join(dir, name);
+	char *path = tu_join(dir, name);
 	FILE *f = fopen(path, "w");
 
 	assert_non_null(f);
@@ -594,7 +549,7 @@ static void test_reader_bounded_on_empty_objects(void **state)
 		{ "header.json", "{\"mapscope\": \"snapshot\", \"version\": 1, \"header\": {\"pid\": 7, \"x\": [", "]}, \"mappings\": []}" },
 		{ "first.json", "{\"x\": [", "], \"mapscope\": \"snapshot\"}" },
 	};
-	char *dir = harness_mkdtemp();
+	char *dir = tu_tmpdir();
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
@@ -611,7 +566,7 @@ static void test_reader_bounded_on_empty_objects(void **state)
 	}
 	/* Valid mappings, more of them than any process has. */
 	{
-		char *path = harness_join(dir, "many.json");
+		char *path = tu_join(dir, "many.json");
 		FILE *f = fopen(path, "w");
 		size_t count;
 		int rc;
@@ -631,7 +586,7 @@ static void test_reader_bounded_on_empty_objects(void **state)
 			fail_msg("400,000 mappings took %ld KiB to read", kb);
 		free(path);
 	}
-	harness_rmdir(dir);
+	tu_rmtree(dir);
 	free(dir);
 }
 
@@ -668,7 +623,7 @@ static void largest_snapshot(struct ms_snapshot *snap, size_t count, size_t name
 static void test_largest_snapshot_reads_back(void **state)
 {
 	const size_t count = MS_SNAPSHOT_MAPPINGS_MAX, name_len = MS_SNAPSHOT_NAMES_MAX / count;
-	char *dir = harness_mkdtemp(), *path = harness_join(dir, "big.json");
+	char *dir = tu_tmpdir(), *path = tu_join(dir, "big.json");
 	struct ms_snapshot snap;
 	struct ms_error err;
 	struct stat st;
@@ -711,7 +666,7 @@ static void test_largest_snapshot_reads_back(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 	ms_snapshot_free(&snap);
 	free(path);
-	harness_rmdir(dir);
+	tu_rmtree(dir);
 	free(dir);
 }
 

@@ -26,7 +26,8 @@
 
 #include "buildid.h"
 #include "maps.h"
-#include "stale_harness.h"
+#include "fixture_client.h"
+#include "testutil.h"
 
 #define SPARSE_SIZE (8ull << 30)
 #define MAXRSS_KB_LIMIT (50 * 1024)
@@ -34,14 +35,14 @@
 /* A sparse 8 GiB file whose ELF header (the test library's) is patched by patch. */
 static char *crafted(const char *dir, const char *name, void (*patch)(Elf64_Ehdr *))
 {
-	char *lib = harness_built("libstale-a.so");
-	char *path = harness_join(dir, name);
+	char *lib = tu_built("libstale-a.so");
+	char *path = tu_join(dir, name);
 	Elf64_Ehdr eh;
 	int fd;
 
 	assert_non_null(lib);
 	assert_non_null(path);
-	assert_int_equal(harness_copy(lib, path), 0);
+	assert_int_equal(tu_copy(lib, path), 0);
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	assert_true(fd >= 0);
 	assert_int_equal(pread(fd, &eh, sizeof(eh), 0), (ssize_t)sizeof(eh));
@@ -131,7 +132,7 @@ static struct bounded read_bounded(const char *path)
 
 static void check_refused(void (*patch)(Elf64_Ehdr *), const char *name)
 {
-	char *dir = harness_mkdtemp();
+	char *dir = tu_tmpdir();
 	char *path;
 	struct bounded res;
 
@@ -145,7 +146,7 @@ static void check_refused(void (*patch)(Elf64_Ehdr *), const char *name)
 	assert_string_equal(res.why, "extended ELF numbering refused");
 	assert_true(res.elapsed_ms < 1000);
 	assert_true(res.maxrss_kb < MAXRSS_KB_LIMIT);
-	harness_rmdir(dir);
+	tu_rmtree(dir);
 	free(path);
 	free(dir);
 }
@@ -163,16 +164,16 @@ static void test_sparse_phnum_xnum_refused(void **state)
 /* Both header tables past the first 64 KiB: unknown, with that reason. */
 static void test_notes_out_of_reach(void **state)
 {
-	char *dir = harness_mkdtemp();
-	char *lib = harness_built("libstale-a.so");
-	char *path = harness_join(dir, "far.so");
+	char *dir = tu_tmpdir();
+	char *lib = tu_built("libstale-a.so");
+	char *path = tu_join(dir, "far.so");
 	unsigned char id[MS_BUILD_ID_MAX];
 	struct ms_error err = { 0 };
 	Elf64_Ehdr eh;
 	size_t len;
 	int fd;
 
-	assert_int_equal(harness_copy(lib, path), 0);
+	assert_int_equal(tu_copy(lib, path), 0);
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	assert_true(fd >= 0);
 	assert_int_equal(pread(fd, &eh, sizeof(eh), 0), (ssize_t)sizeof(eh));
@@ -183,7 +184,7 @@ static void test_notes_out_of_reach(void **state)
 	assert_string_equal(err.msg, "notes beyond the first 64 KiB");
 	assert_int_equal(len, 0);
 	close(fd);
-	harness_rmdir(dir);
+	tu_rmtree(dir);
 	free(path);
 	free(lib);
 	free(dir);
@@ -266,10 +267,10 @@ static void test_real_binaries_match_kernel_and_readelf(void **state)
 {
 	const char *files[] = { "/bin/sh", NULL, NULL };
 	char *fixture = realpath(getenv("MS_FIXTURE") ? getenv("MS_FIXTURE") : "tests/ms-fixture", NULL);
-	char *lib_rel = harness_built("libstale-a.so");
+	char *lib_rel = tu_built("libstale-a.so");
 	char *lib = realpath(lib_rel, NULL);
 	char *sh = realpath("/bin/sh", NULL);
-	struct child c;
+	struct fixture c;
 	int to_sh[2];
 	bool seen;
 	pid_t pid;
@@ -317,11 +318,11 @@ static void test_real_binaries_match_kernel_and_readelf(void **state)
 	waitpid(pid, NULL, 0);
 	assert_true(seen);
 
-	assert_int_equal(child_start(&c), 0);
-	assert_int_equal(child_cmd(&c, "dlopen %s", lib), 0);
+	assert_int_equal(fixture_start_with(&c, FIXTURE_STALE_CHILD), 0);
+	assert_int_equal(fixture_commandf(&c, "dlopen %s", lib), 0);
 	assert_true(compare_with_kernel(c.pid, lib, &seen) > 0);
 	assert_true(seen);
-	child_stop(&c);
+	fixture_stop(&c);
 	free(fixture);
 	free(lib_rel);
 	free(lib);

@@ -24,103 +24,19 @@
 
 #include "escape.h"
 #include "fixture_client.h"
-#include "stale_harness.h"
+#include "msrun.h"
+#include "testutil.h"
 
-struct run {
-	char *out;
-	char *err;
-	int status;
-};
+/* Every run in a UTF-8 locale, with room for the 65,000-row listing. */
+static const struct msrun_opts utf8 = { .locale = "C.UTF-8", .timeout_ms = 60000 };
 
-static char *slurp(int fd)
-{
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap);
-	ssize_t n;
-
-	assert_non_null(buf);
-	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
-		len += (size_t)n;
-		if (cap - len < 2) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			assert_non_null(buf);
-		}
-	}
-	buf[len] = '\0';
-	close(fd);
-	return buf;
-}
-
-/* Run mapscope with args (NULL-terminated); stdout to a file if out_path is set. */
-static struct run run_args(const char *out_path, const char *const *args)
-{
-	const char *bin = getenv("MS_BIN");
-	char *argv[32];
-	int out[2], err[2];
-	struct run r = { 0 };
-	size_t n = 0;
-	pid_t pid;
-
-	assert_non_null(bin);
-	argv[n++] = (char *)bin;
-	for (; args[n - 1] && n < 31; n++)
-		argv[n] = (char *)args[n - 1];
-	argv[n] = NULL;
-	assert_int_equal(pipe(out), 0);
-	assert_int_equal(pipe(err), 0);
-	pid = fork();
-	if (pid == 0) {
-		int fd = out_path ? open(out_path, O_WRONLY) : out[1];
-
-		setenv("LC_ALL", "C.UTF-8", 1);
-		dup2(fd, STDOUT_FILENO);
-		dup2(err[1], STDERR_FILENO);
-		close(out[0]);
-		close(err[0]);
-		execv(bin, argv);
-		_exit(127);
-	}
-	close(out[1]);
-	close(err[1]);
-	r.out = slurp(out[0]);
-	r.err = slurp(err[0]);
-	assert_int_equal(waitpid(pid, &r.status, 0), pid);
-	assert_true(WIFEXITED(r.status));
-	r.status = WEXITSTATUS(r.status);
-	return r;
-}
-
-#define RUN(...) run_args(NULL, (const char *const[]){ __VA_ARGS__, NULL })
-
-static void run_free(struct run *r)
-{
-	free(r->out);
-	free(r->err);
-}
+#define RUN(...) MSRUN(&utf8, __VA_ARGS__)
 
 static void assert_no_control_bytes(const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
 		if ((*p < 0x20 && *p != '\n') || *p == 0x7f)
 			fail_msg("raw control byte 0x%02x at offset %zu", *p, (size_t)(p - (const unsigned char *)s));
-}
-
-static int setup(void **state)
-{
-	struct fixture *fx = calloc(1, sizeof(*fx));
-
-	assert_non_null(fx);
-	assert_int_equal(fixture_start(fx), 0);
-	*state = fx;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	fixture_stop(*state);
-	free(*state);
-	return 0;
 }
 
 static const char *pid_arg(const struct fixture *fx)
@@ -147,7 +63,7 @@ static json_t *find_by_start(json_t *maps, uint64_t start)
 static void check_json(const struct fixture *fx, const char *backend)
 {
 	char opt[32];
-	struct run r;
+	struct msrun_result r;
 	json_error_t jerr;
 	json_t *root, *maps;
 
@@ -177,7 +93,7 @@ static void check_json(const struct fixture *fx, const char *backend)
 		free(escaped);
 	}
 	json_decref(root);
-	run_free(&r);
+	msrun_free(&r);
 }
 
 static void test_list_json_both_backends(void **state)
@@ -192,7 +108,7 @@ static void test_list_modes_are_safe(void **state)
 	const char *modes[] = { "-n", "-r", "-J" };
 
 	for (size_t i = 0; i < 3; i++) {
-		struct run r = RUN("list", pid_arg(fx), modes[i]);
+		struct msrun_result r = RUN("list", pid_arg(fx), modes[i]);
 		const struct fx_map *esc = fixture_find(fx, "escape");
 		char hex[32];
 
@@ -202,14 +118,14 @@ static void test_list_modes_are_safe(void **state)
 		assert_non_null(strstr(r.out, hex));
 		/* The ESC of the hostile name shows as text. */
 		assert_non_null(strstr(r.out, "x1b[31mred"));
-		run_free(&r);
+		msrun_free(&r);
 	}
 }
 
 static void test_list_filters_and_columns(void **state)
 {
 	const struct fixture *fx = *state;
-	struct run r = RUN("list", pid_arg(fx), "--file-backed", "--perms=r-x", "-r", "-n", "-o", "PERMS,INODE,NAME");
+	struct msrun_result r = RUN("list", pid_arg(fx), "--file-backed", "--perms=r-x", "-r", "-n", "-o", "PERMS,INODE,NAME");
 	char *line, *save = NULL;
 	size_t rows = 0;
 
@@ -226,22 +142,22 @@ static void test_list_filters_and_columns(void **state)
 	}
 	assert_true(rows >= 2); /* the fixture's code.bin, its own text, libc... */
 	assert_non_null(strstr(r.err, "") );
-	run_free(&r);
+	msrun_free(&r);
 
 	r = RUN("list", pid_arg(fx), "-o", "+BUILDID,PAGESIZE", "-n");
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "4K"));
-	run_free(&r);
+	msrun_free(&r);
 
 	r = RUN("list", pid_arg(fx), "-o", "START,NOPE");
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "unknown column: NOPE"));
-	run_free(&r);
+	msrun_free(&r);
 
 	r = RUN("list", pid_arg(fx), "--perms=rq");
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "'q'"));
-	run_free(&r);
+	msrun_free(&r);
 }
 
 static void test_at(void **state)
@@ -250,14 +166,14 @@ static void test_at(void **state)
 	const struct fx_map *rx = fixture_find(fx, "file-rx");
 	const struct fx_map *shared = fixture_find(fx, "file-shared");
 	char addr[32], want[32];
-	struct run r;
+	struct msrun_result r;
 
 	snprintf(addr, sizeof(addr), "0x%" PRIx64, rx->start + 0x10);
 	r = RUN("at", pid_arg(fx), addr, "-r", "-n", "-o", "FILEOFF,START");
 	assert_int_equal(r.status, 0);
 	snprintf(want, sizeof(want), "%" PRIx64 " %" PRIx64 "\n", rx->offset + 0x10, rx->start);
 	assert_string_equal(r.out, want);
-	run_free(&r);
+	msrun_free(&r);
 
 	/* The gap after a mapping: nothing covers it. */
 	snprintf(addr, sizeof(addr), "%" PRIx64, shared->end);
@@ -265,17 +181,17 @@ static void test_at(void **state)
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "no mapping covers"));
 	assert_non_null(strstr(r.err, pid_arg(fx)));
-	run_free(&r);
+	msrun_free(&r);
 
 	r = RUN("at", pid_arg(fx), "0xzz");
 	assert_int_equal(r.status, 2);
-	run_free(&r);
+	msrun_free(&r);
 }
 
 static void test_failures(void **state)
 {
 	struct fixture gone;
-	struct run r;
+	struct msrun_result r;
 	char pid[16];
 
 	(void)state;
@@ -287,25 +203,25 @@ static void test_failures(void **state)
 	assert_non_null(strstr(r.err, pid));
 	assert_non_null(strstr(r.err, "no such process"));
 	assert_string_equal(r.out, "");
-	run_free(&r);
+	msrun_free(&r);
 
 	r = RUN("list", "12abc");
 	assert_int_equal(r.status, 2);
-	run_free(&r);
+	msrun_free(&r);
 	r = RUN("list");
 	assert_int_equal(r.status, 2);
-	run_free(&r);
+	msrun_free(&r);
 	r = RUN("frobnicate");
 	assert_int_equal(r.status, 2);
-	run_free(&r);
+	msrun_free(&r);
 	r = RUN("--version");
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, PACKAGE_VERSION));
-	run_free(&r);
+	msrun_free(&r);
 	r = RUN("--help");
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "list PID"));
-	run_free(&r);
+	msrun_free(&r);
 }
 
 static size_t count_lines(const char *s)
@@ -320,9 +236,9 @@ static size_t count_lines(const char *s)
 /* Long listings go out in chunks: every row is there once, and the columns line up. */
 static void test_long_listing_streams_aligned(void **state)
 {
-	pid_t pid = harness_spawn_many(5000);
+	pid_t pid = tu_spawn_many(5000);
 	char pidarg[16], *line, *save = NULL;
-	struct run table, raw, json;
+	struct msrun_result table, raw, json;
 	size_t rows = 0, perms_at = 0, name_at = 0;
 	json_error_t jerr;
 	json_t *root;
@@ -360,24 +276,24 @@ static void test_long_listing_streams_aligned(void **state)
 			fail_msg("row %zu does not line up: '%s'", rows, line);
 		assert_true(strlen(line) >= name_at);
 	}
-	run_free(&table);
-	run_free(&raw);
-	run_free(&json);
+	msrun_free(&table);
+	msrun_free(&raw);
+	msrun_free(&json);
 }
 
 static void test_write_errors(void **state)
 {
 	const struct fixture *fx = *state;
-	struct run r;
+	struct msrun_result r;
 
 	if (access("/dev/full", W_OK) != 0) {
 		printf("# skipped: /dev/full is not available\n");
 		skip();
 	}
-	r = run_args("/dev/full", (const char *const[]){ "list", pid_arg(fx), NULL });
+	r = MSRUN(&((struct msrun_opts){ .out = MSRUN_DEV_FULL, .locale = "C.UTF-8" }), "list", pid_arg(fx));
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "write error"));
-	run_free(&r);
+	msrun_free(&r);
 }
 
 int main(void)
@@ -392,5 +308,5 @@ int main(void)
 		cmocka_unit_test(test_write_errors),
 	};
 
-	return cmocka_run_group_tests_name("cli", tests, setup, teardown);
+	return cmocka_run_group_tests_name("cli", tests, fixture_setup, fixture_teardown);
 }

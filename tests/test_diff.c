@@ -25,27 +25,27 @@
 static void test_snapshot_created_overwrote(void **state)
 {
 	struct snapfix_env *e = *state;
-	char *path = snapfix_path(e->dir, "s.json");
+	char *path = tu_join(e->dir, "s.json");
 	const char *args[] = { "snapshot", e->pid, "-o", path, NULL };
 	const char *nc[] = { "snapshot", e->pid, "-o", path, "--no-clobber", NULL };
 	char *err = NULL, *before, *after;
 	struct stat st1, st2;
 
-	assert_int_equal(snapfix_run(args, NULL, NULL, &err), 0);
+	assert_int_equal(msrun_capture(args, NULL, NULL, &err), 0);
 	assert_non_null(strstr(err, "created"));
 	assert_non_null(strstr(err, e->pid));
 	free(err);
-	assert_int_equal(snapfix_run(args, NULL, NULL, &err), 0);
+	assert_int_equal(msrun_capture(args, NULL, NULL, &err), 0);
 	assert_non_null(strstr(err, "overwrote"));
 	free(err);
 
-	before = snapfix_slurp(path, NULL);
+	before = tu_slurp(path, NULL);
 	assert_non_null(before);
 	assert_int_equal(stat(path, &st1), 0);
-	assert_int_equal(snapfix_run(nc, NULL, NULL, &err), 1);
+	assert_int_equal(msrun_capture(nc, NULL, NULL, &err), 1);
 	assert_non_null(strstr(err, "already exists"));
 	free(err);
-	after = snapfix_slurp(path, NULL);
+	after = tu_slurp(path, NULL);
 	assert_int_equal(stat(path, &st2), 0);
 	assert_string_equal(before, after);
 	assert_true(st1.st_mtim.tv_sec == st2.st_mtim.tv_sec && st1.st_mtim.tv_nsec == st2.st_mtim.tv_nsec);
@@ -67,7 +67,7 @@ static void root_or_skip(void)
 static void assert_same_file(const char *path, const struct stat *was, const char *bytes)
 {
 	struct stat now;
-	char *text = snapfix_slurp(path, NULL);
+	char *text = tu_slurp(path, NULL);
 
 	assert_int_equal(lstat(path, &now), 0);
 	assert_int_equal(now.st_ino, was->st_ino);
@@ -90,11 +90,11 @@ static void test_snapshot_planted_targets(void **state)
 	struct stat victim_st, theirs_st, st;
 
 	root_or_skip();
-	dir = snapfix_path(e->dir, "nobodys");
-	victim = snapfix_path(e->dir, "root-only");
-	link = snapfix_path(dir, "snap.json");
-	theirs = snapfix_path(dir, "theirs.json");
-	fresh = snapfix_path(dir, "fresh.json");
+	dir = tu_join(e->dir, "nobodys");
+	victim = tu_join(e->dir, "root-only");
+	link = tu_join(dir, "snap.json");
+	theirs = tu_join(dir, "theirs.json");
+	fresh = tu_join(dir, "fresh.json");
 	const char *via_link[] = { "snapshot", e->pid, "-o", link, NULL };
 	const char *onto[] = { "snapshot", e->pid, "-o", theirs, NULL };
 	const char *forced[] = { "snapshot", e->pid, "-o", theirs, "--force", NULL };
@@ -102,13 +102,13 @@ static void test_snapshot_planted_targets(void **state)
 
 	assert_int_equal(mkdir(dir, 0755), 0);
 	assert_int_equal(chown(dir, NOBODY, NOBODY), 0);
-	assert_int_equal(snapfix_spit(victim, "root's secret\n"), 0);
+	assert_int_equal(tu_spit(victim, "root's secret\n"), 0);
 	assert_int_equal(chmod(victim, 0600), 0);
 	assert_int_equal(stat(victim, &victim_st), 0);
 	assert_int_equal(symlink(victim, link), 0);
 	assert_int_equal(lchown(link, NOBODY, NOBODY), 0);
 
-	assert_int_equal(snapfix_run(via_link, NULL, NULL, &err), 1);
+	assert_int_equal(msrun_capture(via_link, NULL, NULL, &err), 1);
 	assert_non_null(strstr(err, "snap.json: a symlink (to "));
 	assert_null(strstr(err, "overwrote"));
 	free(err);
@@ -117,23 +117,23 @@ static void test_snapshot_planted_targets(void **state)
 	assert_true(S_ISLNK(st.st_mode));
 
 	/* nobody's own file: refused, naming --force; written with it. */
-	assert_int_equal(snapfix_spit(theirs, "nobody's\n"), 0);
+	assert_int_equal(tu_spit(theirs, "nobody's\n"), 0);
 	assert_int_equal(chown(theirs, NOBODY, NOBODY), 0);
 	assert_int_equal(stat(theirs, &theirs_st), 0);
-	assert_int_equal(snapfix_run(onto, NULL, NULL, &err), 1);
+	assert_int_equal(msrun_capture(onto, NULL, NULL, &err), 1);
 	assert_non_null(strstr(err, "owned by uid 65534"));
 	assert_non_null(strstr(err, "--force"));
 	free(err);
 	assert_same_file(theirs, &theirs_st, "nobody's\n");
-	assert_int_equal(snapfix_run(forced, NULL, NULL, &err), 0);
+	assert_int_equal(msrun_capture(forced, NULL, NULL, &err), 0);
 	assert_non_null(strstr(err, "overwrote"));
 	free(err);
-	text = snapfix_slurp(theirs, NULL);
+	text = tu_slurp(theirs, NULL);
 	assert_non_null(strstr(text, "\"mapscope\""));
 	free(text);
 
 	/* A new file is root's alone to read. */
-	assert_int_equal(snapfix_run(anew, NULL, NULL, NULL), 0);
+	assert_int_equal(msrun_capture(anew, NULL, NULL, NULL), 0);
 	assert_int_equal(stat(fresh, &st), 0);
 	assert_int_equal(st.st_mode & 077, 0);
 	free(dir);
@@ -154,11 +154,11 @@ static void test_snapshot_dev_full_and_pipe(void **state)
 	char buf[256];
 	ssize_t n;
 
-	assert_int_equal(snapfix_run(to_stdout, "/dev/full", NULL, &err), 1);
+	assert_int_equal(msrun_capture(to_stdout, "/dev/full", NULL, &err), 1);
 	assert_non_null(strstr(err, "No space left on device"));
 	free(err);
 	/* -o writes regular files only; a device is refused before a byte is written. */
-	assert_int_equal(snapfix_run(to_full, NULL, NULL, &err), 1);
+	assert_int_equal(msrun_capture(to_full, NULL, NULL, &err), 1);
 	assert_non_null(strstr(err, "/dev/full: a character device, not a regular file"));
 	free(err);
 	/* /dev/full existed: it is never removed. */
@@ -168,10 +168,10 @@ static void test_snapshot_dev_full_and_pipe(void **state)
 	assert_int_equal(pipe(p), 0);
 	assert_int_equal(pipe(ep), 0);
 	close(p[0]);
-	pid = snapfix_spawn(to_stdout, p[1], ep[1]);
+	pid = msrun_spawn(to_stdout, p[1], ep[1]);
 	close(p[1]);
 	close(ep[1]);
-	assert_int_equal(snapfix_wait(pid), 0);
+	assert_int_equal(msrun_wait(pid), 0);
 	n = read(ep[0], buf, sizeof(buf));
 	assert_int_equal(n, 0);
 	close(ep[0]);
@@ -185,9 +185,9 @@ static void test_snapshot_usage(void **state)
 	const char *gone[] = { "snapshot", "2147483647", "-o", "-", NULL };
 
 	(void)e;
-	assert_int_equal(snapfix_run(nopid, NULL, NULL, NULL), 2);
-	assert_int_equal(snapfix_run(badpid, NULL, NULL, NULL), 2);
-	assert_int_equal(snapfix_run(gone, NULL, NULL, NULL), 1);
+	assert_int_equal(msrun_capture(nopid, NULL, NULL, NULL), 2);
+	assert_int_equal(msrun_capture(badpid, NULL, NULL, NULL), 2);
+	assert_int_equal(msrun_capture(gone, NULL, NULL, NULL), 1);
 }
 
 static json_t *diff_json(const char *a, const char *b, int *status)
@@ -196,7 +196,7 @@ static json_t *diff_json(const char *a, const char *b, int *status)
 	char *out = NULL;
 	json_t *j;
 
-	*status = snapfix_run(args, NULL, &out, NULL);
+	*status = msrun_capture(args, NULL, &out, NULL);
 	assert_non_null(out);
 	j = json_loads(out, 0, NULL);
 	if (!j)
@@ -208,11 +208,11 @@ static json_t *diff_json(const char *a, const char *b, int *status)
 static void test_diff_fixture(void **state)
 {
 	struct snapfix_env *e = *state;
-	char *a = snapfix_path(e->dir, "a.json"), *b = snapfix_path(e->dir, "b.json");
+	char *a = tu_join(e->dir, "a.json"), *b = tu_join(e->dir, "b.json");
 	const char *snap_a[] = { "snapshot", e->pid, "-o", a, NULL };
 	const char *snap_b[] = { "snapshot", e->pid, "-o", b, NULL };
-	const struct snapfix_map *gone = snapfix_find(&e->fx, "space");
-	const struct snapfix_map *added;
+	const struct fx_map *gone = fixture_find(&e->fx, "space");
+	const struct fx_map *added;
 	char cmd[64], want[32];
 	json_t *j, *changes, *sum;
 	int status, seen_added = 0, seen_removed = 0;
@@ -220,19 +220,19 @@ static void test_diff_fixture(void **state)
 	json_t *c;
 
 	assert_non_null(gone);
-	assert_int_equal(snapfix_run(snap_a, NULL, NULL, NULL), 0);
+	assert_int_equal(msrun_capture(snap_a, NULL, NULL, NULL), 0);
 	/* Unchanged so far: a file against the live process. */
 	j = diff_json(a, e->pid, &status);
 	assert_int_equal(status, 0);
 	assert_int_equal(json_array_size(json_object_get(j, "changes")), 0);
 	json_decref(j);
 
-	assert_int_equal(snapfix_command(&e->fx, "mapfile brand-new.dat"), 0);
+	assert_int_equal(fixture_command(&e->fx, "mapfile brand-new.dat"), 0);
 	snprintf(cmd, sizeof(cmd), "unmap %lx", (unsigned long)gone->start);
-	assert_int_equal(snapfix_command(&e->fx, cmd), 0);
-	added = snapfix_find(&e->fx, "extra");
+	assert_int_equal(fixture_command(&e->fx, cmd), 0);
+	added = fixture_find(&e->fx, "extra");
 	assert_non_null(added);
-	assert_int_equal(snapfix_run(snap_b, NULL, NULL, NULL), 0);
+	assert_int_equal(msrun_capture(snap_b, NULL, NULL, NULL), 0);
 
 	j = diff_json(a, b, &status);
 	assert_int_equal(status, 1);
@@ -268,18 +268,18 @@ static void test_diff_fixture(void **state)
 static void test_diff_errors(void **state)
 {
 	struct snapfix_env *e = *state;
-	char *bad = snapfix_path(e->dir, "bad.json");
+	char *bad = tu_join(e->dir, "bad.json");
 	const char *args[] = { "diff", bad, e->pid, NULL };
 	const char *missing[] = { "diff", "/nonexistent/x.json", e->pid, NULL };
 	const char *one[] = { "diff", e->pid, NULL };
 	char *err = NULL;
 
-	assert_int_equal(snapfix_spit(bad, "{\n  \"mapscope\": \"snapshot\",\n  oops\n}\n"), 0);
-	assert_int_equal(snapfix_run(args, NULL, NULL, &err), 2);
+	assert_int_equal(tu_spit(bad, "{\n  \"mapscope\": \"snapshot\",\n  oops\n}\n"), 0);
+	assert_int_equal(msrun_capture(args, NULL, NULL, &err), 2);
 	assert_non_null(strstr(err, "bad.json:3:"));
 	free(err);
-	assert_int_equal(snapfix_run(missing, NULL, NULL, NULL), 2);
-	assert_int_equal(snapfix_run(one, NULL, NULL, NULL), 2);
+	assert_int_equal(msrun_capture(missing, NULL, NULL, NULL), 2);
+	assert_int_equal(msrun_capture(one, NULL, NULL, NULL), 2);
 	free(bad);
 }
 

@@ -40,145 +40,12 @@
 #include "core/maps.h"
 #include "core/proc.h"
 #include "fixture_client.h"
-#include "stale_harness.h"
+#include "msrun.h"
+#include "testutil.h"
 
 #define NOBODY 65534
+/* Seconds a run may take: the 65,000-mapping listing needs the most. */
 #define DEADLINE_S 20
-
-struct run {
-	int status;     /* exit status, or 128 + signal */
-	char *out;
-	char *err;
-	long maxrss_kb;
-};
-
-enum out_kind { OUT_CAPTURE, OUT_CLOSED_PIPE, OUT_DEV_FULL, OUT_DEV_NULL };
-
-struct run_opts {
-	enum out_kind out;
-	uid_t uid;             /* 0: stay root */
-	bool hidepid;          /* private mount namespace, /proc with hidepid=2 */
-};
-
-static char *read_all(int fd)
-{
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap);
-	time_t deadline = time(NULL) + DEADLINE_S;
-
-	while (buf && time(NULL) < deadline) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		ssize_t n;
-
-		if (poll(&p, 1, 1000) < 0)
-			break;
-		if (len + 1 == cap) {
-			char *grown = realloc(buf, cap *= 2);
-
-			if (!grown)
-				break;
-			buf = grown;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n <= 0 && !(n < 0 && errno == EINTR))
-			break;
-		if (n > 0)
-			len += (size_t)n;
-	}
-	if (buf)
-		buf[len] = '\0';
-	return buf;
-}
-
-/* In the child: the mount namespace and /proc of a hidepid=2 test. */
-static void enter_hidepid(void)
-{
-	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
-	    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2") < 0) {
-		fprintf(stderr, "hidepid: %s\n", strerror(errno));
-		_exit(126);
-	}
-}
-
-static struct run run_mapscope(const struct run_opts *o, const char *const *args)
-{
-	const char *bin = getenv("MS_BIN");
-	const char *argv[16] = { "mapscope" };
-	int out[2], err[2];
-	struct run r = { .status = -1 };
-	struct rusage ru;
-	size_t n = 1;
-	pid_t pid;
-	int st;
-
-	for (; args[n - 1] && n < 15; n++)
-		argv[n] = args[n - 1];
-	argv[n] = NULL;
-	assert_non_null(bin);
-	assert_int_equal(pipe2(out, O_CLOEXEC), 0);
-	assert_int_equal(pipe2(err, O_CLOEXEC), 0);
-	if (o->out == OUT_CLOSED_PIPE)
-		close(out[0]);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int fd = -1;
-
-		if (o->out == OUT_DEV_FULL || o->out == OUT_DEV_NULL)
-			fd = open(o->out == OUT_DEV_FULL ? "/dev/full" : "/dev/null", O_WRONLY);
-		dup2(fd >= 0 ? fd : out[1], 1);
-		dup2(err[1], 2);
-		if (o->hidepid)
-			enter_hidepid();
-		if (o->uid && (setgroups(0, NULL) < 0 || setgid(o->uid) < 0 || setuid(o->uid) < 0))
-			_exit(125);
-		if (o->uid) {
-			/* Root's own config directory is not nobody's to read. */
-			setenv("HOME", "/nonexistent", 1);
-			unsetenv("XDG_CONFIG_HOME");
-		}
-		/* Write errors must be reported, not killed silently by SIGPIPE. */
-		signal(SIGPIPE, SIG_DFL);
-		execv(bin, (char *const *)argv);
-		_exit(127);
-	}
-	close(out[1]);
-	close(err[1]);
-	r.out = o->out == OUT_CLOSED_PIPE ? strdup("") : read_all(out[0]);
-	r.err = read_all(err[0]);
-	if (o->out != OUT_CLOSED_PIPE)
-		close(out[0]);
-	close(err[0]);
-	assert_int_equal(wait4(pid, &st, 0, &ru), pid);
-	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	r.maxrss_kb = ru.ru_maxrss;
-	return r;
-}
-
-static void run_free(struct run *r)
-{
-	free(r->out);
-	free(r->err);
-}
-
-#define RUN(opts, ...) run_mapscope((opts), (const char *const[]){ __VA_ARGS__, NULL })
-
-static int setup(void **state)
-{
-	struct fixture *fx = calloc(1, sizeof(*fx));
-
-	if (!fx || fixture_start(fx) < 0)
-		return -1;
-	*state = fx;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	fixture_stop(*state);
-	free(*state);
-	return 0;
-}
 
 static const char *pidstr(pid_t pid)
 {
@@ -193,53 +60,53 @@ static const char *pidstr(pid_t pid)
 static void test_no_access(void **state)
 {
 	const struct fixture *fx = *state;
-	const struct run_opts nobody = { .out = OUT_CAPTURE, .uid = NOBODY };
-	struct run r = RUN(&nobody, "list", pidstr(fx->pid));
+	const struct msrun_opts nobody = { .out = MSRUN_CAPTURE, .uid = NOBODY };
+	struct msrun_result r = MSRUN(&nobody, "list", pidstr(fx->pid));
 
 	if (r.status == 125)
 		fail_msg("cannot become uid %d", NOBODY);
 	if (r.status == 127) {
 		/* A build tree under a 0700 directory (mkdtemp) is closed to nobody. */
 		printf("# skipped: uid %d cannot run %s\n", NOBODY, getenv("MS_BIN"));
-		run_free(&r);
+		msrun_free(&r);
 		skip();
 	}
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "no access"));
 	assert_string_equal(r.out, "");
-	run_free(&r);
-	r = RUN(&nobody, "at", pidstr(fx->pid), "0x1000");
+	msrun_free(&r);
+	r = MSRUN(&nobody, "at", pidstr(fx->pid), "0x1000");
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "no access"));
-	run_free(&r);
+	msrun_free(&r);
 }
 
 static void test_kernel_thread(void **state)
 {
-	const struct run_opts o = { .out = OUT_CAPTURE };
+	const struct msrun_opts o = { .out = MSRUN_CAPTURE, .timeout_ms = DEADLINE_S * 1000 };
 	struct ms_proc *proc;
 	struct ms_error err;
-	struct run r;
+	struct msrun_result r;
 
 	(void)state;
 	/* kthreadd is PID 2 on every Linux since 2.6.22 (kernel/kthread.c). */
 	assert_int_equal(ms_proc_open(2, &proc, &err), 0);
 	assert_true(ms_proc_is_kernel_thread(ms_proc_stat_at_open(proc)));
 	ms_proc_close(proc);
-	r = RUN(&o, "list", "2");
+	r = MSRUN(&o, "list", "2");
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "kernel thread: no user address space"));
-	run_free(&r);
+	msrun_free(&r);
 }
 
 static void test_zombie(void **state)
 {
-	const struct run_opts o = { .out = OUT_CAPTURE };
+	const struct msrun_opts o = { .out = MSRUN_CAPTURE, .timeout_ms = DEADLINE_S * 1000 };
 	pid_t child = fork();
 	struct ms_proc *proc = NULL;
 	struct ms_error err;
 	time_t deadline = time(NULL) + DEADLINE_S;
-	struct run r;
+	struct msrun_result r;
 
 	(void)state;
 	assert_true(child >= 0);
@@ -251,10 +118,10 @@ static void test_zombie(void **state)
 		poll(NULL, 0, 10);
 	}
 	ms_proc_close(proc);
-	r = RUN(&o, "list", pidstr(child));
+	r = MSRUN(&o, "list", pidstr(child));
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "no user address space"));
-	run_free(&r);
+	msrun_free(&r);
 	waitpid(child, NULL, 0);
 }
 
@@ -285,11 +152,11 @@ static void test_closed_pipe_and_full_disk(void **state)
 	snprintf(addr, sizeof(addr), "0x%" PRIx64, rx->start);
 	snprintf(self, sizeof(self), "%d", (int)getpid());
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		const struct run_opts null = { .out = OUT_DEV_NULL }, pipe = { .out = OUT_CLOSED_PIPE },
-				      full = { .out = OUT_DEV_FULL };
-		struct run rn = run_mapscope(&null, cmds[i]);
-		struct run rp = run_mapscope(&pipe, cmds[i]);
-		struct run rf = run_mapscope(&full, cmds[i]);
+		const struct msrun_opts null = { .out = MSRUN_DEV_NULL }, pipe = { .out = MSRUN_CLOSED_PIPE },
+				      full = { .out = MSRUN_DEV_FULL };
+		struct msrun_result rn = msrun(&null, cmds[i]);
+		struct msrun_result rp = msrun(&pipe, cmds[i]);
+		struct msrun_result rf = msrun(&full, cmds[i]);
 
 		if (rp.status != rn.status)
 			fail_msg("%s to a closed pipe: exit %d, to /dev/null %d", cmds[i][0], rp.status,
@@ -300,9 +167,9 @@ static void test_closed_pipe_and_full_disk(void **state)
 		if (rf.status == 0 || rf.status >= 128 || !strstr(rf.err, "mapscope"))
 			fail_msg("%s %s to /dev/full: exit %d, message \"%s\" (to /dev/null: exit %d, %s)",
 				 cmds[i][0], cmds[i][1] ? cmds[i][1] : "", rf.status, rf.err, rn.status, rn.err);
-		run_free(&rn);
-		run_free(&rp);
-		run_free(&rf);
+		msrun_free(&rn);
+		msrun_free(&rp);
+		msrun_free(&rf);
 	}
 }
 
@@ -355,11 +222,11 @@ static bool has_vsyscall(pid_t pid)
 static void test_many_mappings(void **state)
 {
 	const struct fixture *fx = *state;
-	const struct run_opts o = { .out = OUT_CAPTURE };
+	const struct msrun_opts o = { .out = MSRUN_CAPTURE, .timeout_ms = DEADLINE_S * 1000 };
 	const size_t n = 65000;
 	const char *const backends[] = { "--backend=ioctl", "--backend=text" };
-	pid_t pid = harness_spawn_many(n);
-	struct run small, big;
+	pid_t pid = tu_spawn_many(n);
+	struct msrun_result small, big;
 
 	assert_true(pid > 0);
 	for (size_t b = 0; b < 2; b++) {
@@ -367,8 +234,8 @@ static void test_many_mappings(void **state)
 		size_t want = proc_maps_lines(pid) - (b == 0 && has_vsyscall(pid));
 		long bound;
 
-		small = RUN(&o, "list", pidstr(fx->pid), backends[b]);
-		big = RUN(&o, "list", pidstr(pid), backends[b], "-n");
+		small = MSRUN(&o, "list", pidstr(fx->pid), backends[b]);
+		big = MSRUN(&o, "list", pidstr(pid), backends[b], "-n");
 		assert_int_equal(small.status, 0);
 		assert_int_equal(big.status, 0);
 		assert_true(want >= n);
@@ -380,8 +247,8 @@ static void test_many_mappings(void **state)
 		       backends[b], want, big.maxrss_kb, small.maxrss_kb, bound);
 		if (big.maxrss_kb > bound)
 			fail_msg("peak RSS %ld KiB over the bound %ld KiB", big.maxrss_kb, bound);
-		run_free(&small);
-		run_free(&big);
+		msrun_free(&small);
+		msrun_free(&big);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
@@ -391,45 +258,45 @@ static void test_many_mappings(void **state)
 static void test_hidepid(void **state)
 {
 	const struct fixture *fx = *state;
-	const struct run_opts hidden = { .out = OUT_CAPTURE, .uid = NOBODY, .hidepid = true };
+	const struct msrun_opts hidden = { .out = MSRUN_CAPTURE, .uid = NOBODY, .hidepid = true };
 	const struct fx_map *rx = fixture_find(fx, "file-rx");
-	struct run r;
+	struct msrun_result r;
 
 	assert_non_null(rx);
-	r = RUN(&hidden, "list", pidstr(fx->pid));
+	r = MSRUN(&hidden, "list", pidstr(fx->pid));
 	if (r.status == 126 || r.status == 127) {
 		printf("# skipped: %s\n", r.status == 126 ? "a private mount namespace is not permitted here"
 							: "uid 65534 cannot run the built mapscope");
-		run_free(&r);
+		msrun_free(&r);
 		skip();
 	}
 	if (r.status != 1 || strstr(r.err, "no access") || !strstr(r.err, "no such process"))
 		fail_msg("list as nobody under hidepid=2: exit %d: %s", r.status, r.err);
-	run_free(&r);
+	msrun_free(&r);
 
 	/*
 	 * who scans every process it can see: the fixture maps its own program,
 	 * but is absent; without hidepid the same scan meets root's processes
 	 * and counts them as "without access".
 	 */
-	r = RUN(&hidden, "who", getenv("MS_FIXTURE"));
+	r = MSRUN(&hidden, "who", getenv("MS_FIXTURE"));
 	if (r.status != 1 || (strstr(r.err, "without access") && !strstr(r.err, " 0 without access")) ||
 	    r.out[0])
 		fail_msg("who as nobody under hidepid=2: exit %d: %s%s", r.status, r.out, r.err);
-	run_free(&r);
+	msrun_free(&r);
 	{
-		const struct run_opts visible = { .out = OUT_CAPTURE, .uid = NOBODY };
+		const struct msrun_opts visible = { .out = MSRUN_CAPTURE, .uid = NOBODY };
 
-		r = RUN(&visible, "who", getenv("MS_FIXTURE"));
+		r = MSRUN(&visible, "who", getenv("MS_FIXTURE"));
 		assert_non_null(strstr(r.err, "without access"));
 		assert_null(strstr(r.err, " 0 without access"));
-		run_free(&r);
+		msrun_free(&r);
 	}
-	r = RUN(&hidden, "stale", "--show=all");
+	r = MSRUN(&hidden, "stale", "--show=all");
 	assert_int_equal(r.status, 0);
 	assert_null(strstr(r.err, "no access"));
 	assert_null(strstr(r.out, pidstr(fx->pid)));
-	run_free(&r);
+	msrun_free(&r);
 }
 
 /*
@@ -532,5 +399,5 @@ int main(void)
 		cmocka_unit_test(test_pid_reuse),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }

@@ -26,7 +26,7 @@
 #include "core/maps.h"
 #include "core/soname.h"
 #include "fixture_client.h"
-#include "stale_harness.h"
+#include "testutil.h"
 
 static void collect_pid(pid_t pid, enum ms_backend b, struct ms_proc **proc, struct ms_maps **maps,
 			struct ms_maplist *list)
@@ -391,7 +391,7 @@ static void test_soname_crafted(void **state)
 /* A library we link with -Wl,-soname: the reader finds the name the linker wrote. */
 static void test_soname_test_library(void **state)
 {
-	char *lib = harness_built("libstale-a.so");
+	char *lib = tu_built("libstale-a.so");
 	char out[MS_SONAME_MAX + 1];
 	struct ms_error err = { 0 };
 	int fd;

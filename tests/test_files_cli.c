@@ -81,7 +81,7 @@ static void test_json_matches_core(void **state)
 	size_t i, twice = 0;
 	bool libc = false;
 
-	assert_int_equal(snapfix_run((const char *const[]){ "list", c->pid, "--by-file", "-J", "-b", "-o",
+	assert_int_equal(msrun_capture((const char *const[]){ "list", c->pid, "--by-file", "-J", "-b", "-o",
 			 "START,KIND,MAPS,SIZE,PERMS,INODE,SONAME,VERSION,NAME", NULL }, NULL, &out, NULL), 0);
 	root = json_loads(out, 0, &jerr);
 	if (!root)
@@ -122,7 +122,7 @@ static void test_raw_matches_core(void **state)
 	char *out = NULL, *line, *save = NULL, perms[5];
 	size_t lines = 0, mappings = 0;
 
-	assert_int_equal(snapfix_run((const char *const[]){ "list", c->pid, "--by-file", "-r", "-n", "-b",
+	assert_int_equal(msrun_capture((const char *const[]){ "list", c->pid, "--by-file", "-r", "-n", "-b",
 			 "-o", "START,MAPS,SIZE,PERMS", NULL }, NULL, &out, NULL), 0);
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		uint64_t start, size;
@@ -149,12 +149,12 @@ static void test_help_lists_columns(void **state)
 	char *out = NULL;
 
 	(void)state;
-	assert_int_equal(snapfix_run((const char *const[]){ "list", "--help", NULL }, NULL, &out, NULL), 0);
+	assert_int_equal(msrun_capture((const char *const[]){ "list", "--help", NULL }, NULL, &out, NULL), 0);
 	assert_non_null(strstr(out, "--by-file"));
 	assert_non_null(strstr(out, "SONAME"));
 	assert_non_null(strstr(out, "VERSION"));
 	free(out);
-	assert_int_equal(snapfix_run((const char *const[]){ "list", "1", "--by-file", "-o", "NOPE", NULL },
+	assert_int_equal(msrun_capture((const char *const[]){ "list", "1", "--by-file", "-o", "NOPE", NULL },
 				     NULL, NULL, NULL), 2);
 }
 

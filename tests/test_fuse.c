@@ -29,7 +29,8 @@
 
 #include "buildid.h"
 #include "fuse_server.h"
-#include "stale_harness.h"
+#include "msrun.h"
+#include "testutil.h"
 
 struct fx {
 	struct fuse_server server;
@@ -44,7 +45,7 @@ struct fx {
 static int setup(void **state)
 {
 	struct fx *fx = calloc(1, sizeof(*fx));
-	char *lib = harness_built("libstale-a.so");
+	char *lib = tu_built("libstale-a.so");
 	unsigned char id[MS_BUILD_ID_MAX];
 	const char *why = NULL;
 	size_t len;
@@ -64,7 +65,7 @@ static int setup(void **state)
 		return 0;
 	}
 	free(lib);
-	fx->dir = harness_mkdtemp();
+	fx->dir = tu_tmpdir();
 	assert_non_null(fx->dir);
 	assert_int_equal(fuse_server_map_in_child(&fx->server, &fx->mapper, NULL), 0);
 	snprintf(fx->pid, sizeof(fx->pid), "%d", (int)fx->mapper);
@@ -82,7 +83,7 @@ static int teardown(void **state)
 	}
 	fuse_server_stop(&fx->server);
 	if (fx->dir) {
-		harness_rmdir(fx->dir);
+		tu_rmtree(fx->dir);
 		free(fx->dir);
 	}
 	free(fx);
@@ -101,12 +102,17 @@ static void abort_fuse(void *arg)
 /* Run mapscope; fail (after releasing it) if it was still running at the deadline. */
 static char *run(struct fx *fx, int want_status, const char *const *args)
 {
-	char *out = NULL;
+	const struct msrun_opts opts = { .on_timeout = abort_fuse, .timeout_arg = fx };
+	struct msrun_result r;
+	char *out;
 	int status;
 
 	if (!fx->server.mounted)
 		skip();
-	status = harness_run_or(&out, args, abort_fuse, fx);
+	r = msrun(&opts, args);
+	out = r.out;
+	free(r.err);
+	status = r.status;
 	if (fx->aborted)
 		fail_msg("mapscope %s %s did not finish: blocked on the FUSE daemon (%d READs left unanswered)",
 			 args[0], args[1], fx->reads_hung);
@@ -161,7 +167,7 @@ static void test_list_by_file(void **state)
 static void test_stale_says_skipped(void **state)
 {
 	struct fx *fx = *state;
-	char *ignore = harness_join(fx->dir, "ignore.conf");
+	char *ignore = tu_join(fx->dir, "ignore.conf");
 	char *opt = NULL;
 	const char *args[] = { "stale", fx->pid, "--all-mappings", "--show=all", NULL, NULL };
 	FILE *fp = fopen(ignore, "w");
@@ -193,7 +199,7 @@ static void test_who(void **state)
 static void test_snapshot(void **state)
 {
 	struct fx *fx = *state;
-	char *file = harness_join(fx->dir, "snap.json");
+	char *file = tu_join(fx->dir, "snap.json");
 	const char *args[] = { "snapshot", fx->pid, "-o", file, NULL };
 	char *out = run(fx, 0, args);
 	char *text = NULL;

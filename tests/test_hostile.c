@@ -37,131 +37,32 @@
 #include "core/maps.h"
 #include "core/stale.h"
 #include "safe_text.h"
-#include "stale_harness.h"
+#include "fixture_client.h"
+#include "msrun.h"
+#include "testutil.h"
 
-#define MAX_MAPS 64
+/* ms-hostile, running with its mappings: one per test program. */
+static struct fixture hx;
 
-struct hmap {
-	char kind[40];
-	uint64_t start;
-	char *name;
-	size_t name_len;
-};
-
-struct hostile {
-	pid_t pid;
-	FILE *to;
-	char *dir;
-	char pidstr[16];
-	struct hmap maps[MAX_MAPS];
-	size_t count;
-};
-
-static struct hostile hx;
-
-static char *unhex(const char *hexs, size_t *len)
-{
-	size_t n = strlen(hexs) / 2;
-	char *out = malloc(n + 1);
-
-	for (size_t i = 0; out && i < n; i++) {
-		unsigned v;
-
-		sscanf(hexs + 2 * i, "%2x", &v);
-		out[i] = (char)v;
-	}
-	if (out)
-		out[n] = '\0';
-	*len = n;
-	return out;
-}
-
-static int rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st, (void)type, (void)ftw;
-	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
-}
-
-/* Start ms-hostile and read its mappings up to "ready PID", by a deadline. */
 static int setup(void **state)
 {
-	char *bin = harness_built("ms-hostile");
-	int in[2], out[2];
-	FILE *from;
-	char *line = NULL;
-	size_t cap = 0;
-	struct pollfd pfd;
-	time_t deadline = time(NULL) + 10;
-
 	(void)state;
-	memset(&hx, 0, sizeof(hx));
-	hx.dir = harness_mkdtemp();
-	if (!bin || !hx.dir || pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0)
-		return -1;
-	hx.pid = fork();
-	if (hx.pid == 0) {
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		execl(bin, bin, hx.dir, (char *)NULL);
-		_exit(127);
-	}
-	free(bin);
-	close(in[0]);
-	close(out[1]);
-	hx.to = fdopen(in[1], "w");
-	from = fdopen(out[0], "r");
-	pfd.fd = out[0];
-	pfd.events = POLLIN;
-	for (;;) {
-		char kind[40], hexs[16384];
-		unsigned long long start;
-
-		if (time(NULL) > deadline || poll(&pfd, 1, 1000) < 0)
-			return -1;
-		if (getline(&line, &cap, from) < 0)
-			return -1;
-		if (!strncmp(line, "ready ", 6))
-			break;
-		if (hx.count < MAX_MAPS &&
-		    sscanf(line, "map %39s %llx %*x %*s %*s %16383s", kind, &start, hexs) == 3) {
-			struct hmap *m = &hx.maps[hx.count++];
-
-			snprintf(m->kind, sizeof(m->kind), "%s", kind);
-			m->start = start;
-			m->name = unhex(hexs, &m->name_len);
-		} else {
-			fprintf(stderr, "ms-hostile: %s", line);
-			return -1;
-		}
-	}
-	free(line);
-	fclose(from);
-	snprintf(hx.pidstr, sizeof(hx.pidstr), "%d", (int)hx.pid);
-	return 0;
+	return fixture_start_with(&hx, &(struct fixture_opts){ .prog = "ms-hostile" });
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	if (hx.pid > 0) {
-		kill(hx.pid, SIGKILL);
-		waitpid(hx.pid, NULL, 0);
-	}
-	if (hx.to)
-		fclose(hx.to);
-	for (size_t i = 0; i < hx.count; i++)
-		free(hx.maps[i].name);
-	if (hx.dir)
-		nftw(hx.dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	free(hx.dir);
+	fixture_stop(&hx);
 	return 0;
 }
 
-static const struct hmap *find_kind(const char *kind)
+static const struct fx_map *find_kind(const char *kind)
 {
-	for (size_t i = 0; i < hx.count; i++)
-		if (!strcmp(hx.maps[i].kind, kind))
-			return &hx.maps[i];
+	const struct fx_map *m = fixture_find(&hx, kind);
+
+	if (m)
+		return m;
 	fail_msg("ms-hostile did not map %s", kind);
 	abort(); /* not reached: fail_msg ends the test */
 }
@@ -188,7 +89,7 @@ static char *run_safe(int want_status, const char *a0, ...)
 		n++;
 	va_end(ap);
 	args[n] = NULL;
-	status = harness_run(&out, args);
+	status = msrun_capture(args, NULL, &out, NULL);
 	assert_non_null(out);
 	if (want_status >= 0 && status != want_status)
 		fail_msg("mapscope %s %s: exit %d, wanted %d", a0, args[1] ? args[1] : "", status,
@@ -332,7 +233,7 @@ static void test_text_names_ambiguous_without_ioctl(void **state)
 		assert_int_equal(ms_maps_open(proc, &mo, &maps, &err), 0);
 		assert_int_equal(ms_maps_collect(maps, 0, &list, &err), 0);
 		for (size_t k = 0; k < 2; k++) {
-			const struct hmap *want = find_kind(kinds[k]);
+			const struct fx_map *want = find_kind(kinds[k]);
 			const struct ms_mapping *m = mapping_at(&list, want->start);
 			struct ms_stale_result res;
 
@@ -359,7 +260,7 @@ static void test_text_names_ambiguous_without_ioctl(void **state)
 static void test_names_never_print_the_same(void **state)
 {
 	char *out = run_safe(0, "list", hx.pidstr, "-n", "-o", "START,NAME", NULL);
-	const struct hmap *raw = find_kind("twin-raw"), *text = find_kind("twin-text");
+	const struct fx_map *raw = find_kind("twin-raw"), *text = find_kind("twin-text");
 	char *a, *b;
 
 	(void)state;
@@ -438,7 +339,7 @@ static const char *verdict_of(json_t *root, const char *dir, const char *label_n
  */
 static void test_stale_every_mode(void **state)
 {
-	char *empty = harness_join(hx.dir, "empty-ignore"), *opt, *out;
+	char *empty = tu_join(hx.dir, "empty-ignore"), *opt, *out;
 	json_t *root;
 	int fd;
 
@@ -469,7 +370,7 @@ static void test_stale_every_mode(void **state)
 
 static void test_who_every_mode(void **state)
 {
-	const struct hmap *m = find_kind("osc52");
+	const struct fx_map *m = find_kind("osc52");
 	char *out;
 	json_t *root;
 
@@ -486,7 +387,7 @@ static void test_who_every_mode(void **state)
 /* snapshot and diff: the file and the diff against another process. */
 static void test_snapshot_and_diff(void **state)
 {
-	char *file = harness_join(hx.dir, "snap.json"), *text, *out, *raw, *cmdline;
+	char *file = tu_join(hx.dir, "snap.json"), *text, *out, *raw, *cmdline;
 	char self[16], path[64];
 	json_t *root;
 	size_t len, cmdline_len = 0;

@@ -27,7 +27,9 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "stale_harness.h"
+#include "msrun.h"
+#include "fixture_client.h"
+#include "testutil.h"
 
 #define PKG "mapscope-testpkg"
 
@@ -36,7 +38,7 @@ struct fx {
 	char deb[2][PATH_MAX];
 	char shipped[PATH_MAX]; /* where the package puts the library */
 	char mapped[PATH_MAX];  /* the name the kernel gives it */
-	struct child child;
+	struct fixture child;
 };
 
 /* Run a command with its output kept out of the test log; its exit status. */
@@ -101,7 +103,7 @@ static void build_deb(struct fx *fx, int v, const char *version, const char *lib
 	*strrchr(path, '/') = '\0';
 	make_dirs(path);
 	snprintf(path, sizeof(path), "%s%s", tree, fx->shipped);
-	assert_int_equal(harness_copy(lib, path), 0);
+	assert_int_equal(tu_copy(lib, path), 0);
 	snprintf(fx->deb[v], sizeof(fx->deb[v]), "%s/pkg%d.deb", fx->dir, v);
 	assert_int_equal(run(argv), 0);
 }
@@ -114,15 +116,15 @@ static int setup(void **state)
 
 	fx = calloc(1, sizeof(*fx));
 	assert_non_null(fx);
-	fx->dir = harness_mkdtemp();
+	fx->dir = tu_tmpdir();
 	/* Merged /usr: ship under /lib, be mapped under /usr/lib, as libc6 is. */
 	if (lstat("/lib", &st) == 0 && S_ISLNK(st.st_mode))
 		snprintf(fx->shipped, sizeof(fx->shipped), "/lib/" PKG "/libmstestpkg.so");
 	else
 		snprintf(fx->shipped, sizeof(fx->shipped), "/usr/lib/" PKG "/libmstestpkg.so");
 	snprintf(fx->mapped, sizeof(fx->mapped), "/usr/lib/" PKG "/libmstestpkg.so");
-	a = harness_built("libstale-a.so");
-	b = harness_built("libstale-b.so");
+	a = tu_built("libstale-a.so");
+	b = tu_built("libstale-b.so");
 	build_deb(fx, 0, "1.0", a);
 	build_deb(fx, 1, "2.0-1", b);
 	free(a);
@@ -138,9 +140,9 @@ static int teardown(void **state)
 
 	if (!fx)
 		return 0;
-	child_stop(&fx->child);
+	fixture_stop(&fx->child);
 	run(purge);
-	harness_rmdir(fx->dir);
+	tu_rmtree(fx->dir);
 	free(fx->dir);
 	free(fx);
 	return 0;
@@ -161,7 +163,7 @@ static json_t *file_entry(json_t *root, const char *name)
 
 static json_t *stale_json(struct fx *fx, const char *columns)
 {
-	char pidstr[16], *out, *empty = harness_join(fx->dir, "no-ignores"), *opt;
+	char pidstr[16], *out, *empty = tu_join(fx->dir, "no-ignores"), *opt;
 	const char *args[] = { "stale", pidstr, "--show=all", "-J", "-o", columns, NULL, NULL };
 	json_error_t jerr;
 	json_t *root;
@@ -170,7 +172,7 @@ static json_t *stale_json(struct fx *fx, const char *columns)
 	assert_true(asprintf(&opt, "--ignore-file=%s", empty) > 0);
 	args[6] = opt;
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)fx->child.pid);
-	harness_run(&out, args);
+	msrun_capture(args, NULL, &out, NULL);
 	assert_non_null(out);
 	root = json_loads(out, 0, &jerr);
 	if (!root)
@@ -190,8 +192,8 @@ static void test_upgrade_names_the_package(void **state)
 	json_t *root, *f;
 
 	assert_int_equal(run(install1), 0);
-	assert_int_equal(child_start(&fx->child), 0);
-	assert_int_equal(child_cmd(&fx->child, "mapx %s", fx->mapped), 0);
+	assert_int_equal(fixture_start_with(&fx->child, FIXTURE_STALE_CHILD), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "mapx %s", fx->mapped), 0);
 	/* Nothing stale: no package is named, for nothing needs one. */
 	root = stale_json(fx, "NAME,VERDICT,PACKAGE");
 	f = file_entry(root, fx->mapped);

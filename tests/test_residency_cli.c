@@ -25,30 +25,13 @@
 #include "resfix.h"
 #include "snapfix.h"
 
-static int setup(void **state)
-{
-	struct fixture *fx = calloc(1, sizeof(*fx));
-
-	assert_non_null(fx);
-	assert_int_equal(resfix_start(fx), 0);
-	*state = fx;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	fixture_stop(*state);
-	free(*state);
-	return 0;
-}
-
 static json_t *run_json(const char *const *args)
 {
 	char *out = NULL;
 	json_error_t jerr;
 	json_t *root;
 
-	assert_int_equal(snapfix_run(args, NULL, &out, NULL), 0);
+	assert_int_equal(msrun_capture(args, NULL, &out, NULL), 0);
 	root = json_loads(out, 0, &jerr);
 	if (!root)
 		fail_msg("not JSON: %s", jerr.text);
@@ -206,7 +189,7 @@ static void test_list_human_sizes(void **state)
 
 	assert_non_null(w);
 	snprintf(pidarg, sizeof(pidarg), "%d", (int)fx->pid);
-	assert_int_equal(snapfix_run((const char *const[]){ "list", pidarg, "-r", "-n", "-o", "START,RSS,SWAP", NULL },
+	assert_int_equal(msrun_capture((const char *const[]){ "list", pidarg, "-r", "-n", "-o", "START,RSS,SWAP", NULL },
 				     NULL, &out, NULL), 0);
 	/* 2 MiB written of 4 MiB; nothing swapped. */
 	snprintf(want, sizeof(want), "%" PRIx64 " 2M 0B\n", w->start);
@@ -222,7 +205,7 @@ static void snapshot_to(pid_t pid, const char *path, bool residency)
 	char pidarg[16];
 
 	snprintf(pidarg, sizeof(pidarg), "%d", (int)pid);
-	assert_int_equal(snapfix_run((const char *const[]){ "snapshot", pidarg, "-o", path,
+	assert_int_equal(msrun_capture((const char *const[]){ "snapshot", pidarg, "-o", path,
 							    residency ? "--residency" : "--no-clobber", NULL },
 				     NULL, NULL, NULL), 0);
 }
@@ -290,7 +273,7 @@ static void test_snapshot_residency_round_trip(void **state)
 	assert_int_equal(snap.hdr.version, MS_SNAPSHOT_VERSION);
 	assert_null(snap.res);
 	ms_snapshot_free(&snap);
-	text = snapfix_slurp(plain, &len);
+	text = tu_slurp(plain, &len);
 	assert_non_null(text);
 	assert_null(strstr(text, "\"rss\""));
 	free(text);
@@ -316,7 +299,7 @@ static json_t *diff_json(const char *a, const char *b, int want_status)
 	json_error_t jerr;
 	json_t *root;
 
-	assert_int_equal(snapfix_run((const char *const[]){ "diff", "--residency", a, b, "-J", "-b", "-o",
+	assert_int_equal(msrun_capture((const char *const[]){ "diff", "--residency", a, b, "-J", "-b", "-o",
 							    "START,OLDRSS,RSS,RSSDIFF,SWAPDIFF,FIELDS", NULL },
 				     NULL, &out, NULL), want_status);
 	root = json_loads(out, 0, &jerr);
@@ -358,7 +341,7 @@ static void test_diff_growth(void **state)
 	snapshot_to(fx->pid, b, true);
 
 	/* Residency alone changes no layout: the same map for plain diff. */
-	assert_int_equal(snapfix_run((const char *const[]){ "diff", a, b, NULL }, NULL, NULL, NULL), 0);
+	assert_int_equal(msrun_capture((const char *const[]){ "diff", a, b, NULL }, NULL, NULL, NULL), 0);
 
 	root = diff_json(a, b, 1);
 	expect_growth(root, w->start, page);
@@ -369,7 +352,7 @@ static void test_diff_growth(void **state)
 	json_decref(root);
 
 	/* --residency needs it on both sides. */
-	assert_int_equal(snapfix_run((const char *const[]){ "diff", "--residency", plain, b, NULL },
+	assert_int_equal(msrun_capture((const char *const[]){ "diff", "--residency", plain, b, NULL },
 				     NULL, NULL, &errout), 2);
 	assert_non_null(strstr(errout, "without residency"));
 	free(errout);
@@ -388,13 +371,13 @@ static void test_diff_residency_null_without(void **state)
 	uint64_t start;
 
 	/* A mapping only the old snapshot (version 1) has: a removed row. */
-	assert_int_equal(snapfix_command(&e->fx, "mapfile res-gone.dat"), 0);
-	start = e->fx.maps[e->fx.nmaps - 1].start;
-	assert_int_equal(snapfix_run((const char *const[]){ "snapshot", e->pid, "-o", e->out, NULL },
+	assert_int_equal(fixture_command(&e->fx, "mapfile res-gone.dat"), 0);
+	start = e->fx.maps[e->fx.count - 1].start;
+	assert_int_equal(msrun_capture((const char *const[]){ "snapshot", e->pid, "-o", e->out, NULL },
 				     NULL, NULL, NULL), 0);
 	snprintf(cmd, sizeof(cmd), "unmap %" PRIx64, start);
-	assert_int_equal(snapfix_command(&e->fx, cmd), 0);
-	assert_int_equal(snapfix_run((const char *const[]){ "diff", e->out, e->pid, "-J", "-b", "-o",
+	assert_int_equal(fixture_command(&e->fx, cmd), 0);
+	assert_int_equal(msrun_capture((const char *const[]){ "diff", e->out, e->pid, "-J", "-b", "-o",
 							    "CHANGE,START,OLDRSS,RSS,RSSDIFF,NAME", NULL },
 				     NULL, &out, &errout), 1);
 	assert_non_null(strstr(errout, "without residency"));
@@ -415,12 +398,12 @@ static void test_diff_residency_null_without(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_list_rss_equals_smaps, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_list_known_pages_and_default, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_list_human_sizes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_who_rss_equals_smaps, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_snapshot_residency_round_trip, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_diff_growth, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_list_rss_equals_smaps, resfix_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_list_known_pages_and_default, resfix_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_list_human_sizes, resfix_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_who_rss_equals_smaps, resfix_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_snapshot_residency_round_trip, resfix_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_diff_growth, resfix_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_diff_residency_null_without, snapfix_env_setup,
 						snapfix_env_teardown),
 	};

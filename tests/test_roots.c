@@ -34,7 +34,9 @@
 #include "core/maps.h"
 #include "core/proc.h"
 #include "core/stale.h"
-#include "stale_harness.h"
+#include "msrun.h"
+#include "fixture_client.h"
+#include "testutil.h"
 
 struct fx {
 	char *dir;      /* the temp dir: P lives below it on the host */
@@ -44,7 +46,7 @@ struct fx {
 	char *lib_a, *lib_b;
 	char *procdir;  /* root/proc, /proc bound there for mapscope in the chroot */
 	bool proc_bound;
-	struct child child;
+	struct fixture child;
 };
 
 static int mkdirs(const char *path)
@@ -85,20 +87,20 @@ static int setup(void **state)
 
 	fx = calloc(1, sizeof(*fx));
 	assert_non_null(fx);
-	fx->dir = harness_mkdtemp();
-	fx->root = harness_join(fx->dir, "root");
-	libdir = harness_join(fx->dir, "lib");
-	fx->lib = harness_join(libdir, "libroots.so");
+	fx->dir = tu_tmpdir();
+	fx->root = tu_join(fx->dir, "root");
+	libdir = tu_join(fx->dir, "lib");
+	fx->lib = tu_join(libdir, "libroots.so");
 	assert_true(asprintf(&inner, "%s%s", fx->root, libdir) > 0);
 	assert_true(asprintf(&fx->lib_in, "%s%s", fx->root, fx->lib) > 0);
 	assert_int_equal(mkdirs(libdir), 0);
 	assert_int_equal(mkdirs(inner), 0);
-	fx->lib_a = harness_built("libstale-a.so");
-	fx->lib_b = harness_built("libstale-b.so");
+	fx->lib_a = tu_built("libstale-a.so");
+	fx->lib_b = tu_built("libstale-b.so");
 	/* Two builds: the host holds a, the other root b, at the same path. */
-	assert_int_equal(harness_copy(fx->lib_a, fx->lib), 0);
-	assert_int_equal(harness_copy(fx->lib_b, fx->lib_in), 0);
-	fx->procdir = harness_join(fx->root, "proc");
+	assert_int_equal(tu_copy(fx->lib_a, fx->lib), 0);
+	assert_int_equal(tu_copy(fx->lib_b, fx->lib_in), 0);
+	fx->procdir = tu_join(fx->root, "proc");
 	assert_int_equal(mkdir(fx->procdir, 0555), 0);
 	free(libdir);
 	free(inner);
@@ -112,10 +114,10 @@ static int teardown(void **state)
 
 	if (!fx)
 		return 0;
-	child_stop(&fx->child);
+	fixture_stop(&fx->child);
 	if (fx->proc_bound)
 		umount2(fx->procdir, MNT_DETACH);
-	harness_rmdir(fx->dir);
+	tu_rmtree(fx->dir);
 	free(fx->dir);
 	free(fx->root);
 	free(fx->lib);
@@ -133,7 +135,7 @@ static void rename_over(const char *src, const char *dst)
 	char *tmp;
 
 	assert_true(asprintf(&tmp, "%s.incoming", dst) > 0);
-	assert_int_equal(harness_copy(src, tmp), 0);
+	assert_int_equal(tu_copy(src, tmp), 0);
 	assert_int_equal(rename(tmp, dst), 0);
 	free(tmp);
 }
@@ -198,8 +200,8 @@ static void test_chroot_judges_host_process(void **state)
 
 	assert_int_equal(mount("/proc", fx->procdir, NULL, MS_BIND | MS_REC, NULL), 0);
 	fx->proc_bound = true;
-	assert_int_equal(child_start(&fx->child), 0);
-	assert_int_equal(child_cmd(&fx->child, "mapx %s", fx->lib), 0);
+	assert_int_equal(fixture_start_with(&fx->child, FIXTURE_STALE_CHILD), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "mapx %s", fx->lib), 0);
 	/* The chroot's own copy at that path is another build: not what counts. */
 	assert_int_equal(verdict_from_chroot(fx->root, fx->child.pid, fx->lib), MS_STALE_OK);
 	/* Replacing the chroot's copy changes nothing for a host process... */
@@ -214,9 +216,9 @@ static void test_host_judges_chrooted_process(void **state)
 {
 	struct fx *fx = *state;
 
-	assert_int_equal(child_start(&fx->child), 0);
-	assert_int_equal(child_cmd(&fx->child, "chroot %s", fx->root), 0);
-	assert_int_equal(child_cmd(&fx->child, "mapx %s", fx->lib), 0);
+	assert_int_equal(fixture_start_with(&fx->child, FIXTURE_STALE_CHILD), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "chroot %s", fx->root), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "mapx %s", fx->lib), 0);
 	/* From the host the kernel names the chroot's file by its host path. */
 	assert_int_equal(verdict_of(fx->child.pid, fx->lib_in), MS_STALE_OK);
 	rename_over(fx->lib_b, fx->lib);
@@ -232,7 +234,7 @@ static char *container_cell(pid_t pid)
 	const char *args[] = { "stale", pidstr, "--show=all", "-J", "-o", "NAME,PID,CONTAINER", NULL };
 
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
-	harness_run(&out, args);
+	msrun_capture(args, NULL, &out, NULL);
 	assert_non_null(out);
 	at = strstr(out, "\"container\": ");
 	if (!at)
@@ -279,10 +281,10 @@ static void test_stale_says_where_it_lives(void **state)
 	struct fx *fx = *state;
 	char *cell, *cg, *parent = NULL;
 
-	assert_int_equal(child_start(&fx->child), 0);
-	assert_int_equal(child_cmd(&fx->child, "mapx %s", fx->lib), 0);
+	assert_int_equal(fixture_start_with(&fx->child, FIXTURE_STALE_CHILD), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "mapx %s", fx->lib), 0);
 	assert_null(container_cell(fx->child.pid));
-	assert_int_equal(child_cmd(&fx->child, "pivot %s", fx->root), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "pivot %s", fx->root), 0);
 	cell = container_cell(fx->child.pid);
 	assert_non_null(cell);
 	assert_string_equal(cell, "other root");
@@ -290,7 +292,7 @@ static void test_stale_says_where_it_lives(void **state)
 	cg = machine_cgroup(fx->child.pid, &parent);
 	if (cg) {
 		cell = container_cell(fx->child.pid);
-		child_stop(&fx->child);
+		fixture_stop(&fx->child);
 		rmdir(cg);
 		rmdir(parent);
 		assert_non_null(cell);
@@ -305,9 +307,9 @@ static void test_pivot_root_judged_by_own_root(void **state)
 {
 	struct fx *fx = *state;
 
-	assert_int_equal(child_start(&fx->child), 0);
-	assert_int_equal(child_cmd(&fx->child, "pivot %s", fx->root), 0);
-	assert_int_equal(child_cmd(&fx->child, "mapx %s", fx->lib), 0);
+	assert_int_equal(fixture_start_with(&fx->child, FIXTURE_STALE_CHILD), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "pivot %s", fx->root), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "mapx %s", fx->lib), 0);
 	/* Its own namespace: the name is the path in its root. */
 	assert_int_equal(verdict_of(fx->child.pid, fx->lib), MS_STALE_OK);
 	rename_over(fx->lib_b, fx->lib);

@@ -25,18 +25,6 @@
 
 #define HANG_GUARD_S 10
 
-static int setup(void **state)
-{
-	*state = snapfix_tmpdir();
-	return *state ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	snapfix_rmdir(*state);
-	return 0;
-}
-
 /* Read path expecting a refusal: the code, errno and a phrase of the message. */
 static void refused(const char *path, int code, int sys_errno, const char *phrase)
 {
@@ -57,11 +45,11 @@ static void refused(const char *path, int code, int sys_errno, const char *phras
 static void test_regular_read_whole(void **state)
 {
 	const char *dir = *state;
-	char *path = snapfix_path(dir, "conf"), *link = snapfix_path(dir, "link"), *text;
+	char *path = tu_join(dir, "conf"), *link = tu_join(dir, "link"), *text;
 	struct ms_error err;
 	size_t len;
 
-	assert_int_equal(snapfix_spit(path, "delay = 2\n"), 0);
+	assert_int_equal(tu_spit(path, "delay = 2\n"), 0);
 	assert_int_equal(ms_read_regular(path, 4096, &text, &len, &err), 0);
 	assert_int_equal(len, 10);
 	assert_string_equal(text, "delay = 2\n");
@@ -85,7 +73,7 @@ static void test_regular_read_whole(void **state)
 static void test_fifo_refused(void **state)
 {
 	const char *dir = *state;
-	char *path = snapfix_path(dir, "fifo"), *link = snapfix_path(dir, "to-fifo");
+	char *path = tu_join(dir, "fifo"), *link = tu_join(dir, "to-fifo");
 	int rfd, wfd;
 
 	assert_int_equal(mkfifo(path, 0600), 0);
@@ -115,7 +103,7 @@ static void test_fifo_refused(void **state)
 static void test_other_kinds_refused(void **state)
 {
 	const char *dir = *state;
-	char *link = snapfix_path(dir, "to-zero"), *missing = snapfix_path(dir, "none");
+	char *link = tu_join(dir, "to-zero"), *missing = tu_join(dir, "none");
 
 	refused(dir, MS_ERR_INVAL, EISDIR, "a directory, not a regular file");
 	/* /dev/zero never ends: read at all, it would fill any bound. */
@@ -130,9 +118,9 @@ static void test_other_kinds_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_regular_read_whole, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fifo_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_other_kinds_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_regular_read_whole, tu_tmpdir_setup, tu_tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_fifo_refused, tu_tmpdir_setup, tu_tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_other_kinds_refused, tu_tmpdir_setup, tu_tmpdir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

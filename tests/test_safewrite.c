@@ -66,7 +66,7 @@ static int setup_real(void **state)
 {
 	struct env *e = calloc(1, sizeof(*e));
 
-	e->dir = snapfix_tmpdir();
+	e->dir = tu_tmpdir();
 	assert_non_null(e->dir);
 	*state = e;
 	return 0;
@@ -83,7 +83,8 @@ static int teardown(void **state)
 {
 	struct env *e = *state;
 
-	snapfix_rmdir(e->dir);
+	tu_rmtree(e->dir);
+	free(e->dir);
 	free(e);
 	return 0;
 }
@@ -91,7 +92,7 @@ static int teardown(void **state)
 static void assert_content(const char *path, const char *want)
 {
 	size_t len;
-	char *got = snapfix_slurp(path, &len);
+	char *got = tu_slurp(path, &len);
 
 	assert_non_null(got);
 	assert_string_equal(got, want);
@@ -102,7 +103,7 @@ static void test_created_then_overwrote(void **state)
 {
 	struct env *e = *state;
 	struct ms_safewrite_opts o = opts_for(e);
-	char *path = snapfix_path(e->dir, "out.json");
+	char *path = tu_join(e->dir, "out.json");
 	struct ms_error err;
 	bool created = false;
 
@@ -125,7 +126,7 @@ static void test_fallback_flag(void **state)
 {
 	struct env *e = *state;
 	struct ms_safewrite_opts o = opts_for(e);
-	char *path = snapfix_path(e->dir, "flag");
+	char *path = tu_join(e->dir, "flag");
 	struct ms_safewrite w;
 	struct ms_error err;
 
@@ -140,12 +141,12 @@ static void test_no_clobber_leaves_bytes(void **state)
 {
 	struct env *e = *state;
 	struct ms_safewrite_opts o = opts_for(e);
-	char *path = snapfix_path(e->dir, "keep.json");
+	char *path = tu_join(e->dir, "keep.json");
 	struct stat before, after;
 	struct ms_error err;
 	bool created = true;
 
-	assert_int_equal(snapfix_spit(path, "precious bytes\n"), 0);
+	assert_int_equal(tu_spit(path, "precious bytes\n"), 0);
 	assert_int_equal(stat(path, &before), 0);
 	o.no_clobber = true;
 	assert_true(ms_safewrite_file(path, &o, "X", 1, &created, &err) < 0);
@@ -160,7 +161,7 @@ static void test_no_clobber_leaves_bytes(void **state)
 
 	/* And a new name is still created under --no-clobber. */
 	free(path);
-	path = snapfix_path(e->dir, "fresh.json");
+	path = tu_join(e->dir, "fresh.json");
 	assert_int_equal(ms_safewrite_file(path, &o, "new\n", 4, &created, &err), 0);
 	assert_true(created);
 	assert_content(path, "new\n");
@@ -201,7 +202,7 @@ static int write_limited(const struct env *e, const char *path, bool no_clobber,
 static void test_failed_write_created_leaves_nothing(void **state)
 {
 	struct env *e = *state;
-	char *path = snapfix_path(e->dir, "doomed.json");
+	char *path = tu_join(e->dir, "doomed.json");
 	struct stat st;
 
 	assert_int_equal(write_limited(e, path, false, EFBIG), 0);
@@ -213,10 +214,10 @@ static void test_failed_write_created_leaves_nothing(void **state)
 static void test_failed_write_existing_kept(void **state)
 {
 	struct env *e = *state;
-	char *path = snapfix_path(e->dir, "theirs.json");
+	char *path = tu_join(e->dir, "theirs.json");
 
 	/* --no-clobber: refused before any write; the bytes stay. */
-	assert_int_equal(snapfix_spit(path, "theirs\n"), 0);
+	assert_int_equal(tu_spit(path, "theirs\n"), 0);
 	assert_int_equal(write_limited(e, path, true, EEXIST), 0);
 	assert_content(path, "theirs\n");
 
@@ -238,7 +239,7 @@ static struct frozen freeze(const char *path)
 
 	assert_int_equal(lstat(path, &f.st), 0);
 	if (S_ISREG(f.st.st_mode))
-		f.bytes = snapfix_slurp(path, NULL);
+		f.bytes = tu_slurp(path, NULL);
 	return f;
 }
 
@@ -284,18 +285,18 @@ static const struct {
  */
 static char *plant(const char *dir, enum hostile h, char **victim)
 {
-	char *path = snapfix_path(dir, "target");
+	char *path = tu_join(dir, "target");
 
 	*victim = NULL;
 	switch (h) {
 	case H_LINK_TO_FILE:
-		*victim = snapfix_path(dir, "victim");
-		assert_int_equal(snapfix_spit(*victim, "root's secret\n"), 0);
+		*victim = tu_join(dir, "victim");
+		assert_int_equal(tu_spit(*victim, "root's secret\n"), 0);
 		assert_int_equal(chmod(*victim, 0600), 0);
 		assert_int_equal(symlink(*victim, path), 0);
 		break;
 	case H_DANGLING:
-		*victim = snapfix_path(dir, "nowhere");
+		*victim = tu_join(dir, "nowhere");
 		assert_int_equal(symlink(*victim, path), 0);
 		break;
 	case H_FIFO:
@@ -322,7 +323,7 @@ static void refuse_one(const struct env *e, enum hostile h, bool record_like)
 	struct ms_safewrite_opts o = opts_for(e);
 	struct ms_error err = { 0 };
 	struct frozen before, victim_before = { .bytes = NULL };
-	char *victim, *path, *sub = snapfix_tmpdir();
+	char *victim, *path, *sub = tu_tmpdir();
 	bool created = true;
 
 	path = plant(sub, h, &victim);
@@ -343,7 +344,8 @@ static void refuse_one(const struct env *e, enum hostile h, bool record_like)
 		assert_int_equal(access(victim, F_OK), -1); /* nothing created where it points */
 	free(victim);
 	free(path);
-	snapfix_rmdir(sub);
+	tu_rmtree(sub);
+	free(sub);
 }
 
 static void test_hostile_targets_refused(void **state)
@@ -361,7 +363,7 @@ static void test_fifo_reader_gets_nothing(void **state)
 {
 	struct env *e = *state;
 	struct ms_safewrite_opts o = opts_for(e);
-	char *path = snapfix_path(e->dir, "fifo");
+	char *path = tu_join(e->dir, "fifo");
 	struct ms_error err;
 	char byte;
 	int rfd;
@@ -392,7 +394,7 @@ static void test_other_owner_needs_force(void **state)
 {
 	struct env *e = *state;
 	struct ms_safewrite_opts o = opts_for(e);
-	char *path = snapfix_path(e->dir, "theirs.json");
+	char *path = tu_join(e->dir, "theirs.json");
 	struct ms_error err = { 0 };
 	struct frozen before;
 	bool created = true;
@@ -402,7 +404,7 @@ static void test_other_owner_needs_force(void **state)
 		free(path);
 		skip();
 	}
-	assert_int_equal(snapfix_spit(path, "nobody's own\n"), 0);
+	assert_int_equal(tu_spit(path, "nobody's own\n"), 0);
 	assert_int_equal(chown(path, NOBODY, NOBODY), 0);
 	before = freeze(path);
 	assert_int_equal(ms_safewrite_file(path, &o, "root's\n", 7, &created, &err), MS_ERR_NOACCESS);
@@ -431,11 +433,11 @@ static void test_hard_link_needs_force(void **state)
 {
 	struct env *e = *state;
 	struct ms_safewrite_opts o = opts_for(e);
-	char *mine = snapfix_path(e->dir, "mine"), *other = snapfix_path(e->dir, "link.json");
+	char *mine = tu_join(e->dir, "mine"), *other = tu_join(e->dir, "link.json");
 	struct ms_error err = { 0 };
 	struct frozen before;
 
-	assert_int_equal(snapfix_spit(mine, "precious\n"), 0);
+	assert_int_equal(tu_spit(mine, "precious\n"), 0);
 	assert_int_equal(link(mine, other), 0);
 	before = freeze(mine);
 	assert_int_equal(ms_safewrite_file(other, &o, "x\n", 2, NULL, &err), MS_ERR_NOACCESS);
@@ -453,7 +455,7 @@ static void test_mode_0600(void **state)
 {
 	struct env *e = *state;
 	struct ms_safewrite_opts o = opts_for(e);
-	char *a = snapfix_path(e->dir, "m1"), *b = snapfix_path(e->dir, "m2");
+	char *a = tu_join(e->dir, "m1"), *b = tu_join(e->dir, "m2");
 	struct ms_safewrite w;
 	struct ms_error err;
 	mode_t old = umask(0);
@@ -484,7 +486,7 @@ static void test_directory_refused(void **state)
 	assert_true(ms_safewrite_file(e->dir, &o, "x", 1, NULL, &err) < 0);
 	assert_true(err.sys_errno == EISDIR);
 	{
-		char *missing = snapfix_path(e->dir, "no/such/dir.json");
+		char *missing = tu_join(e->dir, "no/such/dir.json");
 
 		assert_true(ms_safewrite_file(missing, &o, "x", 1, NULL, &err) < 0);
 		assert_int_equal(err.sys_errno, ENOENT);
@@ -508,24 +510,24 @@ static struct answer try_case(const char *dir, int which, bool fallback)
 	struct ms_error err = { 0 };
 
 	switch (which) {
-	case 0: path = snapfix_path(dir, "new"); break;
-	case 1: path = snapfix_path(dir, "old"); snapfix_spit(path, "old"); break;
+	case 0: path = tu_join(dir, "new"); break;
+	case 1: path = tu_join(dir, "old"); tu_spit(path, "old"); break;
 	case 2:
-		path = snapfix_path(dir, "dangling");
-		other = snapfix_path(dir, "nowhere");
+		path = tu_join(dir, "dangling");
+		other = tu_join(dir, "nowhere");
 		if (symlink(other, path) < 0)
 			a.rc = 99;
 		free(other);
 		break;
 	case 3:
-		path = snapfix_path(dir, "tofile");
-		other = snapfix_path(dir, "real");
-		snapfix_spit(other, "real");
+		path = tu_join(dir, "tofile");
+		other = tu_join(dir, "real");
+		tu_spit(other, "real");
 		if (symlink(other, path) < 0)
 			a.rc = 99;
 		free(other);
 		break;
-	case 4: path = snapfix_path(dir, "old"); o.no_clobber = true; snapfix_spit(path, "old"); break;
+	case 4: path = tu_join(dir, "old"); o.no_clobber = true; tu_spit(path, "old"); break;
 	default: path = strdup(dir); break;
 	}
 	if (a.rc == 0)
@@ -539,7 +541,7 @@ static void test_fallback_same_answers(void **state)
 {
 	(void)state;
 	for (int which = 0; which < 6; which++) {
-		char *d1 = snapfix_tmpdir(), *d2 = snapfix_tmpdir();
+		char *d1 = tu_tmpdir(), *d2 = tu_tmpdir();
 		struct answer real = try_case(d1, which, false);
 		struct answer fb = try_case(d2, which, true);
 
@@ -555,8 +557,10 @@ static void test_fallback_same_answers(void **state)
 			assert_int_equal(real.sys_errno, ELOOP);
 		if (which == 4 || which == 5)
 			assert_true(real.rc < 0);
-		snapfix_rmdir(d1);
-		snapfix_rmdir(d2);
+		tu_rmtree(d1);
+		free(d1);
+		tu_rmtree(d2);
+		free(d2);
 	}
 }
 

@@ -38,21 +38,9 @@
 
 static const struct ms_safewrite_opts atomic_opts = { .atomic = true, .mode = 0644 };
 
-static int setup(void **state)
-{
-	*state = snapfix_tmpdir();
-	return *state ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	snapfix_rmdir(*state);
-	return 0;
-}
-
 static void assert_holds(const char *path, const char *want)
 {
-	char *got = snapfix_slurp(path, NULL);
+	char *got = tu_slurp(path, NULL);
 
 	assert_non_null(got);
 	assert_string_equal(got, want);
@@ -77,13 +65,13 @@ static int entries(const char *dir)
 static void test_old_document_whole_until_close(void **state)
 {
 	const char *dir = *state;
-	char *path = snapfix_path(dir, "mapscope.prom");
+	char *path = tu_join(dir, "mapscope.prom");
 	struct ms_safewrite w;
 	struct ms_error err;
 	struct stat st;
 	mode_t old = umask(022);
 
-	assert_int_equal(snapfix_spit(path, "old\n# EOF\n"), 0);
+	assert_int_equal(tu_spit(path, "old\n# EOF\n"), 0);
 	assert_int_equal(ms_safewrite_open(path, &atomic_opts, &w, &err), 0);
 	assert_false(w.created);
 	/* The temporary is not a *.prom file: the textfile collector skips it. */
@@ -106,7 +94,7 @@ static void test_old_document_whole_until_close(void **state)
 
 static void test_created_when_absent(void **state)
 {
-	char *path = snapfix_path(*state, "fresh.prom");
+	char *path = tu_join(*state, "fresh.prom");
 	struct ms_error err;
 	bool created = false;
 
@@ -121,11 +109,11 @@ static void test_created_when_absent(void **state)
 static void test_symlink_replaced_not_followed(void **state)
 {
 	const char *dir = *state;
-	char *path = snapfix_path(dir, "target"), *victim = snapfix_path(dir, "victim");
+	char *path = tu_join(dir, "target"), *victim = tu_join(dir, "victim");
 	struct ms_error err;
 	struct stat st;
 
-	assert_int_equal(snapfix_spit(victim, "root's secret\n"), 0);
+	assert_int_equal(tu_spit(victim, "root's secret\n"), 0);
 	assert_int_equal(symlink(victim, path), 0);
 	assert_int_equal(ms_safewrite_file(path, &atomic_opts, "metrics\n", 8, NULL, &err), 0);
 	assert_int_equal(lstat(path, &st), 0);
@@ -139,11 +127,11 @@ static void test_symlink_replaced_not_followed(void **state)
 static void test_hard_link_elsewhere_untouched(void **state)
 {
 	const char *dir = *state;
-	char *path = snapfix_path(dir, "target"), *other = snapfix_path(dir, "other");
+	char *path = tu_join(dir, "target"), *other = tu_join(dir, "other");
 	struct ms_error err;
 
 	/* Only the name is replaced: the inode another name holds keeps its bytes. */
-	assert_int_equal(snapfix_spit(other, "kept\n"), 0);
+	assert_int_equal(tu_spit(other, "kept\n"), 0);
 	assert_int_equal(link(other, path), 0);
 	assert_int_equal(ms_safewrite_file(path, &atomic_opts, "new\n", 4, NULL, &err), 0);
 	assert_holds(path, "new\n");
@@ -155,8 +143,8 @@ static void test_hard_link_elsewhere_untouched(void **state)
 static void test_refusals(void **state)
 {
 	const char *dir = *state;
-	char *fifo = snapfix_path(dir, "fifo"), *sub = snapfix_path(dir, "sub");
-	char *kept = snapfix_path(dir, "kept");
+	char *fifo = tu_join(dir, "fifo"), *sub = tu_join(dir, "sub");
+	char *kept = tu_join(dir, "kept");
 	struct ms_safewrite_opts o = atomic_opts;
 	struct ms_safewrite w;
 	struct ms_error err;
@@ -167,7 +155,7 @@ static void test_refusals(void **state)
 	assert_int_equal(mkdir(sub, 0755), 0);
 	assert_int_equal(ms_safewrite_file(sub, &o, "x", 1, NULL, &err), MS_ERR_IO);
 	assert_int_equal(err.sys_errno, EISDIR);
-	assert_int_equal(snapfix_spit(kept, "kept\n"), 0);
+	assert_int_equal(tu_spit(kept, "kept\n"), 0);
 	o.no_clobber = true;
 	assert_int_equal(ms_safewrite_file(kept, &o, "x", 1, NULL, &err), MS_ERR_IO);
 	assert_int_equal(err.sys_errno, EEXIST);
@@ -184,7 +172,7 @@ static void test_refusals(void **state)
 
 static void test_other_owner_needs_force(void **state)
 {
-	char *path = snapfix_path(*state, "theirs");
+	char *path = tu_join(*state, "theirs");
 	struct ms_safewrite_opts o = atomic_opts;
 	struct ms_error err;
 
@@ -192,7 +180,7 @@ static void test_other_owner_needs_force(void **state)
 		free(path);
 		skip();
 	}
-	assert_int_equal(snapfix_spit(path, "theirs\n"), 0);
+	assert_int_equal(tu_spit(path, "theirs\n"), 0);
 	assert_int_equal(chown(path, 65534, 65534), 0);
 	assert_int_equal(ms_safewrite_file(path, &o, "x\n", 2, NULL, &err), MS_ERR_NOACCESS);
 	assert_holds(path, "theirs\n");
@@ -206,7 +194,7 @@ static void test_other_owner_needs_force(void **state)
 static void test_recheck_before_rename(void **state)
 {
 	const char *dir = *state;
-	char *path = snapfix_path(dir, "target");
+	char *path = tu_join(dir, "target");
 	struct ms_safewrite w;
 	struct ms_error err;
 
@@ -222,13 +210,13 @@ static void test_recheck_before_rename(void **state)
 static void test_abort_and_failed_write_leave_nothing(void **state)
 {
 	const char *dir = *state;
-	char *path = snapfix_path(dir, "target");
+	char *path = tu_join(dir, "target");
 	struct ms_safewrite w;
 	struct ms_error err;
 	pid_t pid;
 	int status;
 
-	assert_int_equal(snapfix_spit(path, "old\n"), 0);
+	assert_int_equal(tu_spit(path, "old\n"), 0);
 	assert_int_equal(ms_safewrite_open(path, &atomic_opts, &w, &err), 0);
 	assert_int_equal(ms_safewrite_write(&w, "half", 4, &err), 0);
 	ms_safewrite_abort(&w);
@@ -272,7 +260,7 @@ static pid_t start_rewriter(const char *path, const char *ignore)
 		snprintf(opt, sizeof(opt), "--metrics-file=%s", path);
 		snprintf(me, sizeof(me), "%d", (int)getppid());
 		for (int i = 0; i < REWRITES; i++) {
-			int st = snapfix_wait(snapfix_spawn(args, devnull, devnull));
+			int st = msrun_wait(msrun_spawn(args, devnull, devnull));
 
 			/* 0: nothing stale, 1: something stale; both wrote the file. */
 			if (st != 0 && st != 1)
@@ -311,7 +299,7 @@ static bool whole_document(const char *doc, size_t len)
 static void test_binary_rewrites_never_half(void **state)
 {
 	const char *dir = *state;
-	char *path = snapfix_path(dir, "mapscope.prom"), *ignore = snapfix_path(dir, "none.conf");
+	char *path = tu_join(dir, "mapscope.prom"), *ignore = tu_join(dir, "none.conf");
 	char *buf = malloc(DOC_MAX), *last = calloc(1, DOC_MAX);
 	size_t reads = 0, changes = 0, len = 0;
 	bool whole = true;
@@ -327,9 +315,9 @@ static void test_binary_rewrites_never_half(void **state)
 	}
 	assert_non_null(buf);
 	assert_non_null(last);
-	assert_int_equal(snapfix_spit(ignore, ""), 0);
+	assert_int_equal(tu_spit(ignore, ""), 0);
 	/* A whole document from the start, so any bad read comes from a rewrite. */
-	assert_int_equal(snapfix_spit(path, "# HELP mapscope_stale_files seed\n# EOF\n"), 0);
+	assert_int_equal(tu_spit(path, "# HELP mapscope_stale_files seed\n# EOF\n"), 0);
 	writer = start_rewriter(path, ignore);
 	while (whole && waitpid(writer, &status, WNOHANG) == 0) {
 		len = read_once(path, buf, DOC_MAX);
@@ -362,15 +350,15 @@ static void test_binary_rewrites_never_half(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_old_document_whole_until_close, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_created_when_absent, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_symlink_replaced_not_followed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_hard_link_elsewhere_untouched, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_other_owner_needs_force, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_recheck_before_rename, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_abort_and_failed_write_leave_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_binary_rewrites_never_half, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_old_document_whole_until_close, tu_tmpdir_setup, tu_tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_created_when_absent, tu_tmpdir_setup, tu_tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_symlink_replaced_not_followed, tu_tmpdir_setup, tu_tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_hard_link_elsewhere_untouched, tu_tmpdir_setup, tu_tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_refusals, tu_tmpdir_setup, tu_tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_other_owner_needs_force, tu_tmpdir_setup, tu_tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_recheck_before_rename, tu_tmpdir_setup, tu_tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_abort_and_failed_write_leave_nothing, tu_tmpdir_setup, tu_tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_binary_rewrites_never_half, tu_tmpdir_setup, tu_tmpdir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

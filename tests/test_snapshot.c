@@ -61,7 +61,7 @@ static void readback(void **state, enum ms_backend backend)
 	struct ms_proc *proc;
 	struct ms_maps *maps;
 	struct ms_error err;
-	char *path = snapfix_path(e->dir, "snap.json");
+	char *path = tu_join(e->dir, "snap.json");
 	char exe[PATH_MAX];
 	ssize_t n;
 	bool created = false;
@@ -79,9 +79,9 @@ static void readback(void **state, enum ms_backend backend)
 	assert_int_equal(snap.hdr.backend, backend);
 	assert_true(snap.hdr.kernel[0] != '\0');
 	assert_true(strlen(snap.hdr.time) >= 20);
-	/* cmdline: "FIXTURE\0DIR\0", NULs and all. */
+	/* cmdline: "ms-fixture\0DIR\0", NULs and all. */
 	{
-		const char *bin = getenv("MS_FIXTURE");
+		const char *bin = "ms-fixture";
 		size_t want = strlen(bin) + 1 + strlen(e->dir) + 1;
 
 		assert_int_equal(snap.hdr.cmdline_len, want);
@@ -94,7 +94,7 @@ static void readback(void **state, enum ms_backend backend)
 	assert_non_null(strstr(snap.hdr.exe, "ms-fixture"));
 
 	assert_int_equal(snap.maps.count, live.count);
-	assert_true(live.count > e->fx.nmaps);
+	assert_true(live.count > e->fx.count);
 	for (size_t i = 0; i < live.count; i++)
 		assert_same_mapping(&live.items[i], &snap.maps.items[i]);
 
@@ -119,7 +119,7 @@ static void test_readback_text(void **state)
 static void test_names_lossless(void **state)
 {
 	struct snapfix_env *e = *state;
-	char *path = snapfix_path(e->dir, "names.json");
+	char *path = tu_join(e->dir, "names.json");
 	struct ms_snapshot snap;
 	struct ms_proc *proc;
 	struct ms_maps *maps;
@@ -129,8 +129,8 @@ static void test_names_lossless(void **state)
 	open_fixture(e, MS_BACKEND_AUTO, &proc, &maps);
 	assert_int_equal(ms_snapshot_save(maps, path, NULL, NULL, &err), 0);
 	assert_int_equal(ms_snapshot_load(path, &snap, &err), 0);
-	for (size_t i = 0; i < e->fx.nmaps; i++) {
-		const struct snapfix_map *fm = &e->fx.maps[i];
+	for (size_t i = 0; i < e->fx.count; i++) {
+		const struct fx_map *fm = &e->fx.maps[i];
 		size_t k = ms_maplist_lower_bound(&snap.maps, fm->start);
 
 		assert_true(k < snap.maps.count);
@@ -142,12 +142,12 @@ static void test_names_lossless(void **state)
 			assert_memory_equal(snap.maps.items[k].name, fm->name, fm->name_len);
 		checked++;
 	}
-	assert_non_null(snapfix_find(&e->fx, "newline"));
-	assert_non_null(snapfix_find(&e->fx, "escape"));
+	assert_non_null(fixture_find(&e->fx, "newline"));
+	assert_non_null(fixture_find(&e->fx, "escape"));
 	assert_true(checked >= 10);
 	{
 		/* The raw escape byte never reaches the file. */
-		char *text = snapfix_slurp(path, NULL);
+		char *text = tu_slurp(path, NULL);
 
 		assert_non_null(text);
 		assert_null(strchr(text, '\x1b'));
@@ -297,7 +297,7 @@ static void test_malformed(void **state)
 
 static void save_now(struct snapfix_env *e, const char *name, struct ms_snapshot *snap)
 {
-	char *path = snapfix_path(e->dir, name);
+	char *path = tu_join(e->dir, name);
 	struct ms_proc *proc;
 	struct ms_maps *maps;
 	struct ms_error err;
@@ -333,17 +333,17 @@ static void test_diff_two_snapshots(void **state)
 	struct snapfix_env *e = *state;
 	struct ms_snapshot before, after;
 	struct ms_diff_summary sum;
-	const struct snapfix_map *gone = snapfix_find(&e->fx, "file-rx");
-	const struct snapfix_map *added;
+	const struct fx_map *gone = fixture_find(&e->fx, "file-rx");
+	const struct fx_map *added;
 	struct seen seen = { 0 };
 	char cmd[64];
 
 	assert_non_null(gone);
 	save_now(e, "before.json", &before);
-	assert_int_equal(snapfix_command(&e->fx, "mapfile added.dat"), 0);
+	assert_int_equal(fixture_command(&e->fx, "mapfile added.dat"), 0);
 	snprintf(cmd, sizeof(cmd), "unmap %lx", (unsigned long)gone->start);
-	assert_int_equal(snapfix_command(&e->fx, cmd), 0);
-	added = snapfix_find(&e->fx, "extra");
+	assert_int_equal(fixture_command(&e->fx, cmd), 0);
+	added = fixture_find(&e->fx, "extra");
 	assert_non_null(added);
 	save_now(e, "after.json", &after);
 

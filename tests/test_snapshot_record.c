@@ -30,7 +30,7 @@
 /* Every line of the file parsed; the count in *n. */
 static json_t **lines_of(const char *path, size_t *n)
 {
-	char *text = snapfix_slurp(path, NULL), *p, *nl;
+	char *text = tu_slurp(path, NULL), *p, *nl;
 	json_t **out = calloc(64, sizeof(*out));
 
 	assert_non_null(text);
@@ -76,7 +76,7 @@ static void test_record_twice_one_header(void **state)
 {
 	struct snapfix_env *e = *state;
 	const char *args[] = { "record", e->pid, "-o", e->out, "--count", "1", NULL };
-	const struct snapfix_map *added;
+	const struct fx_map *added;
 	struct ms_maplist replayed = { 0 };
 	struct ms_error err;
 	size_t n, records;
@@ -84,7 +84,7 @@ static void test_record_twice_one_header(void **state)
 	json_t **l;
 	char want[32];
 
-	assert_int_equal(snapfix_run(args, NULL, NULL, &err_text), 0);
+	assert_int_equal(msrun_capture(args, NULL, NULL, &err_text), 0);
 	assert_non_null(strstr(err_text, "created"));
 	free(err_text);
 	l = lines_of(e->out, &n);
@@ -95,10 +95,10 @@ static void test_record_twice_one_header(void **state)
 	assert_int_equal(json_array_size(json_object_get(l[1], "added")), live_count(e->fx.pid));
 	free_lines(l, n);
 
-	assert_int_equal(snapfix_command(&e->fx, "mapfile later.dat"), 0);
-	added = snapfix_find(&e->fx, "extra");
+	assert_int_equal(fixture_command(&e->fx, "mapfile later.dat"), 0);
+	added = fixture_find(&e->fx, "extra");
 	assert_non_null(added);
-	assert_int_equal(snapfix_run(args, NULL, NULL, &err_text), 0);
+	assert_int_equal(msrun_capture(args, NULL, NULL, &err_text), 0);
 	assert_non_null(strstr(err_text, "appending"));
 	free(err_text);
 
@@ -114,7 +114,7 @@ static void test_record_twice_one_header(void **state)
 	free_lines(l, n);
 
 	/* Replaying the file gives the live map. */
-	text = snapfix_slurp(e->out, &n);
+	text = tu_slurp(e->out, &n);
 	assert_int_equal(ms_recording_replay(text, n, "rec", 0, 0, &replayed, &records, &err), 0);
 	assert_int_equal(records, 2);
 	assert_int_equal(replayed.count, live_count(e->fx.pid));
@@ -126,39 +126,38 @@ static void test_record_other_pid_refused(void **state)
 {
 	struct snapfix_env *e = *state;
 	const char *args[] = { "record", e->pid, "-o", e->out, "--count", "1", NULL };
-	struct snapfix other;
-	char other_pid[16], *before, *after, *err_text = NULL;
-	char *snap = snapfix_path(e->dir, "snap.json");
+	struct fixture other;
+	char *before, *after, *err_text = NULL;
+	char *snap = tu_join(e->dir, "snap.json");
 	const char *snap_args[] = { "snapshot", e->pid, "-o", snap, NULL };
 
-	assert_int_equal(snapfix_run(args, NULL, NULL, NULL), 0);
-	before = snapfix_slurp(e->out, NULL);
-	assert_int_equal(snapfix_start(&other, e->dir), 0);
-	snprintf(other_pid, sizeof(other_pid), "%d", (int)other.pid);
+	assert_int_equal(msrun_capture(args, NULL, NULL, NULL), 0);
+	before = tu_slurp(e->out, NULL);
+	assert_int_equal(fixture_start_with(&other, &(struct fixture_opts){ .dir = e->dir }), 0);
 	{
-		const char *theirs[] = { "record", other_pid, "-o", e->out, "--count", "1", NULL };
+		const char *theirs[] = { "record", other.pidstr, "-o", e->out, "--count", "1", NULL };
 
-		assert_int_equal(snapfix_run(theirs, NULL, NULL, &err_text), 1);
+		assert_int_equal(msrun_capture(theirs, NULL, NULL, &err_text), 1);
 	}
 	assert_non_null(strstr(err_text, "refusing to mix two processes"));
 	free(err_text);
-	after = snapfix_slurp(e->out, NULL);
+	after = tu_slurp(e->out, NULL);
 	assert_string_equal(before, after);
-	snapfix_stop(&other);
+	fixture_stop(&other);
 	free(before);
 	free(after);
 
 	/* A file that is not a recording at all is refused too, and kept. */
-	assert_int_equal(snapfix_run(snap_args, NULL, NULL, NULL), 0);
-	before = snapfix_slurp(snap, NULL);
+	assert_int_equal(msrun_capture(snap_args, NULL, NULL, NULL), 0);
+	before = tu_slurp(snap, NULL);
 	{
 		const char *onto[] = { "record", e->pid, "-o", snap, "--count", "1", NULL };
 
-		assert_int_equal(snapfix_run(onto, NULL, NULL, &err_text), 1);
+		assert_int_equal(msrun_capture(onto, NULL, NULL, &err_text), 1);
 	}
 	assert_non_null(strstr(err_text, "not a mapscope recording"));
 	free(err_text);
-	after = snapfix_slurp(snap, NULL);
+	after = tu_slurp(snap, NULL);
 	assert_string_equal(before, after);
 	free(before);
 	free(after);
@@ -184,27 +183,27 @@ static void test_record_foreign_file_not_quoted(void **state)
 	char *err_text = NULL, *header, *nl, *bad, *kept;
 
 	for (size_t i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++) {
-		assert_int_equal(snapfix_spit(e->out, foreign[i]), 0);
-		assert_int_equal(snapfix_run(args, NULL, NULL, &err_text), 1);
+		assert_int_equal(tu_spit(e->out, foreign[i]), 0);
+		assert_int_equal(msrun_capture(args, NULL, NULL, &err_text), 1);
 		if (strstr(err_text, "TOPSECRET") || strstr(err_text, "hunter2"))
 			fail_msg("case %zu quotes the file: %s", i, err_text);
 		assert_non_null(strstr(err_text, "not a mapscope recording"));
 		free(err_text);
-		kept = snapfix_slurp(e->out, NULL);
+		kept = tu_slurp(e->out, NULL);
 		assert_string_equal(kept, foreign[i]);
 		free(kept);
 	}
 
 	/* A real recording with a damaged later line: still no bytes of that line. */
 	assert_int_equal(unlink(e->out), 0);
-	assert_int_equal(snapfix_run(args, NULL, NULL, NULL), 0);
-	header = snapfix_slurp(e->out, NULL);
+	assert_int_equal(msrun_capture(args, NULL, NULL, NULL), 0);
+	header = tu_slurp(e->out, NULL);
 	nl = strchr(header, '\n');
 	assert_non_null(nl);
 	nl[1] = '\0';
 	assert_true(asprintf(&bad, "%s{\"time\": TOPSECRET hunter2}\n", header) > 0);
-	assert_int_equal(snapfix_spit(e->out, bad), 0);
-	assert_int_equal(snapfix_run(args, NULL, NULL, &err_text), 1);
+	assert_int_equal(tu_spit(e->out, bad), 0);
+	assert_int_equal(msrun_capture(args, NULL, NULL, &err_text), 1);
 	if (strstr(err_text, "TOPSECRET") || strstr(err_text, "hunter2"))
 		fail_msg("a damaged line is quoted: %s", err_text);
 	assert_non_null(strstr(err_text, ":2:"));
@@ -225,21 +224,21 @@ static void test_record_other_owner_needs_force(void **state)
 		printf("# skipped: needs root, to give the file to nobody\n");
 		skip();
 	}
-	assert_int_equal(snapfix_run(args, NULL, NULL, NULL), 0);
+	assert_int_equal(msrun_capture(args, NULL, NULL, NULL), 0);
 	assert_int_equal(chown(e->out, 65534, 65534), 0);
-	before = snapfix_slurp(e->out, NULL);
-	assert_int_equal(snapfix_run(args, NULL, NULL, &err_text), 1);
+	before = tu_slurp(e->out, NULL);
+	assert_int_equal(msrun_capture(args, NULL, NULL, &err_text), 1);
 	assert_non_null(strstr(err_text, "owned by uid 65534"));
 	assert_non_null(strstr(err_text, "--force"));
 	free(err_text);
-	after = snapfix_slurp(e->out, NULL);
+	after = tu_slurp(e->out, NULL);
 	assert_string_equal(before, after);
 	free(after);
-	assert_int_equal(snapfix_command(&e->fx, "mapfile later.dat"), 0);
-	assert_int_equal(snapfix_run(forced, NULL, NULL, &err_text), 0);
+	assert_int_equal(fixture_command(&e->fx, "mapfile later.dat"), 0);
+	assert_int_equal(msrun_capture(forced, NULL, NULL, &err_text), 0);
 	assert_non_null(strstr(err_text, "appending"));
 	free(err_text);
-	after = snapfix_slurp(e->out, NULL);
+	after = tu_slurp(e->out, NULL);
 	assert_true(strlen(after) > strlen(before));
 	free(before);
 	free(after);
@@ -255,7 +254,7 @@ static long long now_ms(void)
 
 static size_t count_lines(const char *path)
 {
-	char *text = snapfix_slurp(path, NULL);
+	char *text = tu_slurp(path, NULL);
 	size_t n = 0;
 
 	for (char *p = text; p && *p; p++)
@@ -297,7 +296,7 @@ static pid_t start_recorder(struct snapfix_env *e)
 	pid_t rec;
 
 	assert_true(devnull >= 0);
-	rec = snapfix_spawn(args, devnull, devnull);
+	rec = msrun_spawn(args, devnull, devnull);
 	close(devnull);
 	assert_true(rec > 0);
 	assert_int_equal(wait_lines(e->out, 2), 2);
@@ -312,7 +311,7 @@ static void test_record_sigint_whole_lines(void **state)
 	int status;
 
 	/* A change while it runs, then Ctrl-C once that change is in. */
-	assert_int_equal(snapfix_command(&e->fx, "mapfile during.dat"), 0);
+	assert_int_equal(fixture_command(&e->fx, "mapfile during.dat"), 0);
 	assert_int_equal(wait_lines(e->out, 3), 3);
 	assert_int_equal(kill(rec, SIGINT), 0);
 	assert_int_equal(wait_deadline(rec, &status), 0);
@@ -334,11 +333,9 @@ static void test_record_ends_when_process_exits(void **state)
 	size_t n;
 
 	/* exit gets no answer; reaping it makes the PID vanish. */
-	assert_int_equal(write(e->fx.to_child, "exit\n", 5), 5);
+	assert_int_equal(linechild_send(&e->fx.io, "exit"), 0);
 	assert_int_equal(waitpid(e->fx.pid, NULL, 0), e->fx.pid);
-	close(e->fx.to_child);
-	close(e->fx.from_child);
-	e->fx.pid = -1;
+	e->fx.pid = e->fx.io.pid = -1;
 	assert_int_equal(wait_deadline(rec, &status), 0);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);

@@ -19,14 +19,15 @@
 #include "ignore.h"
 #include "maps.h"
 #include "stale.h"
-#include "stale_harness.h"
+#include "fixture_client.h"
+#include "testutil.h"
 
 struct fx {
 	char *dir;
 	char *lib;   /* dir/libstale.so, loaded by the child */
 	char *lib_a; /* the built libraries */
 	char *lib_b;
-	struct child child;
+	struct fixture child;
 	struct ms_stale_ctx *ctx;
 	struct ms_ignore *ignore;
 	struct ms_stale_list list;
@@ -39,14 +40,14 @@ static int setup(void **state)
 	struct ms_error err;
 
 	assert_non_null(fx);
-	fx->dir = harness_mkdtemp();
+	fx->dir = tu_tmpdir();
 	assert_non_null(fx->dir);
-	fx->lib = harness_join(fx->dir, "libstale.so");
-	fx->lib_a = harness_built("libstale-a.so");
-	fx->lib_b = harness_built("libstale-b.so");
-	assert_int_equal(harness_copy(fx->lib_a, fx->lib), 0);
-	assert_int_equal(child_start(&fx->child), 0);
-	assert_int_equal(child_cmd(&fx->child, "dlopen %s", fx->lib), 0);
+	fx->lib = tu_join(fx->dir, "libstale.so");
+	fx->lib_a = tu_built("libstale-a.so");
+	fx->lib_b = tu_built("libstale-b.so");
+	assert_int_equal(tu_copy(fx->lib_a, fx->lib), 0);
+	assert_int_equal(fixture_start_with(&fx->child, FIXTURE_STALE_CHILD), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "dlopen %s", fx->lib), 0);
 	/* No ignore rules: the test directory is under /tmp, which the defaults ignore. */
 	assert_int_equal(ms_stale_ctx_new(NULL, &fx->ctx, &err), 0);
 	*state = fx;
@@ -57,11 +58,11 @@ static int teardown(void **state)
 {
 	struct fx *fx = *state;
 
-	child_stop(&fx->child);
+	fixture_stop(&fx->child);
 	ms_stale_list_free(&fx->list);
 	ms_stale_ctx_free(fx->ctx);
 	ms_ignore_free(fx->ignore);
-	harness_rmdir(fx->dir);
+	tu_rmtree(fx->dir);
 	free(fx->dir);
 	free(fx->lib);
 	free(fx->lib_a);
@@ -111,9 +112,9 @@ static const struct ms_stale_file *judge_lib(struct fx *fx, bool deleted)
 /* Put a copy of src at fx->lib by rename, as package managers do. */
 static void rename_over(struct fx *fx, const char *src)
 {
-	char *tmp = harness_join(fx->dir, "incoming.so");
+	char *tmp = tu_join(fx->dir, "incoming.so");
 
-	assert_int_equal(harness_copy(src, tmp), 0);
+	assert_int_equal(tu_copy(src, tmp), 0);
 	assert_int_equal(rename(tmp, fx->lib), 0);
 	free(tmp);
 }
@@ -161,12 +162,12 @@ static void test_replaced_by_other_build(void **state)
 static void test_replaced_by_crafted_elf(void **state)
 {
 	struct fx *fx = *state;
-	char *tmp = harness_join(fx->dir, "crafted.so");
+	char *tmp = tu_join(fx->dir, "crafted.so");
 	const struct ms_stale_file *f;
 	Elf64_Ehdr eh;
 	int fd;
 
-	assert_int_equal(harness_copy(fx->lib_b, tmp), 0);
+	assert_int_equal(tu_copy(fx->lib_b, tmp), 0);
 	fd = open(tmp, O_RDWR | O_CLOEXEC);
 	assert_true(fd >= 0);
 	assert_int_equal(pread(fd, &eh, sizeof(eh), 0), (ssize_t)sizeof(eh));
@@ -215,11 +216,11 @@ static void test_text_backend_cannot_prove_same_build(void **state)
 static void test_file_really_named_deleted(void **state)
 {
 	struct fx *fx = *state;
-	char *odd = harness_join(fx->dir, "lib (deleted)");
+	char *odd = tu_join(fx->dir, "lib (deleted)");
 	const struct ms_stale_file *f;
 
-	assert_int_equal(harness_copy(fx->lib_a, odd), 0);
-	assert_int_equal(child_cmd(&fx->child, "mapx %s", odd), 0);
+	assert_int_equal(tu_copy(fx->lib_a, odd), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "mapx %s", odd), 0);
 	scan(fx, 0);
 	/* The kernel's name ends in " (deleted)", but the file is there. */
 	f = find(fx, odd, false);
@@ -248,9 +249,9 @@ static void test_memfd_and_shm_are_not_flagged(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(ftruncate(fd, 4096), 0);
 	close(fd);
-	assert_int_equal(child_cmd(&fx->child, "mapr %s", shm), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "mapr %s", shm), 0);
 	assert_int_equal(unlink(shm), 0);
-	assert_int_equal(child_cmd(&fx->child, "memfd"), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "memfd"), 0);
 
 	/* Without rules both are stale-looking: the unlinked shm file is "deleted". */
 	scan(fx, MS_STALE_ALL_MAPPINGS);
@@ -342,7 +343,7 @@ static void test_cache_until_forget(void **state)
 static void test_main_executable_is_listed(void **state)
 {
 	struct fx *fx = *state;
-	char *exe = harness_built("stale-child");
+	char *exe = tu_built("stale-child");
 	char *real = realpath(exe, NULL);
 	const struct ms_stale_file *f;
 
@@ -379,7 +380,7 @@ static void test_build_id_matches_kernel(void **state)
 
 	/* Not ELF: no build ID, and no failure. */
 	{
-		char *text = harness_join(fx->dir, "text.txt");
+		char *text = tu_join(fx->dir, "text.txt");
 		FILE *fp = fopen(text, "w");
 
 		assert_non_null(fp);

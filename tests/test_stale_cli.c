@@ -15,34 +15,36 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "stale_harness.h"
+#include "msrun.h"
+#include "fixture_client.h"
+#include "testutil.h"
 
 struct fx {
 	char *dir;
 	char *lib;
 	char *no_rules;  /* an empty ignore file */
 	char pid[16];
-	struct child child;
+	struct fixture child;
 	char *out;
 };
 
 static int setup(void **state)
 {
 	struct fx *fx = calloc(1, sizeof(*fx));
-	char *lib_a = harness_built("libstale-a.so");
+	char *lib_a = tu_built("libstale-a.so");
 	FILE *fp;
 
 	assert_non_null(fx);
-	fx->dir = harness_mkdtemp();
+	fx->dir = tu_tmpdir();
 	assert_non_null(fx->dir);
-	fx->lib = harness_join(fx->dir, "libstale.so");
-	assert_int_equal(harness_copy(lib_a, fx->lib), 0);
-	fx->no_rules = harness_join(fx->dir, "no-rules.conf");
+	fx->lib = tu_join(fx->dir, "libstale.so");
+	assert_int_equal(tu_copy(lib_a, fx->lib), 0);
+	fx->no_rules = tu_join(fx->dir, "no-rules.conf");
 	fp = fopen(fx->no_rules, "w");
 	assert_non_null(fp);
 	fclose(fp);
-	assert_int_equal(child_start(&fx->child), 0);
-	assert_int_equal(child_cmd(&fx->child, "dlopen %s", fx->lib), 0);
+	assert_int_equal(fixture_start_with(&fx->child, FIXTURE_STALE_CHILD), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "dlopen %s", fx->lib), 0);
 	snprintf(fx->pid, sizeof(fx->pid), "%d", (int)fx->child.pid);
 	free(lib_a);
 	*state = fx;
@@ -53,8 +55,8 @@ static int teardown(void **state)
 {
 	struct fx *fx = *state;
 
-	child_stop(&fx->child);
-	harness_rmdir(fx->dir);
+	fixture_stop(&fx->child);
+	tu_rmtree(fx->dir);
 	free(fx->dir);
 	free(fx->lib);
 	free(fx->no_rules);
@@ -67,7 +69,7 @@ static int run(struct fx *fx, const char *const *args)
 {
 	free(fx->out);
 	fx->out = NULL;
-	return harness_run(&fx->out, args);
+	return msrun_capture(args, NULL, &fx->out, NULL);
 }
 
 static json_t *parse(const char *text)
@@ -179,8 +181,8 @@ static void test_stale_user_ignore_file(void **state)
 {
 	struct fx *fx = *state;
 	const char *args[] = { "stale", "--show=all", "-J", fx->pid, NULL };
-	char *cfg = harness_join(fx->dir, "mapscope");
-	char *user = harness_join(cfg, "stale-ignore.conf");
+	char *cfg = tu_join(fx->dir, "mapscope");
+	char *user = tu_join(cfg, "stale-ignore.conf");
 	char *old = getenv("XDG_CONFIG_HOME") ? strdup(getenv("XDG_CONFIG_HOME")) : NULL;
 	char rule[4200];
 	FILE *fp;
@@ -232,8 +234,8 @@ static void test_stale_errors(void **state)
 static void test_who_by_hard_link(void **state)
 {
 	struct fx *fx = *state;
-	char *hard = harness_join(fx->dir, "hard-link.so");
-	char *moved = harness_join(fx->dir, "moved.so");
+	char *hard = tu_join(fx->dir, "hard-link.so");
+	char *moved = tu_join(fx->dir, "moved.so");
 	const char *by_link[] = { "who", "-J", hard, NULL };
 	const char *by_move[] = { "who", "-J", "-o", "PID,COMM,INODE,NAME", moved, NULL };
 	const char *nobody[] = { "who", fx->no_rules, NULL };

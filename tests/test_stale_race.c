@@ -22,7 +22,7 @@
 
 #include "buildid.h"
 #include "stale_lookup.h"
-#include "stale_harness.h"
+#include "testutil.h"
 
 struct fx {
 	char *dir;
@@ -39,15 +39,15 @@ struct fx {
 static int setup(void **state)
 {
 	struct fx *fx = calloc(1, sizeof(*fx));
-	char *lib = harness_built("libstale-a.so");
+	char *lib = tu_built("libstale-a.so");
 	struct ms_error err;
 
 	assert_non_null(fx);
-	fx->dir = harness_mkdtemp();
+	fx->dir = tu_tmpdir();
 	assert_non_null(fx->dir);
-	fx->path = harness_join(fx->dir, "lib.so");
-	fx->fifo = harness_join(fx->dir, "fifo");
-	assert_int_equal(harness_copy(lib, fx->path), 0);
+	fx->path = tu_join(fx->dir, "lib.so");
+	fx->fifo = tu_join(fx->dir, "fifo");
+	assert_int_equal(tu_copy(lib, fx->path), 0);
 	assert_int_equal(mkfifo(fx->fifo, 0600), 0);
 	fx->inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	assert_true(fx->inotify >= 0);
@@ -68,7 +68,7 @@ static int teardown(void **state)
 	ms_lookup_cache_free(fx->cache);
 	ms_proc_close(fx->self);
 	close(fx->inotify);
-	harness_rmdir(fx->dir);
+	tu_rmtree(fx->dir);
 	free(fx->dir);
 	free(fx->path);
 	free(fx->fifo);
@@ -84,7 +84,7 @@ static void swap_for_fifo_link(void *arg, enum ms_lookup_step step, const char *
 
 	if (step != fx->swap_at)
 		return;
-	link = harness_join(fx->dir, "link");
+	link = tu_join(fx->dir, "link");
 	assert_int_equal(symlink(fx->fifo, link), 0);
 	assert_int_equal(rename(link, path), 0);
 	fx->swaps++;
@@ -132,7 +132,7 @@ static void test_swap_after_check_reads_the_checked_file(void **state)
 {
 	struct fx *fx = *state;
 	struct ms_lookup *l = race(fx, MS_LOOKUP_BEFORE_REOPEN);
-	char *lib = harness_built("libstale-a.so");
+	char *lib = tu_built("libstale-a.so");
 	unsigned char id[MS_BUILD_ID_MAX];
 	size_t len;
 	int fd = open(lib, O_RDONLY | O_CLOEXEC);
@@ -151,7 +151,7 @@ static void test_swap_after_check_reads_the_checked_file(void **state)
 static void test_symlink_at_path_is_not_followed(void **state)
 {
 	struct fx *fx = *state;
-	char *link = harness_join(fx->dir, "link");
+	char *link = tu_join(fx->dir, "link");
 	struct ms_lookup *l;
 
 	assert_int_equal(symlink(fx->fifo, link), 0);

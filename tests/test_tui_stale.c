@@ -26,7 +26,8 @@
 #include "core/maps.h"
 #include "core/proclist.h"
 #include "core/stale.h"
-#include "stale_harness.h"
+#include "fixture_client.h"
+#include "testutil.h"
 #include "tui/format.h"
 #include "tui/maps_model.h"
 #include "tui/stale_model.h"
@@ -36,7 +37,7 @@ struct fx {
 	char *dir;
 	char *gone;     /* mapped, then deleted */
 	char *swapped;  /* mapped, then replaced by rename (so also " (deleted)") */
-	struct child child;
+	struct fixture child;
 	struct ms_proc *proc;
 	struct ms_maps *maps;
 };
@@ -44,23 +45,23 @@ struct fx {
 static int setup(void **state)
 {
 	struct fx *fx = calloc(1, sizeof(*fx));
-	char *lib_a = harness_built("libstale-a.so"), *lib_b = harness_built("libstale-b.so");
+	char *lib_a = tu_built("libstale-a.so"), *lib_b = tu_built("libstale-b.so");
 	char *tmp;
 	struct ms_error err;
 
 	assert_non_null(fx);
-	fx->dir = harness_mkdtemp();
+	fx->dir = tu_tmpdir();
 	assert_non_null(fx->dir);
-	fx->gone = harness_join(fx->dir, "libgone.so");
-	fx->swapped = harness_join(fx->dir, "libswapped.so");
-	tmp = harness_join(fx->dir, "incoming.so");
-	assert_int_equal(harness_copy(lib_a, fx->gone), 0);
-	assert_int_equal(harness_copy(lib_a, fx->swapped), 0);
-	assert_int_equal(child_start(&fx->child), 0);
-	assert_int_equal(child_cmd(&fx->child, "mapx %s", fx->gone), 0);
-	assert_int_equal(child_cmd(&fx->child, "mapx %s", fx->swapped), 0);
+	fx->gone = tu_join(fx->dir, "libgone.so");
+	fx->swapped = tu_join(fx->dir, "libswapped.so");
+	tmp = tu_join(fx->dir, "incoming.so");
+	assert_int_equal(tu_copy(lib_a, fx->gone), 0);
+	assert_int_equal(tu_copy(lib_a, fx->swapped), 0);
+	assert_int_equal(fixture_start_with(&fx->child, FIXTURE_STALE_CHILD), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "mapx %s", fx->gone), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "mapx %s", fx->swapped), 0);
 	assert_int_equal(unlink(fx->gone), 0);
-	assert_int_equal(harness_copy(lib_b, tmp), 0);
+	assert_int_equal(tu_copy(lib_b, tmp), 0);
 	assert_int_equal(rename(tmp, fx->swapped), 0);
 	assert_int_equal(ms_proc_open(fx->child.pid, &fx->proc, &err), 0);
 	assert_int_equal(ms_maps_open(fx->proc, NULL, &fx->maps, &err), 0);
@@ -77,8 +78,8 @@ static int teardown(void **state)
 
 	ms_maps_close(fx->maps);
 	ms_proc_close(fx->proc);
-	child_stop(&fx->child);
-	harness_rmdir(fx->dir);
+	fixture_stop(&fx->child);
+	tu_rmtree(fx->dir);
 	free(fx->dir);
 	free(fx->gone);
 	free(fx->swapped);
@@ -307,15 +308,15 @@ static void test_staleview_lists_the_child(void **state)
 
 static void test_user_ignore_file(void **state)
 {
-	char *dir = harness_mkdtemp(), *sub, *conf;
+	char *dir = tu_tmpdir(), *sub, *conf;
 	struct ms_ignore *ign = NULL, *def = NULL;
 	struct ms_error err;
 	FILE *f;
 
 	(void)state;
 	assert_non_null(dir);
-	sub = harness_join(dir, "mapscope");
-	conf = harness_join(sub, "stale-ignore.conf");
+	sub = tu_join(dir, "mapscope");
+	conf = tu_join(sub, "stale-ignore.conf");
 	setenv("XDG_CONFIG_HOME", dir, 1);
 	/* No file: the built-in defaults. */
 	assert_int_equal(ms_ignore_load_user(&ign, &err), 0);
@@ -342,7 +343,7 @@ static void test_user_ignore_file(void **state)
 	unsetenv("XDG_CONFIG_HOME");
 	ms_ignore_free(def);
 	unlink(conf);
-	harness_rmdir(dir);
+	tu_rmtree(dir);
 	free(conf);
 	free(sub);
 	free(dir);

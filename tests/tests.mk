@@ -8,10 +8,12 @@ AM_CPPFLAGS += -I$(top_srcdir)/tests/lib
 AM_CFLAGS += $(CMOCKA_CFLAGS)
 check_LIBRARIES = tests/libms-test.a
 tests_libms_test_a_SOURCES = \
+	tests/lib/testutil.c tests/lib/testutil.h \
+	tests/lib/linechild.c tests/lib/linechild.h \
+	tests/lib/msrun.c tests/lib/msrun.h \
 	tests/lib/fixture_client.c tests/lib/fixture_client.h \
 	tests/lib/resfix.c tests/lib/resfix.h \
 	tests/lib/snapfix.c tests/lib/snapfix.h \
-	tests/lib/stale_harness.c tests/lib/stale_harness.h \
 	tests/lib/fuse_server.c tests/lib/fuse_server.h \
 	tests/lib/safe_text.h
 LDADD = tests/libms-test.a $(TUI_LIBS) $(CORE_LIBS) $(CMOCKA_LIBS)

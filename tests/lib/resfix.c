@@ -6,22 +6,16 @@
 
 #include "resfix.h"
 
+static const struct fixture_opts residency = { .prog = "ms-residency-fixture" };
+
 int resfix_start(struct fixture *fx)
 {
-	const char *fixture = getenv("MS_FIXTURE");
-	char path[4096], *slash;
-	int rc;
+	return fixture_start_with(fx, &residency);
+}
 
-	if (!fixture)
-		return -1;
-	snprintf(path, sizeof(path), "%s", fixture);
-	slash = strrchr(path, '/');
-	snprintf(slash ? slash + 1 : path, sizeof(path) - (size_t)(slash ? slash + 1 - path : 0),
-		 "ms-residency-fixture");
-	setenv("MS_FIXTURE", path, 1);
-	rc = fixture_start(fx);
-	setenv("MS_FIXTURE", fixture, 1);
-	return rc;
+int resfix_setup(void **state)
+{
+	return fixture_setup_with(state, &residency);
 }
 
 int resfix_read_smaps(pid_t pid, struct smaps_set *set)

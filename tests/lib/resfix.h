@@ -27,6 +27,8 @@ struct smaps_set {
 
 /* Start ms-residency-fixture (found beside $MS_FIXTURE).  0 or -1. */
 int resfix_start(struct fixture *fx);
+/* cmocka setup: *state is a malloc'd fixture running it; fixture_teardown ends it. */
+int resfix_setup(void **state);
 
 /* Every record of /proc/PID/smaps; set->recs is malloc'd.  0 or -1. */
 int resfix_read_smaps(pid_t pid, struct smaps_set *set);

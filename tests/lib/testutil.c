@@ -1,0 +1,222 @@
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+long long tu_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+long long tu_deadline_in(long long ms)
+{
+	/* A sanitizer build runs the binary several times slower. */
+	if (getenv("ASAN_OPTIONS"))
+		ms *= 4;
+	return tu_now_ms() + ms;
+}
+
+long long tu_deadline(void)
+{
+	return tu_deadline_in(TU_DEADLINE_MS);
+}
+
+char *tu_built(const char *name)
+{
+	const char *fixture = getenv("MS_FIXTURE");
+	const char *slash = fixture ? strrchr(fixture, '/') : NULL;
+	char *path;
+
+	if (!slash)
+		return strdup(name);
+	if (asprintf(&path, "%.*s/%s", (int)(slash - fixture), fixture, name) < 0)
+		return NULL;
+	return path;
+}
+
+char *tu_tmpdir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir;
+
+	if (asprintf(&dir, "%s/ms-test-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
+		return NULL;
+	if (!mkdtemp(dir)) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+static int rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if ((type == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT)
+		fprintf(stderr, "cannot remove %s: %s\n", path, strerror(errno));
+	return 0;
+}
+
+void tu_rmtree(const char *dir)
+{
+	if (dir && *dir)
+		nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+int tu_tmpdir_setup(void **state)
+{
+	*state = tu_tmpdir();
+	return *state ? 0 : -1;
+}
+
+int tu_tmpdir_teardown(void **state)
+{
+	tu_rmtree(*state);
+	free(*state);
+	*state = NULL;
+	return 0;
+}
+
+char *tu_join(const char *dir, const char *name)
+{
+	char *path;
+
+	return asprintf(&path, "%s/%s", dir, name) < 0 ? NULL : path;
+}
+
+char *tu_drain(int fd, long long deadline_ms, size_t *len_out, int *timed_out)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+
+	if (timed_out)
+		*timed_out = 0;
+	while (buf) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		long long left = deadline_ms - tu_now_ms();
+		ssize_t n;
+		int ready;
+
+		if (left <= 0 || (ready = poll(&pfd, 1, (int)left)) == 0) {
+			if (timed_out)
+				*timed_out = 1;
+			break;
+		}
+		if (ready < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (len + 1 == cap) {
+			char *grown = realloc(buf, cap * 2);
+
+			if (!grown) {
+				free(buf);
+				return NULL;
+			}
+			buf = grown;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	if (buf)
+		buf[len] = '\0';
+	if (buf && len_out)
+		*len_out = len;
+	return buf;
+}
+
+char *tu_slurp(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	buf = tu_drain(fd, tu_deadline(), len, NULL);
+	close(fd);
+	return buf;
+}
+
+int tu_spit(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+	int rc;
+
+	if (!fp)
+		return -1;
+	rc = fputs(text, fp) < 0 ? -1 : 0;
+	if (fclose(fp) != 0)
+		rc = -1;
+	return rc;
+}
+
+int tu_copy(const char *src, const char *dst)
+{
+	char buf[65536];
+	int in = open(src, O_RDONLY | O_CLOEXEC);
+	int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	ssize_t n = 0;
+	int rc = in >= 0 && out >= 0 ? 0 : -1;
+
+	while (rc == 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			rc = -1;
+	if (n < 0)
+		rc = -1;
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out) < 0)
+		rc = -1;
+	return rc;
+}
+
+pid_t tu_spawn_many(size_t n)
+{
+	int ready[2];
+	pid_t pid;
+	char c;
+
+	if (pipe2(ready, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		long page = sysconf(_SC_PAGESIZE);
+		char *base = mmap(NULL, (size_t)page * n, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (base == MAP_FAILED)
+			_exit(1);
+		for (size_t i = 1; i < n; i += 2)
+			if (mprotect(base + (size_t)page * i, (size_t)page, PROT_READ | PROT_WRITE) < 0)
+				_exit(2);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	if (pid > 0 && read(ready[0], &c, 1) != 1) {
+		waitpid(pid, NULL, 0);
+		pid = -1;
+	}
+	close(ready[0]);
+	return pid;
+}

@@ -1,0 +1,64 @@
+/*
+ * testutil.h - the small things every test needs: a clock and deadlines,
+ * temporary directories and the files in them, the build tree's programs,
+ * reading a descriptor to its end without waiting forever, and a process
+ * with as many mappings as a test asks for.
+ *
+ * Contract: nothing here sleeps a fixed time; every wait is bounded by a
+ * deadline in milliseconds of CLOCK_MONOTONIC (tu_deadline: TU_DEADLINE_MS
+ * from now, four times longer under a sanitizer build, where ASAN_OPTIONS
+ * is set).  Paths returned are malloc'd and the caller frees them.
+ * Functions return NULL or -1 on failure and never abort the test, so that
+ * cmocka setups can use them too.
+ */
+#ifndef MAPSCOPE_TESTS_TESTUTIL_H
+#define MAPSCOPE_TESTS_TESTUTIL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define TU_DEADLINE_MS 10000
+
+long long tu_now_ms(void);
+/* The usual deadline, from now. */
+long long tu_deadline(void);
+/* ms milliseconds from now, stretched like tu_deadline under a sanitizer. */
+long long tu_deadline_in(long long ms);
+
+/* A program of the build tree, next to ms-fixture ($MS_FIXTURE). */
+char *tu_built(const char *name);
+
+/* A new directory $TMPDIR/ms-test-XXXXXX (or under /tmp). */
+char *tu_tmpdir(void);
+/* cmocka setup and teardown: *state is a new tu_tmpdir, then removed. */
+int tu_tmpdir_setup(void **state);
+int tu_tmpdir_teardown(void **state);
+/* Remove dir and everything below it, following no symlink and entering
+ * no other file system mounted below it. */
+void tu_rmtree(const char *dir);
+/* dir + "/" + name. */
+char *tu_join(const char *dir, const char *name);
+
+/*
+ * Read fd to its end or to deadline_ms; malloc'd and NUL-terminated (the
+ * length in *len when len is set), NULL when out of memory.  *timed_out
+ * (may be NULL) says the deadline came first.
+ */
+char *tu_drain(int fd, long long deadline_ms, size_t *len, int *timed_out);
+
+/* A whole file, NUL-terminated; its length in *len (may be NULL). */
+char *tu_slurp(const char *path, size_t *len);
+/* Write text to path, created or truncated.  0 or -1. */
+int tu_spit(const char *path, const char *text);
+/*
+ * A child holding n single-page anonymous mappings that cannot merge
+ * (alternating permissions), for tests near vm.max_map_count; its PID once
+ * they are all mapped, or -1 if it could not make them.  The caller kills
+ * and reaps it.
+ */
+pid_t tu_spawn_many(size_t n);
+
+/* Copy src to dst (created or truncated, mode 0755).  0 or -1. */
+int tu_copy(const char *src, const char *dst);
+
+#endif
