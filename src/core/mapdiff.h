@@ -53,9 +53,6 @@ struct ms_diff_summary {
 /* Return non-zero from the callback to stop the walk; that value is returned. */
 typedef int (*ms_diff_fn)(void *ctx, const struct ms_diff_entry *entry);
 
-/* Which MS_DIFF_F_* fields differ between two mappings of the same range. */
-unsigned ms_mapping_differences(const struct ms_mapping *a, const struct ms_mapping *b);
-
 /* Walk the differences; fn may be NULL to count only.  summary may be NULL. */
 int ms_maplist_diff(const struct ms_maplist *old_list, const struct ms_maplist *new_list,
 		    ms_diff_fn fn, void *ctx, struct ms_diff_summary *summary);

@@ -332,6 +332,13 @@ static int row_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static void proclist_clear(struct ms_proclist *list)
+{
+	for (size_t i = 0; i < list->count; i++)
+		free(list->rows[i].cmd);
+	list->count = 0;
+}
+
 int ms_proclist_scan(enum ms_proclist_source src, unsigned flags,
 		     struct ms_proclist *list, struct ms_error *err)
 {
@@ -354,7 +361,7 @@ int ms_proclist_scan_stale(enum ms_proclist_source src, unsigned flags,
 		return ms_error_set(err, MS_ERR_NOTSUP, 0, "process list: built without libproc2");
 #endif
 	}
-	ms_proclist_clear(list);
+	proclist_clear(list);
 	rc = ops->scan(list, err);
 	if (rc < 0)
 		return rc;
@@ -365,16 +372,9 @@ int ms_proclist_scan_stale(enum ms_proclist_source src, unsigned flags,
 	return 0;
 }
 
-void ms_proclist_clear(struct ms_proclist *list)
-{
-	for (size_t i = 0; i < list->count; i++)
-		free(list->rows[i].cmd);
-	list->count = 0;
-}
-
 void ms_proclist_free(struct ms_proclist *list)
 {
-	ms_proclist_clear(list);
+	proclist_clear(list);
 	free(list->memo);
 	free(list->rows);
 	memset(list, 0, sizeof(*list));

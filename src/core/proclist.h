@@ -150,7 +150,6 @@ int ms_proclist_scan_stale(enum ms_proclist_source src, unsigned flags,
 void ms_proclist_count(struct ms_proclist *list, const size_t *which, size_t n,
 		       struct ms_stale_ctx *stale, bool only_new);
 
-void ms_proclist_clear(struct ms_proclist *list);
 void ms_proclist_free(struct ms_proclist *list);
 
 /* Index of pid in a list sorted by pid, or list->count. */

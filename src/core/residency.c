@@ -172,16 +172,6 @@ void ms_residency_close(struct ms_residency *res)
 	free(res);
 }
 
-int ms_residency_reopen(struct ms_residency *res, struct ms_error *err)
-{
-	if (res->ops != &ms_res_scan_ops)
-		return 0;
-	if (res->fd >= 0)
-		close(res->fd);
-	res->fd = -1;
-	return open_pagemap(res, err);
-}
-
 enum ms_res_backend ms_residency_backend(const struct ms_residency *res)
 {
 	return res->ops->kind;

@@ -42,7 +42,7 @@
  * maps engine returns).  Addresses between them are not reported.  Nothing
  * is atomic: pages come and go while the kernel walks.  When the process
  * exits the query fails with MS_ERR_EXITED; after an exec the descriptor
- * still describes the old image, so call ms_residency_reopen.
+ * still describes the old image, so close it and open the process again.
  */
 #ifndef MAPSCOPE_RESIDENCY_H
 #define MAPSCOPE_RESIDENCY_H
@@ -88,9 +88,6 @@ struct ms_residency;
 int ms_residency_open(struct ms_proc *proc, const struct ms_res_opts *opts,
 		      struct ms_residency **out, struct ms_error *err);
 void ms_residency_close(struct ms_residency *res);
-
-/* After an exec: open pagemap again, for the new program image. */
-int ms_residency_reopen(struct ms_residency *res, struct ms_error *err);
 
 /* The backend in use (never AUTO once open succeeded). */
 enum ms_res_backend ms_residency_backend(const struct ms_residency *res);

@@ -471,19 +471,6 @@ const char *ms_json_why(const json_error_t *jerr, char out[MS_JSON_WHY_MAX])
 	return out;
 }
 
-int ms_json_parse(const char *text, size_t len, const char *what, json_t **out,
-		  struct ms_error *err)
-{
-	json_error_t jerr;
-	char why[MS_JSON_WHY_MAX];
-
-	*out = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!*out)
-		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s:%d:%d: not valid JSON: %s",
-				    what, jerr.line, jerr.column, ms_json_why(&jerr, why));
-	return 0;
-}
-
 void ms_snapshot_free(struct ms_snapshot *snap)
 {
 	ms_snapshot_header_free(&snap->hdr);

@@ -125,13 +125,6 @@ int ms_mapping_from_json(json_t *obj, const char *what, size_t index,
 
 
 /*
- * Parse JSON text; a syntax error gives "WHAT:LINE:COLUMN: not valid JSON:
- * ..." with jansson's position.  *out is a new reference.
- */
-int ms_json_parse(const char *text, size_t len, const char *what, json_t **out,
-		  struct ms_error *err);
-
-/*
  * jansson's error text without the input bytes it quotes ("near '...'"), so
  * no message shows the contents of a file that may not be ours; escaped.
  * Returns out.

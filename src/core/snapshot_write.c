@@ -19,7 +19,8 @@ static int nomem(struct ms_error *err)
 
 /* ---- bounds ------------------------------------------------------------ */
 
-size_t ms_snapshot_name_cost(const struct ms_mapping *m)
+/* Bytes m's name takes in a document: escaped, then quoted for JSON. */
+static size_t ms_snapshot_name_cost(const struct ms_mapping *m)
 {
 	char *esc;
 	size_t cost;

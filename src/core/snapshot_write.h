@@ -43,8 +43,6 @@
 
 struct ms_snapshot;
 
-/* Bytes m's name takes in a document: escaped, then quoted for JSON. */
-size_t ms_snapshot_name_cost(const struct ms_mapping *m);
 
 /*
  * Add m's name to *names (a running total) and check both bounds for the

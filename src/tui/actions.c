@@ -28,7 +28,7 @@ const struct tui_action_info *tui_actions(size_t *count)
 	return table;
 }
 
-const char *tui_scope_title(enum tui_scope scope)
+static const char *tui_scope_title(enum tui_scope scope)
 {
 	switch (scope) {
 	case TUI_SCOPE_PROCS: return "Process list";

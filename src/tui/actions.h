@@ -95,7 +95,6 @@ struct tui_action_info {
 /* The table, TUI_ACT_COUNT - 1 entries in TUI_ACTIONS order. */
 const struct tui_action_info *tui_actions(size_t *count);
 
-const char *tui_scope_title(enum tui_scope scope);
 
 /* "Down, j" from "Down j". */
 void tui_action_keys_label(const struct tui_action_info *a, char *buf, size_t size);

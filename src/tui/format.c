@@ -43,7 +43,8 @@ static void escaped_name(char *buf, size_t size, const struct ms_mapping *m, uns
 		ms_escape(m->name ? m->name : "", m->name_len, buf, size, flags);
 }
 
-char tui_verdict_flag(int verdict)
+/* The flag letter for a verdict: 'D', 'R' or ' '. */
+static char tui_verdict_flag(int verdict)
 {
 	return verdict == MS_STALE_DELETED ? 'D' : verdict == MS_STALE_REPLACED ? 'R' : ' ';
 }
@@ -93,11 +94,6 @@ size_t tui_format_maprow_rss(char *buf, size_t size, const struct tui_maprow *r,
 	name_at = at;
 	append(buf, size, &at, "%s%s", name, mark == TUI_MARK_REMOVED ? " (removed)" : "");
 	return name_at;
-}
-
-void tui_format_mapheading(char *buf, size_t size, unsigned hidden)
-{
-	tui_format_mapheading_rss(buf, size, hidden, false);
 }
 
 void tui_format_mapheading_rss(char *buf, size_t size, unsigned hidden, bool rss_column)

@@ -30,9 +30,6 @@
  */
 void tui_format_maprow(char *buf, size_t size, const struct ms_mapping *m,
 		       enum tui_mark mark, int verdict, unsigned hidden, unsigned escape_flags);
-/* The flag letter for a verdict: 'D', 'R' or ' '. */
-char tui_verdict_flag(int verdict);
-void tui_format_mapheading(char *buf, size_t size, unsigned hidden);
 /*
  * The same with the optional RSS column after SIZE (rss_column): the row's
  * resident size, blank while unknown (a removed ghost, a failed query).

@@ -49,7 +49,8 @@ void tui_settings_defaults(struct tui_settings *c)
 	c->backend = MS_BACKEND_AUTO;
 }
 
-int tui_color_parse(const char *name)
+/* "red" -> 1; -2 if not a colour name. */
+static int tui_color_parse(const char *name)
 {
 	if (!strcasecmp(name, "default"))
 		return -1;

@@ -83,7 +83,5 @@ int tui_settings_load(struct tui_settings *c, const char *path, tui_settings_war
 /* The file's path from XDG_CONFIG_HOME or HOME; -1 if neither is usable. */
 int tui_settings_path(char *buf, size_t size);
 
-/* "red" -> 1; -2 if not a colour name. */
-int tui_color_parse(const char *name);
 
 #endif

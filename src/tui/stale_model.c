@@ -16,7 +16,7 @@ void tui_staleview_init(struct tui_staleview *sv, size_t height)
 	sv->sel_file = -1;
 }
 
-void tui_staleview_clear(struct tui_staleview *sv)
+static void tui_staleview_clear(struct tui_staleview *sv)
 {
 	for (size_t i = 0; i < sv->count; i++) {
 		free(sv->entries[i].cmd);

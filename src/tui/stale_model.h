@@ -77,7 +77,6 @@ int tui_staleview_scan(struct tui_staleview *sv, struct ms_stale_ctx *ctx,
  */
 int tui_staleview_add(struct tui_staleview *sv, const struct ms_procrow *row,
 		      const struct ms_unit *unit, const struct ms_stale_list *files);
-void tui_staleview_clear(struct tui_staleview *sv);
 int tui_staleview_rebuild(struct tui_staleview *sv);
 
 /* The line at i, NULL past the end; the selected process's PID, or 0. */
