@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,13 +67,30 @@ static int reopen_regular(int pathfd, const char *shown, struct ms_error *err)
 	return fd;
 }
 
-/* Up to max + 1 bytes, to tell "exactly max" from "more". */
-static int read_bounded(int fd, size_t max, char *buf, size_t *len, const char *shown,
+/*
+ * Up to max + 1 bytes, to tell "exactly max" from "more", into *buf (cap + 1
+ * bytes, NUL included), grown toward max + 2 only when the file is longer
+ * than its size said: most files are far below max, and a buffer of max
+ * bytes for each (the package database reads hundreds) costs a mapping
+ * and its page faults every time.
+ */
+static int read_bounded(int fd, size_t max, char **buf, size_t cap, size_t *len, const char *shown,
 			struct ms_error *err)
 {
 	*len = 0;
 	for (;;) {
-		ssize_t n = read(fd, buf + *len, max + 1 - *len);
+		ssize_t n;
+
+		if (*len == cap && cap <= max) {
+			size_t next = cap > max / 2 ? max + 1 : cap * 2;
+			char *grown = realloc(*buf, next + 1);
+
+			if (!grown)
+				return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "%s: out of memory", shown);
+			*buf = grown;
+			cap = next;
+		}
+		n = read(fd, *buf + *len, cap - *len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -109,8 +127,16 @@ int ms_read_regular(const char *path, size_t max, char **text, size_t *len,
 		rc = fd < 0 ? fd : 0;
 	}
 	if (rc == 0) {
-		buf = malloc(max + 2);
-		rc = buf ? read_bounded(fd, max, buf, len, shown, err)
+		struct stat st;
+		size_t cap = 4096;
+
+		/* One byte more than the size, to see the end in the first reads. */
+		if (fstat(fd, &st) == 0 && st.st_size >= 0 && (uint64_t)st.st_size < max)
+			cap = (size_t)st.st_size + 1 > cap ? (size_t)st.st_size + 1 : cap;
+		if (cap > max + 1)
+			cap = max + 1;
+		buf = malloc(cap + 1);
+		rc = buf ? read_bounded(fd, max, &buf, cap, len, shown, err)
 			 : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "%s: out of memory", shown);
 	}
 	if (fd >= 0)
