@@ -21,10 +21,17 @@ struct want {
 	char *own;        /* an alias we made, freed with the table */
 };
 
+#define LEN_BUCKETS 4096u
+
 struct table {
 	struct want *slots;
 	size_t mask;
 	size_t left;      /* caller's paths not found yet */
+	/*
+	 * The lengths wanted (modulo LEN_BUCKETS): a list line of another
+	 * length is skipped unhashed, and most of the database's lines are.
+	 */
+	unsigned char len_wanted[LEN_BUCKETS];
 };
 
 static uint64_t hash(const char *s, size_t len)
@@ -54,6 +61,7 @@ static int add(struct table *t, const char *s, size_t len, size_t idx, char *own
 		return 0;
 	}
 	*w = (struct want){ .path = s, .len = len, .idx = idx, .own = own };
+	t->len_wanted[len % LEN_BUCKETS] = 1;
 	return 0;
 }
 
@@ -131,7 +139,7 @@ static void scan_list(struct table *t, const char *text, size_t len, const char 
 	while (pos < len && t->left) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
-		struct want *w = n ? slot_for(t, text + pos, n) : NULL;
+		struct want *w = n && t->len_wanted[n % LEN_BUCKETS] ? slot_for(t, text + pos, n) : NULL;
 
 		if (w && w->path && !out[w->idx].found) {
 			struct ms_pkg *p = &out[w->idx];
