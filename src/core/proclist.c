@@ -174,7 +174,7 @@ static int walk(const struct ms_proclist *list, struct ms_procrow *row, struct m
 	struct ms_maps *maps = NULL;
 	struct ms_error err;
 	uint64_t addr = 0;
-	int rc = ms_fleet_open_one(row->pid, list->backend, &proc, &maps, &err);
+	int rc = ms_fleet_open_one(row->pid, list->backend, &proc, &maps, NULL, &err);
 
 	now->nmaps = 0;
 	now->mapped = 0;
