@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,17 +162,25 @@ static bool is_list(const char *name)
 	return n > 5 && !strcmp(name + n - 5, ".list") && name[0] != '.';
 }
 
+/*
+ * dpkg's info directory is root's: its entries are read directly
+ * (saferead.h).  Should it be writable by others, every file goes the
+ * careful way, through O_PATH and a reopen.
+ */
 static int scan_lists(const char *dir, struct table *t, struct ms_pkg *out)
 {
 	char path[4096];
 	struct dirent *de;
-	size_t seen = 0;
+	size_t seen = 0, cap = 0;
+	char *buf = NULL;
+	bool direct;
 	DIR *d;
 
 	snprintf(path, sizeof(path), "%s/info", dir);
 	d = opendir(path);
 	if (!d)
 		return MS_ERR_NOTSUP;
+	direct = ms_dir_only_root_changes(dirfd(d));
 	while (t->left && seen < MS_PKGDB_LISTS && (de = readdir(d))) {
 		struct ms_error ignored;
 		char *text;
@@ -181,11 +190,16 @@ static int scan_lists(const char *dir, struct table *t, struct ms_pkg *out)
 		    snprintf(path, sizeof(path), "%s/info/%s", dir, de->d_name) >= (int)sizeof(path))
 			continue;
 		seen++;
-		if (ms_read_regular(path, MS_PKGDB_LIST_MAX, &text, &len, &ignored) < 0)
-			continue;
-		scan_list(t, text, len, de->d_name, out);
-		free(text);
+		if (direct) {
+			if (ms_read_regular_entry(dirfd(d), de->d_name, MS_PKGDB_LIST_MAX, &buf, &cap, &len,
+						  &ignored) == 0)
+				scan_list(t, buf, len, de->d_name, out);
+		} else if (ms_read_regular(path, MS_PKGDB_LIST_MAX, &text, &len, &ignored) == 0) {
+			scan_list(t, text, len, de->d_name, out);
+			free(text);
+		}
 	}
+	free(buf);
 	closedir(d);
 	return 0;
 }
