@@ -17,10 +17,10 @@
 enum ms_proclist_source ms_proclist_default_source(void)
 {
 #ifdef HAVE_LIBPROC2
-	return MS_PROCLIST_LIBPROC2;
-#else
-	return MS_PROCLIST_PROCFS;
+	if (ms_proclist_libproc2_available())
+		return MS_PROCLIST_LIBPROC2;
 #endif
+	return MS_PROCLIST_PROCFS;
 }
 
 const char *ms_proclist_source_name(enum ms_proclist_source src)
