@@ -3,10 +3,16 @@
  *
  * Usage: ms-bench-engine PID REPS
  *        ms-bench-engine PID once
+ *        ms-bench-engine probe PID...
  *
  * With "once" it makes the filtered loop of `list --file-backed --perms=x`
  * one time and prints the count: the bare loop as a command, which pays
  * exec like mapscope and pmap but loads no library beyond libc.
+ *
+ * With "probe" it does for each PID the least a stale verdict needs (open
+ * /proc/PID, open maps from it, walk the executable file-backed mappings
+ * without names, close both) and prints how many mappings it saw: the
+ * floor of `mapscope stale PID...` as a command.
  *
  * Two pairs, each timed alternately (ABAB..., the order flipped every
  * repetition so neither side always runs on a warmer cache), REPS times,
@@ -254,6 +260,31 @@ static void pair(size_t (*a)(struct bench *), size_t (*b)(struct bench *), struc
 	free(tb);
 }
 
+/* The bare minimum of a stale verdict for each PID given. */
+static int probe(int n, char **pids)
+{
+	size_t seen = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct bench b = { 0 };
+		char path[64];
+		int dirfd;
+
+		snprintf(path, sizeof(path), "/proc/%s", pids[i]);
+		dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dirfd < 0)
+			continue;
+		b.raw_fd = openat(dirfd, "maps", O_RDONLY | O_CLOEXEC);
+		if (b.raw_fd >= 0) {
+			seen += raw_loop(&b, PROCMAP_QUERY_FILE_BACKED_VMA | PROCMAP_QUERY_VMA_EXECUTABLE, 0);
+			close(b.raw_fd);
+		}
+		close(dirfd);
+	}
+	printf("%zu\n", seen);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ms_maps_opts opts = { .backend = MS_BACKEND_IOCTL, .ioctl_fn = NULL };
@@ -267,6 +298,8 @@ int main(int argc, char **argv)
 	long pid;
 	int reps;
 
+	if (argc >= 2 && !strcmp(argv[1], "probe"))
+		return probe(argc - 2, argv + 2);
 	if (argc == 3 && !strcmp(argv[2], "once") && (pid = strtol(argv[1], NULL, 10)) > 0) {
 		snprintf(path, sizeof(path), "/proc/%ld/maps", pid);
 		b.raw_fd = open(path, O_RDONLY | O_CLOEXEC);

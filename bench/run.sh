@@ -16,7 +16,8 @@
 #   BENCH_EXPLORER_SECS how long the explorer stays open (30)
 #   BENCH_NO_INSTALL=1  never run apt-get; missing tools skip their rows
 #   BENCH_SYSTEM_WIDE=1 also time stale and lsof over every process (they read
-#                       processes that are not ours, so it is off by default)
+#                       processes that are not ours, so it is off by default;
+#                       checkrestart takes no PIDs, so its row always does)
 set -u
 
 : "${MS_BIN:?MS_BIN: the mapscope binary}"
@@ -49,7 +50,7 @@ trap 'exit 130' INT TERM
 
 # ---- tools --------------------------------------------------------------------
 # tool:package pairs; hyperfine and jq together time whole commands.
-tools="hyperfine:hyperfine jq:jq pmap:procps lsof:lsof tmux:tmux"
+tools="hyperfine:hyperfine jq:jq pmap:procps lsof:lsof tmux:tmux checkrestart:debian-goodies"
 missing_pkgs=()
 for tp in $tools; do
 	command -v "${tp%%:*}" >/dev/null || missing_pkgs+=("${tp#*:}")
@@ -394,10 +395,31 @@ fleet_cases() {
 	pids=$(sed 's/^ready //' "$tmp/fleet.out")
 	commas=$(tr ' ' ',' <<<"$pids")
 	# Say what both see, so the comparison is of like with like.
-	found=$("$MS_BIN" stale -n -r -o PID $pids 2>/dev/null | awk NF | sort -u | wc -l)
-	del=$(lsof -nP -p "$commas" 2>/dev/null | awk '$4 == "DEL" || /\(deleted\)/' | awk '{ print $2 }' | sort -u | wc -l)
+	# Check what is timed: both must name the same processes, and some.
+	"$MS_BIN" stale -n -r -o PID $pids 2>/dev/null | awk NF | sort -u >"$tmp/stale.flagged"
+	lsof -nP -p "$commas" 2>/dev/null | awk '$4 == "DEL" || /\(deleted\)/ { print $2 }' | sort -u >"$tmp/lsof.deleted"
+	found=$(wc -l <"$tmp/stale.flagged")
+	del=$(wc -l <"$tmp/lsof.deleted")
 	say "fleet: mapscope stale flags $found processes; lsof shows deleted files in $del"
-	speed_row "$case" judge "$MS_BIN stale $pids" "lsof -nP -p $commas" 10 "stale"
+	if [ "$del" = 0 ] || ! cmp -s "$tmp/stale.flagged" "$tmp/lsof.deleted"; then
+		row "$case" "flagged $found, lsof shows $del ($(comm -3 "$tmp/stale.flagged" "$tmp/lsof.deleted" | wc -l) differ)" \
+			">= 10x faster" "FAIL (not the same processes)"
+	else
+		speed_row "$case" judge "$MS_BIN stale $pids" "lsof -nP -p $commas" 10 "stale"
+	fi
+	# Where the time goes: the same without the package lookup (it reads
+	# dpkg's whole file list once something is stale), and the floor.
+	speed_row "stale without PACKAGE vs lsof -nP, $FLEET processes" info \
+		"$MS_BIN stale -o NAME,PID,UNIT,CONTAINER,VERDICT,WHY $pids" "lsof -nP -p $commas" 10 "stale.nopkg"
+	speed_row "floor: bare probe as a command vs lsof -nP, $FLEET processes" info \
+		"$BENCH_BIN/ms-bench-engine probe $pids" "lsof -nP -p $commas" 10 "stale.floor"
+	# checkrestart (debian-goodies) takes no PIDs: both walk every process,
+	# the fleet included, which is the comparison it offers.
+	if have checkrestart; then
+		speed_row "stale vs checkrestart, every process" judge "$MS_BIN stale" "checkrestart" 20 "checkrestart"
+	else
+		row "stale vs checkrestart, every process" "-" ">= 20x faster" "skipped (no checkrestart: debian-goodies)"
+	fi
 	if [ -n "${BENCH_SYSTEM_WIDE:-}" ]; then
 		speed_row "stale vs lsof -nP, every process" info "$MS_BIN stale" "lsof -nP" 10 "stale.all"
 	else

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -70,6 +71,48 @@ static void test_regular_read_whole(void **state)
 	free(link);
 }
 
+/*
+ * The buffer starts at the size fstat gives and grows when the file holds
+ * more: a /proc file says 0 bytes and holds several pages; a file of 20000
+ * bytes is read whole, and refused at one byte below its size.
+ */
+static void test_read_past_stated_size(void **state)
+{
+	const char *dir = *state;
+	char *path = tu_join(dir, "big"), *text, *want = malloc(20001);
+	struct ms_error err;
+	size_t len;
+	int fd;
+
+	assert_non_null(want);
+	for (size_t i = 0; i < 20000; i++)
+		want[i] = (char)('a' + i % 26);
+	want[20000] = '\0';
+	assert_int_equal(tu_spit(path, want), 0);
+	assert_int_equal(ms_read_regular(path, 1u << 20, &text, &len, &err), 0);
+	assert_int_equal(len, 20000);
+	assert_memory_equal(text, want, 20000);
+	assert_int_equal(text[len], '\0');
+	free(text);
+	assert_int_equal(ms_read_regular(path, 19999, &text, &len, &err), MS_ERR_LIMIT);
+	assert_null(text);
+	/* Our own map, with enough mappings to pass a page: stat says 0. */
+	for (int i = 0; i < 64; i++) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		assert_true(fd >= 0);
+		assert_true(mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 4096 * (i % 4)) != MAP_FAILED);
+		close(fd);
+	}
+	assert_int_equal(ms_read_regular("/proc/self/maps", 1u << 20, &text, &len, &err), 0);
+	assert_true(len > 8192);
+	assert_int_equal(strlen(text), len);
+	assert_non_null(strstr(text, "/big"));
+	assert_int_equal(text[len - 1], '\n');
+	free(text);
+	free(want);
+	free(path);
+}
+
 static void test_fifo_refused(void **state)
 {
 	const char *dir = *state;
@@ -119,6 +162,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_regular_read_whole, tu_tmpdir_setup, tu_tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_read_past_stated_size, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_fifo_refused, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_other_kinds_refused, tu_tmpdir_setup, tu_tmpdir_teardown),
 	};

@@ -46,7 +46,7 @@ static void assert_same_mapping(const struct ms_mapping *a, const struct ms_mapp
 static void open_fixture(struct snapfix_env *e, enum ms_backend backend, struct ms_proc **proc,
 			 struct ms_maps **maps)
 {
-	struct ms_maps_opts mo = { backend, NULL };
+	struct ms_maps_opts mo = { .backend = backend, .ioctl_fn = NULL };
 	struct ms_error err;
 
 	assert_int_equal(ms_proc_open(e->fx.pid, proc, &err), 0);

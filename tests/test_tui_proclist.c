@@ -136,6 +136,27 @@ static void test_counts_with_the_backend_asked(void **state)
 	ms_proclist_free(&l);
 }
 
+/*
+ * libproc2 is loaded when a list is first scanned; where it cannot be (no
+ * procps 4 library on the system), the automatic choice is /proc and the
+ * list is still whole.
+ */
+static void test_missing_libproc2_falls_back(void **state)
+{
+	struct fixture *fx = *state;
+	struct ms_proclist l = { 0 };
+	struct ms_error err;
+
+	ms_proclist_libproc2_set_soname("libms-test-no-such-library.so.0");
+	assert_int_equal(ms_proclist_default_source(), MS_PROCLIST_PROCFS);
+	assert_string_equal(ms_proclist_source_name(MS_PROCLIST_AUTO), "proc");
+	assert_int_equal(ms_proclist_scan(MS_PROCLIST_LIBPROC2, 0, &l, &err), MS_ERR_NOTSUP);
+	assert_int_equal(ms_proclist_scan(MS_PROCLIST_AUTO, 0, &l, &err), 0);
+	assert_non_null(find(&l, fx->pid));
+	ms_proclist_libproc2_set_soname(NULL);
+	ms_proclist_free(&l);
+}
+
 static void test_sources_agree(void **state)
 {
 	struct fixture *fx = *state;
@@ -445,6 +466,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_fixture_row, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_counts_with_the_backend_asked, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_missing_libproc2_falls_back, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_sources_agree, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_counts_only_rows_asked, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_procview_counts_rows_on_screen, fx_setup, fx_teardown),

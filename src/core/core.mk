@@ -43,7 +43,8 @@ libmapscope_core_a_SOURCES = \
 	src/core/fileinfo.c src/core/fileinfo.h
 nodist_libmapscope_core_a_SOURCES = src/core/stale_ignore_default.c
 libmapscope_core_a_CFLAGS = $(AM_CFLAGS) $(LIBPROC2_CFLAGS)
-CORE_LIBS = libmapscope-core.a $(JANSSON_LIBS) $(LIBPROC2_LIBS)
+# libproc2 is not linked: proclist_libproc2.c loads it when first needed.
+CORE_LIBS = libmapscope-core.a $(JANSSON_LIBS)
 
 # The default ignore list is data/stale-ignore.conf, compiled in as a C string.
 src/core/stale_ignore_default.c: $(srcdir)/data/stale-ignore.conf

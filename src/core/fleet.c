@@ -58,9 +58,11 @@ bool ms_fleet_note_error(struct ms_fleet *f, const struct ms_error *err)
 }
 
 int ms_fleet_open_one(pid_t pid, enum ms_backend backend, struct ms_proc **proc,
-		      struct ms_maps **maps, struct ms_error *err)
+		      struct ms_maps **maps, bool *ioctl_known, struct ms_error *err)
 {
-	struct ms_maps_opts mo = { .backend = backend, .ioctl_fn = NULL };
+	struct ms_maps_opts mo = {
+		.backend = backend, .ioctl_fn = NULL, .ioctl_known = ioctl_known && *ioctl_known,
+	};
 	int rc;
 
 	*proc = NULL;
@@ -75,6 +77,8 @@ int ms_fleet_open_one(pid_t pid, enum ms_backend backend, struct ms_proc **proc,
 	if (rc < 0) {
 		ms_proc_close(*proc);
 		*proc = NULL;
+	} else if (ioctl_known && ms_maps_backend(*maps) == MS_BACKEND_IOCTL) {
+		*ioctl_known = true;
 	}
 	return rc;
 }
@@ -88,7 +92,7 @@ int ms_fleet_next(struct ms_fleet *f, struct ms_proc **proc, struct ms_maps **ma
 		if (pid == f->self && !f->named)
 			continue;
 		f->scanned++;
-		if (ms_fleet_open_one(pid, f->backend, proc, maps, err) == 0)
+		if (ms_fleet_open_one(pid, f->backend, proc, maps, &f->ioctl_known, err) == 0)
 			return MS_FLEET_OPEN;
 		if (ms_fleet_note_error(f, err))
 			return MS_FLEET_NAMED_FAILED;

@@ -38,6 +38,7 @@ struct ms_fleet {
 	size_t denied;       /* no ptrace read access */
 	size_t failed;       /* other errors */
 	bool named_failed;
+	bool ioctl_known;    /* PROCMAP_QUERY answered once: later opens skip the probe */
 };
 
 enum {
@@ -72,9 +73,11 @@ bool ms_fleet_skipped_any(const struct ms_fleet *f);
 /*
  * Open one process and its maps with backend, the one way every walk does.
  * Kernel threads answer MS_ERR_NOMM without opening maps.  0, or an error
- * with err filled and nothing left open.
+ * with err filled and nothing left open.  *ioctl_known (may be NULL) says
+ * PROCMAP_QUERY has answered before, so maps are opened without a probe;
+ * it is set once an open finds the ioctl working.
  */
 int ms_fleet_open_one(pid_t pid, enum ms_backend backend, struct ms_proc **proc,
-		      struct ms_maps **maps, struct ms_error *err);
+		      struct ms_maps **maps, bool *ioctl_known, struct ms_error *err);
 
 #endif

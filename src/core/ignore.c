@@ -16,6 +16,12 @@
 struct ignore_rule {
 	char *pattern; /* as written: fnmatch reads the backslash escapes itself */
 	char *reason;
+	/*
+	 * The pattern's bytes before its first *, ?, [ or backslash: a name
+	 * that does not start with them cannot match, and fnmatch (which in a
+	 * UTF-8 locale converts both strings to wide characters) is skipped.
+	 */
+	size_t literal;
 };
 
 struct ms_ignore {
@@ -63,6 +69,7 @@ static int add_rule(struct ms_ignore *ign, const char *pat, size_t pat_len,
 		return -1;
 	r = &ign->rules[ign->count];
 	r->pattern = strndup(pat, pat_len);
+	r->literal = strcspn(r->pattern ? r->pattern : "", "*?[\\");
 	r->reason = strndup(reason, reason_len);
 	if (!r->pattern || !r->reason) {
 		free(r->pattern);
@@ -216,9 +223,14 @@ const char *ms_ignore_match(const struct ms_ignore *ign, const char *name, size_
 		return NULL;
 	memcpy(subject, name, len);
 	subject[len] = '\0';
-	for (size_t i = 0; i < ign->count && !reason; i++)
-		if (fnmatch(ign->rules[i].pattern, subject, 0) == 0)
-			reason = ign->rules[i].reason;
+	for (size_t i = 0; i < ign->count && !reason; i++) {
+		const struct ignore_rule *r = &ign->rules[i];
+
+		if (r->literal > len || memcmp(r->pattern, subject, r->literal) != 0)
+			continue;
+		if (fnmatch(r->pattern, subject, 0) == 0)
+			reason = r->reason;
+	}
 	if (subject != stack)
 		free(subject);
 	return reason;

@@ -52,6 +52,12 @@ typedef int (*ms_ioctl_fn)(int fd, unsigned long request, void *arg);
 struct ms_maps_opts {
 	enum ms_backend backend;
 	ms_ioctl_fn ioctl_fn; /* NULL: the real ioctl */
+	/*
+	 * PROCMAP_QUERY already answered on this kernel (a walk over many
+	 * processes knows after the first): no probe at open.  The first query
+	 * then reports what the probe would have (ESRCH: exited, exec'd).
+	 */
+	bool ioctl_known;
 };
 
 /* Counters a caller may show ("3 malformed lines skipped"). */

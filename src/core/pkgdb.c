@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,10 +22,17 @@ struct want {
 	char *own;        /* an alias we made, freed with the table */
 };
 
+#define LEN_BUCKETS 4096u
+
 struct table {
 	struct want *slots;
 	size_t mask;
 	size_t left;      /* caller's paths not found yet */
+	/*
+	 * The lengths wanted (modulo LEN_BUCKETS): a list line of another
+	 * length is skipped unhashed, and most of the database's lines are.
+	 */
+	unsigned char len_wanted[LEN_BUCKETS];
 };
 
 static uint64_t hash(const char *s, size_t len)
@@ -54,6 +62,7 @@ static int add(struct table *t, const char *s, size_t len, size_t idx, char *own
 		return 0;
 	}
 	*w = (struct want){ .path = s, .len = len, .idx = idx, .own = own };
+	t->len_wanted[len % LEN_BUCKETS] = 1;
 	return 0;
 }
 
@@ -131,7 +140,7 @@ static void scan_list(struct table *t, const char *text, size_t len, const char 
 	while (pos < len && t->left) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
-		struct want *w = n ? slot_for(t, text + pos, n) : NULL;
+		struct want *w = n && t->len_wanted[n % LEN_BUCKETS] ? slot_for(t, text + pos, n) : NULL;
 
 		if (w && w->path && !out[w->idx].found) {
 			struct ms_pkg *p = &out[w->idx];
@@ -153,17 +162,25 @@ static bool is_list(const char *name)
 	return n > 5 && !strcmp(name + n - 5, ".list") && name[0] != '.';
 }
 
+/*
+ * dpkg's info directory is root's: its entries are read directly
+ * (saferead.h).  Should it be writable by others, every file goes the
+ * careful way, through O_PATH and a reopen.
+ */
 static int scan_lists(const char *dir, struct table *t, struct ms_pkg *out)
 {
 	char path[4096];
 	struct dirent *de;
-	size_t seen = 0;
+	size_t seen = 0, cap = 0;
+	char *buf = NULL;
+	bool direct;
 	DIR *d;
 
 	snprintf(path, sizeof(path), "%s/info", dir);
 	d = opendir(path);
 	if (!d)
 		return MS_ERR_NOTSUP;
+	direct = ms_dir_only_root_changes(dirfd(d));
 	while (t->left && seen < MS_PKGDB_LISTS && (de = readdir(d))) {
 		struct ms_error ignored;
 		char *text;
@@ -173,11 +190,16 @@ static int scan_lists(const char *dir, struct table *t, struct ms_pkg *out)
 		    snprintf(path, sizeof(path), "%s/info/%s", dir, de->d_name) >= (int)sizeof(path))
 			continue;
 		seen++;
-		if (ms_read_regular(path, MS_PKGDB_LIST_MAX, &text, &len, &ignored) < 0)
-			continue;
-		scan_list(t, text, len, de->d_name, out);
-		free(text);
+		if (direct) {
+			if (ms_read_regular_entry(dirfd(d), de->d_name, MS_PKGDB_LIST_MAX, &buf, &cap, &len,
+						  &ignored) == 0)
+				scan_list(t, buf, len, de->d_name, out);
+		} else if (ms_read_regular(path, MS_PKGDB_LIST_MAX, &text, &len, &ignored) == 0) {
+			scan_list(t, text, len, de->d_name, out);
+			free(text);
+		}
 	}
+	free(buf);
 	closedir(d);
 	return 0;
 }

@@ -17,10 +17,10 @@
 enum ms_proclist_source ms_proclist_default_source(void)
 {
 #ifdef HAVE_LIBPROC2
-	return MS_PROCLIST_LIBPROC2;
-#else
-	return MS_PROCLIST_PROCFS;
+	if (ms_proclist_libproc2_available())
+		return MS_PROCLIST_LIBPROC2;
 #endif
+	return MS_PROCLIST_PROCFS;
 }
 
 const char *ms_proclist_source_name(enum ms_proclist_source src)
@@ -174,7 +174,7 @@ static int walk(const struct ms_proclist *list, struct ms_procrow *row, struct m
 	struct ms_maps *maps = NULL;
 	struct ms_error err;
 	uint64_t addr = 0;
-	int rc = ms_fleet_open_one(row->pid, list->backend, &proc, &maps, &err);
+	int rc = ms_fleet_open_one(row->pid, list->backend, &proc, &maps, NULL, &err);
 
 	now->nmaps = 0;
 	now->mapped = 0;

@@ -7,7 +7,8 @@
  * the mapping engine (the PROCMAP_QUERY ioctl where the kernel has it).
  *
  * Where the rows come from is a run-time value, an ops table:
- *   - libproc2 (procps-ng 4, `procps_pids_*`), when configure found it;
+ *   - libproc2 (procps-ng 4, `procps_pids_*`), when configure found it and
+ *     it loads (dlopen, at the first scan: linking it slowed every start);
  *   - a small /proc reader: stat parsed from the last ')', the effective
  *     UID from status, cmdline.
  * Both give the same rows: the command line is the raw bytes of cmdline with
@@ -67,7 +68,7 @@
 #define MS_PROCLIST_USER_MAX 33
 
 enum ms_proclist_source {
-	MS_PROCLIST_AUTO,      /* libproc2 when built in, else /proc */
+	MS_PROCLIST_AUTO,      /* libproc2 when built in and it loads, else /proc */
 	MS_PROCLIST_PROCFS,
 	MS_PROCLIST_LIBPROC2,
 };
@@ -119,7 +120,16 @@ struct ms_proclist {
 	size_t memo_count;
 };
 
-/* The source that AUTO resolves to, and its name ("libproc2", "proc"). */
+/*
+ * Test seam: load libproc2 by this name from now on (NULL: the real one),
+ * to see the fallback when it is missing.  Nothing in a build without it.
+ */
+void ms_proclist_libproc2_set_soname(const char *soname);
+
+/*
+ * The source that AUTO resolves to, and its name ("libproc2", "proc").
+ * Asking loads libproc2 (dlopen) if it is built in and not loaded yet.
+ */
 enum ms_proclist_source ms_proclist_default_source(void);
 const char *ms_proclist_source_name(enum ms_proclist_source src);
 

@@ -17,6 +17,8 @@ struct ms_proclist_ops {
 extern const struct ms_proclist_ops ms_proclist_procfs_ops;
 #ifdef HAVE_LIBPROC2
 extern const struct ms_proclist_ops ms_proclist_libproc2_ops;
+/* Loads libproc2 on the first call; false when it cannot be loaded. */
+bool ms_proclist_libproc2_available(void);
 #endif
 
 /*

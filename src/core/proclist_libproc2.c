@@ -1,8 +1,16 @@
-/* The process list through libproc2 (procps-ng 4): you pay for the items you ask for. */
+/*
+ * The process list through libproc2 (procps-ng 4): you pay for the items
+ * you ask for.  The library is loaded with dlopen at the first scan, not
+ * linked: its own dependencies (libsystemd, libgcrypt, liblzma, libzstd,
+ * liblz4, libcap) took about a millisecond from the start-up of every
+ * command, most of which never list processes.  Where it cannot be loaded,
+ * the automatic choice is /proc.
+ */
 #include "config.h"
 
 #ifdef HAVE_LIBPROC2
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -64,15 +72,53 @@ static char *raw_cmdline(pid_t pid, size_t *len, char comm[64])
 	return buf ? buf : strdup("");
 }
 
+/* Resolved once, on first use; the handle stays open for the program's life. */
+static struct {
+	bool tried;
+	bool loaded;
+	const char *soname;
+	int (*pids_new)(struct pids_info **info, enum pids_item *items, int numitems);
+	struct pids_stack *(*pids_get)(struct pids_info *info, enum pids_fetch_type which);
+	int (*pids_unref)(struct pids_info **info);
+} lib = { .soname = LIBPROC2_SONAME };
+
+void ms_proclist_libproc2_set_soname(const char *soname)
+{
+	lib.soname = soname ? soname : LIBPROC2_SONAME;
+	lib.tried = false;
+	lib.loaded = false;
+}
+
+bool ms_proclist_libproc2_available(void)
+{
+	void *h;
+
+	if (lib.tried)
+		return lib.loaded;
+	lib.tried = true;
+	h = dlopen(lib.soname, RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return false;
+	*(void **)&lib.pids_new = dlsym(h, "procps_pids_new");
+	*(void **)&lib.pids_get = dlsym(h, "procps_pids_get");
+	*(void **)&lib.pids_unref = dlsym(h, "procps_pids_unref");
+	lib.loaded = lib.pids_new && lib.pids_get && lib.pids_unref;
+	if (!lib.loaded)
+		dlclose(h);
+	return lib.loaded;
+}
+
 static int libproc2_scan(struct ms_proclist *list, struct ms_error *err)
 {
 	struct pids_info *info = NULL;
 	struct pids_stack *stack;
 	int rc = 0, n = (int)(sizeof(items) / sizeof(items[0]));
 
-	if (procps_pids_new(&info, items, n) < 0)
+	if (!ms_proclist_libproc2_available())
+		return ms_error_set(err, MS_ERR_NOTSUP, 0, "process list: %s could not be loaded", lib.soname);
+	if (lib.pids_new(&info, items, n) < 0)
 		return ms_error_set(err, MS_ERR_IO, errno, "process list: libproc2 failed");
-	while (rc == 0 && (stack = procps_pids_get(info, PIDS_FETCH_TASKS_ONLY))) {
+	while (rc == 0 && (stack = lib.pids_get(info, PIDS_FETCH_TASKS_ONLY))) {
 		unsigned long flags = PIDS_VAL(I_FLAGS, ul_int, stack, info);
 		bool kthread = (flags & MS_PF_KTHREAD) != 0;
 		pid_t pid = PIDS_VAL(I_PID, s_int, stack, info);
@@ -107,7 +153,7 @@ static int libproc2_scan(struct ms_proclist *list, struct ms_error *err)
 		}
 		free(cmdline);
 	}
-	procps_pids_unref(&info);
+	lib.pids_unref(&info);
 	return rc;
 }
 
@@ -115,5 +161,14 @@ const struct ms_proclist_ops ms_proclist_libproc2_ops = {
 	.name = "libproc2",
 	.scan = libproc2_scan,
 };
+
+#else
+
+#include "proclist.h"
+
+void ms_proclist_libproc2_set_soname(const char *soname)
+{
+	(void)soname;
+}
 
 #endif

@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,13 +68,30 @@ static int reopen_regular(int pathfd, const char *shown, struct ms_error *err)
 	return fd;
 }
 
-/* Up to max + 1 bytes, to tell "exactly max" from "more". */
-static int read_bounded(int fd, size_t max, char *buf, size_t *len, const char *shown,
+/*
+ * Up to max + 1 bytes, to tell "exactly max" from "more", into *buf (cap + 1
+ * bytes, NUL included), grown toward max + 2 only when the file is longer
+ * than its size said: most files are far below max, and a buffer of max
+ * bytes for each (the package database reads hundreds) costs a mapping
+ * and its page faults every time.
+ */
+static int read_bounded(int fd, size_t max, char **buf, size_t cap, size_t *len, const char *shown,
 			struct ms_error *err)
 {
 	*len = 0;
 	for (;;) {
-		ssize_t n = read(fd, buf + *len, max + 1 - *len);
+		ssize_t n;
+
+		if (*len == cap && cap <= max) {
+			size_t next = cap > max / 2 ? max + 1 : cap * 2;
+			char *grown = realloc(*buf, next + 1);
+
+			if (!grown)
+				return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "%s: out of memory", shown);
+			*buf = grown;
+			cap = next;
+		}
+		n = read(fd, *buf + *len, cap - *len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -90,11 +109,38 @@ static int read_bounded(int fd, size_t max, char *buf, size_t *len, const char *
 	}
 }
 
+/* fd's whole content into a buffer sized by fstat, at most max bytes. */
+static int read_sized(int fd, size_t max, char **text, size_t *len, const char *shown,
+		      struct ms_error *err)
+{
+	struct stat st;
+	size_t cap = 4096;
+	char *buf;
+	int rc;
+
+	/* One byte more than the size, to see the end in the first reads. */
+	if (fstat(fd, &st) == 0 && st.st_size >= 0 && (uint64_t)st.st_size < max)
+		cap = (size_t)st.st_size + 1 > cap ? (size_t)st.st_size + 1 : cap;
+	if (cap > max + 1)
+		cap = max + 1;
+	buf = malloc(cap + 1);
+	if (!buf)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "%s: out of memory", shown);
+	rc = read_bounded(fd, max, &buf, cap, len, shown, err);
+	if (rc < 0) {
+		free(buf);
+		*len = 0;
+		return rc;
+	}
+	buf[*len] = '\0';
+	*text = buf;
+	return 0;
+}
+
 int ms_read_regular(const char *path, size_t max, char **text, size_t *len,
 		    struct ms_error *err)
 {
 	char *shown = ms_escape_dup(path, strlen(path), MS_ESC_ASCII);
-	char *buf = NULL;
 	int pathfd, fd = -1, rc;
 
 	*text = NULL;
@@ -108,22 +154,65 @@ int ms_read_regular(const char *path, size_t max, char **text, size_t *len,
 		fd = reopen_regular(pathfd, shown, err);
 		rc = fd < 0 ? fd : 0;
 	}
-	if (rc == 0) {
-		buf = malloc(max + 2);
-		rc = buf ? read_bounded(fd, max, buf, len, shown, err)
-			 : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "%s: out of memory", shown);
-	}
+	if (rc == 0)
+		rc = read_sized(fd, max, text, len, shown, err);
 	if (fd >= 0)
 		close(fd);
 	if (pathfd >= 0)
 		close(pathfd);
 	free(shown);
-	if (rc < 0) {
-		free(buf);
-		*len = 0;
-		return rc;
+	return rc;
+}
+
+bool ms_dir_only_root_changes(int dirfd)
+{
+	struct stat st;
+
+	return fstat(dirfd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 &&
+	       (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+int ms_read_regular_entry(int dirfd, const char *name, size_t max, char **buf, size_t *cap,
+			  size_t *len, struct ms_error *err)
+{
+	char *shown = ms_escape_dup(name, strlen(name), MS_ESC_ASCII);
+	struct stat st;
+	size_t want;
+	int fd = -1, rc = 0, e;
+
+	*len = 0;
+	if (!shown)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	if (strchr(name, '/'))
+		rc = failed(shown, MS_ERR_INVAL, EINVAL, "not a plain directory entry", err);
+	else if ((fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		rc = sys_failed(shown, errno, err);
+	else if (fstat(fd, &st) < 0)
+		rc = sys_failed(shown, errno, err);
+	else if (!S_ISREG(st.st_mode))
+		rc = failed(shown, MS_ERR_INVAL, (ms_file_kind(st.st_mode, &e), e), ms_file_kind(st.st_mode, &e), err);
+	if (rc == 0) {
+		/* Room for the size and one byte, to see the end in the first reads. */
+		want = st.st_size >= 0 && (uint64_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
+		if (want < 4096)
+			want = 4096 < max + 1 ? 4096 : max + 1;
+		if (!*buf || *cap < want) {
+			char *grown = realloc(*buf, want + 1);
+
+			if (!grown)
+				rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "%s: out of memory", shown);
+			else
+				*buf = grown, *cap = want;
+		}
 	}
-	buf[*len] = '\0';
-	*text = buf;
-	return 0;
+	if (rc == 0)
+		rc = read_bounded(fd, max, buf, *cap > max + 1 ? max + 1 : *cap, len, shown, err);
+	if (rc == 0)
+		(*buf)[*len] = '\0';
+	else
+		*len = 0;
+	if (fd >= 0)
+		close(fd);
+	free(shown);
+	return rc;
 }
