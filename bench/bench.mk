@@ -1,4 +1,4 @@
-# ---- make bench (issue 7): mapscope against pmap, lsof and the raw ioctl ----------
+# ---- make bench: mapscope against pmap, lsof and the raw ioctl -------------------------
 # Not part of make check: these programs are built only by `make bench`.
 # (EXTRA_PROGRAMS is set here with "=": automake refuses "+=" on it first.)
 BENCH_PROGS = bench/ms-bench-gen$(EXEEXT) bench/ms-bench-fleet$(EXEEXT) \
