@@ -1,4 +1,4 @@
-# ---- data/: what make install places for a fleet (issue 15) ----------------------
+# ---- data/: what make install places for a fleet ----------------------
 # The systemd units that write the metrics file, the Prometheus rules that
 # read it, and the zsh and fish completions (bash's is in src/cli/cli.mk).
 # tests/test_fleet_tools.sh checks all of it where make install puts it.

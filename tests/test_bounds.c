@@ -1,5 +1,5 @@
 /*
- * Bounds a hostile process or file cannot raise (issue 11, items 5 to 7),
+ * Bounds a hostile process or file cannot raise,
  * against tests/ms-hostile and generated files:
  *   - stale groups 65,000 distinct files, and thousands of hard links to one
  *     inode, with hash probes linear in the files (a work count, not a time);

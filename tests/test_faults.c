@@ -1,5 +1,5 @@
 /*
- * The faults table of issue 8, each with its expected behaviour:
+ * The faults mapscope must meet, each with its expected behaviour:
  *   - no access (an unprivileged user): "no access", exit 1;
  *   - a kernel thread and a zombie: "no user address space", exit 1;
  *   - output to a closed pipe: quiet, the same exit status as to /dev/null;

@@ -1,6 +1,6 @@
 /*
- * A file served by a FUSE daemon that stops answering READ (issue 11,
- * item 2).  Asking PROCMAP_QUERY for that mapping's build ID makes the
+ * A file served by a FUSE daemon that stops answering READ.
+ * Asking PROCMAP_QUERY for that mapping's build ID makes the
  * kernel read the file and sleep uninterruptibly on the daemon; so would
  * mapscope's own read of the file at the path.  Here a child maps a copy of
  * a test library from tests/fuse_server.c's file system and touches it while

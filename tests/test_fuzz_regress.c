@@ -27,7 +27,7 @@ static void assert_plain_ascii(const char *msg)
 /*
  * fuzz-snapshot: jansson's "invalid token near '...'" quoted a raw control
  * byte of the file (0x1c here, an ESC just as well) into the error message
- * that `mapscope diff` prints.  Now the quote is dropped whole (issue 11:
+ * that `mapscope diff` prints.  Now the quote is dropped whole (the rule:
  * no byte of a file that may not be ours in a message).
  */
 static void test_snapshot_json_error_is_escaped(void **state)

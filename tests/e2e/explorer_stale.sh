@@ -40,7 +40,7 @@ rm -f "$LIB"
 # explorer honours like `mapscope stale`, ignores only memfds here.
 mkdir -p "$TMP/config/mapscope"
 printf '# test list\n/memfd:* memory file\n' > "$TMP/config/mapscope/stale-ignore.conf"
-# A FIFO where the settings file belongs must not block the start (issue 11).
+# A FIFO where the settings file belongs must not block the start.
 mkfifo "$TMP/config/mapscope/config"
 
 # -- the maps view flags the row D ---------------------------------------------------
