@@ -40,10 +40,16 @@ libmapscope_core_a_SOURCES = \
 	src/core/pkgdb.c src/core/pkgdb.h \
 	src/core/soname.c src/core/soname.h \
 	src/core/filemap.c src/core/filemap.h \
-	src/core/fileinfo.c src/core/fileinfo.h
+	src/core/fileinfo.c src/core/fileinfo.h \
+	src/core/elfcheck.c src/core/elfcheck.h
+if HAVE_LIBDW
+libmapscope_core_a_SOURCES += \
+	src/core/symbols.c src/core/symbols.h \
+	src/core/symbols_fetch.c src/core/symbols_fetch.h
+endif
 nodist_libmapscope_core_a_SOURCES = src/core/stale_ignore_default.c
-libmapscope_core_a_CFLAGS = $(AM_CFLAGS) $(LIBPROC2_CFLAGS)
-CORE_LIBS = libmapscope-core.a $(JANSSON_LIBS) $(LIBPROC2_LIBS)
+libmapscope_core_a_CFLAGS = $(AM_CFLAGS) $(LIBPROC2_CFLAGS) $(LIBDW_CFLAGS) $(DEBUGINFOD_CFLAGS)
+CORE_LIBS = libmapscope-core.a $(JANSSON_LIBS) $(LIBPROC2_LIBS) $(LIBDW_LIBS) $(DEBUGINFOD_LIBS)
 
 # The default ignore list is data/stale-ignore.conf, compiled in as a C string.
 src/core/stale_ignore_default.c: $(srcdir)/data/stale-ignore.conf
