@@ -32,6 +32,7 @@ libdw-dev:/usr/include/elfutils/libdwfl.h
 libdebuginfod-dev:/usr/include/elfutils/debuginfod.h
 elfutils:/usr/bin/eu-addr2line
 binutils:/usr/bin/addr2line
+python3:/usr/bin/python3
 "
 
 missing=""
