@@ -151,7 +151,13 @@ static int add_symbol_cells(struct at_run *r, struct libscols_line *ln, uint64_t
 {
 #ifdef HAVE_LIBDW
 	struct ms_symbol s = { 0 };
-	int rc = r->sym ? ms_symbols_lookup(r->sym, addr, &s) : MS_END;
+	unsigned what = 0;
+	int rc;
+
+	for (size_t i = 0; i < r->nselected; i++)
+		what |= r->selected[i] == ATCOL_SYMBOL ? MS_SYMBOLS_NAME :
+			r->selected[i] == ATCOL_SOURCE ? MS_SYMBOLS_SOURCE : 0;
+	rc = r->sym ? ms_symbols_lookup(r->sym, addr, what, &s) : MS_END;
 
 	if (rc == MS_ERR_NOMEM)
 		return -1;

@@ -331,7 +331,7 @@ static int report(struct ms_symbols *s, struct symfile *f, size_t idx)
 	return 0;
 }
 
-int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, struct ms_symbol *out)
+int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct ms_symbol *out)
 {
 	const struct ms_mapping *m;
 	struct symfile *f;
@@ -374,12 +374,14 @@ int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, struct ms_symbol *out
 		out->why = f->why;
 		return 0;
 	}
-	out->name = dwfl_module_addrinfo(f->mod, addr, &off, &sym, NULL, NULL, NULL);
-	if (out->name)
-		out->name_off = off;
-	else
-		out->why = "no symbol covers the address";
-	line = dwfl_module_getsrc(f->mod, addr);
+	if (what & MS_SYMBOLS_NAME) {
+		out->name = dwfl_module_addrinfo(f->mod, addr, &off, &sym, NULL, NULL, NULL);
+		if (out->name)
+			out->name_off = off;
+		else
+			out->why = "no symbol covers the address";
+	}
+	line = what & MS_SYMBOLS_SOURCE ? dwfl_module_getsrc(f->mod, addr) : NULL;
 	if (line) {
 		int lineno = 0;
 		const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);

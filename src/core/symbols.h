@@ -95,7 +95,10 @@ int ms_symbols_new(struct ms_proc *proc, const struct ms_maplist *list,
 		   const struct ms_symbols_opts *opts, struct ms_symbols **out,
 		   struct ms_error *err);
 void ms_symbols_set_list(struct ms_symbols *s, const struct ms_maplist *list);
-int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, struct ms_symbol *out);
+#define MS_SYMBOLS_NAME 0x1u
+#define MS_SYMBOLS_SOURCE 0x2u
+/* what: MS_SYMBOLS_* to look up; DWARF line tables are read only for SOURCE. */
+int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct ms_symbol *out);
 void ms_symbols_free(struct ms_symbols *s);
 
 /* Is debuginfod reachable at all (built with its client, DEBUGINFOD_URLS set)? */
