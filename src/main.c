@@ -17,7 +17,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "list", cmd_list, "list PID        the mappings of a process" },
-	{ "at", cmd_at, "at PID ADDR     the mapping covering an address, and its file offset" },
+	{ "at", cmd_at, "at PID ADDR...  the mapping, file offset (and symbol) at addresses" },
 	{ "stale", cmd_stale, "stale [PID...]  processes that map deleted or replaced files" },
 	{ "who", cmd_who, "who FILE        the processes that map FILE" },
 	{ "snapshot", cmd_snapshot, "snapshot PID    save a process's map as a JSON document" },
