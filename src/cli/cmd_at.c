@@ -16,6 +16,7 @@
 #include "cli/mapcols.h"
 #include "core/escape.h"
 #ifdef HAVE_LIBDW
+#include "core/symbol_text.h"
 #include "core/symbols.h"
 #endif
 
@@ -118,33 +119,6 @@ static void worse(struct at_run *r, int status)
 		r->status = status;
 }
 
-#ifdef HAVE_LIBDW
-/*
- * "escaped-name+0xOFF" or "[escaped-dir/]escaped-file:LINE"; NULL when out
- * of memory.
- */
-static char *escaped_with(const struct cli_opts *o, const char *dir, const char *raw, bool offset,
-			  uint64_t n)
-{
-	size_t dlen = dir ? strlen(dir) : 0, len = strlen(raw);
-	size_t dbound = dir ? ms_escape_bound(dlen) : 0, bound = ms_escape_bound(len);
-	char *out = malloc(dbound + bound + 33);
-	size_t w = 0;
-
-	if (!out)
-		return NULL;
-	if (dir) {
-		w = ms_escape(dir, dlen, out, dbound, o->escape_flags);
-		out[w++] = '/';
-	}
-	w += ms_escape(raw, len, out + w, bound, o->escape_flags);
-	if (offset)
-		snprintf(out + w, 32, "+0x%" PRIx64, n);
-	else
-		snprintf(out + w, 32, ":%" PRIu64, n);
-	return out;
-}
-#endif
 
 /* The SYMBOL or SOURCE cell: NULL data (JSON null) when unknown. */
 static int add_symbol_cells(struct at_run *r, struct libscols_line *ln, uint64_t addr)
@@ -162,14 +136,18 @@ static int add_symbol_cells(struct at_run *r, struct libscols_line *ln, uint64_t
 	if (rc == MS_ERR_NOMEM)
 		return -1;
 	for (size_t i = 0; i < r->nselected; i++) {
-		char *text = NULL;
+		size_t size = ms_symbol_text_bound(&s);
+		char *text;
 
-		if (r->selected[i] == ATCOL_SYMBOL && s.name)
-			text = escaped_with(&r->o, NULL, s.name, true, s.name_off);
-		else if (r->selected[i] == ATCOL_SOURCE && s.file)
-			text = escaped_with(&r->o, s.comp_dir, s.file, false, (uint64_t)s.line);
-		else
+		if (!(r->selected[i] == ATCOL_SYMBOL && s.name) &&
+		    !(r->selected[i] == ATCOL_SOURCE && s.file))
 			continue;
+		if ((text = malloc(size)) != NULL) {
+			if (r->selected[i] == ATCOL_SYMBOL)
+				ms_symbol_text_name(&s, r->o.escape_flags, text, size);
+			else
+				ms_symbol_text_source(&s, r->o.escape_flags, text, size);
+		}
 		if (!text || scols_line_refer_data(ln, i, text) != 0) {
 			free(text);
 			return -1;

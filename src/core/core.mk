@@ -41,7 +41,8 @@ libmapscope_core_a_SOURCES = \
 	src/core/soname.c src/core/soname.h \
 	src/core/filemap.c src/core/filemap.h \
 	src/core/fileinfo.c src/core/fileinfo.h \
-	src/core/elfcheck.c src/core/elfcheck.h
+	src/core/elfcheck.c src/core/elfcheck.h \
+	src/core/symbol_text.c src/core/symbol_text.h
 if HAVE_LIBDW
 libmapscope_core_a_SOURCES += \
 	src/core/symbols.c src/core/symbols.h \
