@@ -28,7 +28,8 @@ static const struct command commands[] = {
 static void usage(FILE *out)
 {
 	fprintf(out, "Usage: mapscope COMMAND [options]\n"
-		     "       mapscope [-p] [PID] [-d SECONDS] [--backend=WHICH]   (the explorer)\n\n"
+		     "       mapscope [-p] [PID] [-d SECONDS] [--backend=WHICH] [--debuginfod]\n"
+		     "                                                  (the explorer)\n\n"
 		     "Explore the memory mappings of Linux processes, read through the\n"
 		     "PROCMAP_QUERY ioctl (Linux 6.11) with a /proc text fallback.\n\n"
 		     "Commands:\n");
@@ -39,6 +40,10 @@ static void usage(FILE *out)
 		     "  -V, --version   the version\n\n"
 		     "Exit status: 0 success, 1 the process is missing, unreadable or has no\n"
 		     "such mapping, 2 usage error.  See mapscope(1).\n");
+#ifndef HAVE_LIBDW
+	fprintf(out, "\nBuilt without libdw: 'at' has no SYMBOL or SOURCE column, and the\n"
+		     "explorer's g shows no symbol.\n");
+#endif
 }
 
 int main(int argc, char **argv)

@@ -40,6 +40,7 @@ complete -c mapscope -n $none -a diff -d 'compare two snapshots or live processe
 complete -c mapscope -n $none -a '(__mapscope_pids)' -d process
 complete -c mapscope -n $none -s p -l pid -x -a '(__mapscope_pids)' -d 'the process to open'
 complete -c mapscope -n $none -s d -l delay -x -d 'seconds between refreshes'
+complete -c mapscope -n $none -l debuginfod -d 'g may fetch missing debug files from DEBUGINFOD_URLS'
 complete -c mapscope -n $none -s V -l version -d 'the version'
 
 # Every command and the explorer.
