@@ -71,10 +71,11 @@ SHELL_TESTS = \
 	tests/e2e/where.sh tests/e2e/explorer_stale.sh tests/e2e/explorer_rss.sh \
 	tests/e2e/explorer_fuse.sh tests/e2e/hardening.sh tests/e2e/files.sh \
 	tests/test_fleet_tools.sh tests/test_completion_shells.sh \
-	tests/test_symbols_at.sh tests/test_symbols_ref.sh
+	tests/test_symbols_at.sh tests/test_symbols_ref.sh tests/e2e/symbols.sh \
+	tests/e2e/symbols_debuginfod.sh
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/screens tests/golden tests/fuzz \
-	tests/prometheus tests/zsh_complete.zsh tests/symbols_ref.py
+	tests/prometheus tests/zsh_complete.zsh tests/symbols_ref.py tests/e2e/debuginfod_stub.py
 
 AM_TESTS_ENVIRONMENT = \
 	MS_FIXTURE='$(abs_top_builddir)/tests/ms-fixture'; export MS_FIXTURE; \
