@@ -28,8 +28,12 @@ static const struct command commands[] = {
 static void usage(FILE *out)
 {
 	fprintf(out, "Usage: mapscope COMMAND [options]\n"
+#ifdef HAVE_LIBDW
 		     "       mapscope [-p] [PID] [-d SECONDS] [--backend=WHICH] [--debuginfod]\n"
 		     "                                                  (the explorer)\n\n"
+#else
+		     "       mapscope [-p] [PID] [-d SECONDS] [--backend=WHICH]   (the explorer)\n\n"
+#endif
 		     "Explore the memory mappings of Linux processes, read through the\n"
 		     "PROCMAP_QUERY ioctl (Linux 6.11) with a /proc text fallback.\n\n"
 		     "Commands:\n");

@@ -72,7 +72,7 @@ SHELL_TESTS = \
 	tests/e2e/explorer_fuse.sh tests/e2e/hardening.sh tests/e2e/files.sh \
 	tests/test_fleet_tools.sh tests/test_completion_shells.sh \
 	tests/test_symbols_at.sh tests/test_symbols_ref.sh tests/e2e/symbols.sh \
-	tests/e2e/symbols_debuginfod.sh
+	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/screens tests/golden tests/fuzz \
 	tests/prometheus tests/zsh_complete.zsh tests/symbols_ref.py tests/e2e/debuginfod_stub.py

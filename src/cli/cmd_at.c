@@ -302,12 +302,19 @@ int cmd_at(int argc, char **argv)
 		return cli_usage_error("at", "at: expected PID and ADDR");
 	if (cli_parse_pid(argv[optind], &r.pid) < 0)
 		return CLI_EXIT_USAGE;
-	nsel = cli_columns_parse(r.o.columns, at_cols, AT_NCOLS, at_defaults,
+	/* Every name is known, so that a build without libdw says why SYMBOL is not there. */
+	nsel = cli_columns_parse(r.o.columns, at_cols, ATCOL_COUNT, at_defaults,
 				 sizeof(at_defaults) / sizeof(at_defaults[0]), r.selected, CLI_MAX_COLUMNS);
 	if (nsel < 0)
 		return CLI_EXIT_USAGE;
 	r.nselected = (size_t)nsel;
 	r.want_symbols = want_symbols(r.selected, r.nselected);
+#ifndef HAVE_LIBDW
+	if (r.want_symbols)
+		return cli_usage_error("at", "at: SYMBOL and SOURCE are not available: mapscope was built without libdw");
+	if (r.debuginfod)
+		return cli_usage_error("at", "at: --debuginfod: mapscope was built without libdw");
+#endif
 
 	status = cli_open_maps(r.pid, &r.o, &proc, &maps);
 	if (status == CLI_EXIT_OK)
