@@ -41,7 +41,7 @@ tests_libstale_b_so_LDFLAGS = $(STALE_LIB_FLAGS)
 
 if HAVE_CMOCKA
 CMOCKA_TESTS = \
-	tests/test_grow tests/test_escape tests/test_parse tests/test_engine tests/test_errors \
+	tests/test_grow tests/test_escape tests/test_symbol_text tests/test_parse tests/test_engine tests/test_errors \
 	tests/test_cli tests/test_fstype tests/test_faults tests/test_fuzz_regress tests/test_hostile \
 	tests/test_bounds \
 	tests/test_safewrite tests/test_saferead tests/test_snapshot tests/test_snapshot_record \
