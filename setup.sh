@@ -28,6 +28,11 @@ prometheus:/usr/bin/promtool
 zsh:/bin/zsh
 fish:/usr/bin/fish
 strace:/usr/bin/strace
+libdw-dev:/usr/include/elfutils/libdwfl.h
+libdebuginfod-dev:/usr/include/elfutils/debuginfod.h
+elfutils:/usr/bin/eu-addr2line
+binutils:/usr/bin/addr2line
+python3:/usr/bin/python3
 "
 
 missing=""

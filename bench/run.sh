@@ -461,6 +461,67 @@ many_files_case() {
 	stop_last
 }
 
+# ---- symbols: 10,000 addresses in a process with 100 libraries ------------------------
+# `at` with SYMBOL against eu-addr2line --pid, for the same addresses; the
+# row also checks that both name the same symbol for every address.
+symbols_case() {
+	local case="at SYMBOL vs eu-addr2line --pid, 10,000 addrs" lib pid i addrs
+	if ! "$MS_BIN" at --help | grep -q SYMBOL; then
+		row "$case" "-" ">= 2x faster" "skipped (built without libdw)"
+		return
+	fi
+	if ! have eu-addr2line || ! have python3; then
+		row "$case" "-" ">= 2x faster" "skipped (no eu-addr2line or python3)"
+		return
+	fi
+	say "symbols: a process with 100 libraries"
+	lib=$(python3 -c 'import ctypes.util, sys; print(ctypes.util.find_library("z") or "")')
+	lib=$(ldconfig -p | awk -v n="$lib" '$1 == n { print $NF; exit }')
+	if [ -z "$lib" ]; then
+		row "$case" "-" ">= 2x faster" "skipped (no libz to copy)"
+		return
+	fi
+	mkdir -p "$tmp/libs"
+	for ((i = 0; i < 100; i++)); do cp "$lib" "$tmp/libs/libbench$i.so"; done
+	if ! start_bg "$tmp/symbols.out" python3 -c '
+import ctypes, glob, sys, time
+libs = [ctypes.CDLL(p) for p in sorted(glob.glob(sys.argv[1] + "/libbench*.so"))]
+print("ready", len(libs), flush=True)
+time.sleep(3600)' "$tmp/libs"; then
+		row "$case" "-" ">= 2x faster" "skipped (the process did not start)"
+		return
+	fi
+	pid=${started[-1]}
+	addrs=$(python3 -c '
+import random, sys
+ex = []
+for line in open("/proc/%s/maps" % sys.argv[1]):
+    f = line.split()
+    if len(f) > 5 and "x" in f[1] and f[5].startswith("/"):
+        lo, hi = (int(x, 16) for x in f[0].split("-"))
+        ex.append((lo, hi))
+rnd = random.Random(1)
+total = sum(h - l for l, h in ex)
+out = []
+for _ in range(10000):
+    k = rnd.randrange(total)
+    for l, h in ex:
+        if k < h - l:
+            out.append("0x%x" % (l + k)); break
+        k -= h - l
+print(" ".join(out))' "$pid")
+	# Both must agree before their speed means anything.
+	"$MS_BIN" at "$pid" -r -n -o SYMBOL $addrs | awk '{ print ($0 == "" ? "??" : $0) }' >"$tmp/sym.ms"
+	eu-addr2line --pid "$pid" -S $addrs | awk 'NR % 2 == 1 { s = $0; if (s ~ /^\(/) s = "??"; else if (s !~ /\+0x/ && s != "??") s = s "+0x0"; print s }' >"$tmp/sym.eu"
+	if ! cmp -s "$tmp/sym.ms" "$tmp/sym.eu"; then
+		row "$case" "$(diff "$tmp/sym.ms" "$tmp/sym.eu" | grep -c '^<') of 10000 differ" ">= 2x faster" "FAIL (answers differ)"
+		stop_last
+		return
+	fi
+	speed_row "$case" judge "$MS_BIN at $pid -r -n -o SYMBOL $addrs" "eu-addr2line --pid $pid -S $addrs" 2 "symbols"
+	stop_last
+}
+
 # ---- run -----------------------------------------------------------------------------------
 start_time=$(date '+%Y-%m-%d %H:%M:%S %Z')
 for n in $SIZES; do
@@ -468,6 +529,7 @@ for n in $SIZES; do
 done
 fleet_cases
 many_files_case
+symbols_case
 
 {
 	printf 'mapscope bench, %s\n' "$start_time"

@@ -17,7 +17,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "list", cmd_list, "list PID        the mappings of a process" },
-	{ "at", cmd_at, "at PID ADDR     the mapping covering an address, and its file offset" },
+	{ "at", cmd_at, "at PID ADDR...  the mapping, file offset (and symbol) at addresses" },
 	{ "stale", cmd_stale, "stale [PID...]  processes that map deleted or replaced files" },
 	{ "who", cmd_who, "who FILE        the processes that map FILE" },
 	{ "snapshot", cmd_snapshot, "snapshot PID    save a process's map as a JSON document" },
@@ -28,7 +28,12 @@ static const struct command commands[] = {
 static void usage(FILE *out)
 {
 	fprintf(out, "Usage: mapscope COMMAND [options]\n"
+#ifdef HAVE_LIBDW
+		     "       mapscope [-p] [PID] [-d SECONDS] [--backend=WHICH] [--debuginfod]\n"
+		     "                                                  (the explorer)\n\n"
+#else
 		     "       mapscope [-p] [PID] [-d SECONDS] [--backend=WHICH]   (the explorer)\n\n"
+#endif
 		     "Explore the memory mappings of Linux processes, read through the\n"
 		     "PROCMAP_QUERY ioctl (Linux 6.11) with a /proc text fallback.\n\n"
 		     "Commands:\n");
@@ -39,6 +44,10 @@ static void usage(FILE *out)
 		     "  -V, --version   the version\n\n"
 		     "Exit status: 0 success, 1 the process is missing, unreadable or has no\n"
 		     "such mapping, 2 usage error.  See mapscope(1).\n");
+#ifndef HAVE_LIBDW
+	fprintf(out, "\nBuilt without libdw: 'at' has no SYMBOL or SOURCE column, and the\n"
+		     "explorer's g shows no symbol.\n");
+#endif
 }
 
 int main(int argc, char **argv)

@@ -13,7 +13,9 @@
  * NAMEHEX the name the kernel will report, hex-encoded ("-" for none).
  * KIND is one of anon-rw, file-rx, file-shared, guard, anon-named,
  * deleted, space, newline, escape, long, extra.  A line "skip anon-named
- * REASON" says the kernel refused PR_SET_VMA_ANON_NAME.  Then "ready PID".
+ * REASON" says the kernel refused PR_SET_VMA_ANON_NAME.  A line "sym NAME
+ * ADDR" gives where the loader put a known symbol of libms-fixture-sym.so.
+ * Then "ready PID".
  *
  * Commands on stdin, one per line, each answered by "ok" (or "err WHY"):
  *   mapfile NAME   create DIR/NAME (4 pages) and map it read-only
@@ -28,6 +30,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -263,6 +266,9 @@ static void command(char *line)
 	fflush(stdout);
 }
 
+/* From libms-fixture-sym.so: linked so the symbol tests find a known symbol. */
+uint64_t ms_fixture_sym_target(uint64_t x);
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa;
@@ -280,6 +286,10 @@ int main(int argc, char **argv)
 	sigaction(SIGUSR1, &sa, NULL); /* no SA_RESTART: a read wakes up */
 
 	build();
+	if (ms_fixture_sym_target((uint64_t)argc) == 0)
+		fprintf(stderr, "ms-fixture: the symbol library answered 0\n");
+	/* Where the loader put the known symbol, for the symbol tests. */
+	printf("sym ms_fixture_sym_target %lx\n", (unsigned long)(uintptr_t)ms_fixture_sym_target);
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
 

@@ -22,8 +22,14 @@ LDADD = tests/libms-test.a $(TUI_LIBS) $(CORE_LIBS) $(CMOCKA_LIBS)
 # Both test libraries call themselves libstale.so.1, as two builds of one library would.
 STALE_LIB_FLAGS = -shared -Wl,--build-id=sha1 -Wl,-soname,libstale.so.1
 check_PROGRAMS += tests/ms-fixture tests/ms-residency-fixture tests/ms-hostile tests/stale-child \
-	tests/ms-fuse-serve tests/libstale-a.so tests/libstale-b.so
+	tests/ms-fuse-serve tests/libstale-a.so tests/libstale-b.so tests/libms-fixture-sym.so
 tests_ms_fixture_SOURCES = tests/fixture.c
+# The fixture maps a library with a symbol the symbol tests know, found next to it.
+tests_ms_fixture_LDADD = tests/libms-fixture-sym.so
+tests_ms_fixture_LDFLAGS = -Wl,-rpath,'$$ORIGIN'
+tests_libms_fixture_sym_so_SOURCES = tests/fixture_sym.c
+tests_libms_fixture_sym_so_CFLAGS = $(AM_CFLAGS) -fPIC -g
+tests_libms_fixture_sym_so_LDFLAGS = -shared -Wl,--build-id=sha1 -Wl,-soname,libms-fixture-sym.so
 tests_ms_residency_fixture_SOURCES = tests/residency_fixture.c
 tests_ms_hostile_SOURCES = tests/hostile_fixture.c
 tests_stale_child_SOURCES = tests/stale_child.c
@@ -37,7 +43,7 @@ tests_libstale_b_so_LDFLAGS = $(STALE_LIB_FLAGS)
 
 if HAVE_CMOCKA
 CMOCKA_TESTS = \
-	tests/test_grow tests/test_escape tests/test_parse tests/test_engine tests/test_errors \
+	tests/test_grow tests/test_escape tests/test_symbol_text tests/test_parse tests/test_engine tests/test_errors \
 	tests/test_cli tests/test_fstype tests/test_faults tests/test_fuzz_regress tests/test_hostile \
 	tests/test_bounds \
 	tests/test_safewrite tests/test_saferead tests/test_snapshot tests/test_snapshot_record \
@@ -66,10 +72,12 @@ SHELL_TESTS = \
 	tests/e2e/explorer.sh tests/e2e/signals.sh tests/e2e/keys.sh tests/e2e/names.sh tests/e2e/sort.sh \
 	tests/e2e/where.sh tests/e2e/explorer_stale.sh tests/e2e/explorer_rss.sh \
 	tests/e2e/explorer_fuse.sh tests/e2e/hardening.sh tests/e2e/files.sh \
-	tests/test_fleet_tools.sh tests/test_completion_shells.sh
+	tests/test_fleet_tools.sh tests/test_completion_shells.sh \
+	tests/test_symbols_at.sh tests/test_symbols_ref.sh tests/e2e/symbols.sh \
+	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/screens tests/golden tests/fuzz \
-	tests/prometheus tests/zsh_complete.zsh
+	tests/prometheus tests/zsh_complete.zsh tests/symbols_ref.py tests/e2e/debuginfod_stub.py
 
 AM_TESTS_ENVIRONMENT = \
 	MS_FIXTURE='$(abs_top_builddir)/tests/ms-fixture'; export MS_FIXTURE; \

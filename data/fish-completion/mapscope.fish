@@ -16,7 +16,7 @@ function __mapscope_columns
         case list
             printf '%s\n' $maps
         case at
-            printf '%s\n' $maps ADDR FILEOFF
+            printf '%s\n' $maps ADDR FILEOFF SYMBOL SOURCE
         case who
             printf '%s\n' PID COMM $maps
         case diff
@@ -31,7 +31,7 @@ complete -c mapscope -f
 # The explorer and the commands.
 set -l none "not __fish_seen_subcommand_from $mapscope_commands"
 complete -c mapscope -n $none -a list -d 'the mappings of a process'
-complete -c mapscope -n $none -a at -d 'the mapping covering an address, and its file offset'
+complete -c mapscope -n $none -a at -d 'the mapping, file offset (and symbol) at addresses'
 complete -c mapscope -n $none -a stale -d 'processes that map deleted or replaced files'
 complete -c mapscope -n $none -a who -d 'the processes that map FILE'
 complete -c mapscope -n $none -a snapshot -d "save a process's map as a JSON document"
@@ -40,6 +40,7 @@ complete -c mapscope -n $none -a diff -d 'compare two snapshots or live processe
 complete -c mapscope -n $none -a '(__mapscope_pids)' -d process
 complete -c mapscope -n $none -s p -l pid -x -a '(__mapscope_pids)' -d 'the process to open'
 complete -c mapscope -n $none -s d -l delay -x -d 'seconds between refreshes'
+complete -c mapscope -n $none -l debuginfod -d 'g may fetch missing debug files from DEBUGINFOD_URLS'
 complete -c mapscope -n $none -s V -l version -d 'the version'
 
 # Every command and the explorer.
@@ -66,6 +67,8 @@ end
 
 complete -c mapscope -n '__fish_seen_subcommand_from list' -l file-backed -d 'only mappings of files'
 complete -c mapscope -n '__fish_seen_subcommand_from list' -l by-file -d 'one line per file, and per kind of anonymous memory'
+
+complete -c mapscope -n '__fish_seen_subcommand_from at' -l debuginfod -d 'fetch missing debug files from DEBUGINFOD_URLS'
 
 complete -c mapscope -n '__fish_seen_subcommand_from who' -F
 

@@ -1,6 +1,11 @@
-/* `mapscope at PID ADDR`: the mapping covering ADDR and the file offset there. */
+/*
+ * `mapscope at PID ADDR...`: the mapping covering each address, the file
+ * offset there and, with libdw, the symbol and source line.  Addresses come
+ * from the arguments, or from standard input one per line.
+ */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,81 +15,329 @@
 #include "cli/cli.h"
 #include "cli/mapcols.h"
 #include "core/escape.h"
+#ifdef HAVE_LIBDW
+#include "core/symbol_text.h"
+#include "core/symbols.h"
+#endif
+
+enum {
+	ATCOL_SYMBOL = MAPCOL_COUNT,
+	ATCOL_SOURCE,
+	ATCOL_COUNT,
+};
+
+#ifdef HAVE_LIBDW
+#define AT_NCOLS ATCOL_COUNT
+#else
+#define AT_NCOLS MAPCOL_COUNT
+#endif
+
+/* An address per line, at most this long; and this many in one run. */
+#define AT_LINE_MAX 128
+#define AT_ADDRS_MAX 1000000u
+/* Rows printed at a time (a table on a terminal is aligned per chunk). */
+#define AT_CHUNK 4096
 
 static const int at_defaults[] = {
 	MAPCOL_ADDR, MAPCOL_START, MAPCOL_END, MAPCOL_PERMS, MAPCOL_FILEOFF, MAPCOL_NAME,
+#ifdef HAVE_LIBDW
+	ATCOL_SYMBOL, ATCOL_SOURCE,
+#endif
 };
+
+static struct cli_column at_cols[ATCOL_COUNT];
+
+static void at_columns_init(void)
+{
+	memcpy(at_cols, mapcols, MAPCOL_COUNT * sizeof(mapcols[0]));
+	at_cols[ATCOL_SYMBOL] = (struct cli_column){ "SYMBOL", 0.2, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, false,
+		"symbol covering ADDR, as name+0xOFFSET (.symtab or .dynsym), escaped" };
+	at_cols[ATCOL_SOURCE] = (struct cli_column){ "SOURCE", 0.2, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, false,
+		"source file:line of ADDR, when DWARF is there, escaped" };
+}
 
 static void at_usage(void)
 {
-	printf("Usage: mapscope at PID ADDR [options]\n\n"
-	       "Show the mapping of process PID that covers address ADDR (hex, 0x optional)\n"
-	       "and the file offset that ADDR corresponds to.\n\n"
+	at_columns_init();
+	printf("Usage: mapscope at PID [ADDR...] [options]\n\n"
+	       "Show the mapping of process PID that covers each address ADDR (hex, 0x\n"
+	       "optional) and the file offset that ADDR corresponds to.  Without ADDR\n"
+	       "arguments, addresses are read from standard input, one per line.\n\n"
 	       "Options:\n"
 	       CLI_OUTPUT_OPTIONS_HELP
+#ifdef HAVE_LIBDW
+	       "      --debuginfod       fetch missing debug files from the servers in\n"
+	       "                         DEBUGINFOD_URLS (off by default; at most %u s)\n"
+#endif
 	       "\n"
-	       "Columns:\n");
-	cli_columns_help(mapcols, MAPCOL_COUNT);
+	       "Columns:\n"
+#ifdef HAVE_LIBDW
+	       , MS_SYMBOLS_DEBUGINFOD_SECONDS
+#endif
+	       );
+	cli_columns_help(at_cols, AT_NCOLS);
+#ifndef HAVE_LIBDW
+	printf("\nSYMBOL and SOURCE are not available: mapscope was built without libdw.\n");
+#endif
 }
 
+enum { AT_OPT_DEBUGINFOD = 300 };
+
 static const struct option at_options[] = {
+	{ "debuginfod", no_argument, NULL, AT_OPT_DEBUGINFOD },
 	CLI_OUTPUT_LONG_OPTIONS,
 };
 
-int cmd_at(int argc, char **argv)
-{
+struct at_run {
 	struct cli_opts o;
-	struct ms_mapping m = { 0 };
-	struct ms_proc *proc = NULL;
-	struct ms_maps *maps = NULL;
-	struct libscols_table *tb;
-	struct ms_error err;
 	int selected[CLI_MAX_COLUMNS];
-	int nsel, rc, status;
-	uint64_t addr;
+	size_t nselected;
 	pid_t pid;
+	struct ms_maplist list;
+	struct libscols_table *tb;
+	struct cli_stream stream;
+	size_t rows, count;
+	int status;     /* the worst so far */
+	bool debuginfod;
+	bool want_symbols;
+#ifdef HAVE_LIBDW
+	struct ms_symbols *sym;
+#endif
+};
 
-	status = cli_getopt(argc, argv, "at", at_options, at_usage, &o);
-	if (status >= 0)
-		return status;
-	if (optind + 2 != argc)
-		return cli_usage_error("at", "at: expected PID and ADDR");
-	if (cli_parse_pid(argv[optind], &pid) < 0)
-		return CLI_EXIT_USAGE;
-	if (ms_parse_addr(argv[optind + 1], &addr) < 0) {
-		char *safe = ms_escape_dup(argv[optind + 1], strlen(argv[optind + 1]), MS_ESC_ASCII);
+static bool want_symbols(const int *selected, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (selected[i] >= MAPCOL_COUNT)
+			return true;
+	return false;
+}
+
+static void worse(struct at_run *r, int status)
+{
+	if (status != CLI_EXIT_OK && r->status == CLI_EXIT_OK)
+		r->status = status;
+}
+
+
+/* The SYMBOL or SOURCE cell: NULL data (JSON null) when unknown. */
+static int add_symbol_cells(struct at_run *r, struct libscols_line *ln, uint64_t addr)
+{
+#ifdef HAVE_LIBDW
+	struct ms_symbol s = { 0 };
+	unsigned what = 0;
+	int rc;
+
+	for (size_t i = 0; i < r->nselected; i++)
+		what |= r->selected[i] == ATCOL_SYMBOL ? MS_SYMBOLS_NAME :
+			r->selected[i] == ATCOL_SOURCE ? MS_SYMBOLS_SOURCE : 0;
+	rc = r->sym ? ms_symbols_lookup(r->sym, addr, what, &s) : MS_END;
+
+	if (rc == MS_ERR_NOMEM)
+		return -1;
+	for (size_t i = 0; i < r->nselected; i++) {
+		size_t size = ms_symbol_text_bound(&s);
+		char *text;
+
+		if (!(r->selected[i] == ATCOL_SYMBOL && s.name) &&
+		    !(r->selected[i] == ATCOL_SOURCE && s.file))
+			continue;
+		if ((text = malloc(size)) != NULL) {
+			if (r->selected[i] == ATCOL_SYMBOL)
+				ms_symbol_text_name(&s, r->o.escape_flags, text, size);
+			else
+				ms_symbol_text_source(&s, r->o.escape_flags, text, size);
+		}
+		if (!text || scols_line_refer_data(ln, i, text) != 0) {
+			free(text);
+			return -1;
+		}
+	}
+#else
+	(void)r; (void)ln; (void)addr;
+#endif
+	return 0;
+}
+
+static int add_row(struct at_run *r, const struct ms_mapping *m, uint64_t addr)
+{
+	struct libscols_line *ln = scols_table_new_line(r->tb, NULL);
+
+	if (!ln)
+		return -1;
+	for (size_t i = 0; i < r->nselected; i++) {
+		char *text;
+
+		if (r->selected[i] >= MAPCOL_COUNT)
+			continue;
+		text = mapcols_render(&r->o, r->selected[i], m, addr);
+		if (!text || scols_line_refer_data(ln, i, text) != 0) {
+			free(text);
+			return -1;
+		}
+	}
+	return r->want_symbols ? add_symbol_cells(r, ln, addr) : 0;
+}
+
+/* One address: a row, or a message when nothing covers it. */
+static void at_one(struct at_run *r, const char *text)
+{
+	uint64_t addr;
+	size_t idx;
+
+	if (r->count++ >= AT_ADDRS_MAX) {
+		if (r->count == AT_ADDRS_MAX + 1)
+			cli_error("more than %u addresses: the rest are ignored", AT_ADDRS_MAX);
+		worse(r, CLI_EXIT_FAIL);
+		return;
+	}
+	if (ms_parse_addr(text, &addr) < 0) {
+		char *safe = ms_escape_dup(text, strlen(text), MS_ESC_ASCII);
 
 		cli_error("'%s' is not a hex address", safe ? safe : "?");
 		free(safe);
-		return CLI_EXIT_USAGE;
+		worse(r, CLI_EXIT_USAGE);
+		return;
 	}
-	nsel = cli_columns_parse(o.columns, mapcols, MAPCOL_COUNT, at_defaults,
-				 sizeof(at_defaults) / sizeof(at_defaults[0]), selected, CLI_MAX_COLUMNS);
+	idx = ms_maplist_lower_bound(&r->list, addr);
+	if (idx >= r->list.count || r->list.items[idx].start > addr) {
+		cli_error("pid %d: no mapping covers address 0x%" PRIx64, (int)r->pid, addr);
+		worse(r, CLI_EXIT_FAIL);
+		return;
+	}
+	if (add_row(r, &r->list.items[idx], addr) < 0) {
+		cli_error("pid %d: out of memory", (int)r->pid);
+		worse(r, CLI_EXIT_FAIL);
+		return;
+	}
+	/* libsmartcols needs a JSON document whole. */
+	if (++r->rows % AT_CHUNK == 0 && !r->o.json)
+		worse(r, cli_stream_chunk(&r->stream, r->tb));
+}
+
+/* Addresses from standard input, one per line; blank lines are skipped. */
+static void at_stdin(struct at_run *r)
+{
+	char line[AT_LINE_MAX];
+
+	while (fgets(line, sizeof(line), stdin)) {
+		size_t len = strlen(line);
+		char *s = line, *e;
+
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
+			int c;
+
+			while ((c = getchar()) != EOF && c != '\n')
+				;
+			cli_error("an input line longer than %d bytes is not an address", AT_LINE_MAX - 2);
+			worse(r, CLI_EXIT_USAGE);
+			continue;
+		}
+		while (*s == ' ' || *s == '\t')
+			s++;
+		e = s + strlen(s);
+		while (e > s && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+			*--e = '\0';
+		if (*s)
+			at_one(r, s);
+	}
+}
+
+static int at_own_option(void *ctx, int opt, const char *arg)
+{
+	struct at_run *r = ctx;
+
+	(void)arg;
+	if (opt != AT_OPT_DEBUGINFOD)
+		return 0;
+	r->debuginfod = true;
+	return 1;
+}
+
+static int at_prepare(struct at_run *r, struct ms_proc *proc, struct ms_maps *maps)
+{
+	struct ms_error err;
+	int rc;
+
+	ms_maps_set_fields(maps, mapcols_fields(r->selected, r->nselected) |
+				 (r->want_symbols ? MS_FIELD_NAME : 0));
+	rc = ms_maps_collect(maps, 0, &r->list, &err);
+	if (rc < 0 && rc != MS_END) {
+		cli_error_pid(r->pid, &err);
+		return ms_error_exit_status(err.code);
+	}
+#ifdef HAVE_LIBDW
+	if (r->want_symbols) {
+		struct ms_symbols_opts so = { .debuginfod = r->debuginfod };
+
+		if (r->debuginfod && !ms_symbols_debuginfod_available())
+			cli_error("--debuginfod: DEBUGINFOD_URLS is not set (or no client): nothing is fetched");
+		if (ms_symbols_new(proc, &r->list, &so, &r->sym, &err) < 0) {
+			cli_error_pid(r->pid, &err);
+			return ms_error_exit_status(err.code);
+		}
+	}
+#else
+	(void)proc;
+#endif
+	r->tb = cli_table_new(&r->o, "mappings", at_cols, r->selected, r->nselected);
+	if (!r->tb)
+		return CLI_EXIT_FAIL;
+	cli_stream_init(&r->stream, &r->o, r->nselected);
+	return CLI_EXIT_OK;
+}
+
+int cmd_at(int argc, char **argv)
+{
+	struct ms_proc *proc = NULL;
+	struct ms_maps *maps = NULL;
+	struct at_run r = { .status = CLI_EXIT_OK };
+	int nsel, status;
+
+	at_columns_init();
+	status = cli_getopt_own(argc, argv, "at", at_options, at_usage, &r.o, at_own_option, &r);
+	if (status >= 0)
+		return status;
+	if (optind >= argc)
+		return cli_usage_error("at", "at: expected PID and ADDR");
+	if (cli_parse_pid(argv[optind], &r.pid) < 0)
+		return CLI_EXIT_USAGE;
+	/* Every name is known, so that a build without libdw says why SYMBOL is not there. */
+	nsel = cli_columns_parse(r.o.columns, at_cols, ATCOL_COUNT, at_defaults,
+				 sizeof(at_defaults) / sizeof(at_defaults[0]), r.selected, CLI_MAX_COLUMNS);
 	if (nsel < 0)
 		return CLI_EXIT_USAGE;
+	r.nselected = (size_t)nsel;
+	r.want_symbols = want_symbols(r.selected, r.nselected);
+#ifndef HAVE_LIBDW
+	if (r.want_symbols)
+		return cli_usage_error("at", "at: SYMBOL and SOURCE are not available: mapscope was built without libdw");
+	if (r.debuginfod)
+		return cli_usage_error("at", "at: --debuginfod: mapscope was built without libdw");
+#endif
 
-	status = cli_open_maps(pid, &o, &proc, &maps);
-	if (status != CLI_EXIT_OK)
-		return status;
-	ms_maps_set_fields(maps, mapcols_fields(selected, (size_t)nsel));
-	rc = ms_maps_at(maps, addr, &m, &err);
-	if (rc == MS_END) {
-		cli_error("pid %d: no mapping covers address 0x%" PRIx64, (int)pid, addr);
-		status = CLI_EXIT_FAIL;
-	} else if (rc < 0) {
-		cli_error("%s", err.msg);
-		status = ms_error_exit_status(err.code);
-	} else {
-		tb = cli_table_new(&o, "mappings", mapcols, selected, (size_t)nsel);
-		if (!tb || mapcols_add_line(tb, &o, selected, (size_t)nsel, &m, addr) < 0) {
-			cli_error("pid %d: out of memory", (int)pid);
-			status = CLI_EXIT_FAIL;
-		} else {
-			status = cli_table_print(tb);
+	status = cli_open_maps(r.pid, &r.o, &proc, &maps);
+	if (status == CLI_EXIT_OK)
+		status = at_prepare(&r, proc, maps);
+	if (status == CLI_EXIT_OK) {
+		if (optind + 1 == argc)
+			at_stdin(&r);
+		for (int i = optind + 1; i < argc; i++)
+			at_one(&r, argv[i]);
+		if (!r.o.json && r.stream.chunks) {
+			worse(&r, cli_stream_chunk(&r.stream, r.tb));
+			worse(&r, cli_stream_end(&r.stream));
+		} else if (r.rows) {
+			worse(&r, cli_table_print(r.tb));
 		}
-		scols_unref_table(tb);
+		status = r.status;
 	}
-	ms_mapping_reset(&m);
+	if (r.tb)
+		scols_unref_table(r.tb);
+#ifdef HAVE_LIBDW
+	ms_symbols_free(r.sym);
+#endif
+	ms_maplist_free(&r.list);
 	ms_maps_close(maps);
 	ms_proc_close(proc);
 	return status;

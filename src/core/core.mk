@@ -40,11 +40,18 @@ libmapscope_core_a_SOURCES = \
 	src/core/pkgdb.c src/core/pkgdb.h \
 	src/core/soname.c src/core/soname.h \
 	src/core/filemap.c src/core/filemap.h \
-	src/core/fileinfo.c src/core/fileinfo.h
+	src/core/fileinfo.c src/core/fileinfo.h \
+	src/core/elfcheck.c src/core/elfcheck.h \
+	src/core/symbol_text.c src/core/symbol_text.h
+if HAVE_LIBDW
+libmapscope_core_a_SOURCES += \
+	src/core/symbols.c src/core/symbols.h \
+	src/core/symbols_fetch.c src/core/symbols_fetch.h
+endif
 nodist_libmapscope_core_a_SOURCES = src/core/stale_ignore_default.c
-libmapscope_core_a_CFLAGS = $(AM_CFLAGS) $(LIBPROC2_CFLAGS)
-# libproc2 is not linked: proclist_libproc2.c loads it when first needed.
-CORE_LIBS = libmapscope-core.a $(JANSSON_LIBS)
+libmapscope_core_a_CFLAGS = $(AM_CFLAGS) $(LIBPROC2_CFLAGS) $(LIBDW_CFLAGS) $(DEBUGINFOD_CFLAGS)
+# libproc2 and libdebuginfod are not linked: they are loaded when first needed.
+CORE_LIBS = libmapscope-core.a $(JANSSON_LIBS) $(LIBDW_LIBS)
 
 # The default ignore list is data/stale-ignore.conf, compiled in as a C string.
 src/core/stale_ignore_default.c: $(srcdir)/data/stale-ignore.conf

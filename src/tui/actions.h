@@ -58,7 +58,7 @@ enum tui_scope {
 	A(FILTER_READ, TUI_SCOPE_MAPS, "r", "only readable mappings (kernel filter)") \
 	A(FILTER_SHARED, TUI_SCOPE_MAPS, "s", "only shared mappings (kernel filter)") \
 	A(FILTER_NAME, TUI_SCOPE_MAPS, "\\", "filter names by substring") \
-	A(GOTO, TUI_SCOPE_MAPS, "g", "go to an address (hex): its mapping or the next") \
+	A(GOTO, TUI_SCOPE_MAPS, "g", "go to a hex address: its mapping or the next; name+0xoff file:line") \
 	A(SNAPSHOT, TUI_SCOPE_MAPS, "S", "save a snapshot of this process to a file") \
 	A(RSS_COLUMN, TUI_SCOPE_MAPS, "R", "show or hide the RSS column (resident memory)") \
 	A(MAPS_SORT_NEXT, TUI_SCOPE_MAPS, ">", "sort by the next column: address, SIZE, RSS, PERMS, INODE, NAME") \

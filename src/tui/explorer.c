@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/escape.h"
+#include "core/symbols.h"
 #include "core/units.h"
 #include "tui/keydec.h"
 #include "tui/stopsig.h"
@@ -23,6 +24,7 @@
 
 #define OPT_DUMP_KEYS 300
 #define OPT_BACKEND 301
+#define OPT_DEBUGINFOD 302
 
 static void explorer_usage(FILE *out)
 {
@@ -33,9 +35,20 @@ static void explorer_usage(FILE *out)
 		     "  -p, --pid=PID          open this process's mappings directly\n"
 		     "  -d, --delay=SECONDS    refresh period (default 1, or the config file's)\n"
 		     "      --backend=WHICH    auto, ioctl or text (default auto)\n"
+#ifdef HAVE_LIBDW
+		     "      --debuginfod       g may fetch missing debug files from the servers\n"
+		     "                         in DEBUGINFOD_URLS (off by default; at most %u s)\n"
+#endif
 		     "  -h, --help             this help\n\n"
 		     "Press ? inside for the keys.  It needs a terminal; for batch output use\n"
-		     "'mapscope list PID'.  Settings: $XDG_CONFIG_HOME/mapscope/config.\n");
+		     "'mapscope list PID'.  Settings: $XDG_CONFIG_HOME/mapscope/config.\n"
+#ifdef HAVE_LIBDW
+		     , MS_SYMBOLS_DEBUGINFOD_SECONDS
+#endif
+		     );
+#ifndef HAVE_LIBDW
+	fprintf(out, "\nBuilt without libdw: g shows no symbol or source line.\n");
+#endif
 }
 
 /* The explorer's own messages on stderr, before or after curses: "mapscope: " + text + tail. */
@@ -78,6 +91,7 @@ static const struct option explorer_options[] = {
 	{ "pid", required_argument, NULL, 'p' },
 	{ "delay", required_argument, NULL, 'd' },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "debuginfod", no_argument, NULL, OPT_DEBUGINFOD },
 	{ "dump-keys", required_argument, NULL, OPT_DUMP_KEYS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -349,6 +363,12 @@ int tui_main(int argc, char **argv)
 				return explorer_usage_error("--backend: '%s' is not auto, ioctl or text", optarg);
 			have_backend = true;
 			break;
+		case OPT_DEBUGINFOD:
+#ifndef HAVE_LIBDW
+			return explorer_usage_error("--debuginfod: mapscope was built without libdw");
+#endif
+			app.debuginfod = true;
+			break;
 		case OPT_DUMP_KEYS:
 			if (strcmp(optarg, "roff"))
 				return explorer_usage_error("--dump-keys: only roff");
@@ -375,6 +395,12 @@ int tui_main(int argc, char **argv)
 		app.backend = app.cfg.backend;
 	if (need_terminal())
 		return MS_EXIT_USAGE;
+#ifdef HAVE_LIBDW
+	if (app.debuginfod && !ms_symbols_debuginfod_available()) {
+		explorer_error("--debuginfod: DEBUGINFOD_URLS is not set (or no client): nothing is fetched");
+		tui_message(&app, "--debuginfod: DEBUGINFOD_URLS is not set: nothing is fetched");
+	}
+#endif
 	load_ignore(&app);
 	cs = nl_langinfo(CODESET);
 	app.escape_flags = cs && !strcasecmp(cs, "UTF-8") ? 0 : MS_ESC_ASCII;

@@ -27,6 +27,7 @@
 #include "tui/settings.h"
 #include "tui/maps_model.h"
 #include "core/ignore.h"
+#include "tui/symbol_at.h"
 
 #define TUI_MIN_COLS 20
 #define TUI_MIN_LINES 5
@@ -85,10 +86,11 @@ struct tui_app {
 	bool paused;
 	bool in_curses;
 	uid_t me;
-	char message[256];
+	char message[1024]; /* 250 columns of any UTF-8 */
 	struct tui_prompt prompt;
 	/* The stale-ignore list every view's verdicts use (NULL: ignore nothing). */
 	struct ms_ignore *ignore;
+	bool debuginfod; /* --debuginfod: g may fetch debug files */
 };
 
 /* Body height for a screen of `lines` lines (header, headings, message line). */
@@ -150,6 +152,7 @@ struct tui_maps_frame {
 	const struct ms_mapping *detail_map;   /* the selected row with its build ID; NULL: the row's */
 	bool rss_column;              /* the RSS column (rows' rss from the model) */
 	const char *where;            /* NULL, or where a process under another root lives */
+	const char *symbol;           /* NULL, or g's symbol line for the selected mapping */
 };
 /* What a frame showed: a pane grown for a long name leaves fewer rows, from a later one. */
 struct tui_maps_drawn {
@@ -185,6 +188,28 @@ size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_f
 			    const char *title);
 /* Select the mapping at or after addr in a maps view (the files view's Enter). */
 void tui_maps_jump(struct tui_view *maps_view, uint64_t addr);
+
+/*
+ * The maps view's g: the symbol at the address asked (symbol_at.h, made on
+ * the first g) on the message line, and a line for the detail pane while
+ * the selected mapping covers that address.  A debuginfod fetch redraws
+ * the message line with its progress.  Forget it when the process exec's.
+ */
+struct tui_symbols_shown {
+	struct tui_symbol_at *at;
+	struct tui_app *app;
+	bool valid;
+	uint64_t addr;
+	long long last_progress_ns;
+	struct tui_symbol_text text;
+	char line[2 * TUI_SYMBOL_TEXT_MAX + 64];
+};
+/* 0, or a negative MS_ERR_* in err (the address space may be gone). */
+int tui_symbols_show_goto(struct tui_app *app, struct tui_symbols_shown *ss, struct ms_proc *proc,
+			  struct ms_maps *maps, uint64_t addr, struct ms_error *err);
+/* The pane's line for the selected mapping sel, or NULL. */
+const char *tui_symbols_show_line(const struct tui_symbols_shown *ss, const struct ms_mapping *sel);
+void tui_symbols_show_forget(struct tui_symbols_shown *ss);
 
 /* The maps body height for a screen with/without the detail pane. */
 int tui_maps_rows(int lines, bool detail);

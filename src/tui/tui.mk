@@ -15,13 +15,14 @@ libmapscope_tui_a_SOURCES = \
 	src/tui/procs_model.c src/tui/procs_model.h \
 	src/tui/verdicts.c src/tui/verdicts.h \
 	src/tui/stale_model.c src/tui/stale_model.h \
-	src/tui/files_model.c src/tui/files_model.h
+	src/tui/files_model.c src/tui/files_model.h \
+	src/tui/symbol_at.c src/tui/symbol_at.h
 TUI_LIBS = libmapscope-tui.a
 TUI_CURSES_SOURCES = \
 	src/tui/tui.h \
 	src/tui/screen.c src/tui/keys.c \
 	src/tui/view_maps.c src/tui/view_procs.c src/tui/view_help.c \
-	src/tui/view_stale.c src/tui/view_files.c
+	src/tui/view_stale.c src/tui/view_files.c src/tui/view_symbol.c
 TUI_MAIN_SOURCES = src/tui/explorer.c src/tui/stopsig.c src/tui/stopsig.h
 
 dist_pkgdata_DATA = data/mapscope.conf

@@ -43,6 +43,7 @@ struct maps_view {
 	bool sel_bid_ok;
 	bool rss_column;           /* R: the visible rows' RSS, one walk per refresh */
 	struct tui_maps_drawn drawn; /* the rows the last frame showed, for clicks */
+	struct tui_symbols_shown symbols; /* g's symbol */
 };
 
 int tui_maps_rows(int lines, bool detail)
@@ -78,6 +79,8 @@ static unsigned lost(struct tui_app *app, struct maps_view *mv, const struct ms_
 		ms_residency_close(mv->res);
 		mv->res = NULL;
 		tui_verdicts_forget(&mv->verdicts);
+		/* Its modules are the old image's. */
+		tui_symbols_show_forget(&mv->symbols);
 		if (ms_maps_reopen(mv->maps, &again) == 0)
 			return TUI_F_REDRAW | TUI_F_REQUERY;
 		err = &again;
@@ -305,6 +308,11 @@ static unsigned goto_prompt(struct tui_app *app, struct tui_view *v, const char 
 		return rc == MS_ERR_EXITED || rc == MS_ERR_EXECED ? lost(app, mv, &err) : TUI_F_REDRAW;
 	tui_mapview_goto(&mv->vm, m.start);
 	ms_mapping_reset(&m);
+	rc = tui_symbols_show_goto(app, &mv->symbols, mv->proc, mv->maps, addr, &err);
+	if (rc == MS_ERR_EXITED || rc == MS_ERR_EXECED || rc == MS_ERR_NOMM)
+		return lost(app, mv, &err);
+	if (rc < 0)
+		tui_message(app, "%s", err.msg);
 	return TUI_F_REQUERY | TUI_F_REDRAW;
 }
 
@@ -464,6 +472,10 @@ static size_t detail_lines(const struct tui_app *app, const struct tui_maps_fram
 	n = tui_format_detail(lines, DETAIL_LINES - 4, f->detail_map ? f->detail_map : sel->m,
 			      f->verdict, f->ioctl_backend,
 			      app->escape_flags);
+	if (f->symbol) {
+		lines[n].label = "symbol";
+		snprintf(lines[n++].value, sizeof(lines[0].value), "%s", f->symbol);
+	}
 	if (f->res_source)
 		n += tui_format_residency(lines + n, DETAIL_LINES - n, f->res, f->res_source);
 	if (f->where && n < DETAIL_LINES) {
@@ -673,6 +685,7 @@ static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		shown.build_id_skipped = mv->sel_bid.build_id_skipped;
 		f.detail_map = &shown;
 	}
+	f.symbol = tui_symbols_show_line(&mv->symbols, sel ? sel->m : NULL);
 	if (mv->detail && mv->res) {
 		f.res = mv->sel_res_ok ? &mv->sel_res : NULL;
 		f.res_source = ms_res_backend_name(ms_residency_backend(mv->res));
@@ -685,6 +698,7 @@ static void maps_destroy(struct tui_view *v)
 	struct maps_view *mv = mv_of(v);
 
 	tui_mapview_free(&mv->vm);
+	tui_symbols_show_forget(&mv->symbols);
 	ms_mapping_reset(&mv->sel_bid);
 	ms_residency_close(mv->res);
 	tui_verdicts_free(&mv->verdicts);

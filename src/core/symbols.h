@@ -1,0 +1,107 @@
+/*
+ * symbols.h - what code is at an address: the symbol (name+offset) and the
+ * source line, through elfutils' libdwfl.  Built only with libdw
+ * (HAVE_LIBDW); without it the front ends have no symbol columns.
+ *
+ * One context serves one process for a whole run, with one Dwfl handle.
+ * Modules are reported to it from the engine's own mappings (a maplist the
+ * caller collected, never dwfl's reader of /proc/PID/maps), one per mapped
+ * file (device and inode), lazily: a file is opened the first time an
+ * address inside it is asked about, and never again.  Its module spans
+ * from the mapping of its offset 0 (where the first PT_LOAD starts, as the
+ * dynamic loader maps it) to the end of the last mapping of the same file
+ * before another file's mapping.
+ *
+ * Opening is the stale lookups' (stale_lookup.h): the mapping's name
+ * under the process's root, the same device and inode as the mapping (or
+ * the file is unknown, never guessed), opened O_PATH and reopened through
+ * /proc/self/fd, never on a file system served by someone else (fstype.h:
+ * a read there may never return).  Then elfcheck.h decides whether libelf
+ * may see it at all.  A file root owns and only root can write is given to
+ * libelf as a descriptor; any other file is read whole into memory first
+ * (at most MS_SYMBOLS_UNTRUSTED_MAX bytes), and the bytes read are what is
+ * checked and parsed, so truncating the file meanwhile raises no SIGBUS
+ * and rewriting it cannot slip past the check.
+ *
+ * Debug files are looked for by the module's build ID, under the same
+ * root: /usr/lib/debug/.build-id/NN/REST.debug, then the .gnu_debuglink
+ * name next to the file, in its .debug directory and under /usr/lib/debug.
+ * Each candidate must be a regular file root owns and only root can write,
+ * pass elfcheck, and carry the module's build ID; a module without a build
+ * ID gets no debug file (its DWARF would be a guess).
+ *
+ * debuginfod: only when opts.debuginfod is set and DEBUGINFOD_URLS is not
+ * empty, for modules with a build ID and no local debug file, within
+ * opts.debuginfod_seconds for the whole context (the client's own timeout
+ * is set to what remains, and the progress function aborts a transfer
+ * past the deadline).  opts.progress, when set, is called during a fetch.
+ * libdw reaches debuginfod on its own, from the environment, when it
+ * follows a debug file's alternate link; so when fetching is off, the
+ * context removes DEBUGINFOD_URLS from the process's environment.
+ *
+ * ms_symbols_lookup fills out for addr:
+ *   - mapping: the index in the list of the mapping covering addr, or -1
+ *     (then MS_END is returned);
+ *   - name and name_off when a symbol of .symtab or .dynsym (of the file
+ *     or its debug file) covers addr; else name is NULL and why says why
+ *     (static text);
+ *   - file and line when DWARF maps addr to a line; else file is NULL.
+ *     A relative file comes with its compilation directory (comp_dir),
+ *     when DWARF names one.
+ * Names point into libdw's data, valid until ms_symbols_free; they are raw
+ * bytes from a file anyone may have written: escape them before display.
+ * Returns 0, MS_END (no mapping covers addr) or MS_ERR_NOMEM.
+ *
+ * ms_symbols_set_list lends another list (after a refresh); modules already
+ * reported stay.  The list must outlive its use.
+ */
+#ifndef MAPSCOPE_SYMBOLS_H
+#define MAPSCOPE_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "mapping.h"
+#include "proc.h"
+
+#define MS_SYMBOLS_UNTRUSTED_MAX (256u << 20)
+#define MS_SYMBOLS_DEBUGINFOD_SECONDS 30u
+
+/* done and total as the debuginfod client reports them (total may be 0). */
+typedef void (*ms_symbols_progress_fn)(void *arg, long done, long total);
+
+struct ms_symbols_opts {
+	bool debuginfod;
+	unsigned debuginfod_seconds; /* 0: MS_SYMBOLS_DEBUGINFOD_SECONDS */
+	ms_symbols_progress_fn progress;
+	void *progress_arg;
+};
+
+struct ms_symbol {
+	long mapping;
+	const char *name;
+	uint64_t name_off;
+	const char *file;
+	const char *comp_dir; /* when file is relative: the directory it is relative to, or NULL */
+	int line;
+	const char *why;
+};
+
+struct ms_symbols;
+
+/* opts may be NULL (no debuginfod).  0, or MS_ERR_NOMEM / MS_ERR_IO. */
+int ms_symbols_new(struct ms_proc *proc, const struct ms_maplist *list,
+		   const struct ms_symbols_opts *opts, struct ms_symbols **out,
+		   struct ms_error *err);
+void ms_symbols_set_list(struct ms_symbols *s, const struct ms_maplist *list);
+#define MS_SYMBOLS_NAME 0x1u
+#define MS_SYMBOLS_SOURCE 0x2u
+/* what: MS_SYMBOLS_* to look up; DWARF line tables are read only for SOURCE. */
+int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct ms_symbol *out);
+void ms_symbols_free(struct ms_symbols *s);
+
+/* Is debuginfod reachable at all (built with its client, DEBUGINFOD_URLS set)? */
+bool ms_symbols_debuginfod_available(void);
+
+#endif

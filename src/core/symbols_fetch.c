@@ -1,0 +1,127 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef HAVE_DEBUGINFOD
+#include <elfutils/debuginfod.h>
+#endif
+
+#include "buildid.h"
+#include "elfcheck.h"
+#include "symbols_fetch.h"
+
+struct ms_symbols_fetch {
+#ifdef HAVE_DEBUGINFOD
+	debuginfod_client *client;
+#endif
+	struct timespec deadline;
+	ms_symbols_progress_fn progress;
+	void *arg;
+};
+
+bool ms_symbols_debuginfod_available(void)
+{
+#ifdef HAVE_DEBUGINFOD
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	return urls && *urls;
+#else
+	return false;
+#endif
+}
+
+static double remaining(const struct ms_symbols_fetch *f)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(f->deadline.tv_sec - now.tv_sec) + (f->deadline.tv_nsec - now.tv_nsec) / 1e9;
+}
+
+#ifdef HAVE_DEBUGINFOD
+static int on_progress(debuginfod_client *c, long done, long total)
+{
+	struct ms_symbols_fetch *f = debuginfod_get_user_data(c);
+
+	if (f->progress)
+		f->progress(f->arg, done, total);
+	return remaining(f) <= 0;
+}
+#endif
+
+int ms_symbols_fetch_new(bool on, unsigned seconds, ms_symbols_progress_fn progress, void *arg,
+			 struct ms_symbols_fetch **out)
+{
+	struct ms_symbols_fetch *f;
+
+	*out = NULL;
+	if (!on || !ms_symbols_debuginfod_available()) {
+		unsetenv("DEBUGINFOD_URLS");
+		return 0;
+	}
+	if (!(f = calloc(1, sizeof(*f))))
+		return MS_ERR_NOMEM;
+	clock_gettime(CLOCK_MONOTONIC, &f->deadline);
+	f->deadline.tv_sec += seconds ? seconds : MS_SYMBOLS_DEBUGINFOD_SECONDS;
+	f->progress = progress;
+	f->arg = arg;
+#ifdef HAVE_DEBUGINFOD
+	if (!(f->client = debuginfod_begin())) {
+		free(f);
+		unsetenv("DEBUGINFOD_URLS");
+		return 0;
+	}
+	debuginfod_set_user_data(f->client, f);
+	debuginfod_set_progressfn(f->client, on_progress);
+#endif
+	*out = f;
+	return 0;
+}
+
+int ms_symbols_fetch_debuginfo(struct ms_symbols_fetch *f, const unsigned char *id, size_t len)
+{
+#ifdef HAVE_DEBUGINFOD
+	unsigned char got[MS_BUILD_ID_MAX];
+	size_t got_len = 0;
+	double left = remaining(f);
+	char seconds[32];
+	struct stat st;
+	char *path = NULL;
+	int fd;
+
+	if (left < 1)
+		return -1;
+	snprintf(seconds, sizeof(seconds), "%d", (int)left);
+	setenv("DEBUGINFOD_TIMEOUT", seconds, 1);
+	fd = debuginfod_find_debuginfo(f->client, id, (int)len, &path);
+	free(path);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    ms_elfcheck_fd(fd, (uint64_t)st.st_size, false, NULL) != 0 ||
+	    ms_buildid_read_fd(fd, got, &got_len, NULL) != 0 || got_len != len || memcmp(got, id, len)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+#else
+	(void)f; (void)id; (void)len; (void)remaining;
+	return -1;
+#endif
+}
+
+void ms_symbols_fetch_free(struct ms_symbols_fetch *f)
+{
+	if (!f)
+		return;
+#ifdef HAVE_DEBUGINFOD
+	debuginfod_end(f->client);
+#endif
+	free(f);
+}

@@ -1,0 +1,62 @@
+/*
+ * symbol_at.h - what code is at an address, for the maps view's g: the
+ * symbol (name+0xoff) and the source line (file:line), escaped and ready
+ * to show.  Curses-free; the maps view draws the text.
+ *
+ * A tui_symbol_at serves one process image for as long as the view shows
+ * it: it is made on the first g (tui_symbol_at_new is cheap: the symbols
+ * context of symbols.h, with its one Dwfl handle, is made on the first
+ * lookup), and the view drops it when the process exec's (the modules it
+ * reported describe the old image).  Each look-up collects the process's
+ * mappings again through the view's engine and lends the fresh list to the
+ * context (ms_symbols_set_list), so files mapped since are found; files
+ * already opened are not opened again.
+ *
+ * Look-ups are bounded as the core's are: files on file systems served by
+ * someone else are never opened, an untrusted file is read whole up to a
+ * limit, and debuginfod is asked only when debuginfod is set (and
+ * DEBUGINFOD_URLS is), within the core's deadline for the whole context,
+ * calling progress(arg, done, total) meanwhile.
+ *
+ * Built without libdw, tui_symbol_at_new returns NULL and nothing else is
+ * ever called: the explorer's g shows no symbol.
+ *
+ * tui_symbol_at_describe fills out for addr:
+ *   - symbol: "name+0xOFF", escaped (escape_flags), or "" when no symbol
+ *     covers addr; then why says why;
+ *   - source: "[dir/]file:LINE", escaped, or "" when DWARF says nothing.
+ * Returns 0; MS_END when no mapping covers addr; or a negative MS_ERR_*
+ * (err says it; MS_ERR_EXITED or MS_ERR_EXECED when the address space is
+ * gone).
+ */
+#ifndef MAPSCOPE_TUI_SYMBOL_AT_H
+#define MAPSCOPE_TUI_SYMBOL_AT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/maps.h"
+#include "core/proc.h"
+
+/* Escaped text kept per part (a longer name is cut at a whole escape). */
+#define TUI_SYMBOL_TEXT_MAX 2048
+
+typedef void (*tui_symbol_progress_fn)(void *arg, long done, long total);
+
+struct tui_symbol_text {
+	char symbol[TUI_SYMBOL_TEXT_MAX];
+	char source[TUI_SYMBOL_TEXT_MAX];
+	const char *why; /* static text: why symbol is empty */
+};
+
+struct tui_symbol_at;
+
+struct tui_symbol_at *tui_symbol_at_new(struct ms_proc *proc, struct ms_maps *maps,
+					bool debuginfod, tui_symbol_progress_fn progress,
+					void *arg);
+int tui_symbol_at_describe(struct tui_symbol_at *s, uint64_t addr, unsigned escape_flags,
+			   struct tui_symbol_text *out, struct ms_error *err);
+void tui_symbol_at_free(struct tui_symbol_at *s);
+
+#endif

@@ -1,0 +1,61 @@
+#!/bin/sh
+# `mapscope at` names the fixture library's known symbol and its source
+# line, takes addresses from arguments and from standard input alike, and
+# leaves what it does not know null.
+set -u
+BIN=${MS_BIN:-./mapscope}
+FIXTURE=${MS_FIXTURE:-./tests/ms-fixture}
+SRCDIR=${srcdir:-.}
+# The build says whether libdw is in; then at must have the columns.
+grep -q '^#define HAVE_LIBDW 1' "${MS_CONFIG_H:-config.h}" || { echo "symbols-at: SKIP (built without libdw)"; exit 77; }
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ms-symat.XXXXXX") || exit 1
+FPID=
+cleanup() { [ -n "$FPID" ] && kill "$FPID" 2>/dev/null; rm -rf "$TMP"; }
+trap cleanup EXIT INT TERM
+fail() { echo "symbols-at: FAIL: $*"; exit 1; }
+mkfifo "$TMP/out"
+"$FIXTURE" "$TMP" </dev/null >"$TMP/out" &
+FPID=$!
+sym=
+while read -r word a b; do
+	[ "$word" = sym ] && sym=$b
+	[ "$word" = ready ] && break
+done <"$TMP/out"
+[ -n "$sym" ] || fail "the fixture gave no symbol address"
+addr=$(printf '%x' $((0x$sym + 0x10)))
+first=$(sed -n 's/^const int ms_fixture_sym_first_line = __LINE__ + \([0-9]*\);$/\1/p' "$SRCDIR/tests/fixture_sym.c")
+decl=$(grep -n '^const int ms_fixture_sym_first_line' "$SRCDIR/tests/fixture_sym.c" | cut -d: -f1)
+last=$(grep -n '^const int ms_fixture_sym_last_line' "$SRCDIR/tests/fixture_sym.c" | cut -d: -f1)
+first=$((decl + first)); last=$((last - 1))
+
+out=$("$BIN" at "$FPID" "$addr" -r -n -o SYMBOL,SOURCE) || fail "at exited $?"
+set -- $out
+[ "${1:-}" = "ms_fixture_sym_target+0x10" ] || fail "SYMBOL is '${1:-}'"
+case "${2:-}" in
+*/fixture_sym.c:*) line=${2##*:} ;;
+*) fail "SOURCE is '${2:-}'" ;;
+esac
+[ "$line" -ge "$first" ] && [ "$line" -le "$last" ] || fail "line $line outside $first..$last"
+echo "ok 1 - at names ms_fixture_sym_target+0x10 at fixture_sym.c:$line"
+
+# Standard input, one per line, blank lines skipped: the same answers in order.
+printf '%s\n\n  0x%s  \n' "$sym" "$addr" | "$BIN" at "$FPID" -r -n -o ADDR,SYMBOL >"$TMP/stdin" ||
+	fail "at from stdin exited $?"
+printf '%s ms_fixture_sym_target+0x0\n%s ms_fixture_sym_target+0x10\n' "$sym" "$addr" >"$TMP/want"
+cmp -s "$TMP/stdin" "$TMP/want" || fail "from stdin: $(cat "$TMP/stdin")"
+echo "ok 2 - addresses from standard input"
+
+# An anonymous mapping has no symbol: null in JSON, never a guess.
+anon=$(grep -m1 -E '^[0-9a-f]+-[0-9a-f]+ rw-p 00000000 00:00 0 *$' "/proc/$FPID/maps" | cut -d- -f1)
+[ -n "$anon" ] || fail "no anonymous mapping in the fixture"
+"$BIN" at "$FPID" "$anon" -J -o ADDR,SYMBOL,SOURCE >"$TMP/json" || fail "at -J exited $?"
+grep -q '"symbol": null' "$TMP/json" && grep -q '"source": null' "$TMP/json" ||
+	fail "anonymous: $(cat "$TMP/json")"
+echo "ok 3 - unknown is null"
+
+# A bad line is a usage error (2) that names it; the good ones still print.
+printf '%s\nzz\n' "$addr" | "$BIN" at "$FPID" -r -n -o SYMBOL >"$TMP/o" 2>"$TMP/e"
+st=$?
+[ $st -eq 2 ] && grep -q "'zz' is not a hex address" "$TMP/e" &&
+	grep -q '^ms_fixture_sym_target+0x10$' "$TMP/o" || fail "bad line: status $st, $(cat "$TMP/e")"
+echo "ok 4 - a bad address is named, exit 2"
