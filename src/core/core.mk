@@ -50,7 +50,7 @@ libmapscope_core_a_SOURCES += \
 endif
 nodist_libmapscope_core_a_SOURCES = src/core/stale_ignore_default.c
 libmapscope_core_a_CFLAGS = $(AM_CFLAGS) $(LIBPROC2_CFLAGS) $(LIBDW_CFLAGS) $(DEBUGINFOD_CFLAGS)
-CORE_LIBS = libmapscope-core.a $(JANSSON_LIBS) $(LIBPROC2_LIBS) $(LIBDW_LIBS) $(DEBUGINFOD_LIBS)
+CORE_LIBS = libmapscope-core.a $(JANSSON_LIBS) $(LIBPROC2_LIBS) $(LIBDW_LIBS)
 
 # The default ignore list is data/stale-ignore.conf, compiled in as a C string.
 src/core/stale_ignore_default.c: $(srcdir)/data/stale-ignore.conf
