@@ -46,6 +46,7 @@ libmapscope_core_a_SOURCES = \
 if HAVE_LIBDW
 libmapscope_core_a_SOURCES += \
 	src/core/symbols.c src/core/symbols.h \
+	src/core/symindex.c src/core/symindex.h \
 	src/core/symbols_fetch.c src/core/symbols_fetch.h
 endif
 nodist_libmapscope_core_a_SOURCES = src/core/stale_ignore_default.c

@@ -14,6 +14,7 @@
 #include "elfcheck.h"
 #include "fstype.h"
 #include "stale_lookup.h"
+#include "symindex.h"
 #include "symbols.h"
 #include "symbols_fetch.h"
 
@@ -26,6 +27,8 @@ struct symfile {
 	bool used;
 	bool tried;
 	Dwfl_Module *mod;
+	struct ms_symindex *index; /* NULL: libdw's own lookup */
+	bool index_tried;
 	const char *why;    /* static: why this file gives no symbols */
 	int fd;             /* a trusted file, until libdwfl takes it */
 	unsigned char *mem; /* an untrusted file's bytes, alive as long as the Dwfl */
@@ -48,6 +51,7 @@ struct ms_symbols {
 	size_t nfiles_cap;
 	size_t nfiles;
 	struct ms_symbols_fetch *fetch;
+	size_t index_budget;           /* symbols the indexes may still hold */
 };
 
 static bool trusted_stat(const struct stat *st)
@@ -331,12 +335,26 @@ static int report(struct ms_symbols *s, struct symfile *f, size_t idx)
 	return 0;
 }
 
+/* libdw's answer, through the module's index when it has one. */
+static const char *symbol_at(struct ms_symbols *s, struct symfile *f, uint64_t addr, GElf_Off *off)
+{
+	GElf_Sym sym;
+
+	if (!f->index_tried) {
+		f->index_tried = true;
+		if (ms_symindex_build(f->mod, s->index_budget, &f->index) == 0)
+			s->index_budget -= ms_symindex_count(f->index);
+	}
+	if (f->index)
+		return ms_symindex_addrinfo(f->index, f->mod, addr, off);
+	return dwfl_module_addrinfo(f->mod, addr, off, &sym, NULL, NULL, NULL);
+}
+
 int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct ms_symbol *out)
 {
 	const struct ms_mapping *m;
 	struct symfile *f;
 	GElf_Off off;
-	GElf_Sym sym;
 	Dwfl_Line *line;
 	size_t idx;
 	int rc;
@@ -375,7 +393,7 @@ int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct
 		return 0;
 	}
 	if (what & MS_SYMBOLS_NAME) {
-		out->name = dwfl_module_addrinfo(f->mod, addr, &off, &sym, NULL, NULL, NULL);
+		out->name = symbol_at(s, f, addr, &off);
 		if (out->name)
 			out->name_off = off;
 		else
@@ -407,6 +425,7 @@ int ms_symbols_new(struct ms_proc *proc, const struct ms_maplist *list,
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	s->proc = proc;
 	s->list = list;
+	s->index_budget = MS_SYMBOLS_INDEX_MAX;
 	if (opts)
 		s->opts = *opts;
 	/* One slot per mapping at most, and the table never fuller than half. */
@@ -451,6 +470,7 @@ void ms_symbols_free(struct ms_symbols *s)
 		if (s->files[i].fd > 0)
 			close(s->files[i].fd);
 		free(s->files[i].mem);
+		ms_symindex_free(s->files[i].index);
 		free(s->files[i].path);
 	}
 	free(s->files);

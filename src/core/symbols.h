@@ -39,6 +39,11 @@
  * follows a debug file's alternate link; so when fetching is off, the
  * context removes DEBUGINFOD_URLS from the process's environment.
  *
+ * Symbols are looked up through a per-module index sorted by address
+ * (symindex.h), built the first time a module is asked for a name, that
+ * answers as libdw's dwfl_module_addrinfo does; past MS_SYMBOLS_INDEX_MAX
+ * indexed symbols in all, further modules use libdw's scan.
+ *
  * ms_symbols_lookup fills out for addr:
  *   - mapping: the index in the list of the mapping covering addr, or -1
  *     (then MS_END is returned);
@@ -67,6 +72,8 @@
 
 #define MS_SYMBOLS_UNTRUSTED_MAX (256u << 20)
 #define MS_SYMBOLS_DEBUGINFOD_SECONDS 30u
+/* Symbols the per-module indexes (symindex.h) hold at most, all together; past it, libdw's scan. */
+#define MS_SYMBOLS_INDEX_MAX (4u << 20)
 
 /* done and total as the debuginfod client reports them (total may be 0). */
 typedef void (*ms_symbols_progress_fn)(void *arg, long done, long total);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #ifdef HAVE_DEBUGINFOD
+#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #endif
 
@@ -24,6 +25,47 @@ struct ms_symbols_fetch {
 	ms_symbols_progress_fn progress;
 	void *arg;
 };
+
+#ifdef HAVE_DEBUGINFOD
+/*
+ * The client library, resolved with dlopen the first time a fetcher is
+ * made; the handle stays open for the program's life.  Linked, it loaded
+ * libcurl and its TLS and Kerberos libraries at every start of mapscope.
+ */
+static struct {
+	bool tried;
+	bool loaded;
+	__typeof__(&debuginfod_begin) begin;
+	__typeof__(&debuginfod_end) end;
+	__typeof__(&debuginfod_set_user_data) set_user_data;
+	__typeof__(&debuginfod_get_user_data) get_user_data;
+	__typeof__(&debuginfod_set_progressfn) set_progressfn;
+	__typeof__(&debuginfod_find_debuginfo) find_debuginfo;
+} client_lib;
+
+static bool load_client(void)
+{
+	void *h;
+
+	if (client_lib.tried)
+		return client_lib.loaded;
+	client_lib.tried = true;
+	h = dlopen(DEBUGINFOD_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return false;
+	*(void **)&client_lib.begin = dlsym(h, "debuginfod_begin");
+	*(void **)&client_lib.end = dlsym(h, "debuginfod_end");
+	*(void **)&client_lib.set_user_data = dlsym(h, "debuginfod_set_user_data");
+	*(void **)&client_lib.get_user_data = dlsym(h, "debuginfod_get_user_data");
+	*(void **)&client_lib.set_progressfn = dlsym(h, "debuginfod_set_progressfn");
+	*(void **)&client_lib.find_debuginfo = dlsym(h, "debuginfod_find_debuginfo");
+	client_lib.loaded = client_lib.begin && client_lib.end && client_lib.set_user_data &&
+			    client_lib.get_user_data && client_lib.set_progressfn && client_lib.find_debuginfo;
+	if (!client_lib.loaded)
+		dlclose(h);
+	return client_lib.loaded;
+}
+#endif
 
 bool ms_symbols_debuginfod_available(void)
 {
@@ -47,7 +89,7 @@ static double remaining(const struct ms_symbols_fetch *f)
 #ifdef HAVE_DEBUGINFOD
 static int on_progress(debuginfod_client *c, long done, long total)
 {
-	struct ms_symbols_fetch *f = debuginfod_get_user_data(c);
+	struct ms_symbols_fetch *f = client_lib.get_user_data(c);
 
 	if (f->progress)
 		f->progress(f->arg, done, total);
@@ -72,13 +114,13 @@ int ms_symbols_fetch_new(bool on, unsigned seconds, ms_symbols_progress_fn progr
 	f->progress = progress;
 	f->arg = arg;
 #ifdef HAVE_DEBUGINFOD
-	if (!(f->client = debuginfod_begin())) {
+	if (!load_client() || !(f->client = client_lib.begin())) {
 		free(f);
 		unsetenv("DEBUGINFOD_URLS");
 		return 0;
 	}
-	debuginfod_set_user_data(f->client, f);
-	debuginfod_set_progressfn(f->client, on_progress);
+	client_lib.set_user_data(f->client, f);
+	client_lib.set_progressfn(f->client, on_progress);
 #endif
 	*out = f;
 	return 0;
@@ -99,7 +141,7 @@ int ms_symbols_fetch_debuginfo(struct ms_symbols_fetch *f, const unsigned char *
 		return -1;
 	snprintf(seconds, sizeof(seconds), "%d", (int)left);
 	setenv("DEBUGINFOD_TIMEOUT", seconds, 1);
-	fd = debuginfod_find_debuginfo(f->client, id, (int)len, &path);
+	fd = client_lib.find_debuginfo(f->client, id, (int)len, &path);
 	free(path);
 	if (fd < 0)
 		return -1;
@@ -121,7 +163,7 @@ void ms_symbols_fetch_free(struct ms_symbols_fetch *f)
 	if (!f)
 		return;
 #ifdef HAVE_DEBUGINFOD
-	debuginfod_end(f->client);
+	client_lib.end(f->client);
 #endif
 	free(f);
 }
