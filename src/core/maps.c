@@ -68,7 +68,8 @@ static int open_maps_fd(struct ms_maps *maps, struct ms_error *err)
 	}
 }
 
-int ms_maps_gone(struct ms_maps *maps, struct ms_error *err)
+/* Gone, exec'd or a kernel thread: what a query's ESRCH means. */
+static int ms_maps_gone(struct ms_maps *maps, struct ms_error *err)
 {
 	pid_t pid = ms_proc_pid(maps->proc);
 	struct ms_proc_stat now;

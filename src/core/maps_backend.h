@@ -58,7 +58,5 @@ int ms_maps_ioctl_name_at(struct ms_maps *maps, uint64_t addr, struct ms_mapping
 /* ms_maps_walk's whole-text path: maps_text.c. */
 int ms_maps_text_walk(struct ms_maps *maps, ms_maps_walk_fn fn, void *ctx, struct ms_error *err);
 
-/* A backend's way to say "the address space is gone". */
-int ms_maps_gone(struct ms_maps *maps, struct ms_error *err);
 
 #endif

@@ -284,7 +284,7 @@ int ms_stale_judge(struct ms_stale_ctx *ctx, const struct ms_proc *proc,
 	return judge_two_roots(ctx, root, m, out);
 }
 
-void ms_stale_list_clear(struct ms_stale_list *list)
+static void ms_stale_list_clear(struct ms_stale_list *list)
 {
 	for (size_t i = 0; i < list->count; i++)
 		free(list->items[i].name);

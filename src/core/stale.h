@@ -133,7 +133,6 @@ struct ms_stale_list {
 	size_t capacity;
 };
 
-void ms_stale_list_clear(struct ms_stale_list *list);
 void ms_stale_list_free(struct ms_stale_list *list);
 
 /* Scan flags. */

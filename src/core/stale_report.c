@@ -85,7 +85,12 @@ static void read_cgroup(struct ms_stale_proc *p, const struct ms_proc *proc)
 	free(buf);
 }
 
-int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
+/*
+ * Judge one open process into r.  0 (recorded or nothing to keep),
+ * MS_ERR_NOMEM, or the scan's error with err filled (the process went away,
+ * or its maps could not be read), which the caller counts.
+ */
+static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
 			struct ms_proc *proc, struct ms_maps *maps,
 			const struct ms_stale_report_opts *opts, struct ms_error *err)
 {

@@ -69,15 +69,6 @@ struct ms_stale_report_opts {
 };
 
 /*
- * Judge one open process into r.  0 (recorded or nothing to keep),
- * MS_ERR_NOMEM, or the scan's error with err filled (the process went away,
- * or its maps could not be read), which the caller counts.
- */
-int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
-			struct ms_proc *proc, struct ms_maps *maps,
-			const struct ms_stale_report_opts *opts, struct ms_error *err);
-
-/*
  * Every process of the fleet walk.  A named PID that cannot be read is
  * passed to named_failed (may be NULL) and the walk goes on.  0, or
  * MS_ERR_NOMEM.

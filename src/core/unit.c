@@ -147,22 +147,3 @@ int ms_unit_parse(const char *text, size_t len, struct ms_unit *out)
 		return unit_of_path(cg.v1, cg.v1_len, out);
 	return MS_END;
 }
-
-int ms_unit_of(const struct ms_proc *proc, struct ms_unit *out, struct ms_error *err)
-{
-	bool truncated;
-	size_t len;
-	char *buf;
-	int rc;
-
-	out->name[0] = '\0';
-	out->user_uid = -1;
-	rc = ms_proc_read_file(proc, "cgroup", MS_UNIT_CGROUP_READ_MAX, &buf, &len, &truncated, err);
-	if (rc < 0)
-		return rc;
-	rc = ms_unit_parse(buf, len, out);
-	free(buf);
-	if (rc == MS_ERR_INVAL)
-		return ms_error_set(err, MS_ERR_PROTO, 0, "pid %d: cgroup: unexpected text", (int)ms_proc_pid(proc));
-	return rc;
-}

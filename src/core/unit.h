@@ -64,7 +64,5 @@ int ms_cgroup_paths(const char *text, size_t len, struct ms_cgroup_paths *out);
  */
 size_t ms_unit_describe(const struct ms_unit *u, unsigned esc_flags, char *out, size_t size);
 
-/* Read /proc/PID/cgroup through the handle and parse it. */
-int ms_unit_of(const struct ms_proc *proc, struct ms_unit *out, struct ms_error *err);
 
 #endif
