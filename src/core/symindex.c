@@ -3,6 +3,7 @@
 #include <gelf.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
 #include "symindex.h"
@@ -136,7 +137,8 @@ static const struct entry *choose(struct ms_symindex *ix, const struct table *t,
 	const struct entry *best = NULL;
 	size_t n = 0;
 
-	for (size_t j = k; j-- > 0 && t->e[j].reach > addr;) {
+	/* A saturated reach stands for an end past the top of the address space. */
+	for (size_t j = k; j-- > 0 && (t->e[j].reach > addr || t->e[j].reach == UINT64_MAX);) {
 		struct entry *e = &t->e[j];
 
 		if (!e->size || addr - e->value >= e->size)
@@ -213,6 +215,40 @@ const char *ms_symindex_addrinfo(struct ms_symindex *ix, Dwfl_Module *mod, uint6
 ask_libdw:
 	name = dwfl_module_addrinfo(mod, addr, off, &sym, NULL, NULL, NULL);
 	return name;
+}
+
+static bool agree(struct ms_symindex *ix, Dwfl_Module *mod, uint64_t addr)
+{
+	GElf_Sym sym;
+	GElf_Off off2 = 0;
+	uint64_t off = 0;
+	const char *mine = ms_symindex_addrinfo(ix, mod, addr, &off);
+	const char *theirs = dwfl_module_addrinfo(mod, addr, &off2, &sym, NULL, NULL, NULL);
+
+	if (!mine || !theirs)
+		return mine == theirs;
+	return !strcmp(mine, theirs) && off == off2;
+}
+
+int ms_symindex_check(struct ms_symindex *ix, Dwfl_Module *mod, uint64_t *where)
+{
+	const struct table *tables[] = { &ix->globals, &ix->locals };
+	size_t done = 0;
+
+	for (size_t t = 0; t < 2; t++) {
+		for (size_t i = 0; i < tables[t]->n && done < MS_SYMINDEX_CHECK_MAX; i++, done++) {
+			const struct entry *e = &tables[t]->e[i];
+			uint64_t probes[] = { e->value - 1, e->value, e->value + e->size - 1, e->value + e->size };
+
+			for (size_t p = 0; p < sizeof(probes) / sizeof(probes[0]); p++) {
+				if (!agree(ix, mod, probes[p])) {
+					*where = probes[p];
+					return -1;
+				}
+			}
+		}
+	}
+	return 0;
 }
 
 size_t ms_symindex_count(const struct ms_symindex *ix)

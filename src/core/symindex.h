@@ -50,6 +50,14 @@ const char *ms_symindex_addrinfo(struct ms_symindex *ix, Dwfl_Module *mod, uint6
 				 uint64_t *off);
 /* How many symbols take part (what the index holds). */
 size_t ms_symindex_count(const struct ms_symindex *ix);
+/*
+ * For the fuzz target: asks both the index and dwfl_module_addrinfo about
+ * the first and last byte of every indexed symbol and the byte either side
+ * (at most MS_SYMINDEX_CHECK_MAX symbols); 0 when they always agree, else
+ * -1 and *where is an address they differ on.
+ */
+#define MS_SYMINDEX_CHECK_MAX 4096u
+int ms_symindex_check(struct ms_symindex *ix, Dwfl_Module *mod, uint64_t *where);
 void ms_symindex_free(struct ms_symindex *ix);
 
 #endif
