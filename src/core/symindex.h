@@ -26,6 +26,9 @@
  *     checks whether such a symbol exists at all; when one does, it asks
  *     dwfl_module_addrinfo itself (section ranges are libdw's business),
  *     and when none does, the answer is no symbol.
+ * A lookup looks at no more than a few thousand entries (a table crafted
+ * to pile symbols over one address would take longer); past that it asks
+ * libdw, whose scan takes as long whatever the table.
  * Machines whose function symbols name descriptors (64-bit PowerPC) get no
  * index: libdw looks up their symbols at two addresses.
  *
