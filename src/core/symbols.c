@@ -493,7 +493,9 @@ int ms_symbols_image_new(const unsigned char *buf, size_t len, uint64_t base,
 	s->callbacks.find_debuginfo = no_debuginfo;
 	s->callbacks.section_address = dwfl_offline_section_address;
 	rc = ms_elfcheck_mem(f->mem, len, false, err);
-	if (rc != 0 || !(s->dwfl = dwfl_begin(&s->callbacks)))
+	if (rc == 0 && !(s->dwfl = dwfl_begin(&s->callbacks)))
+		rc = MS_ERR_NOMEM;
+	if (rc != 0)
 		goto fail;
 	/* The span is the image's own length: enough room for a library's segments. */
 	dwfl_report_begin(s->dwfl);
