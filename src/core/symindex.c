@@ -51,11 +51,13 @@ static int by_ndx(const void *a, const void *b)
 /* The symbols of [from, to) that take part, sorted by address. */
 static int fill(Dwfl_Module *mod, int from, int to, size_t *budget, struct table *t)
 {
+	size_t cap = (size_t)(to - from) < *budget ? (size_t)(to - from) : *budget;
 	uint64_t reach = 0;
 
 	if (to <= from)
 		return 0;
-	if (!(t->e = malloc((size_t)(to - from) * sizeof(*t->e))))
+	/* Never more than the budget allows, whatever the table claims. */
+	if (!(t->e = malloc((cap ? cap : 1) * sizeof(*t->e))))
 		return MS_ERR_NOMEM;
 	for (int i = from; i < to; i++) {
 		GElf_Sym sym;
