@@ -15,6 +15,9 @@
 
 #include "core/record.h"
 #include "core/snapshot.h"
+#ifdef HAVE_LIBDW
+#include "core/symbols.h"
+#endif
 
 /* No byte below 0x20, no DEL, nothing past ASCII: a message fit for stderr. */
 static void assert_plain_ascii(const char *msg)
@@ -64,11 +67,49 @@ static void test_recording_json_error_is_escaped(void **state)
 	ms_maplist_free(&list);
 }
 
+#ifdef HAVE_LIBDW
+/*
+ * fuzz-symbols (tests/fuzz/corpus/symbols/end-past-top): a relocatable
+ * file with a symbol whose end lies past the top of the address space
+ * (value + size wraps).  libdw names it at the last address, 0xff..ff; the
+ * symbol index stopped looking there, as no end it had stored lay above
+ * that address, and named nothing.
+ */
+static void test_symbol_ending_past_top(void **state)
+{
+	const char *src = getenv("srcdir");
+	struct ms_error err = { 0 };
+	struct ms_symbols *s;
+	struct ms_symbol sym;
+	unsigned char buf[4096];
+	char *path;
+	FILE *f;
+	size_t len;
+
+	(void)state;
+	assert_true(asprintf(&path, "%s/tests/fuzz/corpus/symbols/end-past-top", src ? src : ".") > 0);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	len = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	free(path);
+	assert_int_equal(ms_symbols_image_new(buf, len, 0x10000000, &s, &err), 0);
+	assert_int_equal(ms_symbols_lookup(s, UINT64_MAX, MS_SYMBOLS_NAME, &sym), 0);
+	assert_non_null(sym.name);
+	assert_string_equal(sym.name, "outer_weal");
+	assert_int_equal(ms_symbols_image_check(s, &err), 0);
+	ms_symbols_free(s);
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_snapshot_json_error_is_escaped),
 		cmocka_unit_test(test_recording_json_error_is_escaped),
+#ifdef HAVE_LIBDW
+		cmocka_unit_test(test_symbol_ending_past_top),
+#endif
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

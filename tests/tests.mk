@@ -48,7 +48,7 @@ CMOCKA_TESTS = \
 	tests/test_bounds \
 	tests/test_safewrite tests/test_saferead tests/test_snapshot tests/test_snapshot_record \
 	tests/test_diff tests/test_safewrite_atomic tests/test_stale_metrics \
-	tests/test_stale tests/test_stale_cli tests/test_stale_parse tests/test_buildid \
+	tests/test_stale tests/test_stale_cli tests/test_stale_parse tests/test_buildid tests/test_elfcheck \
 	tests/test_stale_race tests/test_fuse tests/test_roots tests/test_packages \
 	tests/test_residency tests/test_residency_cli tests/test_residency_tui \
 	tests/test_tui_mapview tests/test_tui_keydec tests/test_tui_elide tests/test_tui_settings \
@@ -107,11 +107,14 @@ FUZZ_CC = clang
 FUZZ_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS = -g -O1 $(FUZZ_SANITIZE)
 FUZZ_CPPFLAGS = -I$(top_builddir) -I$(top_srcdir)/src -I$(top_srcdir)/src/core \
-	-I$(top_srcdir)/tests/fuzz -I$(top_srcdir)/tests/lib $(JANSSON_CFLAGS)
+	-I$(top_srcdir)/tests/fuzz -I$(top_srcdir)/tests/lib $(JANSSON_CFLAGS) $(LIBDW_CFLAGS)
 FUZZ_BUILD = $(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_CPPFLAGS) -o $@
 FUZZ_TARGETS = tests/fuzz/fuzz-maps-parse tests/fuzz/fuzz-escape tests/fuzz/fuzz-settings \
 	tests/fuzz/fuzz-snapshot tests/fuzz/fuzz-ignore tests/fuzz/fuzz-buildid \
 	tests/fuzz/fuzz-fstype tests/fuzz/fuzz-soname
+if HAVE_LIBDW
+FUZZ_TARGETS += tests/fuzz/fuzz-symbols
+endif
 FUZZ_CHECK = $(srcdir)/tests/fuzz/fuzz_check.h $(srcdir)/tests/lib/safe_text.h
 # Seconds each target runs in `make fuzz-run` (CI); override on the command line.
 FUZZ_SECONDS = 30
@@ -148,6 +151,11 @@ tests/fuzz/fuzz-fstype: $(srcdir)/tests/fuzz/fuzz_fstype.c $(FUZZ_CHECK) $(FUZZ_
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_fstype.c $(FUZZ_LINK)
 tests/fuzz/fuzz-soname: $(srcdir)/tests/fuzz/fuzz_soname.c $(FUZZ_CHECK) $(FUZZ_CORE)
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_soname.c $(FUZZ_LINK)
+# libdw and libelf are the system's, not instrumented: the fuzzer steers
+# through mapscope's checks and index, and ASan still sees every access
+# mapscope makes.
+tests/fuzz/fuzz-symbols: $(srcdir)/tests/fuzz/fuzz_symbols.c $(FUZZ_CHECK) $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_symbols.c $(FUZZ_LINK) $(LIBDW_LIBS) $(DEBUGINFOD_LIBS)
 
 fuzz: $(FUZZ_TARGETS)
 	@echo "fuzz targets built: $(FUZZ_TARGETS)"

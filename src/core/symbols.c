@@ -3,6 +3,7 @@
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ struct symfile {
 };
 
 struct ms_symbols {
+	struct symfile *image;         /* ms_symbols_image_new's one module, or NULL */
 	struct ms_proc *proc;
 	const struct ms_maplist *list;
 	struct ms_symbols_opts opts;
@@ -151,6 +153,14 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	if (fd < 0 && s->fetch)
 		fd = ms_symbols_fetch_debuginfo(s->fetch, id, (size_t)len);
 	return fd;
+}
+
+/* An image in memory has no debug files. */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			char **debuginfo_file_name)
+{
+	return -1;
 }
 
 static size_t file_slot(const struct ms_symbols *s, const struct ms_mapping *m)
@@ -361,6 +371,11 @@ int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct
 
 	memset(out, 0, sizeof(*out));
 	out->mapping = -1;
+	if (s->image) {
+		f = s->image;
+		out->mapping = 0;
+		goto module;
+	}
 	idx = ms_maplist_lower_bound(s->list, addr);
 	if (idx >= s->list->count || s->list->items[idx].start > addr) {
 		out->why = "no mapping covers the address";
@@ -388,6 +403,7 @@ int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct
 	}
 	if (!f->tried && (rc = report(s, f, idx)) < 0)
 		return rc;
+module:
 	if (!f->mod) {
 		out->why = f->why;
 		return 0;
@@ -455,6 +471,74 @@ int ms_symbols_new(struct ms_proc *proc, const struct ms_maplist *list,
 	return 0;
 }
 
+int ms_symbols_image_new(const unsigned char *buf, size_t len, uint64_t base,
+			 struct ms_symbols **out, struct ms_error *err)
+{
+	struct ms_symbols *s = calloc(1, sizeof(*s));
+	struct symfile *f = calloc(1, sizeof(*f));
+	Dwarf_Addr bias;
+	int rc = MS_ERR_NOMEM;
+
+	*out = NULL;
+	if (!s || !f || !(f->mem = malloc(len ? len : 1)) || !(f->path = strdup("/image")))
+		goto fail;
+	memcpy(f->mem, buf, len);
+	f->mem_len = len;
+	f->owner = s;
+	f->fd = -1;
+	f->tried = f->used = true;
+	s->image = f;
+	s->index_budget = MS_SYMBOLS_INDEX_MAX;
+	s->callbacks.find_elf = find_elf;
+	s->callbacks.find_debuginfo = no_debuginfo;
+	s->callbacks.section_address = dwfl_offline_section_address;
+	rc = ms_elfcheck_mem(f->mem, len, false, err);
+	if (rc == 0 && !(s->dwfl = dwfl_begin(&s->callbacks)))
+		rc = MS_ERR_NOMEM;
+	if (rc != 0)
+		goto fail;
+	/* The span is the image's own length: enough room for a library's segments. */
+	dwfl_report_begin(s->dwfl);
+	f->mod = dwfl_report_module(s->dwfl, f->path, base, base + (len | 0xfff) + 1);
+	dwfl_report_end(s->dwfl, NULL, NULL);
+	if (f->mod) {
+		void **userdata;
+
+		dwfl_module_info(f->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+		*userdata = f;
+		if (!dwfl_module_getelf(f->mod, &bias))
+			f->mod = NULL;
+	}
+	if (!f->mod)
+		f->why = "libdw refused the image";
+	*out = s;
+	return 0;
+fail:
+	if (rc == MS_ERR_NOMEM)
+		ms_error_set(err, rc, ENOMEM, "out of memory");
+	if ((!s || !s->image) && f) {
+		free(f->mem);
+		free(f->path);
+		free(f);
+	}
+	ms_symbols_free(s);
+	return rc;
+}
+
+int ms_symbols_image_check(struct ms_symbols *s, struct ms_error *err)
+{
+	struct symfile *f = s->image;
+	uint64_t where;
+
+	if (!f || !f->mod)
+		return 0;
+	symbol_at(s, f, 0, &(GElf_Off){ 0 }); /* builds the index */
+	if (f->index && ms_symindex_check(f->index, f->mod, &where) != 0)
+		return ms_error_set(err, MS_ERR_PROTO, 0, "the index and libdw name 0x%" PRIx64 " differently",
+				    where);
+	return 0;
+}
+
 void ms_symbols_set_list(struct ms_symbols *s, const struct ms_maplist *list)
 {
 	s->list = list;
@@ -474,6 +558,12 @@ void ms_symbols_free(struct ms_symbols *s)
 		free(s->files[i].path);
 	}
 	free(s->files);
+	if (s->image) {
+		free(s->image->mem);
+		free(s->image->path);
+		ms_symindex_free(s->image->index);
+		free(s->image);
+	}
 	if (s->have_roots) {
 		ms_lookup_root_release(&s->root);
 		ms_lookup_root_release(&s->ours);

@@ -64,6 +64,7 @@
 #define MAPSCOPE_SYMBOLS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -107,6 +108,21 @@ void ms_symbols_set_list(struct ms_symbols *s, const struct ms_maplist *list);
 /* what: MS_SYMBOLS_* to look up; DWARF line tables are read only for SOURCE. */
 int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct ms_symbol *out);
 void ms_symbols_free(struct ms_symbols *s);
+
+/*
+ * For the fuzz target: the symbols of one ELF image in memory, with no
+ * process.  The bytes are copied, checked as a file any user could have
+ * written (elfcheck.h) and reported as one module at base, with no debug
+ * files.  ms_symbols_lookup then answers for any address (mapping 0);
+ * ms_symbols_image_check compares the module's index with libdw's own
+ * scan at the edges of every indexed symbol (symindex.h) and returns
+ * MS_ERR_PROTO, naming the address, where they differ.  ms_symbols_image_new
+ * returns 0, MS_END, MS_ERR_LIMIT (elfcheck refused the bytes) or
+ * MS_ERR_NOMEM.
+ */
+int ms_symbols_image_new(const unsigned char *buf, size_t len, uint64_t base,
+			 struct ms_symbols **out, struct ms_error *err);
+int ms_symbols_image_check(struct ms_symbols *s, struct ms_error *err);
 
 /* Is debuginfod reachable at all (built with its client, DEBUGINFOD_URLS set)? */
 bool ms_symbols_debuginfod_available(void);

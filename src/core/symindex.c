@@ -3,6 +3,7 @@
 #include <gelf.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
 #include "symindex.h"
@@ -50,11 +51,13 @@ static int by_ndx(const void *a, const void *b)
 /* The symbols of [from, to) that take part, sorted by address. */
 static int fill(Dwfl_Module *mod, int from, int to, size_t *budget, struct table *t)
 {
+	size_t cap = (size_t)(to - from) < *budget ? (size_t)(to - from) : *budget;
 	uint64_t reach = 0;
 
 	if (to <= from)
 		return 0;
-	if (!(t->e = malloc((size_t)(to - from) * sizeof(*t->e))))
+	/* Never more than the budget allows, whatever the table claims. */
+	if (!(t->e = malloc((cap ? cap : 1) * sizeof(*t->e))))
 		return MS_ERR_NOMEM;
 	for (int i = from; i < to; i++) {
 		GElf_Sym sym;
@@ -129,16 +132,27 @@ static size_t upto(const struct table *t, uint64_t addr)
 	return lo;
 }
 
-/* libdw's choice among the entries with a size that cover addr (upto(t, addr) is k). */
+/*
+ * libdw's choice among the entries with a size that cover addr (upto(t,
+ * addr) is k).  A table crafted so that thousands of symbols lie below one
+ * address and reach past it would make this walk as long as libdw's own, and
+ * a sort on top: past WALK_MAX entries, *give_up is set and libdw is asked.
+ */
+#define WALK_MAX 4096u
 static const struct entry *choose(struct ms_symindex *ix, const struct table *t, size_t k,
-				  uint64_t addr, bool *nomem)
+				  uint64_t addr, bool *give_up)
 {
 	const struct entry *best = NULL;
-	size_t n = 0;
+	size_t n = 0, walked = 0;
 
-	for (size_t j = k; j-- > 0 && t->e[j].reach > addr;) {
+	/* A saturated reach stands for an end past the top of the address space. */
+	for (size_t j = k; j-- > 0 && (t->e[j].reach > addr || t->e[j].reach == UINT64_MAX);) {
 		struct entry *e = &t->e[j];
 
+		if (++walked > WALK_MAX) {
+			*give_up = true;
+			return NULL;
+		}
 		if (!e->size || addr - e->value >= e->size)
 			continue;
 		if (n == ix->cover_cap) {
@@ -146,7 +160,7 @@ static const struct entry *choose(struct ms_symindex *ix, const struct table *t,
 			struct entry **c = realloc(ix->cover, cap * sizeof(*c));
 
 			if (!c) {
-				*nomem = true;
+				*give_up = true;
 				return NULL;
 			}
 			ix->cover = c;
@@ -166,15 +180,15 @@ static const struct entry *choose(struct ms_symindex *ix, const struct table *t,
 	return best;
 }
 
-/* Does an entry without a size start at value, among the first k? */
+/* Could an entry without a size start at value, among the first k? (Past WALK_MAX: maybe.) */
 static bool sizeless_at(const struct table *t, size_t k, uint64_t value)
 {
-	size_t j = upto(t, value);
+	size_t j = upto(t, value), walked = 0;
 
 	if (j > k)
 		j = k;
 	while (j-- > 0 && t->e[j].value == value)
-		if (!t->e[j].size)
+		if (!t->e[j].size || ++walked > WALK_MAX)
 			return true;
 	return false;
 }
@@ -183,18 +197,18 @@ const char *ms_symindex_addrinfo(struct ms_symindex *ix, Dwfl_Module *mod, uint6
 				 uint64_t *off)
 {
 	size_t kg = upto(&ix->globals, addr), kl = upto(&ix->locals, addr);
-	bool nomem = false;
-	const struct entry *best = choose(ix, &ix->globals, kg, addr, &nomem);
+	bool give_up = false;
+	const struct entry *best = choose(ix, &ix->globals, kg, addr, &give_up);
 	uint64_t end = 0;
 	GElf_Sym sym;
 	GElf_Addr value;
 	const char *name;
 
-	if (!best && (nomem || sizeless_at(&ix->globals, kg, addr)))
+	if (!best && (give_up || sizeless_at(&ix->globals, kg, addr)))
 		goto ask_libdw;
 	if (!best)
-		best = choose(ix, &ix->locals, kl, addr, &nomem);
-	if (nomem)
+		best = choose(ix, &ix->locals, kl, addr, &give_up);
+	if (give_up)
 		goto ask_libdw;
 	if (best) {
 		name = dwfl_module_getsym_info(mod, (int)best->ndx, &sym, &value, NULL, NULL, NULL);
@@ -213,6 +227,40 @@ const char *ms_symindex_addrinfo(struct ms_symindex *ix, Dwfl_Module *mod, uint6
 ask_libdw:
 	name = dwfl_module_addrinfo(mod, addr, off, &sym, NULL, NULL, NULL);
 	return name;
+}
+
+static bool agree(struct ms_symindex *ix, Dwfl_Module *mod, uint64_t addr)
+{
+	GElf_Sym sym;
+	GElf_Off off2 = 0;
+	uint64_t off = 0;
+	const char *mine = ms_symindex_addrinfo(ix, mod, addr, &off);
+	const char *theirs = dwfl_module_addrinfo(mod, addr, &off2, &sym, NULL, NULL, NULL);
+
+	if (!mine || !theirs)
+		return mine == theirs;
+	return !strcmp(mine, theirs) && off == off2;
+}
+
+int ms_symindex_check(struct ms_symindex *ix, Dwfl_Module *mod, uint64_t *where)
+{
+	const struct table *tables[] = { &ix->globals, &ix->locals };
+	size_t done = 0;
+
+	for (size_t t = 0; t < 2; t++) {
+		for (size_t i = 0; i < tables[t]->n && done < MS_SYMINDEX_CHECK_MAX; i++, done++) {
+			const struct entry *e = &tables[t]->e[i];
+			uint64_t probes[] = { e->value - 1, e->value, e->value + e->size - 1, e->value + e->size };
+
+			for (size_t p = 0; p < sizeof(probes) / sizeof(probes[0]); p++) {
+				if (!agree(ix, mod, probes[p])) {
+					*where = probes[p];
+					return -1;
+				}
+			}
+		}
+	}
+	return 0;
 }
 
 size_t ms_symindex_count(const struct ms_symindex *ix)

@@ -26,6 +26,9 @@
  *     checks whether such a symbol exists at all; when one does, it asks
  *     dwfl_module_addrinfo itself (section ranges are libdw's business),
  *     and when none does, the answer is no symbol.
+ * A lookup looks at no more than a few thousand entries (a table crafted
+ * to pile symbols over one address would take longer); past that it asks
+ * libdw, whose scan takes as long whatever the table.
  * Machines whose function symbols name descriptors (64-bit PowerPC) get no
  * index: libdw looks up their symbols at two addresses.
  *
@@ -50,6 +53,14 @@ const char *ms_symindex_addrinfo(struct ms_symindex *ix, Dwfl_Module *mod, uint6
 				 uint64_t *off);
 /* How many symbols take part (what the index holds). */
 size_t ms_symindex_count(const struct ms_symindex *ix);
+/*
+ * For the fuzz target: asks both the index and dwfl_module_addrinfo about
+ * the first and last byte of every indexed symbol and the byte either side
+ * (at most MS_SYMINDEX_CHECK_MAX symbols); 0 when they always agree, else
+ * -1 and *where is an address they differ on.
+ */
+#define MS_SYMINDEX_CHECK_MAX 4096u
+int ms_symindex_check(struct ms_symindex *ix, Dwfl_Module *mod, uint64_t *where);
 void ms_symindex_free(struct ms_symindex *ix);
 
 #endif
