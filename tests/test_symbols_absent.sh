@@ -25,15 +25,9 @@ grep -Eq '^ +(SYMBOL|SOURCE) ' "$TMP/help" && fail "at --help lists a symbol col
 grep -q -- '--debuginfod' "$TMP/help" && fail "at --help offers --debuginfod"
 ok "mapscope --help and at --help say the symbol columns are absent"
 
-mkfifo "$TMP/out"
-"$FIXTURE" "$TMP" </dev/null >"$TMP/out" &
-FPID=$!
-sym=
-while read -r word a b; do
-	[ "$word" = sym ] && sym=$b
-	[ "$word" = ready ] && break
-done <"$TMP/out"
-[ -n "$sym" ] || fail "the fixture gave no symbol address"
+. "${srcdir:-.}/tests/fixture_sym.sh"
+fixture_sym_start "$TMP"
+sym=$SYM
 
 # usage_error WHAT ARGS...: status 2 and a message naming libdw, nothing on stdout.
 usage_error() {

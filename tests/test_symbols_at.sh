@@ -13,20 +13,12 @@ FPID=
 cleanup() { [ -n "$FPID" ] && kill "$FPID" 2>/dev/null; rm -rf "$TMP"; }
 trap cleanup EXIT INT TERM
 fail() { echo "symbols-at: FAIL: $*"; exit 1; }
-mkfifo "$TMP/out"
-"$FIXTURE" "$TMP" </dev/null >"$TMP/out" &
-FPID=$!
-sym=
-while read -r word a b; do
-	[ "$word" = sym ] && sym=$b
-	[ "$word" = ready ] && break
-done <"$TMP/out"
-[ -n "$sym" ] || fail "the fixture gave no symbol address"
+. "$SRCDIR/tests/fixture_sym.sh"
+fixture_sym_start "$TMP"
+sym=$SYM
 addr=$(printf '%x' $((0x$sym + 0x10)))
-first=$(sed -n 's/^const int ms_fixture_sym_first_line = __LINE__ + \([0-9]*\);$/\1/p' "$SRCDIR/tests/fixture_sym.c")
-decl=$(grep -n '^const int ms_fixture_sym_first_line' "$SRCDIR/tests/fixture_sym.c" | cut -d: -f1)
-last=$(grep -n '^const int ms_fixture_sym_last_line' "$SRCDIR/tests/fixture_sym.c" | cut -d: -f1)
-first=$((decl + first)); last=$((last - 1))
+fixture_sym_lines
+first=$SYM_FIRST last=$SYM_LAST
 
 out=$("$BIN" at "$FPID" "$addr" -r -n -o SYMBOL,SOURCE) || fail "at exited $?"
 set -- $out

@@ -18,10 +18,9 @@ sym=$(awk '$1 == "sym" && $2 == "ms_fixture_sym_target" { print $3 }' "$TMP/fixt
 [ -n "$sym" ] || fail "the fixture gave no symbol address"
 addr=$(printf '%x' $((0x$sym + 0x10)))
 # The lines the target's body may be on, from the markers around it.
-decl=$(grep -n '^const int ms_fixture_sym_first_line' "$SRCDIR/tests/fixture_sym.c" | cut -d: -f1)
-first=$(sed -n 's/^const int ms_fixture_sym_first_line = __LINE__ + \([0-9]*\);$/\1/p' "$SRCDIR/tests/fixture_sym.c")
-last=$(grep -n '^const int ms_fixture_sym_last_line' "$SRCDIR/tests/fixture_sym.c" | cut -d: -f1)
-first=$((decl + first)); last=$((last - 1))
+. "$SRCDIR/tests/fixture_sym.sh"
+fixture_sym_lines
+first=$SYM_FIRST last=$SYM_LAST
 
 tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 80 -y 30 \
 	"env TERM=xterm-256color $BIN $PID; sleep 60" || fail "cannot start tmux"
