@@ -125,6 +125,47 @@ def aliases(path):
                     names[int(parts[0], 16)].add(parts[2].split("@")[0])
     return names
 
+def clone_base(n):
+    """A function's name without the suffixes of GCC's clones (.part.0, .isra.1)."""
+    return re.sub(r"\.(isra|constprop|part|cold|lto_priv)(\.\d+)*", "", n)
+
+def plain_name(n):
+    """A C++ function's unqualified name: where DWARF has no linkage name,
+    addr2line names it by DW_AT_name (PrintAccumulatedStats for
+    _ZN6__asanL21PrintAccumulatedStatsEv)."""
+    if not n.startswith("_Z"):
+        return None
+    dem = subprocess.run(["c++filt", clone_base(n)], capture_output=True, text=True).stdout.strip()
+    dem = re.sub(r"( const| volatile|&|&&)+$", "", dem)
+    # Drop the parameter list: the bracket that closes the name's last one.
+    if dem.endswith(")"):
+        depth = 0
+        for i in range(len(dem) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(dem[i], 0)
+            if depth == 0:
+                dem = dem[:i]
+                break
+    # The last component outside any bracket: "operator()" of a lambda too.
+    depth, last = 0, 0
+    for i, c in enumerate(dem):
+        depth += {"(": 1, "<": 1, "{": 1, ")": -1, ">": -1, "}": -1}.get(c, 0)
+        if depth == 0 and dem.startswith("::", i):
+            last = i + 2
+    return no_templates(clone_base(dem[last:]))
+
+def no_templates(n):
+    """A name without template arguments, and without a template function's
+    return type before it (c++filt writes "int f<int>(...)")."""
+    out, depth = [], 0
+    for c in n:
+        if c == "<" and not n.startswith("operator"):
+            depth += 1
+        elif c == ">" and depth:
+            depth -= 1
+        elif not depth:
+            out.append(c)
+    return "".join(out).split(" ")[-1]
+
 gnu_bad = compared = 0
 for name, items in byfile.items():
     alias = aliases(f"/proc/{pid}/root{name}")
@@ -148,9 +189,8 @@ for name, items in byfile.items():
         ours_name, off = sym.rsplit("+0x", 1)
         ours_name = ours_name.split("@")[0]
         start_va = va - int(off, 16)
-        same = {re.sub(r"\.(isra|constprop|part|cold|lto_priv)(\.\d+)*", "", n)
-                for n in alias.get(start_va, set()) | {ours_name}}
-        if outer not in same:
+        same = {clone_base(n) for n in alias.get(start_va, set()) | {ours_name}}
+        if clone_base(outer) not in same and no_templates(clone_base(outer)) != plain_name(ours_name):
             gnu_bad += 1
             if gnu_bad <= 10:
                 print(f"{a:#x} {name}: mapscope {row['symbol']}, addr2line {outer}")
