@@ -73,7 +73,7 @@ SHELL_TESTS = \
 	tests/e2e/where.sh tests/e2e/explorer_stale.sh tests/e2e/explorer_rss.sh \
 	tests/e2e/explorer_fuse.sh tests/e2e/hardening.sh tests/e2e/files.sh \
 	tests/test_fleet_tools.sh tests/test_completion_shells.sh \
-	tests/test_symbols_at.sh tests/test_symbols_ref.sh tests/e2e/symbols.sh \
+	tests/test_symbols_at.sh tests/test_symbols_ref.sh tests/e2e/symbols.sh tests/test_symbols_budget.sh \
 	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/fixture_sym.sh tests/screens tests/golden tests/fuzz \

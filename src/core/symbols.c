@@ -54,6 +54,7 @@ struct ms_symbols {
 	size_t nfiles;
 	struct ms_symbols_fetch *fetch;
 	size_t index_budget;           /* symbols the indexes may still hold */
+	uint64_t untrusted_budget;     /* bytes of untrusted files it may still hold */
 };
 
 static bool trusted_stat(const struct stat *st)
@@ -220,8 +221,8 @@ static void ensure_roots(struct ms_symbols *s)
 	s->have_roots = true;
 }
 
-/* Read a whole untrusted file into memory, bounded. */
-static int slurp(struct symfile *f, int fd, uint64_t size)
+/* Read a whole untrusted file into memory, bounded for all of them together. */
+static int slurp(struct ms_symbols *s, struct symfile *f, int fd, uint64_t size)
 {
 	size_t done = 0;
 
@@ -229,6 +230,11 @@ static int slurp(struct symfile *f, int fd, uint64_t size)
 		f->why = "file too big to read whole (a user could write it)";
 		return -1;
 	}
+	if (size > s->untrusted_budget) {
+		f->why = "files a user could write already fill the memory allowed for them";
+		return -1;
+	}
+	s->untrusted_budget -= size;
 	if (!(f->mem = malloc(size ? (size_t)size : 1))) {
 		f->why = "out of memory for the file";
 		return MS_ERR_NOMEM;
@@ -291,7 +297,7 @@ static int open_file(struct ms_symbols *s, struct symfile *f, const struct ms_ma
 			return 0;
 		}
 	} else {
-		rc = slurp(f, fd, (uint64_t)st.st_size);
+		rc = slurp(s, f, fd, (uint64_t)st.st_size);
 		if (rc == 0)
 			rc = ms_elfcheck_mem(f->mem, f->mem_len, false, &err);
 	}
@@ -442,6 +448,7 @@ int ms_symbols_new(struct ms_proc *proc, const struct ms_maplist *list,
 	s->proc = proc;
 	s->list = list;
 	s->index_budget = MS_SYMBOLS_INDEX_MAX;
+	s->untrusted_budget = MS_SYMBOLS_UNTRUSTED_MAX;
 	if (opts)
 		s->opts = *opts;
 	/* One slot per mapping at most, and the table never fuller than half. */

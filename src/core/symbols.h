@@ -18,10 +18,12 @@
  * /proc/self/fd, never on a file system served by someone else (fstype.h:
  * a read there may never return).  Then elfcheck.h decides whether libelf
  * may see it at all.  A file root owns and only root can write is given to
- * libelf as a descriptor; any other file is read whole into memory first
- * (at most MS_SYMBOLS_UNTRUSTED_MAX bytes), and the bytes read are what is
- * checked and parsed, so truncating the file meanwhile raises no SIGBUS
- * and rewriting it cannot slip past the check.
+ * libelf as a descriptor; any other file is read whole into memory first,
+ * and the bytes read are what is checked and parsed, so truncating the
+ * file meanwhile raises no SIGBUS and rewriting it cannot slip past the
+ * check.  All such files of a context together take at most
+ * MS_SYMBOLS_UNTRUSTED_MAX bytes: past that a file gets no symbols, and
+ * why says so.
  *
  * Debug files are looked for by the module's build ID, under the same
  * root: /usr/lib/debug/.build-id/NN/REST.debug, then the .gnu_debuglink
