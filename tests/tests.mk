@@ -155,7 +155,7 @@ tests/fuzz/fuzz-soname: $(srcdir)/tests/fuzz/fuzz_soname.c $(FUZZ_CHECK) $(FUZZ_
 # through mapscope's checks and index, and ASan still sees every access
 # mapscope makes.
 tests/fuzz/fuzz-symbols: $(srcdir)/tests/fuzz/fuzz_symbols.c $(FUZZ_CHECK) $(FUZZ_CORE)
-	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_symbols.c $(FUZZ_LINK) $(LIBDW_LIBS) $(DEBUGINFOD_LIBS)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_symbols.c $(FUZZ_LINK)
 
 fuzz: $(FUZZ_TARGETS)
 	@echo "fuzz targets built: $(FUZZ_TARGETS)"

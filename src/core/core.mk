@@ -46,13 +46,15 @@ libmapscope_core_a_SOURCES = \
 if HAVE_LIBDW
 libmapscope_core_a_SOURCES += \
 	src/core/symbols.c src/core/symbols.h \
+	src/core/dwload.c src/core/dwload.h \
 	src/core/symindex.c src/core/symindex.h \
 	src/core/symbols_fetch.c src/core/symbols_fetch.h
 endif
 nodist_libmapscope_core_a_SOURCES = src/core/stale_ignore_default.c
 libmapscope_core_a_CFLAGS = $(AM_CFLAGS) $(LIBPROC2_CFLAGS) $(LIBDW_CFLAGS) $(DEBUGINFOD_CFLAGS)
-# libproc2 and libdebuginfod are not linked: they are loaded when first needed.
-CORE_LIBS = libmapscope-core.a $(JANSSON_LIBS) $(LIBDW_LIBS)
+# libproc2, libdw and libdebuginfod are not linked: they are loaded when
+# first needed (dwload.c, symbols_fetch.c, proclist_libproc2.c).
+CORE_LIBS = libmapscope-core.a $(JANSSON_LIBS)
 
 # The default ignore list is data/stale-ignore.conf, compiled in as a C string.
 src/core/stale_ignore_default.c: $(srcdir)/data/stale-ignore.conf

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "buildid.h"
+#include "dwload.h"
 #include "elfcheck.h"
 #include "fstype.h"
 #include "stale_lookup.h"
@@ -439,11 +440,13 @@ module:
 int ms_symbols_new(struct ms_proc *proc, const struct ms_maplist *list,
 		   const struct ms_symbols_opts *opts, struct ms_symbols **out, struct ms_error *err)
 {
-	struct ms_symbols *s = calloc(1, sizeof(*s));
+	struct ms_symbols *s;
 	size_t cap = 16;
 	int rc;
 
-	if (!s)
+	if (!ms_dw_available())
+		return ms_error_set(err, MS_ERR_NOTSUP, 0, "symbols: %s could not be loaded", DW_SONAME);
+	if (!(s = calloc(1, sizeof(*s))))
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	s->proc = proc;
 	s->list = list;
