@@ -41,6 +41,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/soname.c src/core/soname.h \
 	src/core/filemap.c src/core/filemap.h \
 	src/core/fileinfo.c src/core/fileinfo.h \
+	src/core/dlload.c src/core/dlload.h \
 	src/core/elfcheck.c src/core/elfcheck.h \
 	src/core/symbol_text.c src/core/symbol_text.h
 if HAVE_LIBDW

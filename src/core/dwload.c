@@ -1,10 +1,10 @@
 #include "config.h"
 
-#include <dlfcn.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <stddef.h>
 
+#include "dlload.h"
 #include "dwload.h"
 
 /* Every function forwarded, as X(name); the pointers have libdw's types. */
@@ -18,8 +18,7 @@
 
 /* Resolved once, on first use; the handle stays open for the program's life. */
 static struct {
-	bool tried;
-	bool loaded;
+	struct ms_dl dl;
 #define X(f) __typeof__(&f) f;
 	DW_FUNCS(X)
 #undef X
@@ -27,22 +26,14 @@ static struct {
 
 bool ms_dw_available(void)
 {
-	void *h;
-
-	if (dw.tried)
-		return dw.loaded;
-	dw.tried = true;
-	h = dlopen(DW_SONAME, RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		return false;
-	dw.loaded = true;
 	/* libelf's functions come through libdw's handle: it depends on libelf. */
-#define X(f) *(void **)&dw.f = dlsym(h, #f); dw.loaded = dw.loaded && dw.f;
-	DW_FUNCS(X)
+	const struct ms_dl_sym syms[] = {
+#define X(f) { #f, (void **)&dw.f },
+		DW_FUNCS(X)
 #undef X
-	if (!dw.loaded)
-		dlclose(h);
-	return dw.loaded;
+	};
+
+	return ms_dl_load(&dw.dl, DW_SONAME, syms, sizeof(syms) / sizeof(syms[0]));
 }
 
 Dwfl *dwfl_begin(const Dwfl_Callbacks *callbacks)

@@ -10,7 +10,6 @@
 
 #ifdef HAVE_LIBPROC2
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 
 #include <libproc2/pids.h>
 
+#include "dlload.h"
 #include "proc.h"
 #include "proclist_backend.h"
 
@@ -74,8 +74,7 @@ static char *raw_cmdline(pid_t pid, size_t *len, char comm[64])
 
 /* Resolved once, on first use; the handle stays open for the program's life. */
 static struct {
-	bool tried;
-	bool loaded;
+	struct ms_dl dl;
 	const char *soname;
 	int (*pids_new)(struct pids_info **info, enum pids_item *items, int numitems);
 	struct pids_stack *(*pids_get)(struct pids_info *info, enum pids_fetch_type which);
@@ -85,27 +84,18 @@ static struct {
 void ms_proclist_libproc2_set_soname(const char *soname)
 {
 	lib.soname = soname ? soname : LIBPROC2_SONAME;
-	lib.tried = false;
-	lib.loaded = false;
+	ms_dl_forget(&lib.dl);
 }
 
 bool ms_proclist_libproc2_available(void)
 {
-	void *h;
+	const struct ms_dl_sym syms[] = {
+		{ "procps_pids_new", (void **)&lib.pids_new },
+		{ "procps_pids_get", (void **)&lib.pids_get },
+		{ "procps_pids_unref", (void **)&lib.pids_unref },
+	};
 
-	if (lib.tried)
-		return lib.loaded;
-	lib.tried = true;
-	h = dlopen(lib.soname, RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		return false;
-	*(void **)&lib.pids_new = dlsym(h, "procps_pids_new");
-	*(void **)&lib.pids_get = dlsym(h, "procps_pids_get");
-	*(void **)&lib.pids_unref = dlsym(h, "procps_pids_unref");
-	lib.loaded = lib.pids_new && lib.pids_get && lib.pids_unref;
-	if (!lib.loaded)
-		dlclose(h);
-	return lib.loaded;
+	return ms_dl_load(&lib.dl, lib.soname, syms, sizeof(syms) / sizeof(syms[0]));
 }
 
 static int libproc2_scan(struct ms_proclist *list, struct ms_error *err)

@@ -9,8 +9,9 @@
 #include <unistd.h>
 
 #ifdef HAVE_DEBUGINFOD
-#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
+
+#include "dlload.h"
 #endif
 
 #include "buildid.h"
@@ -33,8 +34,7 @@ struct ms_symbols_fetch {
  * libcurl and its TLS and Kerberos libraries at every start of mapscope.
  */
 static struct {
-	bool tried;
-	bool loaded;
+	struct ms_dl dl;
 	__typeof__(&debuginfod_begin) begin;
 	__typeof__(&debuginfod_end) end;
 	__typeof__(&debuginfod_set_user_data) set_user_data;
@@ -45,25 +45,16 @@ static struct {
 
 static bool load_client(void)
 {
-	void *h;
+	const struct ms_dl_sym syms[] = {
+		{ "debuginfod_begin", (void **)&client_lib.begin },
+		{ "debuginfod_end", (void **)&client_lib.end },
+		{ "debuginfod_set_user_data", (void **)&client_lib.set_user_data },
+		{ "debuginfod_get_user_data", (void **)&client_lib.get_user_data },
+		{ "debuginfod_set_progressfn", (void **)&client_lib.set_progressfn },
+		{ "debuginfod_find_debuginfo", (void **)&client_lib.find_debuginfo },
+	};
 
-	if (client_lib.tried)
-		return client_lib.loaded;
-	client_lib.tried = true;
-	h = dlopen(DEBUGINFOD_SONAME, RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		return false;
-	*(void **)&client_lib.begin = dlsym(h, "debuginfod_begin");
-	*(void **)&client_lib.end = dlsym(h, "debuginfod_end");
-	*(void **)&client_lib.set_user_data = dlsym(h, "debuginfod_set_user_data");
-	*(void **)&client_lib.get_user_data = dlsym(h, "debuginfod_get_user_data");
-	*(void **)&client_lib.set_progressfn = dlsym(h, "debuginfod_set_progressfn");
-	*(void **)&client_lib.find_debuginfo = dlsym(h, "debuginfod_find_debuginfo");
-	client_lib.loaded = client_lib.begin && client_lib.end && client_lib.set_user_data &&
-			    client_lib.get_user_data && client_lib.set_progressfn && client_lib.find_debuginfo;
-	if (!client_lib.loaded)
-		dlclose(h);
-	return client_lib.loaded;
+	return ms_dl_load(&client_lib.dl, DEBUGINFOD_SONAME, syms, sizeof(syms) / sizeof(syms[0]));
 }
 #endif
 
