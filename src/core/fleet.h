@@ -3,9 +3,10 @@
  *
  * Everything that looks at many processes (stale, who, the explorer's stale
  * view and process list) walks them through here.  ms_fleet_next opens each
- * process in turn the safe way (/proc/PID as a directory, its start time
- * recorded, maps opened relative to it with the caller's backend) and hands
- * back the pair; the caller closes both.
+ * process in turn the safe way (/proc/PID as a directory, maps opened
+ * relative to it with the caller's backend) and hands back the pair; the
+ * caller closes both.  Its stat is read only when something asks for it
+ * (proc.h, ms_proc_open_dir): most processes of a walk never need it.
  *
  * Processes that vanish, deny access or have no address space are not
  * errors: they are counted by kind, so a front end can print one summary.
@@ -72,7 +73,9 @@ bool ms_fleet_skipped_any(const struct ms_fleet *f);
 
 /*
  * Open one process and its maps with backend, the one way every walk does.
- * Kernel threads answer MS_ERR_NOMM without opening maps.  0, or an error
+ * A kernel thread answers MS_ERR_NOMM here when the backend is text or the
+ * ioctl is probed, else at its first query (PROCMAP_QUERY's ESRCH, told
+ * apart by ms_maps from stat then).  0, or an error
  * with err filled and nothing left open.  *ioctl_known (may be NULL) says
  * PROCMAP_QUERY has answered before, so maps are opened without a probe;
  * it is set once an open finds the ioctl working.

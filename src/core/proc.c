@@ -16,8 +16,13 @@
 struct ms_proc {
 	pid_t pid;
 	int dirfd;
+	bool have_stat;        /* stat read yet (ms_proc_open_dir defers it) */
 	struct ms_proc_stat stat;
+	unsigned long long serial;
 };
+
+/* Handles are numbered so a cache can tell one open from the next. */
+static unsigned long long next_serial;
 
 int ms_read_file_at(int dirfd, const char *name, size_t cap, char **buf,
 		    size_t *len, bool *truncated)
@@ -145,11 +150,10 @@ static int read_stat(int dirfd, struct ms_proc_stat *st)
 	return rc;
 }
 
-int ms_proc_open(pid_t pid, struct ms_proc **out, struct ms_error *err)
+static int open_dir(pid_t pid, struct ms_proc **out, struct ms_error *err)
 {
 	char path[64];
 	struct ms_proc *proc;
-	int rc;
 
 	if (pid <= 0)
 		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "pid %d: not a process ID", (int)pid);
@@ -157,6 +161,7 @@ int ms_proc_open(pid_t pid, struct ms_proc **out, struct ms_error *err)
 	if (!proc)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)pid);
 	proc->pid = pid;
+	proc->serial = __atomic_add_fetch(&next_serial, 1, __ATOMIC_RELAXED);
 	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
 	proc->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (proc->dirfd < 0) {
@@ -167,6 +172,22 @@ int ms_proc_open(pid_t pid, struct ms_proc **out, struct ms_error *err)
 			return ms_error_set(err, MS_ERR_NOPROC, e, "pid %d: no such process", (int)pid);
 		return ms_error_set(err, MS_ERR_IO, e, "pid %d: cannot open %s: %s", (int)pid, path, strerror(e));
 	}
+	*out = proc;
+	return 0;
+}
+
+int ms_proc_open_dir(pid_t pid, struct ms_proc **out, struct ms_error *err)
+{
+	return open_dir(pid, out, err);
+}
+
+int ms_proc_open(pid_t pid, struct ms_proc **out, struct ms_error *err)
+{
+	struct ms_proc *proc;
+	int rc = open_dir(pid, &proc, err);
+
+	if (rc < 0)
+		return rc;
 	rc = read_stat(proc->dirfd, &proc->stat);
 	if (rc < 0) {
 		ms_proc_close(proc);
@@ -174,6 +195,7 @@ int ms_proc_open(pid_t pid, struct ms_proc **out, struct ms_error *err)
 			return ms_error_set(err, MS_ERR_NOPROC, -rc, "pid %d: no such process", (int)pid);
 		return ms_error_set(err, MS_ERR_IO, -rc, "pid %d: cannot read stat: %s", (int)pid, strerror(-rc));
 	}
+	proc->have_stat = true;
 	*out = proc;
 	return 0;
 }
@@ -199,7 +221,26 @@ int ms_proc_dirfd(const struct ms_proc *proc)
 
 const struct ms_proc_stat *ms_proc_stat_at_open(const struct ms_proc *proc)
 {
+	/*
+	 * Deferred: read now, through the directory that pins the process, so
+	 * it is the same process or nothing.  Memoised; the handle is
+	 * logically unchanged.
+	 */
+	if (!proc->have_stat) {
+		struct ms_proc *p = (struct ms_proc *)proc;
+
+		if (read_stat(p->dirfd, &p->stat) < 0) {
+			memset(&p->stat, 0, sizeof(p->stat));
+			p->stat.state = 'X';
+		}
+		p->have_stat = true;
+	}
 	return &proc->stat;
+}
+
+unsigned long long ms_proc_serial(const struct ms_proc *proc)
+{
+	return proc->serial;
 }
 
 int ms_proc_stat_now(const struct ms_proc *proc, struct ms_proc_stat *st,
@@ -220,7 +261,7 @@ enum ms_proc_liveness ms_proc_liveness(const struct ms_proc *proc)
 
 	if (read_stat(proc->dirfd, &now) < 0)
 		return MS_PROC_GONE;
-	if (now.start_time != proc->stat.start_time)
+	if (now.start_time != ms_proc_stat_at_open(proc)->start_time)
 		return MS_PROC_GONE;
 	if (now.state == 'Z' || now.state == 'X' || now.state == 'x')
 		return MS_PROC_ZOMBIE;

@@ -7,7 +7,10 @@
  * process dies and its PID is reused, files opened through the old descriptor
  * fail instead of silently describing the new process.  The start time (field
  * 22 of stat) is recorded at open so a caller holding only a PID can detect
- * reuse too.
+ * reuse too.  ms_proc_open_dir defers reading stat to the first
+ * ms_proc_stat_at_open: a walk over many processes that needs stat for few
+ * of them saves a read per process, and what it reads later still comes
+ * through the pinned directory.
  *
  * Permission to read a process's memory map is checked by the kernel once,
  * when maps is opened (see maps.h), not here: opening the directory needs no
@@ -45,11 +48,20 @@ enum ms_proc_liveness {
 struct ms_proc;
 
 int ms_proc_open(pid_t pid, struct ms_proc **out, struct ms_error *err);
+/* The directory only; stat is read at the first ms_proc_stat_at_open. */
+int ms_proc_open_dir(pid_t pid, struct ms_proc **out, struct ms_error *err);
 void ms_proc_close(struct ms_proc *proc);
 
 pid_t ms_proc_pid(const struct ms_proc *proc);
 int ms_proc_dirfd(const struct ms_proc *proc);
+/*
+ * Stat as first read for this handle (at open, or at the first call after
+ * ms_proc_open_dir).  A process gone before that first read has a zeroed
+ * stat with state 'X'.
+ */
 const struct ms_proc_stat *ms_proc_stat_at_open(const struct ms_proc *proc);
+/* A number no other handle of this run has had: tells one open from the next. */
+unsigned long long ms_proc_serial(const struct ms_proc *proc);
 
 /*
  * Parse the text of /proc/PID/stat.  The command name may contain spaces and

@@ -45,12 +45,30 @@ static uint64_t hash_name(const struct ms_stale_group *g, uint32_t maj, uint32_t
 	return mix(h, 0);
 }
 
+/*
+ * One seed per run: the hash only needs to be unguessable to the processes
+ * whose inode numbers and names it hashes, and a draw per group cost two
+ * getrandom calls per process of a fleet walk.  A weak seed still differs
+ * per run.  A race between threads at most draws twice; both draws are good.
+ */
+static uint64_t run_seed(void)
+{
+	static uint64_t seed;
+	uint64_t s = __atomic_load_n(&seed, __ATOMIC_RELAXED);
+
+	if (s)
+		return s;
+	if (getrandom(&s, sizeof(s), GRND_NONBLOCK) != (ssize_t)sizeof(s))
+		s = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)&seed;
+	s |= 1;
+	__atomic_store_n(&seed, s, __ATOMIC_RELAXED);
+	return s;
+}
+
 void ms_stale_group_init(struct ms_stale_group *g)
 {
 	memset(g, 0, sizeof(*g));
-	/* A weak seed still differs per run; the hash only needs to be unguessable. */
-	if (getrandom(&g->seed, sizeof(g->seed), GRND_NONBLOCK) != (ssize_t)sizeof(g->seed))
-		g->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)g;
+	g->seed = run_seed();
 }
 
 void ms_stale_group_free(struct ms_stale_group *g)

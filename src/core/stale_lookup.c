@@ -44,16 +44,37 @@ struct ms_lookup_cache {
 	struct entry *buckets[CACHE_BUCKETS];
 };
 
+/*
+ * The mount namespace's inode number, from the link's text "mnt:[N]": the
+ * kernel writes ns->inum there (ns_get_name, fs/nsfs.c) and gives the nsfs
+ * inode the same number (__ns_get_path), so this equals stat's st_ino.
+ * readlink costs a quarter of a stat, which must also reach the nsfs inode.
+ */
 static uint64_t mntns_of(int dirfd, const char *name, int *err)
 {
-	struct stat st;
+	char link[64];
+	ssize_t n = readlinkat(dirfd, name, link, sizeof(link) - 1);
+	uint64_t v = 0;
+	size_t i = 5;
 
-	if (fstatat(dirfd, name, &st, 0) < 0) {
+	if (n < 0) {
 		*err = errno;
 		return 0;
 	}
-	*err = 0;
-	return (uint64_t)st.st_ino;
+	link[n] = '\0';
+	if (n < 7 || memcmp(link, "mnt:[", 5) || link[n - 1] != ']') {
+		*err = EPROTO;
+		return 0;
+	}
+	for (; i < (size_t)n - 1; i++) {
+		if (link[i] < '0' || link[i] > '9' || v > (UINT64_MAX - 9) / 10) {
+			*err = EPROTO;
+			return 0;
+		}
+		v = v * 10 + (uint64_t)(link[i] - '0');
+	}
+	*err = i > 5 ? 0 : EPROTO;
+	return v;
 }
 
 int ms_lookup_cache_new(struct ms_lookup_cache **out, struct ms_error *err)
@@ -119,38 +140,13 @@ void ms_lookup_root_ours(struct ms_lookup_cache *c, struct ms_lookup_root *root)
 	memcpy(root->key, c->root_key, sizeof(root->key));
 }
 
-void ms_lookup_root_of(struct ms_lookup_cache *c, const struct ms_proc *proc,
-		       struct ms_lookup_root *root)
+/* The process's own root directory, under namespace mntns. */
+static void open_root(int dirfd, uint64_t mntns, bool also_ours, struct ms_lookup_root *root)
 {
-	int dirfd = ms_proc_dirfd(proc);
-	uint64_t mntns;
 	struct stat st;
-	int e;
 
-	memset(root, 0, sizeof(*root));
-	root->fd = -1;
-	root->race_fn = c->race_fn;
-	root->race_arg = c->race_arg;
-	mntns = mntns_of(dirfd, "ns/mnt", &e);
-	/* No ns/mnt at all (CONFIG_NAMESPACES off): everyone shares ours. */
-	if (e == ENOENT && c->root_key[2] == 0)
-		mntns = 0;
-	else if (e) {
-		root->err = e;
-		return;
-	}
-	/*
-	 * The same namespace is not the same root: a chroot shares it.  Its
-	 * root directory's identity says; where it cannot be read, ours is
-	 * the best guess, as before.
-	 */
-	if (mntns == c->root_key[2] &&
-	    (fstatat(dirfd, "root", &st, 0) < 0 ||
-	     ((uint64_t)st.st_dev == c->root_key[0] && (uint64_t)st.st_ino == c->root_key[1]))) {
-		ms_lookup_root_ours(c, root);
-		return;
-	}
-	root->also_ours = mntns == c->root_key[2];
+	root->ours = false;
+	root->also_ours = also_ours;
 	root->fd = openat(dirfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root->fd < 0 || fstat(root->fd, &st) < 0) {
 		root->err = errno;
@@ -162,6 +158,58 @@ void ms_lookup_root_of(struct ms_lookup_cache *c, const struct ms_proc *proc,
 	root->key[0] = (uint64_t)st.st_dev;
 	root->key[1] = (uint64_t)st.st_ino;
 	root->key[2] = mntns;
+}
+
+void ms_lookup_root_guess(struct ms_lookup_cache *c, const struct ms_proc *proc,
+			  struct ms_lookup_root *root)
+{
+	uint64_t mntns;
+	int e;
+
+	memset(root, 0, sizeof(*root));
+	root->fd = -1;
+	root->race_fn = c->race_fn;
+	root->race_arg = c->race_arg;
+	mntns = mntns_of(ms_proc_dirfd(proc), "ns/mnt", &e);
+	/* No ns/mnt at all (CONFIG_NAMESPACES off): everyone shares ours. */
+	if (e == ENOENT && c->root_key[2] == 0)
+		mntns = 0;
+	else if (e) {
+		root->err = e;
+		return;
+	}
+	if (mntns == c->root_key[2]) {
+		ms_lookup_root_ours(c, root);
+		root->unsettled = true;
+		return;
+	}
+	open_root(ms_proc_dirfd(proc), mntns, false, root);
+}
+
+void ms_lookup_root_settle(struct ms_lookup_cache *c, const struct ms_proc *proc,
+			   struct ms_lookup_root *root)
+{
+	struct stat st;
+
+	if (!root->unsettled)
+		return;
+	root->unsettled = false;
+	/*
+	 * The same namespace is not the same root: a chroot shares it.  Its
+	 * root directory's identity says; where it cannot be read, ours is
+	 * the best guess, as before.
+	 */
+	if (fstatat(ms_proc_dirfd(proc), "root", &st, 0) < 0 ||
+	    ((uint64_t)st.st_dev == c->root_key[0] && (uint64_t)st.st_ino == c->root_key[1]))
+		return;
+	open_root(ms_proc_dirfd(proc), c->root_key[2], true, root);
+}
+
+void ms_lookup_root_of(struct ms_lookup_cache *c, const struct ms_proc *proc,
+		       struct ms_lookup_root *root)
+{
+	ms_lookup_root_guess(c, proc, root);
+	ms_lookup_root_settle(c, proc, root);
 }
 
 void ms_lookup_root_release(struct ms_lookup_root *root)

@@ -85,6 +85,11 @@ struct ms_lookup_root {
 	 * hold under ours as well.
 	 */
 	bool also_ours;
+	/*
+	 * ms_lookup_root_guess only: our namespace, taken as our root, but the
+	 * process may be chrooted in it; ms_lookup_root_settle says.
+	 */
+	bool unsettled;
 	uint64_t key[3];
 };
 
@@ -101,6 +106,17 @@ void ms_lookup_root_ours(struct ms_lookup_cache *c, struct ms_lookup_root *root)
 
 void ms_lookup_root_of(struct ms_lookup_cache *c, const struct ms_proc *proc,
 		       struct ms_lookup_root *root);
+/*
+ * ms_lookup_root_of in two steps, for a caller that may not need the
+ * second: guess reads only the mount namespace (a process in ours is
+ * taken as having our root, marked unsettled); settle then checks its
+ * root directory and, for a chroot, opens it.  Settling a settled root
+ * does nothing.
+ */
+void ms_lookup_root_guess(struct ms_lookup_cache *c, const struct ms_proc *proc,
+			  struct ms_lookup_root *root);
+void ms_lookup_root_settle(struct ms_lookup_cache *c, const struct ms_proc *proc,
+			   struct ms_lookup_root *root);
 void ms_lookup_root_release(struct ms_lookup_root *root);
 
 /* path: len bytes, absolute.  0 with *out set, or MS_ERR_NOMEM. */

@@ -102,7 +102,6 @@ static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *c
 	p = &r->procs[r->count];
 	memset(p, 0, sizeof(*p));
 	p->pid = ms_proc_pid(proc);
-	memcpy(p->comm, ms_proc_stat_at_open(proc)->comm, sizeof(p->comm));
 	rc = ms_stale_scan(ctx, maps, opts->scan_flags, &p->files, err);
 	if (rc < 0) {
 		ms_stale_list_free(&p->files);
@@ -113,6 +112,7 @@ static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *c
 		ms_stale_list_free(&p->files);
 		return 0;
 	}
+	memcpy(p->comm, ms_proc_stat_at_open(proc)->comm, sizeof(p->comm));
 	p->other_root = ms_stale_ctx_other_root(ctx, proc);
 	read_cgroup(p, proc);
 	if (opts->cmdline)
