@@ -30,18 +30,26 @@ static void test_ignore_rules(void **state)
 		"   /opt/a/*    first rule\n"
 		"/opt/*\tsecond rule  \n"
 		"/drm\\ mm\\ object  GPU buffer\n"
-		"/\\[aio\\] aio ring";
+		"/\\[aio\\] aio ring\n"
+		"/lit\\*star*  an escaped star, then a real one";
 	struct ms_ignore *ign;
 	struct ms_error err;
 
 	(void)state;
 	assert_int_equal(ms_ignore_parse(text, strlen(text), &ign, &err), 0);
-	assert_int_equal(ms_ignore_count(ign), 4);
+	assert_int_equal(ms_ignore_count(ign), 5);
 	assert_string_equal(match(ign, "/opt/a/lib.so"), "first rule");
 	assert_string_equal(match(ign, "/opt/b/lib.so"), "second rule");
 	assert_string_equal(match(ign, "/opt/b/lib.so (deleted)"), "second rule");
 	assert_string_equal(match(ign, "/drm mm object (deleted)"), "GPU buffer");
 	assert_string_equal(match(ign, "/[aio] (deleted)"), "aio ring");
+	/* A rule without wildcards matches its exact text, no more. */
+	assert_null(match(ign, "/[aio]x"));
+	assert_null(match(ign, "/drm mm objects"));
+	assert_null(match(ign, "/drm mm objec"));
+	assert_string_equal(match(ign, "/lit*star"), "an escaped star, then a real one");
+	assert_string_equal(match(ign, "/lit*star/x/y"), "an escaped star, then a real one");
+	assert_null(match(ign, "/litXstar"));
 	assert_null(match(ign, "/a"));
 	assert_null(match(ign, "/usr/lib/libc.so.6"));
 	ms_ignore_free(ign);

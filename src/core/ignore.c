@@ -17,12 +17,40 @@ struct ignore_rule {
 	char *pattern; /* as written: fnmatch reads the backslash escapes itself */
 	char *reason;
 	/*
-	 * The pattern's bytes before its first *, ?, [ or backslash: a name
-	 * that does not start with them cannot match, and fnmatch (which in a
-	 * UTF-8 locale converts both strings to wide characters) is skipped.
+	 * What the pattern says literally before its first unescaped *, ? or
+	 * [, escapes undone: a name that does not start with it cannot match,
+	 * and fnmatch (which in a UTF-8 locale converts both strings to wide
+	 * characters) is skipped.  A pattern that is all literal (exact) is
+	 * matched by comparing with it alone.
 	 */
-	size_t literal;
+	char *lit;
+	size_t lit_len;
+	bool exact;
 };
+
+/* Fill r->lit from r->pattern: 0, or -1 out of memory. */
+static int literal_prefix(struct ignore_rule *r)
+{
+	const char *p = r->pattern;
+	size_t n = 0;
+
+	r->lit = malloc(strlen(p) + 1);
+	if (!r->lit)
+		return -1;
+	r->exact = true;
+	for (; *p; p++) {
+		if (*p == '*' || *p == '?' || *p == '[') {
+			r->exact = false;
+			break;
+		}
+		if (*p == '\\' && p[1])
+			p++;
+		r->lit[n++] = *p;
+	}
+	r->lit[n] = '\0';
+	r->lit_len = n;
+	return 0;
+}
 
 struct ms_ignore {
 	struct ignore_rule *rules;
@@ -45,6 +73,7 @@ void ms_ignore_free(struct ms_ignore *ign)
 	for (size_t i = 0; i < ign->count; i++) {
 		free(ign->rules[i].pattern);
 		free(ign->rules[i].reason);
+		free(ign->rules[i].lit);
 	}
 	free(ign->rules);
 	free(ign);
@@ -69,11 +98,12 @@ static int add_rule(struct ms_ignore *ign, const char *pat, size_t pat_len,
 		return -1;
 	r = &ign->rules[ign->count];
 	r->pattern = strndup(pat, pat_len);
-	r->literal = strcspn(r->pattern ? r->pattern : "", "*?[\\");
 	r->reason = strndup(reason, reason_len);
-	if (!r->pattern || !r->reason) {
+	r->lit = NULL;
+	if (!r->pattern || !r->reason || literal_prefix(r) < 0) {
 		free(r->pattern);
 		free(r->reason);
+		free(r->lit);
 		return -1;
 	}
 	ign->count++;
@@ -226,9 +256,9 @@ const char *ms_ignore_match(const struct ms_ignore *ign, const char *name, size_
 	for (size_t i = 0; i < ign->count && !reason; i++) {
 		const struct ignore_rule *r = &ign->rules[i];
 
-		if (r->literal > len || memcmp(r->pattern, subject, r->literal) != 0)
+		if (r->lit_len > len || memcmp(r->lit, subject, r->lit_len) != 0)
 			continue;
-		if (fnmatch(r->pattern, subject, 0) == 0)
+		if (r->exact ? r->lit_len == len : fnmatch(r->pattern, subject, 0) == 0)
 			reason = r->reason;
 	}
 	if (subject != stack)
