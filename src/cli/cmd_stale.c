@@ -173,6 +173,7 @@ int cmd_stale(int argc, char **argv)
 	struct stale_opts so;
 	struct procscan ps;
 	struct ms_stale_report_opts ro;
+	struct ms_pkgdb *pkgdb = NULL;
 	struct ms_error err;
 	int selected[CLI_MAX_COLUMNS];
 	bool packages = false;
@@ -202,9 +203,16 @@ int cmd_stale(int argc, char **argv)
 	if (procscan_init(&ps, argc - optind, argv + optind, &so.cli, &status) < 0)
 		goto out;
 	status = CLI_EXIT_OK;
+	packages = packages && !so.openmetrics;
+	/* The package lists are read in a second thread while processes are walked. */
+	if (packages && ms_pkgdb_open(MS_PKGDB_DIR, &(struct ms_pkgdb_opts){ .read_ahead = true }, &pkgdb,
+				      &err) == MS_ERR_NOMEM) {
+		cli_error("%s", err.msg);
+		status = STALE_EXIT_ERROR;
+		goto scanned;
+	}
 	if (ms_stale_report_walk(&report, ctx, &ps.fleet, &ro, report_named, NULL, &err) < 0 ||
-	    (packages && !so.openmetrics &&
-	     ms_stale_report_packages(&report, MS_PKGDB_DIR, &why, &err) < 0)) {
+	    (packages && ms_stale_report_packages(&report, pkgdb, &why, &err) < 0)) {
 		cli_error("%s", err.msg);
 		status = STALE_EXIT_ERROR;
 	}
@@ -218,6 +226,8 @@ int cmd_stale(int argc, char **argv)
 		status = STALE_EXIT_ERROR;
 	if (status == CLI_EXIT_OK && report.stale_procs)
 		status = STALE_EXIT_FOUND;
+scanned:
+	ms_pkgdb_close(pkgdb);
 	procscan_free(&ps);
 out:
 	ms_stale_report_free(&report);

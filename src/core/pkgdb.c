@@ -2,6 +2,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "grow.h"
 #include "pkgdb.h"
 #include "saferead.h"
 
@@ -129,27 +132,61 @@ static void copy_field(char *dst, size_t size, const char *src, size_t len)
 	dst[len] = '\0';
 }
 
+struct list_file {
+	char *name;     /* the entry, PACKAGE[:ARCH].list */
+	char *text;     /* read ahead by the reader; NULL if not */
+	size_t len;
+	uint32_t *lines; /* the reader's: each line's length, so the scan need not look for newlines */
+	size_t nlines;
+	bool deferred;  /* claimed by the reader past its budget: read it later */
+};
+
+struct ms_pkgdb {
+	char *dir;
+	DIR *d;
+	bool direct;            /* entries read directly (saferead.h) */
+	struct list_file *files; /* in readdir order: the first that lists a path owns it */
+	size_t nfiles;
+	bool nomem;
+	/* The reader thread, when there is one. */
+	bool threaded;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool listed;            /* under lock: files and nfiles are final */
+	size_t next;            /* atomic: the next file to claim, by either thread */
+	int stop;               /* atomic: claim no more */
+	size_t budget;          /* what the reader may keep */
+	char *status;           /* read ahead, or NULL */
+	size_t status_len;
+	int status_claimed;     /* atomic */
+};
+
 /* Every line of one list file that names a wanted path: that path is the package's. */
-static void scan_list(struct table *t, const char *text, size_t len, const char *file,
-		      struct ms_pkg *out)
+static void scan_list(struct table *t, const char *text, size_t len, const uint32_t *lines,
+		      const char *file, size_t file_idx, struct ms_pkg *out, size_t *owner)
 {
 	const char *colon = strchr(file, ':');
 	size_t base = strlen(file) - strlen(".list");
-	size_t pos = 0;
+	size_t pos = 0, line = 0;
 
-	while (pos < len && t->left) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
+	while (pos < len) {
+		const char *nl = lines ? NULL : memchr(text + pos, '\n', len - pos);
+		size_t n = lines ? lines[line++] : nl ? (size_t)(nl - (text + pos)) : len - pos;
 		struct want *w = n && t->len_wanted[n % LEN_BUCKETS] ? slot_for(t, text + pos, n) : NULL;
 
-		if (w && w->path && !out[w->idx].found) {
+		/* Files are read in any order; the first in readdir order wins, as for dpkg -S. */
+		if (w && w->path && (!out[w->idx].found || file_idx < owner[w->idx])) {
 			struct ms_pkg *p = &out[w->idx];
 
+			if (!p->found)
+				t->left--;
 			p->found = true;
+			owner[w->idx] = file_idx;
+			memset(p->arch, 0, sizeof(p->arch));
 			copy_field(p->name, sizeof(p->name), file, colon ? (size_t)(colon - file) : base);
 			if (colon)
 				copy_field(p->arch, sizeof(p->arch), colon + 1, base - (size_t)(colon + 1 - file));
-			t->left--;
 		}
 		pos += n + 1;
 	}
@@ -162,46 +199,244 @@ static bool is_list(const char *name)
 	return n > 5 && !strcmp(name + n - 5, ".list") && name[0] != '.';
 }
 
+/* The names of the list files, in readdir order, at most MS_PKGDB_LISTS. */
+static void list_names(struct ms_pkgdb *db)
+{
+	size_t cap = 0;
+	struct dirent *de;
+
+	while (db->nfiles < MS_PKGDB_LISTS && (de = readdir(db->d))) {
+		if (!is_list(de->d_name))
+			continue;
+		if (ms_grow((void **)&db->files, &cap, db->nfiles, sizeof(*db->files), 256) < 0) {
+			db->nomem = true;
+			return;
+		}
+		memset(&db->files[db->nfiles], 0, sizeof(db->files[db->nfiles]));
+		db->files[db->nfiles].name = strdup(de->d_name);
+		if (!db->files[db->nfiles].name) {
+			db->nomem = true;
+			return;
+		}
+		db->nfiles++;
+	}
+}
+
 /*
  * dpkg's info directory is root's: its entries are read directly
  * (saferead.h).  Should it be writable by others, every file goes the
- * careful way, through O_PATH and a reopen.
+ * careful way, through O_PATH and a reopen.  *buf is reused when direct.
  */
-static int scan_lists(const char *dir, struct table *t, struct ms_pkg *out)
+static int read_list(struct ms_pkgdb *db, const char *name, char **buf, size_t *cap, size_t *len)
 {
+	struct ms_error ignored;
 	char path[4096];
-	struct dirent *de;
-	size_t seen = 0, cap = 0;
-	char *buf = NULL;
-	bool direct;
-	DIR *d;
+	char *text;
 
-	snprintf(path, sizeof(path), "%s/info", dir);
-	d = opendir(path);
-	if (!d)
-		return MS_ERR_NOTSUP;
-	direct = ms_dir_only_root_changes(dirfd(d));
-	while (t->left && seen < MS_PKGDB_LISTS && (de = readdir(d))) {
-		struct ms_error ignored;
-		char *text;
-		size_t len;
+	if (db->direct)
+		return ms_read_regular_entry(dirfd(db->d), name, MS_PKGDB_LIST_MAX, buf, cap, len, &ignored);
+	if (snprintf(path, sizeof(path), "%s/info/%s", db->dir, name) >= (int)sizeof(path) ||
+	    ms_read_regular(path, MS_PKGDB_LIST_MAX, &text, len, &ignored) < 0)
+		return -1;
+	free(*buf);
+	*buf = text;
+	*cap = *len;
+	return 0;
+}
 
-		if (!is_list(de->d_name) ||
-		    snprintf(path, sizeof(path), "%s/info/%s", dir, de->d_name) >= (int)sizeof(path))
+static int read_status(const struct ms_pkgdb *db, char **text, size_t *len)
+{
+	struct ms_error ignored;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/status", db->dir);
+	return ms_read_regular(path, MS_PKGDB_STATUS_MAX, text, len, &ignored);
+}
+
+/*
+ * A mark for each newline among the 8 bytes at p: the top bit of that
+ * byte's place in the loaded word.  Exact: a byte that is not a newline
+ * never sets its mark, whatever its neighbours (no carry crosses a byte).
+ */
+static uint64_t newline_marks(const char *p)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+	x ^= 0x0a0a0a0a0a0a0a0aull;
+	return ~(((x & low7) + low7) | x | low7);
+}
+
+/* The first marked byte's index within the word, and the marks without it. */
+static size_t take_first_mark(uint64_t *marks)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	size_t k = (size_t)__builtin_clzll(*marks) / 8;
+
+	*marks &= ~(1ull << (63 - 8 * k));
+#else
+	size_t k = (size_t)__builtin_ctzll(*marks) / 8;
+
+	*marks &= *marks - 1;
+#endif
+	return k;
+}
+
+static int add_line(struct list_file *f, size_t *cap, size_t len)
+{
+	if (f->nlines >= *cap && ms_grow((void **)&f->lines, cap, f->nlines, sizeof(*f->lines), 256) < 0)
+		return -1;
+	f->lines[f->nlines++] = (uint32_t)len;
+	return 0;
+}
+
+/*
+ * The length of each line of f, found while the caller is still busy
+ * elsewhere: finding newlines is most of a scan, and a memchr per line of
+ * 60 bytes is mostly call.  Eight bytes at a time.  Lengths are bounded by
+ * MS_PKGDB_LIST_MAX, so they fit.  The bytes it holds, or 0 if it could
+ * not (the scan then looks for newlines itself).
+ */
+static size_t measure_lines(struct list_file *f)
+{
+	size_t cap = 0, start = 0, i = 0;
+	const char *t = f->text;
+	int rc = 0;
+
+	for (; rc == 0 && i + 8 <= f->len; i += 8)
+		for (uint64_t marks = newline_marks(t + i); rc == 0 && marks;) {
+			size_t at = i + take_first_mark(&marks);
+
+			rc = add_line(f, &cap, at - start);
+			start = at + 1;
+		}
+	for (; rc == 0 && i < f->len; i++)
+		if (t[i] == '\n') {
+			rc = add_line(f, &cap, i - start);
+			start = i + 1;
+		}
+	if (rc == 0 && start < f->len)
+		rc = add_line(f, &cap, f->len - start);
+	if (rc < 0) {
+		free(f->lines);
+		f->lines = NULL;
+		f->nlines = 0;
+		return 0;
+	}
+	return cap * sizeof(*f->lines);
+}
+
+/* The next file nobody has claimed; the reader takes none once told to stop. */
+static size_t claim(struct ms_pkgdb *db, bool by_reader)
+{
+	if (by_reader && __atomic_load_n(&db->stop, __ATOMIC_ACQUIRE))
+		return SIZE_MAX;
+	return __atomic_fetch_add(&db->next, 1, __ATOMIC_ACQ_REL);
+}
+
+/*
+ * The reader: lists the files, then reads them into memory while the
+ * caller does its own work, until none is left, it is told to stop, or it
+ * holds db->budget bytes.  It reads, never decides: the caller scans.
+ */
+static void *reader(void *arg)
+{
+	struct ms_pkgdb *db = arg;
+	size_t kept = 0, i;
+
+	list_names(db);
+	pthread_mutex_lock(&db->lock);
+	db->listed = true;
+	pthread_cond_broadcast(&db->cond);
+	pthread_mutex_unlock(&db->lock);
+	while ((i = claim(db, true)) < db->nfiles) {
+		struct list_file *f = &db->files[i];
+		size_t cap = 0;
+
+		/* Over budget: the caller reads this one and the rest itself. */
+		if (kept >= db->budget) {
+			f->deferred = true;
+			return NULL;
+		}
+		if (read_list(db, f->name, &f->text, &cap, &f->len) < 0) {
+			free(f->text);
+			f->text = NULL;
 			continue;
-		seen++;
-		if (direct) {
-			if (ms_read_regular_entry(dirfd(d), de->d_name, MS_PKGDB_LIST_MAX, &buf, &cap, &len,
-						  &ignored) == 0)
-				scan_list(t, buf, len, de->d_name, out);
-		} else if (ms_read_regular(path, MS_PKGDB_LIST_MAX, &text, &len, &ignored) == 0) {
-			scan_list(t, text, len, de->d_name, out);
-			free(text);
+		}
+		kept += f->len + measure_lines(f);
+	}
+	if (!__atomic_load_n(&db->stop, __ATOMIC_ACQUIRE) &&
+	    !__atomic_exchange_n(&db->status_claimed, 1, __ATOMIC_ACQ_REL) &&
+	    read_status(db, &db->status, &db->status_len) < 0)
+		db->status = NULL;
+	return NULL;
+}
+
+int ms_pkgdb_open(const char *dir, const struct ms_pkgdb_opts *opts, struct ms_pkgdb **out,
+		  struct ms_error *err)
+{
+	struct ms_pkgdb *db = calloc(1, sizeof(*db));
+	char path[4096];
+	sigset_t all, old;
+
+	*out = NULL;
+	if (!db || !(db->dir = strdup(dir))) {
+		free(db);
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	}
+	snprintf(path, sizeof(path), "%s/info", dir);
+	db->d = opendir(path);
+	if (!db->d) {
+		free(db->dir);
+		free(db);
+		return ms_error_set(err, MS_ERR_NOTSUP, ENOENT, "%s/info: not a dpkg system", dir);
+	}
+	db->direct = ms_dir_only_root_changes(dirfd(db->d));
+	db->budget = opts && opts->read_ahead_max ? opts->read_ahead_max : MS_PKGDB_READ_AHEAD_MAX;
+	if (opts && opts->read_ahead) {
+		pthread_mutex_init(&db->lock, NULL);
+		pthread_cond_init(&db->cond, NULL);
+		/* Signals are the caller's to take: the reader blocks them all. */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		db->threaded = pthread_create(&db->thread, NULL, reader, db) == 0;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (!db->threaded) {
+			pthread_cond_destroy(&db->cond);
+			pthread_mutex_destroy(&db->lock);
 		}
 	}
-	free(buf);
-	closedir(d);
+	*out = db;
 	return 0;
+}
+
+static void join_reader(struct ms_pkgdb *db)
+{
+	if (!db->threaded)
+		return;
+	__atomic_store_n(&db->stop, 1, __ATOMIC_RELEASE);
+	pthread_join(db->thread, NULL);
+	pthread_cond_destroy(&db->cond);
+	pthread_mutex_destroy(&db->lock);
+	db->threaded = false;
+}
+
+void ms_pkgdb_close(struct ms_pkgdb *db)
+{
+	if (!db)
+		return;
+	join_reader(db);
+	for (size_t i = 0; i < db->nfiles; i++) {
+		free(db->files[i].name);
+		free(db->files[i].text);
+		free(db->files[i].lines);
+	}
+	free(db->files);
+	free(db->status);
+	closedir(db->d);
+	free(db->dir);
+	free(db);
 }
 
 /* A field of one stanza: its value, without the name and leading blanks. */
@@ -240,16 +475,11 @@ static void apply(const struct stanza *s, struct ms_pkg *out, size_t n)
 	}
 }
 
-static void scan_status(const char *dir, struct ms_pkg *out, size_t n)
+static void scan_status(const char *text, size_t len, struct ms_pkg *out, size_t n)
 {
 	struct stanza s = { 0 };
-	struct ms_error ignored;
-	char path[4096], *text;
-	size_t len, pos = 0;
+	size_t pos = 0;
 
-	snprintf(path, sizeof(path), "%s/status", dir);
-	if (ms_read_regular(path, MS_PKGDB_STATUS_MAX, &text, &len, &ignored) < 0)
-		return;
 	while (pos <= len) {
 		const char *nl = pos < len ? memchr(text + pos, '\n', len - pos) : NULL;
 		size_t k = nl ? (size_t)(nl - (text + pos)) : len - pos;
@@ -272,24 +502,87 @@ static void scan_status(const char *dir, struct ms_pkg *out, size_t n)
 		pos += k + 1;
 	}
 	apply(&s, out, n);
-	free(text);
+}
+
+/*
+ * Claim and scan files until none is left or every path is found; then
+ * stop the reader and scan what it read.  Claims go in readdir order, so
+ * every file left unclaimed comes after every file scanned, and stopping
+ * early never misses an earlier owner.
+ */
+static void scan_lists(struct ms_pkgdb *db, struct table *t, struct ms_pkg *out, size_t *owner)
+{
+	size_t cap = 0, len, i;
+	char *buf = NULL;
+
+	if (db->threaded) {
+		pthread_mutex_lock(&db->lock);
+		while (!db->listed)
+			pthread_cond_wait(&db->cond, &db->lock);
+		pthread_mutex_unlock(&db->lock);
+	} else {
+		list_names(db);
+	}
+	while (t->left && (i = claim(db, false)) < db->nfiles)
+		if (read_list(db, db->files[i].name, &buf, &cap, &len) == 0)
+			scan_list(t, buf, len, NULL, db->files[i].name, i, out, owner);
+	join_reader(db);
+	for (i = 0; i < db->nfiles; i++) {
+		struct list_file *f = &db->files[i];
+
+		if (f->text)
+			scan_list(t, f->text, f->len, f->lines, f->name, i, out, owner);
+		else if (f->deferred && read_list(db, f->name, &buf, &cap, &len) == 0)
+			scan_list(t, buf, len, NULL, f->name, i, out, owner);
+	}
+	free(buf);
+}
+
+int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *lens, size_t n,
+		  struct ms_pkg *out, struct ms_error *err)
+{
+	struct table t = { 0 };
+	size_t *owner = calloc(n ? n : 1, sizeof(*owner));
+	bool any = false;
+	char *text;
+	size_t len;
+
+	memset(out, 0, n * sizeof(*out));
+	if (!owner || table_init(&t, paths, lens, n) < 0) {
+		free(owner);
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	}
+	scan_lists(db, &t, out, owner);
+	table_free(&t);
+	free(owner);
+	if (db->nomem)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		any |= out[i].found;
+	if (!any)
+		return 0;
+	if (db->status) {
+		scan_status(db->status, db->status_len, out, n);
+	} else if (read_status(db, &text, &len) == 0) {
+		scan_status(text, len, out, n);
+		free(text);
+	}
+	return 0;
 }
 
 int ms_pkgdb_lookup(const char *dir, const char *const *paths, const size_t *lens, size_t n,
 		    struct ms_pkg *out, struct ms_error *err)
 {
-	struct table t = { 0 };
-	int rc;
+	struct ms_pkgdb *db;
+	int rc = ms_pkgdb_open(dir, NULL, &db, err);
 
-	memset(out, 0, n * sizeof(*out));
-	if (table_init(&t, paths, lens, n) < 0)
-		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
-	rc = scan_lists(dir, &t, out);
-	table_free(&t);
-	if (rc == MS_ERR_NOTSUP)
-		return ms_error_set(err, MS_ERR_NOTSUP, ENOENT, "%s/info: not a dpkg system", dir);
-	scan_status(dir, out, n);
-	return 0;
+	if (rc < 0) {
+		memset(out, 0, n * sizeof(*out));
+		return rc;
+	}
+	rc = ms_pkgdb_find(db, paths, lens, n, out, err);
+	ms_pkgdb_close(db);
+	return rc;
 }
 
 size_t ms_pkg_describe(const struct ms_pkg *p, unsigned esc_flags, char *buf, size_t size)

@@ -10,8 +10,16 @@
  * (/usr/lib/...), so /bin, /sbin and /lib* paths are also looked for under
  * /usr and the reverse.
  *
- * It costs one read of the database (about 10 MB on a usual server), so
- * callers ask only when something is stale.  Every file is read through
+ * It costs one read of the database (about 10 MB on a usual server).  A
+ * caller that will likely ask opens the database first with read_ahead:
+ * a second thread then reads the list files into memory (at most
+ * read_ahead_max bytes, MS_PKGDB_READ_AHEAD_MAX by default) while the
+ * caller walks its processes; ms_pkgdb_find reads and scans what is left
+ * itself, and ms_pkgdb_close stops the reader after the file it is
+ * reading, so a caller that finds nothing stale loses no time.  The reader
+ * only reads; it blocks every signal.  A path listed by two packages is
+ * the first list's in readdir order, whichever thread read which file.
+ * Every file is read through
  * saferead.h (regular files only, never blocking) and bounded: at most
  * MS_PKGDB_LISTS list files of MS_PKGDB_LIST_MAX bytes, a status file of
  * MS_PKGDB_STATUS_MAX bytes; what is beyond is skipped and the answer is
@@ -33,6 +41,7 @@
 #define MS_PKGDB_LISTS 100000
 #define MS_PKGDB_LIST_MAX (16u << 20)
 #define MS_PKGDB_STATUS_MAX (64u << 20)
+#define MS_PKGDB_READ_AHEAD_MAX (64u << 20)
 
 struct ms_pkg {
 	bool found;
@@ -41,6 +50,22 @@ struct ms_pkg {
 	char version[128]; /* installed now; empty when status does not say */
 };
 
+struct ms_pkgdb;
+
+struct ms_pkgdb_opts {
+	bool read_ahead;       /* start the reader thread now */
+	size_t read_ahead_max; /* bytes it may keep; 0: MS_PKGDB_READ_AHEAD_MAX */
+};
+
+/* 0, MS_ERR_NOTSUP (no DIR/info: not a dpkg system) or MS_ERR_NOMEM. */
+int ms_pkgdb_open(const char *dir, const struct ms_pkgdb_opts *opts, struct ms_pkgdb **out,
+		  struct ms_error *err);
+/* Once per open database.  0 or MS_ERR_NOMEM. */
+int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *lens, size_t n,
+		  struct ms_pkg *out, struct ms_error *err);
+void ms_pkgdb_close(struct ms_pkgdb *db);
+
+/* open (no read-ahead), find, close. */
 int ms_pkgdb_lookup(const char *dir, const char *const *paths, const size_t *lens, size_t n,
 		    struct ms_pkg *out, struct ms_error *err);
 

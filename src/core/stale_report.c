@@ -126,7 +126,7 @@ static bool wants_package(const struct ms_stale_proc *p, const struct ms_stale_f
 	return !p->other_root && ms_stale_verdict_is_stale(f->result.verdict);
 }
 
-int ms_stale_report_packages(struct ms_stale_report *r, const char *dpkg_dir,
+int ms_stale_report_packages(struct ms_stale_report *r, struct ms_pkgdb *db,
 			     const char **why, struct ms_error *err)
 {
 	const char **paths = NULL;
@@ -155,11 +155,9 @@ int ms_stale_report_packages(struct ms_stale_report *r, const char *dpkg_dir,
 	if (!paths || !lens || !found)
 		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
 	else
-		rc = ms_pkgdb_lookup(dpkg_dir, paths, lens, n, found, err);
-	if (rc == MS_ERR_NOTSUP) {
+		rc = db ? ms_pkgdb_find(db, paths, lens, n, found, err) : 0;
+	if (rc == 0 && !db)
 		*why = "not a dpkg system";
-		rc = 0;
-	}
 	for (size_t i = 0, at = 0; rc == 0 && !*why && i < r->count; i++) {
 		struct ms_stale_proc *p = &r->procs[i];
 

@@ -80,11 +80,12 @@ int ms_stale_report_walk(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
 
 /*
  * The package that owns each deleted or replaced file of every process with
- * our root, from the dpkg database in dpkg_dir (pkgdb.h), in one pass and
- * only when something is stale.  0 (also when nothing was asked or this is
- * not a dpkg system: *why then says so), or MS_ERR_NOMEM.
+ * our root, from the open dpkg database db (pkgdb.h; NULL: not a dpkg
+ * system), in one pass and only when something is stale.  0 (also when
+ * nothing was asked or there is no database: *why then says so), or
+ * MS_ERR_NOMEM.
  */
-int ms_stale_report_packages(struct ms_stale_report *r, const char *dpkg_dir,
+int ms_stale_report_packages(struct ms_stale_report *r, struct ms_pkgdb *db,
 			     const char **why, struct ms_error *err);
 
 void ms_stale_report_free(struct ms_stale_report *r);

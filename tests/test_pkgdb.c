@@ -1,0 +1,291 @@
+/*
+ * The package lookup over a dpkg database made here: 400 list files of
+ * a few hundred lines each, a merged-/usr library, a path listed by two
+ * packages, lines of every length, a status file.  Every way of reading it
+ * must give the answer of the plain sequential lookup: the reader thread
+ * reading ahead (find called at once, or after it has read everything),
+ * with a budget so small that the caller reads nearly every file itself,
+ * and the careful per-file path used when others may write the directory.
+ * A database opened with the reader and closed unused leaks nothing (the
+ * sanitizer build checks).
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "pkgdb.h"
+#include "testutil.h"
+
+#define NLISTS 400
+#define NPATHS 7
+
+struct db {
+	char *dir;
+	char *first;   /* the first list in readdir order, without ".list" */
+};
+
+static const char *const wanted[NPATHS] = {
+	"/usr/lib/x86_64-linux-gnu/libfoo.so.1", /* listed as /lib/...: merged /usr */
+	"/usr/share/shared/common",              /* in two lists: the first owns it */
+	"/usr/share/pkg123/file-0076",           /* an ordinary line mid-file */
+	"/usr/share/pkg399/file-0000",           /* the first line of a list */
+	"/usr/share/pkg007/file-0249",           /* the last line, no newline after it */
+	"/usr/share/nobody/owns-this",
+	"/usr/share/pkg123/file-007",            /* a prefix of a listed line */
+};
+
+static int write_list(const char *info, const char *name, const char *text)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s.list", info, name);
+	return tu_spit(path, text);
+}
+
+/*
+ * The lines of package i: its directories, then 250 files, the odd ones
+ * padded to lengths from 27 to 63; with last_newline false the last line
+ * has no newline after it.
+ */
+static char *list_text(int i, bool last_newline)
+{
+	size_t cap = 64 * 1024, at = 0;
+	char *t = malloc(cap);
+
+	at += (size_t)snprintf(t + at, cap - at, "/.\n/usr\n/usr/share\n/usr/share/pkg%03d\n", i);
+	for (int k = 0; k < 250; k++)
+		at += (size_t)snprintf(t + at, cap - at, "/usr/share/pkg%03d/file-%04d%.*s%s", i, k,
+				       k % 2 && k != 249 ? k % 37 : 0, "-padding-padding-padding-padding-pad",
+				       k == 249 && !last_newline ? "" : "\n");
+	return t;
+}
+
+static int setup(void **state)
+{
+	struct db *db = calloc(1, sizeof(*db));
+	char *info, *text, *path, last[300] = "";
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	db->dir = tu_tmpdir();
+	info = tu_join(db->dir, "info");
+	if (!db->dir || mkdir(info, 0755) < 0)
+		return -1;
+	for (int i = 0; i < NLISTS && rc == 0; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "pkg%03d", i);
+		text = list_text(i, i != 7);
+		rc = write_list(info, name, text);
+		free(text);
+	}
+	rc |= write_list(info, "libfoo1:amd64", "/.\n/lib\n/lib/x86_64-linux-gnu\n/lib/x86_64-linux-gnu/libfoo.so.1\n");
+	path = tu_join(info, "libfoo1:amd64.md5sums");
+	rc |= tu_spit(path, "/usr/share/shared/common\n");
+	free(path);
+	/* The shared path goes into the first and the last list in readdir order. */
+	d = opendir(info);
+	while (rc == 0 && d && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (n <= 5 || strcmp(de->d_name + n - 5, ".list"))
+			continue;
+		if (!db->first)
+			db->first = strndup(de->d_name, n - 5);
+		snprintf(last, sizeof(last), "%.*s", (int)(n - 5), de->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (!db->first || !strcmp(db->first, last))
+		return -1;
+	for (int k = 0; k < 2 && rc == 0; k++) {
+		char list[4096];
+		FILE *f;
+
+		snprintf(list, sizeof(list), "%s/%s.list", info, k ? last : db->first);
+		f = fopen(list, "a");
+		rc = !f || fputs("\n/usr/share/shared\n/usr/share/shared/common\n", f) < 0 || fclose(f);
+	}
+	path = tu_join(db->dir, "status");
+	rc |= tu_spit(path,
+		      "Package: libfoo1\nStatus: install ok installed\nArchitecture: amd64\nVersion: 1.2-3\n\n"
+		      "Package: pkg123\nStatus: deinstall ok config-files\nVersion: 9\n\n"
+		      "Package: pkg123\nStatus: install ok installed\nVersion: 4.5\n");
+	free(path);
+	free(info);
+	*state = db;
+	return rc ? -1 : 0;
+}
+
+static int teardown(void **state)
+{
+	struct db *db = *state;
+
+	tu_rmtree(db->dir);
+	free(db->dir);
+	free(db->first);
+	free(db);
+	return 0;
+}
+
+static void lookup_plain(const struct db *db, struct ms_pkg *out)
+{
+	size_t lens[NPATHS];
+	struct ms_error err;
+
+	for (size_t i = 0; i < NPATHS; i++)
+		lens[i] = strlen(wanted[i]);
+	assert_int_equal(ms_pkgdb_lookup(db->dir, wanted, lens, NPATHS, out, &err), 0);
+}
+
+static void lookup_ahead(const struct db *db, size_t budget, bool wait_for_reader, struct ms_pkg *out)
+{
+	struct ms_pkgdb_opts opts = { .read_ahead = true, .read_ahead_max = budget };
+	struct ms_pkgdb *pdb;
+	size_t lens[NPATHS];
+	struct ms_error err;
+
+	for (size_t i = 0; i < NPATHS; i++)
+		lens[i] = strlen(wanted[i]);
+	assert_int_equal(ms_pkgdb_open(db->dir, &opts, &pdb, &err), 0);
+	if (wait_for_reader)
+		usleep(200 * 1000);
+	assert_int_equal(ms_pkgdb_find(pdb, wanted, lens, NPATHS, out, &err), 0);
+	ms_pkgdb_close(pdb);
+}
+
+static void test_sequential_answers(void **state)
+{
+	const struct db *db = *state;
+	struct ms_pkg out[NPATHS];
+
+	lookup_plain(db, out);
+	assert_true(out[0].found);
+	assert_string_equal(out[0].name, "libfoo1");
+	assert_string_equal(out[0].arch, "amd64");
+	assert_string_equal(out[0].version, "1.2-3");
+	assert_true(out[1].found);
+	assert_string_equal(out[1].name, db->first);
+	assert_true(out[2].found);
+	assert_string_equal(out[2].name, "pkg123");
+	assert_string_equal(out[2].arch, "");
+	assert_string_equal(out[2].version, "4.5");
+	assert_true(out[3].found);
+	assert_string_equal(out[3].name, "pkg399");
+	assert_true(out[4].found);
+	assert_string_equal(out[4].name, "pkg007");
+	assert_false(out[5].found);
+	assert_false(out[6].found);
+}
+
+static void expect_same(const struct ms_pkg *a, const struct ms_pkg *b)
+{
+	for (size_t i = 0; i < NPATHS; i++) {
+		assert_int_equal(a[i].found, b[i].found);
+		assert_string_equal(a[i].name, b[i].name);
+		assert_string_equal(a[i].arch, b[i].arch);
+		assert_string_equal(a[i].version, b[i].version);
+	}
+}
+
+static void test_read_ahead_same_answers(void **state)
+{
+	const struct db *db = *state;
+	struct ms_pkg plain[NPATHS], ahead[NPATHS];
+
+	lookup_plain(db, plain);
+	/* Found at once (the reader still listing or reading), and after it is done. */
+	for (int round = 0; round < 20; round++) {
+		memset(ahead, 0x55, sizeof(ahead));
+		lookup_ahead(db, 0, round == 19, ahead);
+		expect_same(plain, ahead);
+	}
+}
+
+static void test_small_budget_same_answers(void **state)
+{
+	const struct db *db = *state;
+	struct ms_pkg plain[NPATHS], ahead[NPATHS];
+
+	lookup_plain(db, plain);
+	/* The reader keeps one file, defers the next; the caller reads the rest. */
+	for (int round = 0; round < 20; round++) {
+		memset(ahead, 0x55, sizeof(ahead));
+		lookup_ahead(db, 1, round % 2, ahead);
+		expect_same(plain, ahead);
+	}
+}
+
+static void test_open_shared_directory(void **state)
+{
+	const struct db *db = *state;
+	struct ms_pkg plain[NPATHS], careful[NPATHS];
+	char *info = tu_join(db->dir, "info");
+
+	lookup_plain(db, plain);
+	/* Writable by others: each file goes through O_PATH and a reopen. */
+	assert_int_equal(chmod(info, 0777), 0);
+	lookup_ahead(db, 0, false, careful);
+	expect_same(plain, careful);
+	lookup_plain(db, careful);
+	expect_same(plain, careful);
+	assert_int_equal(chmod(info, 0755), 0);
+	free(info);
+}
+
+static void test_closed_unused(void **state)
+{
+	const struct db *db = *state;
+	struct ms_pkgdb_opts opts = { .read_ahead = true };
+	struct ms_pkgdb *pdb;
+	struct ms_error err;
+
+	/* Nothing stale: the caller closes at once, or after the reader is done. */
+	for (int round = 0; round < 10; round++) {
+		assert_int_equal(ms_pkgdb_open(db->dir, &opts, &pdb, &err), 0);
+		if (round == 9)
+			usleep(200 * 1000);
+		ms_pkgdb_close(pdb);
+	}
+}
+
+static void test_not_dpkg(void **state)
+{
+	const struct db *db = *state;
+	struct ms_pkgdb_opts opts = { .read_ahead = true };
+	struct ms_pkgdb *pdb = (struct ms_pkgdb *)&pdb;
+	char *info = tu_join(db->dir, "info");
+	struct ms_error err;
+
+	assert_int_equal(ms_pkgdb_open(info, &opts, &pdb, &err), MS_ERR_NOTSUP);
+	assert_null(pdb);
+	assert_non_null(strstr(err.msg, "not a dpkg system"));
+	free(info);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sequential_answers),
+		cmocka_unit_test(test_read_ahead_same_answers),
+		cmocka_unit_test(test_small_budget_same_answers),
+		cmocka_unit_test(test_open_shared_directory),
+		cmocka_unit_test(test_closed_unused),
+		cmocka_unit_test(test_not_dpkg),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
