@@ -1,10 +1,10 @@
 /*
  * The package behind a stale file, through a real package upgrade: the
  * test builds two versions of a small package with dpkg-deb (each ships a
- * different build of a test library), installs the first with dpkg, has a
- * process map the library, installs the second over it, and expects
+ * different build of a test library), installs the first with dpkg, has
+ * two processes map the library, installs the second over it, and expects
  * `mapscope stale` to call the file replaced and name the package with the
- * version installed now.  Where /lib is merged into /usr, the package ships
+ * version installed now, for each process.  Where /lib is merged into /usr, the package ships
  * the library under /lib while the kernel names it under /usr/lib, as on a
  * real Debian system.  It needs root and dpkg; without them it skips and
  * says why.  The package is purged at the end.
@@ -38,7 +38,7 @@ struct fx {
 	char deb[2][PATH_MAX];
 	char shipped[PATH_MAX]; /* where the package puts the library */
 	char mapped[PATH_MAX];  /* the name the kernel gives it */
-	struct fixture child;
+	struct fixture child, child2; /* two processes map the library */
 };
 
 /* Run a command with its output kept out of the test log; its exit status. */
@@ -141,6 +141,7 @@ static int teardown(void **state)
 	if (!fx)
 		return 0;
 	fixture_stop(&fx->child);
+	fixture_stop(&fx->child2);
 	run(purge);
 	tu_rmtree(fx->dir);
 	free(fx->dir);
@@ -161,17 +162,33 @@ static json_t *file_entry(json_t *root, const char *name)
 	return NULL;
 }
 
+/* How many file entries named name say package pkg. */
+static size_t entries_naming(json_t *root, const char *name, const char *pkg)
+{
+	json_t *procs = json_object_get(root, "processes"), *p, *f;
+	size_t i, k, n = 0;
+
+	json_array_foreach(procs, i, p)
+		json_array_foreach(json_object_get(p, "children"), k, f) {
+			const char *got = json_string_value(json_object_get(f, "package"));
+
+			n += !strcmp(json_string_value(json_object_get(f, "name")), name) && got && !strcmp(got, pkg);
+		}
+	return n;
+}
+
 static json_t *stale_json(struct fx *fx, const char *columns)
 {
-	char pidstr[16], *out, *empty = tu_join(fx->dir, "no-ignores"), *opt;
-	const char *args[] = { "stale", pidstr, "--show=all", "-J", "-o", columns, NULL, NULL };
+	char pidstr[16], pid2str[16], *out, *empty = tu_join(fx->dir, "no-ignores"), *opt;
+	const char *args[] = { "stale", pidstr, pid2str, "--show=all", "-J", "-o", columns, NULL, NULL };
 	json_error_t jerr;
 	json_t *root;
 
 	write_file(empty, "");
 	assert_true(asprintf(&opt, "--ignore-file=%s", empty) > 0);
-	args[6] = opt;
+	args[7] = opt;
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)fx->child.pid);
+	snprintf(pid2str, sizeof(pid2str), "%d", (int)fx->child2.pid);
 	msrun_capture(args, NULL, &out, NULL);
 	assert_non_null(out);
 	root = json_loads(out, 0, &jerr);
@@ -194,6 +211,8 @@ static void test_upgrade_names_the_package(void **state)
 	assert_int_equal(run(install1), 0);
 	assert_int_equal(fixture_start_with(&fx->child, FIXTURE_STALE_CHILD), 0);
 	assert_int_equal(fixture_commandf(&fx->child, "mapx %s", fx->mapped), 0);
+	assert_int_equal(fixture_start_with(&fx->child2, FIXTURE_STALE_CHILD), 0);
+	assert_int_equal(fixture_commandf(&fx->child2, "mapx %s", fx->mapped), 0);
 	/* Nothing stale: no package is named, for nothing needs one. */
 	root = stale_json(fx, "NAME,VERDICT,PACKAGE");
 	f = file_entry(root, fx->mapped);
@@ -211,6 +230,8 @@ static void test_upgrade_names_the_package(void **state)
 	assert_string_equal(json_string_value(json_object_get(f, "verdict")), "replaced");
 	assert_non_null(json_string_value(json_object_get(f, "package")));
 	assert_string_equal(json_string_value(json_object_get(f, "package")), PKG " (now 2.0-1)");
+	/* Both processes, not only the first to ask. */
+	assert_int_equal(entries_naming(root, deleted, PKG " (now 2.0-1)"), 2);
 	json_decref(root);
 }
 

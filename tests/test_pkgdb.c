@@ -7,7 +7,9 @@
  * with a budget so small that the caller reads nearly every file itself,
  * and the careful per-file path used when others may write the directory.
  * A database opened with the reader and closed unused leaks nothing (the
- * sanitizer build checks).
+ * sanitizer build checks).  Random lists of short lines over three
+ * characters (equal lines, equal lengths, empty lines, no last newline)
+ * are checked against the plainest reading of the files.
  */
 #include "config.h"
 
@@ -29,7 +31,7 @@
 #include "testutil.h"
 
 #define NLISTS 400
-#define NPATHS 7
+#define NPATHS 9
 
 struct db {
 	char *dir;
@@ -44,6 +46,8 @@ static const char *const wanted[NPATHS] = {
 	"/usr/share/pkg007/file-0249",           /* the last line, no newline after it */
 	"/usr/share/nobody/owns-this",
 	"/usr/share/pkg123/file-007",            /* a prefix of a listed line */
+	"/usr/share/pkg123/file-0076",           /* asked twice: both answered */
+	"/lib/x86_64-linux-gnu/libfoo.so.1",     /* the alias of the first, asked too */
 };
 
 static int write_list(const char *info, const char *name, const char *text)
@@ -189,6 +193,12 @@ static void test_sequential_answers(void **state)
 	assert_string_equal(out[4].name, "pkg007");
 	assert_false(out[5].found);
 	assert_false(out[6].found);
+	assert_true(out[7].found);
+	assert_string_equal(out[7].name, "pkg123");
+	assert_string_equal(out[7].version, "4.5");
+	assert_true(out[8].found);
+	assert_string_equal(out[8].name, "libfoo1");
+	assert_string_equal(out[8].version, "1.2-3");
 }
 
 static void expect_same(const struct ms_pkg *a, const struct ms_pkg *b)
@@ -262,6 +272,120 @@ static void test_closed_unused(void **state)
 	}
 }
 
+/* Random lists against the plainest reading: split at '\n', first list in readdir order. */
+#define RLISTS 60
+#define RWANT 40
+
+static char *random_text(unsigned *seed, size_t *len)
+{
+	size_t n = (size_t)(rand_r(seed) % 3000), at = 0;
+	char *t = malloc(n + 1);
+
+	/* Short lines over a small alphabet: many equal lines, many equal lengths. */
+	while (at < n) {
+		size_t line = (size_t)(rand_r(seed) % 40);
+
+		for (size_t k = 0; k < line && at < n; k++)
+			t[at++] = "/ab"[rand_r(seed) % 3];
+		if (at < n)
+			t[at++] = '\n';
+	}
+	t[n] = '\0';
+	*len = n;
+	return t;
+}
+
+/* The package owning line w (len bytes) by the plainest reading, or NULL. */
+static const char *naive_owner(char *const *names, char *const *texts, size_t n, const char *w, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		for (const char *p = texts[i]; *p;) {
+			const char *nl = strchr(p, '\n');
+			size_t k = nl ? (size_t)(nl - p) : strlen(p);
+
+			if (k && k == len && !memcmp(p, w, len))
+				return names[i];
+			p += k + (nl ? 1 : 0);
+		}
+	return NULL;
+}
+
+static void test_random_lists(void **state)
+{
+	char *dir = tu_tmpdir(), *info = tu_join(dir, "info"), *names[RLISTS], *texts[RLISTS];
+	const char *paths[RWANT];
+	char want_buf[RWANT][48];
+	struct ms_pkg plain[RWANT], ahead[RWANT];
+	size_t lens[RWANT], n = 0;
+	unsigned seed = 12345;
+	struct dirent *de;
+	struct ms_error err;
+	DIR *d;
+
+	(void)state;
+	assert_int_equal(mkdir(info, 0755), 0);
+	for (int i = 0; i < RLISTS; i++) {
+		char name[32];
+		size_t len;
+
+		snprintf(name, sizeof(name), "r%02d", i);
+		texts[i] = random_text(&seed, &len);
+		assert_int_equal(write_list(info, name, texts[i]), 0);
+		free(texts[i]);
+	}
+	/* Read back in readdir order, as the lookup sees them. */
+	d = opendir(info);
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (strlen(de->d_name) > 5 && !strcmp(de->d_name + strlen(de->d_name) - 5, ".list")) {
+			char *path = tu_join(info, de->d_name);
+
+			names[n] = strndup(de->d_name, strlen(de->d_name) - 5);
+			texts[n++] = tu_slurp(path, NULL);
+			free(path);
+		}
+	closedir(d);
+	assert_int_equal(n, RLISTS);
+	for (int w = 0; w < RWANT; w++) {
+		size_t len = 1 + (size_t)(rand_r(&seed) % 12);
+
+		for (size_t k = 0; k < len; k++)
+			want_buf[w][k] = "/ab"[rand_r(&seed) % 3];
+		want_buf[w][len] = '\0';
+		paths[w] = want_buf[w];
+		lens[w] = len;
+	}
+	assert_int_equal(ms_pkgdb_lookup(dir, paths, lens, RWANT, plain, &err), 0);
+	for (int w = 0; w < RWANT; w++) {
+		const char *owner = naive_owner(names, texts, n, paths[w], lens[w]);
+
+		assert_int_equal(plain[w].found, owner != NULL);
+		if (owner)
+			assert_string_equal(plain[w].name, owner);
+	}
+	for (int round = 0; round < 4; round++) {
+		struct ms_pkgdb_opts opts = { .read_ahead = true, .read_ahead_max = round % 2 ? 1 : 0 };
+		struct ms_pkgdb *pdb;
+
+		assert_int_equal(ms_pkgdb_open(dir, &opts, &pdb, &err), 0);
+		if (round >= 2)
+			usleep(100 * 1000);
+		assert_int_equal(ms_pkgdb_find(pdb, paths, lens, RWANT, ahead, &err), 0);
+		ms_pkgdb_close(pdb);
+		for (int w = 0; w < RWANT; w++) {
+			assert_int_equal(ahead[w].found, plain[w].found);
+			assert_string_equal(ahead[w].name, plain[w].name);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		free(names[i]);
+		free(texts[i]);
+	}
+	tu_rmtree(dir);
+	free(info);
+	free(dir);
+}
+
 static void test_not_dpkg(void **state)
 {
 	const struct db *db = *state;
@@ -284,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_small_budget_same_answers),
 		cmocka_unit_test(test_open_shared_directory),
 		cmocka_unit_test(test_closed_unused),
+		cmocka_unit_test(test_random_lists),
 		cmocka_unit_test(test_not_dpkg),
 	};
 

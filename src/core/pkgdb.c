@@ -3,6 +3,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#include <sys/mman.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -18,12 +22,20 @@
 /* The directories merged /usr made aliases, each both ways. */
 static const char *const merged[] = { "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/libx32/" };
 
+/*
+ * One spelling of a wanted path.  Several of the caller's paths may be
+ * spelled so (the same file mapped by many processes, or a path and its
+ * merged-/usr alias both asked for): head[0] chains those whose own path
+ * it is, head[1] those whose alias it is, through the table's next[].
+ */
 struct want {
 	const char *path; /* NULL: an empty slot */
 	size_t len;
-	size_t idx;       /* into the caller's arrays */
+	size_t head[2];   /* into the caller's arrays; NO_IDX ends a chain */
 	char *own;        /* an alias we made, freed with the table */
 };
+
+#define NO_IDX SIZE_MAX
 
 #define LEN_BUCKETS 4096u
 
@@ -31,6 +43,7 @@ struct table {
 	struct want *slots;
 	size_t mask;
 	size_t left;      /* caller's paths not found yet */
+	size_t *next[2];  /* per caller's path: the next in its spelling's chain */
 	/*
 	 * The lengths wanted (modulo LEN_BUCKETS): a list line of another
 	 * length is skipped unhashed, and most of the database's lines are.
@@ -56,17 +69,19 @@ static struct want *slot_for(struct table *t, const char *s, size_t len)
 	return &t->slots[i];
 }
 
-static int add(struct table *t, const char *s, size_t len, size_t idx, char *own)
+/* Chain idx to spelling s (its own path, kind 0, or its alias, kind 1). */
+static void add(struct table *t, const char *s, size_t len, size_t idx, int kind, char *own)
 {
 	struct want *w = slot_for(t, s, len);
 
-	if (w->path) {
+	if (!w->path) {
+		*w = (struct want){ .path = s, .len = len, .head = { NO_IDX, NO_IDX }, .own = own };
+		t->len_wanted[len % LEN_BUCKETS] = 1;
+	} else {
 		free(own);
-		return 0;
 	}
-	*w = (struct want){ .path = s, .len = len, .idx = idx, .own = own };
-	t->len_wanted[len % LEN_BUCKETS] = 1;
-	return 0;
+	t->next[kind][idx] = w->head[kind];
+	w->head[kind] = idx;
 }
 
 /* The other spelling of a path under merged /usr, malloc'd; NULL if none. */
@@ -101,7 +116,9 @@ static int table_init(struct table *t, const char *const *paths, const size_t *l
 	while (size < 4 * n)
 		size *= 2;
 	t->slots = calloc(size, sizeof(*t->slots));
-	if (!t->slots)
+	t->next[0] = calloc(n ? n : 1, sizeof(*t->next[0]));
+	t->next[1] = calloc(n ? n : 1, sizeof(*t->next[1]));
+	if (!t->slots || !t->next[0] || !t->next[1])
 		return MS_ERR_NOMEM;
 	t->mask = size - 1;
 	t->left = n;
@@ -109,19 +126,21 @@ static int table_init(struct table *t, const char *const *paths, const size_t *l
 		size_t alen;
 		char *alias;
 
-		add(t, paths[i], lens[i], i, NULL);
+		add(t, paths[i], lens[i], i, 0, NULL);
 		alias = alias_of(paths[i], lens[i], &alen);
 		if (alias)
-			add(t, alias, alen, i, alias);
+			add(t, alias, alen, i, 1, alias);
 	}
 	return 0;
 }
 
 static void table_free(struct table *t)
 {
-	for (size_t i = 0; i <= t->mask; i++)
+	for (size_t i = 0; t->slots && i <= t->mask; i++)
 		free(t->slots[i].own);
 	free(t->slots);
+	free(t->next[0]);
+	free(t->next[1]);
 }
 
 static void copy_field(char *dst, size_t size, const char *src, size_t len)
@@ -132,13 +151,52 @@ static void copy_field(char *dst, size_t size, const char *src, size_t len)
 	dst[len] = '\0';
 }
 
+/* Spelling w is in list file (index file_idx): it owns every path spelled so, unless an earlier list does. */
+static void found_in(struct table *t, const struct want *w, const char *file, size_t file_idx,
+		     struct ms_pkg *out, size_t *owner)
+{
+	const char *colon = strchr(file, ':');
+	size_t base = strlen(file) - strlen(".list");
+
+	for (int kind = 0; kind < 2; kind++)
+		for (size_t i = w->head[kind]; i != NO_IDX; i = t->next[kind][i]) {
+			struct ms_pkg *p = &out[i];
+
+			/* Files are read in any order; the first in readdir order wins, as for dpkg -S. */
+			if (p->found && owner[i] <= file_idx)
+				continue;
+			if (!p->found)
+				t->left--;
+			p->found = true;
+			owner[i] = file_idx;
+			memset(p->arch, 0, sizeof(p->arch));
+			copy_field(p->name, sizeof(p->name), file, colon ? (size_t)(colon - file) : base);
+			if (colon)
+				copy_field(p->arch, sizeof(p->arch), colon + 1, base - (size_t)(colon + 1 - file));
+		}
+}
+
+
 struct list_file {
-	char *name;     /* the entry, PACKAGE[:ARCH].list */
-	char *text;     /* read ahead by the reader; NULL if not */
+	char *name;        /* the entry, PACKAGE[:ARCH].list */
+	char *text;        /* read ahead into the arena; NULL if not */
 	size_t len;
-	uint32_t *lines; /* the reader's: each line's length, so the scan need not look for newlines */
+	uint32_t *lengths; /* in the arena: each line's, so the scan finds no newline */
 	size_t nlines;
-	bool deferred;  /* claimed by the reader past its budget: read it later */
+	bool deferred;     /* claimed by the reader past its budget: read it later */
+};
+
+/*
+ * The reader's memory: one reservation filled in order, never moved, so
+ * nothing is allocated or copied per file, and asked for with huge pages,
+ * so filling it faults a few times instead of once per 4 KiB.
+ */
+struct arena {
+	char *map;
+	size_t map_size;
+	char *base;
+	size_t size;
+	size_t used;
 };
 
 struct ms_pkgdb {
@@ -157,39 +215,112 @@ struct ms_pkgdb {
 	size_t next;            /* atomic: the next file to claim, by either thread */
 	int stop;               /* atomic: claim no more */
 	size_t budget;          /* what the reader may keep */
+	struct arena arena;     /* the reader's, until it is joined */
 	char *status;           /* read ahead, or NULL */
 	size_t status_len;
 	int status_claimed;     /* atomic */
 };
 
+/*
+ * Newlines are found a block at a time, as bits: byte k of the block sets
+ * bit k << MARK_SHIFT.  A memchr per line of 60 bytes is mostly call, and
+ * finding newlines is most of a scan.
+ */
+#if defined(__SSE2__)
+#define BLOCK 16
+#define MARK_SHIFT 0
+static uint64_t block_marks(const char *p)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+}
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define BLOCK 8
+#define MARK_SHIFT 3
+/* Exact: a byte that is not a newline never sets its bit (no carry crosses a byte). */
+static uint64_t block_marks(const char *p)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+	x ^= 0x0a0a0a0a0a0a0a0aull;
+	return ~(((x & low7) + low7) | x | low7);
+}
+#else
+#define BLOCK 1
+#define MARK_SHIFT 0
+static uint64_t block_marks(const char *p)
+{
+	return *p == '\n';
+}
+#endif
+
+/*
+ * The length of each line of t into out (at most cap): their number, or
+ * SIZE_MAX when there are more.  A last line without a newline counts.
+ */
+static size_t split_lines(const char *t, size_t len, uint32_t *out, size_t cap)
+{
+	size_t n = 0, start = 0, i = 0;
+
+	for (; i + BLOCK <= len; i += BLOCK)
+		for (uint64_t m = block_marks(t + i); m; m &= m - 1) {
+			size_t at = i + ((size_t)__builtin_ctzll(m) >> MARK_SHIFT);
+
+			if (n == cap)
+				return SIZE_MAX;
+			out[n++] = (uint32_t)(at - start);
+			start = at + 1;
+		}
+	for (; i < len; i++)
+		if (t[i] == '\n') {
+			if (n == cap)
+				return SIZE_MAX;
+			out[n++] = (uint32_t)(i - start);
+			start = i + 1;
+		}
+	if (start < len) {
+		if (n == cap)
+			return SIZE_MAX;
+		out[n++] = (uint32_t)(len - start);
+	}
+	return n;
+}
+
 /* Every line of one list file that names a wanted path: that path is the package's. */
-static void scan_list(struct table *t, const char *text, size_t len, const uint32_t *lines,
+static void scan_list(struct table *t, const char *text, const uint32_t *lengths, size_t nlines,
 		      const char *file, size_t file_idx, struct ms_pkg *out, size_t *owner)
 {
-	const char *colon = strchr(file, ':');
-	size_t base = strlen(file) - strlen(".list");
-	size_t pos = 0, line = 0;
+	size_t pos = 0;
 
-	while (pos < len) {
-		const char *nl = lines ? NULL : memchr(text + pos, '\n', len - pos);
-		size_t n = lines ? lines[line++] : nl ? (size_t)(nl - (text + pos)) : len - pos;
+	for (size_t line = 0; line < nlines; pos += lengths[line++] + 1) {
+		size_t n = lengths[line];
 		struct want *w = n && t->len_wanted[n % LEN_BUCKETS] ? slot_for(t, text + pos, n) : NULL;
 
-		/* Files are read in any order; the first in readdir order wins, as for dpkg -S. */
-		if (w && w->path && (!out[w->idx].found || file_idx < owner[w->idx])) {
-			struct ms_pkg *p = &out[w->idx];
-
-			if (!p->found)
-				t->left--;
-			p->found = true;
-			owner[w->idx] = file_idx;
-			memset(p->arch, 0, sizeof(p->arch));
-			copy_field(p->name, sizeof(p->name), file, colon ? (size_t)(colon - file) : base);
-			if (colon)
-				copy_field(p->arch, sizeof(p->arch), colon + 1, base - (size_t)(colon + 1 - file));
-		}
-		pos += n + 1;
+		if (w && w->path)
+			found_in(t, w, file, file_idx, out, owner);
 	}
+}
+
+/* Split then scan, with *lengths (*cap entries) grown as needed. */
+static void split_scan(struct table *t, const char *text, size_t len, uint32_t **lengths, size_t *cap,
+		       const char *file, size_t file_idx, struct ms_pkg *out, size_t *owner)
+{
+	size_t n;
+
+	while ((n = split_lines(text, len, *lengths, *cap)) == SIZE_MAX) {
+		size_t want = *cap ? *cap * 2 : 4096;
+		uint32_t *grown = want < SIZE_MAX / sizeof(**lengths) ? realloc(*lengths, want * sizeof(**lengths))
+								     : NULL;
+
+		if (!grown)
+			return;
+		*lengths = grown;
+		*cap = want;
+	}
+	scan_list(t, text, *lengths, n, file, file_idx, out, owner);
 }
 
 static bool is_list(const char *name)
@@ -253,80 +384,6 @@ static int read_status(const struct ms_pkgdb *db, char **text, size_t *len)
 	return ms_read_regular(path, MS_PKGDB_STATUS_MAX, text, len, &ignored);
 }
 
-/*
- * A mark for each newline among the 8 bytes at p: the top bit of that
- * byte's place in the loaded word.  Exact: a byte that is not a newline
- * never sets its mark, whatever its neighbours (no carry crosses a byte).
- */
-static uint64_t newline_marks(const char *p)
-{
-	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
-	uint64_t x;
-
-	memcpy(&x, p, 8);
-	x ^= 0x0a0a0a0a0a0a0a0aull;
-	return ~(((x & low7) + low7) | x | low7);
-}
-
-/* The first marked byte's index within the word, and the marks without it. */
-static size_t take_first_mark(uint64_t *marks)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	size_t k = (size_t)__builtin_clzll(*marks) / 8;
-
-	*marks &= ~(1ull << (63 - 8 * k));
-#else
-	size_t k = (size_t)__builtin_ctzll(*marks) / 8;
-
-	*marks &= *marks - 1;
-#endif
-	return k;
-}
-
-static int add_line(struct list_file *f, size_t *cap, size_t len)
-{
-	if (f->nlines >= *cap && ms_grow((void **)&f->lines, cap, f->nlines, sizeof(*f->lines), 256) < 0)
-		return -1;
-	f->lines[f->nlines++] = (uint32_t)len;
-	return 0;
-}
-
-/*
- * The length of each line of f, found while the caller is still busy
- * elsewhere: finding newlines is most of a scan, and a memchr per line of
- * 60 bytes is mostly call.  Eight bytes at a time.  Lengths are bounded by
- * MS_PKGDB_LIST_MAX, so they fit.  The bytes it holds, or 0 if it could
- * not (the scan then looks for newlines itself).
- */
-static size_t measure_lines(struct list_file *f)
-{
-	size_t cap = 0, start = 0, i = 0;
-	const char *t = f->text;
-	int rc = 0;
-
-	for (; rc == 0 && i + 8 <= f->len; i += 8)
-		for (uint64_t marks = newline_marks(t + i); rc == 0 && marks;) {
-			size_t at = i + take_first_mark(&marks);
-
-			rc = add_line(f, &cap, at - start);
-			start = at + 1;
-		}
-	for (; rc == 0 && i < f->len; i++)
-		if (t[i] == '\n') {
-			rc = add_line(f, &cap, i - start);
-			start = i + 1;
-		}
-	if (rc == 0 && start < f->len)
-		rc = add_line(f, &cap, f->len - start);
-	if (rc < 0) {
-		free(f->lines);
-		f->lines = NULL;
-		f->nlines = 0;
-		return 0;
-	}
-	return cap * sizeof(*f->lines);
-}
-
 /* The next file nobody has claimed; the reader takes none once told to stop. */
 static size_t claim(struct ms_pkgdb *db, bool by_reader)
 {
@@ -335,15 +392,84 @@ static size_t claim(struct ms_pkgdb *db, bool by_reader)
 	return __atomic_fetch_add(&db->next, 1, __ATOMIC_ACQ_REL);
 }
 
+#define HUGE_PAGE (2u << 20)
+
+static int arena_init(struct arena *a, size_t size)
+{
+	a->map_size = size + HUGE_PAGE;
+	a->map = mmap(NULL, a->map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		      -1, 0);
+	if (a->map == MAP_FAILED) {
+		a->map = NULL;
+		return -1;
+	}
+	a->base = (char *)(((uintptr_t)a->map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+	a->size = size;
+	a->used = 0;
+	/* Only a hint: without transparent huge pages it is filled a page at a time. */
+	(void)madvise(a->base, size, MADV_HUGEPAGE);
+	return 0;
+}
+
+static void arena_free(struct arena *a)
+{
+	if (a->map)
+		munmap(a->map, a->map_size);
+	a->map = NULL;
+}
+
 /*
- * The reader: lists the files, then reads them into memory while the
+ * Read list f into the arena, at its end.  The arena always has room for
+ * the largest list (MS_PKGDB_LIST_MAX) and its terminating NUL, so the
+ * direct read never grows the buffer it is given (saferead.h) and the text
+ * stays where it was put.
+ */
+static int read_into_arena(struct ms_pkgdb *db, struct list_file *f)
+{
+	struct arena *a = &db->arena;
+	char *at = a->base + a->used, *text = NULL;
+	size_t cap = a->size - a->used - 1, tcap = 0;
+	struct ms_error ignored;
+
+	if (db->direct) {
+		if (ms_read_regular_entry(dirfd(db->d), f->name, MS_PKGDB_LIST_MAX, &at, &cap, &f->len,
+					  &ignored) < 0)
+			return -1;
+	} else {
+		if (read_list(db, f->name, &text, &tcap, &f->len) < 0) {
+			free(text);
+			return -1;
+		}
+		memcpy(at, text, f->len + 1);
+		free(text);
+	}
+	f->text = at;
+	a->used += f->len + 1;
+	return 0;
+}
+
+/*
+ * Each line's length, after the text.  The arena has room for the largest
+ * list and as many lengths as it has bytes, whatever was read before.
+ */
+static void measure_lines(struct arena *a, struct list_file *f)
+{
+	size_t off = (a->used + 3) & ~(size_t)3;
+
+	f->lengths = (uint32_t *)(void *)(a->base + off);
+	f->nlines = split_lines(f->text, f->len, f->lengths, f->len + 1);
+	a->used = off + f->nlines * sizeof(*f->lengths);
+}
+
+/*
+ * The reader: lists the files, then reads them into its arena while the
  * caller does its own work, until none is left, it is told to stop, or it
  * holds db->budget bytes.  It reads, never decides: the caller scans.
  */
 static void *reader(void *arg)
 {
 	struct ms_pkgdb *db = arg;
-	size_t kept = 0, i;
+	size_t i;
 
 	list_names(db);
 	pthread_mutex_lock(&db->lock);
@@ -352,19 +478,14 @@ static void *reader(void *arg)
 	pthread_mutex_unlock(&db->lock);
 	while ((i = claim(db, true)) < db->nfiles) {
 		struct list_file *f = &db->files[i];
-		size_t cap = 0;
 
 		/* Over budget: the caller reads this one and the rest itself. */
-		if (kept >= db->budget) {
+		if (db->arena.used >= db->budget) {
 			f->deferred = true;
 			return NULL;
 		}
-		if (read_list(db, f->name, &f->text, &cap, &f->len) < 0) {
-			free(f->text);
-			f->text = NULL;
-			continue;
-		}
-		kept += f->len + measure_lines(f);
+		if (read_into_arena(db, f) == 0)
+			measure_lines(&db->arena, f);
 	}
 	if (!__atomic_load_n(&db->stop, __ATOMIC_ACQUIRE) &&
 	    !__atomic_exchange_n(&db->status_claimed, 1, __ATOMIC_ACQ_REL) &&
@@ -394,7 +515,9 @@ int ms_pkgdb_open(const char *dir, const struct ms_pkgdb_opts *opts, struct ms_p
 	}
 	db->direct = ms_dir_only_root_changes(dirfd(db->d));
 	db->budget = opts && opts->read_ahead_max ? opts->read_ahead_max : MS_PKGDB_READ_AHEAD_MAX;
-	if (opts && opts->read_ahead) {
+	/* Room for the budget, then for the largest list and its line lengths. */
+	if (opts && opts->read_ahead &&
+	    arena_init(&db->arena, db->budget + 5 * ((size_t)MS_PKGDB_LIST_MAX + 8)) == 0) {
 		pthread_mutex_init(&db->lock, NULL);
 		pthread_cond_init(&db->cond, NULL);
 		/* Signals are the caller's to take: the reader blocks them all. */
@@ -405,6 +528,7 @@ int ms_pkgdb_open(const char *dir, const struct ms_pkgdb_opts *opts, struct ms_p
 		if (!db->threaded) {
 			pthread_cond_destroy(&db->cond);
 			pthread_mutex_destroy(&db->lock);
+			arena_free(&db->arena);
 		}
 	}
 	*out = db;
@@ -427,11 +551,9 @@ void ms_pkgdb_close(struct ms_pkgdb *db)
 	if (!db)
 		return;
 	join_reader(db);
-	for (size_t i = 0; i < db->nfiles; i++) {
+	for (size_t i = 0; i < db->nfiles; i++)
 		free(db->files[i].name);
-		free(db->files[i].text);
-		free(db->files[i].lines);
-	}
+	arena_free(&db->arena);
 	free(db->files);
 	free(db->status);
 	closedir(db->d);
@@ -512,7 +634,8 @@ static void scan_status(const char *text, size_t len, struct ms_pkg *out, size_t
  */
 static void scan_lists(struct ms_pkgdb *db, struct table *t, struct ms_pkg *out, size_t *owner)
 {
-	size_t cap = 0, len, i;
+	size_t cap = 0, lcap = 0, len, i;
+	uint32_t *lengths = NULL;
 	char *buf = NULL;
 
 	if (db->threaded) {
@@ -525,16 +648,17 @@ static void scan_lists(struct ms_pkgdb *db, struct table *t, struct ms_pkg *out,
 	}
 	while (t->left && (i = claim(db, false)) < db->nfiles)
 		if (read_list(db, db->files[i].name, &buf, &cap, &len) == 0)
-			scan_list(t, buf, len, NULL, db->files[i].name, i, out, owner);
+			split_scan(t, buf, len, &lengths, &lcap, db->files[i].name, i, out, owner);
 	join_reader(db);
 	for (i = 0; i < db->nfiles; i++) {
 		struct list_file *f = &db->files[i];
 
 		if (f->text)
-			scan_list(t, f->text, f->len, f->lines, f->name, i, out, owner);
+			scan_list(t, f->text, f->lengths, f->nlines, f->name, i, out, owner);
 		else if (f->deferred && read_list(db, f->name, &buf, &cap, &len) == 0)
-			scan_list(t, buf, len, NULL, f->name, i, out, owner);
+			split_scan(t, buf, len, &lengths, &lcap, f->name, i, out, owner);
 	}
+	free(lengths);
 	free(buf);
 }
 
