@@ -16,6 +16,7 @@
 
 #include "escape.h"
 #include "grow.h"
+#include "hash.h"
 #include "pkgdb.h"
 #include "saferead.h"
 
@@ -51,18 +52,10 @@ struct table {
 	unsigned char len_wanted[LEN_BUCKETS];
 };
 
-static uint64_t hash(const char *s, size_t len)
-{
-	uint64_t h = 14695981039346656037ull;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
+/* Keyed per run (hash.h): the wanted paths are named by the processes judged. */
 static struct want *slot_for(struct table *t, const char *s, size_t len)
 {
-	size_t i = (size_t)hash(s, len) & t->mask;
+	size_t i = (size_t)ms_hash_bytes(ms_hash_seed(), s, len) & t->mask;
 
 	while (t->slots[i].path && (t->slots[i].len != len || memcmp(t->slots[i].path, s, len)))
 		i = (i + 1) & t->mask;

@@ -3,72 +3,29 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "error.h"
+#include "hash.h"
 #include "stale_group.h"
 
 #define GROUP_FIRST_SLOTS 16u
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v;
-	h *= 0x9e3779b97f4a7c15ull;
-	return h ^ (h >> 29);
-}
-
 static uint64_t hash_inode(const struct ms_stale_group *g, uint32_t maj, uint32_t min,
 			   uint64_t inode)
 {
-	return mix(mix(g->seed, ((uint64_t)maj << 32) | min), inode);
+	return ms_hash_mix(ms_hash_mix(g->seed, ((uint64_t)maj << 32) | min), inode);
 }
 
 static uint64_t hash_name(const struct ms_stale_group *g, uint32_t maj, uint32_t min,
 			  uint64_t inode, const char *name, size_t len)
 {
-	uint64_t h = mix(hash_inode(g, maj, min, inode), len);
-
-	for (; len >= 8; name += 8, len -= 8) {
-		uint64_t w;
-
-		memcpy(&w, name, 8);
-		h = mix(h, w);
-	}
-	if (len) {
-		uint64_t w = 0;
-
-		memcpy(&w, name, len);
-		h = mix(h, w);
-	}
-	return mix(h, 0);
-}
-
-/*
- * One seed per run: the hash only needs to be unguessable to the processes
- * whose inode numbers and names it hashes, and a draw per group cost two
- * getrandom calls per process of a fleet walk.  A weak seed still differs
- * per run.  A race between threads at most draws twice; both draws are good.
- */
-static uint64_t run_seed(void)
-{
-	static uint64_t seed;
-	uint64_t s = __atomic_load_n(&seed, __ATOMIC_RELAXED);
-
-	if (s)
-		return s;
-	if (getrandom(&s, sizeof(s), GRND_NONBLOCK) != (ssize_t)sizeof(s))
-		s = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)&seed;
-	s |= 1;
-	__atomic_store_n(&seed, s, __ATOMIC_RELAXED);
-	return s;
+	return ms_hash_bytes(hash_inode(g, maj, min, inode), name, len);
 }
 
 void ms_stale_group_init(struct ms_stale_group *g)
 {
 	memset(g, 0, sizeof(*g));
-	g->seed = run_seed();
+	g->seed = ms_hash_seed();
 }
 
 void ms_stale_group_free(struct ms_stale_group *g)

@@ -15,8 +15,8 @@
  * Two open-addressing tables of indices into the list, one per question;
  * the second keeps only the first index for each identity, so thousands of
  * hard links to one inode never make a long chain there, and in the first
- * their names tell them apart.  The hash is seeded at random per index, so a
- * process cannot choose names that collide for every run of mapscope.
+ * their names tell them apart.  The hash is seeded at random per run
+ * (hash.h), so a process cannot choose names that collide for every run.
  * Bounds: each table holds at most twice as many slots as rounded up from
  * the files added (never fewer than 16), and there is one file per
  * distinct mapping at most, so a hostile process cannot raise the size

@@ -16,6 +16,7 @@
 
 #include "buildid.h"
 #include "fstype.h"
+#include "hash.h"
 #include "stale_lookup.h"
 
 #ifndef BTRFS_SUPER_MAGIC
@@ -219,20 +220,14 @@ void ms_lookup_root_release(struct ms_lookup_root *root)
 	root->fd = -1;
 }
 
+/* Keyed per run (hash.h): the paths are named by the processes judged. */
 static uint64_t hash_of(const uint64_t key[3], const char *path, size_t len)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	uint64_t h = ms_hash_seed();
 
 	for (size_t i = 0; i < 3; i++)
-		for (size_t b = 0; b < 8; b++) {
-			h ^= (key[i] >> (8 * b)) & 0xff;
-			h *= 1099511628211ull;
-		}
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)path[i];
-		h *= 1099511628211ull;
-	}
-	return h;
+		h = ms_hash_mix(h, key[i]);
+	return ms_hash_bytes(h, path, len);
 }
 
 /* Open path (absolute, NUL-terminated) below rootfd, never escaping it. */
