@@ -130,6 +130,14 @@ static int verdict(struct ms_stale_result *out, enum ms_stale_verdict v, const c
 	va_list ap;
 
 	out->verdict = v;
+	/* Most verdicts are a fixed sentence, one per file of every process. */
+	if (!strchr(fmt, '%')) {
+		size_t n = strnlen(fmt, sizeof(out->why) - 1);
+
+		memcpy(out->why, fmt, n);
+		out->why[n] = '\0';
+		return 0;
+	}
 	va_start(ap, fmt);
 	vsnprintf(out->why, sizeof(out->why), fmt, ap);
 	va_end(ap);
