@@ -52,7 +52,15 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
-	setlocale(LC_ALL, "");
+	/*
+	 * The character set (widths, what is printable: escaping, the
+	 * explorer) and the language of system error messages come from the
+	 * environment.  Numbers do not: options and settings are read with
+	 * strtod and always use '.'.  The other categories are not used, and
+	 * loading each costs a file at every start.
+	 */
+	setlocale(LC_CTYPE, "");
+	setlocale(LC_MESSAGES, "");
 	/* A closed pipe (| head) should end us quietly through EPIPE, not a signal. */
 	signal(SIGPIPE, SIG_IGN);
 

@@ -398,7 +398,8 @@ int cli_open_maps(pid_t pid, const struct cli_opts *o, struct ms_proc **proc,
 	struct ms_error err;
 	int rc;
 
-	rc = ms_proc_open(pid, proc, &err);
+	/* Stat is read if a command asks (proc.h); the maps' probe tells a kernel thread. */
+	rc = ms_proc_open_dir(pid, proc, &err);
 	if (rc < 0) {
 		cli_error("%s", err.msg);
 		return ms_error_exit_status(err.code);

@@ -202,6 +202,8 @@ int cmd_record(int argc, char **argv)
 	status = cli_open_maps(a.pid, &a.o, &proc, &maps);
 	if (status != CLI_EXIT_OK)
 		return status;
+	/* The header names the process by its start time: read it now, while it runs. */
+	(void)ms_proc_stat_at_open(proc);
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);

@@ -137,6 +137,8 @@ int cmd_snapshot(int argc, char **argv)
 	status = cli_open_maps(pid, &o, &proc, &maps);
 	if (status != CLI_EXIT_OK)
 		return status;
+	/* The header names the process by its start time: read it now, while it runs. */
+	(void)ms_proc_stat_at_open(proc);
 	status = take(maps, residency, &snap);
 	if (status == CLI_EXIT_OK) {
 		status = !strcmp(out, "-") ? to_stdout(&snap, pid) : to_file(&snap, pid, out, &so);
