@@ -256,6 +256,29 @@ static void test_open_shared_directory(void **state)
 	free(info);
 }
 
+static void test_read_ahead_started_later(void **state)
+{
+	const struct db *db = *state;
+	struct ms_pkg plain[NPATHS], later[NPATHS];
+	struct ms_pkgdb *pdb;
+	size_t lens[NPATHS];
+	struct ms_error err;
+
+	for (size_t i = 0; i < NPATHS; i++)
+		lens[i] = strlen(wanted[i]);
+	lookup_plain(db, plain);
+	/* Opened plain, the reader started once the caller knows it will ask. */
+	assert_int_equal(ms_pkgdb_open(db->dir, NULL, &pdb, &err), 0);
+	ms_pkgdb_read_ahead(pdb);
+	ms_pkgdb_read_ahead(pdb);
+	assert_int_equal(ms_pkgdb_find(pdb, wanted, lens, NPATHS, later, &err), 0);
+	expect_same(plain, later);
+	/* After a search there is nothing to read ahead for. */
+	ms_pkgdb_read_ahead(pdb);
+	ms_pkgdb_close(pdb);
+	ms_pkgdb_read_ahead(NULL);
+}
+
 static void test_closed_unused(void **state)
 {
 	const struct db *db = *state;
@@ -407,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_read_ahead_same_answers),
 		cmocka_unit_test(test_small_budget_same_answers),
 		cmocka_unit_test(test_open_shared_directory),
+		cmocka_unit_test(test_read_ahead_started_later),
 		cmocka_unit_test(test_closed_unused),
 		cmocka_unit_test(test_random_lists),
 		cmocka_unit_test(test_not_dpkg),

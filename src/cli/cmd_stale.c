@@ -204,13 +204,13 @@ int cmd_stale(int argc, char **argv)
 		goto out;
 	status = CLI_EXIT_OK;
 	packages = packages && !so.openmetrics;
-	/* The package lists are read in a second thread while processes are walked. */
-	if (packages && ms_pkgdb_open(MS_PKGDB_DIR, &(struct ms_pkgdb_opts){ .read_ahead = true }, &pkgdb,
-				      &err) == MS_ERR_NOMEM) {
+	/* Once a file is stale, a second thread reads the package lists while the walk goes on. */
+	if (packages && ms_pkgdb_open(MS_PKGDB_DIR, NULL, &pkgdb, &err) == MS_ERR_NOMEM) {
 		cli_error("%s", err.msg);
 		status = STALE_EXIT_ERROR;
 		goto scanned;
 	}
+	ro.pkgdb = pkgdb;
 	if (ms_stale_report_walk(&report, ctx, &ps.fleet, &ro, report_named, NULL, &err) < 0 ||
 	    (packages && ms_stale_report_packages(&report, pkgdb, &why, &err) < 0)) {
 		cli_error("%s", err.msg);

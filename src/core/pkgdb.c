@@ -199,6 +199,7 @@ struct ms_pkgdb {
 	struct list_file *files; /* in readdir order: the first that lists a path owns it */
 	size_t nfiles;
 	bool nomem;
+	bool begun;             /* the reader was started, or the caller searched */
 	/* The reader thread, when there is one. */
 	bool threaded;
 	pthread_t thread;
@@ -492,7 +493,6 @@ int ms_pkgdb_open(const char *dir, const struct ms_pkgdb_opts *opts, struct ms_p
 {
 	struct ms_pkgdb *db = calloc(1, sizeof(*db));
 	char path[4096];
-	sigset_t all, old;
 
 	*out = NULL;
 	if (!db || !(db->dir = strdup(dir))) {
@@ -508,24 +508,34 @@ int ms_pkgdb_open(const char *dir, const struct ms_pkgdb_opts *opts, struct ms_p
 	}
 	db->direct = ms_dir_only_root_changes(dirfd(db->d));
 	db->budget = opts && opts->read_ahead_max ? opts->read_ahead_max : MS_PKGDB_READ_AHEAD_MAX;
-	/* Room for the budget, then for the largest list and its line lengths. */
-	if (opts && opts->read_ahead &&
-	    arena_init(&db->arena, db->budget + 5 * ((size_t)MS_PKGDB_LIST_MAX + 8)) == 0) {
-		pthread_mutex_init(&db->lock, NULL);
-		pthread_cond_init(&db->cond, NULL);
-		/* Signals are the caller's to take: the reader blocks them all. */
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &old);
-		db->threaded = pthread_create(&db->thread, NULL, reader, db) == 0;
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		if (!db->threaded) {
-			pthread_cond_destroy(&db->cond);
-			pthread_mutex_destroy(&db->lock);
-			arena_free(&db->arena);
-		}
-	}
 	*out = db;
+	if (opts && opts->read_ahead)
+		ms_pkgdb_read_ahead(db);
 	return 0;
+}
+
+void ms_pkgdb_read_ahead(struct ms_pkgdb *db)
+{
+	sigset_t all, old;
+
+	if (!db || db->begun)
+		return;
+	db->begun = true;
+	/* Room for the budget, then for the largest list and its line lengths. */
+	if (arena_init(&db->arena, db->budget + 5 * ((size_t)MS_PKGDB_LIST_MAX + 8)) < 0)
+		return;
+	pthread_mutex_init(&db->lock, NULL);
+	pthread_cond_init(&db->cond, NULL);
+	/* Signals are the caller's to take: the reader blocks them all. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	db->threaded = pthread_create(&db->thread, NULL, reader, db) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!db->threaded) {
+		pthread_cond_destroy(&db->cond);
+		pthread_mutex_destroy(&db->lock);
+		arena_free(&db->arena);
+	}
 }
 
 static void join_reader(struct ms_pkgdb *db)
@@ -631,6 +641,7 @@ static void scan_lists(struct ms_pkgdb *db, struct table *t, struct ms_pkg *out,
 	uint32_t *lengths = NULL;
 	char *buf = NULL;
 
+	db->begun = true;
 	if (db->threaded) {
 		pthread_mutex_lock(&db->lock);
 		while (!db->listed)

@@ -11,12 +11,14 @@
  * /usr and the reverse.
  *
  * It costs one read of the database (about 10 MB on a usual server).  A
- * caller that will likely ask opens the database first with read_ahead:
+ * caller that will ask opens the database early and calls
+ * ms_pkgdb_read_ahead (or opens with read_ahead) once it knows it will:
  * a second thread then reads the list files into memory (at most
  * read_ahead_max bytes, MS_PKGDB_READ_AHEAD_MAX by default) while the
- * caller walks its processes; ms_pkgdb_find reads and scans what is left
- * itself, and ms_pkgdb_close stops the reader after the file it is
- * reading, so a caller that finds nothing stale loses no time.  The reader
+ * caller goes on; ms_pkgdb_find reads and scans what is left itself, and
+ * ms_pkgdb_close stops the reader after the file it is reading.  On a
+ * machine whose cores are busy the reader only moves the work, so a
+ * caller starts it when it is sure to ask, not before.  The reader
  * only reads; it blocks every signal.  A path listed by two packages is
  * the first list's in readdir order, whichever thread read which file.
  * Every file is read through
@@ -60,6 +62,8 @@ struct ms_pkgdb_opts {
 /* 0, MS_ERR_NOTSUP (no DIR/info: not a dpkg system) or MS_ERR_NOMEM. */
 int ms_pkgdb_open(const char *dir, const struct ms_pkgdb_opts *opts, struct ms_pkgdb **out,
 		  struct ms_error *err);
+/* Start the reader now, unless it runs or the database was searched. */
+void ms_pkgdb_read_ahead(struct ms_pkgdb *db);
 /* Once per open database.  0 or MS_ERR_NOMEM. */
 int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *lens, size_t n,
 		  struct ms_pkg *out, struct ms_error *err);

@@ -108,6 +108,9 @@ static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *c
 		return rc;
 	}
 	keep_shown(r, p, opts->show);
+	/* Packages will be looked up: the lists can be read while the walk goes on. */
+	if (p->stale_files)
+		ms_pkgdb_read_ahead(opts->pkgdb);
 	if (!p->files.count && !p->stale_files) {
 		ms_stale_list_free(&p->files);
 		return 0;

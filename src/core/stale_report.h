@@ -66,6 +66,7 @@ struct ms_stale_report_opts {
 	unsigned scan_flags; /* MS_STALE_* for ms_stale_scan */
 	unsigned show;       /* verdicts kept: a bit (1u << verdict) each */
 	bool cmdline;        /* read the command line of each process kept */
+	struct ms_pkgdb *pkgdb; /* may be NULL: read ahead once a file is stale */
 };
 
 /*
