@@ -74,7 +74,7 @@ static int ms_maps_gone(struct ms_maps *maps, struct ms_error *err)
 	pid_t pid = ms_proc_pid(maps->proc);
 	struct ms_proc_stat now;
 
-	switch (ms_proc_liveness(maps->proc)) {
+	switch (ms_proc_liveness_now(maps->proc, &now)) {
 	case MS_PROC_GONE:
 		return ms_error_set(err, MS_ERR_EXITED, ESRCH, "pid %d: the process exited", (int)pid);
 	case MS_PROC_ZOMBIE:
@@ -83,7 +83,7 @@ static int ms_maps_gone(struct ms_maps *maps, struct ms_error *err)
 	case MS_PROC_ALIVE:
 		break;
 	}
-	if (ms_proc_stat_now(maps->proc, &now, NULL) == 0 && ms_proc_is_kernel_thread(&now))
+	if (ms_proc_is_kernel_thread(&now))
 		return ms_error_set(err, MS_ERR_NOMM, ESRCH,
 				    "pid %d: kernel thread: no user address space", (int)pid);
 	return ms_error_set(err, MS_ERR_EXECED, ESRCH,

@@ -255,17 +255,29 @@ int ms_proc_stat_now(const struct ms_proc *proc, struct ms_proc_stat *st,
 	return 0;
 }
 
+enum ms_proc_liveness ms_proc_liveness_now(const struct ms_proc *proc, struct ms_proc_stat *now)
+{
+	if (read_stat(proc->dirfd, now) < 0)
+		return MS_PROC_GONE;
+	/* Not read at open: this first read through the pinned directory is it. */
+	if (!proc->have_stat) {
+		struct ms_proc *p = (struct ms_proc *)proc;
+
+		p->stat = *now;
+		p->have_stat = true;
+	}
+	if (now->start_time != proc->stat.start_time)
+		return MS_PROC_GONE;
+	if (now->state == 'Z' || now->state == 'X' || now->state == 'x')
+		return MS_PROC_ZOMBIE;
+	return MS_PROC_ALIVE;
+}
+
 enum ms_proc_liveness ms_proc_liveness(const struct ms_proc *proc)
 {
 	struct ms_proc_stat now;
 
-	if (read_stat(proc->dirfd, &now) < 0)
-		return MS_PROC_GONE;
-	if (now.start_time != ms_proc_stat_at_open(proc)->start_time)
-		return MS_PROC_GONE;
-	if (now.state == 'Z' || now.state == 'X' || now.state == 'x')
-		return MS_PROC_ZOMBIE;
-	return MS_PROC_ALIVE;
+	return ms_proc_liveness_now(proc, &now);
 }
 
 bool ms_proc_is_kernel_thread(const struct ms_proc_stat *st)

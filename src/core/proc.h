@@ -75,6 +75,8 @@ int ms_proc_stat_now(const struct ms_proc *proc, struct ms_proc_stat *st,
 
 /* Is the process still the one we opened, and still running? */
 enum ms_proc_liveness ms_proc_liveness(const struct ms_proc *proc);
+/* The same, with the stat it read in *now (valid unless MS_PROC_GONE). */
+enum ms_proc_liveness ms_proc_liveness_now(const struct ms_proc *proc, struct ms_proc_stat *now);
 
 bool ms_proc_is_kernel_thread(const struct ms_proc_stat *st);
 
