@@ -4,6 +4,7 @@
  * Usage: ms-bench-engine PID REPS
  *        ms-bench-engine PID once
  *        ms-bench-engine probe PID...
+ *        ms-bench-engine probe-verdict PID...
  *
  * With "once" it makes the filtered loop of `list --file-backed --perms=x`
  * one time and prints the count: the bare loop as a command, which pays
@@ -12,7 +13,9 @@
  * With "probe" it does for each PID the least a stale verdict needs (open
  * /proc/PID, open maps from it, walk the executable file-backed mappings
  * without names, close both) and prints how many mappings it saw: the
- * floor of `mapscope stale PID...` as a command.
+ * floor of `mapscope stale PID...` as a command.  "probe-verdict" adds what
+ * mapscope cannot judge without: the names, a stat of exe and a readlink of
+ * ns/mnt per process.
  *
  * Two pairs, each timed alternately (ABAB..., the order flipped every
  * repetition so neither side always runs on a warmer cache), REPS times,
@@ -47,10 +50,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -260,14 +265,20 @@ static void pair(size_t (*a)(struct bench *), size_t (*b)(struct bench *), struc
 	free(tb);
 }
 
-/* The bare minimum of a stale verdict for each PID given. */
-static int probe(int n, char **pids)
+/*
+ * The bare minimum of a stale verdict for each PID given; with `full`,
+ * also what mapscope cannot do without: the mappings' names (to look them
+ * up), the executable's identity (it need not be mapped) and the mount
+ * namespace (which root the names resolve under).
+ */
+static int probe(int n, char **pids, bool full)
 {
 	size_t seen = 0;
 
 	for (int i = 0; i < n; i++) {
 		struct bench b = { 0 };
-		char path[64];
+		char path[64], link[64];
+		struct stat st;
 		int dirfd;
 
 		snprintf(path, sizeof(path), "/proc/%s", pids[i]);
@@ -276,8 +287,14 @@ static int probe(int n, char **pids)
 			continue;
 		b.raw_fd = openat(dirfd, "maps", O_RDONLY | O_CLOEXEC);
 		if (b.raw_fd >= 0) {
-			seen += raw_loop(&b, PROCMAP_QUERY_FILE_BACKED_VMA | PROCMAP_QUERY_VMA_EXECUTABLE, 0);
+			seen += raw_loop(&b, PROCMAP_QUERY_FILE_BACKED_VMA | PROCMAP_QUERY_VMA_EXECUTABLE,
+					 full ? RAW_NAME : 0);
 			close(b.raw_fd);
+		}
+		if (full) {
+			(void)fstatat(dirfd, "exe", &st, 0);
+			if (readlinkat(dirfd, "ns/mnt", link, sizeof(link)) < 0)
+				link[0] = '\0';
 		}
 		close(dirfd);
 	}
@@ -299,7 +316,9 @@ int main(int argc, char **argv)
 	int reps;
 
 	if (argc >= 2 && !strcmp(argv[1], "probe"))
-		return probe(argc - 2, argv + 2);
+		return probe(argc - 2, argv + 2, false);
+	if (argc >= 2 && !strcmp(argv[1], "probe-verdict"))
+		return probe(argc - 2, argv + 2, true);
 	if (argc == 3 && !strcmp(argv[2], "once") && (pid = strtol(argv[1], NULL, 10)) > 0) {
 		snprintf(path, sizeof(path), "/proc/%ld/maps", pid);
 		b.raw_fd = open(path, O_RDONLY | O_CLOEXEC);

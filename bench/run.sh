@@ -415,6 +415,8 @@ fleet_cases() {
 		"$MS_BIN stale -o NAME,PID,UNIT,CONTAINER,VERDICT,WHY $pids" "lsof -nP -p $commas" 10 "stale.nopkg"
 	speed_row "floor: bare probe as a command vs lsof -nP, $FLEET processes" info \
 		"$BENCH_BIN/ms-bench-engine probe $pids" "lsof -nP -p $commas" 10 "stale.floor"
+	speed_row "floor: probe with names, exe and namespace vs lsof -nP, $FLEET processes" info \
+		"$BENCH_BIN/ms-bench-engine probe-verdict $pids" "lsof -nP -p $commas" 10 "stale.floor.verdict"
 	# checkrestart (debian-goodies) takes no PIDs: both walk every process,
 	# the fleet included, which is the comparison it offers.
 	if have checkrestart; then
