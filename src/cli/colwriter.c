@@ -37,9 +37,16 @@ struct colw {
 	bool failed;       /* out of memory while printing */
 	char **json_key;   /* per column: the separator, indentation and "key": */
 	bool raw_hex[256];
-	char obuf[64 * 1024]; /* output, written to out in large blocks */
+	/*
+	 * Output, written to out in large blocks.  Not part of the zeroed
+	 * struct: clearing 64 KiB faulted in 16 pages that a short listing
+	 * never writes.
+	 */
+	char *obuf;
 	size_t olen;
 };
+
+#define OBUF_SIZE (64 * 1024)
 
 static int make_json_keys(struct colw *w);
 
@@ -106,7 +113,8 @@ struct colw *colw_new(FILE *out, const struct colw_opts *o,
 	w->ncols = ncols;
 	w->cols = calloc(ncols ? ncols : 1, sizeof(*w->cols));
 	w->header_width = calloc(4 * (ncols ? ncols : 1), sizeof(size_t));
-	if (!w->cols || !w->header_width) {
+	w->obuf = malloc(OBUF_SIZE);
+	if (!w->cols || !w->header_width || !w->obuf) {
 		colw_free(w);
 		return NULL;
 	}
@@ -137,6 +145,7 @@ void colw_free(struct colw *w)
 	free(w->header_width);
 	free(w->text);
 	free(w->cells);
+	free(w->obuf);
 	free(w);
 }
 
@@ -196,9 +205,9 @@ static void flush_out(struct colw *w)
 
 static void put(struct colw *w, const char *s, size_t len)
 {
-	if (len > sizeof(w->obuf) - w->olen) {
+	if (len > OBUF_SIZE - w->olen) {
 		flush_out(w);
-		if (len > sizeof(w->obuf)) {
+		if (len > OBUF_SIZE) {
 			fwrite(s, 1, len, w->out);
 			return;
 		}
@@ -209,7 +218,7 @@ static void put(struct colw *w, const char *s, size_t len)
 
 static void put_char(struct colw *w, char c)
 {
-	if (w->olen == sizeof(w->obuf))
+	if (w->olen == OBUF_SIZE)
 		flush_out(w);
 	w->obuf[w->olen++] = c;
 }
@@ -242,9 +251,9 @@ static void put_table_cell(struct colw *w, size_t col, const char *s, size_t len
 	if (last && !len)
 		return;
 	/* Room for the separator too (written, but not kept after the last). */
-	if (len + fill + 1 > sizeof(w->obuf) - w->olen)
+	if (len + fill + 1 > OBUF_SIZE - w->olen)
 		flush_out(w);
-	if (len + fill + 1 > sizeof(w->obuf)) {
+	if (len + fill + 1 > OBUF_SIZE) {
 		if (right)
 			put_spaces(w, fill);
 		put(w, s, len);
@@ -397,12 +406,12 @@ static void put_json_string(struct colw *w, const char *s, size_t len, bool lowe
 	size_t max = json_quoted_max(len);
 	char *tmp;
 
-	if (max <= sizeof(w->obuf) - w->olen) {
+	if (max <= OBUF_SIZE - w->olen) {
 		w->olen += json_quote(s, len, lower, w->obuf + w->olen);
 		return;
 	}
 	flush_out(w);
-	if (max <= sizeof(w->obuf)) {
+	if (max <= OBUF_SIZE) {
 		w->olen = json_quote(s, len, lower, w->obuf);
 		return;
 	}
