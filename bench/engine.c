@@ -5,6 +5,7 @@
  *        ms-bench-engine PID once
  *        ms-bench-engine probe PID...
  *        ms-bench-engine probe-verdict PID...
+ *        ms-bench-engine read-lists DPKGDIR
  *
  * With "once" it makes the filtered loop of `list --file-backed --perms=x`
  * one time and prints the count: the bare loop as a command, which pays
@@ -15,7 +16,8 @@
  * without names, close both) and prints how many mappings it saw: the
  * floor of `mapscope stale PID...` as a command.  "probe-verdict" adds what
  * mapscope cannot judge without: the names, a stat of exe and a readlink of
- * ns/mnt per process.
+ * ns/mnt per process.  "read-lists" reads every list file of dpkg's
+ * database into one buffer: the floor of a package lookup.
  *
  * Two pairs, each timed alternately (ABAB..., the order flipped every
  * repetition so neither side always runs on a warmer cache), REPS times,
@@ -47,6 +49,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -73,6 +76,7 @@ struct bench {
 	int raw_fd;
 	uint64_t middle;
 	char *chunk;
+	bool any_process; /* a probe: ESRCH (a kernel thread) ends the walk, no failure */
 };
 
 static double now_us(void)
@@ -127,7 +131,8 @@ static size_t raw_loop(struct bench *b, unsigned flags, unsigned want)
 			q.build_id_size = sizeof(build_id);
 		}
 		if (ioctl(b->raw_fd, PROCMAP_QUERY, &q) < 0) {
-			if (errno == ENOENT)
+			/* A probe of every process meets kernel threads (no address space). */
+			if (errno == ENOENT || (b->any_process && errno == ESRCH))
 				return n;
 			if (errno == EINTR)
 				continue;
@@ -276,7 +281,7 @@ static int probe(int n, char **pids, bool full)
 	size_t seen = 0;
 
 	for (int i = 0; i < n; i++) {
-		struct bench b = { 0 };
+		struct bench b = { .any_process = true };
 		char path[64], link[64];
 		struct stat st;
 		int dirfd;
@@ -302,6 +307,44 @@ static int probe(int n, char **pids, bool full)
 	return 0;
 }
 
+/*
+ * Read every list file of dpkg's database (DIR/info/NAME.list) into one
+ * reused buffer, and print the bytes read: the least a package lookup
+ * costs when no package owns the path, for dpkg keeps no index.
+ */
+static int read_lists(const char *dir)
+{
+	static char buf[16 << 20];
+	char path[4096];
+	struct dirent *de;
+	size_t total = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/info", dir);
+	d = opendir(path);
+	if (!d) {
+		fprintf(stderr, "ms-bench-engine: %s: cannot open\n", path);
+		return 1;
+	}
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		ssize_t got;
+		int fd;
+
+		if (n <= 5 || strcmp(de->d_name + n - 5, ".list"))
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		while ((got = read(fd, buf, sizeof(buf))) > 0)
+			total += (size_t)got;
+		close(fd);
+	}
+	closedir(d);
+	printf("%zu\n", total);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ms_maps_opts opts = { .backend = MS_BACKEND_IOCTL, .ioctl_fn = NULL };
@@ -319,6 +362,8 @@ int main(int argc, char **argv)
 		return probe(argc - 2, argv + 2, false);
 	if (argc >= 2 && !strcmp(argv[1], "probe-verdict"))
 		return probe(argc - 2, argv + 2, true);
+	if (argc == 3 && !strcmp(argv[1], "read-lists"))
+		return read_lists(argv[2]);
 	if (argc == 3 && !strcmp(argv[2], "once") && (pid = strtol(argv[1], NULL, 10)) > 0) {
 		snprintf(path, sizeof(path), "/proc/%ld/maps", pid);
 		b.raw_fd = open(path, O_RDONLY | O_CLOEXEC);

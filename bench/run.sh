@@ -417,10 +417,19 @@ fleet_cases() {
 		"$BENCH_BIN/ms-bench-engine probe $pids" "lsof -nP -p $commas" 10 "stale.floor"
 	speed_row "floor: probe with names, exe and namespace vs lsof -nP, $FLEET processes" info \
 		"$BENCH_BIN/ms-bench-engine probe-verdict $pids" "lsof -nP -p $commas" 10 "stale.floor.verdict"
+	# What a package lookup cannot go below: reading dpkg's lists once.
+	if [ -d /var/lib/dpkg/info ]; then
+		speed_row "floor: reading dpkg's list files, as a command, vs lsof -nP" info \
+			"$BENCH_BIN/ms-bench-engine read-lists /var/lib/dpkg" "lsof -nP -p $commas" 10 "stale.floor.lists"
+	fi
 	# checkrestart (debian-goodies) takes no PIDs: both walk every process,
 	# the fleet included, which is the comparison it offers.
 	if have checkrestart; then
 		speed_row "stale vs checkrestart, every process" judge "$MS_BIN stale" "checkrestart" 20 "checkrestart"
+		# The same exact-verdict floor as above, over every process.
+		speed_row "floor: probe with names, exe and namespace, every process, vs checkrestart" info \
+			"$BENCH_BIN/ms-bench-engine probe-verdict $(ls /proc | grep -E '^[0-9]+$' | tr '\n' ' ')" \
+			"checkrestart" 20 "checkrestart.floor"
 	else
 		row "stale vs checkrestart, every process" "-" ">= 20x faster" "skipped (no checkrestart: debian-goodies)"
 	fi
