@@ -23,6 +23,7 @@
 #include "compat.h"
 #include "fixture_client.h"
 #include "maps.h"
+#include "testutil.h"
 
 static struct ms_maps *open_with(struct ms_proc *proc, enum ms_backend b, ms_ioctl_fn fn,
 				 int *rc, struct ms_error *err)
@@ -155,30 +156,9 @@ static void test_no_access(void **state)
 	fixture_stop(&fx);
 }
 
-static pid_t find_kernel_thread(void)
-{
-	pid_t *pids = NULL, found = 0;
-	size_t n = 0;
-	struct ms_error err;
-
-	if (ms_pid_list(&pids, &n, &err) < 0)
-		return 0;
-	for (size_t i = 0; i < n && !found; i++) {
-		struct ms_proc *proc;
-
-		if (ms_proc_open(pids[i], &proc, &err) < 0)
-			continue;
-		if (ms_proc_is_kernel_thread(ms_proc_stat_at_open(proc)))
-			found = pids[i];
-		ms_proc_close(proc);
-	}
-	free(pids);
-	return found;
-}
-
 static void test_kernel_thread(void **state)
 {
-	pid_t kt = find_kernel_thread();
+	pid_t kt = tu_kernel_thread();
 	struct ms_proc *proc;
 	struct ms_maps *maps;
 	struct ms_error err;

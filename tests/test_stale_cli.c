@@ -217,6 +217,41 @@ static void test_stale_user_ignore_file(void **state)
 	free(user);
 }
 
+/*
+ * A kernel thread named beside a process is skipped silently, whichever
+ * comes first (first: the ioctl is probed on it; second: the walk already
+ * knows the ioctl and learns from the first query), and with the text
+ * backend: not an error, not counted as scanned, vanished or failed.
+ */
+static void test_stale_kernel_thread_skipped(void **state)
+{
+	static const char *const backends[] = { "--backend=ioctl", "--backend=text" };
+	struct fx *fx = *state;
+	pid_t kt = tu_kernel_thread();
+	char ktpid[16];
+
+	if (!kt) {
+		printf("# skipped: no kernel thread visible in /proc\n");
+		skip();
+	}
+	snprintf(ktpid, sizeof(ktpid), "%d", (int)kt);
+	assert_int_equal(unlink(fx->lib), 0);
+	for (int b = 0; b < 2; b++)
+		for (int order = 0; order < 2; order++) {
+			const char *args[] = { "stale", backends[b], "--ignore-file", fx->no_rules, "--openmetrics",
+					       order ? ktpid : fx->pid, order ? fx->pid : ktpid, NULL };
+
+			assert_int_equal(run(fx, args), 1);
+			if (strncmp(fx->out, "# HELP", 6))
+				fail_msg("%s, kernel thread %s: not metrics alone: %s", backends[b],
+					 order ? "first" : "second", fx->out);
+			assert_non_null(strstr(fx->out, "mapscope_scan_processes{outcome=\"scanned\"} 1\n"));
+			assert_non_null(strstr(fx->out, "mapscope_scan_processes{outcome=\"vanished\"} 0\n"));
+			assert_non_null(strstr(fx->out, "mapscope_scan_processes{outcome=\"failed\"} 0\n"));
+			assert_non_null(strstr(fx->out, "\nmapscope_stale_processes 1\n"));
+		}
+}
+
 static void test_stale_errors(void **state)
 {
 	struct fx *fx = *state;
@@ -278,6 +313,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stale_show_all_and_by_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_openmetrics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_user_ignore_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_kernel_thread_skipped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_who_by_hard_link, setup, teardown),
 	};

@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -219,4 +220,36 @@ pid_t tu_spawn_many(size_t n)
 	}
 	close(ready[0]);
 	return pid;
+}
+
+pid_t tu_kernel_thread(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t found = 0;
+
+	while (d && !found && (de = readdir(d))) {
+		char path[64], *text, *close;
+		unsigned long flags = 0;
+		long pid = strtol(de->d_name, NULL, 10);
+		int field = 3;
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		text = tu_slurp(path, NULL);
+		close = text ? strrchr(text, ')') : NULL;
+		/* Fields after the command name: state is 3, flags 9. */
+		for (char *tok = close ? strtok(close + 1, " ") : NULL; tok; tok = strtok(NULL, " "))
+			if (field++ == 9) {
+				flags = strtoul(tok, NULL, 10);
+				break;
+			}
+		if (flags & 0x00200000ul) /* PF_KTHREAD, include/linux/sched.h */
+			found = (pid_t)pid;
+		free(text);
+	}
+	if (d)
+		closedir(d);
+	return found;
 }
