@@ -68,21 +68,14 @@ int ms_fleet_open_one(pid_t pid, enum ms_backend backend, struct ms_proc **proc,
 	*proc = NULL;
 	*maps = NULL;
 	/*
-	 * No stat read per process: PROCMAP_QUERY says ESRCH for a process
-	 * without an address space, and ms_maps reads stat then to say which
-	 * (kernel thread, zombie, exec).  The text backend reads an empty file
-	 * instead, so there stat says whether this is a kernel thread.
+	 * No stat read per process: a process without an address space
+	 * answers ESRCH (the text backend reports an empty maps file so), and
+	 * ms_maps reads stat then to say which (kernel thread, zombie, exec).
 	 */
 	rc = ms_proc_open_dir(pid, proc, err);
 	if (rc < 0)
 		return rc;
 	rc = ms_maps_open(*proc, &mo, maps, err);
-	if (rc == 0 && ms_maps_backend(*maps) == MS_BACKEND_TEXT &&
-	    ms_proc_is_kernel_thread(ms_proc_stat_at_open(*proc))) {
-		ms_maps_close(*maps);
-		*maps = NULL;
-		rc = ms_error_set(err, MS_ERR_NOMM, ESRCH, "pid %d: kernel thread: no user address space", (int)pid);
-	}
 	if (rc < 0) {
 		ms_proc_close(*proc);
 		*proc = NULL;

@@ -73,9 +73,9 @@ bool ms_fleet_skipped_any(const struct ms_fleet *f);
 
 /*
  * Open one process and its maps with backend, the one way every walk does.
- * A kernel thread answers MS_ERR_NOMM here when the backend is text or the
- * ioctl is probed, else at its first query (PROCMAP_QUERY's ESRCH, told
- * apart by ms_maps from stat then).  0, or an error
+ * A kernel thread answers MS_ERR_NOMM here when the ioctl is probed (or
+ * the maps text read), else at its first query (PROCMAP_QUERY's ESRCH,
+ * told apart by ms_maps from stat then).  0, or an error
  * with err filled and nothing left open.  *ioctl_known (may be NULL) says
  * PROCMAP_QUERY has answered before, so maps are opened without a probe;
  * it is set once an open finds the ioctl working.
