@@ -421,19 +421,16 @@ static void arena_free(struct arena *a)
 static int read_into_arena(struct ms_pkgdb *db, struct list_file *f)
 {
 	struct arena *a = &db->arena;
-	char *at = a->base + a->used, *text = NULL;
-	size_t cap = a->size - a->used - 1, tcap = 0;
-	struct ms_error ignored;
+	char *at = a->base + a->used, *text = db->direct ? at : NULL;
+	size_t cap = db->direct ? a->size - a->used - 1 : 0;
 
-	if (db->direct) {
-		if (ms_read_regular_entry(dirfd(db->d), f->name, MS_PKGDB_LIST_MAX, &at, &cap, &f->len,
-					  &ignored) < 0)
-			return -1;
-	} else {
-		if (read_list(db, f->name, &text, &tcap, &f->len) < 0) {
+	if (read_list(db, f->name, &text, &cap, &f->len) < 0) {
+		if (!db->direct)
 			free(text);
-			return -1;
-		}
+		return -1;
+	}
+	/* The careful way reads into a buffer of its own. */
+	if (!db->direct) {
 		memcpy(at, text, f->len + 1);
 		free(text);
 	}

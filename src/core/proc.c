@@ -150,7 +150,7 @@ static int read_stat(int dirfd, struct ms_proc_stat *st)
 	return rc;
 }
 
-static int open_dir(pid_t pid, struct ms_proc **out, struct ms_error *err)
+int ms_proc_open_dir(pid_t pid, struct ms_proc **out, struct ms_error *err)
 {
 	char path[64];
 	struct ms_proc *proc;
@@ -176,15 +176,10 @@ static int open_dir(pid_t pid, struct ms_proc **out, struct ms_error *err)
 	return 0;
 }
 
-int ms_proc_open_dir(pid_t pid, struct ms_proc **out, struct ms_error *err)
-{
-	return open_dir(pid, out, err);
-}
-
 int ms_proc_open(pid_t pid, struct ms_proc **out, struct ms_error *err)
 {
 	struct ms_proc *proc;
-	int rc = open_dir(pid, &proc, err);
+	int rc = ms_proc_open_dir(pid, &proc, err);
 
 	if (rc < 0)
 		return rc;
@@ -219,21 +214,29 @@ int ms_proc_dirfd(const struct ms_proc *proc)
 	return proc->dirfd;
 }
 
+/*
+ * A deferred stat, read through the directory that pins the process (so
+ * it is the same process or nothing), kept as the one "at open".  The
+ * handle is logically unchanged.
+ */
+static void remember_stat(const struct ms_proc *proc, const struct ms_proc_stat *st)
+{
+	struct ms_proc *p = (struct ms_proc *)proc;
+
+	p->stat = *st;
+	p->have_stat = true;
+}
+
 const struct ms_proc_stat *ms_proc_stat_at_open(const struct ms_proc *proc)
 {
-	/*
-	 * Deferred: read now, through the directory that pins the process, so
-	 * it is the same process or nothing.  Memoised; the handle is
-	 * logically unchanged.
-	 */
-	if (!proc->have_stat) {
-		struct ms_proc *p = (struct ms_proc *)proc;
+	struct ms_proc_stat st;
 
-		if (read_stat(p->dirfd, &p->stat) < 0) {
-			memset(&p->stat, 0, sizeof(p->stat));
-			p->stat.state = 'X';
+	if (!proc->have_stat) {
+		if (read_stat(proc->dirfd, &st) < 0) {
+			memset(&st, 0, sizeof(st));
+			st.state = 'X';
 		}
-		p->have_stat = true;
+		remember_stat(proc, &st);
 	}
 	return &proc->stat;
 }
@@ -243,29 +246,13 @@ unsigned long long ms_proc_serial(const struct ms_proc *proc)
 	return proc->serial;
 }
 
-int ms_proc_stat_now(const struct ms_proc *proc, struct ms_proc_stat *st,
-		     struct ms_error *err)
-{
-	int rc = read_stat(proc->dirfd, st);
-
-	if (rc == -ENOENT || rc == -ESRCH)
-		return ms_error_set(err, MS_ERR_EXITED, -rc, "pid %d: the process exited", (int)proc->pid);
-	if (rc < 0)
-		return ms_error_set(err, MS_ERR_IO, -rc, "pid %d: cannot read stat: %s", (int)proc->pid, strerror(-rc));
-	return 0;
-}
-
 enum ms_proc_liveness ms_proc_liveness_now(const struct ms_proc *proc, struct ms_proc_stat *now)
 {
 	if (read_stat(proc->dirfd, now) < 0)
 		return MS_PROC_GONE;
-	/* Not read at open: this first read through the pinned directory is it. */
-	if (!proc->have_stat) {
-		struct ms_proc *p = (struct ms_proc *)proc;
-
-		p->stat = *now;
-		p->have_stat = true;
-	}
+	/* Not read at open: this first read is it. */
+	if (!proc->have_stat)
+		remember_stat(proc, now);
 	if (now->start_time != proc->stat.start_time)
 		return MS_PROC_GONE;
 	if (now->state == 'Z' || now->state == 'X' || now->state == 'x')

@@ -69,10 +69,6 @@ unsigned long long ms_proc_serial(const struct ms_proc *proc);
  */
 int ms_proc_stat_parse(const char *buf, size_t len, struct ms_proc_stat *st);
 
-/* Re-read stat through the handle's directory. */
-int ms_proc_stat_now(const struct ms_proc *proc, struct ms_proc_stat *st,
-		     struct ms_error *err);
-
 /* Is the process still the one we opened, and still running? */
 enum ms_proc_liveness ms_proc_liveness(const struct ms_proc *proc);
 /* The same, with the stat it read in *now (valid unless MS_PROC_GONE). */

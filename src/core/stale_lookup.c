@@ -63,6 +63,7 @@ static uint64_t mntns_of(int dirfd, const char *name, int *err)
 		return 0;
 	}
 	link[n] = '\0';
+	/* At least one digit between the brackets. */
 	if (n < 7 || memcmp(link, "mnt:[", 5) || link[n - 1] != ']') {
 		*err = EPROTO;
 		return 0;
@@ -74,7 +75,7 @@ static uint64_t mntns_of(int dirfd, const char *name, int *err)
 		}
 		v = v * 10 + (uint64_t)(link[i] - '0');
 	}
-	*err = i > 5 ? 0 : EPROTO;
+	*err = 0;
 	return v;
 }
 
