@@ -145,30 +145,69 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void lookup_plain(const struct db *db, struct ms_pkg *out)
+/*
+ * Answer paths from the database in dir: the plain lookup (opts NULL), or
+ * through an open database with opts, searched at once or after the reader
+ * has had time to read everything.
+ */
+static void lookup(const char *dir, const char *const *paths, size_t n, const struct ms_pkgdb_opts *opts,
+		   bool wait_for_reader, struct ms_pkg *out)
 {
-	size_t lens[NPATHS];
+	size_t *lens = calloc(n, sizeof(*lens));
+	struct ms_pkgdb *pdb;
 	struct ms_error err;
 
-	for (size_t i = 0; i < NPATHS; i++)
-		lens[i] = strlen(wanted[i]);
-	assert_int_equal(ms_pkgdb_lookup(db->dir, wanted, lens, NPATHS, out, &err), 0);
+	assert_non_null(lens);
+	for (size_t i = 0; i < n; i++)
+		lens[i] = strlen(paths[i]);
+	if (!opts) {
+		assert_int_equal(ms_pkgdb_lookup(dir, paths, lens, n, out, &err), 0);
+	} else {
+		assert_int_equal(ms_pkgdb_open(dir, opts, &pdb, &err), 0);
+		if (wait_for_reader)
+			usleep(100 * 1000);
+		assert_int_equal(ms_pkgdb_find(pdb, paths, lens, n, out, &err), 0);
+		ms_pkgdb_close(pdb);
+	}
+	free(lens);
 }
 
-static void lookup_ahead(const struct db *db, size_t budget, bool wait_for_reader, struct ms_pkg *out)
+static void lookup_plain(const struct db *db, struct ms_pkg *out)
+{
+	lookup(db->dir, wanted, NPATHS, NULL, false, out);
+}
+
+static void expect_same(const struct ms_pkg *a, const struct ms_pkg *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(a[i].found, b[i].found);
+		assert_string_equal(a[i].name, b[i].name);
+		assert_string_equal(a[i].arch, b[i].arch);
+		assert_string_equal(a[i].version, b[i].version);
+	}
+}
+
+/*
+ * Read ahead with budget, rounds times, searched at once in even rounds
+ * (the reader still listing or reading) and after it is done in odd ones:
+ * the answers of the plain lookup every time.
+ */
+static void expect_read_ahead_as_plain(const char *dir, const char *const *paths, size_t n, size_t budget,
+				       int rounds)
 {
 	struct ms_pkgdb_opts opts = { .read_ahead = true, .read_ahead_max = budget };
-	struct ms_pkgdb *pdb;
-	size_t lens[NPATHS];
-	struct ms_error err;
+	struct ms_pkg *plain = calloc(n, sizeof(*plain)), *ahead = calloc(n, sizeof(*ahead));
 
-	for (size_t i = 0; i < NPATHS; i++)
-		lens[i] = strlen(wanted[i]);
-	assert_int_equal(ms_pkgdb_open(db->dir, &opts, &pdb, &err), 0);
-	if (wait_for_reader)
-		usleep(200 * 1000);
-	assert_int_equal(ms_pkgdb_find(pdb, wanted, lens, NPATHS, out, &err), 0);
-	ms_pkgdb_close(pdb);
+	assert_non_null(plain);
+	assert_non_null(ahead);
+	lookup(dir, paths, n, NULL, false, plain);
+	for (int round = 0; round < rounds; round++) {
+		memset(ahead, 0x55, n * sizeof(*ahead));
+		lookup(dir, paths, n, &opts, round % 2, ahead);
+		expect_same(plain, ahead, n);
+	}
+	free(plain);
+	free(ahead);
 }
 
 static void test_sequential_answers(void **state)
@@ -201,42 +240,19 @@ static void test_sequential_answers(void **state)
 	assert_string_equal(out[8].version, "1.2-3");
 }
 
-static void expect_same(const struct ms_pkg *a, const struct ms_pkg *b)
-{
-	for (size_t i = 0; i < NPATHS; i++) {
-		assert_int_equal(a[i].found, b[i].found);
-		assert_string_equal(a[i].name, b[i].name);
-		assert_string_equal(a[i].arch, b[i].arch);
-		assert_string_equal(a[i].version, b[i].version);
-	}
-}
-
 static void test_read_ahead_same_answers(void **state)
 {
 	const struct db *db = *state;
-	struct ms_pkg plain[NPATHS], ahead[NPATHS];
 
-	lookup_plain(db, plain);
-	/* Found at once (the reader still listing or reading), and after it is done. */
-	for (int round = 0; round < 20; round++) {
-		memset(ahead, 0x55, sizeof(ahead));
-		lookup_ahead(db, 0, round == 19, ahead);
-		expect_same(plain, ahead);
-	}
+	expect_read_ahead_as_plain(db->dir, wanted, NPATHS, 0, 20);
 }
 
+/* The reader keeps one file, defers the next; the caller reads the rest. */
 static void test_small_budget_same_answers(void **state)
 {
 	const struct db *db = *state;
-	struct ms_pkg plain[NPATHS], ahead[NPATHS];
 
-	lookup_plain(db, plain);
-	/* The reader keeps one file, defers the next; the caller reads the rest. */
-	for (int round = 0; round < 20; round++) {
-		memset(ahead, 0x55, sizeof(ahead));
-		lookup_ahead(db, 1, round % 2, ahead);
-		expect_same(plain, ahead);
-	}
+	expect_read_ahead_as_plain(db->dir, wanted, NPATHS, 1, 20);
 }
 
 static void test_open_shared_directory(void **state)
@@ -248,10 +264,10 @@ static void test_open_shared_directory(void **state)
 	lookup_plain(db, plain);
 	/* Writable by others: each file goes through O_PATH and a reopen. */
 	assert_int_equal(chmod(info, 0777), 0);
-	lookup_ahead(db, 0, false, careful);
-	expect_same(plain, careful);
+	lookup(db->dir, wanted, NPATHS, &(struct ms_pkgdb_opts){ .read_ahead = true }, false, careful);
+	expect_same(plain, careful, NPATHS);
 	lookup_plain(db, careful);
-	expect_same(plain, careful);
+	expect_same(plain, careful, NPATHS);
 	assert_int_equal(chmod(info, 0755), 0);
 	free(info);
 }
@@ -272,7 +288,7 @@ static void test_read_ahead_started_later(void **state)
 	ms_pkgdb_read_ahead(pdb);
 	ms_pkgdb_read_ahead(pdb);
 	assert_int_equal(ms_pkgdb_find(pdb, wanted, lens, NPATHS, later, &err), 0);
-	expect_same(plain, later);
+	expect_same(plain, later, NPATHS);
 	/* After a search there is nothing to read ahead for. */
 	ms_pkgdb_read_ahead(pdb);
 	ms_pkgdb_close(pdb);
@@ -338,11 +354,10 @@ static void test_random_lists(void **state)
 	char *dir = tu_tmpdir(), *info = tu_join(dir, "info"), *names[RLISTS], *texts[RLISTS];
 	const char *paths[RWANT];
 	char want_buf[RWANT][48];
-	struct ms_pkg plain[RWANT], ahead[RWANT];
-	size_t lens[RWANT], n = 0;
+	struct ms_pkg plain[RWANT];
 	unsigned seed = 12345;
 	struct dirent *de;
-	struct ms_error err;
+	size_t n = 0;
 	DIR *d;
 
 	(void)state;
@@ -376,30 +391,17 @@ static void test_random_lists(void **state)
 			want_buf[w][k] = "/ab"[rand_r(&seed) % 3];
 		want_buf[w][len] = '\0';
 		paths[w] = want_buf[w];
-		lens[w] = len;
 	}
-	assert_int_equal(ms_pkgdb_lookup(dir, paths, lens, RWANT, plain, &err), 0);
+	lookup(dir, paths, RWANT, NULL, false, plain);
 	for (int w = 0; w < RWANT; w++) {
-		const char *owner = naive_owner(names, texts, n, paths[w], lens[w]);
+		const char *owner = naive_owner(names, texts, n, paths[w], strlen(paths[w]));
 
 		assert_int_equal(plain[w].found, owner != NULL);
 		if (owner)
 			assert_string_equal(plain[w].name, owner);
 	}
-	for (int round = 0; round < 4; round++) {
-		struct ms_pkgdb_opts opts = { .read_ahead = true, .read_ahead_max = round % 2 ? 1 : 0 };
-		struct ms_pkgdb *pdb;
-
-		assert_int_equal(ms_pkgdb_open(dir, &opts, &pdb, &err), 0);
-		if (round >= 2)
-			usleep(100 * 1000);
-		assert_int_equal(ms_pkgdb_find(pdb, paths, lens, RWANT, ahead, &err), 0);
-		ms_pkgdb_close(pdb);
-		for (int w = 0; w < RWANT; w++) {
-			assert_int_equal(ahead[w].found, plain[w].found);
-			assert_string_equal(ahead[w].name, plain[w].name);
-		}
-	}
+	expect_read_ahead_as_plain(dir, paths, RWANT, 0, 2);
+	expect_read_ahead_as_plain(dir, paths, RWANT, 1, 2);
 	for (size_t i = 0; i < n; i++) {
 		free(names[i]);
 		free(texts[i]);
