@@ -11,6 +11,7 @@
  * Kinds (P = the page size):
  *   anon-written   8P private anonymous, the first 5 pages written
  *   anon-read      8P private anonymous, 3 pages only read: the zero page
+ *                  where the kernel uses it (some allocate real pages)
  *   anon-untouched 8P private anonymous, never touched
  *   file-partial   a 64P sparse file mapped private, 2 pages read
  *                  (MADV_RANDOM, so the kernel reads no pages around them)

@@ -76,3 +76,23 @@ const struct smaps_rec *resfix_smaps_find(const struct smaps_set *set, uint64_t 
 	return NULL;
 }
 
+
+int resfix_smaps_of(const struct fixture *fx, const char *kind, struct smaps_rec *rec)
+{
+	const struct fx_map *fm = fixture_find(fx, kind);
+	const struct smaps_rec *found;
+	struct smaps_set set;
+
+	if (!fm || resfix_read_smaps(fx->pid, &set) < 0)
+		return -1;
+	found = resfix_smaps_find(&set, fm->start, fm->end);
+	if (found)
+		*rec = *found;
+	free(set.recs);
+	return found ? 0 : -1;
+}
+
+bool resfix_read_on_zero_page(const struct smaps_rec *read_only)
+{
+	return read_only->rss == 0;
+}

@@ -35,4 +35,21 @@ int resfix_read_smaps(pid_t pid, struct smaps_set *set);
 bool resfix_smaps_same(const struct smaps_set *a, const struct smaps_set *b);
 const struct smaps_rec *resfix_smaps_find(const struct smaps_set *set, uint64_t start, uint64_t end);
 
+/*
+ * The smaps record of the fixture's mapping of that kind, read now from
+ * the kernel's /proc/PID/smaps (not through mapscope).  0, or -1 when
+ * smaps cannot be read or has no record of exactly that mapping.
+ */
+int resfix_smaps_of(const struct fixture *fx, const char *kind, struct smaps_rec *rec);
+
+/*
+ * Whether the kernel mapped the shared zero page for a mapping the fixture
+ * only read (anon-read, thp-read), judged from that mapping's own smaps
+ * record: the zero page is never counted in Rss, so Rss 0 after the reads
+ * means the zero page (or the huge zero page) backs them.  Some kernels
+ * allocate real pages on a read fault of private anonymous memory instead
+ * (a guest booted with pvm_no_zero_page=1, say): then Rss counts them.
+ */
+bool resfix_read_on_zero_page(const struct smaps_rec *read_only);
+
 #endif
