@@ -1,8 +1,8 @@
 #!/bin/sh
 # Files a user could write are read whole into memory before libelf sees
-# them, and all of them together at most 256 MiB in one run: a process
+# them, and each at most 64 MiB and all of them together at most 64 MiB in one run: a process
 # that maps many big such files cannot make root's `mapscope at` hold
-# more.  Two 150 MiB copies of a test library: the first is read and
+# more.  Two 40 MiB copies of a test library: the first is read and
 # named, the second is past the budget and gets no symbol, and a small
 # third still fits and is named.
 set -u
@@ -19,7 +19,7 @@ fail() { echo "$NAME: FAIL: $*"; exit 1; }
 
 for n in 1 2 3; do
 	cp "$LIB" "$TMP/lib$n.so" || fail "cp"
-	[ $n = 3 ] || truncate -s 150M "$TMP/lib$n.so" || fail "truncate"
+	[ $n = 3 ] || truncate -s 40M "$TMP/lib$n.so" || fail "truncate"
 	chmod 0666 "$TMP/lib$n.so"
 done
 value=$(nm -D --defined-only "$LIB" | awk '$3 == "stale_lib_answer" { print $1 }')
@@ -49,4 +49,4 @@ out=$("$BIN" at "$CPID" $addrs -r -n -o SYMBOL) || fail "at exited $?: $out"
 echo "$out" | sed -n 1p | grep -q '^stale_lib_answer+0x0$' || fail "the first big copy: '$out'"
 echo "$out" | sed -n 2p | grep -q stale_lib_answer && fail "the second big copy was read past the budget: '$out'"
 echo "$out" | sed -n 3p | grep -q '^stale_lib_answer+0x0$' || fail "the small copy: '$(echo "$out" | sed -n 3p)'"
-echo "ok 1 - 150 MiB read, the next 150 MiB refused, a small file still read"
+echo "ok 1 - 40 MiB read, the next 40 MiB refused, a small file still read"

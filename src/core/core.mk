@@ -44,10 +44,13 @@ libmapscope_core_a_SOURCES = \
 	src/core/fileinfo.c src/core/fileinfo.h \
 	src/core/dlload.c src/core/dlload.h \
 	src/core/elfcheck.c src/core/elfcheck.h \
+	src/core/untrusted_child.c src/core/untrusted_child.h \
 	src/core/symbol_text.c src/core/symbol_text.h
 if HAVE_LIBDW
 libmapscope_core_a_SOURCES += \
 	src/core/symbols.c src/core/symbols.h \
+	src/core/symbols_child.c src/core/symbols_child.h \
+	src/core/symbols_dw.c src/core/symbols_dw.h \
 	src/core/dwload.c src/core/dwload.h \
 	src/core/symindex.c src/core/symindex.h \
 	src/core/symbols_fetch.c src/core/symbols_fetch.h

@@ -1,14 +1,10 @@
 #include "config.h"
 
-#include <elfutils/libdwfl.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "buildid.h"
@@ -16,35 +12,34 @@
 #include "elfcheck.h"
 #include "fstype.h"
 #include "stale_lookup.h"
-#include "symindex.h"
 #include "symbols.h"
+#include "symbols_child.h"
+#include "symbols_dw.h"
 #include "symbols_fetch.h"
+#include "untrusted_child.h"
 
 #define DEBUG_DIR "/usr/lib/debug"
+#define NS_PER_S 1000000000ull
+
+enum file_state {
+	FILE_NEW,     /* not opened yet (or the reader that had it ended) */
+	FILE_GIVEN,   /* handed to the reader of generation gen */
+	FILE_REFUSED, /* gives no symbols this run: why says why */
+};
 
 struct symfile {
-	struct ms_symbols *owner;
 	uint64_t inode;
 	uint32_t dev_major, dev_minor;
 	bool used;
-	bool tried;
-	Dwfl_Module *mod;
-	struct ms_symindex *index; /* NULL: libdw's own lookup */
-	bool index_tried;
-	const char *why;    /* static: why this file gives no symbols */
-	int fd;             /* a trusted file, until libdwfl takes it */
-	unsigned char *mem; /* an untrusted file's bytes, alive as long as the Dwfl */
-	size_t mem_len;
-	char *path;         /* the mapping's name: where debug links are relative to */
+	enum file_state state;
+	unsigned gen;
+	char why[96];
 };
 
 struct ms_symbols {
-	struct symfile *image;         /* ms_symbols_image_new's one module, or NULL */
 	struct ms_proc *proc;
 	const struct ms_maplist *list;
 	struct ms_symbols_opts opts;
-	Dwfl *dwfl;
-	Dwfl_Callbacks callbacks;
 	struct ms_fstypes *fstypes;
 	struct ms_lookup_cache *lookups;
 	struct ms_lookup_root root;    /* the process's */
@@ -54,36 +49,33 @@ struct ms_symbols {
 	size_t nfiles_cap;
 	size_t nfiles;
 	struct ms_symbols_fetch *fetch;
-	size_t index_budget;           /* symbols the indexes may still hold */
-	uint64_t untrusted_budget;     /* bytes of untrusted files it may still hold */
+	struct ms_child *child;
+	unsigned gen;                  /* readers started so far */
+	uint64_t lost_ns;              /* time spent on readers that were killed */
+	char why[MS_ERRMSG_MAX];       /* why no reader runs any more, or "" */
+	unsigned char *frame;          /* MS_CHILD_FRAME_MAX + 1 bytes */
+	char *store;                   /* the last answer's strings */
+	struct ms_dw *image;           /* ms_symbols_image_new: libdw in this process */
 };
+
+#define STORE_LEN (4 * (MS_SYMMSG_STR_MAX + 1))
 
 static bool trusted_stat(const struct stat *st)
 {
 	return st->st_uid == 0 && !(st->st_mode & (S_IWGRP | S_IWOTH));
 }
 
-static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
-		    char **file_name, Elf **elfp)
+static void ensure_roots(struct ms_symbols *s)
 {
-	struct symfile *f = *userdata;
-	int fd;
-
-	if (!f || !f->path)
-		return -1;
-	*file_name = strdup(f->path);
-	if (f->mem) {
-		*elfp = elf_memory((char *)f->mem, f->mem_len);
-		return -1;
-	}
-	fd = f->fd;
-	f->fd = -1;
-	return fd;
+	if (s->have_roots)
+		return;
+	ms_lookup_root_of(s->lookups, s->proc, &s->root);
+	ms_lookup_root_ours(s->lookups, &s->ours);
+	s->have_roots = true;
 }
 
-/* A debug file at path under root, if it is the one for build ID (id, len). */
-static int open_debug(struct ms_symbols *s, const struct ms_lookup_root *root, const char *path,
-		      const unsigned char *id, size_t len)
+/* A debug file at path under our root, if it is the one for build ID (id, len). */
+static int open_debug(struct ms_symbols *s, const char *path, const unsigned char *id, size_t len)
 {
 	unsigned char got[MS_BUILD_ID_MAX];
 	struct ms_lookup *l;
@@ -92,9 +84,9 @@ static int open_debug(struct ms_symbols *s, const struct ms_lookup_root *root, c
 	size_t got_len = 0;
 	int fd;
 
-	if (root->fd < 0 || ms_lookup_path(s->lookups, root, path, strlen(path), &l) < 0 || l->err)
+	if (s->ours.fd < 0 || ms_lookup_path(s->lookups, &s->ours, path, strlen(path), &l) < 0 || l->err)
 		return -1;
-	fd = ms_lookup_open_read(root, path, strlen(path), l, &why);
+	fd = ms_lookup_open_read(&s->ours, path, strlen(path), l, &why);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) < 0 || !trusted_stat(&st) ||
@@ -106,62 +98,34 @@ static int open_debug(struct ms_symbols *s, const struct ms_lookup_root *root, c
 	return fd;
 }
 
-static int find_debug_local(struct ms_symbols *s, const struct symfile *f, const unsigned char *id,
-			    size_t len, const char *debuglink)
+/* The debug file for a module: by build ID, then by its .gnu_debuglink name. */
+static int find_debug(struct ms_symbols *s, const char *file_path, const unsigned char *id, size_t len,
+		      const char *debuglink)
 {
 	char path[4096], hex[2 * MS_BUILD_ID_MAX + 1];
 	const char *slash;
 	int dirlen, fd;
 
+	ensure_roots(s);
 	ms_buildid_hex(id, len, hex);
 	if (snprintf(path, sizeof(path), DEBUG_DIR "/.build-id/%.2s/%s.debug", hex, hex + 2) <
-	    (int)sizeof(path) && (fd = open_debug(s, &s->ours, path, id, len)) >= 0)
+	    (int)sizeof(path) && (fd = open_debug(s, path, id, len)) >= 0)
 		return fd;
-	if (!debuglink || !*debuglink || strchr(debuglink, '/') || !f->path ||
-	    !(slash = strrchr(f->path, '/')) || slash - f->path > 2048)
+	if (!debuglink || !*debuglink || strchr(debuglink, '/') || !file_path ||
+	    !(slash = strrchr(file_path, '/')) || slash - file_path > 2048)
 		return -1;
-	dirlen = (int)(slash - f->path);
-	if (snprintf(path, sizeof(path), DEBUG_DIR "%.*s/%s", dirlen, f->path, debuglink) <
-	    (int)sizeof(path) && (fd = open_debug(s, &s->ours, path, id, len)) >= 0)
+	dirlen = (int)(slash - file_path);
+	if (snprintf(path, sizeof(path), DEBUG_DIR "%.*s/%s", dirlen, file_path, debuglink) <
+	    (int)sizeof(path) && (fd = open_debug(s, path, id, len)) >= 0)
 		return fd;
 	/* Next to the file only where the process's names are ours. */
 	if (!s->root.ours)
 		return -1;
-	if (snprintf(path, sizeof(path), "%.*s/.debug/%s", dirlen, f->path, debuglink) <
-	    (int)sizeof(path) && (fd = open_debug(s, &s->ours, path, id, len)) >= 0)
+	if (snprintf(path, sizeof(path), "%.*s/.debug/%s", dirlen, file_path, debuglink) <
+	    (int)sizeof(path) && (fd = open_debug(s, path, id, len)) >= 0)
 		return fd;
-	if (snprintf(path, sizeof(path), "%.*s/%s", dirlen, f->path, debuglink) < (int)sizeof(path))
-		return open_debug(s, &s->ours, path, id, len);
-	return -1;
-}
-
-static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
-			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
-			  char **debuginfo_file_name)
-{
-	struct symfile *f = *userdata;
-	const unsigned char *id;
-	struct ms_symbols *s;
-	GElf_Addr id_vaddr;
-	int len, fd;
-
-	if (!f)
-		return -1;
-	s = f->owner;
-	len = dwfl_module_build_id(mod, &id, &id_vaddr);
-	if (len <= 0 || len > MS_BUILD_ID_MAX)
-		return -1;
-	fd = find_debug_local(s, f, id, (size_t)len, debuglink_file);
-	if (fd < 0 && s->fetch)
-		fd = ms_symbols_fetch_debuginfo(s->fetch, id, (size_t)len);
-	return fd;
-}
-
-/* An image in memory has no debug files. */
-static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
-			const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
-			char **debuginfo_file_name)
-{
+	if (snprintf(path, sizeof(path), "%.*s/%s", dirlen, file_path, debuglink) < (int)sizeof(path))
+		return open_debug(s, path, id, len);
 	return -1;
 }
 
@@ -213,64 +177,30 @@ static bool module_span(const struct ms_maplist *list, size_t i, uint64_t *low, 
 	return true;
 }
 
-static void ensure_roots(struct ms_symbols *s)
+static void refuse(struct symfile *f, const char *why)
 {
-	if (s->have_roots)
-		return;
-	ms_lookup_root_of(s->lookups, s->proc, &s->root);
-	ms_lookup_root_ours(s->lookups, &s->ours);
-	s->have_roots = true;
+	f->state = FILE_REFUSED;
+	snprintf(f->why, sizeof(f->why), "%s", why);
 }
 
-/* Read a whole untrusted file into memory, bounded for all of them together. */
-static int slurp(struct ms_symbols *s, struct symfile *f, int fd, uint64_t size)
-{
-	size_t done = 0;
-
-	if (size > MS_SYMBOLS_UNTRUSTED_MAX) {
-		f->why = "file too big to read whole (a user could write it)";
-		return -1;
-	}
-	if (size > s->untrusted_budget) {
-		f->why = "files a user could write already fill the memory allowed for them";
-		return -1;
-	}
-	s->untrusted_budget -= size;
-	if (!(f->mem = malloc(size ? (size_t)size : 1))) {
-		f->why = "out of memory for the file";
-		return MS_ERR_NOMEM;
-	}
-	while (done < size) {
-		ssize_t n = pread(fd, f->mem + done, (size_t)size - done, (off_t)done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
-	f->mem_len = done;
-	return 0;
-}
-
-/* Open the file of mapping m the checked way and decide how libelf gets it. */
+/* Open the file of mapping m the checked way; -1 with the file refused. */
 static int open_file(struct ms_symbols *s, struct symfile *f, const struct ms_mapping *m)
 {
-	struct ms_error err = { 0 };
 	struct ms_lookup *l;
-	struct stat st;
 	const char *why;
-	int fd, rc;
+	int fd;
 
 	if (m->name_ambiguous || !m->name_len || m->name[0] != '/' || memchr(m->name, '\0', m->name_len)) {
-		f->why = "the name is not a path to look up";
+		refuse(f, "the name is not a path to look up");
 		return -1;
 	}
-	if ((f->why = ms_fstypes_refuse(s->fstypes, m->dev_major, m->dev_minor)))
+	if ((why = ms_fstypes_refuse(s->fstypes, m->dev_major, m->dev_minor))) {
+		refuse(f, why);
 		return -1;
+	}
 	ensure_roots(s);
 	if (s->root.fd < 0) {
-		f->why = "the process's root cannot be opened";
+		refuse(f, "the process's root cannot be opened");
 		return -1;
 	}
 	if (ms_lookup_path(s->lookups, &s->root, m->name, m->name_len, &l) < 0)
@@ -278,110 +208,175 @@ static int open_file(struct ms_symbols *s, struct symfile *f, const struct ms_ma
 	/* Device numbers of btrfs subvolumes and overlayfs do not name the file. */
 	if (l->err || l->inode != m->inode ||
 	    (!l->unreliable_fs && (l->dev_major != m->dev_major || l->dev_minor != m->dev_minor))) {
-		f->why = l->err ? "no file at the path now" : "another file at the path now";
+		refuse(f, l->err ? "no file at the path now" : "another file at the path now");
 		return -1;
 	}
 	fd = ms_lookup_open_read(&s->root, m->name, m->name_len, l, &why);
-	if (fd < 0) {
-		f->why = why;
-		return -1;
-	}
-	if (fstat(fd, &st) < 0) {
-		close(fd);
-		f->why = "the file could not be read";
-		return -1;
-	}
-	if (trusted_stat(&st)) {
-		rc = ms_elfcheck_fd(fd, (uint64_t)st.st_size, true, &err);
-		if (rc == 0) {
-			f->fd = fd;
-			return 0;
-		}
-	} else {
-		rc = slurp(s, f, fd, (uint64_t)st.st_size);
-		if (rc == 0)
-			rc = ms_elfcheck_mem(f->mem, f->mem_len, false, &err);
-	}
-	close(fd);
-	if (rc == MS_ERR_NOMEM)
-		return rc;
-	if (rc != 0 && !f->why)
-		f->why = rc == MS_END ? "not an ELF file" :
-			 rc == MS_ERR_LIMIT ? "the ELF file was refused (bounds)" : "the file could not be read";
-	return rc == 0 ? 0 : -1;
+	if (fd < 0)
+		refuse(f, why);
+	return fd;
 }
 
-static int report(struct ms_symbols *s, struct symfile *f, size_t idx)
+static int start_child(struct ms_symbols *s)
 {
-	const struct ms_mapping *m = &s->list->items[idx];
-	uint64_t low, high;
-	Dwarf_Addr bias;
-	void **userdata;
-	int rc;
+	const struct ms_child_spec spec = { .prepare = ms_symchild_prepare, .serve = ms_symchild_serve };
+	struct ms_error err = { 0 };
 
-	f->tried = true;
-	f->fd = -1;
-	if (!module_span(s->list, idx, &low, &high)) {
-		f->why = "the file's start is not mapped";
-		return 0;
+	if (s->child || s->why[0])
+		return s->child ? 0 : -1;
+	if (s->gen >= MS_SYMBOLS_READERS_MAX) {
+		snprintf(s->why, sizeof(s->why), "symbols: %u readers failed: no more this run", s->gen);
+		return -1;
 	}
-	rc = open_file(s, f, m);
-	if (rc == MS_ERR_NOMEM)
-		return rc;
-	if (rc < 0)
-		return 0;
-	if (!(f->path = strndup(m->name, m->name_len)))
-		return MS_ERR_NOMEM;
-	dwfl_report_begin_add(s->dwfl);
-	f->mod = dwfl_report_module(s->dwfl, f->path, low, high);
-	dwfl_report_end(s->dwfl, NULL, NULL);
-	if (!f->mod) {
-		f->why = "libdw refused the module";
-		return 0;
+	if (s->lost_ns >= MS_SYMBOLS_LOST_SECONDS * NS_PER_S) {
+		snprintf(s->why, sizeof(s->why), "symbols: gave up after %u s lost to files that never answered",
+			 MS_SYMBOLS_LOST_SECONDS);
+		return -1;
 	}
-	dwfl_module_info(f->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
-	*userdata = f;
-	if (!dwfl_module_getelf(f->mod, &bias)) {
-		f->why = "libelf could not read the file";
-		f->mod = NULL;
+	if (ms_child_start(&spec, &s->child, &err) < 0) {
+		snprintf(s->why, sizeof(s->why), "%s", err.msg);
+		return err.code == MS_ERR_NOMEM ? MS_ERR_NOMEM : -1;
 	}
-	if (f->fd >= 0) {
-		close(f->fd);
-		f->fd = -1;
-	}
+	s->gen++;
 	return 0;
 }
 
-/* libdw's answer, through the module's index when it has one. */
-static const char *symbol_at(struct ms_symbols *s, struct symfile *f, uint64_t addr, GElf_Off *off)
+/* The reader ended while f was asked about: f gives no symbols this run (unless interrupted). */
+static void reader_ended(struct ms_symbols *s, struct symfile *f, uint64_t began)
 {
-	GElf_Sym sym;
+	const char *why = ms_child_why(s->child);
+	char text[96];
 
-	if (!f->index_tried) {
-		f->index_tried = true;
-		if (ms_symindex_build(f->mod, s->index_budget, &f->index) == 0)
-			s->index_budget -= ms_symindex_count(f->index);
+	snprintf(text, sizeof(text), "symbols: %s", why);
+	if (strcmp(why, "interrupted") == 0) {
+		f->state = FILE_NEW;
+		snprintf(f->why, sizeof(f->why), "%s", text);
+	} else {
+		refuse(f, text);
+		s->lost_ns += ms_child_now_ns() - began;
 	}
-	if (f->index)
-		return ms_symindex_addrinfo(f->index, f->mod, addr, off);
-	return dwfl_module_addrinfo(f->mod, addr, off, &sym, NULL, NULL, NULL);
+	ms_child_free(s->child);
+	s->child = NULL;
+}
+
+/* Give f (mapping idx) to the reader.  0, -1 (f refused), or MS_ERR_NOMEM. */
+static int give(struct ms_symbols *s, struct symfile *f, size_t idx)
+{
+	const struct ms_mapping *m = &s->list->items[idx];
+	struct ms_symmsg_add a = { .file = (uint32_t)(f - s->files) };
+	struct stat st;
+	size_t n;
+	char *path;
+	int fd, rc;
+
+	if (!module_span(s->list, idx, &a.low, &a.high)) {
+		refuse(f, "the file's start is not mapped");
+		return -1;
+	}
+	if ((fd = open_file(s, f, m)) < 0)
+		return fd == MS_ERR_NOMEM ? fd : -1;
+	if (fstat(fd, &st) < 0 || !(path = strndup(m->name, m->name_len))) {
+		close(fd);
+		refuse(f, "the file could not be read");
+		return -1;
+	}
+	a.trusted = trusted_stat(&st);
+	a.path = path;
+	n = ms_symmsg_put_add(s->frame, &a);
+	free(path);
+	if (!n) {
+		close(fd);
+		refuse(f, "the name is too long");
+		return -1;
+	}
+	rc = ms_child_send(s->child, s->frame, n, fd);
+	close(fd);
+	if (rc < 0)
+		return -1;
+	f->state = FILE_GIVEN;
+	f->gen = s->gen;
+	return 0;
+}
+
+/* Answer the reader's request for a debug file; deadline moves by the time a fetch took. */
+static int serve_debug(struct ms_symbols *s, size_t len, const struct ms_mapping *m, uint64_t *deadline)
+{
+	struct ms_symmsg_need_debug q;
+	uint64_t t0 = ms_child_now_ns();
+	char *path = NULL;
+	int fd = -1, rc;
+
+	if (ms_symmsg_get_need_debug(s->frame, len, &q) < 0)
+		return -1;
+	if (m->name_len && !memchr(m->name, '\0', m->name_len))
+		path = strndup(m->name, m->name_len);
+	fd = find_debug(s, path, q.id, q.id_len, q.debuglink[0] ? q.debuglink : NULL);
+	free(path);
+	if (fd < 0 && s->fetch) {
+		fd = ms_symbols_fetch_debuginfo(s->fetch, q.id, q.id_len);
+		*deadline += ms_child_now_ns() - t0;
+	}
+	rc = ms_child_send(s->child, s->frame, ms_symmsg_put_debug(s->frame, fd >= 0), fd);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* Ask the reader about addr in f; out filled from its answer. */
+static int ask(struct ms_symbols *s, struct symfile *f, const struct ms_mapping *m, uint64_t addr,
+	       unsigned what, struct ms_symbol *out)
+{
+	struct ms_symmsg_lookup q = { .file = (uint32_t)(f - s->files), .addr = addr, .what = what };
+	uint64_t began = ms_child_now_ns(), deadline = began + MS_SYMBOLS_FILE_SECONDS * NS_PER_S;
+	long mapping = out->mapping;
+	long n;
+	int fd;
+
+	if (ms_child_send(s->child, s->frame, ms_symmsg_put_lookup(s->frame, &q), -1) < 0) {
+		reader_ended(s, f, began);
+		out->why = f->why;
+		return 0;
+	}
+	for (;;) {
+		n = ms_child_recv(s->child, s->frame, MS_CHILD_FRAME_MAX, &fd, deadline,
+				  s->opts.interrupt, s->opts.interrupt_arg);
+		if (fd >= 0)
+			close(fd);
+		if (n < 0)
+			break;
+		if (ms_symmsg_type(s->frame, (size_t)n) == MS_SYMMSG_NEED_DEBUG) {
+			if (serve_debug(s, (size_t)n, m, &deadline) < 0)
+				break;
+			continue;
+		}
+		if (ms_symmsg_get_answer(s->frame, (size_t)n, out, s->store, STORE_LEN) == 0) {
+			out->mapping = mapping;
+			return 0;
+		}
+		break;
+	}
+	if (ms_child_alive(s->child))
+		ms_child_free(s->child), s->child = NULL, refuse(f, "symbols: the reader's answer was malformed");
+	else
+		reader_ended(s, f, began);
+	memset(out, 0, sizeof(*out));
+	out->mapping = mapping;
+	out->why = f->why;
+	return 0;
 }
 
 int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct ms_symbol *out)
 {
 	const struct ms_mapping *m;
 	struct symfile *f;
-	GElf_Off off;
-	Dwfl_Line *line;
 	size_t idx;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	out->mapping = -1;
 	if (s->image) {
-		f = s->image;
 		out->mapping = 0;
-		goto module;
+		return ms_dw_lookup(s->image, 0, addr, what, out);
 	}
 	idx = ms_maplist_lower_bound(s->list, addr);
 	if (idx >= s->list->count || s->list->items[idx].start > addr) {
@@ -403,38 +398,29 @@ int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct
 	if (!f->used) {
 		s->nfiles++;
 		f->used = true;
-		f->owner = s;
 		f->inode = m->inode;
 		f->dev_major = m->dev_major;
 		f->dev_minor = m->dev_minor;
 	}
-	if (!f->tried && (rc = report(s, f, idx)) < 0)
-		return rc;
-module:
-	if (!f->mod) {
+	if (f->state == FILE_REFUSED) {
 		out->why = f->why;
 		return 0;
 	}
-	if (what & MS_SYMBOLS_NAME) {
-		out->name = symbol_at(s, f, addr, &off);
-		if (out->name)
-			out->name_off = off;
-		else
-			out->why = "no symbol covers the address";
+	if ((rc = start_child(s)) < 0) {
+		out->why = s->why;
+		return rc == MS_ERR_NOMEM ? rc : 0;
 	}
-	line = what & MS_SYMBOLS_SOURCE ? dwfl_module_getsrc(f->mod, addr) : NULL;
-	if (line) {
-		int lineno = 0;
-		const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
-
-		if (file && lineno > 0) {
-			out->file = file;
-			out->line = lineno;
-			if (file[0] != '/')
-				out->comp_dir = dwfl_line_comp_dir(line);
-		}
+	if (f->state == FILE_GIVEN && f->gen != s->gen)
+		f->state = FILE_NEW;
+	if (f->state == FILE_NEW && (rc = give(s, f, idx)) < 0) {
+		if (rc == MS_ERR_NOMEM)
+			return rc;
+		if (f->state != FILE_REFUSED)
+			reader_ended(s, f, ms_child_now_ns());
+		out->why = f->why;
+		return 0;
 	}
-	return 0;
+	return ask(s, f, m, addr, what, out);
 }
 
 int ms_symbols_new(struct ms_proc *proc, const struct ms_maplist *list,
@@ -450,19 +436,16 @@ int ms_symbols_new(struct ms_proc *proc, const struct ms_maplist *list,
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	s->proc = proc;
 	s->list = list;
-	s->index_budget = MS_SYMBOLS_INDEX_MAX;
-	s->untrusted_budget = MS_SYMBOLS_UNTRUSTED_MAX;
 	if (opts)
 		s->opts = *opts;
 	/* One slot per mapping at most, and the table never fuller than half. */
 	while (cap < 2 * list->count + 16)
 		cap *= 2;
+	if (cap > 2 * MS_DW_FILES_MAX)
+		cap = 2 * MS_DW_FILES_MAX;
 	s->nfiles_cap = cap;
-	s->callbacks.find_elf = find_elf;
-	s->callbacks.find_debuginfo = find_debuginfo;
-	s->callbacks.section_address = dwfl_offline_section_address;
-	if (!(s->files = calloc(cap, sizeof(*s->files))) ||
-	    ms_lookup_cache_new(&s->lookups, err) < 0) {
+	if (!(s->files = calloc(cap, sizeof(*s->files))) || !(s->frame = malloc(MS_CHILD_FRAME_MAX + 1)) ||
+	    !(s->store = malloc(STORE_LEN)) || ms_lookup_cache_new(&s->lookups, err) < 0) {
 		ms_symbols_free(s);
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	}
@@ -473,9 +456,9 @@ int ms_symbols_new(struct ms_proc *proc, const struct ms_maplist *list,
 	}
 	rc = ms_symbols_fetch_new(s->opts.debuginfod, s->opts.debuginfod_seconds, s->opts.progress,
 				  s->opts.progress_arg, &s->fetch);
-	if (rc < 0 || !(s->dwfl = dwfl_begin(&s->callbacks))) {
+	if (rc < 0) {
 		ms_symbols_free(s);
-		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libdw could not start");
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	}
 	*out = s;
 	return 0;
@@ -485,68 +468,29 @@ int ms_symbols_image_new(const unsigned char *buf, size_t len, uint64_t base,
 			 struct ms_symbols **out, struct ms_error *err)
 {
 	struct ms_symbols *s = calloc(1, sizeof(*s));
-	struct symfile *f = calloc(1, sizeof(*f));
-	Dwarf_Addr bias;
-	int rc = MS_ERR_NOMEM;
+	const char *why;
+	int rc;
 
 	*out = NULL;
-	if (!s || !f || !(f->mem = malloc(len ? len : 1)) || !(f->path = strdup("/image")))
-		goto fail;
-	memcpy(f->mem, buf, len);
-	f->mem_len = len;
-	f->owner = s;
-	f->fd = -1;
-	f->tried = f->used = true;
-	s->image = f;
-	s->index_budget = MS_SYMBOLS_INDEX_MAX;
-	s->callbacks.find_elf = find_elf;
-	s->callbacks.find_debuginfo = no_debuginfo;
-	s->callbacks.section_address = dwfl_offline_section_address;
-	rc = ms_elfcheck_mem(f->mem, len, false, err);
-	if (rc == 0 && !(s->dwfl = dwfl_begin(&s->callbacks)))
-		rc = MS_ERR_NOMEM;
-	if (rc != 0)
-		goto fail;
+	if (!s)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	rc = ms_dw_new(NULL, NULL, &s->image);
 	/* The span is the image's own length: enough room for a library's segments. */
-	dwfl_report_begin(s->dwfl);
-	f->mod = dwfl_report_module(s->dwfl, f->path, base, base + (len | 0xfff) + 1);
-	dwfl_report_end(s->dwfl, NULL, NULL);
-	if (f->mod) {
-		void **userdata;
-
-		dwfl_module_info(f->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
-		*userdata = f;
-		if (!dwfl_module_getelf(f->mod, &bias))
-			f->mod = NULL;
+	if (rc == 0)
+		rc = ms_dw_add_image(s->image, 0, buf, len, base, base + (len | 0xfff) + 1, &why, err);
+	if (rc != 0) {
+		if (rc == MS_ERR_NOMEM || rc == MS_ERR_NOTSUP)
+			ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+		ms_symbols_free(s);
+		return rc;
 	}
-	if (!f->mod)
-		f->why = "libdw refused the image";
 	*out = s;
 	return 0;
-fail:
-	if (rc == MS_ERR_NOMEM)
-		ms_error_set(err, rc, ENOMEM, "out of memory");
-	if ((!s || !s->image) && f) {
-		free(f->mem);
-		free(f->path);
-		free(f);
-	}
-	ms_symbols_free(s);
-	return rc;
 }
 
 int ms_symbols_image_check(struct ms_symbols *s, struct ms_error *err)
 {
-	struct symfile *f = s->image;
-	uint64_t where;
-
-	if (!f || !f->mod)
-		return 0;
-	symbol_at(s, f, 0, &(GElf_Off){ 0 }); /* builds the index */
-	if (f->index && ms_symindex_check(f->index, f->mod, &where) != 0)
-		return ms_error_set(err, MS_ERR_PROTO, 0, "the index and libdw name 0x%" PRIx64 " differently",
-				    where);
-	return 0;
+	return s->image ? ms_dw_check(s->image, 0, err) : 0;
 }
 
 void ms_symbols_set_list(struct ms_symbols *s, const struct ms_maplist *list)
@@ -558,22 +502,11 @@ void ms_symbols_free(struct ms_symbols *s)
 {
 	if (!s)
 		return;
-	if (s->dwfl)
-		dwfl_end(s->dwfl);
-	for (size_t i = 0; s->files && i < s->nfiles_cap; i++) {
-		if (s->files[i].fd > 0)
-			close(s->files[i].fd);
-		free(s->files[i].mem);
-		ms_symindex_free(s->files[i].index);
-		free(s->files[i].path);
-	}
+	ms_child_free(s->child);
+	ms_dw_free(s->image);
 	free(s->files);
-	if (s->image) {
-		free(s->image->mem);
-		free(s->image->path);
-		ms_symindex_free(s->image->index);
-		free(s->image);
-	}
+	free(s->frame);
+	free(s->store);
 	if (s->have_roots) {
 		ms_lookup_root_release(&s->root);
 		ms_lookup_root_release(&s->ours);

@@ -12,25 +12,36 @@
  * dynamic loader maps it) to the end of the last mapping of the same file
  * before another file's mapping.
  *
- * Opening is the stale lookups' (stale_lookup.h): the mapping's name
- * under the process's root, the same device and inode as the mapping (or
- * the file is unknown, never guessed), opened O_PATH and reopened through
- * /proc/self/fd, never on a file system served by someone else (fstype.h:
- * a read there may never return).  Then elfcheck.h decides whether libelf
- * may see it at all.  A file root owns and only root can write is given to
- * libelf as a descriptor; any other file is read whole into memory first,
- * and the bytes read are what is checked and parsed, so truncating the
- * file meanwhile raises no SIGBUS and rewriting it cannot slip past the
- * check.  All such files of a context together take at most
- * MS_SYMBOLS_UNTRUSTED_MAX bytes: past that a file gets no symbols, and
- * why says so.
+ * libdw never runs in this process.  It parses files any user may have
+ * written, and it opens files, allocates and loops by what they say, so it
+ * runs in an isolated child (untrusted_child.h), one per context, started
+ * at the first lookup and kept for the context's life: the reader.  This
+ * process opens each file the checked way (stale_lookup.h: the mapping's
+ * name under the process's root, the same device and inode as the mapping
+ * or no symbols, opened O_PATH and reopened through /proc/self/fd, never on
+ * a file system served by someone else, fstype.h) and hands the reader the
+ * descriptor (symbols_child.h), which decides with elfcheck.h whether
+ * libelf may see it (symbols_dw.h).  A lookup that takes longer than
+ * MS_SYMBOLS_FILE_SECONDS, or a reader that grows past its memory limit,
+ * crashes or says something malformed, ends that reader: the file then
+ * gives no symbols this run, why says so ("symbols: gave up after 5 s",
+ * "symbols: over the memory limit", ...), and the next lookup starts
+ * another reader, which is given its files again.  At most
+ * MS_SYMBOLS_READERS_MAX readers and MS_SYMBOLS_LOST_SECONDS of waiting on
+ * killed ones per context; past that, no more symbols.
+ * opts.interrupt, when set, is asked every 10 ms while the reader works:
+ * when it returns true the reader is ended and why says "symbols:
+ * interrupted" (the file is tried again at the next lookup).
  *
  * Debug files are looked for by the module's build ID, under the same
  * root: /usr/lib/debug/.build-id/NN/REST.debug, then the .gnu_debuglink
  * name next to the file, in its .debug directory and under /usr/lib/debug.
  * Each candidate must be a regular file root owns and only root can write,
  * pass elfcheck, and carry the module's build ID; a module without a build
- * ID gets no debug file (its DWARF would be a guess).
+ * ID gets no debug file (its DWARF would be a guess).  This process looks
+ * for them and opens them when the reader asks; the reader cannot open
+ * anything, so libdw's own search for alternate debug files
+ * (.gnu_debugaltlink) fails there and the lookup goes on without.
  *
  * debuginfod: only when opts.debuginfod is set and DEBUGINFOD_URLS is not
  * empty, for modules with a build ID and no local debug file, within
@@ -39,7 +50,8 @@
  * past the deadline).  opts.progress, when set, is called during a fetch.
  * libdw reaches debuginfod on its own, from the environment, when it
  * follows a debug file's alternate link; so when fetching is off, the
- * context removes DEBUGINFOD_URLS from the process's environment.
+ * context removes DEBUGINFOD_URLS from the process's environment (and the
+ * reader removes it from its own).
  *
  * Symbols are looked up through a per-module index sorted by address
  * (symindex.h), built the first time a module is asked for a name, that
@@ -55,8 +67,9 @@
  *   - file and line when DWARF maps addr to a line; else file is NULL.
  *     A relative file comes with its compilation directory (comp_dir),
  *     when DWARF names one.
- * Names point into libdw's data, valid until ms_symbols_free; they are raw
- * bytes from a file anyone may have written: escape them before display.
+ * Strings are valid until the next lookup or ms_symbols_free, at most
+ * MS_SYMMSG_STR_MAX bytes each; they are raw bytes from a file anyone may
+ * have written: escape them before display.
  * Returns 0, MS_END (no mapping covers addr) or MS_ERR_NOMEM.
  *
  * ms_symbols_set_list lends another list (after a refresh); modules already
@@ -73,7 +86,9 @@
 #include "mapping.h"
 #include "proc.h"
 
-#define MS_SYMBOLS_UNTRUSTED_MAX (256u << 20)
+#define MS_SYMBOLS_FILE_SECONDS 5u
+#define MS_SYMBOLS_LOST_SECONDS 30u
+#define MS_SYMBOLS_READERS_MAX 8u
 #define MS_SYMBOLS_DEBUGINFOD_SECONDS 30u
 /* Symbols the per-module indexes (symindex.h) hold at most, all together; past it, libdw's scan. */
 #define MS_SYMBOLS_INDEX_MAX (4u << 20)
@@ -86,6 +101,8 @@ struct ms_symbols_opts {
 	unsigned debuginfod_seconds; /* 0: MS_SYMBOLS_DEBUGINFOD_SECONDS */
 	ms_symbols_progress_fn progress;
 	void *progress_arg;
+	bool (*interrupt)(void *arg); /* asked while the reader works; true ends it */
+	void *interrupt_arg;
 };
 
 struct ms_symbol {
@@ -113,7 +130,7 @@ void ms_symbols_free(struct ms_symbols *s);
 
 /*
  * For the fuzz target: the symbols of one ELF image in memory, with no
- * process.  The bytes are copied, checked as a file any user could have
+ * process, parsed by libdw in this process (the fuzzer is the sandbox).  The bytes are copied, checked as a file any user could have
  * written (elfcheck.h) and reported as one module at base, with no debug
  * files.  ms_symbols_lookup then answers for any address (mapping 0);
  * ms_symbols_image_check compares the module's index with libdw's own
