@@ -37,6 +37,8 @@ enum {
 #define AT_ADDRS_MAX 1000000u
 /* Rows printed at a time (a table on a terminal is aligned per chunk). */
 #define AT_CHUNK 4096
+/* Files the symbol reader gave up on, named on stderr at most this often. */
+#define AT_WARNINGS_MAX 20u
 
 static const int at_defaults[] = {
 	MAPCOL_ADDR, MAPCOL_START, MAPCOL_END, MAPCOL_PERMS, MAPCOL_FILEOFF, MAPCOL_NAME,
@@ -102,6 +104,9 @@ struct at_run {
 	bool want_symbols;
 #ifdef HAVE_LIBDW
 	struct ms_symbols *sym;
+	uint64_t warned_inode;      /* the last file the reader gave up on */
+	uint32_t warned_major, warned_minor;
+	unsigned warnings;
 #endif
 };
 
@@ -120,6 +125,29 @@ static void worse(struct at_run *r, int status)
 }
 
 
+#ifdef HAVE_LIBDW
+/*
+ * The symbol reader gave up on a file (a deadline, its memory limit): say
+ * so once per file, the row still printed without the symbol.
+ */
+static void warn_reader(struct at_run *r, const struct ms_mapping *m, const char *why)
+{
+	char *name;
+
+	if (m->inode == r->warned_inode && m->dev_major == r->warned_major &&
+	    m->dev_minor == r->warned_minor)
+		return;
+	r->warned_inode = m->inode;
+	r->warned_major = m->dev_major;
+	r->warned_minor = m->dev_minor;
+	if (r->warnings++ >= AT_WARNINGS_MAX)
+		return;
+	name = ms_escape_dup(m->name ? m->name : "", m->name ? m->name_len : 0, MS_ESC_ASCII);
+	cli_error("pid %d: %s: %s", (int)r->pid, name ? name : "?", why);
+	free(name);
+}
+#endif
+
 /* The SYMBOL or SOURCE cell: NULL data (JSON null) when unknown. */
 static int add_symbol_cells(struct at_run *r, struct libscols_line *ln, uint64_t addr)
 {
@@ -132,6 +160,8 @@ static int add_symbol_cells(struct at_run *r, struct libscols_line *ln, uint64_t
 		what |= r->selected[i] == ATCOL_SYMBOL ? MS_SYMBOLS_NAME :
 			r->selected[i] == ATCOL_SOURCE ? MS_SYMBOLS_SOURCE : 0;
 	rc = r->sym ? ms_symbols_lookup(r->sym, addr, what, &s) : MS_END;
+	if (rc == 0 && s.why && !strncmp(s.why, "symbols: ", 9) && s.mapping >= 0)
+		warn_reader(r, &r->list.items[s.mapping], s.why);
 
 	if (rc == MS_ERR_NOMEM)
 		return -1;

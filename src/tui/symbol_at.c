@@ -17,7 +17,7 @@ struct tui_symbol_at {
 
 struct tui_symbol_at *tui_symbol_at_new(struct ms_proc *proc, struct ms_maps *maps,
 					bool debuginfod, tui_symbol_progress_fn progress,
-					void *arg)
+					tui_symbol_interrupt_fn interrupt, void *arg)
 {
 	struct tui_symbol_at *s = calloc(1, sizeof(*s));
 
@@ -26,7 +26,8 @@ struct tui_symbol_at *tui_symbol_at_new(struct ms_proc *proc, struct ms_maps *ma
 	s->proc = proc;
 	s->maps = maps;
 	s->opts = (struct ms_symbols_opts){ .debuginfod = debuginfod, .progress = progress,
-					    .progress_arg = arg };
+					    .progress_arg = arg, .interrupt = interrupt,
+					    .interrupt_arg = arg };
 	return s;
 }
 
@@ -84,9 +85,9 @@ void tui_symbol_at_free(struct tui_symbol_at *s)
 #else
 struct tui_symbol_at *tui_symbol_at_new(struct ms_proc *proc, struct ms_maps *maps,
 					bool debuginfod, tui_symbol_progress_fn progress,
-					void *arg)
+					tui_symbol_interrupt_fn interrupt, void *arg)
 {
-	(void)proc; (void)maps; (void)debuginfod; (void)progress; (void)arg;
+	(void)proc; (void)maps; (void)debuginfod; (void)progress; (void)interrupt; (void)arg;
 	return NULL;
 }
 

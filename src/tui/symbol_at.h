@@ -18,6 +18,11 @@
  * DEBUGINFOD_URLS is), within the core's deadline for the whole context,
  * calling progress(arg, done, total) meanwhile.
  *
+ * The reader runs in a child (symbols.h); while it works, interrupt(arg)
+ * is asked every 10 ms, and a true answer ends the look-up at once (its
+ * why says "symbols: interrupted"), so a key pressed during a slow or
+ * hostile file is handled, never queued behind it.
+ *
  * Built without libdw, tui_symbol_at_new returns NULL and nothing else is
  * ever called: the explorer's g shows no symbol.
  *
@@ -43,6 +48,8 @@
 #define TUI_SYMBOL_TEXT_MAX 2048
 
 typedef void (*tui_symbol_progress_fn)(void *arg, long done, long total);
+/* Asked while the symbol reader works: true ends the look-up (a key was pressed). */
+typedef bool (*tui_symbol_interrupt_fn)(void *arg);
 
 struct tui_symbol_text {
 	char symbol[TUI_SYMBOL_TEXT_MAX];
@@ -54,6 +61,7 @@ struct tui_symbol_at;
 
 struct tui_symbol_at *tui_symbol_at_new(struct ms_proc *proc, struct ms_maps *maps,
 					bool debuginfod, tui_symbol_progress_fn progress,
+					tui_symbol_interrupt_fn interrupt,
 					void *arg);
 int tui_symbol_at_describe(struct tui_symbol_at *s, uint64_t addr, unsigned escape_flags,
 			   struct tui_symbol_text *out, struct ms_error *err);

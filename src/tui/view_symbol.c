@@ -13,6 +13,7 @@
 
 #include "core/symbols.h"
 #include "tui/elide.h"
+#include "tui/stopsig.h"
 #include "tui/tui.h"
 
 /* Progress redraws at most this often (the client calls back far more). */
@@ -47,6 +48,27 @@ static void fetch_progress(void *arg, long done, long total)
 	tui_draw_message(app, stdscr, NULL);
 	wnoutrefresh(stdscr);
 	doupdate();
+}
+
+/*
+ * Asked while the symbol reader works: a key pressed, or a signal to stop,
+ * ends the look-up; the key stays in the input and is handled as usual.
+ */
+static bool input_waiting(void *arg)
+{
+	struct tui_symbols_shown *ss = arg;
+	int ch;
+
+	if (tui_stopsig_pending())
+		return true;
+	if (!ss->app->in_curses)
+		return false;
+	timeout(0);
+	ch = getch();
+	if (ch == ERR)
+		return false;
+	ungetch(ch);
+	return true;
 }
 
 static int cols_of(const char *s)
@@ -97,7 +119,8 @@ int tui_symbols_show_goto(struct tui_app *app, struct tui_symbols_shown *ss, str
 
 	ss->valid = false;
 	ss->app = app;
-	if (!ss->at && !(ss->at = tui_symbol_at_new(proc, maps, app->debuginfod, fetch_progress, ss)))
+	if (!ss->at && !(ss->at = tui_symbol_at_new(proc, maps, app->debuginfod, fetch_progress,
+						       input_waiting, ss)))
 		return 0; /* without libdw, g only jumps */
 	ss->last_progress_ns = 0;
 	rc = tui_symbol_at_describe(ss->at, addr, app->escape_flags, t, err);
