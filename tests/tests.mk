@@ -113,7 +113,7 @@ FUZZ_TARGETS = tests/fuzz/fuzz-maps-parse tests/fuzz/fuzz-escape tests/fuzz/fuzz
 	tests/fuzz/fuzz-snapshot tests/fuzz/fuzz-ignore tests/fuzz/fuzz-buildid \
 	tests/fuzz/fuzz-fstype tests/fuzz/fuzz-soname
 if HAVE_LIBDW
-FUZZ_TARGETS += tests/fuzz/fuzz-symbols
+FUZZ_TARGETS += tests/fuzz/fuzz-symbols tests/fuzz/fuzz-symmsg
 endif
 FUZZ_CHECK = $(srcdir)/tests/fuzz/fuzz_check.h $(srcdir)/tests/lib/safe_text.h
 # Seconds each target runs in `make fuzz-run` (CI); override on the command line.
@@ -156,6 +156,8 @@ tests/fuzz/fuzz-soname: $(srcdir)/tests/fuzz/fuzz_soname.c $(FUZZ_CHECK) $(FUZZ_
 # mapscope makes.
 tests/fuzz/fuzz-symbols: $(srcdir)/tests/fuzz/fuzz_symbols.c $(FUZZ_CHECK) $(FUZZ_CORE)
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_symbols.c $(FUZZ_LINK)
+tests/fuzz/fuzz-symmsg: $(srcdir)/tests/fuzz/fuzz_symmsg.c $(FUZZ_CHECK) $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_symmsg.c $(FUZZ_LINK)
 
 fuzz: $(FUZZ_TARGETS)
 	@echo "fuzz targets built: $(FUZZ_TARGETS)"

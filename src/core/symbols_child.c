@@ -169,6 +169,7 @@ size_t ms_symmsg_put_answer(unsigned char *buf, const struct ms_symbol *s)
 
 	put32(buf, MS_SYMMSG_ANSWER);
 	put32(buf + 8, (uint32_t)s->line);
+	put32(buf + 12, 0);
 	put64(buf + 16, s->name_off);
 	for (int i = 0; i < ANSWER_STRINGS; i++) {
 		size_t n = str[i] ? strnlen(str[i], MS_SYMMSG_STR_MAX) : 0;
