@@ -53,7 +53,7 @@ CMOCKA_TESTS = \
 	tests/test_residency tests/test_residency_cli tests/test_residency_tui \
 	tests/test_tui_mapview tests/test_tui_keydec tests/test_tui_elide tests/test_tui_settings \
 	tests/test_tui_proclist tests/test_tui_stale tests/test_tui_screen \
-	tests/test_filemap tests/test_files_cli
+	tests/test_filemap tests/test_files_cli tests/test_untrusted_child
 check_PROGRAMS += $(CMOCKA_TESTS)
 TESTS += $(CMOCKA_TESTS)
 # The screen tests draw the explorer's screens, curses and all.

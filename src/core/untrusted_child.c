@@ -130,6 +130,7 @@ static long frame_recv(int sock, void *buf, size_t cap, int *fd, int flags)
 	if ((msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || extra) {
 		if (got >= 0)
 			close(got);
+		errno = EPROTO;
 		return -1;
 	}
 	*fd = got;
