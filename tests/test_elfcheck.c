@@ -2,12 +2,15 @@
  * The ELF header checks (src/core/elfcheck.h) on files made here, each
  * written to a real file and checked both through its descriptor and from
  * its bytes in memory (the two must agree):
- *   - a small well-formed file, and this test's own executable, are
- *     accepted;
+ *   - a small well-formed file, this test's own executable, and every
+ *     installed debug file and shared library are accepted;
  *   - a section whose bytes lie past the file's end, more sections than
  *     MS_ELFCHECK_SECTIONS_MAX (all of them otherwise harmless), a
  *     compressed section (SHF_COMPRESSED, and a GNU ".zdebug" one) that
- *     claims to inflate past MS_ELFCHECK_INFLATE_MAX, extended numbering
+ *     claims to inflate past MS_ELFCHECK_INFLATE_MAX, many compressed
+ *     sections each under it that together inflate past
+ *     MS_ELFCHECK_INFLATE_TOTAL_MAX, a compressed symbol table whose
+ *     inflated size holds too many symbols (or no whole entries), extended numbering
  *     (section count in section 0, program header count PN_XNUM with a
  *     table that does fit in the file), a symbol table of odd-sized
  *     entries, and packed symbols in a file a user could write are each
@@ -19,6 +22,7 @@
 #define _GNU_SOURCE
 #include <elf.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -160,6 +164,44 @@ static void test_good_files_accepted(void **state)
 	free(im.buf);
 }
 
+/*
+ * Every installed debug file and shared library (a linker script is
+ * MS_END): what distributions ship stays under every bound.
+ */
+static void test_installed_files_accepted(void **state)
+{
+	static const char *const patterns[] = {
+		"/usr/lib/debug/.build-id/*/*.debug", "/usr/lib/*-linux-gnu/*.so*", "/usr/lib/*-linux-gnu/*/*.so*",
+	};
+	size_t checked = 0;
+
+	(void)state;
+	for (size_t p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++) {
+		glob_t g;
+
+		if (glob(patterns[p], 0, NULL, &g) != 0)
+			continue;
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			struct ms_error err = { 0 };
+			struct stat st;
+			int fd = open(g.gl_pathv[i], O_RDONLY | O_CLOEXEC | O_NOFOLLOW), rc;
+
+			if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+				if (fd >= 0)
+					close(fd);
+				continue;
+			}
+			rc = ms_elfcheck_fd(fd, (uint64_t)st.st_size, true, &err);
+			close(fd);
+			if (rc != 0 && rc != MS_END)
+				fail_msg("%s refused: %s", g.gl_pathv[i], err.msg);
+			checked++;
+		}
+		globfree(&g);
+	}
+	print_message("%zu installed files checked\n", checked);
+}
+
 static void test_not_elf(void **state)
 {
 	struct image im = good(GOOD_SIZE);
@@ -202,13 +244,77 @@ static void test_compressed_section_too_big(void **state)
 	(void)state;
 	shdr(&im, 5)->sh_flags |= SHF_COMPRESSED;
 	memcpy(im.buf + shdr(&im, 5)->sh_offset, &ch, sizeof(ch));
-	expect_refused(&im, true, "a section inflates past 256 MiB");
+	expect_refused(&im, true, "a section inflates past 64 MiB");
 
 	/* A GNU .zdebug section that says it holds 4 GiB (big-endian size after "ZLIB"). */
 	im = good(GOOD_SIZE);
 	memcpy(im.buf + NAMES_OFF + N_COMMENT, ".zdebug", 7);
 	memcpy(im.buf + shdr(&im, 5)->sh_offset, zdebug, sizeof(zdebug));
-	expect_refused(&im, true, "a section inflates past 256 MiB");
+	expect_refused(&im, true, "a section inflates past 64 MiB");
+}
+
+/* Make section i compressed (SHF_COMPRESSED), its header saying it inflates to size bytes. */
+static void compress(struct image *im, unsigned i, uint64_t size)
+{
+	Elf64_Chdr ch = { .ch_type = ELFCOMPRESS_ZLIB, .ch_size = size, .ch_addralign = 1 };
+
+	shdr(im, i)->sh_flags |= SHF_COMPRESSED;
+	memcpy(im->buf + shdr(im, i)->sh_offset, &ch, sizeof(ch));
+}
+
+/* The good file and count more compressed sections, each saying it inflates to each bytes. */
+static struct image many_compressed(unsigned count, uint64_t each)
+{
+	size_t data = SHDR_OFF + (NSECTIONS + count) * sizeof(Elf64_Shdr);
+	struct image im = good(data + count * sizeof(Elf64_Chdr));
+
+	ehdr(&im)->e_shnum = (Elf64_Half)(NSECTIONS + count);
+	for (unsigned i = 0; i < count; i++) {
+		section(&im, NSECTIONS + i, N_COMMENT, SHT_PROGBITS, data + i * sizeof(Elf64_Chdr),
+			sizeof(Elf64_Chdr));
+		compress(&im, NSECTIONS + i, each);
+	}
+	return im;
+}
+
+/* Each section under the bound is not enough: libdw inflates them all. */
+static void test_compressed_sections_in_all(void **state)
+{
+	struct image im = many_compressed(16, MS_ELFCHECK_INFLATE_TOTAL_MAX / 16);
+	struct ms_error err = { 0 };
+
+	(void)state;
+	assert_int_equal(check(&im, true, &err), 0);
+	free(im.buf);
+	im = many_compressed(17, MS_ELFCHECK_INFLATE_TOTAL_MAX / 16);
+	expect_refused(&im, true, "compressed sections inflate past 64 MiB in all");
+	/* 17 debug sections of 256 MiB each: over 4 GiB from one file. */
+	im = many_compressed(17, 256u << 20);
+	expect_refused(&im, true, "a section inflates past 64 MiB");
+}
+
+/* A compressed symbol table is judged by what it inflates to, as libelf holds it. */
+static void test_compressed_symbol_table(void **state)
+{
+	struct image im = good(GOOD_SIZE);
+	struct ms_error err = { 0 };
+
+	(void)state;
+	compress(&im, 3, 2 * sizeof(Elf64_Sym));
+	assert_int_equal(check(&im, true, &err), 0);
+	free(im.buf);
+	/* 48 bytes in the file, more symbols than the bound once inflated. */
+	im = good(GOOD_SIZE);
+	compress(&im, 3, ((uint64_t)MS_ELFCHECK_SYMBOLS_MAX + 1) * sizeof(Elf64_Sym));
+	expect_refused(&im, true, "a section inflates past 64 MiB");
+	/* Whole entries in the file, not once inflated. */
+	im = good(GOOD_SIZE);
+	compress(&im, 3, sizeof(Elf64_Sym) + 1);
+	expect_refused(&im, true, "symbol table entry size refused");
+	/* It counts toward the file's total too. */
+	im = many_compressed(16, MS_ELFCHECK_INFLATE_TOTAL_MAX / 16);
+	compress(&im, 3, 2 * sizeof(Elf64_Sym));
+	expect_refused(&im, true, "compressed sections inflate past 64 MiB in all");
 }
 
 static void test_extended_numbering(void **state)
@@ -256,10 +362,13 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_files_accepted),
+		cmocka_unit_test(test_installed_files_accepted),
 		cmocka_unit_test(test_not_elf),
 		cmocka_unit_test(test_section_past_end),
 		cmocka_unit_test(test_too_many_sections),
 		cmocka_unit_test(test_compressed_section_too_big),
+		cmocka_unit_test(test_compressed_sections_in_all),
+		cmocka_unit_test(test_compressed_symbol_table),
 		cmocka_unit_test(test_extended_numbering),
 		cmocka_unit_test(test_symbol_table_entries),
 		cmocka_unit_test(test_packed_symbols_untrusted),

@@ -9,7 +9,8 @@
  *   - a process in its own mount namespace after pivot_root is judged by its
  *     own root, whichever copy is replaced;
  *   - `stale` says where a process under another root lives: "other root",
- *     or the machine its cgroup names (a real cgroup made here).
+ *     or the machine its cgroup names (a real cgroup made here), but never a
+ *     container for a cgroup a user named inside their user manager's tree.
  * They need root (chroot, mounts); without it they skip and say why.
  */
 #include "config.h"
@@ -246,13 +247,18 @@ static char *container_cell(pid_t pid)
 	return cell;
 }
 
-/* A cgroup v2 directory named like an nspawn machine, with pid moved in; NULL if none can be made. */
-static char *machine_cgroup(pid_t pid, char **parent)
+/*
+ * A cgroup v2 tree made here: the test's own top directory (*top), the
+ * components of rel below it, and pid moved into the last; the list of
+ * directories made, deepest last, in *made (*nmade).  NULL if none can be made.
+ */
+static char *cgroup_move(pid_t pid, const char *rel, char **made, size_t *nmade)
 {
-	char line[512], mnt[256] = "", *dir, *procs;
+	char line[512], mnt[256] = "", path[PATH_MAX], *procs = NULL;
 	FILE *f = fopen("/proc/self/mounts", "re");
-	int fd;
+	int fd, len;
 
+	*nmade = 0;
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "%*s %255s cgroup2", mnt) == 1 && strstr(line, " cgroup2 "))
 			break;
@@ -260,26 +266,64 @@ static char *machine_cgroup(pid_t pid, char **parent)
 			mnt[0] = '\0';
 	if (f)
 		fclose(f);
-	if (!mnt[0] || asprintf(parent, "%s/ms-roots-%d", mnt, (int)getpid()) < 0)
+	len = snprintf(path, sizeof(path), "%s/ms-roots-%d/%s", mnt, (int)getpid(), rel);
+	if (!mnt[0] || len < 0 || (size_t)len >= sizeof(path))
 		return NULL;
-	if (asprintf(&dir, "%s/machine-mstest.scope", *parent) < 0)
-		return NULL;
-	if (asprintf(&procs, "%s/cgroup.procs", dir) < 0 || mkdir(*parent, 0755) < 0 || mkdir(dir, 0755) < 0 ||
-	    (fd = open(procs, O_WRONLY | O_CLOEXEC)) < 0 || dprintf(fd, "%d\n", (int)pid) < 0 || close(fd) < 0) {
-		print_message("test_roots: no cgroup v2 directory to move a process into: %s\n", strerror(errno));
-		rmdir(dir);
-		rmdir(*parent);
-		free(dir);
-		return NULL;
+	for (char *p = path + strlen(mnt) + 1;; p++) {
+		if (*p != '/' && *p)
+			continue;
+		made[*nmade] = strndup(path, (size_t)(p - path));
+		if (!made[*nmade] || mkdir(made[*nmade], 0755) < 0)
+			goto fail;
+		++*nmade;
+		if (!*p)
+			break;
 	}
+	if (asprintf(&procs, "%s/cgroup.procs", path) < 0 || (fd = open(procs, O_WRONLY | O_CLOEXEC)) < 0)
+		goto fail;
+	if (dprintf(fd, "%d\n", (int)pid) < 0 || close(fd) < 0)
+		goto fail;
 	free(procs);
-	return dir;
+	return made[*nmade - 1];
+fail:
+	print_message("test_roots: no cgroup v2 directory to move a process into: %s\n", strerror(errno));
+	free(procs);
+	return NULL;
+}
+
+/* Remove what cgroup_move made, deepest first (the process left it or exited). */
+static void cgroup_remove(char **made, size_t nmade)
+{
+	while (nmade--) {
+		rmdir(made[nmade]);
+		free(made[nmade]);
+	}
+}
+
+#define CGROUP_DEPTH_MAX 8
+
+/* The CONTAINER cell of a process under another root in cgroup rel, or NULL when no cgroup could be made. */
+static char *cell_in_cgroup(struct fx *fx, const char *rel, bool *made_one)
+{
+	char *made[CGROUP_DEPTH_MAX], *cell = NULL;
+	size_t nmade;
+
+	assert_int_equal(fixture_start_with(&fx->child, FIXTURE_STALE_CHILD), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "mapx %s", fx->lib), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "pivot %s", fx->root), 0);
+	*made_one = cgroup_move(fx->child.pid, rel, made, &nmade) != NULL;
+	if (*made_one)
+		cell = container_cell(fx->child.pid);
+	fixture_stop(&fx->child);
+	cgroup_remove(made, nmade);
+	return cell;
 }
 
 static void test_stale_says_where_it_lives(void **state)
 {
 	struct fx *fx = *state;
-	char *cell, *cg, *parent = NULL;
+	char *cell;
+	bool made;
 
 	assert_int_equal(fixture_start_with(&fx->child, FIXTURE_STALE_CHILD), 0);
 	assert_int_equal(fixture_commandf(&fx->child, "mapx %s", fx->lib), 0);
@@ -289,18 +333,34 @@ static void test_stale_says_where_it_lives(void **state)
 	assert_non_null(cell);
 	assert_string_equal(cell, "other root");
 	free(cell);
-	cg = machine_cgroup(fx->child.pid, &parent);
-	if (cg) {
-		cell = container_cell(fx->child.pid);
-		fixture_stop(&fx->child);
-		rmdir(cg);
-		rmdir(parent);
+	fixture_stop(&fx->child);
+	cell = cell_in_cgroup(fx, "machine-mstest.scope", &made);
+	if (made) {
 		assert_non_null(cell);
 		assert_string_equal(cell, "machine:mstest");
-		free(cell);
 	}
-	free(cg);
-	free(parent);
+	free(cell);
+}
+
+/*
+ * nobody's user manager delegates its tree to nobody, who names a cgroup
+ * like a docker container and moves a process in: it is nobody's, not a container.
+ */
+static void test_user_tree_is_no_container(void **state)
+{
+	char *cell;
+	bool made;
+
+	cell = cell_in_cgroup(*state, "user@65534.service/app.slice/docker-"
+				      "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope",
+			      &made);
+	if (made) {
+		assert_non_null(cell);
+		assert_string_equal(cell, "other root (user@65534.service)");
+	} else {
+		skip();
+	}
+	free(cell);
 }
 
 static void test_pivot_root_judged_by_own_root(void **state)
@@ -339,6 +399,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_host_judges_chrooted_process, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pivot_root_judged_by_own_root, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_says_where_it_lives, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_user_tree_is_no_container, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("roots", tests, NULL, NULL);

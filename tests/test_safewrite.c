@@ -494,6 +494,54 @@ static void test_directory_refused(void **state)
 	}
 }
 
+/*
+ * A directory for root's later writes by name: made 0700 level by level,
+ * and refused, naming the level, where a user could have put a link: a
+ * level nobody owns, one others may write, a symbolic link, not a directory.
+ */
+static void test_root_dir(void **state)
+{
+	struct env *e = *state;
+	struct ms_error err;
+	struct stat st;
+	char *elsewhere = tu_join(e->dir, "elsewhere");
+	int dir;
+
+	if (geteuid() != 0)
+		skip();
+	assert_int_equal(chmod(e->dir, 0700), 0);
+	dir = open(e->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	assert_true(dir >= 0);
+	assert_int_equal(ms_safewrite_root_dir(dir, "a/b/c", &err), 0);
+	assert_int_equal(fstatat(dir, "a/b/c", &st, AT_SYMLINK_NOFOLLOW), 0);
+	assert_true(S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0700);
+	assert_int_equal(ms_safewrite_root_dir(dir, "a/b/c", &err), 0);
+
+	assert_int_equal(fchownat(dir, "a/b", 65534, 65534, 0), 0);
+	assert_int_equal(ms_safewrite_root_dir(dir, "a/b/c", &err), MS_ERR_NOACCESS);
+	assert_string_equal(err.msg, "a/b: owned by uid 65534, not root");
+	assert_int_equal(fchownat(dir, "a/b", 0, 0, 0), 0);
+
+	assert_int_equal(fchmodat(dir, "a", 0770, 0), 0);
+	assert_int_equal(ms_safewrite_root_dir(dir, "a/b/c", &err), MS_ERR_NOACCESS);
+	assert_string_equal(err.msg, "a: writable by group or others");
+	assert_int_equal(fchmodat(dir, "a", 0700, 0), 0);
+
+	assert_int_equal(mkdir(elsewhere, 0700), 0);
+	assert_int_equal(symlinkat(elsewhere, dir, "a/link"), 0);
+	assert_int_equal(ms_safewrite_root_dir(dir, "a/link/c", &err), MS_ERR_NOACCESS);
+	assert_string_equal(err.msg, "a/link: a symbolic link or not a directory");
+	assert_int_equal(fstatat(dir, "elsewhere/c", &st, 0), -1);
+
+	assert_int_equal(mknodat(dir, "a/file", S_IFREG | 0600, 0), 0);
+	assert_int_equal(ms_safewrite_root_dir(dir, "a/file/c", &err), MS_ERR_NOACCESS);
+	assert_int_equal(ms_safewrite_root_dir(dir, "a/../a", &err), MS_ERR_INVAL);
+	assert_int_equal(ms_safewrite_root_dir(AT_FDCWD, "/tmp/x", &err), MS_ERR_NOACCESS);
+	assert_string_equal(err.msg, "/tmp: writable by group or others");
+	close(dir);
+	free(elsewhere);
+}
+
 /* Both paths, the same cases, the same answers. */
 struct answer {
 	int rc;
@@ -588,6 +636,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mode_0600, setup_real, teardown),
 		cmocka_unit_test_setup_teardown(test_mode_0600, setup_fallback, teardown),
 		cmocka_unit_test_setup_teardown(test_directory_refused, setup_real, teardown),
+		cmocka_unit_test_setup_teardown(test_root_dir, setup_real, teardown),
 		cmocka_unit_test(test_fallback_same_answers),
 	};
 

@@ -171,6 +171,23 @@ static void test_container_parse(void **state)
 	expect_container("/machine.slice/machine-db\\x2d1.scope", 0, "machine:db\\\\x2d1");
 	/* The outer container counts; what it names inside proves nothing. */
 	expect_container("/system.slice/docker-" ID ".scope/machine-fake.scope", 0, "docker:0123456789ab");
+	/*
+	 * A user manager delegates its tree to the user, who may name a cgroup
+	 * like any engine: below it, at any depth, the process is the user's.
+	 */
+	expect_container("/user.slice/user-65534.slice/user@65534.service/app.slice/docker-" ID ".scope", 0,
+			 "other root (user@65534.service)");
+	expect_container("/user.slice/user-65534.slice/user@65534.service/app.slice/machine-web.scope", 0,
+			 "other root (user@65534.service)");
+	expect_container("/user.slice/user-65534.slice/user@65534.service/a/b/docker/" ID, 0,
+			 "other root (user@65534.service)");
+	expect_container("/user.slice/user-65534.slice/user@65534.service/kubepods/pod1/" ID, 0,
+			 "other root (user@65534.service)");
+	expect_container("/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-" ID ".scope", 0,
+			 "other root (user@1000.service)");
+	/* A container's own systemd runs user managers too: the outer container counts. */
+	expect_container("/machine.slice/systemd-nspawn@web.service/payload/user.slice/user-0.slice/user@0.service/"
+			 "app.slice/docker-" ID ".scope", 0, "machine:web");
 	/* An escape sequence in a machine name is escaped. */
 	expect_container("/machine.slice/machine-\x1b[2J.scope", 0, "machine:\\x1b[2J");
 	/* Not 64 hex digits, or no engine: the caller says "other root". */

@@ -300,8 +300,8 @@ static int at_prepare(struct at_run *r, struct ms_proc *proc, struct ms_maps *ma
 	if (r->want_symbols) {
 		struct ms_symbols_opts so = { .debuginfod = r->debuginfod };
 
-		if (r->debuginfod && !ms_symbols_debuginfod_available())
-			cli_error("--debuginfod: DEBUGINFOD_URLS is not set (or no client): nothing is fetched");
+		if (r->debuginfod && ms_symbols_debuginfod_check(&err) < 0)
+			cli_error("--debuginfod: %s: nothing is fetched", err.msg);
 		if (ms_symbols_new(proc, &r->list, &so, &r->sym, &err) < 0) {
 			cli_error_pid(r->pid, &err);
 			return ms_error_exit_status(err.code);

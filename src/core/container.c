@@ -80,6 +80,7 @@ int ms_container_parse(const char *path, size_t len, struct ms_container *out)
 	bool kube = false;
 
 	memset(out, 0, sizeof(*out));
+	out->user_uid = -1;
 	while (pos < len) {
 		const char *slash = memchr(path + pos, '/', len - pos);
 		size_t n = slash ? (size_t)(slash - (path + pos)) : len - pos;
@@ -88,6 +89,10 @@ int ms_container_parse(const char *path, size_t len, struct ms_container *out)
 		pos += n + 1;
 		if (n == 0)
 			continue;
+		/* The user's delegated tree: any engine's name below it is the user's choice. */
+		out->user_uid = ms_unit_user_manager_uid(c, n);
+		if (out->user_uid >= 0)
+			return 0;
 		if (component(c, n, parent, parent_len, out))
 			return 0;
 		if (n >= 8 && !memcmp(c, "kubepods", 8))
@@ -107,7 +112,11 @@ size_t ms_container_describe(const struct ms_container *c, unsigned esc_flags, c
 
 	if (size == 0)
 		return 0;
-	n = snprintf(out, size, "%s:", c->engine ? c->engine : "?");
+	if (!c->engine) {
+		n = snprintf(out, size, "other root (user@%ld.service)", c->user_uid);
+		return n < 0 ? 0 : (size_t)n >= size ? size - 1 : (size_t)n;
+	}
+	n = snprintf(out, size, "%s:", c->engine);
 	if (n < 0 || (size_t)n >= size)
 		return size - 1;
 	return (size_t)n + ms_escape(c->name, strnlen(c->name, sizeof(c->name)), out + n,
@@ -123,6 +132,7 @@ int ms_container_of(const struct ms_proc *proc, struct ms_container *out)
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	out->user_uid = -1;
 	rc = ms_proc_read_file(proc, "cgroup", MS_UNIT_CGROUP_READ_MAX, &buf, &len, &truncated, NULL);
 	if (rc < 0)
 		return rc;

@@ -12,10 +12,18 @@
  * its first 12.  The outermost matching component counts: below it the
  * container names its own cgroups, so a deeper match proves nothing.
  *
+ * A user manager (user@UID.service) delegates its whole tree to the user,
+ * who may create "docker-ID.scope" or "machine-NAME.scope" there and move a
+ * process in.  So, as in unit.h, a user manager met before any engine's name
+ * ends the walk: what lives below it is the user's, never a container, and
+ * is told as "other root (user@UID.service)".  (A rootless container is
+ * shown that way too: its name is the user's word, not the engine's.)
+ *
  * ms_container_parse takes a cgroup path (unit.h, ms_cgroup_paths) and
- * returns 0 with out filled, or MS_END when no engine is recognised (the
- * front end then says "other root").  A machine name is raw bytes from the
- * cgroup tree, at most MS_CONTAINER_NAME_MAX - 1 of them: ms_container_describe
+ * returns 0 with out filled (a container: engine set; a user's tree: engine
+ * NULL and user_uid set), or MS_END when neither is recognised (the front
+ * end then says "other root").  A machine name is raw bytes from the cgroup
+ * tree, at most MS_CONTAINER_NAME_MAX - 1 of them: ms_container_describe
  * escapes it.
  */
 #ifndef MAPSCOPE_CONTAINER_H
@@ -26,8 +34,9 @@
 #define MS_CONTAINER_NAME_MAX 72
 
 struct ms_container {
-	const char *engine; /* "docker", "containerd", "cri-o", "podman", "machine" */
+	const char *engine; /* "docker", "containerd", "cri-o", "podman", "machine"; NULL: a user's tree */
 	char name[MS_CONTAINER_NAME_MAX]; /* the short ID, or the machine's name */
+	long user_uid; /* the user manager's UID when engine is NULL; -1 otherwise */
 };
 
 int ms_container_parse(const char *path, size_t len, struct ms_container *out);
@@ -41,7 +50,10 @@ struct ms_proc;
  */
 int ms_container_of(const struct ms_proc *proc, struct ms_container *out);
 
-/* "docker:0123456789ab", "machine:NAME" (escaped); returns the length. */
+/*
+ * "docker:0123456789ab", "machine:NAME" (escaped), or for a user's tree
+ * "other root (user@1000.service)"; returns the length.
+ */
 size_t ms_container_describe(const struct ms_container *c, unsigned esc_flags, char *out,
 			     size_t size);
 

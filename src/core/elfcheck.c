@@ -71,20 +71,27 @@ static int check_ehdr(const struct source *s, Elf64_Ehdr *eh, struct ms_error *e
 	return 0;
 }
 
-static int check_symtab(const Elf64_Shdr *sh, const Elf64_Shdr *all, unsigned n, struct ms_error *err)
+/* size: the table's bytes as libelf will hold them (inflated, when compressed). */
+static int check_symtab(const Elf64_Shdr *sh, uint64_t size, const Elf64_Shdr *all, unsigned n,
+			struct ms_error *err)
 {
-	if (sh->sh_entsize != sizeof(Elf64_Sym) || sh->sh_size % sizeof(Elf64_Sym))
+	if (sh->sh_entsize != sizeof(Elf64_Sym) || size % sizeof(Elf64_Sym))
 		return ms_error_set(err, MS_ERR_LIMIT, 0, "symbol table entry size refused");
-	if (sh->sh_size / sizeof(Elf64_Sym) > MS_ELFCHECK_SYMBOLS_MAX)
+	if (size / sizeof(Elf64_Sym) > MS_ELFCHECK_SYMBOLS_MAX)
 		return ms_error_set(err, MS_ERR_LIMIT, 0, "more than %u symbols", MS_ELFCHECK_SYMBOLS_MAX);
 	if (sh->sh_link >= n || all[sh->sh_link].sh_type != SHT_STRTAB)
 		return ms_error_set(err, MS_ERR_LIMIT, 0, "symbol table without a string table");
 	return 0;
 }
 
-/* How many bytes a compressed section inflates to, from its own header. */
+/*
+ * How many bytes a compressed section inflates to, from its own header,
+ * into *inflated; each is bounded, and so is their sum over the file (*total):
+ * libdw inflates every debug section it is asked for, so many sections
+ * each under the bound would together still take gigabytes.
+ */
 static int check_compressed(const struct source *s, const Elf64_Shdr *sh, bool zdebug,
-			    struct ms_error *err)
+			    uint64_t *inflated_out, uint64_t *total, struct ms_error *err)
 {
 	uint64_t inflated = 0;
 
@@ -106,6 +113,11 @@ static int check_compressed(const struct source *s, const Elf64_Shdr *sh, bool z
 	if (inflated > MS_ELFCHECK_INFLATE_MAX)
 		return ms_error_set(err, MS_ERR_LIMIT, 0, "a section inflates past %u MiB",
 				    MS_ELFCHECK_INFLATE_MAX >> 20);
+	*total += inflated;
+	if (*total > MS_ELFCHECK_INFLATE_TOTAL_MAX)
+		return ms_error_set(err, MS_ERR_LIMIT, 0, "compressed sections inflate past %u MiB in all",
+				    MS_ELFCHECK_INFLATE_TOTAL_MAX >> 20);
+	*inflated_out = inflated;
 	return 0;
 }
 
@@ -117,23 +129,31 @@ static const char *section_name(const char *names, size_t len, const Elf64_Shdr 
 	return names + sh->sh_name;
 }
 
+/*
+ * Every section: a compressed one (whatever its type) by what it inflates
+ * to, and a symbol table by its size as libelf will hold it, inflated.
+ */
 static int check_sections(const struct source *s, const Elf64_Shdr *sh, unsigned n,
 			  const char *names, size_t names_len, bool trusted, struct ms_error *err)
 {
+	uint64_t total = 0;
+
 	for (unsigned i = 1; i < n; i++) {
 		const char *name = section_name(names, names_len, &sh[i]);
+		bool has_bytes = sh[i].sh_type != SHT_NOBITS;
+		uint64_t size = sh[i].sh_size;
 		int rc = 0;
 
-		if (sh[i].sh_type != SHT_NOBITS && !inside(s, sh[i].sh_offset, sh[i].sh_size))
+		if (has_bytes && !inside(s, sh[i].sh_offset, sh[i].sh_size))
 			return ms_error_set(err, MS_ERR_LIMIT, 0, "a section lies past the end of the file");
 		if (sh[i].sh_link >= n)
 			return ms_error_set(err, MS_ERR_LIMIT, 0, "a section links out of range");
-		if (sh[i].sh_type == SHT_SYMTAB || sh[i].sh_type == SHT_DYNSYM)
-			rc = check_symtab(&sh[i], sh, n, err);
-		else if (sh[i].sh_type != SHT_NOBITS && (sh[i].sh_flags & SHF_COMPRESSED))
-			rc = check_compressed(s, &sh[i], false, err);
-		else if (sh[i].sh_type != SHT_NOBITS && !strncmp(name, ".zdebug", 7))
-			rc = check_compressed(s, &sh[i], true, err);
+		if (has_bytes && (sh[i].sh_flags & SHF_COMPRESSED))
+			rc = check_compressed(s, &sh[i], false, &size, &total, err);
+		else if (has_bytes && !strncmp(name, ".zdebug", 7))
+			rc = check_compressed(s, &sh[i], true, &size, &total, err);
+		if (rc == 0 && (sh[i].sh_type == SHT_SYMTAB || sh[i].sh_type == SHT_DYNSYM))
+			rc = check_symtab(&sh[i], size, sh, n, err);
 		if (rc < 0)
 			return rc;
 		if (!trusted && !strcmp(name, ".gnu_debugdata"))

@@ -14,10 +14,15 @@
  *   - at most MS_ELFCHECK_SECTIONS_MAX sections, the program and section
  *     header tables inside the file, and every section that has bytes in
  *     the file (all but SHT_NOBITS) inside it too;
+ *   - a compressed section (SHF_COMPRESSED, or a ".zdebug" one), of any
+ *     type, inflates to at most MS_ELFCHECK_INFLATE_MAX bytes, and all of
+ *     a file's compressed sections together to at most
+ *     MS_ELFCHECK_INFLATE_TOTAL_MAX: libdw inflates each debug section it
+ *     reads, so many sections under the first bound would still add up;
  *   - symbol tables of whole Elf64_Sym entries, at most
- *     MS_ELFCHECK_SYMBOLS_MAX of them, linked to a string table;
- *   - a compressed section (SHF_COMPRESSED, or a ".zdebug" one) inflates
- *     to at most MS_ELFCHECK_INFLATE_MAX bytes;
+ *     MS_ELFCHECK_SYMBOLS_MAX of them (counted in the inflated size of a
+ *     compressed table, which is what libelf allocates), linked to a
+ *     string table;
  *   - an untrusted file (one a user other than root could have written)
  *     carries no .gnu_debugdata: an xz stream says nothing of its size
  *     before it is inflated.
@@ -40,7 +45,8 @@
 
 #define MS_ELFCHECK_SECTIONS_MAX 4096u
 #define MS_ELFCHECK_SYMBOLS_MAX (8u << 20)
-#define MS_ELFCHECK_INFLATE_MAX (256u << 20)
+#define MS_ELFCHECK_INFLATE_TOTAL_MAX (64u << 20)
+#define MS_ELFCHECK_INFLATE_MAX MS_ELFCHECK_INFLATE_TOTAL_MAX
 #define MS_ELFCHECK_TABLE_MAX (1u << 20)
 
 int ms_elfcheck_fd(int fd, uint64_t file_size, bool trusted, struct ms_error *err);

@@ -496,3 +496,77 @@ int ms_safewrite_file(const char *path, const struct ms_safewrite_opts *opts,
 	}
 	return ms_safewrite_close(&w, err);
 }
+
+/* Is fd a directory root owns that no one else may write?  0, or MS_ERR_NOACCESS naming shown. */
+static int root_only_dir(int fd, const char *shown, int len, struct ms_error *err)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return ms_error_set(err, MS_ERR_IO, errno, "%.*s: %s", len, shown, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return ms_error_set(err, MS_ERR_NOACCESS, ENOTDIR, "%.*s: not a directory", len, shown);
+	if (st.st_uid != 0)
+		return ms_error_set(err, MS_ERR_NOACCESS, EPERM, "%.*s: owned by uid %u, not root", len,
+				    shown, (unsigned)st.st_uid);
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return ms_error_set(err, MS_ERR_NOACCESS, EPERM, "%.*s: writable by group or others",
+				    len, shown);
+	return 0;
+}
+
+/* The next level below dir into *out, made 0700 when missing.  0 or an error, with err filled. */
+static int root_dir_level(int dir, const char *name, const char *shown, int len, int *out,
+			  struct ms_error *err)
+{
+	int flags = O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC;
+	int fd = openat(dir, name, flags), rc;
+
+	if (fd < 0 && errno == ENOENT && (mkdirat(dir, name, 0700) == 0 || errno == EEXIST))
+		fd = openat(dir, name, flags);
+	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
+		return ms_error_set(err, MS_ERR_NOACCESS, errno, "%.*s: a symbolic link or not a directory",
+				    len, shown);
+	if (fd < 0)
+		return ms_error_set(err, MS_ERR_IO, errno, "%.*s: %s", len, shown, strerror(errno));
+	rc = root_only_dir(fd, shown, len, err);
+	if (rc < 0)
+		close(fd);
+	else
+		*out = fd;
+	return rc;
+}
+
+int ms_safewrite_root_dir(int dirfd, const char *path, struct ms_error *err)
+{
+	char name[NAME_MAX + 1];
+	const char *at = path;
+	int dir, next = -1, rc;
+
+	dir = *path == '/' ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC) : fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+	if (dir < 0)
+		return ms_error_set(err, MS_ERR_IO, errno, "%s: %s", path, strerror(errno));
+	rc = root_only_dir(dir, *path == '/' ? "/" : ".", 1, err);
+	while (rc == 0 && *at) {
+		size_t n = strcspn(at, "/");
+
+		if (n == 0 || (n == 1 && *at == '.')) {
+			at += n + (at[n] == '/');
+			continue;
+		}
+		if (n > NAME_MAX || (n == 2 && !memcmp(at, "..", 2))) {
+			rc = ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s: not a plain path", path);
+			break;
+		}
+		memcpy(name, at, n);
+		name[n] = '\0';
+		rc = root_dir_level(dir, name, path, (int)(at + n - path), &next, err);
+		if (rc == 0) {
+			close(dir);
+			dir = next;
+		}
+		at += n + (at[n] == '/');
+	}
+	close(dir);
+	return rc;
+}

@@ -139,6 +139,19 @@ int ms_safewrite_file(const char *path, const struct ms_safewrite_opts *opts,
 		      const void *data, size_t len, bool *created,
 		      struct ms_error *err);
 
+/*
+ * A directory only root may change, for files root writes there later by
+ * name (a cache another library fills).  path is walked from dirfd (from
+ * "/" when absolute) one component at a time, never through a symbolic
+ * link (O_PATH|O_NOFOLLOW|O_DIRECTORY); a missing level is made 0700.
+ * dirfd itself and every level must be a directory root owns that neither
+ * group nor others may write: otherwise someone else could put a link in
+ * a level and steer root's later writes.  0, or MS_ERR_NOACCESS (a level
+ * is another's, writable by others, a symbolic link or not a directory)
+ * or MS_ERR_IO, with err naming the level.
+ */
+int ms_safewrite_root_dir(int dirfd, const char *path, struct ms_error *err);
+
 /* Write all of buf to an already open fd (stdout).  0, or -errno. */
 int ms_write_all(int fd, const void *buf, size_t len);
 

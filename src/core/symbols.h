@@ -143,7 +143,19 @@ int ms_symbols_image_new(const unsigned char *buf, size_t len, uint64_t base,
 			 struct ms_symbols **out, struct ms_error *err);
 int ms_symbols_image_check(struct ms_symbols *s, struct ms_error *err);
 
-/* Is debuginfod reachable at all (built with its client, DEBUGINFOD_URLS set)? */
-bool ms_symbols_debuginfod_available(void);
+/*
+ * May debuginfod be asked at all?  0, or MS_ERR_NOTSUP with err saying why
+ * not: built without its client, DEBUGINFOD_URLS not set, or, run as root,
+ * no safe cache.  As root the client's cache is always
+ * MS_SYMBOLS_DEBUGINFOD_CACHE (DEBUGINFOD_CACHE_PATH is set to it here),
+ * never the default under HOME or XDG_CACHE_HOME: sudo -E or su -m may
+ * have kept a user's, where the user can plant links that the client,
+ * writing its cache files by name, would follow as root.  Each level is
+ * made if missing and must be a directory only root may change
+ * (safewrite.h, ms_safewrite_root_dir).  Others keep the client's default.
+ * ms_symbols_new makes this check itself and fetches nothing when it fails.
+ */
+#define MS_SYMBOLS_DEBUGINFOD_CACHE "/var/cache/mapscope/debuginfod"
+int ms_symbols_debuginfod_check(struct ms_error *err);
 
 #endif

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 
 #include "buildid.h"
 #include "elfcheck.h"
+#include "safewrite.h"
 #include "symbols_fetch.h"
 
 struct ms_symbols_fetch {
@@ -58,14 +60,29 @@ static bool load_client(void)
 }
 #endif
 
-bool ms_symbols_debuginfod_available(void)
+int ms_symbols_debuginfod_check(struct ms_error *err)
 {
 #ifdef HAVE_DEBUGINFOD
 	const char *urls = getenv("DEBUGINFOD_URLS");
+	struct ms_error why;
+	int rc;
 
-	return urls && *urls;
+	if (!urls || !*urls)
+		return ms_error_set(err, MS_ERR_NOTSUP, 0, "DEBUGINFOD_URLS is not set");
+	if (geteuid() != 0)
+		return 0;
+	/*
+	 * The client reads DEBUGINFOD_CACHE_PATH when it queries, so set it
+	 * before any fetch (ours, or libdw's own for an alternate link).
+	 */
+	rc = ms_safewrite_root_dir(AT_FDCWD, MS_SYMBOLS_DEBUGINFOD_CACHE, &why);
+	if (rc < 0)
+		return ms_error_set(err, MS_ERR_NOTSUP, why.sys_errno, "no safe cache: %s", why.msg);
+	if (setenv("DEBUGINFOD_CACHE_PATH", MS_SYMBOLS_DEBUGINFOD_CACHE, 1) < 0)
+		return ms_error_set(err, MS_ERR_NOMEM, errno, "out of memory");
+	return 0;
 #else
-	return false;
+	return ms_error_set(err, MS_ERR_NOTSUP, 0, "mapscope was built without the debuginfod client");
 #endif
 }
 
@@ -92,9 +109,10 @@ int ms_symbols_fetch_new(bool on, unsigned seconds, ms_symbols_progress_fn progr
 			 struct ms_symbols_fetch **out)
 {
 	struct ms_symbols_fetch *f;
+	struct ms_error err;
 
 	*out = NULL;
-	if (!on || !ms_symbols_debuginfod_available()) {
+	if (!on || ms_symbols_debuginfod_check(&err) < 0) {
 		unsetenv("DEBUGINFOD_URLS");
 		return 0;
 	}

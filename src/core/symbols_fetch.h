@@ -3,8 +3,10 @@
  * Internal to symbols.h.
  *
  * ms_symbols_fetch_new makes no fetcher (*out NULL, return 0) unless on is
- * set, mapscope was built with the debuginfod client and DEBUGINFOD_URLS
- * is set and not empty; and when it makes none it removes DEBUGINFOD_URLS
+ * set and ms_symbols_debuginfod_check (symbols.h) allows it: built with
+ * the debuginfod client, DEBUGINFOD_URLS set and not empty, and as root a
+ * cache only root may change, which DEBUGINFOD_CACHE_PATH then names before
+ * the client is made; and when it makes none it removes DEBUGINFOD_URLS
  * from the environment, so that libdw, which reaches the servers on its
  * own from there, does not either.  A fetcher has seconds (0: the
  * default) for all its fetches together: the client's own timeout

@@ -30,8 +30,7 @@ static bool is_unit(const char *s, size_t len)
 	return false;
 }
 
-/* "user@1000.service" -> 1000; -1 if it is not a user manager. */
-static long user_manager_uid(const char *s, size_t len)
+long ms_unit_user_manager_uid(const char *s, size_t len)
 {
 	char digits[16];
 	size_t n;
@@ -71,7 +70,7 @@ static int unit_of_path(const char *path, size_t len, struct ms_unit *out)
 			break;
 		if (found) {
 			/* The first unit inside user@UID.service: a user unit. */
-			out->user_uid = user_manager_uid(out->name, strlen(out->name));
+			out->user_uid = ms_unit_user_manager_uid(out->name, strlen(out->name));
 			memcpy(out->name, comp, n);
 			out->name[n] = '\0';
 			return 0;
@@ -79,7 +78,7 @@ static int unit_of_path(const char *path, size_t len, struct ms_unit *out)
 		memcpy(out->name, comp, n);
 		out->name[n] = '\0';
 		found = true;
-		if (user_manager_uid(comp, n) < 0)
+		if (ms_unit_user_manager_uid(comp, n) < 0)
 			return 0;
 	}
 	return found ? 0 : MS_END;

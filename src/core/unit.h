@@ -44,6 +44,9 @@ struct ms_unit {
 
 int ms_unit_parse(const char *text, size_t len, struct ms_unit *out);
 
+/* One cgroup path component: "user@1000.service" -> 1000; -1 if it is not a user manager. */
+long ms_unit_user_manager_uid(const char *name, size_t len);
+
 /*
  * The two cgroup paths of /proc/PID/cgroup text that say where a process
  * lives: the unified hierarchy's ("0::PATH") and the name=systemd one's on

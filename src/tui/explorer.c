@@ -396,9 +396,11 @@ int tui_main(int argc, char **argv)
 	if (need_terminal())
 		return MS_EXIT_USAGE;
 #ifdef HAVE_LIBDW
-	if (app.debuginfod && !ms_symbols_debuginfod_available()) {
-		explorer_error("--debuginfod: DEBUGINFOD_URLS is not set (or no client): nothing is fetched");
-		tui_message(&app, "--debuginfod: DEBUGINFOD_URLS is not set: nothing is fetched");
+	struct ms_error err;
+
+	if (app.debuginfod && ms_symbols_debuginfod_check(&err) < 0) {
+		explorer_error("--debuginfod: %s: nothing is fetched", err.msg);
+		tui_message(&app, "--debuginfod: %s: nothing is fetched", err.msg);
 	}
 #endif
 	load_ignore(&app);
