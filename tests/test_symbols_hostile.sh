@@ -55,7 +55,7 @@ cleanup() {
 	# never blocks, which lets it go.
 	[ -p "$TMP/fifo" ] && (exec 9<>"$TMP/fifo") 2>/dev/null
 	for p in $HOLDERS; do kill -KILL "$p" 2>/dev/null; done
-	exec 3>&- 2>/dev/null
+	exec 3>&-
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -82,7 +82,7 @@ chown "$NOBODY:$NOBODY" "$TMP"/* && chmod 0644 "$TMP"/*.so "$TMP/alt.debug" || f
 # ADDR (ms_hostile_target + 4).  Its stdin stays open on fd 3 until the
 # next hold.
 hold() {
-	exec 3>&- 2>/dev/null
+	exec 3>&-
 	rm -f "$TMP/hold.in" "$TMP/hold.out"
 	mkfifo "$TMP/hold.in" "$TMP/hold.out" || fail "mkfifo"
 	"$HOLD" "$NOBODY" "$TMP/$1.so" ms_hostile_target <"$TMP/hold.in" >"$TMP/hold.out" &
@@ -107,20 +107,20 @@ field() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 
 N=0 FAILED=0
 check() {
-	case=$1
-	hold "$case"
+	kind=$1
+	hold "$kind"
 	"$MAXRSS" "$TMP/rep" "$DEADLINE" "$GUARD_MB" \
 		"$BIN" at "$HPID" "$ADDR" -r -n -o ADDR,SYMBOL,SOURCE >"$TMP/out" 2>"$TMP/err"
 	[ -p "$TMP/fifo" ] && (exec 9<>"$TMP/fifo") 2>/dev/null
 	kill -KILL "$HPID" 2>/dev/null
 	N=$((N + 1))
-	[ -s "$TMP/rep" ] || { echo "not ok $N - $case: ms-maxrss gave no report"; FAILED=$((FAILED + 1)); return; }
+	[ -s "$TMP/rep" ] || { echo "not ok $N - $kind: ms-maxrss gave no report"; FAILED=$((FAILED + 1)); return; }
 	status=$(field "$TMP/rep" status) secs=$(field "$TMP/rep" seconds)
 	kb=$(field "$TMP/rep" maxrss_kb) killed=$(field "$TMP/rep" killed)
 	left=$(field "$TMP/rep" left) stuck=$(field "$TMP/rep" stuck)
 	mb=$((kb / 1024))
 	bound=$RSS_MB
-	[ "$case" = sparse ] && bound=$SPARSE_MB
+	[ "$kind" = sparse ] && bound=$SPARSE_MB
 	why=
 	case $killed in
 	none) ;;
@@ -135,20 +135,20 @@ check() {
 	[ "$left" = 0 ] || why="$why; $left process(es) outlived it"
 	row=$(awk -v a="$ADDR" '$1 == a' "$TMP/out")
 	[ -n "$row" ] || why="$why; no row for $ADDR"
-	if [ "$case" = sane ]; then
+	if [ "$kind" = sane ]; then
 		set -- $row
 		[ "${2:-}" = ms_hostile_target+0x4 ] || why="$why; SYMBOL '${2:-}'"
 		[ "${3:-}" = /ms-hostile-src/hostile_lib.c:7 ] || why="$why; SOURCE '${3:-}'"
 	fi
 	if [ -z "$why" ]; then
-		echo "ok $N - $case: $secs s, peak $mb MB: $row"
+		echo "ok $N - $kind: $secs s, peak $mb MB: $row"
 	else
-		echo "not ok $N - $case: $secs s, peak $mb MB:${why#;} [stderr: $(head -c 300 "$TMP/err" | tr '\n' ' ')]"
+		echo "not ok $N - $kind: $secs s, peak $mb MB:${why#;} [stderr: $(head -c 300 "$TMP/err" | tr '\n' ' ')]"
 		FAILED=$((FAILED + 1))
 	fi
 }
 
-for case in sane altlink altfile sections symtab lines sparse; do
-	check "$case"
+for kind in sane altlink altfile sections symtab lines sparse; do
+	check "$kind"
 done
 [ "$FAILED" = 0 ] || fail "$FAILED of $N cases"
