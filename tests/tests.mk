@@ -22,7 +22,8 @@ LDADD = tests/libms-test.a $(TUI_LIBS) $(CORE_LIBS) $(CMOCKA_LIBS)
 # Both test libraries call themselves libstale.so.1, as two builds of one library would.
 STALE_LIB_FLAGS = -shared -Wl,--build-id=sha1 -Wl,-soname,libstale.so.1
 check_PROGRAMS += tests/ms-fixture tests/ms-residency-fixture tests/ms-hostile tests/stale-child \
-	tests/ms-fuse-serve tests/libstale-a.so tests/libstale-b.so tests/libms-fixture-sym.so
+	tests/ms-fuse-serve tests/libstale-a.so tests/libstale-b.so tests/libms-fixture-sym.so \
+	tests/ms-dlopen-hold tests/ms-maxrss
 tests_ms_fixture_SOURCES = tests/fixture.c
 # The fixture maps a library with a symbol the symbol tests know, found next to it.
 tests_ms_fixture_LDADD = tests/libms-fixture-sym.so
@@ -34,6 +35,10 @@ tests_ms_residency_fixture_SOURCES = tests/residency_fixture.c
 tests_ms_hostile_SOURCES = tests/hostile_fixture.c
 tests_stale_child_SOURCES = tests/stale_child.c
 tests_ms_fuse_serve_SOURCES = tests/fuse_serve.c
+# The libdw tests: a user's process holding a crafted library, and a
+# deadline and a peak-RSS figure for a whole process tree.
+tests_ms_dlopen_hold_SOURCES = tests/dlopen_hold.c
+tests_ms_maxrss_SOURCES = tests/maxrss.c
 tests_libstale_a_so_SOURCES = tests/stale_lib_a.c
 tests_libstale_a_so_CFLAGS = $(AM_CFLAGS) -fPIC
 tests_libstale_a_so_LDFLAGS = $(STALE_LIB_FLAGS)
@@ -74,10 +79,12 @@ SHELL_TESTS = \
 	tests/e2e/explorer_fuse.sh tests/e2e/hardening.sh tests/e2e/files.sh \
 	tests/test_fleet_tools.sh tests/test_completion_shells.sh \
 	tests/test_symbols_at.sh tests/test_symbols_ref.sh tests/e2e/symbols.sh tests/test_symbols_budget.sh \
-	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh
+	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh \
+	tests/test_symbols_hostile.sh tests/e2e/symbols_hostile.sh
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/fixture_sym.sh tests/screens tests/golden tests/fuzz \
-	tests/prometheus tests/zsh_complete.zsh tests/symbols_ref.py tests/e2e/debuginfod_stub.py
+	tests/prometheus tests/zsh_complete.zsh tests/symbols_ref.py tests/e2e/debuginfod_stub.py \
+	tests/hostile_elf.py tests/hostile_lib.c
 
 AM_TESTS_ENVIRONMENT = \
 	MS_FIXTURE='$(abs_top_builddir)/tests/ms-fixture'; export MS_FIXTURE; \
