@@ -245,6 +245,7 @@ static int install_filter(void)
 }
 #endif
 
+#ifndef MS_SANITIZED
 static uint64_t vm_size_now(void)
 {
 	char buf[128];
@@ -261,6 +262,7 @@ static uint64_t vm_size_now(void)
 		return 0;
 	return (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
 }
+#endif
 
 static void set_limit(int which, rlim_t value)
 {
