@@ -31,6 +31,16 @@
  * f_type (works on an O_PATH descriptor, fs/statfs.c), for mapscope's own
  * reads.
  *
+ * By mount (for the one path walk, untrusted_walk.h): ms_fstypes_load_root
+ * reads the mountinfo of the root a walk starts from (/proc/PID/mountinfo,
+ * whose mount points are printed relative to that process's root, or
+ * ours for ours) and keeps each refused mount point, unescaped from
+ * mountinfo's \ooo escapes, and every mount ID with its state.
+ * ms_fstypes_refuse_point answers for a path exactly as that table prints
+ * it; ms_fstypes_refuse_mount for a mount ID, and says when the table does
+ * not know it (a mount made after the read).  ms_fstypes_parse keeps the
+ * mount points of the text it is given.
+ *
  * Served by someone else: fuse and every fuse.SUBTYPE (sshfs, glusterfs,
  * ...), fuseblk (a block device, but read by a user daemon such as
  * ntfs-3g), virtiofs, nfs, nfs4, cifs, smb3, smbfs, 9p, ceph, afs, coda,
@@ -41,6 +51,7 @@
 #ifndef MAPSCOPE_FSTYPE_H
 #define MAPSCOPE_FSTYPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,10 +67,16 @@ struct ms_fstypes;
 int ms_fstypes_load(const struct ms_proc *proc, struct ms_fstypes **out, struct ms_error *err);
 /* The same from mountinfo text already read (len bytes, any content). */
 int ms_fstypes_parse(const char *text, size_t len, struct ms_fstypes **out, struct ms_error *err);
+/* procdirfd: a /proc/PID directory, or -1 for our own root. */
+int ms_fstypes_load_root(int procdirfd, struct ms_fstypes **out, struct ms_error *err);
 void ms_fstypes_free(struct ms_fstypes *t);
 
 /* NULL: safe to read.  Else why not; t may be NULL (nothing is safe then). */
 const char *ms_fstypes_refuse(const struct ms_fstypes *t, uint32_t major, uint32_t minor);
 const char *ms_fstypes_refuse_magic(unsigned long f_type);
+/* By mount ID: NULL with *known false when the table lacks it (refuse then). */
+const char *ms_fstypes_refuse_mount(const struct ms_fstypes *t, uint64_t mnt_id, bool *known);
+/* Is path (len bytes, absolute, unescaped) a mount point of a refused type? */
+const char *ms_fstypes_refuse_point(const struct ms_fstypes *t, const char *path, size_t len);
 
 #endif
