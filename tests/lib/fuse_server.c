@@ -81,6 +81,11 @@ static void serve(int fd, const struct content *c, struct fuse_modes *modes)
 		case FUSE_LOOKUP: {
 			struct fuse_entry_out o = { 0 };
 
+			if (modes->hang_lookups) {
+				modes->lookups_hung++;
+				break;
+			}
+
 			if (in->nodeid != FUSE_ROOT_ID || strcmp(arg, FUSE_SERVER_NAME) != 0) {
 				reply(fd, in->unique, ENOENT, NULL, 0);
 				break;
@@ -217,10 +222,16 @@ void fuse_server_hang_reads(struct fuse_server *s)
 
 int fuse_server_start(struct fuse_server *s, const char *content_path, const char **why)
 {
+	return fuse_server_start_over(s, content_path, NULL, why);
+}
+
+int fuse_server_start_over(struct fuse_server *s, const char *content_path, const char *over,
+			   const char **why)
+{
 	struct content c = { 0 };
 	char opts[128];
 	const char *tmp = getenv("TMPDIR");
-	int fd;
+	int fd = -1;
 
 	memset(s, 0, sizeof(s[0]));
 	if (geteuid() != 0) {
@@ -235,11 +246,21 @@ int fuse_server_start(struct fuse_server *s, const char *content_path, const cha
 		*why = "cannot read the file to serve";
 		return -1;
 	}
-	snprintf(s->mnt, sizeof(s->mnt), "%s/ms-fuse-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(s->mnt)) {
-		free(c.data);
-		*why = "mkdtemp failed";
-		return -1;
+	if (over) {
+		if (strlen(over) >= sizeof(s->mnt)) {
+			free(c.data);
+			*why = "the directory to mount over has too long a name";
+			return -1;
+		}
+		snprintf(s->mnt, sizeof(s->mnt), "%s", over);
+		s->borrowed_mnt = true;
+	} else {
+		snprintf(s->mnt, sizeof(s->mnt), "%s/ms-fuse-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(s->mnt)) {
+			free(c.data);
+			*why = "mkdtemp failed";
+			return -1;
+		}
 	}
 	snprintf(s->path, sizeof(s->path), "%s/%s", s->mnt, FUSE_SERVER_NAME);
 	s->modes = mmap(NULL, sizeof(*s->modes), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -294,7 +315,8 @@ void fuse_server_stop(struct fuse_server *s)
 		s->mounted = false;
 	}
 	if (s->mnt[0]) {
-		rmdir(s->mnt);
+		if (!s->borrowed_mnt)
+			rmdir(s->mnt);
 		s->mnt[0] = '\0';
 	}
 	if (s->modes) {

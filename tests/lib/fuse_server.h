@@ -14,7 +14,12 @@
  *   - hang_reads: READ requests are never answered, as a hostile daemon
  *     would do;
  *   - new_inode: LOOKUP answers another node (inode 3 instead of 2), as if
- *     the file had been replaced.
+ *     the file had been replaced;
+ *   - hang_lookups: LOOKUP requests are never answered, so any path walk
+ *     that steps into the file system blocks in fuse_lookup.
+ * fuse_server_start_over mounts the file system over a directory the test
+ * gives (hiding what is below it) instead of a mount point of its own, and
+ * leaves that directory in place when stopped.
  * Needs root (mount(2)) and /dev/fuse; fuse_server_start says why not.
  */
 #ifndef MAPSCOPE_TESTS_FUSE_SERVER_H
@@ -31,6 +36,8 @@ struct fuse_modes {
 	volatile int new_inode;
 	volatile int reads_hung; /* READs left unanswered so far */
 	volatile int drop_caches_failed;
+	volatile int hang_lookups;
+	volatile int lookups_hung; /* LOOKUPs left unanswered so far */
 };
 
 struct fuse_server {
@@ -39,10 +46,14 @@ struct fuse_server {
 	pid_t pid;           /* the server; 0 once stopped */
 	struct fuse_modes *modes;
 	bool mounted;
+	bool borrowed_mnt;   /* mnt is the test's: not removed on stop */
 };
 
 /* 0, or -1 with why (a static string) set: not root, no /dev/fuse, mount failed. */
 int fuse_server_start(struct fuse_server *s, const char *content_path, const char **why);
+/* The same, mounted over the existing directory over (hang modes can be set once it returns). */
+int fuse_server_start_over(struct fuse_server *s, const char *content_path, const char *over,
+			   const char **why);
 /*
  * Fork a child that maps the served file and reads its first page (so READ
  * must be answered then), and waits to be killed.  0 with *pid and *start

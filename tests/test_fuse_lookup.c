@@ -1,0 +1,313 @@
+/*
+ * A FUSE file system that never answers LOOKUP, mounted over the directory
+ * of a mapped library (untrusted_walk.h).  A child, as nobody where it can
+ * be, maps DIR/lib.so from a real file under the test's directory; then
+ * tests/lib/fuse_server.c mounts over DIR and leaves every LOOKUP
+ * unanswered.  The mapping's name and device stay those of the real file,
+ * so nothing but the path walk itself can tell: a lookup that steps into
+ * DIR sleeps in fuse_lookup, uninterruptibly, until the daemon dies.
+ *
+ * Each command runs the real binary under a 10 s deadline and must finish
+ * on its own, say unknown (and why) for the library, send the daemon no
+ * LOOKUP at all, and leave no mapscope process in D state.  Past the
+ * deadline the server is killed, which aborts the connection and releases
+ * whatever was blocked, and the test fails.  Root and /dev/fuse are
+ * needed; otherwise the tests skip with the reason.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fuse_server.h"
+#include "msrun.h"
+#include "testutil.h"
+
+#define REASON "the path crosses a daemon-served mount"
+
+struct fx {
+	struct fuse_server server;
+	pid_t mapper;
+	char pid[16];
+	char addr[32];
+	char *tmp;
+	char *dir;   /* DIR: the FUSE file system is mounted over it */
+	char *lib;   /* DIR/lib.so, the mapped name */
+	bool aborted;
+	bool started;
+	int lookups_hung; /* when the server was stopped at the deadline */
+};
+
+/* Map path as nobody (or as ourselves where that fails) and wait to be killed. */
+static pid_t map_in_child(const char *path, unsigned long *addr)
+{
+	int ready[2];
+	pid_t pid;
+
+	if (pipe2(ready, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		void *p;
+		int fd;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (setgid(65534) == 0 && setuid(65534) < 0)
+			_exit(1);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			_exit(1);
+		p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED)
+			_exit(1);
+		close(fd);
+		*addr = (unsigned long)p;
+		if (write(ready[1], addr, sizeof(*addr)) != (ssize_t)sizeof(*addr))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	if (pid < 0 || read(ready[0], addr, sizeof(*addr)) != (ssize_t)sizeof(*addr)) {
+		close(ready[0]);
+		if (pid > 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+		return -1;
+	}
+	close(ready[0]);
+	return pid;
+}
+
+static int setup(void **state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+	char *built = tu_built("libstale-a.so");
+	char *cfg, *cfgdir;
+	const char *why = NULL;
+	unsigned long addr = 0;
+
+	assert_non_null(fx);
+	*state = fx;
+	fx->tmp = tu_tmpdir();
+	assert_non_null(fx->tmp);
+	/* nobody must reach DIR/lib.so. */
+	assert_int_equal(chmod(fx->tmp, 0755), 0);
+	fx->dir = tu_join(fx->tmp, "DIR");
+	fx->lib = tu_join(fx->dir, "lib.so");
+	assert_int_equal(mkdir(fx->dir, 0755), 0);
+	assert_int_equal(tu_copy(built, fx->lib), 0);
+	/*
+	 * The default rules ignore /tmp, where the test's directory may be:
+	 * the library must be judged.  /dev/zero is the test harness's shared
+	 * memory.
+	 */
+	cfg = tu_join(fx->tmp, "cfg");
+	cfgdir = tu_join(cfg, "mapscope");
+	assert_int_equal(mkdir(cfg, 0755), 0);
+	assert_int_equal(mkdir(cfgdir, 0755), 0);
+	free(cfgdir);
+	cfgdir = tu_join(cfg, "mapscope/stale-ignore.conf");
+	assert_int_equal(tu_spit(cfgdir, "/dev/*  device file\n/memfd:*  memfd\n/SYSV*  SysV shm\n"), 0);
+	free(cfgdir);
+	setenv("XDG_CONFIG_HOME", cfg, 1);
+	free(cfg);
+	fx->mapper = map_in_child(fx->lib, &addr);
+	assert_true(fx->mapper > 0);
+	snprintf(fx->pid, sizeof(fx->pid), "%d", (int)fx->mapper);
+	snprintf(fx->addr, sizeof(fx->addr), "%lx", addr);
+	if (fuse_server_start_over(&fx->server, built, fx->dir, &why) < 0) {
+		print_message("skipped: %s\n", why);
+		free(built);
+		return 0;
+	}
+	free(built);
+	fx->server.modes->hang_lookups = 1;
+	fx->started = true;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+
+	if (fx->mapper > 0) {
+		kill(fx->mapper, SIGKILL);
+		waitpid(fx->mapper, NULL, 0);
+	}
+	/* Always: killing the server frees anything still blocked on it. */
+	fuse_server_stop(&fx->server);
+	unsetenv("XDG_CONFIG_HOME");
+	if (fx->tmp)
+		tu_rmtree(fx->tmp);
+	free(fx->tmp);
+	free(fx->dir);
+	free(fx->lib);
+	free(fx);
+	return 0;
+}
+
+static void abort_fuse(void *arg)
+{
+	struct fx *fx = arg;
+
+	fx->aborted = true;
+	fx->lookups_hung = fx->server.modes ? fx->server.modes->lookups_hung : -1;
+	fuse_server_stop(&fx->server);
+}
+
+/* A mapscope process in uninterruptible sleep, or 0. */
+static pid_t mapscope_in_d_state(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t found = 0;
+
+	assert_non_null(d);
+	while (!found && (e = readdir(d))) {
+		char path[300], buf[512];
+		const char *close_paren;
+		size_t n;
+		FILE *fp;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if (!(fp = fopen(path, "re")))
+			continue;
+		n = fread(buf, 1, sizeof(buf) - 1, fp);
+		fclose(fp);
+		buf[n] = '\0';
+		close_paren = strrchr(buf, ')');
+		if (close_paren && strstr(buf, "(mapscope)") && close_paren[1] == ' ' && close_paren[2] == 'D')
+			found = (pid_t)atoi(e->d_name);
+	}
+	closedir(d);
+	return found;
+}
+
+/* Run mapscope; its output, after the checks every command must pass. */
+static char *run(struct fx *fx, const char *const *args, int *status)
+{
+	const struct msrun_opts opts = { .timeout_ms = 10000, .on_timeout = abort_fuse, .timeout_arg = fx };
+	struct msrun_result r;
+	pid_t stuck;
+
+	if (!fx->started)
+		skip();
+	r = msrun(&opts, args);
+	stuck = mapscope_in_d_state();
+	if (fx->aborted || r.timed_out)
+		fail_msg("mapscope %s did not finish in 10 s: blocked on the FUSE daemon (%d LOOKUPs unanswered)",
+			 args[0], fx->lookups_hung);
+	if (stuck)
+		fail_msg("mapscope (PID %d) is in D state", (int)stuck);
+	assert_int_equal(fx->server.modes->lookups_hung, 0);
+	*status = r.status;
+	free(r.err);
+	assert_non_null(r.out);
+	return r.out;
+}
+
+/* The line of out that names the mapped library. */
+static char *lib_line(struct fx *fx, char *out)
+{
+	char *line = strstr(out, fx->lib);
+	char *end;
+
+	if (!line)
+		fail_msg("no line names %s in:\n%s", fx->lib, out);
+	while (line > out && line[-1] != '\n')
+		line--;
+	end = strchr(line, '\n');
+	if (end)
+		*end = '\0';
+	return line;
+}
+
+static void test_stale_pid(void **state)
+{
+	struct fx *fx = *state;
+	int status;
+	char *out = run(fx, MSRUN_ARGS("stale", fx->pid, "--show=all"), &status);
+	char *line = lib_line(fx, out);
+
+	assert_int_equal(status, 0);
+	if (!strstr(line, "unknown") || !strstr(line, REASON))
+		fail_msg("not unknown, or not why, in:\n%s", line);
+	free(out);
+}
+
+static void test_stale_metrics_file(void **state)
+{
+	struct fx *fx = *state;
+	char *file = tu_join(fx->tmp, "metrics.prom");
+	const char *unknown;
+	char *text;
+	int status;
+	char *out = run(fx, MSRUN_ARGS("stale", "--metrics-file", file), &status);
+
+	/* Other processes of this machine may be stale: 0 or 1, never an error. */
+	assert_true(status == 0 || status == 1);
+	text = tu_slurp(file, NULL);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "# EOF"));
+	/* The library is counted, as unknown (so are others' files that could not be judged). */
+	unknown = strstr(text, "mapscope_stale_files{verdict=\"unknown\"} ");
+	assert_non_null(unknown);
+	assert_true(atol(strchr(unknown, '}') + 2) >= 1);
+	free(text);
+	free(file);
+	free(out);
+}
+
+static void test_list_soname(void **state)
+{
+	struct fx *fx = *state;
+	int status;
+	char *out = run(fx, MSRUN_ARGS("list", fx->pid, "--by-file", "-o", "NAME,SONAME", "-r"), &status);
+	char *line = lib_line(fx, out);
+
+	assert_int_equal(status, 0);
+	/* Not read: the walk stopped at DIR. */
+	assert_null(strstr(line, "libstale"));
+	free(out);
+}
+
+static void test_list_verdict(void **state)
+{
+	struct fx *fx = *state;
+	int status;
+	char *out = run(fx, MSRUN_ARGS("list", fx->pid, "--by-file", "-o", "NAME,VERDICT", "-r"), &status);
+	char *line = lib_line(fx, out);
+
+	assert_int_equal(status, 0);
+	assert_non_null(strstr(line, "unknown"));
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_stale_pid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_metrics_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_list_soname, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_list_verdict, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
