@@ -49,7 +49,7 @@ CMOCKA_TESTS = \
 	tests/test_safewrite tests/test_saferead tests/test_snapshot tests/test_snapshot_record \
 	tests/test_diff tests/test_safewrite_atomic tests/test_stale_metrics \
 	tests/test_stale tests/test_stale_cli tests/test_stale_parse tests/test_buildid tests/test_elfcheck \
-	tests/test_stale_race tests/test_fuse tests/test_fuse_lookup tests/test_roots tests/test_packages tests/test_pkgdb \
+	tests/test_stale_race tests/test_fuse tests/test_fuse_lookup tests/test_untrusted_walk tests/test_roots tests/test_packages tests/test_pkgdb \
 	tests/test_residency tests/test_residency_cli tests/test_residency_tui \
 	tests/test_tui_mapview tests/test_tui_keydec tests/test_tui_elide tests/test_tui_settings \
 	tests/test_tui_proclist tests/test_tui_stale tests/test_tui_screen \
