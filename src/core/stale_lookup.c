@@ -259,7 +259,7 @@ static uint64_t hash_of(const uint64_t key[3], const char *path, size_t len)
 	return ms_hash_bytes(h, path, len);
 }
 
-static struct ms_walk_root walk_root(const struct ms_lookup_root *root)
+struct ms_walk_root ms_lookup_walk_root(const struct ms_lookup_root *root)
 {
 	return (struct ms_walk_root){ .fd = root->fd, .mounts = root->mounts };
 }
@@ -270,7 +270,7 @@ static struct ms_walk_root walk_root(const struct ms_lookup_root *root)
  */
 static void stat_path(const struct ms_lookup_root *root, const char *path, struct ms_lookup *l)
 {
-	struct ms_walk_root wr = walk_root(root);
+	struct ms_walk_root wr = ms_lookup_walk_root(root);
 	struct statfs sfs;
 	struct stat st;
 	int fd = ms_walk_open(&wr, path, 0, &st, &l->why);
@@ -351,7 +351,7 @@ static void race_point(void *arg, enum ms_walk_step step, const char *path)
 static int open_checked(const struct ms_lookup_root *root, const char *path,
 			const struct ms_lookup *l, const char **why)
 {
-	struct ms_walk_root wr = walk_root(root);
+	struct ms_walk_root wr = ms_lookup_walk_root(root);
 	struct stat expect = { .st_dev = makedev(l->dev_major, l->dev_minor), .st_ino = (ino_t)l->inode };
 
 	return ms_walk_open_read(&wr, path, 0, &expect, root->race_fn ? race_point : NULL,

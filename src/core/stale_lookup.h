@@ -41,6 +41,7 @@
 #include "error.h"
 #include "mapping.h"
 #include "proc.h"
+#include "untrusted_walk.h"
 
 enum ms_lookup_bid {
 	MS_LOOKUP_BID_UNREAD,
@@ -70,8 +71,6 @@ enum ms_lookup_step {
 };
 
 typedef void (*ms_lookup_race_fn)(void *arg, enum ms_lookup_step step, const char *path);
-
-struct ms_walk_mounts;
 
 struct ms_lookup_root {
 	int fd;       /* -1: unusable, err (and why, when refused on purpose) says why */
@@ -122,6 +121,8 @@ void ms_lookup_root_guess(struct ms_lookup_cache *c, const struct ms_proc *proc,
 void ms_lookup_root_settle(struct ms_lookup_cache *c, const struct ms_proc *proc,
 			   struct ms_lookup_root *root);
 void ms_lookup_root_release(struct ms_lookup_root *root);
+/* The root as untrusted_walk.h takes it, for walks with other flags (debug files). */
+struct ms_walk_root ms_lookup_walk_root(const struct ms_lookup_root *root);
 
 /* path: len bytes, absolute.  0 with *out set, or MS_ERR_NOMEM. */
 int ms_lookup_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
