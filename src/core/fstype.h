@@ -27,9 +27,10 @@
  * real block device is read, as mapscope in a chroot must read its host's
  * disks.
  *
- * By descriptor: ms_fstypes_refuse_magic answers the same from fstatfs's
- * f_type (works on an O_PATH descriptor, fs/statfs.c), for mapscope's own
- * reads.
+ * By statfs magic: ms_fstypes_refuse_magic answers the same from an f_type.
+ * Beware that fstatfs on a FUSE file (allow_other mounts included) sends
+ * FUSE_STATFS to its daemon: mapscope's own path lookups decide by mount
+ * instead (untrusted_walk.h), before any call reaches the file system.
  *
  * By mount (for the one path walk, untrusted_walk.h): ms_fstypes_load_root
  * reads the mountinfo of the root a walk starts from (/proc/PID/mountinfo,
