@@ -39,7 +39,6 @@ struct fx {
 	char hex[2 * MS_BUILD_ID_MAX + 1]; /* the served library's build ID */
 	char *dir;
 	bool aborted;
-	int reads_hung; /* READs the server had left unanswered when it was stopped */
 };
 
 static int setup(void **state)
@@ -77,11 +76,7 @@ static int teardown(void **state)
 {
 	struct fx *fx = *state;
 
-	if (fx->mapper > 0) {
-		kill(fx->mapper, SIGKILL);
-		waitpid(fx->mapper, NULL, 0);
-	}
-	fuse_server_stop(&fx->server);
+	fuse_server_stop_mapped(&fx->server, &fx->mapper);
 	if (fx->dir) {
 		tu_rmtree(fx->dir);
 		free(fx->dir);
@@ -95,7 +90,6 @@ static void abort_fuse(void *arg)
 	struct fx *fx = arg;
 
 	fx->aborted = true;
-	fx->reads_hung = fx->server.modes ? fx->server.modes->reads_hung : -1;
 	fuse_server_stop(&fx->server);
 }
 
@@ -115,7 +109,7 @@ static char *run(struct fx *fx, int want_status, const char *const *args)
 	status = r.status;
 	if (fx->aborted)
 		fail_msg("mapscope %s %s did not finish: blocked on the FUSE daemon (%d READs left unanswered)",
-			 args[0], args[1], fx->reads_hung);
+			 args[0], args[1], fx->server.reads_hung);
 	if (status != want_status)
 		print_message("mapscope %s: exit %d, output:\n%s\n", args[0], status, out ? out : "");
 	assert_int_equal(status, want_status);

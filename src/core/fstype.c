@@ -248,6 +248,13 @@ static int by_id(const void *a, const void *b)
 	return (x->why == NULL) - (y->why == NULL);
 }
 
+static int by_id_only(const void *a, const void *b)
+{
+	const struct mnt_entry *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
 static int by_path(const void *a, const void *b)
 {
 	const struct point *x = a, *y = b;
@@ -362,18 +369,13 @@ void ms_fstypes_free(struct ms_fstypes *t)
 
 const char *ms_fstypes_refuse_mount(const struct ms_fstypes *t, uint64_t mnt_id, bool *known)
 {
-	size_t lo = 0, hi = t ? t->mnt_count : 0;
+	struct mnt_entry key = { .id = mnt_id };
+	const struct mnt_entry *e = t && t->mnt_count ?
+		bsearch(&key, t->mnts, t->mnt_count, sizeof(*t->mnts), by_id_only) : NULL;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->mnts[mid].id < mnt_id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*known = t && lo < t->mnt_count && t->mnts[lo].id == mnt_id;
-	return *known ? t->mnts[lo].why : NULL;
+	/* Listed twice (ours and the process's table): the same mount, the same answer. */
+	*known = e != NULL;
+	return e ? e->why : NULL;
 }
 
 const char *ms_fstypes_refuse_point(const struct ms_fstypes *t, const char *path, size_t len)

@@ -320,7 +320,19 @@ void fuse_server_stop(struct fuse_server *s)
 		s->mnt[0] = '\0';
 	}
 	if (s->modes) {
+		s->reads_hung = s->modes->reads_hung;
+		s->lookups_hung = s->modes->lookups_hung;
 		munmap((void *)s->modes, sizeof(*s->modes));
 		s->modes = NULL;
 	}
+}
+
+void fuse_server_stop_mapped(struct fuse_server *s, pid_t *mapper)
+{
+	if (*mapper > 0) {
+		kill(*mapper, SIGKILL);
+		waitpid(*mapper, NULL, 0);
+		*mapper = 0;
+	}
+	fuse_server_stop(s);
 }

@@ -47,6 +47,8 @@ struct fuse_server {
 	struct fuse_modes *modes;
 	bool mounted;
 	bool borrowed_mnt;   /* mnt is the test's: not removed on stop */
+	int reads_hung;      /* the modes' counts when it was stopped */
+	int lookups_hung;
 };
 
 /* 0, or -1 with why (a static string) set: not root, no /dev/fuse, mount failed. */
@@ -68,5 +70,7 @@ int fuse_server_map_in_child(struct fuse_server *s, pid_t *pid, unsigned long *s
 void fuse_server_hang_reads(struct fuse_server *s);
 /* Kill the server (aborting its connection), unmount (MNT_DETACH), remove mnt. */
 void fuse_server_stop(struct fuse_server *s);
+/* Kill and reap the child mapping the file (*mapper; 0: none), then stop. */
+void fuse_server_stop_mapped(struct fuse_server *s, pid_t *mapper);
 
 #endif
