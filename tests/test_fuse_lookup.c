@@ -7,7 +7,8 @@
  * so nothing but the path walk itself can tell: a lookup that steps into
  * DIR sleeps in fuse_lookup, uninterruptibly, until the daemon dies.
  *
- * Each command runs the real binary under a 10 s deadline and must finish
+ * Each command (stale, stale --metrics-file, list --by-file with SONAME
+ * and VERDICT, at with SYMBOL) runs the real binary under a 10 s deadline and must finish
  * on its own, say unknown (and why) for the library, send the daemon no
  * LOOKUP at all, and leave no mapscope process in D state.  Past the
  * deadline the server is killed, which aborts the connection and releases
@@ -298,6 +299,18 @@ static void test_list_verdict(void **state)
 	free(out);
 }
 
+/* The symbol lookup opens the file at the path, and looks for debug files beside it. */
+static void test_at_symbol(void **state)
+{
+	struct fx *fx = *state;
+	int status;
+	char *out = run(fx, MSRUN_ARGS("at", fx->pid, fx->addr, "-o", "ADDR,SYMBOL"), &status);
+
+	assert_int_equal(status, 0);
+	assert_non_null(strstr(out, fx->addr));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +318,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stale_metrics_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_soname, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_verdict, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_at_symbol, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
