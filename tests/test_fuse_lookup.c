@@ -8,9 +8,9 @@
  * DIR sleeps in fuse_lookup, uninterruptibly, until the daemon dies.
  *
  * Each command (stale, stale --metrics-file, list --by-file with SONAME
- * and VERDICT, at with SYMBOL) runs the real binary under a 10 s deadline and must finish
- * on its own, say unknown (and why) for the library, send the daemon no
- * LOOKUP at all, and leave no mapscope process in D state.  Past the
+ * and VERDICT, at with SYMBOL) runs the real binary under a 10 s deadline
+ * and must finish on its own, say unknown (and why) for the library, send
+ * the daemon no LOOKUP at all, and leave no mapscope process in D state.  Past the
  * deadline the server is killed, which aborts the connection and releases
  * whatever was blocked, and the test fails.  Root and /dev/fuse are
  * needed; otherwise the tests skip with the reason.

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -298,6 +299,40 @@ static void test_unknown_mount_id(void **state)
 	ms_walk_mounts_free(reread);
 }
 
+/*
+ * Run in a chroot that is no mount point, our mountinfo lacks the mount our
+ * root sits in: walks from our own root still work.
+ */
+static void test_in_chroot(void **state)
+{
+	struct fx *fx = *state;
+	int status;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		skip();
+	mkdir_at(fx, "proc", 0555);
+	fx->mounted = at(fx, "proc");
+	assert_int_equal(mount("/proc", fx->mounted, NULL, MS_BIND | MS_REC, NULL), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct ms_walk_mounts *m;
+		struct ms_walk_root root;
+		const char *why;
+		int rc;
+
+		if (chroot(fx->dir) < 0 || chdir("/") < 0 || ms_walk_mounts_load(-1, &m, NULL) < 0)
+			_exit(100);
+		root = (struct ms_walk_root){ open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), m };
+		rc = walk(&root, "/a/b/file", 0, NULL, &why);
+		_exit(rc);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 static void test_open_read(void **state)
 {
 	struct fx *fx = *state;
@@ -329,6 +364,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_root_dirs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_mount_point, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_mount_id, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_in_chroot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_read, setup, teardown),
 	};
 

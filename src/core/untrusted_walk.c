@@ -147,6 +147,21 @@ static const char *mount_refused(struct ms_walk_mounts *m, uint64_t id)
 	}
 }
 
+/*
+ * Run in a chroot, our mountinfo leaves out the mount our root sits in
+ * (show_mountinfo skips what seq_path_root cannot print).  Our own root was
+ * chosen by whoever ran us, not by a user: its mount is taken as it is.  A
+ * process's root is not (a chroot inside a user's FUSE mount, in a user
+ * namespace), so an unknown mount there is refused.
+ */
+static bool own_root_unlisted(const struct ms_walk_mounts *m, uint64_t id)
+{
+	bool known;
+
+	ms_fstypes_refuse_mount(m->table, id, &known);
+	return m->procdirfd == -1 && !known;
+}
+
 struct walk {
 	const struct ms_walk_root *root;
 	unsigned flags;
@@ -194,7 +209,7 @@ static int start(struct walk *w)
 		return refuse(w, -1, EREMOTE, why_no_table);
 	if (ms_walk_mnt_id(w->root->fd, &w->mnts[0]) < 0)
 		return refuse(w, -1, EIO, why_mnt_id);
-	if (mount_refused(w->root->mounts, w->mnts[0]))
+	if (!own_root_unlisted(w->root->mounts, w->mnts[0]) && mount_refused(w->root->mounts, w->mnts[0]))
 		return refuse(w, -1, EREMOTE, MS_WALK_WHY_SERVED);
 	if (w->flags & MS_WALK_ROOT_DIRS) {
 		if (fstat(w->root->fd, &st) < 0)
