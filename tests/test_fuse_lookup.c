@@ -26,8 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -50,48 +48,6 @@ struct fx {
 	bool aborted;
 	bool started;
 };
-
-/* Map path as nobody (or as ourselves where that fails) and wait to be killed. */
-static pid_t map_in_child(const char *path, unsigned long *addr)
-{
-	int ready[2];
-	pid_t pid;
-
-	if (pipe2(ready, O_CLOEXEC) < 0)
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		void *p;
-		int fd;
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (setgid(65534) == 0 && setuid(65534) < 0)
-			_exit(1);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			_exit(1);
-		p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
-		if (p == MAP_FAILED)
-			_exit(1);
-		close(fd);
-		*addr = (unsigned long)p;
-		if (write(ready[1], addr, sizeof(*addr)) != (ssize_t)sizeof(*addr))
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	close(ready[1]);
-	if (pid < 0 || read(ready[0], addr, sizeof(*addr)) != (ssize_t)sizeof(*addr)) {
-		close(ready[0]);
-		if (pid > 0) {
-			kill(pid, SIGKILL);
-			waitpid(pid, NULL, 0);
-		}
-		return -1;
-	}
-	close(ready[0]);
-	return pid;
-}
 
 static int setup(void **state)
 {
@@ -126,8 +82,7 @@ static int setup(void **state)
 	free(cfgdir);
 	setenv("XDG_CONFIG_HOME", cfg, 1);
 	free(cfg);
-	fx->mapper = map_in_child(fx->lib, &addr);
-	assert_true(fx->mapper > 0);
+	assert_int_equal(fuse_map_in_child(fx->lib, 65534, &fx->mapper, &addr), 0);
 	snprintf(fx->pid, sizeof(fx->pid), "%d", (int)fx->mapper);
 	snprintf(fx->addr, sizeof(fx->addr), "%lx", addr);
 	if (fuse_server_start_over(&fx->server, built, fx->dir, &why) < 0) {

@@ -161,7 +161,7 @@ static int load(const char *path, struct content *c)
 	return 0;
 }
 
-int fuse_server_map_in_child(struct fuse_server *s, pid_t *pid, unsigned long *start)
+int fuse_map_in_child(const char *path, uid_t uid, pid_t *pid, unsigned long *start)
 {
 	unsigned long addr = 0;
 	int ready[2];
@@ -170,10 +170,13 @@ int fuse_server_map_in_child(struct fuse_server *s, pid_t *pid, unsigned long *s
 		return -1;
 	*pid = fork();
 	if (*pid == 0) {
-		int fd = open(s->path, O_RDONLY | O_CLOEXEC);
 		volatile unsigned char *p;
+		int fd;
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (uid && (setgid(uid) < 0 || setuid(uid) < 0))
+			_exit(1);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			_exit(1);
 		p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
@@ -199,6 +202,11 @@ int fuse_server_map_in_child(struct fuse_server *s, pid_t *pid, unsigned long *s
 	if (start)
 		*start = addr;
 	return 0;
+}
+
+int fuse_server_map_in_child(struct fuse_server *s, pid_t *pid, unsigned long *start)
+{
+	return fuse_map_in_child(s->path, 0, pid, start);
 }
 
 void fuse_server_hang_reads(struct fuse_server *s)

@@ -62,6 +62,8 @@ int fuse_server_start_over(struct fuse_server *s, const char *content_path, cons
  * (the mapping's address; start may be NULL), or -1.
  */
 int fuse_server_map_in_child(struct fuse_server *s, pid_t *pid, unsigned long *start);
+/* The same for any path, as uid (and gid uid) unless uid is 0. */
+int fuse_map_in_child(const char *path, uid_t uid, pid_t *pid, unsigned long *start);
 /*
  * From now on READ is never answered, nothing of the file is left in the
  * page cache (an open without FOPEN_KEEP_CACHE invalidates it, then
