@@ -38,7 +38,6 @@ struct fx {
 	char pid[16];
 	char hex[2 * MS_BUILD_ID_MAX + 1]; /* the served library's build ID */
 	char *dir;
-	bool aborted;
 };
 
 static int setup(void **state)
@@ -85,18 +84,10 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void abort_fuse(void *arg)
-{
-	struct fx *fx = arg;
-
-	fx->aborted = true;
-	fuse_server_stop(&fx->server);
-}
-
 /* Run mapscope; fail (after releasing it) if it was still running at the deadline. */
 static char *run(struct fx *fx, int want_status, const char *const *args)
 {
-	const struct msrun_opts opts = { .on_timeout = abort_fuse, .timeout_arg = fx };
+	const struct msrun_opts opts = { .on_timeout = fuse_server_abort, .timeout_arg = &fx->server };
 	struct msrun_result r;
 	char *out;
 	int status;
@@ -107,7 +98,7 @@ static char *run(struct fx *fx, int want_status, const char *const *args)
 	out = r.out;
 	free(r.err);
 	status = r.status;
-	if (fx->aborted)
+	if (fx->server.aborted)
 		fail_msg("mapscope %s %s did not finish: blocked on the FUSE daemon (%d READs left unanswered)",
 			 args[0], args[1], fx->server.reads_hung);
 	if (status != want_status)

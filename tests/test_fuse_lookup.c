@@ -45,7 +45,6 @@ struct fx {
 	char *tmp;
 	char *dir;   /* DIR: the FUSE file system is mounted over it */
 	char *lib;   /* DIR/lib.so, the mapped name */
-	bool aborted;
 	bool started;
 };
 
@@ -112,14 +111,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void abort_fuse(void *arg)
-{
-	struct fx *fx = arg;
-
-	fx->aborted = true;
-	fuse_server_stop(&fx->server);
-}
-
 /* A mapscope process in uninterruptible sleep, or 0. */
 static pid_t mapscope_in_d_state(void)
 {
@@ -153,7 +144,9 @@ static pid_t mapscope_in_d_state(void)
 /* Run mapscope; its output, after the checks every command must pass. */
 static char *run(struct fx *fx, const char *const *args, int *status)
 {
-	const struct msrun_opts opts = { .timeout_ms = 10000, .on_timeout = abort_fuse, .timeout_arg = fx };
+	const struct msrun_opts opts = {
+		.timeout_ms = 10000, .on_timeout = fuse_server_abort, .timeout_arg = &fx->server,
+	};
 	struct msrun_result r;
 	pid_t stuck;
 
@@ -161,7 +154,7 @@ static char *run(struct fx *fx, const char *const *args, int *status)
 		skip();
 	r = msrun(&opts, args);
 	stuck = mapscope_in_d_state();
-	if (fx->aborted || r.timed_out)
+	if (fx->server.aborted || r.timed_out)
 		fail_msg("mapscope %s did not finish in 10 s: blocked on the FUSE daemon (%d LOOKUPs unanswered)",
 			 args[0], fx->server.lookups_hung);
 	if (stuck)

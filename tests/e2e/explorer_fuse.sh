@@ -13,20 +13,7 @@ E2E_TAG=fuse
 . "$(dirname "$0")/lib.sh"
 BUILT=$(dirname "$FIXTURE")
 
-"$BUILT/ms-fuse-serve" "$BUILT/libstale-a.so" > "$TMP/serve.out" 2>&1 < /dev/null &
-CPID=$!
-end=$(($(date +%s) + 10))
-until grep -q -e '^ready' -e '^skip' -e '^error' "$TMP/serve.out" 2>/dev/null; do
-	kill -0 "$CPID" 2>/dev/null || break
-	[ "$(date +%s)" -ge "$end" ] && fail "ms-fuse-serve did not start"
-	sleep 0.05
-done
-if grep -q '^skip' "$TMP/serve.out"; then
-	echo "$E2E_NAME: SKIP ($(sed -n 's/^skip //p' "$TMP/serve.out"))"
-	exit 77
-fi
-grep -q '^ready' "$TMP/serve.out" || fail "ms-fuse-serve: $(cat "$TMP/serve.out")"
-read -r _ PID START SERVED < "$TMP/serve.out"
+start_fuse_serve "$BUILT/libstale-a.so"
 
 # -- the maps view and the detail pane ------------------------------------------
 tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 200 -y 50 \

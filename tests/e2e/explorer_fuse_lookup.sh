@@ -20,20 +20,7 @@ chmod 755 "$TMP"
 mkdir -m 755 "$TMP/DIR" "$TMP/cfg" "$TMP/cfg/mapscope"
 cp "$BUILT/libstale-a.so" "$TMP/DIR/lib.so"
 : > "$TMP/cfg/mapscope/stale-ignore.conf"
-"$BUILT/ms-fuse-serve" --over "$TMP/DIR" "$BUILT/libstale-a.so" > "$TMP/serve.out" 2>&1 < /dev/null &
-CPID=$!
-end=$(($(date +%s) + 10))
-until grep -q -e '^ready' -e '^skip' -e '^error' "$TMP/serve.out" 2>/dev/null; do
-	kill -0 "$CPID" 2>/dev/null || break
-	[ "$(date +%s)" -ge "$end" ] && fail "ms-fuse-serve did not start"
-	sleep 0.05
-done
-if grep -q '^skip' "$TMP/serve.out"; then
-	echo "$E2E_NAME: SKIP ($(sed -n 's/^skip //p' "$TMP/serve.out"))"
-	exit 77
-fi
-grep -q '^ready' "$TMP/serve.out" || fail "ms-fuse-serve: $(cat "$TMP/serve.out")"
-read -r _ PID START SERVED < "$TMP/serve.out"
+start_fuse_serve --over "$TMP/DIR" "$BUILT/libstale-a.so"
 
 tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 250 -y 80 \
 	"XDG_CONFIG_HOME='$TMP/cfg' $BIN $PID; echo \$? > '$TMP/status'; sleep 60" || fail "cannot start tmux"

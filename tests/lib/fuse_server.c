@@ -344,3 +344,11 @@ void fuse_server_stop_mapped(struct fuse_server *s, pid_t *mapper)
 	}
 	fuse_server_stop(s);
 }
+
+void fuse_server_abort(void *arg)
+{
+	struct fuse_server *s = arg;
+
+	s->aborted = true;
+	fuse_server_stop(s);
+}

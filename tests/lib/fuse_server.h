@@ -49,6 +49,7 @@ struct fuse_server {
 	bool borrowed_mnt;   /* mnt is the test's: not removed on stop */
 	int reads_hung;      /* the modes' counts when it was stopped */
 	int lookups_hung;
+	bool aborted;        /* stopped by fuse_server_abort */
 };
 
 /* 0, or -1 with why (a static string) set: not root, no /dev/fuse, mount failed. */
@@ -72,6 +73,11 @@ int fuse_map_in_child(const char *path, uid_t uid, pid_t *pid, unsigned long *st
 void fuse_server_hang_reads(struct fuse_server *s);
 /* Kill the server (aborting its connection), unmount (MNT_DETACH), remove mnt. */
 void fuse_server_stop(struct fuse_server *s);
+/*
+ * A run's deadline hook (msrun.h, on_timeout; arg is the server): stop it,
+ * which releases whatever blocked on it, and mark it aborted.
+ */
+void fuse_server_abort(void *arg);
 /* Kill and reap the child mapping the file (*mapper; 0: none), then stop. */
 void fuse_server_stop_mapped(struct fuse_server *s, pid_t *mapper);
 
