@@ -265,38 +265,67 @@ static void test_refused_mount_point(void **state)
 	ms_walk_mounts_free(m);
 }
 
-/* A mount the table does not know, seen only by its mount ID, is refused. */
-static void test_unknown_mount_id(void **state)
+/* Mount the test's tmpfs at DIR/m, with a file f; skips without mount(2). */
+static void mount_tmpfs(struct fx *fx)
 {
-	struct fx *fx = *state;
-	struct ms_walk_mounts *before = table_with(""), *reread;
-	struct ms_walk_root root = { fx->rootfd, before };
-	const char *why = NULL;
 	char *p;
 
 	if (geteuid() != 0)
 		skip();
-	/* Read before the mount, never again: the table cannot know it. */
-	assert_int_equal(ms_walk_mounts_load(-1, &reread, NULL), 0);
 	mkdir_at(fx, "m", 0755);
 	fx->mounted = at(fx, "m");
 	if (mount("ms-walk-test", fx->mounted, "tmpfs", 0, "size=64k") < 0) {
 		free(fx->mounted);
 		fx->mounted = NULL;
-		ms_walk_mounts_free(before);
-		ms_walk_mounts_free(reread);
 		skip();
 	}
 	p = at(fx, "m/f");
 	assert_int_equal(tu_spit(p, "x"), 0);
 	free(p);
-	assert_int_equal(walk(&root, "/m/f", 0, NULL, &why), EREMOTE);
+}
+
+/*
+ * From our root, as our mountinfo prints paths.  A mount the table does not
+ * know, seen only by its mount ID, is refused; so is one the table knows
+ * at another place (a freed mount's ID, reused).
+ */
+static void test_unknown_mount_id(void **state)
+{
+	struct fx *fx = *state;
+	struct ms_walk_mounts *before = table_with(""), *reread, *moved;
+	struct ms_walk_root root = { open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), before };
+	char *path = at(fx, "m/f"), *text, *line, *mnt_field, *moved_text = NULL;
+	const char *why = NULL;
+
+	assert_true(root.fd >= 0);
+	/* Read before the mount, never again: the table cannot know it. */
+	assert_int_equal(ms_walk_mounts_load(-1, &reread, NULL), 0);
+	mount_tmpfs(fx);
+	assert_int_equal(walk(&root, path, 0, NULL, &why), EREMOTE);
 	assert_string_equal(why, MS_WALK_WHY_SERVED);
 	/* A table that may read mountinfo again learns the new mount: tmpfs is the kernel's. */
 	root.mounts = reread;
-	assert_int_equal(walk(&root, "/m/f", 0, NULL, NULL), 0);
+	assert_int_equal(walk(&root, path, 0, NULL, NULL), 0);
+	/* The same mount ID, said to be mounted elsewhere. */
+	text = tu_slurp("/proc/self/mountinfo", NULL);
+	assert_non_null(text);
+	line = strstr(text, " ms-walk-test ");
+	assert_non_null(line);
+	while (line > text && line[-1] != '\n')
+		line--;
+	mnt_field = strchr(strchr(strchr(strchr(line, ' ') + 1, ' ') + 1, ' ') + 1, ' ') + 1;
+	assert_true(asprintf(&moved_text, "%.*s/elsewhere%s", (int)(mnt_field - text), text,
+			     strchr(mnt_field, ' ')) > 0);
+	assert_int_equal(ms_walk_mounts_from_text(moved_text, strlen(moved_text), &moved, NULL), 0);
+	root.mounts = moved;
+	assert_int_equal(walk(&root, path, 0, NULL, NULL), EREMOTE);
+	close(root.fd);
 	ms_walk_mounts_free(before);
 	ms_walk_mounts_free(reread);
+	ms_walk_mounts_free(moved);
+	free(moved_text);
+	free(text);
+	free(path);
 }
 
 /*

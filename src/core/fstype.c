@@ -47,6 +47,8 @@ struct dev_entry {
 struct mnt_entry {
 	uint64_t id;
 	const char *why;
+	char *point;       /* unescaped, from the walk root's own table; NULL: not known */
+	size_t point_len;
 };
 
 /* A mount point of a refused type, unescaped, as the reader's root sees it. */
@@ -204,7 +206,11 @@ static int parse_line(struct ms_fstypes *t, const char *s, const char *end, bool
 	if (parse_u64(id, id_len, &mnt_id)) {
 		if (ms_grow((void **)&t->mnts, &t->mnt_capacity, t->mnt_count, sizeof(*t->mnts), 64) < 0)
 			return MS_ERR_NOMEM;
-		t->mnts[t->mnt_count++] = (struct mnt_entry){ .id = mnt_id, .why = why };
+		t->mnts[t->mnt_count] = (struct mnt_entry){ .id = mnt_id, .why = why };
+		if (points && mnt_len > 0 && mnt[0] == '/' &&
+		    !(t->mnts[t->mnt_count].point = unescape(mnt, mnt_len, &t->mnts[t->mnt_count].point_len)))
+			return MS_ERR_NOMEM;
+		t->mnt_count++;
 	}
 	if (points && why && mnt_len > 0 && mnt[0] == '/') {
 		struct point *p;
@@ -245,7 +251,25 @@ static int by_id(const void *a, const void *b)
 
 	if (x->id != y->id)
 		return x->id < y->id ? -1 : 1;
-	return (x->why == NULL) - (y->why == NULL);
+	/* Listed twice (the process's table, then ours): the one with its mount point first. */
+	return (x->point == NULL) - (y->point == NULL);
+}
+
+/* One entry per mount ID (the first after sorting), so a search finds the one. */
+static void unique_ids(struct ms_fstypes *t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->mnt_count; i++) {
+		if (n > 0 && t->mnts[n - 1].id == t->mnts[i].id) {
+			if (t->mnts[i].why)
+				t->mnts[n - 1].why = t->mnts[i].why;
+			free(t->mnts[i].point);
+			continue;
+		}
+		t->mnts[n++] = t->mnts[i];
+	}
+	t->mnt_count = n;
 }
 
 static int by_id_only(const void *a, const void *b)
@@ -300,6 +324,7 @@ static struct ms_fstypes *finish(struct ms_fstypes *t)
 		qsort(t->items, t->count, sizeof(*t->items), by_dev);
 	if (t->mnt_count)
 		qsort(t->mnts, t->mnt_count, sizeof(*t->mnts), by_id);
+	unique_ids(t);
 	if (t->point_count)
 		qsort(t->points, t->point_count, sizeof(*t->points), by_path);
 	return t;
@@ -361,21 +386,34 @@ void ms_fstypes_free(struct ms_fstypes *t)
 		return;
 	for (size_t i = 0; i < t->point_count; i++)
 		free(t->points[i].path);
+	for (size_t i = 0; i < t->mnt_count; i++)
+		free(t->mnts[i].point);
 	free(t->points);
 	free(t->mnts);
 	free(t->items);
 	free(t);
 }
 
-const char *ms_fstypes_refuse_mount(const struct ms_fstypes *t, uint64_t mnt_id, bool *known)
+static const struct mnt_entry *find_mount(const struct ms_fstypes *t, uint64_t mnt_id)
 {
 	struct mnt_entry key = { .id = mnt_id };
-	const struct mnt_entry *e = t && t->mnt_count ?
-		bsearch(&key, t->mnts, t->mnt_count, sizeof(*t->mnts), by_id_only) : NULL;
 
-	/* Listed twice (ours and the process's table): the same mount, the same answer. */
+	return t && t->mnt_count ? bsearch(&key, t->mnts, t->mnt_count, sizeof(*t->mnts), by_id_only) : NULL;
+}
+
+const char *ms_fstypes_refuse_mount(const struct ms_fstypes *t, uint64_t mnt_id, bool *known)
+{
+	const struct mnt_entry *e = find_mount(t, mnt_id);
+
 	*known = e != NULL;
 	return e ? e->why : NULL;
+}
+
+bool ms_fstypes_mount_is_at(const struct ms_fstypes *t, uint64_t mnt_id, const char *path, size_t len)
+{
+	const struct mnt_entry *e = find_mount(t, mnt_id);
+
+	return e && (!e->point || (e->point_len == len && !memcmp(e->point, path, len)));
 }
 
 const char *ms_fstypes_refuse_point(const struct ms_fstypes *t, const char *path, size_t len)

@@ -39,7 +39,8 @@
  * mountinfo's \ooo escapes, and every mount ID with its state.
  * ms_fstypes_refuse_point answers for a path exactly as that table prints
  * it; ms_fstypes_refuse_mount for a mount ID, and says when the table does
- * not know it (a mount made after the read).  ms_fstypes_parse keeps the
+ * not know it (a mount made after the read); ms_fstypes_mount_is_at whether
+ * a mount ID is still the mount at a path.  ms_fstypes_parse keeps the
  * mount points of the text it is given.
  *
  * Served by someone else: fuse and every fuse.SUBTYPE (sshfs, glusterfs,
@@ -77,6 +78,13 @@ const char *ms_fstypes_refuse(const struct ms_fstypes *t, uint32_t major, uint32
 const char *ms_fstypes_refuse_magic(unsigned long f_type);
 /* By mount ID: NULL with *known false when the table lacks it (refuse then). */
 const char *ms_fstypes_refuse_mount(const struct ms_fstypes *t, uint64_t mnt_id, bool *known);
+/*
+ * Is mount mnt_id mounted at path (as the table's root sees it)?  Mount IDs
+ * are reused once freed (fs/namespace.c, mnt_alloc_id: an IDA), so a table
+ * read earlier may name another mount by the same ID.  True when the table
+ * knows the ID but not its mount point (a mount only our table lists).
+ */
+bool ms_fstypes_mount_is_at(const struct ms_fstypes *t, uint64_t mnt_id, const char *path, size_t len);
 /* Is path (len bytes, absolute, unescaped) a mount point of a refused type? */
 const char *ms_fstypes_refuse_point(const struct ms_fstypes *t, const char *path, size_t len);
 

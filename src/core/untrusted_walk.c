@@ -127,18 +127,23 @@ int ms_walk_mnt_id(int fd, uint64_t *id)
 }
 
 /*
- * NULL when the mount is known to be served by the kernel.  A mount the
- * table lacks was made after the table was read: read it again, a bounded
+ * NULL when the mount is known to be served by the kernel and is the one
+ * mounted at path (len bytes, as the table's root sees it; NULL: anywhere).  A mount the
+ * table lacks was made after the table was read, and one it names at
+ * another place may be a new mount that got a freed mount's ID
+ * (mnt_alloc_id in fs/namespace.c reuses them): read it again, a bounded
  * number of times per table (a user can make mounts faster than we read).
  */
-static const char *mount_refused(struct ms_walk_mounts *m, uint64_t id)
+static const char *mount_refused(struct ms_walk_mounts *m, uint64_t id, const char *path, size_t len)
 {
 	for (;;) {
 		bool known;
 		const char *why = ms_fstypes_refuse_mount(m->table, id, &known);
 
-		if (known)
-			return why ? MS_WALK_WHY_SERVED : NULL;
+		if (known && why)
+			return MS_WALK_WHY_SERVED;
+		if (known && (!path || ms_fstypes_mount_is_at(m->table, id, path, len)))
+			return NULL;
 		if (m->procdirfd == -2 || m->rereads >= MS_WALK_MAX_REREADS)
 			return MS_WALK_WHY_SERVED;
 		m->rereads++;
@@ -209,7 +214,13 @@ static int start(struct walk *w)
 		return refuse(w, -1, EREMOTE, why_no_table);
 	if (ms_walk_mnt_id(w->root->fd, &w->mnts[0]) < 0)
 		return refuse(w, -1, EIO, why_mnt_id);
-	if (!own_root_unlisted(w->root->mounts, w->mnts[0]) && mount_refused(w->root->mounts, w->mnts[0]))
+	/*
+	 * Anywhere: a root need not be a mount point.  Our descriptor holds
+	 * its mount, so its ID cannot be freed and reused (mnt_free_id runs
+	 * when the last reference goes), and the table was read after it was
+	 * opened.
+	 */
+	if (!own_root_unlisted(w->root->mounts, w->mnts[0]) && mount_refused(w->root->mounts, w->mnts[0], NULL, 0))
 		return refuse(w, -1, EREMOTE, MS_WALK_WHY_SERVED);
 	if (w->flags & MS_WALK_ROOT_DIRS) {
 		if (fstat(w->root->fd, &st) < 0)
@@ -230,6 +241,7 @@ static int step(struct walk *w, const char *comp, size_t len, struct stat *st, u
 		return -ENAMETOOLONG;
 	memcpy(name, comp, len);
 	name[len] = '\0';
+	/* The candidate path in cur, past its NUL, until the step is taken (push). */
 	w->cur[w->cur_len] = '/';
 	memcpy(w->cur + w->cur_len + 1, comp, len);
 	/* First line: a mount point the table already knows, before any lookup in it. */
@@ -237,16 +249,22 @@ static int step(struct walk *w, const char *comp, size_t len, struct stat *st, u
 		w->cur[w->cur_len] = '\0';
 		return refuse(w, -1, EREMOTE, MS_WALK_WHY_SERVED);
 	}
-	w->cur[w->cur_len] = '\0';
 	/* O_PATH: do_dentry_open (fs/open.c) returns before f_op->open, so no driver or FIFO is reached. */
 	fd = openat(w->dirs[w->depth], name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		w->cur[w->cur_len] = '\0';
 		return -errno;
+	}
 	/* Second line: a mount made after the table was read. */
-	if (ms_walk_mnt_id(fd, mnt) < 0)
+	if (ms_walk_mnt_id(fd, mnt) < 0) {
+		w->cur[w->cur_len] = '\0';
 		return refuse(w, fd, EIO, why_mnt_id);
-	if (*mnt != w->mnts[w->depth] && mount_refused(w->root->mounts, *mnt))
+	}
+	if (*mnt != w->mnts[w->depth] && mount_refused(w->root->mounts, *mnt, w->cur, w->cur_len + 1 + len)) {
+		w->cur[w->cur_len] = '\0';
 		return refuse(w, fd, EREMOTE, MS_WALK_WHY_SERVED);
+	}
+	w->cur[w->cur_len] = '\0';
 	if (fstat(fd, st) < 0) {
 		int e = errno;
 

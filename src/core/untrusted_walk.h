@@ -30,8 +30,10 @@
  *     points of the root's mount table (read once, by ms_walk_mounts_load);
  *     after each step the new descriptor's mount ID, read from
  *     /proc/self/fdinfo/N, must be the parent's or a mount the table knows
- *     as kernel-served (an unknown ID makes the table be read again, at
- *     most MS_WALK_MAX_REREADS times per table, then refuses);
+ *     as kernel-served and mounted at exactly the path so far (mount IDs
+ *     are reused once freed); an unknown ID, or one the table puts
+ *     elsewhere, makes the table be read again, at most
+ *     MS_WALK_MAX_REREADS times per table, then refuses;
  *   - fstat is called on a descriptor only once its mount is known to be
  *     kernel-served, and fstatfs never is;
  *   - ms_walk_open_read opens nothing by name: it reopens the checked
@@ -89,6 +91,7 @@ int ms_walk_mounts_from_text(const char *text, size_t len, struct ms_walk_mounts
 			     struct ms_error *err);
 void ms_walk_mounts_free(struct ms_walk_mounts *m);
 
+/* mounts must be the table of the root fd stands for (its paths are relative to it). */
 struct ms_walk_root {
 	int fd;                        /* the directory "/" stands for */
 	struct ms_walk_mounts *mounts; /* NULL: nothing is known safe, every walk is refused */
