@@ -62,6 +62,35 @@ static void test_classify_mountinfo(void **state)
 	ms_fstypes_free(t);
 }
 
+/* Mount points (unescaped) and mount IDs, for the path walk (untrusted_walk.h). */
+static void test_points_and_ids(void **state)
+{
+	static const char text[] =
+		"40 27 0:99 / /home/u/my\\040mnt rw,nosuid - fuse.sshfs u@h:/ rw\n"
+		"41 27 8:1 / /data rw - ext4 /dev/sda1 rw\n"
+		"42 40 0:98 / /home/u/in\\134side rw - nfs4 srv:/ rw\n"
+		"43 27 0:97 / /bad\\9x rw - 9p x rw\n";
+	struct ms_fstypes *t;
+	bool known;
+
+	(void)state;
+	assert_int_equal(ms_fstypes_parse(text, sizeof(text) - 1, &t, NULL), 0);
+	assert_non_null(ms_fstypes_refuse_point(t, "/home/u/my mnt", 14));
+	assert_null(ms_fstypes_refuse_point(t, "/home/u/my\\040mnt", 17));
+	assert_non_null(ms_fstypes_refuse_point(t, "/home/u/in\\side", 15));
+	/* Not an escape: kept as it is. */
+	assert_non_null(ms_fstypes_refuse_point(t, "/bad\\9x", 7));
+	/* Allowed types are no refused points. */
+	assert_null(ms_fstypes_refuse_point(t, "/data", 5));
+	assert_non_null(ms_fstypes_refuse_mount(t, 40, &known));
+	assert_true(known);
+	assert_null(ms_fstypes_refuse_mount(t, 41, &known));
+	assert_true(known);
+	assert_null(ms_fstypes_refuse_mount(t, 44, &known));
+	assert_false(known);
+	ms_fstypes_free(t);
+}
+
 static void test_classify_magic(void **state)
 {
 	assert_string_equal(ms_fstypes_refuse_magic(0x65735546), "file on a fuse file system");
@@ -185,6 +214,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classify_mountinfo),
 		cmocka_unit_test(test_classify_magic),
+		cmocka_unit_test(test_points_and_ids),
 		cmocka_unit_test(test_line_bound),
 		cmocka_unit_test(test_engine_asks_only_for_local_files),
 		cmocka_unit_test(test_default_asks_no_build_id),

@@ -54,7 +54,7 @@ CMOCKA_TESTS = \
 	tests/test_safewrite tests/test_saferead tests/test_snapshot tests/test_snapshot_record \
 	tests/test_diff tests/test_safewrite_atomic tests/test_stale_metrics \
 	tests/test_stale tests/test_stale_cli tests/test_stale_parse tests/test_buildid tests/test_elfcheck \
-	tests/test_stale_race tests/test_fuse tests/test_roots tests/test_packages tests/test_pkgdb \
+	tests/test_stale_race tests/test_fuse tests/test_fuse_lookup tests/test_untrusted_walk tests/test_roots tests/test_packages tests/test_pkgdb \
 	tests/test_residency tests/test_residency_cli tests/test_residency_tui \
 	tests/test_tui_mapview tests/test_tui_keydec tests/test_tui_elide tests/test_tui_settings \
 	tests/test_tui_proclist tests/test_tui_stale tests/test_tui_screen \
@@ -76,7 +76,7 @@ SHELL_TESTS = \
 	tests/test_colwriter.sh tests/valgrind.sh \
 	tests/e2e/explorer.sh tests/e2e/signals.sh tests/e2e/keys.sh tests/e2e/names.sh tests/e2e/sort.sh \
 	tests/e2e/where.sh tests/e2e/explorer_stale.sh tests/e2e/explorer_rss.sh \
-	tests/e2e/explorer_fuse.sh tests/e2e/hardening.sh tests/e2e/files.sh \
+	tests/e2e/explorer_fuse.sh tests/e2e/explorer_fuse_lookup.sh tests/e2e/hardening.sh tests/e2e/files.sh \
 	tests/test_fleet_tools.sh tests/test_completion_shells.sh \
 	tests/test_symbols_at.sh tests/test_symbols_ref.sh tests/e2e/symbols.sh tests/test_symbols_budget.sh \
 	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh \

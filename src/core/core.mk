@@ -34,6 +34,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/stale.c src/core/stale.h \
 	src/core/stale_group.c src/core/stale_group.h \
 	src/core/hash.c src/core/hash.h \
+	src/core/untrusted_walk.c src/core/untrusted_walk.h \
 	src/core/stale_lookup.c src/core/stale_lookup.h \
 	src/core/stale_report.c src/core/stale_report.h \
 	src/core/unit.c src/core/unit.h \

@@ -113,7 +113,8 @@ static int describe_soname(struct ms_fileinfo_ctx *c, struct ms_filerow *r)
 	/* Device numbers of btrfs subvolumes and overlayfs do not name the file. */
 	if (l->err || l->inode != r->inode ||
 	    (!l->unreliable_fs && (l->dev_major != r->dev_major || l->dev_minor != r->dev_minor))) {
-		soname_unknown(r, l->err ? "no file at the path now" : "another file at the path now");
+		soname_unknown(r, l->err ? (l->why ? l->why : "no file at the path now") :
+			       "another file at the path now");
 		return 0;
 	}
 	fd = ms_lookup_open_read(&c->root, r->name, r->name_len, l, &why);

@@ -27,9 +27,21 @@
  * real block device is read, as mapscope in a chroot must read its host's
  * disks.
  *
- * By descriptor: ms_fstypes_refuse_magic answers the same from fstatfs's
- * f_type (works on an O_PATH descriptor, fs/statfs.c), for mapscope's own
- * reads.
+ * By statfs magic: ms_fstypes_refuse_magic answers the same from an f_type.
+ * Beware that fstatfs on a FUSE file (allow_other mounts included) sends
+ * FUSE_STATFS to its daemon: mapscope's own path lookups decide by mount
+ * instead (untrusted_walk.h), before any call reaches the file system.
+ *
+ * By mount (for the one path walk, untrusted_walk.h): ms_fstypes_load_root
+ * reads the mountinfo of the root a walk starts from (/proc/PID/mountinfo,
+ * whose mount points are printed relative to that process's root, or
+ * ours for ours) and keeps each refused mount point, unescaped from
+ * mountinfo's \ooo escapes, and every mount ID with its state.
+ * ms_fstypes_refuse_point answers for a path exactly as that table prints
+ * it; ms_fstypes_refuse_mount for a mount ID, and says when the table does
+ * not know it (a mount made after the read); ms_fstypes_mount_is_at whether
+ * a mount ID is still the mount at a path.  ms_fstypes_parse keeps the
+ * mount points of the text it is given.
  *
  * Served by someone else: fuse and every fuse.SUBTYPE (sshfs, glusterfs,
  * ...), fuseblk (a block device, but read by a user daemon such as
@@ -41,6 +53,7 @@
 #ifndef MAPSCOPE_FSTYPE_H
 #define MAPSCOPE_FSTYPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,10 +69,23 @@ struct ms_fstypes;
 int ms_fstypes_load(const struct ms_proc *proc, struct ms_fstypes **out, struct ms_error *err);
 /* The same from mountinfo text already read (len bytes, any content). */
 int ms_fstypes_parse(const char *text, size_t len, struct ms_fstypes **out, struct ms_error *err);
+/* procdirfd: a /proc/PID directory, or -1 for our own root. */
+int ms_fstypes_load_root(int procdirfd, struct ms_fstypes **out, struct ms_error *err);
 void ms_fstypes_free(struct ms_fstypes *t);
 
 /* NULL: safe to read.  Else why not; t may be NULL (nothing is safe then). */
 const char *ms_fstypes_refuse(const struct ms_fstypes *t, uint32_t major, uint32_t minor);
 const char *ms_fstypes_refuse_magic(unsigned long f_type);
+/* By mount ID: NULL with *known false when the table lacks it (refuse then). */
+const char *ms_fstypes_refuse_mount(const struct ms_fstypes *t, uint64_t mnt_id, bool *known);
+/*
+ * Is mount mnt_id mounted at path (as the table's root sees it)?  Mount IDs
+ * are reused once freed (fs/namespace.c, mnt_alloc_id: an IDA), so a table
+ * read earlier may name another mount by the same ID.  True when the table
+ * knows the ID but not its mount point (a mount only our table lists).
+ */
+bool ms_fstypes_mount_is_at(const struct ms_fstypes *t, uint64_t mnt_id, const char *path, size_t len);
+/* Is path (len bytes, absolute, unescaped) a mount point of a refused type? */
+const char *ms_fstypes_refuse_point(const struct ms_fstypes *t, const char *path, size_t len);
 
 #endif

@@ -225,6 +225,9 @@ static int judge_under(struct ms_stale_ctx *ctx, const struct ms_lookup_root *ro
 	}
 	if (found)
 		*found = l->err != ENOENT && l->err != ENOTDIR;
+	/* Refused on purpose (a daemon-served mount on the way): what is there is not known. */
+	if (l->err && l->why)
+		return verdict(out, MS_STALE_UNKNOWN, "%s", l->why);
 	if (l->err == ENOENT || l->err == ENOTDIR) {
 		if (marked)
 			return verdict(out, MS_STALE_DELETED, "unlinked, and no file is at the path now");
@@ -287,7 +290,8 @@ int ms_stale_judge(struct ms_stale_ctx *ctx, const struct ms_proc *proc,
 		return verdict(out, MS_STALE_IGNORED, "%s", reason);
 	root = root_for(ctx, proc, false);
 	if (root->fd < 0)
-		return verdict(out, MS_STALE_UNKNOWN, "cannot open the process's root: %s", strerror(root->err));
+		return verdict(out, MS_STALE_UNKNOWN, "cannot open the process's root: %s",
+			       root->why ? root->why : strerror(root->err));
 	/*
 	 * In our mount namespace, a file that holds under our root is current
 	 * whatever the process's root (judge_two_roots takes ours when it
@@ -302,7 +306,7 @@ int ms_stale_judge(struct ms_stale_ctx *ctx, const struct ms_proc *proc,
 		root = root_for(ctx, proc, true);
 		if (root->fd < 0)
 			return verdict(out, MS_STALE_UNKNOWN, "cannot open the process's root: %s",
-				       strerror(root->err));
+				       root->why ? root->why : strerror(root->err));
 	}
 	if (!root->also_ours)
 		return judge_under(ctx, root, m, out, NULL);

@@ -24,8 +24,10 @@
  * unreachable from it comes out relative to the root of the mount namespace
  * it lives in.  So a process in our mount namespace (chrooted or not) is
  * resolved against our own root, and one in another mount namespace (a
- * container) under /proc/PID/root.  Resolution uses openat2 with
- * RESOLVE_IN_ROOT, so absolute symlinks and ".." stay inside that root.
+ * container) under /proc/PID/root.  Resolution is untrusted_walk.h's, so
+ * absolute symlinks and ".." stay inside that root, and a path that
+ * crosses a daemon-served mount is not looked up: unknown, with the reason
+ * "the path crosses a daemon-served mount".
  * Device numbers from PROCMAP_QUERY are MAJOR/MINOR of the superblock's
  * s_dev (fs/proc/task_mmu.c), the same encoding major()/minor() decode from
  * stat's st_dev.

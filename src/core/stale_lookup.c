@@ -4,13 +4,11 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/magic.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -18,6 +16,7 @@
 #include "fstype.h"
 #include "hash.h"
 #include "stale_lookup.h"
+#include "untrusted_walk.h"
 
 #ifndef BTRFS_SUPER_MAGIC
 #define BTRFS_SUPER_MAGIC 0x9123683e
@@ -42,6 +41,8 @@ struct ms_lookup_cache {
 	uint64_t root_key[3];
 	ms_lookup_race_fn race_fn;
 	void *race_arg;
+	struct ms_walk_mounts *mounts; /* our root's, read on first use */
+	bool mounts_tried;
 	struct entry *buckets[CACHE_BUCKETS];
 };
 
@@ -128,6 +129,7 @@ void ms_lookup_cache_free(struct ms_lookup_cache *c)
 	if (!c)
 		return;
 	ms_lookup_cache_forget(c);
+	ms_walk_mounts_free(c->mounts);
 	close(c->root_fd);
 	free(c);
 }
@@ -140,23 +142,45 @@ void ms_lookup_root_ours(struct ms_lookup_cache *c, struct ms_lookup_root *root)
 	root->race_fn = c->race_fn;
 	root->race_arg = c->race_arg;
 	memcpy(root->key, c->root_key, sizeof(root->key));
+	/* Unreadable: no table, and every walk from this root is refused. */
+	if (!c->mounts_tried) {
+		c->mounts_tried = true;
+		ms_walk_mounts_load(-1, &c->mounts, NULL);
+	}
+	root->mounts = c->mounts;
 }
 
-/* The process's own root directory, under namespace mntns. */
+/*
+ * The process's own root directory, under namespace mntns, and the mount
+ * table its walks check (its mountinfo prints mount points relative to that
+ * root).  The root may itself sit on a daemon-served mount (a chroot or a
+ * container's root inside one, made in a user namespace): fstat there could
+ * wait on the daemon, so its mount is checked first.
+ */
 static void open_root(int dirfd, uint64_t mntns, bool also_ours, struct ms_lookup_root *root)
 {
 	struct stat st;
+	const char *why = NULL;
+	int fd;
 
 	root->ours = false;
 	root->also_ours = also_ours;
 	root->fd = openat(dirfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (root->fd < 0 || fstat(root->fd, &st) < 0) {
+	if (root->fd < 0) {
 		root->err = errno;
-		if (root->fd >= 0)
-			close(root->fd);
-		root->fd = -1;
 		return;
 	}
+	if (ms_walk_mounts_load(dirfd, &root->mounts, NULL) < 0)
+		root->mounts = NULL;
+	root->own_mounts = root->mounts != NULL;
+	fd = ms_walk_open(&(struct ms_walk_root){ root->fd, root->mounts }, "/", 0, &st, &why);
+	if (fd < 0) {
+		root->err = -fd;
+		root->why = why;
+		ms_lookup_root_release(root);
+		return;
+	}
+	close(fd);
 	root->key[0] = (uint64_t)st.st_dev;
 	root->key[1] = (uint64_t)st.st_ino;
 	root->key[2] = mntns;
@@ -219,6 +243,10 @@ void ms_lookup_root_release(struct ms_lookup_root *root)
 	if (root->fd >= 0 && !root->ours)
 		close(root->fd);
 	root->fd = -1;
+	if (root->own_mounts)
+		ms_walk_mounts_free(root->mounts);
+	root->mounts = NULL;
+	root->own_mounts = false;
 }
 
 /* Keyed per run (hash.h): the paths are named by the processes judged. */
@@ -231,36 +259,24 @@ static uint64_t hash_of(const uint64_t key[3], const char *path, size_t len)
 	return ms_hash_bytes(h, path, len);
 }
 
-/* Open path (absolute, NUL-terminated) below rootfd, never escaping it. */
-static int open_in_root(int rootfd, const char *path, int flags)
+struct ms_walk_root ms_lookup_walk_root(const struct ms_lookup_root *root)
 {
-	struct open_how how = {
-		.flags = (uint64_t)(flags | O_CLOEXEC),
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-	};
-	const char *rel = path;
-	int fd;
-
-	while (*rel == '/')
-		rel++;
-	if (!*rel)
-		rel = ".";
-	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
-	if (fd < 0 && errno == ENOSYS)
-		fd = openat(rootfd, rel, flags | O_CLOEXEC);
-	return fd;
+	return (struct ms_walk_root){ .fd = root->fd, .mounts = root->mounts };
 }
 
-static void stat_path(int rootfd, const char *path, struct ms_lookup *l)
+/*
+ * The last component is never followed: the kernel's name for a mapping
+ * is the file's own, so a symlink there is another thing at the path.
+ */
+static void stat_path(const struct ms_lookup_root *root, const char *path, struct ms_lookup *l)
 {
+	struct ms_walk_root wr = ms_lookup_walk_root(root);
 	struct statfs sfs;
 	struct stat st;
-	int fd = open_in_root(rootfd, path, O_PATH | O_NOFOLLOW);
+	int fd = ms_walk_open(&wr, path, 0, &st, &l->why);
 
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		l->err = errno ? errno : EIO;
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0) {
+		l->err = -fd;
 		return;
 	}
 	l->err = 0;
@@ -268,7 +284,11 @@ static void stat_path(int rootfd, const char *path, struct ms_lookup *l)
 	l->dev_minor = minor(st.st_dev);
 	l->inode = (uint64_t)st.st_ino;
 	l->mode = st.st_mode;
-	/* fstatfs works on O_PATH descriptors (fs/statfs.c). */
+	/*
+	 * fstatfs works on O_PATH descriptors (fs/statfs.c); the walk has
+	 * checked this mount is served by the kernel, so it cannot wait on a
+	 * daemon's STATFS.
+	 */
 	if (fstatfs(fd, &sfs) == 0) {
 		if ((unsigned long)sfs.f_type == (unsigned long)BTRFS_SUPER_MAGIC)
 			l->unreliable_fs = "btrfs";
@@ -311,7 +331,7 @@ int ms_lookup_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
 	if (!cpath)
 		e->value.err = EINVAL;
 	else
-		stat_path(root->fd, cpath, &e->value);
+		stat_path(root, cpath, &e->value);
 	free(cpath);
 	e->next = *bucket;
 	*bucket = e;
@@ -319,67 +339,23 @@ int ms_lookup_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
 	return 0;
 }
 
-static bool same_inode(const struct stat *st, const struct ms_lookup *l)
+/* The walk's race seam, in the lookup's own terms (test_stale_race.c). */
+static void race_point(void *arg, enum ms_walk_step step, const char *path)
 {
-	return (uint64_t)st->st_ino == l->inode && major(st->st_dev) == l->dev_major &&
-	       minor(st->st_dev) == l->dev_minor;
+	const struct ms_lookup_root *root = arg;
+
+	root->race_fn(root->race_arg,
+		      step == MS_WALK_BEFORE_OPEN ? MS_LOOKUP_BEFORE_OPEN : MS_LOOKUP_BEFORE_REOPEN, path);
 }
 
-static void race_point(const struct ms_lookup_root *root, enum ms_lookup_step step, const char *path)
-{
-	if (root->race_fn)
-		root->race_fn(root->race_arg, step, path);
-}
-
-/*
- * The file the lookup stat'ed, open for reading, or -1 with *why set.  The
- * name is opened O_PATH only; reading goes through a reopen of that
- * descriptor (proc_fd_link in fs/proc/base.c follows to the very file), so
- * a swap of the name after the check changes nothing.
- */
 static int open_checked(const struct ms_lookup_root *root, const char *path,
 			const struct ms_lookup *l, const char **why)
 {
-	char self[64];
-	struct statfs sfs;
-	struct stat st;
-	int pathfd, fd;
+	struct ms_walk_root wr = ms_lookup_walk_root(root);
+	struct stat expect = { .st_dev = makedev(l->dev_major, l->dev_minor), .st_ino = (ino_t)l->inode };
 
-	race_point(root, MS_LOOKUP_BEFORE_OPEN, path);
-	pathfd = open_in_root(root->fd, path, O_PATH | O_NOFOLLOW);
-	if (pathfd < 0) {
-		*why = "the path changed under us: it cannot be opened now";
-		return -1;
-	}
-	if (fstat(pathfd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		*why = "the path changed under us: not a regular file now";
-		close(pathfd);
-		return -1;
-	}
-	if (!same_inode(&st, l)) {
-		*why = "the path changed under us: another file now";
-		close(pathfd);
-		return -1;
-	}
-	/* A read there can wait on a server for ever, in uninterruptible sleep. */
-	if (fstatfs(pathfd, &sfs) == 0 && (*why = ms_fstypes_refuse_magic((unsigned long)sfs.f_type))) {
-		close(pathfd);
-		return -1;
-	}
-	race_point(root, MS_LOOKUP_BEFORE_REOPEN, path);
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", pathfd);
-	fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	close(pathfd);
-	if (fd < 0) {
-		*why = "cannot reopen the checked file";
-		return -1;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !same_inode(&st, l)) {
-		*why = "the reopened file is not the checked one";
-		close(fd);
-		return -1;
-	}
-	return fd;
+	return ms_walk_open_read(&wr, path, 0, &expect, root->race_fn ? race_point : NULL,
+				 (void *)root, NULL, why);
 }
 
 int ms_lookup_open_read(const struct ms_lookup_root *root, const char *path, size_t len,

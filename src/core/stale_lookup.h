@@ -12,21 +12,19 @@
  * ms_lookup_path stats a path below a root once per cache lifetime and
  * returns the cached record (valid until ms_lookup_cache_forget or free).
  * ms_lookup_build_id reads the build ID of that file at most once.  Both
- * resolve with openat2(RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS), falling
- * back to openat where openat2 is missing (before Linux 5.6), and both open
- * the name with O_PATH | O_NOFOLLOW only: such an open never reaches a
- * driver or a FIFO (fs/open.c, do_dentry_open returns before f_op->open for
- * O_PATH), so a name swapped for a device, a FIFO or a symlink to one
- * cannot block or wake hardware.  The file is read only after fstat on that
- * descriptor says it is a regular file with the device and inode the lookup
- * recorded, through a reopen of the descriptor itself (/proc/self/fd/N,
- * O_RDONLY | O_NONBLOCK | O_NOCTTY), whose inode is checked again.  A name
- * is never opened for reading, so what is checked is what is read.  A file
- * on a file system served by someone else (fstype.h, by fstatfs on the
- * O_PATH descriptor) is never read: a read there may never return.  In
- * both cases the build ID is MS_LOOKUP_BID_REFUSED and bid_why says why
- * ("the path changed under us: not a regular file now", "file on a fuse
- * file system").
+ * walk the path through untrusted_walk.h, the one owner of user-controlled
+ * paths: one component at a time inside the root, never into a mount of a
+ * daemon-served file system (the root's mount table: our mountinfo for our
+ * root, /proc/PID/mountinfo for another), and never following the last
+ * component.  A walk refused that way leaves err EREMOTE and why
+ * MS_WALK_WHY_SERVED ("the path crosses a daemon-served mount"): the stale
+ * verdict is then unknown, never deleted or replaced.  The file is read
+ * only through a reopen of the checked O_PATH descriptor (/proc/self/fd/N),
+ * after fstat says it is a regular file with the device and inode the
+ * lookup recorded, and its inode is checked again; a name is never opened
+ * for reading, so what is checked is what is read.  When refused, the build
+ * ID is MS_LOOKUP_BID_REFUSED and bid_why says why ("the path changed under
+ * us: not a regular file now", "the path crosses a daemon-served mount").
  *
  * ms_lookup_cache_set_race_fn is a test seam: fn runs at each step between
  * the check of a path and the open that follows it, so a test can swap the
@@ -43,6 +41,7 @@
 #include "error.h"
 #include "mapping.h"
 #include "proc.h"
+#include "untrusted_walk.h"
 
 enum ms_lookup_bid {
 	MS_LOOKUP_BID_UNREAD,
@@ -54,6 +53,7 @@ enum ms_lookup_bid {
 
 struct ms_lookup {
 	int err;                    /* 0: something is at the path; else errno */
+	const char *why;            /* with err, when the walk refused on purpose (static), else NULL */
 	uint32_t dev_major;
 	uint32_t dev_minor;
 	uint64_t inode;
@@ -73,10 +73,13 @@ enum ms_lookup_step {
 typedef void (*ms_lookup_race_fn)(void *arg, enum ms_lookup_step step, const char *path);
 
 struct ms_lookup_root {
-	int fd;       /* -1: unusable, err says why */
+	int fd;       /* -1: unusable, err (and why, when refused on purpose) says why */
+	struct ms_walk_mounts *mounts; /* the mount table walks from fd check (untrusted_walk.h) */
+	bool own_mounts;
 	ms_lookup_race_fn race_fn;
 	void *race_arg;
 	int err;
+	const char *why;
 	bool ours;    /* fd is the cache's own root: not closed on release */
 	/*
 	 * Another root in our mount namespace (a chroot, either way round):
@@ -118,6 +121,8 @@ void ms_lookup_root_guess(struct ms_lookup_cache *c, const struct ms_proc *proc,
 void ms_lookup_root_settle(struct ms_lookup_cache *c, const struct ms_proc *proc,
 			   struct ms_lookup_root *root);
 void ms_lookup_root_release(struct ms_lookup_root *root);
+/* The root as untrusted_walk.h takes it, for walks with other flags (debug files). */
+struct ms_walk_root ms_lookup_walk_root(const struct ms_lookup_root *root);
 
 /* path: len bytes, absolute.  0 with *out set, or MS_ERR_NOMEM. */
 int ms_lookup_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root,

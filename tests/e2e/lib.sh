@@ -57,3 +57,24 @@ start_fixture() {
 	wait_for "the fixture" grep -q '^ready' "$TMP/fixture.out"
 	PID=$(awk '/^ready/ { print $2 }' "$TMP/fixture.out")
 }
+
+# start_fuse_serve ARGS...: tests/ms-fuse-serve ARGS, its lines in
+# $TMP/serve.out; sets CPID (which cleanup stops, releasing anything blocked
+# on the server), then PID START SERVED once it says ready.  Exits 77 (skip)
+# when FUSE cannot be used here.
+start_fuse_serve() {
+	"$(dirname "$FIXTURE")/ms-fuse-serve" "$@" > "$TMP/serve.out" 2>&1 < /dev/null &
+	CPID=$!
+	end=$(($(date +%s) + 10))
+	until grep -q -e '^ready' -e '^skip' -e '^error' "$TMP/serve.out" 2>/dev/null; do
+		kill -0 "$CPID" 2>/dev/null || break
+		[ "$(date +%s)" -ge "$end" ] && fail "ms-fuse-serve did not start"
+		sleep 0.05
+	done
+	if grep -q '^skip' "$TMP/serve.out"; then
+		echo "$E2E_NAME: SKIP ($(sed -n 's/^skip //p' "$TMP/serve.out"))"
+		exit 77
+	fi
+	grep -q '^ready' "$TMP/serve.out" || fail "ms-fuse-serve: $(cat "$TMP/serve.out")"
+	read -r _ PID START SERVED < "$TMP/serve.out"
+}

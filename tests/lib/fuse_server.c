@@ -81,6 +81,11 @@ static void serve(int fd, const struct content *c, struct fuse_modes *modes)
 		case FUSE_LOOKUP: {
 			struct fuse_entry_out o = { 0 };
 
+			if (modes->hang_lookups) {
+				modes->lookups_hung++;
+				break;
+			}
+
 			if (in->nodeid != FUSE_ROOT_ID || strcmp(arg, FUSE_SERVER_NAME) != 0) {
 				reply(fd, in->unique, ENOENT, NULL, 0);
 				break;
@@ -156,7 +161,7 @@ static int load(const char *path, struct content *c)
 	return 0;
 }
 
-int fuse_server_map_in_child(struct fuse_server *s, pid_t *pid, unsigned long *start)
+int fuse_map_in_child(const char *path, uid_t uid, pid_t *pid, unsigned long *start)
 {
 	unsigned long addr = 0;
 	int ready[2];
@@ -165,10 +170,13 @@ int fuse_server_map_in_child(struct fuse_server *s, pid_t *pid, unsigned long *s
 		return -1;
 	*pid = fork();
 	if (*pid == 0) {
-		int fd = open(s->path, O_RDONLY | O_CLOEXEC);
 		volatile unsigned char *p;
+		int fd;
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (uid && (setgid(uid) < 0 || setuid(uid) < 0))
+			_exit(1);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			_exit(1);
 		p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
@@ -196,6 +204,11 @@ int fuse_server_map_in_child(struct fuse_server *s, pid_t *pid, unsigned long *s
 	return 0;
 }
 
+int fuse_server_map_in_child(struct fuse_server *s, pid_t *pid, unsigned long *start)
+{
+	return fuse_map_in_child(s->path, 0, pid, start);
+}
+
 void fuse_server_hang_reads(struct fuse_server *s)
 {
 	int fd;
@@ -217,10 +230,16 @@ void fuse_server_hang_reads(struct fuse_server *s)
 
 int fuse_server_start(struct fuse_server *s, const char *content_path, const char **why)
 {
+	return fuse_server_start_over(s, content_path, NULL, why);
+}
+
+int fuse_server_start_over(struct fuse_server *s, const char *content_path, const char *over,
+			   const char **why)
+{
 	struct content c = { 0 };
 	char opts[128];
 	const char *tmp = getenv("TMPDIR");
-	int fd;
+	int fd = -1;
 
 	memset(s, 0, sizeof(s[0]));
 	if (geteuid() != 0) {
@@ -235,11 +254,21 @@ int fuse_server_start(struct fuse_server *s, const char *content_path, const cha
 		*why = "cannot read the file to serve";
 		return -1;
 	}
-	snprintf(s->mnt, sizeof(s->mnt), "%s/ms-fuse-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(s->mnt)) {
-		free(c.data);
-		*why = "mkdtemp failed";
-		return -1;
+	if (over) {
+		if (strlen(over) >= sizeof(s->mnt)) {
+			free(c.data);
+			*why = "the directory to mount over has too long a name";
+			return -1;
+		}
+		snprintf(s->mnt, sizeof(s->mnt), "%s", over);
+		s->borrowed_mnt = true;
+	} else {
+		snprintf(s->mnt, sizeof(s->mnt), "%s/ms-fuse-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(s->mnt)) {
+			free(c.data);
+			*why = "mkdtemp failed";
+			return -1;
+		}
 	}
 	snprintf(s->path, sizeof(s->path), "%s/%s", s->mnt, FUSE_SERVER_NAME);
 	s->modes = mmap(NULL, sizeof(*s->modes), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -294,11 +323,32 @@ void fuse_server_stop(struct fuse_server *s)
 		s->mounted = false;
 	}
 	if (s->mnt[0]) {
-		rmdir(s->mnt);
+		if (!s->borrowed_mnt)
+			rmdir(s->mnt);
 		s->mnt[0] = '\0';
 	}
 	if (s->modes) {
+		s->reads_hung = s->modes->reads_hung;
+		s->lookups_hung = s->modes->lookups_hung;
 		munmap((void *)s->modes, sizeof(*s->modes));
 		s->modes = NULL;
 	}
+}
+
+void fuse_server_stop_mapped(struct fuse_server *s, pid_t *mapper)
+{
+	if (*mapper > 0) {
+		kill(*mapper, SIGKILL);
+		waitpid(*mapper, NULL, 0);
+		*mapper = 0;
+	}
+	fuse_server_stop(s);
+}
+
+void fuse_server_abort(void *arg)
+{
+	struct fuse_server *s = arg;
+
+	s->aborted = true;
+	fuse_server_stop(s);
 }

@@ -14,7 +14,12 @@
  *   - hang_reads: READ requests are never answered, as a hostile daemon
  *     would do;
  *   - new_inode: LOOKUP answers another node (inode 3 instead of 2), as if
- *     the file had been replaced.
+ *     the file had been replaced;
+ *   - hang_lookups: LOOKUP requests are never answered, so any path walk
+ *     that steps into the file system blocks in fuse_lookup.
+ * fuse_server_start_over mounts the file system over a directory the test
+ * gives (hiding what is below it) instead of a mount point of its own, and
+ * leaves that directory in place when stopped.
  * Needs root (mount(2)) and /dev/fuse; fuse_server_start says why not.
  */
 #ifndef MAPSCOPE_TESTS_FUSE_SERVER_H
@@ -31,6 +36,8 @@ struct fuse_modes {
 	volatile int new_inode;
 	volatile int reads_hung; /* READs left unanswered so far */
 	volatile int drop_caches_failed;
+	volatile int hang_lookups;
+	volatile int lookups_hung; /* LOOKUPs left unanswered so far */
 };
 
 struct fuse_server {
@@ -39,16 +46,25 @@ struct fuse_server {
 	pid_t pid;           /* the server; 0 once stopped */
 	struct fuse_modes *modes;
 	bool mounted;
+	bool borrowed_mnt;   /* mnt is the test's: not removed on stop */
+	int reads_hung;      /* the modes' counts when it was stopped */
+	int lookups_hung;
+	bool aborted;        /* stopped by fuse_server_abort */
 };
 
 /* 0, or -1 with why (a static string) set: not root, no /dev/fuse, mount failed. */
 int fuse_server_start(struct fuse_server *s, const char *content_path, const char **why);
+/* The same, mounted over the existing directory over (hang modes can be set once it returns). */
+int fuse_server_start_over(struct fuse_server *s, const char *content_path, const char *over,
+			   const char **why);
 /*
  * Fork a child that maps the served file and reads its first page (so READ
  * must be answered then), and waits to be killed.  0 with *pid and *start
  * (the mapping's address; start may be NULL), or -1.
  */
 int fuse_server_map_in_child(struct fuse_server *s, pid_t *pid, unsigned long *start);
+/* The same for any path, as uid (and gid uid) unless uid is 0. */
+int fuse_map_in_child(const char *path, uid_t uid, pid_t *pid, unsigned long *start);
 /*
  * From now on READ is never answered, nothing of the file is left in the
  * page cache (an open without FOPEN_KEEP_CACHE invalidates it, then
@@ -57,5 +73,12 @@ int fuse_server_map_in_child(struct fuse_server *s, pid_t *pid, unsigned long *s
 void fuse_server_hang_reads(struct fuse_server *s);
 /* Kill the server (aborting its connection), unmount (MNT_DETACH), remove mnt. */
 void fuse_server_stop(struct fuse_server *s);
+/*
+ * A run's deadline hook (msrun.h, on_timeout; arg is the server): stop it,
+ * which releases whatever blocked on it, and mark it aborted.
+ */
+void fuse_server_abort(void *arg);
+/* Kill and reap the child mapping the file (*mapper; 0: none), then stop. */
+void fuse_server_stop_mapped(struct fuse_server *s, pid_t *mapper);
 
 #endif

@@ -1,0 +1,273 @@
+/*
+ * A FUSE file system that never answers LOOKUP, mounted over the directory
+ * of a mapped library (untrusted_walk.h).  A child, as nobody where it can
+ * be, maps DIR/lib.so from a real file under the test's directory; then
+ * tests/lib/fuse_server.c mounts over DIR and leaves every LOOKUP
+ * unanswered.  The mapping's name and device stay those of the real file,
+ * so nothing but the path walk itself can tell: a lookup that steps into
+ * DIR sleeps in fuse_lookup, uninterruptibly, until the daemon dies.
+ *
+ * Each command (stale, stale --metrics-file, list --by-file with SONAME
+ * and VERDICT, at with SYMBOL) runs the real binary under a 10 s deadline
+ * and must finish on its own, say unknown (and why) for the library, send
+ * the daemon no LOOKUP at all, and leave no mapscope process in D state.  Past the
+ * deadline the server is killed, which aborts the connection and releases
+ * whatever was blocked, and the test fails.  Root and /dev/fuse are
+ * needed; otherwise the tests skip with the reason.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fuse_server.h"
+#include "msrun.h"
+#include "testutil.h"
+
+#define REASON "the path crosses a daemon-served mount"
+
+struct fx {
+	struct fuse_server server;
+	pid_t mapper;
+	char pid[16];
+	char addr[32];
+	char *tmp;
+	char *dir;   /* DIR: the FUSE file system is mounted over it */
+	char *lib;   /* DIR/lib.so, the mapped name */
+	bool started;
+};
+
+static int setup(void **state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+	char *built = tu_built("libstale-a.so");
+	char *cfg, *cfgdir;
+	const char *why = NULL;
+	unsigned long addr = 0;
+
+	assert_non_null(fx);
+	*state = fx;
+	fx->tmp = tu_tmpdir();
+	assert_non_null(fx->tmp);
+	/* nobody must reach DIR/lib.so. */
+	assert_int_equal(chmod(fx->tmp, 0755), 0);
+	fx->dir = tu_join(fx->tmp, "DIR");
+	fx->lib = tu_join(fx->dir, "lib.so");
+	assert_int_equal(mkdir(fx->dir, 0755), 0);
+	assert_int_equal(tu_copy(built, fx->lib), 0);
+	/*
+	 * The default rules ignore /tmp, where the test's directory may be:
+	 * the library must be judged.  /dev/zero is the test harness's shared
+	 * memory.
+	 */
+	cfg = tu_join(fx->tmp, "cfg");
+	cfgdir = tu_join(cfg, "mapscope");
+	assert_int_equal(mkdir(cfg, 0755), 0);
+	assert_int_equal(mkdir(cfgdir, 0755), 0);
+	free(cfgdir);
+	cfgdir = tu_join(cfg, "mapscope/stale-ignore.conf");
+	assert_int_equal(tu_spit(cfgdir, "/dev/*  device file\n/memfd:*  memfd\n/SYSV*  SysV shm\n"), 0);
+	free(cfgdir);
+	setenv("XDG_CONFIG_HOME", cfg, 1);
+	free(cfg);
+	assert_int_equal(fuse_map_in_child(fx->lib, 65534, &fx->mapper, &addr), 0);
+	snprintf(fx->pid, sizeof(fx->pid), "%d", (int)fx->mapper);
+	snprintf(fx->addr, sizeof(fx->addr), "%lx", addr);
+	if (fuse_server_start_over(&fx->server, built, fx->dir, &why) < 0) {
+		print_message("skipped: %s\n", why);
+		free(built);
+		return 0;
+	}
+	free(built);
+	fx->server.modes->hang_lookups = 1;
+	fx->started = true;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+
+	/* Always: killing the server frees anything still blocked on it. */
+	fuse_server_stop_mapped(&fx->server, &fx->mapper);
+	unsetenv("XDG_CONFIG_HOME");
+	if (fx->tmp)
+		tu_rmtree(fx->tmp);
+	free(fx->tmp);
+	free(fx->dir);
+	free(fx->lib);
+	free(fx);
+	return 0;
+}
+
+/* A mapscope process in uninterruptible sleep, or 0. */
+static pid_t mapscope_in_d_state(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t found = 0;
+
+	assert_non_null(d);
+	while (!found && (e = readdir(d))) {
+		char path[300], buf[512];
+		const char *close_paren;
+		size_t n;
+		FILE *fp;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if (!(fp = fopen(path, "re")))
+			continue;
+		n = fread(buf, 1, sizeof(buf) - 1, fp);
+		fclose(fp);
+		buf[n] = '\0';
+		close_paren = strrchr(buf, ')');
+		if (close_paren && strstr(buf, "(mapscope)") && close_paren[1] == ' ' && close_paren[2] == 'D')
+			found = (pid_t)atoi(e->d_name);
+	}
+	closedir(d);
+	return found;
+}
+
+/* Run mapscope; its output, after the checks every command must pass. */
+static char *run(struct fx *fx, const char *const *args, int *status)
+{
+	const struct msrun_opts opts = {
+		.timeout_ms = 10000, .on_timeout = fuse_server_abort, .timeout_arg = &fx->server,
+	};
+	struct msrun_result r;
+	pid_t stuck;
+
+	if (!fx->started)
+		skip();
+	r = msrun(&opts, args);
+	stuck = mapscope_in_d_state();
+	if (fx->server.aborted || r.timed_out)
+		fail_msg("mapscope %s did not finish in 10 s: blocked on the FUSE daemon (%d LOOKUPs unanswered)",
+			 args[0], fx->server.lookups_hung);
+	if (stuck)
+		fail_msg("mapscope (PID %d) is in D state", (int)stuck);
+	assert_int_equal(fx->server.modes->lookups_hung, 0);
+	*status = r.status;
+	free(r.err);
+	assert_non_null(r.out);
+	return r.out;
+}
+
+/* The line of out that names the mapped library. */
+static char *lib_line(struct fx *fx, char *out)
+{
+	char *line = strstr(out, fx->lib);
+	char *end;
+
+	if (!line)
+		fail_msg("no line names %s in:\n%s", fx->lib, out);
+	while (line > out && line[-1] != '\n')
+		line--;
+	end = strchr(line, '\n');
+	if (end)
+		*end = '\0';
+	return line;
+}
+
+static void test_stale_pid(void **state)
+{
+	struct fx *fx = *state;
+	int status;
+	char *out = run(fx, MSRUN_ARGS("stale", fx->pid, "--show=all"), &status);
+	char *line = lib_line(fx, out);
+
+	assert_int_equal(status, 0);
+	if (!strstr(line, "unknown") || !strstr(line, REASON))
+		fail_msg("not unknown, or not why, in:\n%s", line);
+	free(out);
+}
+
+static void test_stale_metrics_file(void **state)
+{
+	struct fx *fx = *state;
+	char *file = tu_join(fx->tmp, "metrics.prom");
+	const char *unknown;
+	char *text;
+	int status;
+	char *out = run(fx, MSRUN_ARGS("stale", "--metrics-file", file), &status);
+
+	/* Other processes of this machine may be stale: 0 or 1, never an error. */
+	assert_true(status == 0 || status == 1);
+	text = tu_slurp(file, NULL);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "# EOF"));
+	/* The library is counted, as unknown (so are others' files that could not be judged). */
+	unknown = strstr(text, "mapscope_stale_files{verdict=\"unknown\"} ");
+	assert_non_null(unknown);
+	assert_true(atol(strchr(unknown, '}') + 2) >= 1);
+	free(text);
+	free(file);
+	free(out);
+}
+
+/* The library's line of list --by-file -o NAME,COLUMN, which must exit 0. */
+static char *list_line(struct fx *fx, const char *column, char **out)
+{
+	char cols[32];
+	int status;
+
+	snprintf(cols, sizeof(cols), "NAME,%s", column);
+	*out = run(fx, MSRUN_ARGS("list", fx->pid, "--by-file", "-o", cols, "-r"), &status);
+	assert_int_equal(status, 0);
+	return lib_line(fx, *out);
+}
+
+static void test_list_soname(void **state)
+{
+	char *out;
+
+	/* Not read: the walk stopped at DIR. */
+	assert_null(strstr(list_line(*state, "SONAME", &out), "libstale"));
+	free(out);
+}
+
+static void test_list_verdict(void **state)
+{
+	char *out;
+
+	assert_non_null(strstr(list_line(*state, "VERDICT", &out), "unknown"));
+	free(out);
+}
+
+/* The symbol lookup opens the file at the path, and looks for debug files beside it. */
+static void test_at_symbol(void **state)
+{
+	struct fx *fx = *state;
+	int status;
+	char *out = run(fx, MSRUN_ARGS("at", fx->pid, fx->addr, "-o", "ADDR,SYMBOL"), &status);
+
+	assert_int_equal(status, 0);
+	assert_non_null(strstr(out, fx->addr));
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_stale_pid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_metrics_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_list_soname, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_list_verdict, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_at_symbol, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
