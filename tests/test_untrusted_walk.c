@@ -223,6 +223,24 @@ static void test_root_dirs(void **state)
 	free(p);
 	assert_int_equal(walk(&fx->root, "/open/file", MS_WALK_ROOT_DIRS, NULL, NULL), EPERM);
 	assert_int_equal(walk(&fx->root, "/a/b/file", MS_WALK_ROOT_DIRS, NULL, NULL), 0);
+	/* Sticky, as /tmp: others may add entries, never swap root's; theirs are refused. */
+	mkdir_at(fx, "sticky", 0755);
+	mkdir_at(fx, "sticky/mine", 0755);
+	mkdir_at(fx, "sticky/theirs", 0755);
+	p = at(fx, "sticky");
+	assert_int_equal(chmod(p, 01777), 0);
+	free(p);
+	p = at(fx, "sticky/theirs");
+	assert_int_equal(chown(p, 65534, 65534), 0);
+	free(p);
+	p = at(fx, "sticky/mine/file");
+	assert_int_equal(tu_spit(p, "x"), 0);
+	free(p);
+	p = at(fx, "sticky/theirs/file");
+	assert_int_equal(tu_spit(p, "x"), 0);
+	free(p);
+	assert_int_equal(walk(&fx->root, "/sticky/mine/file", MS_WALK_ROOT_DIRS, NULL, NULL), 0);
+	assert_int_equal(walk(&fx->root, "/sticky/theirs/file", MS_WALK_ROOT_DIRS, NULL, NULL), EPERM);
 }
 
 /* Our mountinfo, plus extra lines. */

@@ -17,6 +17,7 @@
 #include "symbols_dw.h"
 #include "symbols_fetch.h"
 #include "untrusted_child.h"
+#include "untrusted_walk.h"
 
 #define DEBUG_DIR "/usr/lib/debug"
 #define NS_PER_S 1000000000ull
@@ -74,23 +75,28 @@ static void ensure_roots(struct ms_symbols *s)
 	s->have_roots = true;
 }
 
-/* A debug file at path under our root, if it is the one for build ID (id, len). */
+/*
+ * A debug file at path under our root, if it is the one for build ID (id,
+ * len).  A user must not choose which file is found, nor make root read a
+ * file only root may read for them: no symlink anywhere on the path, and
+ * every directory passed through only root can change (untrusted_walk.h).
+ */
 static int open_debug(struct ms_symbols *s, const char *path, const unsigned char *id, size_t len)
 {
+	struct ms_walk_root wr = ms_lookup_walk_root(&s->ours);
 	unsigned char got[MS_BUILD_ID_MAX];
-	struct ms_lookup *l;
 	const char *why;
 	struct stat st;
 	size_t got_len = 0;
 	int fd;
 
-	if (s->ours.fd < 0 || ms_lookup_path(s->lookups, &s->ours, path, strlen(path), &l) < 0 || l->err)
+	if (s->ours.fd < 0)
 		return -1;
-	fd = ms_lookup_open_read(&s->ours, path, strlen(path), l, &why);
+	fd = ms_walk_open_read(&wr, path, MS_WALK_NO_SYMLINKS | MS_WALK_ROOT_DIRS, NULL, NULL, NULL, &st,
+			       &why);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || !trusted_stat(&st) ||
-	    ms_elfcheck_fd(fd, (uint64_t)st.st_size, true, NULL) != 0 ||
+	if (!trusted_stat(&st) || ms_elfcheck_fd(fd, (uint64_t)st.st_size, true, NULL) != 0 ||
 	    ms_buildid_read_fd(fd, got, &got_len, NULL) != 0 || got_len != len || memcmp(got, id, len)) {
 		close(fd);
 		return -1;

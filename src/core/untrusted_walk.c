@@ -195,9 +195,14 @@ static int refuse(struct walk *w, int fd, int err, const char *why)
 	return -err;
 }
 
+/*
+ * Root's, and no one else can change its entries: writable by root alone,
+ * or sticky (others may add entries but not rename or remove root's,
+ * fs/namei.c may_delete; every entry passed is checked to be root's in turn).
+ */
 static bool dir_is_roots(const struct stat *st)
 {
-	return st->st_uid == 0 && !(st->st_mode & (S_IWGRP | S_IWOTH));
+	return st->st_uid == 0 && (!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
 }
 
 /* The root itself: its mount known kernel-served, and root's when asked. */

@@ -44,7 +44,9 @@
  *   - MS_WALK_NO_SYMLINKS: any symlink on the path refuses it (debug files);
  *   - MS_WALK_ROOT_DIRS: every directory passed through, the root
  *     included, must be owned by root and writable by neither group nor
- *     others, so a user cannot choose which file is found (debug files);
+ *     others, or sticky (/tmp: others cannot rename or remove root's
+ *     entries there), so a user cannot choose which file is found (debug
+ *     files); the file at the end is the caller's to check (its owner);
  *   - MS_WALK_FOLLOW_LAST: a symlink as the last component is followed;
  *     without it the descriptor of the symlink itself is returned (stale
  *     lookups: the kernel's name is the file's own, never a link's).
