@@ -14,6 +14,7 @@
 #include "stale.h"
 #include "stale_group.h"
 #include "stale_lookup.h"
+#include "untrusted_walk.h"
 #include "grow.h"
 
 struct ms_stale_ctx {
@@ -390,15 +391,23 @@ static int group_mapping(struct ms_stale_list *list, struct ms_stale_group *g,
  * /proc/PID/exe: readlink gives its name (d_path, as for mappings) and stat
  * follows the link to the running inode.  Kernel threads have none.
  */
-static int add_exe(struct ms_stale_list *list, struct ms_stale_group *g, const struct ms_proc *proc)
+static int add_exe(struct ms_stale_ctx *ctx, struct ms_stale_list *list, struct ms_stale_group *g,
+		   const struct ms_proc *proc)
 {
+	const struct ms_lookup_root *root = root_for(ctx, proc, false);
 	struct ms_mapping m = { 0 };
 	struct ms_stale_file *f;
+	const char *why;
 	char name[4096];
 	struct stat st;
 	ssize_t n;
 
-	if (fstatat(ms_proc_dirfd(proc), "exe", &st, 0) < 0)
+	/*
+	 * A program run from a user's FUSE mount: a stat of it may wait on the
+	 * daemon for ever.  Its mappings are judged as they are; it is only not
+	 * marked as the executable.
+	 */
+	if (!root->mounts || ms_walk_stat_link(ms_proc_dirfd(proc), "exe", root->mounts, &st, &why) < 0)
 		return 0;
 	f = ms_stale_group_find_inode(g, list, major(st.st_dev), minor(st.st_dev), (uint64_t)st.st_ino);
 	if (f) {
@@ -493,7 +502,7 @@ int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags
 			rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, &group,
 				     err);
 	}
-	if (rc == 0 && add_exe(list, &group, proc) < 0)
+	if (rc == 0 && add_exe(ctx, list, &group, proc) < 0)
 		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)ms_proc_pid(proc));
 	ctx->group_probes = group.probes;
 	ms_stale_group_free(&group);

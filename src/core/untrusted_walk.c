@@ -492,3 +492,30 @@ int ms_walk_open_read(const struct ms_walk_root *root, const char *path, unsigne
 	*why = NULL;
 	return fd;
 }
+
+int ms_walk_stat_link(int dirfd, const char *name, struct ms_walk_mounts *m, struct stat *st,
+		      const char **why)
+{
+	uint64_t mnt;
+	int fd, rc = 0;
+
+	*why = NULL;
+	/*
+	 * A magic link is followed by nd_jump_link without a lookup in the
+	 * target's file system, and O_PATH stops before f_op->open: nothing
+	 * here reaches a daemon until the fstat, which waits for the mount check.
+	 */
+	fd = openat(dirfd, name, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (ms_walk_mnt_id(fd, &mnt) < 0) {
+		*why = why_mnt_id;
+		rc = -EIO;
+	} else if ((*why = mount_refused(m, mnt, NULL, 0))) {
+		rc = -EREMOTE;
+	} else if (fstat(fd, st) < 0) {
+		rc = -errno;
+	}
+	close(fd);
+	return rc;
+}

@@ -123,6 +123,15 @@ int ms_walk_open_read(const struct ms_walk_root *root, const char *path, unsigne
 		      const struct stat *expect, ms_walk_race_fn race, void *race_arg,
 		      struct stat *st, const char **why);
 
+/*
+ * fstat of what a /proc magic link (a process's exe, cwd...) leads to,
+ * name below dirfd, only once its mount is known to m as kernel-served
+ * (anywhere: the link's target has no path in m's root).  0, or -errno with
+ * *why set when refused on purpose (-EREMOTE: MS_WALK_WHY_SERVED).
+ */
+int ms_walk_stat_link(int dirfd, const char *name, struct ms_walk_mounts *m, struct stat *st,
+		      const char **why);
+
 /* The mount ID of any descriptor (O_PATH too), from /proc/self/fdinfo; -errno. */
 int ms_walk_mnt_id(int fd, uint64_t *id);
 
