@@ -8,8 +8,10 @@
  * DIR sleeps in fuse_lookup, uninterruptibly, until the daemon dies.
  *
  * Each command (stale, stale --metrics-file, list --by-file with SONAME
- * and VERDICT, at with SYMBOL) runs the real binary under a 10 s deadline
- * and must finish on its own, say unknown (and why) for the library, send
+ * and VERDICT, at with SYMBOL, who with the library's path, snapshot) runs
+ * the real binary under a 10 s deadline and must finish on its own, say
+ * unknown (and why) for the library where it judges it (who refuses the
+ * path, status 2; snapshot writes the mapping), send
  * the daemon no LOOKUP at all, and leave no mapscope process in D state.  Past the
  * deadline the server is killed, which aborts the connection and releases
  * whatever was blocked, and the test fails.  Root and /dev/fuse are
@@ -259,6 +261,34 @@ static void test_at_symbol(void **state)
 	free(out);
 }
 
+/* who FILE: the path given is walked too, never into the daemon's mount. */
+static void test_who_path(void **state)
+{
+	struct fx *fx = *state;
+	int status;
+	char *out = run(fx, MSRUN_ARGS("who", fx->lib), &status);
+
+	assert_int_equal(status, 2);
+	free(out);
+}
+
+static void test_snapshot(void **state)
+{
+	struct fx *fx = *state;
+	char *file = tu_join(fx->tmp, "snap.json");
+	char *text;
+	int status;
+	char *out = run(fx, MSRUN_ARGS("snapshot", fx->pid, "-o", file), &status);
+
+	assert_int_equal(status, 0);
+	text = tu_slurp(file, NULL);
+	assert_non_null(text);
+	assert_non_null(strstr(text, fx->lib));
+	free(text);
+	free(file);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +297,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_list_soname, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_verdict, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_at_symbol, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_who_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_snapshot, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

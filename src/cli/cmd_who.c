@@ -16,6 +16,7 @@
 #include "cli/mapcols.h"
 #include "cli/procscan.h"
 #include "core/escape.h"
+#include "core/untrusted_walk.h"
 
 enum { WHOCOL_PID, WHOCOL_COMM, WHOCOL_MAP0, WHOCOL_COUNT = WHOCOL_MAP0 + MAPCOL_LIST_COUNT };
 
@@ -174,6 +175,7 @@ int cmd_who(int argc, char **argv)
 	struct ms_error err;
 	struct cli_opts o;
 	struct stat target;
+	const char *why;
 	size_t found = 0;
 	int nsel, status;
 
@@ -187,10 +189,11 @@ int cmd_who(int argc, char **argv)
 				 sizeof(who_defaults) / sizeof(who_defaults[0]), selected, CLI_MAX_COLUMNS);
 	if (nsel < 0)
 		return CLI_EXIT_USAGE;
-	if (stat(argv[optind], &target) < 0) {
+	/* FILE may lie in a user's FUSE mount, whose daemon can stall a stat for ever. */
+	if ((status = ms_walk_stat_ours(argv[optind], &target, &why)) < 0) {
 		char *safe = ms_escape_dup(argv[optind], strlen(argv[optind]), o.escape_flags);
 
-		cli_error("%s: %s", safe ? safe : "?", strerror(errno));
+		cli_error("%s: %s", safe ? safe : "?", why ? why : strerror(-status));
 		free(safe);
 		return CLI_EXIT_USAGE;
 	}

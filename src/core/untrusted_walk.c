@@ -519,3 +519,34 @@ int ms_walk_stat_link(int dirfd, const char *name, struct ms_walk_mounts *m, str
 	close(fd);
 	return rc;
 }
+
+int ms_walk_stat_ours(const char *path, struct stat *st, const char **why)
+{
+	struct ms_walk_root root = { .fd = -1 };
+	char cwd[PATH_MAX], *abs = NULL;
+	int fd, rc;
+
+	*why = NULL;
+	if (path[0] != '/') {
+		/* getcwd prints the dentry's path (d_path): no lookup in any file system. */
+		if (!getcwd(cwd, sizeof(cwd)))
+			return -errno;
+		if (asprintf(&abs, "%s/%s", cwd, path) < 0)
+			return -ENOMEM;
+		path = abs;
+	}
+	root.fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root.fd < 0 || ms_walk_mounts_load(-1, &root.mounts, NULL) < 0) {
+		rc = root.fd < 0 ? -errno : -EIO;
+	} else {
+		fd = ms_walk_open(&root, path, MS_WALK_FOLLOW_LAST, st, why);
+		rc = fd < 0 ? fd : 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	ms_walk_mounts_free(root.mounts);
+	if (root.fd >= 0)
+		close(root.fd);
+	free(abs);
+	return rc;
+}

@@ -132,6 +132,14 @@ int ms_walk_open_read(const struct ms_walk_root *root, const char *path, unsigne
 int ms_walk_stat_link(int dirfd, const char *name, struct ms_walk_mounts *m, struct stat *st,
 		      const char **why);
 
+/*
+ * stat(2) of a path given to mapscope (absolute, or relative to the
+ * working directory), through the walk from our own root, symlinks
+ * followed: a path into a daemon-served mount is refused, never looked up.
+ * 0, or -errno with *why as ms_walk_open's.
+ */
+int ms_walk_stat_ours(const char *path, struct stat *st, const char **why);
+
 /* The mount ID of any descriptor (O_PATH too), from /proc/self/fdinfo; -errno. */
 int ms_walk_mnt_id(int fd, uint64_t *id);
 
