@@ -339,13 +339,21 @@ static void test_record_ends_when_process_exits(void **state)
 	assert_int_equal(wait_deadline(rec, &status), 0);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
-	/* Header, and the first change if it saw the process alive. */
+	/*
+	 * Header and the first state; a tick that caught the process on its
+	 * way out (a sanitizer's exit-time work maps and unmaps) adds a change
+	 * of it, and nothing else may follow.
+	 */
 	{
 		json_t **l = lines_of(e->out, &n);
 
+		assert_true(n >= 2 && n <= 4);
+		for (size_t i = 1; i < n; i++) {
+			assert_null(json_object_get(l[i], "mapscope"));
+			assert_non_null(json_object_get(l[i], "added"));
+		}
 		free_lines(l, n);
 	}
-	assert_int_equal(n, 2);
 }
 
 int main(void)
