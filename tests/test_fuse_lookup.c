@@ -1,24 +1,34 @@
 /*
- * A FUSE file system that never answers LOOKUP, mounted over the directory
- * of a mapped library (untrusted_walk.h).  A child, as nobody where it can
- * be, maps DIR/lib.so from a real file under the test's directory; then
- * tests/lib/fuse_server.c mounts over DIR and leaves every LOOKUP
- * unanswered.  The mapping's name and device stay those of the real file,
- * so nothing but the path walk itself can tell: a lookup that steps into
- * DIR sleeps in fuse_lookup, uninterruptibly, until the daemon dies.
+ * A user's FUSE daemon that stops answering, where mapscope must never wait
+ * on it; two fixtures, the same commands and checks.
+ *
+ * Over a library's directory: a file system that never answers LOOKUP,
+ * mounted over the directory of a mapped library (untrusted_walk.h).  A
+ * child, as nobody where it can be, maps DIR/lib.so from a real file under
+ * the test's directory; then tests/lib/fuse_server.c mounts over DIR and
+ * leaves every LOOKUP unanswered.  The mapping's name and device stay those
+ * of the real file, so nothing but the path walk itself can tell: a lookup
+ * that steps into DIR sleeps in fuse_lookup, uninterruptibly, until the
+ * daemon dies.
+ *
+ * Under a running program: nobody runs a copy of ms-sleeper from the file
+ * system, which then answers neither GETATTR nor LOOKUP.  stale marks a
+ * process's main executable by what /proc/PID/exe leads to; a stat through
+ * that link asks the daemon (attributes are valid for 0 s) and sleeps in
+ * fuse_do_getattr, so the link is opened O_PATH and its mount checked
+ * first (ms_walk_stat_link).
  *
  * Each command (stale, stale --metrics-file, list --by-file with SONAME
  * and VERDICT, at with SYMBOL, who with the library's path, snapshot) runs
  * the real binary under a 10 s deadline and must finish on its own, say
- * unknown (and why) for the library where it judges it (who refuses the
- * path, status 2; snapshot writes the mapping), send
- * the daemon no LOOKUP at all, and leave no mapscope process in D state.  Past the
- * deadline the server is killed, which aborts the connection and releases
- * whatever was blocked, and the test fails.  Root and /dev/fuse are
- * needed; otherwise the tests skip with the reason.
+ * unknown (and why) for the library or program where it judges it (who
+ * refuses the path, status 2; snapshot writes the mapping), leave the
+ * daemon no request unanswered, and leave no mapscope process in D state.
+ * Past the deadline the server is killed, which aborts the connection and
+ * releases whatever was blocked, and the test fails.  Root and /dev/fuse
+ * are needed; otherwise the tests skip with the reason.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -45,18 +55,16 @@ struct fx {
 	char pid[16];
 	char addr[32];
 	char *tmp;
-	char *dir;   /* DIR: the FUSE file system is mounted over it */
-	char *lib;   /* DIR/lib.so, the mapped name */
+	char *dir;   /* DIR: the FUSE file system is mounted over it (or NULL) */
+	char *lib;   /* the mapped name: DIR/lib.so, or the program on the mount */
 	bool started;
 };
 
-static int setup(void **state)
+/* A new fx in *state, with its directory, and stale rules that judge what is under /tmp. */
+static struct fx *fx_new(void **state)
 {
 	struct fx *fx = calloc(1, sizeof(*fx));
-	char *built = tu_built("libstale-a.so");
 	char *cfg, *cfgdir;
-	const char *why = NULL;
-	unsigned long addr = 0;
 
 	assert_non_null(fx);
 	*state = fx;
@@ -64,14 +72,10 @@ static int setup(void **state)
 	assert_non_null(fx->tmp);
 	/* nobody must reach DIR/lib.so. */
 	assert_int_equal(chmod(fx->tmp, 0755), 0);
-	fx->dir = tu_join(fx->tmp, "DIR");
-	fx->lib = tu_join(fx->dir, "lib.so");
-	assert_int_equal(mkdir(fx->dir, 0755), 0);
-	assert_int_equal(tu_copy(built, fx->lib), 0);
 	/*
-	 * The default rules ignore /tmp, where the test's directory may be:
-	 * the library must be judged.  /dev/zero is the test harness's shared
-	 * memory.
+	 * The default rules ignore /tmp, where the test's directory and the
+	 * mount may be: the library must be judged.  /dev/zero is the test
+	 * harness's shared memory.
 	 */
 	cfg = tu_join(fx->tmp, "cfg");
 	cfgdir = tu_join(cfg, "mapscope");
@@ -83,6 +87,20 @@ static int setup(void **state)
 	free(cfgdir);
 	setenv("XDG_CONFIG_HOME", cfg, 1);
 	free(cfg);
+	return fx;
+}
+
+static int setup(void **state)
+{
+	struct fx *fx = fx_new(state);
+	char *built = tu_built("libstale-a.so");
+	const char *why = NULL;
+	unsigned long addr = 0;
+
+	fx->dir = tu_join(fx->tmp, "DIR");
+	fx->lib = tu_join(fx->dir, "lib.so");
+	assert_int_equal(mkdir(fx->dir, 0755), 0);
+	assert_int_equal(tu_copy(built, fx->lib), 0);
 	assert_int_equal(fuse_map_in_child(fx->lib, 65534, &fx->mapper, &addr), 0);
 	snprintf(fx->pid, sizeof(fx->pid), "%d", (int)fx->mapper);
 	snprintf(fx->addr, sizeof(fx->addr), "%lx", addr);
@@ -94,6 +112,33 @@ static int setup(void **state)
 	free(built);
 	fx->server.modes->hang_lookups = 1;
 	fx->started = true;
+	return 0;
+}
+
+/* The program runs (its exec answered); from now on no stat or lookup in its mount is. */
+static int setup_program(void **state)
+{
+	struct fx *fx = fx_new(state);
+	char *built = tu_built("ms-sleeper");
+	const char *why = NULL;
+
+	if (fuse_server_start(&fx->server, built, &why) < 0) {
+		print_message("skipped: %s\n", why);
+		free(built);
+		return 0;
+	}
+	free(built);
+	fx->started = true;
+	fx->lib = strdup(fx->server.path);
+	assert_non_null(fx->lib);
+	if (fuse_exec_in_child(fx->lib, 65534, &fx->mapper) < 0) {
+		/* cmocka skips the teardown of a failed setup. */
+		fuse_server_stop(&fx->server);
+		fail_msg("nobody could not run %s", fx->lib);
+	}
+	snprintf(fx->pid, sizeof(fx->pid), "%d", (int)fx->mapper);
+	fx->server.modes->hang_getattrs = 1;
+	fx->server.modes->hang_lookups = 1;
 	return 0;
 }
 
@@ -113,59 +158,19 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* A mapscope process in uninterruptible sleep, or 0. */
-static pid_t mapscope_in_d_state(void)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	pid_t found = 0;
-
-	assert_non_null(d);
-	while (!found && (e = readdir(d))) {
-		char path[300], buf[512];
-		const char *close_paren;
-		size_t n;
-		FILE *fp;
-
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		if (!(fp = fopen(path, "re")))
-			continue;
-		n = fread(buf, 1, sizeof(buf) - 1, fp);
-		fclose(fp);
-		buf[n] = '\0';
-		close_paren = strrchr(buf, ')');
-		if (close_paren && strstr(buf, "(mapscope)") && close_paren[1] == ' ' && close_paren[2] == 'D')
-			found = (pid_t)atoi(e->d_name);
-	}
-	closedir(d);
-	return found;
-}
-
 /* Run mapscope; its output, after the checks every command must pass. */
 static char *run(struct fx *fx, const char *const *args, int *status)
 {
-	const struct msrun_opts opts = {
-		.timeout_ms = 10000, .on_timeout = fuse_server_abort, .timeout_arg = &fx->server,
-	};
-	struct msrun_result r;
-	pid_t stuck;
+	const char *why;
+	char *out;
 
 	if (!fx->started)
 		skip();
-	r = msrun(&opts, args);
-	stuck = mapscope_in_d_state();
-	if (fx->server.aborted || r.timed_out)
-		fail_msg("mapscope %s did not finish in 10 s: blocked on the FUSE daemon (%d LOOKUPs unanswered)",
-			 args[0], fx->server.lookups_hung);
-	if (stuck)
-		fail_msg("mapscope (PID %d) is in D state", (int)stuck);
-	assert_int_equal(fx->server.modes->lookups_hung, 0);
-	*status = r.status;
-	free(r.err);
-	assert_non_null(r.out);
-	return r.out;
+	out = fuse_server_run(&fx->server, args, status, &why);
+	if (why)
+		fail_msg("mapscope %s: %s", args[0], why);
+	assert_non_null(out);
+	return out;
 }
 
 /* The line of out that names the mapped library. */
@@ -201,21 +206,13 @@ static void test_stale_metrics_file(void **state)
 {
 	struct fx *fx = *state;
 	char *file = tu_join(fx->tmp, "metrics.prom");
-	const char *unknown;
-	char *text;
 	int status;
 	char *out = run(fx, MSRUN_ARGS("stale", "--metrics-file", file), &status);
 
 	/* Other processes of this machine may be stale: 0 or 1, never an error. */
 	assert_true(status == 0 || status == 1);
-	text = tu_slurp(file, NULL);
-	assert_non_null(text);
-	assert_non_null(strstr(text, "# EOF"));
 	/* The library is counted, as unknown (so are others' files that could not be judged). */
-	unknown = strstr(text, "mapscope_stale_files{verdict=\"unknown\"} ");
-	assert_non_null(unknown);
-	assert_true(atol(strchr(unknown, '}') + 2) >= 1);
-	free(text);
+	assert_true(tu_metric(file, "mapscope_stale_files{verdict=\"unknown\"}") >= 1);
 	free(file);
 	free(out);
 }
@@ -289,6 +286,9 @@ static void test_snapshot(void **state)
 	free(out);
 }
 
+/* A test of the program fixture, named apart from the same test of the library's. */
+#define PROGRAM_TEST(f) { #f "_program", f, setup_program, teardown, NULL }
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +299,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_at_symbol, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_who_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_snapshot, setup, teardown),
+		PROGRAM_TEST(test_stale_pid),
+		PROGRAM_TEST(test_stale_metrics_file),
+		PROGRAM_TEST(test_list_verdict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,7 +23,7 @@ LDADD = tests/libms-test.a $(TUI_LIBS) $(CORE_LIBS) $(CMOCKA_LIBS)
 STALE_LIB_FLAGS = -shared -Wl,--build-id=sha1 -Wl,-soname,libstale.so.1
 check_PROGRAMS += tests/ms-fixture tests/ms-residency-fixture tests/ms-hostile tests/stale-child \
 	tests/ms-fuse-serve tests/libstale-a.so tests/libstale-b.so tests/libms-fixture-sym.so \
-	tests/ms-dlopen-hold tests/ms-maxrss
+	tests/ms-dlopen-hold tests/ms-maxrss tests/ms-sleeper
 tests_ms_fixture_SOURCES = tests/fixture.c
 # The fixture maps a library with a symbol the symbol tests know, found next to it.
 tests_ms_fixture_LDADD = tests/libms-fixture-sym.so
@@ -35,6 +35,8 @@ tests_ms_residency_fixture_SOURCES = tests/residency_fixture.c
 tests_ms_hostile_SOURCES = tests/hostile_fixture.c
 tests_stale_child_SOURCES = tests/stale_child.c
 tests_ms_fuse_serve_SOURCES = tests/fuse_serve.c
+# Run from a FUSE mount, as a user's program (test_fuse_lookup).
+tests_ms_sleeper_SOURCES = tests/sleeper.c
 # The libdw tests: a user's process holding a crafted library, and a
 # deadline and a peak-RSS figure for a whole process tree.
 tests_ms_dlopen_hold_SOURCES = tests/dlopen_hold.c

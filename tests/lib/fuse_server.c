@@ -1,7 +1,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/fuse.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,8 @@
 #include <unistd.h>
 
 #include "fuse_server.h"
+#include "msrun.h"
+#include "testutil.h"
 
 /* Requests are at most max_write plus headers; the kernel wants room for 8 KiB at least. */
 #define REQ_BUF (1u << 20)
@@ -99,6 +103,11 @@ static void serve(int fd, const struct content *c, struct fuse_modes *modes)
 		case FUSE_GETATTR: {
 			struct fuse_attr_out o = { 0 };
 
+			if (modes->hang_getattrs) {
+				modes->getattrs_hung++;
+				break;
+			}
+			/* attr_valid 0: the next stat asks again (fuse_update_get_attr). */
 			fill_attr(&o.attr, in->nodeid, c);
 			reply(fd, in->unique, 0, &o, sizeof(o));
 			break;
@@ -161,6 +170,16 @@ static int load(const char *path, struct content *c)
 	return 0;
 }
 
+/* Kill and reap *pid, if any; it is 0 after. */
+static void kill_reap(pid_t *pid)
+{
+	if (*pid > 0) {
+		kill(*pid, SIGKILL);
+		waitpid(*pid, NULL, 0);
+	}
+	*pid = 0;
+}
+
 int fuse_map_in_child(const char *path, uid_t uid, pid_t *pid, unsigned long *start)
 {
 	unsigned long addr = 0;
@@ -192,16 +211,46 @@ int fuse_map_in_child(const char *path, uid_t uid, pid_t *pid, unsigned long *st
 	close(ready[1]);
 	if (*pid < 0 || read(ready[0], &addr, sizeof(addr)) != (ssize_t)sizeof(addr)) {
 		close(ready[0]);
-		if (*pid > 0) {
-			kill(*pid, SIGKILL);
-			waitpid(*pid, NULL, 0);
-		}
+		kill_reap(pid);
 		return -1;
 	}
 	close(ready[0]);
 	if (start)
 		*start = addr;
 	return 0;
+}
+
+int fuse_exec_in_child(const char *path, uid_t uid, pid_t *pid)
+{
+	struct pollfd ready = { .events = POLLIN };
+	pid_t parent = getpid();
+	int fds[2], n;
+	char c;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	*pid = fork();
+	if (*pid == 0) {
+		if (dup2(fds[1], STDOUT_FILENO) < 0)
+			_exit(126);
+		if (uid && (setgroups(0, NULL) < 0 || setgid(uid) < 0 || setuid(uid) < 0))
+			_exit(125);
+		/* After setuid, which clears it (commit_creds). */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		execl(path, path, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	ready.fd = fds[0];
+	/* Its byte says it runs its own code; EOF, that it died or exec failed. */
+	n = *pid > 0 && poll(&ready, 1, TU_DEADLINE_MS) == 1 ? (int)read(fds[0], &c, 1) : -1;
+	close(fds[0]);
+	if (n == 1)
+		return 0;
+	kill_reap(pid);
+	return -1;
 }
 
 int fuse_server_map_in_child(struct fuse_server *s, pid_t *pid, unsigned long *start)
@@ -278,7 +327,8 @@ int fuse_server_start_over(struct fuse_server *s, const char *content_path, cons
 		goto fail;
 	}
 	memset((void *)s->modes, 0, sizeof(*s->modes));
-	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=0,group_id=0", fd);
+	/* allow_other: nobody, a user's process in the tests, reaches it too. */
+	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=0,group_id=0,allow_other", fd);
 	if (mount("mapscope-test", s->mnt, "fuse.mstest", MS_NOSUID | MS_NODEV, opts) < 0) {
 		*why = "mount(2) of a FUSE file system failed";
 		goto fail;
@@ -330,6 +380,7 @@ void fuse_server_stop(struct fuse_server *s)
 	if (s->modes) {
 		s->reads_hung = s->modes->reads_hung;
 		s->lookups_hung = s->modes->lookups_hung;
+		s->getattrs_hung = s->modes->getattrs_hung;
 		munmap((void *)s->modes, sizeof(*s->modes));
 		s->modes = NULL;
 	}
@@ -337,12 +388,11 @@ void fuse_server_stop(struct fuse_server *s)
 
 void fuse_server_stop_mapped(struct fuse_server *s, pid_t *mapper)
 {
-	if (*mapper > 0) {
+	/* Reaped once the server is gone: it may be waiting on it. */
+	if (*mapper > 0)
 		kill(*mapper, SIGKILL);
-		waitpid(*mapper, NULL, 0);
-		*mapper = 0;
-	}
 	fuse_server_stop(s);
+	kill_reap(mapper);
 }
 
 void fuse_server_abort(void *arg)
@@ -351,4 +401,30 @@ void fuse_server_abort(void *arg)
 
 	s->aborted = true;
 	fuse_server_stop(s);
+}
+
+char *fuse_server_run(struct fuse_server *s, const char *const *args, int *status, const char **why)
+{
+	const struct msrun_opts opts = { .timeout_ms = 10000, .on_timeout = fuse_server_abort, .timeout_arg = s };
+	struct msrun_result r = msrun(&opts, args);
+	pid_t stuck = msrun_in_d_state();
+
+	*why = s->why;
+	if (s->aborted || r.timed_out)
+		snprintf(s->why, sizeof(s->why),
+			 "did not finish in 10 s: blocked on the FUSE daemon "
+			 "(%d READs, %d LOOKUPs, %d GETATTRs unanswered)",
+			 s->reads_hung, s->lookups_hung, s->getattrs_hung);
+	else if (stuck)
+		snprintf(s->why, sizeof(s->why), "PID %d is in D state", (int)stuck);
+	else if (s->modes->reads_hung || s->modes->lookups_hung || s->modes->getattrs_hung)
+		snprintf(s->why, sizeof(s->why), "left the daemon %d READs, %d LOOKUPs, %d GETATTRs unanswered",
+			 s->modes->reads_hung, s->modes->lookups_hung, s->modes->getattrs_hung);
+	else
+		*why = NULL;
+	*status = r.status;
+	if (*why && r.err && *r.err)
+		snprintf(s->why + strlen(s->why), sizeof(s->why) - strlen(s->why), "; stderr: %.200s", r.err);
+	free(r.err);
+	return r.out;
 }

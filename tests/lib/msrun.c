@@ -1,16 +1,19 @@
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "msrun.h"
@@ -285,4 +288,54 @@ int msrun_wait(pid_t pid)
 	if (pid < 0 || waitpid(pid, &status, 0) < 0)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Whether /proc/PID/stat says a mapscope process in uninterruptible sleep. */
+static bool mapscope_in_d(const char *pid)
+{
+	char path[300], buf[512];
+	const char *close_paren;
+	size_t n;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	if (!(fp = fopen(path, "re")))
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	close_paren = strrchr(buf, ')');
+	return close_paren && strstr(buf, "(mapscope)") && close_paren[1] == ' ' && close_paren[2] == 'D';
+}
+
+/* Still in D a second later: a write's fsync passes through D, a wait on a daemon stays. */
+static bool stays_in_d(const char *pid)
+{
+	long long deadline = tu_now_ms() + 1000;
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+
+	while (tu_now_ms() < deadline) {
+		if (!mapscope_in_d(pid))
+			return false;
+		nanosleep(&tick, NULL);
+	}
+	return mapscope_in_d(pid);
+}
+
+pid_t msrun_in_d_state(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t found = 0;
+
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		if (mapscope_in_d(e->d_name) && stays_in_d(e->d_name))
+			found = (pid_t)atoi(e->d_name);
+	}
+	closedir(d);
+	return found;
 }

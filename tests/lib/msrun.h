@@ -69,4 +69,10 @@ int msrun_capture(const char *const *args, const char *out_path, char **out, cha
 pid_t msrun_spawn(const char *const *args, int out_fd, int err_fd);
 int msrun_wait(pid_t pid);
 
+/*
+ * A mapscope process stuck in uninterruptible sleep (D state, and still
+ * there a second later: an fsync passes through D), or 0.
+ */
+pid_t msrun_in_d_state(void);
+
 #endif

@@ -157,6 +157,26 @@ char *tu_slurp(const char *path, size_t *len)
 	return buf;
 }
 
+long long tu_metric(const char *path, const char *series)
+{
+	char *text = tu_slurp(path, NULL);
+	size_t len = strlen(series);
+	const char *line;
+	long long value = -1;
+
+	if (!text || !strstr(text, "\n# EOF"))
+		goto out;
+	for (line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		if (!strncmp(line, series, len) && line[len] == ' ') {
+			value = strtoll(line + len + 1, NULL, 10);
+			break;
+		}
+	}
+out:
+	free(text);
+	return value;
+}
+
 int tu_spit(const char *path, const char *text)
 {
 	FILE *fp = fopen(path, "w");

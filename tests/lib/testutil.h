@@ -48,6 +48,12 @@ char *tu_drain(int fd, long long deadline_ms, size_t *len, int *timed_out);
 
 /* A whole file, NUL-terminated; its length in *len (may be NULL). */
 char *tu_slurp(const char *path, size_t *len);
+/*
+ * The value of the series (a metric's name and labels, exactly as written)
+ * in an OpenMetrics file that ends in "# EOF", or -1: no such file, no
+ * "# EOF", no such series.
+ */
+long long tu_metric(const char *path, const char *series);
 /* Write text to path, created or truncated.  0 or -1. */
 int tu_spit(const char *path, const char *text);
 /*
