@@ -407,7 +407,9 @@ static int add_exe(struct ms_stale_ctx *ctx, struct ms_stale_list *list, struct 
 	 * daemon for ever.  Its mappings are judged as they are; it is only not
 	 * marked as the executable.
 	 */
-	if (!root->mounts || ms_walk_stat_link(ms_proc_dirfd(proc), "exe", root->mounts, &st, &why) < 0)
+	struct ms_walk_root wr = ms_lookup_walk_root(root);
+
+	if (!root->mounts || root->fd < 0 || ms_walk_stat_link(ms_proc_dirfd(proc), "exe", &wr, &st, &why) < 0)
 		return 0;
 	f = ms_stale_group_find_inode(g, list, major(st.st_dev), minor(st.st_dev), (uint64_t)st.st_ino);
 	if (f) {

@@ -493,10 +493,10 @@ int ms_walk_open_read(const struct ms_walk_root *root, const char *path, unsigne
 	return fd;
 }
 
-int ms_walk_stat_link(int dirfd, const char *name, struct ms_walk_mounts *m, struct stat *st,
+int ms_walk_stat_link(int dirfd, const char *name, const struct ms_walk_root *root, struct stat *st,
 		      const char **why)
 {
-	uint64_t mnt;
+	uint64_t mnt, root_mnt;
 	int fd, rc = 0;
 
 	*why = NULL;
@@ -511,7 +511,9 @@ int ms_walk_stat_link(int dirfd, const char *name, struct ms_walk_mounts *m, str
 	if (ms_walk_mnt_id(fd, &mnt) < 0) {
 		*why = why_mnt_id;
 		rc = -EIO;
-	} else if ((*why = mount_refused(m, mnt, NULL, 0))) {
+	} else if (!(ms_walk_mnt_id(root->fd, &root_mnt) == 0 && mnt == root_mnt &&
+		     own_root_unlisted(root->mounts, mnt)) &&
+		   (*why = mount_refused(root->mounts, mnt, NULL, 0))) {
 		rc = -EREMOTE;
 	} else if (fstat(fd, st) < 0) {
 		rc = -errno;

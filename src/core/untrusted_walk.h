@@ -125,11 +125,13 @@ int ms_walk_open_read(const struct ms_walk_root *root, const char *path, unsigne
 
 /*
  * fstat of what a /proc magic link (a process's exe, cwd...) leads to,
- * name below dirfd, only once its mount is known to m as kernel-served
- * (anywhere: the link's target has no path in m's root).  0, or -errno with
- * *why set when refused on purpose (-EREMOTE: MS_WALK_WHY_SERVED).
+ * name below dirfd, only once its mount is known to root's table as
+ * kernel-served (anywhere: the link's target has no path in that root), or
+ * is the mount of our own root that a chroot hides from our mountinfo (as
+ * for walks).  0, or -errno with *why set when refused on purpose
+ * (-EREMOTE: MS_WALK_WHY_SERVED).
  */
-int ms_walk_stat_link(int dirfd, const char *name, struct ms_walk_mounts *m, struct stat *st,
+int ms_walk_stat_link(int dirfd, const char *name, const struct ms_walk_root *root, struct stat *st,
 		      const char **why);
 
 /*
