@@ -37,6 +37,8 @@ enum {
 #define AT_ADDRS_MAX 1000000u
 /* Rows printed at a time (a table on a terminal is aligned per chunk). */
 #define AT_CHUNK 4096
+/* Addresses asked of the symbol reader at once. */
+#define AT_BATCH 1024
 /* Files the symbol reader gave up on, named on stderr at most this often. */
 #define AT_WARNINGS_MAX 20u
 
@@ -90,6 +92,12 @@ static const struct option at_options[] = {
 	CLI_OUTPUT_LONG_OPTIONS,
 };
 
+#ifdef HAVE_LIBDW
+typedef struct ms_symbol at_symbol;
+#else
+typedef int at_symbol; /* no symbols without libdw */
+#endif
+
 struct at_run {
 	struct cli_opts o;
 	int selected[CLI_MAX_COLUMNS];
@@ -102,6 +110,11 @@ struct at_run {
 	int status;     /* the worst so far */
 	bool debuginfod;
 	bool want_symbols;
+	/* Addresses checked and waiting for their rows (flush). */
+	size_t npending;
+	size_t pending_idx[AT_BATCH];
+	uint64_t pending_addr[AT_BATCH];
+	at_symbol *syms;            /* AT_BATCH answers, with symbols */
 #ifdef HAVE_LIBDW
 	struct ms_symbols *sym;
 	uint64_t warned_inode;      /* the last file the reader gave up on */
@@ -149,22 +162,13 @@ static void warn_reader(struct at_run *r, const struct ms_mapping *m, const char
 #endif
 
 /* The SYMBOL or SOURCE cell: NULL data (JSON null) when unknown. */
-static int add_symbol_cells(struct at_run *r, struct libscols_line *ln, uint64_t addr)
+static int add_symbol_cells(struct at_run *r, struct libscols_line *ln, const at_symbol *sym)
 {
 #ifdef HAVE_LIBDW
-	struct ms_symbol s = { 0 };
-	unsigned what = 0;
-	int rc;
+	const struct ms_symbol s = *sym;
 
-	for (size_t i = 0; i < r->nselected; i++)
-		what |= r->selected[i] == ATCOL_SYMBOL ? MS_SYMBOLS_NAME :
-			r->selected[i] == ATCOL_SOURCE ? MS_SYMBOLS_SOURCE : 0;
-	rc = r->sym ? ms_symbols_lookup(r->sym, addr, what, &s) : MS_END;
-	if (rc == 0 && s.why && !strncmp(s.why, "symbols: ", 9) && s.mapping >= 0)
+	if (s.why && !strncmp(s.why, "symbols: ", 9) && s.mapping >= 0)
 		warn_reader(r, &r->list.items[s.mapping], s.why);
-
-	if (rc == MS_ERR_NOMEM)
-		return -1;
 	for (size_t i = 0; i < r->nselected; i++) {
 		size_t size = ms_symbol_text_bound(&s);
 		char *text;
@@ -184,12 +188,13 @@ static int add_symbol_cells(struct at_run *r, struct libscols_line *ln, uint64_t
 		}
 	}
 #else
-	(void)r; (void)ln; (void)addr;
+	(void)r; (void)ln; (void)sym;
 #endif
 	return 0;
 }
 
-static int add_row(struct at_run *r, const struct ms_mapping *m, uint64_t addr)
+static int add_row(struct at_run *r, const struct ms_mapping *m, uint64_t addr,
+		   const at_symbol *sym)
 {
 	struct libscols_line *ln = scols_table_new_line(r->tb, NULL);
 
@@ -206,7 +211,40 @@ static int add_row(struct at_run *r, const struct ms_mapping *m, uint64_t addr)
 			return -1;
 		}
 	}
-	return r->want_symbols ? add_symbol_cells(r, ln, addr) : 0;
+	return r->want_symbols ? add_symbol_cells(r, ln, sym) : 0;
+}
+
+/*
+ * The addresses waiting for their rows: the symbol reader is asked about
+ * all of them in one round trip (a lookup each would cost two context
+ * switches), then their rows are added in order.
+ */
+static void flush(struct at_run *r)
+{
+	size_t n = r->npending;
+	int rc = 0;
+
+	r->npending = 0;
+#ifdef HAVE_LIBDW
+	if (r->want_symbols && r->sym && n) {
+		unsigned what = 0;
+
+		for (size_t i = 0; i < r->nselected; i++)
+			what |= r->selected[i] == ATCOL_SYMBOL ? MS_SYMBOLS_NAME :
+				r->selected[i] == ATCOL_SOURCE ? MS_SYMBOLS_SOURCE : 0;
+		rc = ms_symbols_lookup_many(r->sym, r->pending_addr, n, what, r->syms);
+	}
+#endif
+	for (size_t k = 0; k < n; k++) {
+		if (rc < 0 || add_row(r, &r->list.items[r->pending_idx[k]], r->pending_addr[k], &r->syms[k]) < 0) {
+			cli_error("pid %d: out of memory", (int)r->pid);
+			worse(r, CLI_EXIT_FAIL);
+			return;
+		}
+		/* libsmartcols needs a JSON document whole. */
+		if (++r->rows % AT_CHUNK == 0 && !r->o.json)
+			worse(r, cli_stream_chunk(&r->stream, r->tb));
+	}
 }
 
 /* One address: a row, or a message when nothing covers it. */
@@ -235,14 +273,10 @@ static void at_one(struct at_run *r, const char *text)
 		worse(r, CLI_EXIT_FAIL);
 		return;
 	}
-	if (add_row(r, &r->list.items[idx], addr) < 0) {
-		cli_error("pid %d: out of memory", (int)r->pid);
-		worse(r, CLI_EXIT_FAIL);
-		return;
-	}
-	/* libsmartcols needs a JSON document whole. */
-	if (++r->rows % AT_CHUNK == 0 && !r->o.json)
-		worse(r, cli_stream_chunk(&r->stream, r->tb));
+	r->pending_idx[r->npending] = idx;
+	r->pending_addr[r->npending++] = addr;
+	if (r->npending == AT_BATCH)
+		flush(r);
 }
 
 /* Addresses from standard input, one per line; blank lines are skipped. */
@@ -306,6 +340,10 @@ static int at_prepare(struct at_run *r, struct ms_proc *proc, struct ms_maps *ma
 			cli_error_pid(r->pid, &err);
 			return ms_error_exit_status(err.code);
 		}
+		if (!(r->syms = calloc(AT_BATCH, sizeof(*r->syms)))) {
+			cli_error("pid %d: out of memory", (int)r->pid);
+			return CLI_EXIT_FAIL;
+		}
 	}
 #else
 	(void)proc;
@@ -354,6 +392,7 @@ int cmd_at(int argc, char **argv)
 			at_stdin(&r);
 		for (int i = optind + 1; i < argc; i++)
 			at_one(&r, argv[i]);
+		flush(&r);
 		if (!r.o.json && r.stream.chunks) {
 			worse(&r, cli_stream_chunk(&r.stream, r.tb));
 			worse(&r, cli_stream_end(&r.stream));
@@ -366,6 +405,7 @@ int cmd_at(int argc, char **argv)
 		scols_unref_table(r.tb);
 #ifdef HAVE_LIBDW
 	ms_symbols_free(r.sym);
+	free(r.syms);
 #endif
 	ms_maplist_free(&r.list);
 	ms_maps_close(maps);

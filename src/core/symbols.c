@@ -57,6 +57,7 @@ struct ms_symbols {
 	unsigned char *frame;          /* MS_CHILD_FRAME_MAX + 1 bytes */
 	char *store;                   /* the last answer's strings */
 	struct ms_dw *image;           /* ms_symbols_image_new: libdw in this process */
+	struct arena_block *arena;     /* the last call's answers' strings */
 };
 
 #define STORE_LEN (4 * (MS_SYMMSG_STR_MAX + 1))
@@ -328,66 +329,151 @@ static int serve_debug(struct ms_symbols *s, size_t len, const struct ms_mapping
 	return rc;
 }
 
-/* Ask the reader about addr in f; out filled from its answer. */
-static int ask(struct ms_symbols *s, struct symfile *f, const struct ms_mapping *m, uint64_t addr,
-	       unsigned what, struct ms_symbol *out)
+/* Strings of this call's answers: blocks that never move, freed at the next call. */
+struct arena_block {
+	struct arena_block *next;
+	size_t used, cap;
+	char bytes[];
+};
+
+static void arena_reset(struct ms_symbols *s)
 {
-	struct ms_symmsg_lookup q = { .file = (uint32_t)(f - s->files), .addr = addr, .what = what };
-	uint64_t began = ms_child_now_ns(), deadline = began + MS_SYMBOLS_FILE_SECONDS * NS_PER_S;
-	long mapping = out->mapping;
+	while (s->arena) {
+		struct arena_block *next = s->arena->next;
+
+		free(s->arena);
+		s->arena = next;
+	}
+}
+
+static const char *arena_keep(struct ms_symbols *s, const char *str)
+{
+	size_t len;
+	char *at;
+
+	if (!str)
+		return NULL;
+	len = strlen(str) + 1;
+	if (!s->arena || s->arena->cap - s->arena->used < len) {
+		size_t cap = len > 65536 ? len : 65536;
+		struct arena_block *b = malloc(sizeof(*b) + cap);
+
+		if (!b)
+			return NULL;
+		b->next = s->arena;
+		b->used = 0;
+		b->cap = cap;
+		s->arena = b;
+	}
+	at = s->arena->bytes + s->arena->used;
+	memcpy(at, str, len);
+	s->arena->used += len;
+	return at;
+}
+
+/* An answer's strings moved to the arena, where they outlive the frame buffer. */
+static void keep_answer(struct ms_symbols *s, struct ms_symbol *out)
+{
+	out->name = arena_keep(s, out->name);
+	out->file = arena_keep(s, out->file);
+	out->comp_dir = arena_keep(s, out->comp_dir);
+	out->why = arena_keep(s, out->why);
+	if (!out->file)
+		out->line = 0;
+}
+
+struct pending {
+	size_t i;         /* index into the caller's arrays */
+	struct symfile *f;
+};
+
+/*
+ * Ask the reader about a run of addresses in one frame, and take the
+ * answers in order, each within MS_SYMBOLS_FILE_SECONDS.  Returns how many
+ * were answered; when the reader ends on entry k, that entry says why, and
+ * the caller decides about the rest.
+ */
+static size_t exchange(struct ms_symbols *s, const struct pending *p, size_t count, const uint64_t *addrs,
+		       unsigned what, struct ms_symbol *out)
+{
+	struct ms_symmsg_lookup q[MS_SYMMSG_MANY_MAX];
+	uint64_t began = ms_child_now_ns(), deadline;
+	size_t done = 0;
 	long n;
 	int fd;
 
-	if (ms_child_send(s->child, s->frame, ms_symmsg_put_lookup(s->frame, &q), -1) < 0) {
-		reader_ended(s, f, began);
-		out->why = f->why;
-		return 0;
-	}
-	for (;;) {
+	for (size_t k = 0; k < count; k++)
+		q[k] = (struct ms_symmsg_lookup){ .file = (uint32_t)(p[k].f - s->files), .addr = addrs[p[k].i],
+						  .what = what };
+	if (ms_child_send(s->child, s->frame, ms_symmsg_put_many(s->frame, q, count), -1) < 0)
+		goto ended;
+	deadline = ms_child_now_ns() + MS_SYMBOLS_FILE_SECONDS * NS_PER_S;
+	while (done < count) {
+		size_t off = 0;
+		int got;
+
 		n = ms_child_recv(s->child, s->frame, MS_CHILD_FRAME_MAX, &fd, deadline,
 				  s->opts.interrupt, s->opts.interrupt_arg);
 		if (fd >= 0)
 			close(fd);
 		if (n < 0)
-			break;
+			goto ended;
 		if (ms_symmsg_type(s->frame, (size_t)n) == MS_SYMMSG_NEED_DEBUG) {
-			if (serve_debug(s, (size_t)n, m, &deadline) < 0)
-				break;
+			if (serve_debug(s, (size_t)n, &s->list->items[out[p[done].i].mapping], &deadline) < 0)
+				goto malformed;
 			continue;
 		}
-		if (ms_symmsg_get_answer(s->frame, (size_t)n, out, s->store, STORE_LEN) == 0) {
-			out->mapping = mapping;
-			return 0;
+		while (done < count) {
+			struct ms_symbol *o = &out[p[done].i];
+			long mapping = o->mapping;
+
+			got = ms_symmsg_answers_next(s->frame, (size_t)n, &off, o, s->store, STORE_LEN);
+			if (got <= 0)
+				break;
+			o->mapping = mapping;
+			keep_answer(s, o);
+			done++;
 		}
-		break;
+		/* A frame with no answer, or more than were asked, is not the reader's. */
+		if (got < 0 || off == 0 || (done == count && off != (size_t)n))
+			goto malformed;
+		began = ms_child_now_ns();
+		deadline = began + MS_SYMBOLS_FILE_SECONDS * NS_PER_S;
 	}
-	if (ms_child_alive(s->child))
-		ms_child_free(s->child), s->child = NULL, refuse(f, "symbols: the reader's answer was malformed");
-	else
-		reader_ended(s, f, began);
-	memset(out, 0, sizeof(*out));
-	out->mapping = mapping;
-	out->why = f->why;
-	return 0;
+	return done;
+malformed:
+	ms_child_free(s->child);
+	s->child = NULL;
+	refuse(p[done].f, "symbols: the reader's answer was malformed");
+	goto answer;
+ended:
+	reader_ended(s, p[done].f, began);
+answer:
+	{
+		long mapping = out[p[done].i].mapping;
+
+		memset(&out[p[done].i], 0, sizeof(out[0]));
+		out[p[done].i].mapping = mapping;
+		out[p[done].i].why = p[done].f->why;
+	}
+	return done;
 }
 
-int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct ms_symbol *out)
+/*
+ * The file of the mapping covering addr, ready in the reader: 1 (ask the
+ * reader), 0 (out says all there is), or MS_ERR_NOMEM.
+ */
+static int prepare(struct ms_symbols *s, uint64_t addr, struct ms_symbol *out, struct symfile **fp)
 {
 	const struct ms_mapping *m;
 	struct symfile *f;
 	size_t idx;
 	int rc;
 
-	memset(out, 0, sizeof(*out));
-	out->mapping = -1;
-	if (s->image) {
-		out->mapping = 0;
-		return ms_dw_lookup(s->image, 0, addr, what, out);
-	}
 	idx = ms_maplist_lower_bound(s->list, addr);
 	if (idx >= s->list->count || s->list->items[idx].start > addr) {
 		out->why = "no mapping covers the address";
-		return MS_END;
+		return 0;
 	}
 	out->mapping = (long)idx;
 	m = &s->list->items[idx];
@@ -408,10 +494,9 @@ int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct
 		f->dev_major = m->dev_major;
 		f->dev_minor = m->dev_minor;
 	}
-	if (f->state == FILE_REFUSED) {
-		out->why = f->why;
+	out->why = f->why[0] ? f->why : NULL;
+	if (f->state == FILE_REFUSED)
 		return 0;
-	}
 	if ((rc = start_child(s)) < 0) {
 		out->why = s->why;
 		return rc == MS_ERR_NOMEM ? rc : 0;
@@ -426,7 +511,75 @@ int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct
 		out->why = f->why;
 		return 0;
 	}
-	return ask(s, f, m, addr, what, out);
+	out->why = NULL;
+	*fp = f;
+	return 1;
+}
+
+/* Look up addrs (out already cleared), asking the reader a frame's worth at a time. */
+static int lookup_some(struct ms_symbols *s, const uint64_t *addrs, size_t n, unsigned what,
+		       struct ms_symbol *out)
+{
+	struct pending p[MS_SYMMSG_MANY_MAX];
+	size_t next = 0;
+
+	while (next < n) {
+		size_t count = 0, done;
+		bool interrupted;
+
+		/* Up to a frame's worth that the reader has to answer; the rest are answered here. */
+		for (; next < n && count < MS_SYMMSG_MANY_MAX; next++) {
+			int rc = prepare(s, addrs[next], &out[next], &p[count].f);
+
+			if (rc < 0)
+				return rc;
+			if (rc == 1)
+				p[count++].i = next;
+		}
+		if (!count)
+			break;
+		done = exchange(s, p, count, addrs, what, out);
+		if (done == count)
+			continue;
+		/* The reader ended on entry done; the others are asked of a new reader, one by one. */
+		interrupted = !strcmp(out[p[done].i].why, "symbols: interrupted");
+		for (size_t k = done + 1; k < count; k++) {
+			struct ms_symbol *o = &out[p[k].i];
+			int rc;
+
+			memset(o, 0, sizeof(*o));
+			o->mapping = -1;
+			if (interrupted) {
+				o->why = out[p[done].i].why;
+				continue;
+			}
+			if ((rc = lookup_some(s, &addrs[p[k].i], 1, what, o)) < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+int ms_symbols_lookup_many(struct ms_symbols *s, const uint64_t *addrs, size_t n, unsigned what,
+			   struct ms_symbol *out)
+{
+	arena_reset(s);
+	for (size_t i = 0; i < n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].mapping = -1;
+		if (s->image) {
+			out[i].mapping = 0;
+			ms_dw_lookup(s->image, 0, addrs[i], what, &out[i]);
+		}
+	}
+	return s->image ? 0 : lookup_some(s, addrs, n, what, out);
+}
+
+int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct ms_symbol *out)
+{
+	int rc = ms_symbols_lookup_many(s, &addr, 1, what, out);
+
+	return rc < 0 ? rc : out->mapping < 0 ? MS_END : 0;
 }
 
 int ms_symbols_new(struct ms_proc *proc, const struct ms_maplist *list,
@@ -509,6 +662,7 @@ void ms_symbols_free(struct ms_symbols *s)
 	if (!s)
 		return;
 	ms_child_free(s->child);
+	arena_reset(s);
 	ms_dw_free(s->image);
 	free(s->files);
 	free(s->frame);

@@ -126,6 +126,13 @@ void ms_symbols_set_list(struct ms_symbols *s, const struct ms_maplist *list);
 #define MS_SYMBOLS_SOURCE 0x2u
 /* what: MS_SYMBOLS_* to look up; DWARF line tables are read only for SOURCE. */
 int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct ms_symbol *out);
+/*
+ * The same for n addresses at once, out[i] for addrs[i] (mapping -1 when
+ * no mapping covers it): the reader is asked about many in one round trip.
+ * Strings are valid until the next lookup.  0, or MS_ERR_NOMEM.
+ */
+int ms_symbols_lookup_many(struct ms_symbols *s, const uint64_t *addrs, size_t n, unsigned what,
+			   struct ms_symbol *out);
 void ms_symbols_free(struct ms_symbols *s);
 
 /*

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dwload.h"
@@ -51,7 +52,7 @@ enum ms_symmsg_type ms_symmsg_type(const unsigned char *buf, size_t len)
 	if (len < HEAD)
 		return 0;
 	t = get32(buf);
-	return t >= MS_SYMMSG_ADD && t <= MS_SYMMSG_ANSWER ? (enum ms_symmsg_type)t : 0;
+	return t >= MS_SYMMSG_ADD && t <= MS_SYMMSG_ANSWERS ? (enum ms_symmsg_type)t : 0;
 }
 
 size_t ms_symmsg_put_add(unsigned char *buf, const struct ms_symmsg_add *m)
@@ -90,23 +91,42 @@ int ms_symmsg_get_add(unsigned char *buf, size_t len, struct ms_symmsg_add *m)
 	return 0;
 }
 
-size_t ms_symmsg_put_lookup(unsigned char *buf, const struct ms_symmsg_lookup *m)
+size_t ms_symmsg_put_many(unsigned char *buf, const struct ms_symmsg_lookup *q, size_t count)
 {
+	if (count == 0 || count > MS_SYMMSG_MANY_MAX)
+		return 0;
 	put32(buf, MS_SYMMSG_LOOKUP);
-	put32(buf + 4, m->file);
-	put64(buf + 8, m->addr);
-	put32(buf + 16, m->what);
-	return 20;
+	put32(buf + 4, (uint32_t)count);
+	put32(buf + 8, q[0].what);
+	put32(buf + 12, 0);
+	for (size_t i = 0; i < count; i++) {
+		put32(buf + 16 + 16 * i, q[i].file);
+		put32(buf + 20 + 16 * i, 0);
+		put64(buf + 24 + 16 * i, q[i].addr);
+	}
+	return 16 + 16 * count;
 }
 
-int ms_symmsg_get_lookup(const unsigned char *buf, size_t len, struct ms_symmsg_lookup *m)
+int ms_symmsg_get_many(const unsigned char *buf, size_t len, struct ms_symmsg_lookup *q, size_t *count)
 {
-	if (len != 20 || ms_symmsg_type(buf, len) != MS_SYMMSG_LOOKUP)
+	uint32_t n, what;
+
+	if (len < 16 || ms_symmsg_type(buf, len) != MS_SYMMSG_LOOKUP)
 		return -1;
-	m->file = get32(buf + 4);
-	m->addr = get64(buf + 8);
-	m->what = get32(buf + 16);
-	return m->what & ~(unsigned)(MS_SYMBOLS_NAME | MS_SYMBOLS_SOURCE) ? -1 : 0;
+	n = get32(buf + 4);
+	what = get32(buf + 8);
+	if (n == 0 || n > MS_SYMMSG_MANY_MAX || len != 16 + 16 * (size_t)n || get32(buf + 12) ||
+	    what & ~(unsigned)(MS_SYMBOLS_NAME | MS_SYMBOLS_SOURCE))
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		if (get32(buf + 20 + 16 * i))
+			return -1;
+		q[i].file = get32(buf + 16 + 16 * i);
+		q[i].addr = get64(buf + 24 + 16 * i);
+		q[i].what = what;
+	}
+	*count = n;
+	return 0;
 }
 
 size_t ms_symmsg_put_need_debug(unsigned char *buf, const struct ms_symmsg_need_debug *m)
@@ -220,12 +240,60 @@ int ms_symmsg_get_answer(const unsigned char *buf, size_t len, struct ms_symbol 
 	return 0;
 }
 
+void ms_symmsg_answers_begin(unsigned char *buf, size_t *len)
+{
+	put32(buf, MS_SYMMSG_ANSWERS);
+	put32(buf + 4, 0);
+	*len = HEAD;
+}
+
+size_t ms_symmsg_answers_count(const unsigned char *buf)
+{
+	return get32(buf + 4);
+}
+
+bool ms_symmsg_answers_add(unsigned char *buf, size_t *len, const struct ms_symbol *s)
+{
+	/* One answer is at most ANSWER_FIXED + 4 strings: always fits an empty frame. */
+	unsigned char one[ANSWER_FIXED + 4 * MS_SYMMSG_STR_MAX];
+	size_t n = ms_symmsg_put_answer(one, s);
+
+	if (*len + 4 + n > MS_CHILD_FRAME_MAX)
+		return false;
+	put32(buf + *len, (uint32_t)n);
+	memcpy(buf + *len + 4, one, n);
+	*len += 4 + n;
+	put32(buf + 4, get32(buf + 4) + 1);
+	return true;
+}
+
+int ms_symmsg_answers_next(const unsigned char *buf, size_t len, size_t *off, struct ms_symbol *out,
+			   char *store, size_t store_len)
+{
+	uint32_t n;
+
+	if (len < HEAD || ms_symmsg_type(buf, len) != MS_SYMMSG_ANSWERS || get32(buf + 4) > MS_SYMMSG_MANY_MAX)
+		return -1;
+	if (*off == 0)
+		*off = HEAD;
+	if (*off == len)
+		return 0;
+	if (len - *off < 4)
+		return -1;
+	n = get32(buf + *off);
+	if (n > len - *off - 4 || ms_symmsg_get_answer(buf + *off + 4, n, out, store, store_len) < 0)
+		return -1;
+	*off += 4 + n;
+	return 1;
+}
+
 /* ---- the child ------------------------------------------------------------- */
 
 struct child_state {
 	int sock;
 	struct ms_dw *dw;
-	unsigned char *frame;
+	unsigned char *frame;   /* requests, and the debug-file exchange */
+	unsigned char *answers; /* the ANSWERS frame being packed */
 };
 
 /* The parent chooses and opens debug files: ask it, and wait for the answer. */
@@ -276,18 +344,57 @@ void ms_symchild_prepare(void *arg)
 #endif
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Each lookup's answer, packed into ANSWERS frames; -1 when the parent is gone. */
+static int answer_all(struct child_state *st, const struct ms_symmsg_lookup *q, size_t count)
+{
+	uint64_t first = 0;
+	size_t len;
+
+	ms_symmsg_answers_begin(st->answers, &len);
+	for (size_t i = 0; i < count; i++) {
+		struct ms_symbol out = { 0 };
+
+		if (ms_dw_lookup(st->dw, q[i].file, q[i].addr, q[i].what, &out) == MS_ERR_NOMEM)
+			_exit(MS_CHILD_EXIT_NOMEM);
+		if (!ms_symmsg_answers_add(st->answers, &len, &out)) {
+			if (ms_child_io_send(st->sock, st->answers, len, -1) < 0)
+				return -1;
+			ms_symmsg_answers_begin(st->answers, &len);
+			ms_symmsg_answers_add(st->answers, &len, &out);
+		}
+		if (!first)
+			first = now_ms();
+		if (now_ms() - first >= MS_SYMMSG_FLUSH_MS || i + 1 == count) {
+			if (ms_child_io_send(st->sock, st->answers, len, -1) < 0)
+				return -1;
+			ms_symmsg_answers_begin(st->answers, &len);
+			first = 0;
+		}
+	}
+	return 0;
+}
+
 int ms_symchild_serve(int sock, void *arg)
 {
 	struct child_state st = { .sock = sock };
 	int status = 0;
 
 	(void)arg;
-	if (!(st.frame = malloc(MS_CHILD_FRAME_MAX + 1)) || ms_dw_new(ask_debug, &st, &st.dw) < 0)
+	if (!(st.frame = malloc(MS_CHILD_FRAME_MAX + 1)) || !(st.answers = malloc(MS_CHILD_FRAME_MAX)) ||
+	    ms_dw_new(ask_debug, &st, &st.dw) < 0)
 		return MS_CHILD_EXIT_NOMEM;
 	for (;;) {
-		struct ms_symmsg_lookup q;
+		struct ms_symmsg_lookup q[MS_SYMMSG_MANY_MAX];
 		struct ms_symmsg_add a;
-		struct ms_symbol out;
+		size_t count;
 		const char *why;
 		int fd;
 		long n = ms_child_io_recv(sock, st.frame, MS_CHILD_FRAME_MAX, &fd);
@@ -304,18 +411,12 @@ int ms_symchild_serve(int sock, void *arg)
 		}
 		if (fd >= 0)
 			close(fd);
-		if (ms_symmsg_get_lookup(st.frame, (size_t)n, &q) < 0) {
+		if (ms_symmsg_get_many(st.frame, (size_t)n, q, &count) < 0) {
 			status = 2;
 			break;
 		}
-		memset(&out, 0, sizeof(out));
-		if (ms_dw_lookup(st.dw, q.file, q.addr, q.what, &out) == MS_ERR_NOMEM)
-			return MS_CHILD_EXIT_NOMEM;
-		n = (long)ms_symmsg_put_answer(st.frame, &out);
-		if (ms_child_io_send(sock, st.frame, (size_t)n, -1) < 0) {
-			status = 2;
-			break;
-		}
+		if (answer_all(&st, q, count) < 0)
+			return 2;
 	}
 	/* The child ends with _exit: nothing to free for anyone. */
 	return status;

@@ -33,7 +33,7 @@ struct ms_dw {
 	Dwfl_Callbacks callbacks;
 	ms_dw_debug_fn debug;
 	void *debug_arg;
-	struct dwfile *files;
+	struct dwfile **files;     /* by number; each allocated apart */
 	size_t cap;
 	size_t index_budget;      /* symbols the indexes may still hold */
 	uint64_t untrusted_budget; /* bytes of untrusted files it may still hold */
@@ -80,13 +80,18 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	return fd;
 }
 
+/*
+ * The file numbered number, made on first use.  Each is its own allocation:
+ * libdw keeps a pointer to it (the module's userdata), so growing the table
+ * must never move one.
+ */
 static struct dwfile *slot(struct ms_dw *dw, uint32_t number)
 {
 	if (number >= MS_DW_FILES_MAX)
 		return NULL;
 	if (number >= dw->cap) {
 		size_t cap = dw->cap ? dw->cap : 64;
-		struct dwfile *grown;
+		struct dwfile **grown;
 
 		while (cap <= number)
 			cap *= 2;
@@ -96,7 +101,15 @@ static struct dwfile *slot(struct ms_dw *dw, uint32_t number)
 		dw->files = grown;
 		dw->cap = cap;
 	}
-	return &dw->files[number];
+	if (!dw->files[number])
+		dw->files[number] = calloc(1, sizeof(struct dwfile));
+	return dw->files[number];
+}
+
+/* The file numbered number, if it was given. */
+static struct dwfile *given(const struct ms_dw *dw, uint32_t number)
+{
+	return number < dw->cap && dw->files[number] && dw->files[number]->used ? dw->files[number] : NULL;
 }
 
 int ms_dw_new(ms_dw_debug_fn debug, void *arg, struct ms_dw **out)
@@ -287,11 +300,11 @@ static const char *symbol_at(struct ms_dw *dw, struct dwfile *f, uint64_t addr, 
 
 int ms_dw_lookup(struct ms_dw *dw, uint32_t file, uint64_t addr, unsigned what, struct ms_symbol *out)
 {
-	struct dwfile *f = file < dw->cap ? &dw->files[file] : NULL;
+	struct dwfile *f = given(dw, file);
 	Dwfl_Line *line;
 	GElf_Off off;
 
-	if (!f || !f->used) {
+	if (!f) {
 		out->why = "the file was not given to the reader";
 		return 0;
 	}
@@ -323,7 +336,7 @@ int ms_dw_lookup(struct ms_dw *dw, uint32_t file, uint64_t addr, unsigned what, 
 
 int ms_dw_check(struct ms_dw *dw, uint32_t file, struct ms_error *err)
 {
-	struct dwfile *f = file < dw->cap ? &dw->files[file] : NULL;
+	struct dwfile *f = given(dw, file);
 	uint64_t where;
 
 	if (!f || !f->mod)
@@ -342,13 +355,16 @@ void ms_dw_free(struct ms_dw *dw)
 	if (dw->dwfl)
 		dwfl_end(dw->dwfl);
 	for (size_t i = 0; i < dw->cap; i++) {
-		if (!dw->files[i].used)
-			continue;
-		if (dw->files[i].fd >= 0)
-			close(dw->files[i].fd);
-		free(dw->files[i].mem);
-		ms_symindex_free(dw->files[i].index);
-		free(dw->files[i].path);
+		struct dwfile *f = dw->files[i];
+
+		if (f && f->used) {
+			if (f->fd >= 0)
+				close(f->fd);
+			free(f->mem);
+			ms_symindex_free(f->index);
+			free(f->path);
+		}
+		free(f);
 	}
 	free(dw->files);
 	free(dw);

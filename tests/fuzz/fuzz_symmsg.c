@@ -8,8 +8,10 @@
  *   - a decoded answer has strings of at most MS_SYMMSG_STR_MAX bytes
  *     without a NUL, a line only with a file, and encodes back to a frame
  *     that decodes to the same answer;
- *   - a decoded request (ADD, LOOKUP, NEED_DEBUG, DEBUG) encodes back to
- *     the very bytes it came from.
+ *   - an ANSWERS frame's answers each pass the same checks, and walking
+ *     them ends within the frame;
+ *   - a decoded request (ADD, LOOKUP of 1 to MS_SYMMSG_MANY_MAX addresses,
+ *     NEED_DEBUG, DEBUG) encodes back to the very bytes it came from.
  */
 #include "config.h"
 
@@ -52,11 +54,31 @@ static void check_answer(const uint8_t *data, size_t size, unsigned char *frame)
 		fuzz_fail("answer does not survive encoding", data, size);
 }
 
+/* Every answer of an ANSWERS frame passes the checks of one; the walk ends. */
+static void check_answers(const uint8_t *data, size_t size, unsigned char *frame)
+{
+	static char store[STORE];
+	struct ms_symbol a;
+	size_t off = 0, seen = 0;
+	int got;
+
+	(void)frame;
+	while ((got = ms_symmsg_answers_next(data, size, &off, &a, store, sizeof(store))) == 1) {
+		if (++seen > size)
+			fuzz_fail("answers do not end", data, size);
+		if (a.line < 0 || (a.line && !a.file))
+			fuzz_fail("a packed answer with a line and no file", data, size);
+	}
+	if (got == 0 && off > size)
+		fuzz_fail("answers read past the frame", data, size);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static unsigned char copy[MS_CHILD_FRAME_MAX + 1], frame[MS_CHILD_FRAME_MAX + 1];
+	static struct ms_symmsg_lookup q[MS_SYMMSG_MANY_MAX];
 	struct ms_symmsg_need_debug d;
-	struct ms_symmsg_lookup q;
+	size_t count;
 	struct ms_symmsg_add a;
 	bool found;
 	size_t n;
@@ -65,8 +87,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(copy, data, size);
 	check_answer(data, size, frame);
-	if (ms_symmsg_get_lookup(data, size, &q) == 0 &&
-	    ((n = ms_symmsg_put_lookup(frame, &q)) != size || memcmp(frame, data, n)))
+	check_answers(data, size, frame);
+	if (ms_symmsg_get_many(data, size, q, &count) == 0 &&
+	    (count == 0 || count > MS_SYMMSG_MANY_MAX || (n = ms_symmsg_put_many(frame, q, count)) != size ||
+	     memcmp(frame, data, n)))
 		fuzz_fail("lookup does not survive encoding", data, size);
 	if (ms_symmsg_get_need_debug(data, size, &d) == 0 &&
 	    ((n = ms_symmsg_put_need_debug(frame, &d)) != size || memcmp(frame, data, n)))
