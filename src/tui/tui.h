@@ -26,7 +26,7 @@
 #include "tui/actions.h"
 #include "tui/settings.h"
 #include "tui/maps_model.h"
-#include "core/ignore.h"
+#include "core/stale/ignore.h"
 #include "tui/symbol_at.h"
 
 #define TUI_MIN_COLS 20

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fileinfo.h"
-#include "core/residency.h"
-#include "core/units.h"
+#include "core/files/fileinfo.h"
+#include "core/resid/residency.h"
+#include "core/base/units.h"
 #include "tui/elide.h"
 #include "tui/files_model.h"
 #include "tui/format.h"

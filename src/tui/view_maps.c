@@ -7,12 +7,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/units.h"
-#include "core/escape.h"
-#include "core/container.h"
-#include "core/maps.h"
-#include "core/residency.h"
-#include "core/snapshot.h"
+#include "core/base/units.h"
+#include "core/base/escape.h"
+#include "core/proc/container.h"
+#include "core/maps/maps.h"
+#include "core/resid/residency.h"
+#include "core/snap/snapshot.h"
 #include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/tui.h"

@@ -22,7 +22,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "escape.h"
+#include "base/escape.h"
 #include "fixture_client.h"
 #include "msrun.h"
 #include "testutil.h"

@@ -18,8 +18,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "core/filemap.h"
-#include "core/maps.h"
+#include "core/files/filemap.h"
+#include "core/maps/maps.h"
 #include "fixture_client.h"
 #include "snapfix.h"
 

@@ -21,7 +21,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "core/snapshot.h"
+#include "core/snap/snapshot.h"
 #include "resfix.h"
 #include "snapfix.h"
 

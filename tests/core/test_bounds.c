@@ -36,13 +36,13 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/maps.h"
-#include "core/snapshot.h"
-#include "core/snapshot_write.h"
-#include "core/proc.h"
-#include "core/proclist.h"
-#include "core/record.h"
-#include "core/stale.h"
+#include "core/maps/maps.h"
+#include "core/snap/snapshot.h"
+#include "core/snap/snapshot_write.h"
+#include "core/proc/proc.h"
+#include "core/procs/proclist.h"
+#include "core/snap/record.h"
+#include "core/stale/stale.h"
 #include "fixture_client.h"
 #include "testutil.h"
 

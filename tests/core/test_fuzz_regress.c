@@ -13,10 +13,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/record.h"
-#include "core/snapshot.h"
+#include "core/snap/record.h"
+#include "core/snap/snapshot.h"
 #ifdef HAVE_LIBDW
-#include "core/symbols.h"
+#include "core/elf/symbols.h"
 #endif
 
 /* No byte below 0x20, no DEL, nothing past ASCII: a message fit for stderr. */

@@ -31,11 +31,11 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "core/escape.h"
-#include "core/proc.h"
-#include "core/proclist.h"
-#include "core/maps.h"
-#include "core/stale.h"
+#include "core/base/escape.h"
+#include "core/proc/proc.h"
+#include "core/procs/proclist.h"
+#include "core/maps/maps.h"
+#include "core/stale/stale.h"
 #include "safe_text.h"
 #include "fixture_client.h"
 #include "msrun.h"

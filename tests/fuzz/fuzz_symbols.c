@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/escape.h"
-#include "core/symbols.h"
+#include "core/base/escape.h"
+#include "core/elf/symbols.h"
 #include "fuzz_check.h"
 
 #define BASE 0x10000000u

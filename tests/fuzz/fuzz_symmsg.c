@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/symbols_child.h"
-#include "core/untrusted_child.h"
+#include "core/elf/symbols_child.h"
+#include "core/untrusted/untrusted_child.h"
 #include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

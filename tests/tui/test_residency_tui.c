@@ -19,10 +19,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/units.h"
-#include "core/residency.h"
+#include "core/base/units.h"
+#include "core/resid/residency.h"
 #include "resfix.h"
-#include "core/maps.h"
+#include "core/maps/maps.h"
 #include "tui/format.h"
 #include "tui/maps_model.h"
 #include "tui/settings.h"

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "core/escape.h"
+#include "core/base/escape.h"
 #include "tui/elide.h"
 #include "tui/format.h"
 

@@ -18,8 +18,8 @@
 #include <cmocka.h>
 
 #include "fixture_client.h"
-#include "core/maps.h"
-#include "core/proclist.h"
+#include "core/maps/maps.h"
+#include "core/procs/proclist.h"
 #include "tui/procs_model.h"
 
 /* Start ms-fixture; each test gets its own. */

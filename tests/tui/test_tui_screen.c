@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "core/escape.h"
+#include "core/base/escape.h"
 #include "tui/files_model.h"
 #include "tui/keydec.h"
 #include "tui/procs_model.h"

@@ -22,10 +22,10 @@
 
 #include <cmocka.h>
 
-#include "core/ignore.h"
-#include "core/maps.h"
-#include "core/proclist.h"
-#include "core/stale.h"
+#include "core/stale/ignore.h"
+#include "core/maps/maps.h"
+#include "core/procs/proclist.h"
+#include "core/stale/stale.h"
 #include "fixture_client.h"
 #include "testutil.h"
 #include "tui/format.h"

@@ -2,7 +2,7 @@
 
 #include <dlfcn.h>
 
-#include "dlload.h"
+#include "base/dlload.h"
 
 bool ms_dl_load(struct ms_dl *dl, const char *soname, const struct ms_dl_sym *syms, size_t n)
 {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "error.h"
+#include "base/error.h"
 
 int ms_error_set(struct ms_error *err, enum ms_errcode code, int sys_errno,
 		 const char *fmt, ...)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
+#include "base/escape.h"
 
 size_t ms_escape_bound(size_t len)
 {

@@ -3,8 +3,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "error.h"
-#include "grow.h"
+#include "base/error.h"
+#include "base/grow.h"
 
 int ms_grow(void **items, size_t *cap, size_t count, size_t elem, size_t first)
 {

@@ -5,7 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "hash.h"
+#include "base/hash.h"
 
 uint64_t ms_hash_seed(void)
 {

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "escape.h"
-#include "saferead.h"
+#include "base/escape.h"
+#include "base/saferead.h"
 
 const char *ms_file_kind(mode_t mode, int *sys_errno)
 {

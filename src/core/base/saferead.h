@@ -33,7 +33,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "error.h"
+#include "base/error.h"
 
 /*
  * Read path whole.  0 with *text (malloc'd, NUL-terminated after *len

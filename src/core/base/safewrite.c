@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compat.h"
-#include "escape.h"
-#include "saferead.h"
-#include "safewrite.h"
+#include "base/compat.h"
+#include "base/escape.h"
+#include "base/saferead.h"
+#include "base/safewrite.h"
 
 /*
  * Each retry means another process created or removed the name between two

@@ -75,7 +75,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "error.h"
+#include "base/error.h"
 
 /* fcntl(2) with an int argument; returns -1 and sets errno on failure. */
 typedef int (*ms_fcntl_fn)(int fd, int cmd);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "units.h"
+#include "base/units.h"
 
 int ms_parse_pid(const char *s, pid_t *pid)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buildid.h"
+#include "elf/buildid.h"
 
 /* Field offsets and sizes from <elf.h>, for both classes. */
 struct layout {

@@ -37,8 +37,8 @@
 
 #include <stddef.h>
 
-#include "error.h"
-#include "mapping.h"
+#include "base/error.h"
+#include "maps/mapping.h"
 
 #define MS_BUILDID_READ_MAX (64u * 1024u)
 

@@ -4,8 +4,8 @@
 #include <gelf.h>
 #include <stddef.h>
 
-#include "dlload.h"
-#include "dwload.h"
+#include "base/dlload.h"
+#include "elf/dwload.h"
 
 /* Every function forwarded, as X(name); the pointers have libdw's types. */
 #define DW_FUNCS(X) \

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "elfcheck.h"
+#include "elf/elfcheck.h"
 
 struct source {
 	int fd;                   /* -1: bytes in memory */

@@ -41,7 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "base/error.h"
 
 #define MS_ELFCHECK_SECTIONS_MAX 4096u
 #define MS_ELFCHECK_SYMBOLS_MAX (8u << 20)

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "soname.h"
+#include "elf/soname.h"
 
 /* Where the bytes come from: a descriptor (pread) or memory (the fuzzer). */
 struct source {

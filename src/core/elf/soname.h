@@ -46,7 +46,7 @@
 
 #include <stddef.h>
 
-#include "error.h"
+#include "base/error.h"
 
 #define MS_SONAME_MAX 256
 #define MS_SONAME_PHDRS_MAX (64u * 1024u)

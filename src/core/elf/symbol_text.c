@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "escape.h"
-#include "symbol_text.h"
+#include "base/escape.h"
+#include "elf/symbol_text.h"
 
 /* The decimal or hex number after a name: ":4294967295" or "+0x" and 16 digits. */
 #define SUFFIX_MAX 24

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "symbols.h"
+#include "elf/symbols.h"
 
 size_t ms_symbol_text_name(const struct ms_symbol *s, unsigned flags, char *buf, size_t size);
 size_t ms_symbol_text_source(const struct ms_symbol *s, unsigned flags, char *buf, size_t size);

@@ -7,17 +7,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "buildid.h"
-#include "dwload.h"
-#include "elfcheck.h"
-#include "fstype.h"
-#include "stale_lookup.h"
-#include "symbols.h"
-#include "symbols_child.h"
-#include "symbols_dw.h"
-#include "symbols_fetch.h"
-#include "untrusted_child.h"
-#include "untrusted_walk.h"
+#include "elf/buildid.h"
+#include "elf/dwload.h"
+#include "elf/elfcheck.h"
+#include "proc/fstype.h"
+#include "untrusted/stale_lookup.h"
+#include "elf/symbols.h"
+#include "elf/symbols_child.h"
+#include "elf/symbols_dw.h"
+#include "elf/symbols_fetch.h"
+#include "untrusted/untrusted_child.h"
+#include "untrusted/untrusted_walk.h"
 
 #define DEBUG_DIR "/usr/lib/debug"
 #define NS_PER_S 1000000000ull

@@ -82,9 +82,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "mapping.h"
-#include "proc.h"
+#include "base/error.h"
+#include "maps/mapping.h"
+#include "proc/proc.h"
 
 #define MS_SYMBOLS_FILE_SECONDS 5u
 #define MS_SYMBOLS_LOST_SECONDS 30u

@@ -4,10 +4,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dwload.h"
-#include "symbols_child.h"
-#include "symbols_dw.h"
-#include "untrusted_child.h"
+#include "elf/dwload.h"
+#include "elf/symbols_child.h"
+#include "elf/symbols_dw.h"
+#include "untrusted/untrusted_child.h"
 
 #if HAVE_DECL_ERROR_PRINT_PROGNAME
 /* <error.h> itself is shadowed by mapscope's error.h on the include path. */

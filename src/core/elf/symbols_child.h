@@ -29,8 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mapping.h"
-#include "symbols.h"
+#include "maps/mapping.h"
+#include "elf/symbols.h"
 
 #define MS_SYMMSG_STR_MAX 4096u
 

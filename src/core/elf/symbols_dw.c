@@ -8,11 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dwload.h"
-#include "elfcheck.h"
-#include "symbols_dw.h"
-#include "symindex.h"
-#include "untrusted_child.h"
+#include "elf/dwload.h"
+#include "elf/elfcheck.h"
+#include "elf/symbols_dw.h"
+#include "elf/symindex.h"
+#include "untrusted/untrusted_child.h"
 
 struct dwfile {
 	struct ms_dw *owner;

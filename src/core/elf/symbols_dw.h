@@ -34,8 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "symbols.h"
+#include "base/error.h"
+#include "elf/symbols.h"
 
 #define MS_DW_FILES_MAX 65536u
 #define MS_DW_UNTRUSTED_MAX (64u << 20)

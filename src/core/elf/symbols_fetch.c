@@ -12,13 +12,13 @@
 #ifdef HAVE_DEBUGINFOD
 #include <elfutils/debuginfod.h>
 
-#include "dlload.h"
+#include "base/dlload.h"
 #endif
 
-#include "buildid.h"
-#include "elfcheck.h"
-#include "safewrite.h"
-#include "symbols_fetch.h"
+#include "elf/buildid.h"
+#include "elf/elfcheck.h"
+#include "base/safewrite.h"
+#include "elf/symbols_fetch.h"
 
 struct ms_symbols_fetch {
 #ifdef HAVE_DEBUGINFOD

@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "symbols.h"
+#include "elf/symbols.h"
 
 struct ms_symbols_fetch;
 

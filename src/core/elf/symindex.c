@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "symindex.h"
+#include "base/error.h"
+#include "elf/symindex.h"
 
 struct entry {
 	uint64_t value;

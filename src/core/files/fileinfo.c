@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fileinfo.h"
-#include "stale_lookup.h"
+#include "files/fileinfo.h"
+#include "untrusted/stale_lookup.h"
 
 struct ms_fileinfo_ctx {
 	struct ms_proc *proc;

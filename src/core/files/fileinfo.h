@@ -31,12 +31,12 @@
 
 #include <stddef.h>
 
-#include "error.h"
-#include "filemap.h"
-#include "ignore.h"
-#include "maps.h"
-#include "proc.h"
-#include "residency.h"
+#include "base/error.h"
+#include "files/filemap.h"
+#include "stale/ignore.h"
+#include "maps/maps.h"
+#include "proc/proc.h"
+#include "resid/residency.h"
 
 #define MS_FILEINFO_BUILD_ID 0x1u
 #define MS_FILEINFO_VERDICT 0x2u

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filemap.h"
+#include "files/filemap.h"
 
 static const char *const kind_names[] = {
 	[MS_FILEKIND_FILE] = "file",

@@ -31,10 +31,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "mapping.h"
-#include "soname.h"
-#include "stale.h"
+#include "base/error.h"
+#include "maps/mapping.h"
+#include "elf/soname.h"
+#include "stale/stale.h"
 
 enum ms_filekind {
 	MS_FILEKIND_FILE,

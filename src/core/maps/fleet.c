@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fleet.h"
+#include "maps/fleet.h"
 
 int ms_fleet_init(struct ms_fleet *f, const pid_t *pids, size_t n, bool named,
 		  enum ms_backend backend, struct ms_error *err)

@@ -23,9 +23,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "maps.h"
-#include "proc.h"
+#include "base/error.h"
+#include "maps/maps.h"
+#include "proc/proc.h"
 
 struct ms_fleet {
 	pid_t *pids;

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "mapdiff.h"
+#include "maps/mapdiff.h"
 
 /* Which MS_DIFF_F_* fields differ between two mappings of the same range. */
 static unsigned ms_mapping_differences(const struct ms_mapping *a, const struct ms_mapping *b)

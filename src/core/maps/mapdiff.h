@@ -21,7 +21,7 @@
 
 #include <stddef.h>
 
-#include "mapping.h"
+#include "maps/mapping.h"
 
 enum ms_diff_kind {
 	MS_DIFF_ADDED,

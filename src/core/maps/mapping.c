@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "mapping.h"
-#include "grow.h"
+#include "base/error.h"
+#include "maps/mapping.h"
+#include "base/grow.h"
 
 bool ms_mapping_is_file_backed(const struct ms_mapping *m)
 {

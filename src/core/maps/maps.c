@@ -8,7 +8,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "maps_backend.h"
+#include "maps/maps_backend.h"
 
 /*
  * Far above any real map (vm.max_map_count defaults to 65530) yet small

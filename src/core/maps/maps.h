@@ -36,9 +36,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "mapping.h"
-#include "proc.h"
+#include "base/error.h"
+#include "maps/mapping.h"
+#include "proc/proc.h"
 
 enum ms_backend {
 	MS_BACKEND_AUTO,

@@ -16,7 +16,7 @@
 #ifndef MAPSCOPE_MAPS_BACKEND_H
 #define MAPSCOPE_MAPS_BACKEND_H
 
-#include "maps.h"
+#include "maps/maps.h"
 
 #define MS_Q_COVERING_OR_NEXT 0x10u
 

@@ -27,9 +27,9 @@
 #include <valgrind/memcheck.h>
 #endif
 
-#include "compat.h"
-#include "fstype.h"
-#include "maps_backend.h"
+#include "base/compat.h"
+#include "proc/fstype.h"
+#include "maps/maps_backend.h"
 
 #define MS_NAME_BUF_START 256
 

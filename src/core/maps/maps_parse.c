@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "maps_parse.h"
+#include "base/error.h"
+#include "maps/maps_parse.h"
 
 /* Parse digits in base 16 or 10 up to a stop byte; advance *pos past it. */
 static int parse_num(const char *s, size_t len, size_t *pos, int base, char stop,

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "mapping.h"
+#include "maps/mapping.h"
 
 /* A path of PATH_MAX bytes, every byte a newline escaped to 4, plus fields. */
 #define MS_TEXT_LINE_MAX (4 * 4096 + 256)

@@ -28,8 +28,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "maps_backend.h"
-#include "maps_parse.h"
+#include "maps/maps_backend.h"
+#include "maps/maps_parse.h"
 
 #define MS_TEXT_CHUNK (64 * 1024)
 /* vm.max_map_count is 65530 by default; allow far more, but not unbounded. */

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "grow.h"
-#include "hash.h"
-#include "pkgdb.h"
-#include "saferead.h"
+#include "base/escape.h"
+#include "base/grow.h"
+#include "base/hash.h"
+#include "pkg/pkgdb.h"
+#include "base/saferead.h"
 
 /* The directories merged /usr made aliases, each both ways. */
 static const char *const merged[] = { "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/libx32/" };

@@ -37,7 +37,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "error.h"
+#include "base/error.h"
 
 #define MS_PKGDB_DIR "/var/lib/dpkg"
 #define MS_PKGDB_LISTS 100000

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "container.h"
-#include "error.h"
-#include "escape.h"
-#include "proc.h"
-#include "unit.h"
+#include "proc/container.h"
+#include "base/error.h"
+#include "base/escape.h"
+#include "proc/proc.h"
+#include "proc/unit.h"
 
 #define ID_LEN 64
 #define SHORT_ID 12

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fstype.h"
-#include "grow.h"
+#include "proc/fstype.h"
+#include "base/grow.h"
 
 struct served {
 	const char *type;   /* as mountinfo names it */

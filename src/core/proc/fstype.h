@@ -57,8 +57,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "proc.h"
+#include "base/error.h"
+#include "proc/proc.h"
 
 #define MS_FSTYPES_READ_MAX (8u << 20)
 #define MS_FSTYPES_LINES_MAX 65536u

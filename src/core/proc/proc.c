@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "proc.h"
+#include "proc/proc.h"
 
 #define MS_STAT_CAP 4096
 

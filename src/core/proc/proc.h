@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "error.h"
+#include "base/error.h"
 
 /* From include/linux/sched.h; stable since 2.6. */
 #define MS_PF_KTHREAD 0x00200000u

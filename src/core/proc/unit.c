@@ -6,8 +6,8 @@
 
 #include <stdio.h>
 
-#include "escape.h"
-#include "unit.h"
+#include "base/escape.h"
+#include "proc/unit.h"
 
 /* The unit types of systemd.unit(5) that own processes, slices excepted. */
 static const char *const unit_suffixes[] = {

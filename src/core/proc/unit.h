@@ -31,8 +31,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "proc.h"
+#include "base/error.h"
+#include "proc/proc.h"
 
 #define MS_UNIT_MAX 256
 #define MS_UNIT_CGROUP_READ_MAX 65536

@@ -7,12 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "maps.h"
-#include "proclist.h"
-#include "fleet.h"
-#include "proclist_backend.h"
-#include "stale.h"
-#include "grow.h"
+#include "maps/maps.h"
+#include "procs/proclist.h"
+#include "maps/fleet.h"
+#include "procs/proclist_backend.h"
+#include "stale/stale.h"
+#include "base/grow.h"
 
 enum ms_proclist_source ms_proclist_default_source(void)
 {

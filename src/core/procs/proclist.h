@@ -60,9 +60,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "container.h"
-#include "maps.h"
+#include "base/error.h"
+#include "proc/container.h"
+#include "maps/maps.h"
 
 #define MS_PROCLIST_CMD_MAX 4096
 #define MS_PROCLIST_USER_MAX 33

@@ -7,7 +7,7 @@
 #ifndef MAPSCOPE_PROCLIST_BACKEND_H
 #define MAPSCOPE_PROCLIST_BACKEND_H
 
-#include "proclist.h"
+#include "procs/proclist.h"
 
 struct ms_proclist_ops {
 	const char *name;

@@ -19,9 +19,9 @@
 
 #include <libproc2/pids.h>
 
-#include "dlload.h"
-#include "proc.h"
-#include "proclist_backend.h"
+#include "base/dlload.h"
+#include "proc/proc.h"
+#include "procs/proclist_backend.h"
 
 enum { I_PID, I_EUID, I_EUSER, I_FLAGS, I_CMD, I_STATE, I_BEGAN, I_VIRT, I_RES, I_CODE, I_DATA };
 
@@ -154,7 +154,7 @@ const struct ms_proclist_ops ms_proclist_libproc2_ops = {
 
 #else
 
-#include "proclist.h"
+#include "procs/proclist.h"
 
 void ms_proclist_libproc2_set_soname(const char *soname)
 {

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "proc.h"
-#include "proclist_backend.h"
+#include "proc/proc.h"
+#include "procs/proclist_backend.h"
 
 #define STATUS_CAP 8192
 

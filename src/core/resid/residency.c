@@ -7,8 +7,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "compat.h"
-#include "residency_backend.h"
+#include "base/compat.h"
+#include "resid/residency_backend.h"
 
 /*
  * 8192 regions (192 KiB) per call: a 60,000-mapping process with most

@@ -51,10 +51,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "mapping.h"
-#include "maps.h"
-#include "proc.h"
+#include "base/error.h"
+#include "maps/mapping.h"
+#include "maps/maps.h"
+#include "proc/proc.h"
 
 enum ms_res_backend {
 	MS_RES_AUTO,

@@ -11,7 +11,7 @@
 #ifndef MAPSCOPE_RESIDENCY_BACKEND_H
 #define MAPSCOPE_RESIDENCY_BACKEND_H
 
-#include "residency.h"
+#include "resid/residency.h"
 
 struct page_region;
 

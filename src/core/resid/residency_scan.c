@@ -25,8 +25,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "compat.h"
-#include "residency_backend.h"
+#include "base/compat.h"
+#include "resid/residency_backend.h"
 
 /*
  * The kernel half of the address space: only x86-64's [vsyscall] is listed

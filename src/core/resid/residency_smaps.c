@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "residency_backend.h"
+#include "resid/residency_backend.h"
 
 #define SMAPS_CHUNK (64u * 1024)
 /* A header carries a path of up to PATH_MAX bytes; longer lines are skipped. */

@@ -9,10 +9,10 @@
 
 #include <jansson.h>
 
-#include "mapdiff.h"
-#include "record.h"
-#include "snapshot.h"
-#include "snapshot_write.h"
+#include "maps/mapdiff.h"
+#include "snap/record.h"
+#include "snap/snapshot.h"
+#include "snap/snapshot_write.h"
 
 /* A recording is read whole to replay it; past this, start a new file. */
 #define MS_RECORD_FILE_MAX (1024LL * 1024 * 1024)

@@ -45,10 +45,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "mapping.h"
-#include "maps.h"
-#include "safewrite.h"
+#include "base/error.h"
+#include "maps/mapping.h"
+#include "maps/maps.h"
+#include "base/safewrite.h"
 
 /* Longest line a replay accepts: a change listing ~100k mappings. */
 #define MS_RECORD_LINE_MAX (64u * 1024 * 1024)

@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "escape.h"
-#include "proc.h"
-#include "snapshot.h"
+#include "base/escape.h"
+#include "proc/proc.h"
+#include "snap/snapshot.h"
 
 /* A name from the kernel is at most PATH_MAX bytes; leave room for " (deleted)". */
 #define MS_SNAPSHOT_NAME_MAX (2 * PATH_MAX)

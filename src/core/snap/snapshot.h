@@ -63,11 +63,11 @@
 
 #include <jansson.h>
 
-#include "error.h"
-#include "mapping.h"
-#include "maps.h"
-#include "residency.h"
-#include "safewrite.h"
+#include "base/error.h"
+#include "maps/mapping.h"
+#include "maps/maps.h"
+#include "resid/residency.h"
+#include "base/safewrite.h"
 
 #define MS_SNAPSHOT_VERSION 1
 /* The version of a snapshot that carries residency. */

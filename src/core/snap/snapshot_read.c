@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "escape.h"
-#include "snapshot.h"
+#include "base/escape.h"
+#include "snap/snapshot.h"
 
 /* jansson's own nesting limit (JSON_PARSER_MAX_DEPTH). */
 #define READ_DEPTH_MAX 2048

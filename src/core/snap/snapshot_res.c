@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "snapshot.h"
+#include "snap/snapshot.h"
 
 int ms_snapshot_add_residency(struct ms_snapshot *snap, struct ms_proc *proc,
 			      struct ms_error *err)

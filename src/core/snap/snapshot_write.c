@@ -7,10 +7,10 @@
 
 #include <jansson.h>
 
-#include "escape.h"
-#include "proc.h"
-#include "snapshot.h"
-#include "snapshot_write.h"
+#include "base/escape.h"
+#include "proc/proc.h"
+#include "snap/snapshot.h"
+#include "snap/snapshot_write.h"
 
 static int nomem(struct ms_error *err)
 {

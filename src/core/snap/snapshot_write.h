@@ -38,8 +38,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "mapping.h"
+#include "base/error.h"
+#include "maps/mapping.h"
 
 struct ms_snapshot;
 

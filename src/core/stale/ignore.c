@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ignore.h"
-#include "saferead.h"
-#include "grow.h"
+#include "stale/ignore.h"
+#include "base/saferead.h"
+#include "base/grow.h"
 
 struct ignore_rule {
 	char *pattern; /* as written: fnmatch reads the backslash escapes itself */

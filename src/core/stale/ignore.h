@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 
-#include "error.h"
+#include "base/error.h"
 
 #define MS_IGNORE_TEXT_MAX (1u << 20)
 #define MS_IGNORE_LINE_MAX 4096u

@@ -10,12 +10,12 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "buildid.h"
-#include "stale.h"
-#include "stale_group.h"
-#include "stale_lookup.h"
-#include "untrusted_walk.h"
-#include "grow.h"
+#include "elf/buildid.h"
+#include "stale/stale.h"
+#include "stale/stale_group.h"
+#include "untrusted/stale_lookup.h"
+#include "untrusted/untrusted_walk.h"
+#include "base/grow.h"
 
 struct ms_stale_ctx {
 	const struct ms_ignore *ignore;

@@ -58,11 +58,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "ignore.h"
-#include "mapping.h"
-#include "maps.h"
-#include "proc.h"
+#include "base/error.h"
+#include "stale/ignore.h"
+#include "maps/mapping.h"
+#include "maps/maps.h"
+#include "proc/proc.h"
 
 enum ms_stale_verdict {
 	MS_STALE_OK,

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "hash.h"
-#include "stale_group.h"
+#include "base/error.h"
+#include "base/hash.h"
+#include "stale/stale_group.h"
 
 #define GROUP_FIRST_SLOTS 16u
 

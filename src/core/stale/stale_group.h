@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stale.h"
+#include "stale/stale.h"
 
 struct ms_stale_group_table {
 	uint32_t *slots; /* list index + 1; 0 is empty */

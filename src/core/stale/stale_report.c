@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
-#include "stale_report.h"
+#include "base/grow.h"
+#include "stale/stale_report.h"
 
 void ms_stale_report_free(struct ms_stale_report *r)
 {

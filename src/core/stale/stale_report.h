@@ -29,12 +29,12 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "fleet.h"
-#include "stale.h"
-#include "container.h"
-#include "pkgdb.h"
-#include "unit.h"
+#include "base/error.h"
+#include "maps/fleet.h"
+#include "stale/stale.h"
+#include "proc/container.h"
+#include "pkg/pkgdb.h"
+#include "proc/unit.h"
 
 /* Command lines are cut here: a process chooses the length of its own. */
 #define MS_STALE_CMDLINE_MAX 4096

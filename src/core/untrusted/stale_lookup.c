@@ -12,11 +12,11 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "buildid.h"
-#include "fstype.h"
-#include "hash.h"
-#include "stale_lookup.h"
-#include "untrusted_walk.h"
+#include "elf/buildid.h"
+#include "proc/fstype.h"
+#include "base/hash.h"
+#include "untrusted/stale_lookup.h"
+#include "untrusted/untrusted_walk.h"
 
 #ifndef BTRFS_SUPER_MAGIC
 #define BTRFS_SUPER_MAGIC 0x9123683e

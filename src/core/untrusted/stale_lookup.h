@@ -38,10 +38,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "mapping.h"
-#include "proc.h"
-#include "untrusted_walk.h"
+#include "base/error.h"
+#include "maps/mapping.h"
+#include "proc/proc.h"
+#include "untrusted/untrusted_walk.h"
 
 enum ms_lookup_bid {
 	MS_LOOKUP_BID_UNREAD,

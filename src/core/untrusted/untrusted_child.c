@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "untrusted_child.h"
+#include "untrusted/untrusted_child.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define MS_SANITIZED 1

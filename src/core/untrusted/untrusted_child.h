@@ -61,7 +61,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "error.h"
+#include "base/error.h"
 
 #define MS_CHILD_AS_ROOM (100ull << 20)
 #define MS_CHILD_AS_MAX (4ull << 30)

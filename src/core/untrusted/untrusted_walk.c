@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fstype.h"
-#include "untrusted_walk.h"
+#include "proc/fstype.h"
+#include "untrusted/untrusted_walk.h"
 
 static const char why_no_table[] = "the mount table could not be read: nothing is known safe";
 static const char why_symlink[] = "a symlink on the path";

@@ -64,7 +64,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "error.h"
+#include "base/error.h"
 
 #define MS_WALK_WHY_SERVED "the path crosses a daemon-served mount"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "escape.h"
+#include "base/escape.h"
 #include "safe_text.h"
 
 static char *esc(const char *s, size_t len, unsigned flags)

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "grow.h"
+#include "base/error.h"
+#include "base/grow.h"
 
 static void test_grows_by_doubling(void **state)
 {

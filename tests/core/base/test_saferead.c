@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "core/saferead.h"
+#include "core/base/saferead.h"
 #include "snapfix.h"
 
 #define HANG_GUARD_S 10

@@ -25,8 +25,8 @@
 
 #include <cmocka.h>
 
-#include "core/compat.h"
-#include "core/safewrite.h"
+#include "core/base/compat.h"
+#include "core/base/safewrite.h"
 #include "snapfix.h"
 
 struct env {

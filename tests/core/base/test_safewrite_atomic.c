@@ -33,7 +33,7 @@
 
 #include <cmocka.h>
 
-#include "core/safewrite.h"
+#include "core/base/safewrite.h"
 #include "snapfix.h"
 
 static const struct ms_safewrite_opts atomic_opts = { .atomic = true, .mode = 0644 };

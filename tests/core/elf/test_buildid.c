@@ -24,8 +24,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "buildid.h"
-#include "maps.h"
+#include "elf/buildid.h"
+#include "maps/maps.h"
 #include "fixture_client.h"
 #include "testutil.h"
 

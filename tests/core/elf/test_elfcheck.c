@@ -34,7 +34,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "elfcheck.h"
+#include "elf/elfcheck.h"
 
 /* The good file's layout. */
 #define NAMES_OFF 64u

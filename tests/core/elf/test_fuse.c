@@ -27,7 +27,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "buildid.h"
+#include "elf/buildid.h"
 #include "fuse_server.h"
 #include "msrun.h"
 #include "testutil.h"

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "escape.h"
-#include "symbol_text.h"
+#include "base/escape.h"
+#include "elf/symbol_text.h"
 
 static void test_plain(void **state)
 {

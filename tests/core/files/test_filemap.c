@@ -21,10 +21,10 @@
 
 #include <cmocka.h>
 
-#include "core/fileinfo.h"
-#include "core/filemap.h"
-#include "core/maps.h"
-#include "core/soname.h"
+#include "core/files/fileinfo.h"
+#include "core/files/filemap.h"
+#include "core/maps/maps.h"
+#include "core/elf/soname.h"
 #include "fixture_client.h"
 #include "testutil.h"
 

@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "fixture_client.h"
-#include "maps.h"
+#include "maps/maps.h"
 
 struct engine_ctx {
 	struct fixture fx;

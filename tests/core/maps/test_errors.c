@@ -20,9 +20,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "compat.h"
+#include "base/compat.h"
 #include "fixture_client.h"
-#include "maps.h"
+#include "maps/maps.h"
 #include "testutil.h"
 
 static struct ms_maps *open_with(struct ms_proc *proc, enum ms_backend b, ms_ioctl_fn fn,

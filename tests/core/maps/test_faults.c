@@ -37,8 +37,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/maps.h"
-#include "core/proc.h"
+#include "core/maps/maps.h"
+#include "core/proc/proc.h"
 #include "fixture_client.h"
 #include "msrun.h"
 #include "testutil.h"

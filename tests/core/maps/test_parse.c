@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "maps_parse.h"
+#include "maps/maps_parse.h"
 
 static void test_full_line(void **state)
 {

@@ -27,7 +27,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "pkgdb.h"
+#include "pkg/pkgdb.h"
 #include "testutil.h"
 
 #define NLISTS 400

@@ -18,9 +18,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "compat.h"
-#include "fstype.h"
-#include "maps.h"
+#include "base/compat.h"
+#include "proc/fstype.h"
+#include "maps/maps.h"
 
 static const char mountinfo[] =
 	"27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n"

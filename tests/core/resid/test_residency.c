@@ -24,8 +24,8 @@
 #include <cmocka.h>
 
 #include "resfix.h"
-#include "maps.h"
-#include "residency.h"
+#include "maps/maps.h"
+#include "resid/residency.h"
 
 struct res_ctx {
 	struct fixture fx;

@@ -18,9 +18,9 @@
 
 #include <cmocka.h>
 
-#include "core/mapdiff.h"
-#include "core/maps.h"
-#include "core/snapshot.h"
+#include "core/maps/mapdiff.h"
+#include "core/maps/maps.h"
+#include "core/snap/snapshot.h"
 #include "snapfix.h"
 
 static void assert_same_mapping(const struct ms_mapping *a, const struct ms_mapping *b)

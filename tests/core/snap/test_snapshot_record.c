@@ -23,8 +23,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "core/maps.h"
-#include "core/record.h"
+#include "core/maps/maps.h"
+#include "core/snap/record.h"
 #include "snapfix.h"
 
 /* Every line of the file parsed; the count in *n. */

@@ -32,9 +32,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/maps.h"
-#include "core/proc.h"
-#include "core/stale.h"
+#include "core/maps/maps.h"
+#include "core/proc/proc.h"
+#include "core/stale/stale.h"
 #include "msrun.h"
 #include "fixture_client.h"
 #include "testutil.h"

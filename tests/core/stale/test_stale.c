@@ -15,10 +15,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "buildid.h"
-#include "ignore.h"
-#include "maps.h"
-#include "stale.h"
+#include "elf/buildid.h"
+#include "stale/ignore.h"
+#include "maps/maps.h"
+#include "stale/stale.h"
 #include "fixture_client.h"
 #include "testutil.h"
 

@@ -12,10 +12,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "container.h"
-#include "ignore.h"
-#include "stale.h"
-#include "unit.h"
+#include "proc/container.h"
+#include "stale/ignore.h"
+#include "stale/stale.h"
+#include "proc/unit.h"
 
 static const char *match(const struct ms_ignore *ign, const char *name)
 {

@@ -20,8 +20,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "buildid.h"
-#include "stale_lookup.h"
+#include "elf/buildid.h"
+#include "untrusted/stale_lookup.h"
 #include "testutil.h"
 
 struct fx {

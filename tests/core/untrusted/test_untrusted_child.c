@@ -23,7 +23,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
-#include "untrusted_child.h"
+#include "untrusted/untrusted_child.h"
 
 #define NS_PER_MS 1000000ull
 

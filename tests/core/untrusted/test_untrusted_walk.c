@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "untrusted_walk.h"
+#include "untrusted/untrusted_walk.h"
 #include "testutil.h"
 
 struct fx {
