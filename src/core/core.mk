@@ -26,7 +26,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/maps/fleet.c src/core/maps/fleet.h \
 	src/core/untrusted/untrusted_walk.c src/core/untrusted/untrusted_walk.h \
 	src/core/untrusted/untrusted_child.c src/core/untrusted/untrusted_child.h \
-	src/core/untrusted/stale_lookup.c src/core/untrusted/stale_lookup.h \
+	src/core/untrusted/lookup.c src/core/untrusted/lookup.h \
 	src/core/elf/buildid.c src/core/elf/buildid.h \
 	src/core/elf/soname.c src/core/elf/soname.h \
 	src/core/elf/elfcheck.c src/core/elf/elfcheck.h \

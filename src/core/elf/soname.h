@@ -34,7 +34,7 @@
  * to follow "SONAME unknown: " ("dynamic segment past the end of the file").
  * ms_soname_parse is the same reader over bytes in memory (the fuzz
  * target's entry point).  Neither opens anything: callers open the file the
- * safe way (stale_lookup.h) and never on a file system served by someone
+ * safe way (lookup.h) and never on a file system served by someone
  * else.
  *
  * ms_version_from_name writes the digits-and-dots after the last ".so." of

@@ -11,7 +11,7 @@
 #include "elf/dwload.h"
 #include "elf/elfcheck.h"
 #include "proc/fstype.h"
-#include "untrusted/stale_lookup.h"
+#include "untrusted/lookup.h"
 #include "elf/symbols.h"
 #include "elf/symbols_child.h"
 #include "elf/symbols_dw.h"

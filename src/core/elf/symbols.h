@@ -16,7 +16,7 @@
  * written, and it opens files, allocates and loops by what they say, so it
  * runs in an isolated child (untrusted_child.h), one per context, started
  * at the first lookup and kept for the context's life: the reader.  This
- * process opens each file the checked way (stale_lookup.h: the mapping's
+ * process opens each file the checked way (lookup.h: the mapping's
  * name under the process's root, the same device and inode as the mapping
  * or no symbols, opened O_PATH and reopened through /proc/self/fd, never on
  * a file system served by someone else, fstype.h) and hands the reader the

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "files/fileinfo.h"
-#include "untrusted/stale_lookup.h"
+#include "untrusted/lookup.h"
 
 struct ms_fileinfo_ctx {
 	struct ms_proc *proc;

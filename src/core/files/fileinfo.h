@@ -10,7 +10,7 @@
  *   - verdict: ms_stale_judge on the row's first mapping (stale.h), with
  *     the context's cached lookups;
  *   - SONAME: the file at the row's path, looked up under the process's
- *     root (stale_lookup.h), read only when it is the very file mapped
+ *     root (lookup.h), read only when it is the very file mapped
  *     (same inode; same device too, except where device numbers do not
  *     identify files), opened the checked way (O_PATH, then a reopen
  *     through /proc/self/fd) and never on a file system served by someone

@@ -15,7 +15,7 @@
 #include "elf/buildid.h"
 #include "proc/fstype.h"
 #include "base/hash.h"
-#include "untrusted/stale_lookup.h"
+#include "untrusted/lookup.h"
 #include "untrusted/untrusted_walk.h"
 
 #ifndef BTRFS_SUPER_MAGIC

@@ -1,6 +1,6 @@
 /*
- * stale_lookup.h - what is at a path now, under the root a process's
- * mapping names resolve against; cached.  Internal to the stale verdicts.
+ * lookup.h - what is at a path now, under the root a process's
+ * mapping names resolve against; cached.  For the stale verdicts, the symbols and the files facts.
  *
  * ms_lookup_root_of picks the directory a process's names resolve against
  * (see stale.h): our own root when the process shares our mount namespace,

@@ -1,5 +1,5 @@
 /*
- * The stat-then-open race of the stale lookup (stale_lookup.h): between the
+ * The stat-then-open race of the stale lookup (untrusted/lookup.h): between the
  * check of a path and the read of its build ID, the path is swapped for a
  * symlink to a FIFO (through the lookup's race seam).  The lookup must not
  * block (alarm-guarded), must never open the FIFO (inotify IN_OPEN on it
@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "elf/buildid.h"
-#include "untrusted/stale_lookup.h"
+#include "untrusted/lookup.h"
 #include "testutil.h"
 
 struct fx {
