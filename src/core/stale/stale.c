@@ -13,6 +13,7 @@
 #include "elf/buildid.h"
 #include "stale/stale.h"
 #include "stale/stale_group.h"
+#include "elf/lookup_buildid.h"
 #include "untrusted/lookup.h"
 #include "untrusted/untrusted_walk.h"
 #include "base/grow.h"

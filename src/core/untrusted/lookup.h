@@ -11,14 +11,15 @@
  *
  * ms_lookup_path stats a path below a root once per cache lifetime and
  * returns the cached record (valid until ms_lookup_cache_forget or free).
- * ms_lookup_build_id reads the build ID of that file at most once.  Both
- * walk the path through untrusted_walk.h, the one owner of user-controlled
- * paths: one component at a time inside the root, never into a mount of a
- * daemon-served file system (the root's mount table: our mountinfo for our
- * root, /proc/PID/mountinfo for another), and never following the last
- * component.  A walk refused that way leaves err EREMOTE and why
- * MS_WALK_WHY_SERVED ("the path crosses a daemon-served mount"): the stale
- * verdict is then unknown, never deleted or replaced.  The file is read
+ * ms_lookup_build_id (elf/lookup_buildid.h) reads the build ID of that file
+ * at most once, through ms_lookup_open_read.  Both walk the path through
+ * untrusted_walk.h, the one owner of user-controlled paths: one component
+ * at a time inside the root, never into a mount of a daemon-served file
+ * system (the root's mount table: our mountinfo for our root,
+ * /proc/PID/mountinfo for another), and never following the last component.
+ * A walk refused that way leaves err EREMOTE and why MS_WALK_WHY_SERVED
+ * ("the path crosses a daemon-served mount"): the stale verdict is then
+ * unknown, never deleted or replaced.  The file is read
  * only through a reopen of the checked O_PATH descriptor (/proc/self/fd/N),
  * after fstat says it is a regular file with the device and inode the
  * lookup recorded, and its inode is checked again; a name is never opened
@@ -135,9 +136,5 @@ int ms_lookup_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
  */
 int ms_lookup_open_read(const struct ms_lookup_root *root, const char *path, size_t len,
 			const struct ms_lookup *l, const char **why);
-
-/* Fill l's build ID if not yet tried (l from ms_lookup_path with the same path). */
-void ms_lookup_build_id(const struct ms_lookup_root *root, const char *path, size_t len,
-			struct ms_lookup *l);
 
 #endif

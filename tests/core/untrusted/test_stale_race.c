@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "elf/buildid.h"
+#include "elf/lookup_buildid.h"
 #include "untrusted/lookup.h"
 #include "testutil.h"
 
