@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include "procs/proclist_backend.h"
+
 #ifdef HAVE_LIBPROC2
 
 #include <errno.h>
@@ -21,7 +23,6 @@
 
 #include "base/dlload.h"
 #include "proc/proc.h"
-#include "procs/proclist_backend.h"
 
 enum { I_PID, I_EUID, I_EUSER, I_FLAGS, I_CMD, I_STATE, I_BEGAN, I_VIRT, I_RES, I_CODE, I_DATA };
 
@@ -153,8 +154,6 @@ const struct ms_proclist_ops ms_proclist_libproc2_ops = {
 };
 
 #else
-
-#include "procs/proclist.h"
 
 void ms_proclist_libproc2_set_soname(const char *soname)
 {
