@@ -132,7 +132,8 @@ static unsigned files_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 		r = tui_fileview_selected(fv);
 		if (!r)
 			return 0;
-		tui_maps_jump(f->maps_view, r->first_addr);
+		if (f->maps_view->ops->jump)
+			f->maps_view->ops->jump(f->maps_view, r->first_addr);
 		return TUI_F_BACK;
 	case TUI_ACT_REFRESH:
 		ms_fileinfo_forget(f->info);
