@@ -106,6 +106,7 @@ tests_cli_test_stale_metrics_LDADD = $(CLI_LIBS) $(LDADD)
 endif
 
 SHELL_TESTS = \
+	tests/test_layers.sh \
 	tests/test_completion.sh tests/test_man_keys.sh tests/test_no_exec.sh \
 	tests/test_colwriter.sh tests/valgrind.sh \
 	tests/e2e/explorer.sh tests/e2e/signals.sh tests/e2e/keys.sh tests/e2e/names.sh tests/e2e/sort.sh \

@@ -2,7 +2,10 @@
 # Process handles, the PROCMAP_QUERY and text backends, the process list,
 # stale verdicts, residency, snapshots and records, safe file I/O.  No
 # curses and no printing: errors are values.  Everything else links it.
+# Each module lives in a room (src/core/ROOM/), and the rooms stand in the
+# one order written in src/core/ROOMS, which tests/test_layers.sh keeps.
 noinst_LIBRARIES += libmapscope-core.a
+EXTRA_DIST += src/core/ROOMS
 libmapscope_core_a_SOURCES = \
 	src/core/base/compat.h \
 	src/core/base/error.c src/core/base/error.h \
