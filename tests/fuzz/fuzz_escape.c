@@ -1,5 +1,5 @@
 /*
- * Fuzz target for the name escaper (src/core/escape.h).  Properties:
+ * Fuzz target for the name escaper (src/core/base/escape.h).  Properties:
  *   - the output holds no control byte and is valid UTF-8 without C1, bidi
  *     or separator characters (ASCII only with MS_ESC_ASCII);
  *   - ms_unescape gives back the input exactly (so the escape is injective:

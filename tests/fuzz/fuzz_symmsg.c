@@ -1,6 +1,6 @@
 /*
  * Fuzz target for the frames between mapscope and its symbol reader
- * (src/core/symbols_child.h).  The reader parses files any user may have
+ * (src/core/elf/symbols_child.h).  The reader parses files any user may have
  * written, so whatever it sends is as untrusted as they are; and the
  * reader must not be steered by a malformed request either.  Properties:
  *   - every decoder answers 0 or -1 for any bytes, within the bounds that

@@ -1,5 +1,5 @@
 /*
- * The ELF note reader (src/core/buildid.h) on real files made here:
+ * The ELF note reader (src/core/elf/buildid.h) on real files made here:
  *   - crafted sparse files that declare huge header counts through extended
  *     numbering are refused with a reason, in a forked child whose time and
  *     peak RSS (getrusage ru_maxrss) are bounded: libelf took seconds and

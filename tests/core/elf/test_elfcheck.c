@@ -1,5 +1,5 @@
 /*
- * The ELF header checks (src/core/elfcheck.h) on files made here, each
+ * The ELF header checks (src/core/elf/elfcheck.h) on files made here, each
  * written to a real file and checked both through its descriptor and from
  * its bytes in memory (the two must agree):
  *   - a small well-formed file, this test's own executable, and every

@@ -10,7 +10,7 @@
  *   - a reused PID (forced in a private PID namespace): the old handle says
  *     gone and never describes the new process.
  * The process exiting or exec'ing mid-view is in tests/e2e/hardening.sh
- * (the explorer) and tests/test_errors.c (the engine).
+ * (the explorer) and tests/core/maps/test_errors.c (the engine).
  */
 #define _GNU_SOURCE
 #include "config.h"

@@ -1,5 +1,5 @@
 /*
- * Which files the kernel may be asked to read (src/core/fstype.h), and the
+ * Which files the kernel may be asked to read (src/core/proc/fstype.h), and the
  * engine's use of it: a build-ID query (a read of the file by the kernel)
  * is made only for devices the kernel serves itself.  The engine is driven
  * through its ioctl seam on this very process: the fake passes every query

@@ -1,5 +1,5 @@
 /*
- * The one walk of user-controlled paths (src/core/untrusted_walk.h), on a
+ * The one walk of user-controlled paths (src/core/untrusted/untrusted_walk.h), on a
  * tree the test builds under its temporary directory, which is the walk's
  * root: symlinks are resolved inside the root and counted, ".." never
  * leaves it, the no-symlink and root-owned-directory flags refuse what
