@@ -178,11 +178,12 @@ static void test_stale_says_unknown(void **state)
 	free(ignore);
 }
 
+/* who FILE walks the path given, and refuses one into a FUSE mount (status 2). */
 static void test_who(void **state)
 {
 	struct fx *fx = *state;
 	const char *args[] = { "who", fx->server.path, NULL };
-	char *out = run(fx, 1, args);
+	char *out = run(fx, 2, args);
 
 	free(out);
 }
