@@ -62,9 +62,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/compat.h"
-#include "core/maps.h"
-#include "core/maps_parse.h"
+#include "core/base/compat.h"
+#include "core/maps/maps.h"
+#include "core/maps/maps_parse.h"
 
 #define WINDOW_ROWS 50
 #define CHUNK (64 * 1024)

@@ -1,9 +1,10 @@
 # ---- tests: everything make check runs ----------------------------------------------
-# A cmocka test is tests/test_NAME.c, and adding one is one line: its name
-# in CMOCKA_TESTS.  Every test links the support library (tests/lib: the
-# fixture drivers, running the mapscope binary, temporary files, a FUSE
-# server) and each layer's library, so no test compiles a source of
-# src/ again.  Fixture programs, shell and tmux tests follow.
+# A cmocka test is tests/core/ROOM/test_NAME.c (tests/core/ for the tests
+# across rooms), tests/cli/test_NAME.c or tests/tui/test_NAME.c, beside the
+# code it tests; adding one is one line: its name in CMOCKA_TESTS.  Every
+# test links the support library (tests/lib: the fixture drivers, running
+# the mapscope binary, temporary files, a FUSE server) and each layer's
+# library, so no test compiles a source of src/ again.  Fixture programs, shell and tmux tests follow.
 AM_CPPFLAGS += -I$(top_srcdir)/tests/lib
 AM_CFLAGS += $(CMOCKA_CFLAGS)
 check_LIBRARIES = tests/libms-test.a
@@ -50,30 +51,64 @@ tests_libstale_b_so_LDFLAGS = $(STALE_LIB_FLAGS)
 
 if HAVE_CMOCKA
 CMOCKA_TESTS = \
-	tests/test_grow tests/test_escape tests/test_symbol_text tests/test_parse tests/test_engine tests/test_errors \
-	tests/test_cli tests/test_fstype tests/test_faults tests/test_fuzz_regress tests/test_hostile \
-	tests/test_bounds \
-	tests/test_safewrite tests/test_saferead tests/test_snapshot tests/test_snapshot_record \
-	tests/test_diff tests/test_safewrite_atomic tests/test_stale_metrics \
-	tests/test_stale tests/test_stale_cli tests/test_stale_parse tests/test_buildid tests/test_elfcheck \
-	tests/test_stale_race tests/test_fuse tests/test_fuse_lookup tests/test_untrusted_walk tests/test_roots tests/test_packages tests/test_pkgdb \
-	tests/test_residency tests/test_residency_cli tests/test_residency_tui \
-	tests/test_tui_mapview tests/test_tui_keydec tests/test_tui_elide tests/test_tui_settings \
-	tests/test_tui_proclist tests/test_tui_stale tests/test_tui_screen \
-	tests/test_filemap tests/test_files_cli tests/test_untrusted_child
+	tests/core/base/test_grow \
+	tests/core/base/test_escape \
+	tests/core/base/test_saferead \
+	tests/core/base/test_safewrite \
+	tests/core/base/test_safewrite_atomic \
+	tests/core/proc/test_fstype \
+	tests/core/maps/test_parse \
+	tests/core/maps/test_engine \
+	tests/core/maps/test_errors \
+	tests/core/maps/test_faults \
+	tests/core/untrusted/test_untrusted_walk \
+	tests/core/untrusted/test_untrusted_child \
+	tests/core/untrusted/test_stale_race \
+	tests/core/untrusted/test_fuse_lookup \
+	tests/core/elf/test_buildid \
+	tests/core/elf/test_elfcheck \
+	tests/core/elf/test_symbol_text \
+	tests/core/elf/test_fuse \
+	tests/core/resid/test_residency \
+	tests/core/pkg/test_pkgdb \
+	tests/core/pkg/test_packages \
+	tests/core/stale/test_stale \
+	tests/core/stale/test_stale_parse \
+	tests/core/stale/test_roots \
+	tests/core/files/test_filemap \
+	tests/core/snap/test_snapshot \
+	tests/core/snap/test_snapshot_record \
+	tests/core/test_bounds \
+	tests/core/test_hostile \
+	tests/core/test_fuzz_regress \
+	tests/cli/test_cli \
+	tests/cli/test_stale_cli \
+	tests/cli/test_stale_metrics \
+	tests/cli/test_residency_cli \
+	tests/cli/test_files_cli \
+	tests/cli/test_diff \
+	tests/tui/test_tui_mapview \
+	tests/tui/test_tui_keydec \
+	tests/tui/test_tui_elide \
+	tests/tui/test_tui_settings \
+	tests/tui/test_tui_proclist \
+	tests/tui/test_tui_stale \
+	tests/tui/test_tui_screen \
+	tests/tui/test_residency_tui
 check_PROGRAMS += $(CMOCKA_TESTS)
 TESTS += $(CMOCKA_TESTS)
 # The screen tests draw the explorer's screens, curses and all.
-tests_test_tui_screen_SOURCES = tests/test_tui_screen.c $(TUI_CURSES_SOURCES)
-tests_test_tui_screen_CFLAGS = $(AM_CFLAGS) $(NCURSESW_CFLAGS)
-tests_test_tui_screen_CPPFLAGS = $(AM_CPPFLAGS) -DSCREENS_DIR='"$(abs_top_srcdir)/tests/screens"'
-tests_test_tui_screen_LDADD = $(LDADD) $(NCURSESW_LIBS)
+tests_tui_test_tui_screen_SOURCES = tests/tui/test_tui_screen.c $(TUI_CURSES_SOURCES)
+tests_tui_test_tui_screen_CFLAGS = $(AM_CFLAGS) $(NCURSESW_CFLAGS)
+tests_tui_test_tui_screen_CPPFLAGS = $(AM_CPPFLAGS) -DSCREENS_DIR='"$(abs_top_srcdir)/tests/screens"'
+tests_tui_test_tui_screen_LDADD = $(LDADD) $(NCURSESW_LIBS)
 # The OpenMetrics rendering is the command layer's.
-tests_test_stale_metrics_CFLAGS = $(AM_CFLAGS) $(SMARTCOLS_CFLAGS)
-tests_test_stale_metrics_LDADD = $(CLI_LIBS) $(LDADD)
+tests_cli_test_stale_metrics_CFLAGS = $(AM_CFLAGS) $(SMARTCOLS_CFLAGS)
+tests_cli_test_stale_metrics_LDADD = $(CLI_LIBS) $(LDADD)
 endif
 
 SHELL_TESTS = \
+	tests/test_layers.sh \
 	tests/test_completion.sh tests/test_man_keys.sh tests/test_no_exec.sh \
 	tests/test_colwriter.sh tests/valgrind.sh \
 	tests/e2e/explorer.sh tests/e2e/signals.sh tests/e2e/keys.sh tests/e2e/names.sh tests/e2e/sort.sh \

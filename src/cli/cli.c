@@ -12,8 +12,8 @@
 
 #include "cli/cli.h"
 #include "cli/colwriter.h"
-#include "core/escape.h"
-#include "core/units.h"
+#include "core/base/escape.h"
+#include "core/base/units.h"
 
 void cli_error(const char *fmt, ...)
 {

@@ -23,9 +23,9 @@
 
 #include <libsmartcols.h>
 
-#include "core/error.h"
-#include "core/maps.h"
-#include "core/units.h"
+#include "core/base/error.h"
+#include "core/maps/maps.h"
+#include "core/base/units.h"
 
 #define CLI_EXIT_OK MS_EXIT_OK
 #define CLI_EXIT_FAIL MS_EXIT_FAIL

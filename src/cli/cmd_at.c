@@ -14,10 +14,10 @@
 
 #include "cli/cli.h"
 #include "cli/mapcols.h"
-#include "core/escape.h"
+#include "core/base/escape.h"
 #ifdef HAVE_LIBDW
-#include "core/symbol_text.h"
-#include "core/symbols.h"
+#include "core/elf/symbol_text.h"
+#include "core/elf/symbols.h"
 #endif
 
 enum {

@@ -17,9 +17,9 @@
 
 #include "cli/cli.h"
 #include "cli/mapcols.h"
-#include "core/escape.h"
-#include "core/mapdiff.h"
-#include "core/snapshot.h"
+#include "core/base/escape.h"
+#include "core/maps/mapdiff.h"
+#include "core/snap/snapshot.h"
 
 #define DIFF_EXIT_SAME 0
 #define DIFF_EXIT_DIFFERENT 1

@@ -12,7 +12,7 @@
 #include "cli/colwriter.h"
 #include "cli/filecols.h"
 #include "cli/mapcols.h"
-#include "core/residency.h"
+#include "core/resid/residency.h"
 
 /* Lines a long listing holds at once before it prints them. */
 #define LIST_CHUNK 1024

@@ -8,12 +8,12 @@
 
 #include "cli/cli.h"
 #include "cli/filecols.h"
-#include "core/buildid.h"
-#include "core/escape.h"
-#include "core/fileinfo.h"
-#include "core/filemap.h"
-#include "core/ignore.h"
-#include "core/residency.h"
+#include "core/elf/buildid.h"
+#include "core/base/escape.h"
+#include "core/files/fileinfo.h"
+#include "core/files/filemap.h"
+#include "core/stale/ignore.h"
+#include "core/resid/residency.h"
 
 const struct cli_column filecols[FILECOL_COUNT] = {
 	[FILECOL_NAME] = { "NAME", 0.3, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, false, "file path, or the kind: [heap], [stack], [anonymous], [anon:NAME], [vdso]..." },

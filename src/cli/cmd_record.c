@@ -19,9 +19,9 @@
 #include <time.h>
 
 #include "cli/cli.h"
-#include "core/escape.h"
-#include "core/record.h"
-#include "core/snapshot_write.h"
+#include "core/base/escape.h"
+#include "core/snap/record.h"
+#include "core/snap/snapshot_write.h"
 
 enum { REC_OPT_INTERVAL = 300, REC_OPT_COUNT, REC_OPT_FORCE };
 

@@ -10,9 +10,9 @@
 
 #include "cli/cli.h"
 #include "cli/mapcols.h"
-#include "core/escape.h"
-#include "core/snapshot.h"
-#include "core/snapshot_write.h"
+#include "core/base/escape.h"
+#include "core/snap/snapshot.h"
+#include "core/snap/snapshot_write.h"
 
 enum { SNAP_OPT_NO_CLOBBER = 300, SNAP_OPT_RESIDENCY, SNAP_OPT_FORCE };
 

@@ -13,9 +13,9 @@
 #include "cli/procscan.h"
 #include "cli/stale_metrics.h"
 #include "cli/stale_out.h"
-#include "core/ignore.h"
-#include "core/stale.h"
-#include "core/unit.h"
+#include "core/stale/ignore.h"
+#include "core/stale/stale.h"
+#include "core/proc/unit.h"
 
 #define STALE_EXIT_FOUND 1
 #define STALE_EXIT_ERROR 2

@@ -15,8 +15,8 @@
 #include "cli/cli.h"
 #include "cli/mapcols.h"
 #include "cli/procscan.h"
-#include "core/escape.h"
-#include "core/untrusted_walk.h"
+#include "core/base/escape.h"
+#include "core/untrusted/untrusted_walk.h"
 
 enum { WHOCOL_PID, WHOCOL_COMM, WHOCOL_MAP0, WHOCOL_COUNT = WHOCOL_MAP0 + MAPCOL_LIST_COUNT };
 

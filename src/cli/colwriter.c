@@ -8,7 +8,7 @@
 #include <wctype.h>
 
 #include "cli/colwriter.h"
-#include "core/grow.h"
+#include "core/base/grow.h"
 
 struct cell {
 	size_t off;

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "cli/mapcols.h"
-#include "core/escape.h"
-#include "core/units.h"
+#include "core/base/escape.h"
+#include "core/base/units.h"
 
 const struct cli_column mapcols[MAPCOL_COUNT] = {
 	[MAPCOL_START] = { "START", 12, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, false, "start address (hex)" },

@@ -14,7 +14,7 @@
 #define MAPSCOPE_CLI_MAPCOLS_H
 
 #include "cli/cli.h"
-#include "core/residency.h"
+#include "core/resid/residency.h"
 
 enum {
 	MAPCOL_START,

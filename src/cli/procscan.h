@@ -14,7 +14,7 @@
 #include <stdbool.h>
 
 #include "cli/cli.h"
-#include "core/fleet.h"
+#include "core/maps/fleet.h"
 
 struct procscan {
 	struct ms_fleet fleet;

@@ -8,9 +8,9 @@
 
 #include "cli/cli.h"
 #include "cli/stale_metrics.h"
-#include "core/safewrite.h"
-#include "core/container.h"
-#include "core/unit.h"
+#include "core/base/safewrite.h"
+#include "core/proc/container.h"
+#include "core/proc/unit.h"
 
 /* A label value after escaping: at most four bytes per raw byte, and a suffix. */
 #define LABEL_MAX (4 * MS_UNIT_MAX + 32)

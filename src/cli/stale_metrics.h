@@ -31,7 +31,7 @@
 #include <stdio.h>
 
 #include "cli/procscan.h"
-#include "core/stale_report.h"
+#include "core/stale/stale_report.h"
 
 #define STALE_METRICS_MAX_SERIES 1000
 

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "cli/stale_out.h"
-#include "core/buildid.h"
-#include "core/escape.h"
-#include "core/grow.h"
+#include "core/elf/buildid.h"
+#include "core/base/escape.h"
+#include "core/base/grow.h"
 
 const struct cli_column stalecols[STALECOL_COUNT] = {
 	[STALECOL_NAME] = { "NAME", 0.3, SCOLS_FL_TREE | SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, false,

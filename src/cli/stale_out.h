@@ -12,9 +12,9 @@
 #include <stddef.h>
 
 #include "cli/cli.h"
-#include "core/stale.h"
-#include "core/stale_report.h"
-#include "core/unit.h"
+#include "core/stale/stale.h"
+#include "core/stale/stale_report.h"
+#include "core/proc/unit.h"
 
 enum {
 	STALECOL_NAME,

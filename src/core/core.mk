@@ -2,77 +2,81 @@
 # Process handles, the PROCMAP_QUERY and text backends, the process list,
 # stale verdicts, residency, snapshots and records, safe file I/O.  No
 # curses and no printing: errors are values.  Everything else links it.
+# Each module lives in a room (src/core/ROOM/), and the rooms stand in the
+# one order written in src/core/ROOMS, which tests/test_layers.sh keeps.
 noinst_LIBRARIES += libmapscope-core.a
+EXTRA_DIST += src/core/ROOMS
 libmapscope_core_a_SOURCES = \
-	src/core/compat.h \
-	src/core/error.c src/core/error.h \
-	src/core/escape.c src/core/escape.h \
-	src/core/grow.c src/core/grow.h \
-	src/core/units.c src/core/units.h \
-	src/core/mapping.c src/core/mapping.h \
-	src/core/mapdiff.c src/core/mapdiff.h \
-	src/core/proc.c src/core/proc.h \
-	src/core/fleet.c src/core/fleet.h \
-	src/core/fstype.c src/core/fstype.h \
-	src/core/maps.c src/core/maps.h src/core/maps_backend.h \
-	src/core/maps_ioctl.c \
-	src/core/maps_parse.c src/core/maps_parse.h \
-	src/core/maps_text.c \
-	src/core/proclist.c src/core/proclist.h src/core/proclist_backend.h \
-	src/core/proclist_procfs.c src/core/proclist_libproc2.c \
-	src/core/saferead.c src/core/saferead.h \
-	src/core/safewrite.c src/core/safewrite.h \
-	src/core/snapshot.c src/core/snapshot.h \
-	src/core/snapshot_read.c \
-	src/core/snapshot_write.c src/core/snapshot_write.h \
-	src/core/snapshot_res.c \
-	src/core/record.c src/core/record.h \
-	src/core/residency.c src/core/residency.h src/core/residency_backend.h \
-	src/core/residency_scan.c src/core/residency_smaps.c \
-	src/core/buildid.c src/core/buildid.h \
-	src/core/ignore.c src/core/ignore.h \
-	src/core/stale.c src/core/stale.h \
-	src/core/stale_group.c src/core/stale_group.h \
-	src/core/hash.c src/core/hash.h \
-	src/core/untrusted_walk.c src/core/untrusted_walk.h \
-	src/core/stale_lookup.c src/core/stale_lookup.h \
-	src/core/stale_report.c src/core/stale_report.h \
-	src/core/unit.c src/core/unit.h \
-	src/core/container.c src/core/container.h \
-	src/core/pkgdb.c src/core/pkgdb.h \
-	src/core/soname.c src/core/soname.h \
-	src/core/filemap.c src/core/filemap.h \
-	src/core/fileinfo.c src/core/fileinfo.h \
-	src/core/dlload.c src/core/dlload.h \
-	src/core/elfcheck.c src/core/elfcheck.h \
-	src/core/untrusted_child.c src/core/untrusted_child.h \
-	src/core/symbol_text.c src/core/symbol_text.h
+	src/core/base/compat.h \
+	src/core/base/error.c src/core/base/error.h \
+	src/core/base/escape.c src/core/base/escape.h \
+	src/core/base/grow.c src/core/base/grow.h \
+	src/core/base/units.c src/core/base/units.h \
+	src/core/base/hash.c src/core/base/hash.h \
+	src/core/base/dlload.c src/core/base/dlload.h \
+	src/core/base/saferead.c src/core/base/saferead.h \
+	src/core/base/safewrite.c src/core/base/safewrite.h \
+	src/core/proc/proc.c src/core/proc/proc.h \
+	src/core/proc/unit.c src/core/proc/unit.h \
+	src/core/proc/container.c src/core/proc/container.h \
+	src/core/proc/fstype.c src/core/proc/fstype.h \
+	src/core/maps/mapping.c src/core/maps/mapping.h \
+	src/core/maps/mapdiff.c src/core/maps/mapdiff.h \
+	src/core/maps/maps.c src/core/maps/maps.h src/core/maps/maps_backend.h \
+	src/core/maps/maps_ioctl.c \
+	src/core/maps/maps_parse.c src/core/maps/maps_parse.h \
+	src/core/maps/maps_text.c \
+	src/core/maps/fleet.c src/core/maps/fleet.h \
+	src/core/untrusted/untrusted_walk.c src/core/untrusted/untrusted_walk.h \
+	src/core/untrusted/untrusted_child.c src/core/untrusted/untrusted_child.h \
+	src/core/untrusted/lookup.c src/core/untrusted/lookup.h \
+	src/core/elf/buildid.c src/core/elf/buildid.h \
+	src/core/elf/lookup_buildid.c src/core/elf/lookup_buildid.h \
+	src/core/elf/soname.c src/core/elf/soname.h \
+	src/core/elf/elfcheck.c src/core/elf/elfcheck.h \
+	src/core/elf/symbol_text.c src/core/elf/symbol_text.h \
+	src/core/resid/residency.c src/core/resid/residency.h src/core/resid/residency_backend.h \
+	src/core/resid/residency_scan.c src/core/resid/residency_smaps.c \
+	src/core/pkg/pkgdb.c src/core/pkg/pkgdb.h \
+	src/core/stale/stale.c src/core/stale/stale.h \
+	src/core/stale/stale_group.c src/core/stale/stale_group.h \
+	src/core/stale/stale_report.c src/core/stale/stale_report.h \
+	src/core/stale/ignore.c src/core/stale/ignore.h \
+	src/core/procs/proclist.c src/core/procs/proclist.h src/core/procs/proclist_backend.h \
+	src/core/procs/proclist_procfs.c src/core/procs/proclist_libproc2.c \
+	src/core/files/filemap.c src/core/files/filemap.h \
+	src/core/files/fileinfo.c src/core/files/fileinfo.h \
+	src/core/snap/snapshot.c src/core/snap/snapshot.h \
+	src/core/snap/snapshot_read.c \
+	src/core/snap/snapshot_write.c src/core/snap/snapshot_write.h \
+	src/core/snap/snapshot_res.c \
+	src/core/snap/record.c src/core/snap/record.h
 if HAVE_LIBDW
 libmapscope_core_a_SOURCES += \
-	src/core/symbols.c src/core/symbols.h \
-	src/core/symbols_child.c src/core/symbols_child.h \
-	src/core/symbols_dw.c src/core/symbols_dw.h \
-	src/core/dwload.c src/core/dwload.h \
-	src/core/symindex.c src/core/symindex.h \
-	src/core/symbols_fetch.c src/core/symbols_fetch.h
+	src/core/elf/symbols.c src/core/elf/symbols.h \
+	src/core/elf/symbols_child.c src/core/elf/symbols_child.h \
+	src/core/elf/symbols_dw.c src/core/elf/symbols_dw.h \
+	src/core/elf/dwload.c src/core/elf/dwload.h \
+	src/core/elf/symindex.c src/core/elf/symindex.h \
+	src/core/elf/symbols_fetch.c src/core/elf/symbols_fetch.h
 endif
-nodist_libmapscope_core_a_SOURCES = src/core/stale_ignore_default.c
+nodist_libmapscope_core_a_SOURCES = src/core/stale/stale_ignore_default.c
 libmapscope_core_a_CFLAGS = $(AM_CFLAGS) $(LIBPROC2_CFLAGS) $(LIBDW_CFLAGS) $(DEBUGINFOD_CFLAGS)
 # libproc2, libdw and libdebuginfod are not linked: they are loaded when
 # first needed (dwload.c, symbols_fetch.c, proclist_libproc2.c).
 CORE_LIBS = libmapscope-core.a $(JANSSON_LIBS)
 
 # The default ignore list is data/stale-ignore.conf, compiled in as a C string.
-src/core/stale_ignore_default.c: $(srcdir)/data/stale-ignore.conf
-	$(AM_V_GEN)$(MKDIR_P) src/core && { \
+src/core/stale/stale_ignore_default.c: $(srcdir)/data/stale-ignore.conf
+	$(AM_V_GEN)$(MKDIR_P) src/core/stale && { \
 	  echo '/* Generated from data/stale-ignore.conf by the build; do not edit. */'; \
 	  echo '#include "config.h"'; \
-	  echo '#include "core/ignore.h"'; \
+	  echo '#include "core/stale/ignore.h"'; \
 	  echo 'const char ms_ignore_default_text[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/	"/' -e 's/$$/\\n"/' $(srcdir)/data/stale-ignore.conf; \
 	  echo '	"";'; \
 	} > $@.tmp && mv $@.tmp $@
-CLEANFILES += src/core/stale_ignore_default.c
+CLEANFILES += src/core/stale/stale_ignore_default.c
 
 staleignoredir = $(pkgdatadir)
 dist_staleignore_DATA = data/stale-ignore.conf

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/escape.h"
+#include "core/base/escape.h"
 #include "tui/elide.h"
 #include "tui/format.h"
 

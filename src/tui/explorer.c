@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/escape.h"
-#include "core/symbols.h"
-#include "core/units.h"
+#include "core/base/escape.h"
+#include "core/elf/symbols.h"
+#include "core/base/units.h"
 #include "tui/keydec.h"
 #include "tui/stopsig.h"
 #include "tui/tui.h"

@@ -27,8 +27,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/filemap.h"
-#include "core/mapping.h"
+#include "core/files/filemap.h"
+#include "core/maps/mapping.h"
 
 #define TUI_FILEVIEW_SONAME_COLS 100
 #define TUI_FILEVIEW_BUILDID_COLS 160

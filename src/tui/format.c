@@ -8,11 +8,11 @@
 #include <time.h>
 #include <wchar.h>
 
-#include "core/units.h"
-#include "core/buildid.h"
-#include "core/escape.h"
+#include "core/base/units.h"
+#include "core/elf/buildid.h"
+#include "core/base/escape.h"
 #include "tui/settings.h"
-#include "core/residency.h"
+#include "core/resid/residency.h"
 #include "tui/format.h"
 #include "tui/procs_model.h"
 

@@ -15,8 +15,8 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "core/mapping.h"
-#include "core/proclist.h"
+#include "core/maps/mapping.h"
+#include "core/procs/proclist.h"
 #include "tui/maps_model.h"
 #include "tui/stale_model.h"
 #include "tui/files_model.h"

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/mapdiff.h"
+#include "core/base/error.h"
+#include "core/maps/mapdiff.h"
 #include "tui/maps_model.h"
-#include "core/grow.h"
+#include "core/base/grow.h"
 
 void tui_mapview_init(struct tui_mapview *vm, unsigned filter, size_t height)
 {

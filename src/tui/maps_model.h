@@ -39,9 +39,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/mapping.h"
-#include "core/residency.h"
-#include "core/stale.h"
+#include "core/maps/mapping.h"
+#include "core/resid/residency.h"
+#include "core/stale/stale.h"
 
 #define TUI_MARK_TICKS 3
 #define TUI_INDEX_TICKS 10 /* rebuild the index (totals, scroll map) this often */

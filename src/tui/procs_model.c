@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "tui/procs_model.h"
 
 static const char *const col_names[TUI_PCOL_COUNT] = {

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "core/proclist.h"
+#include "core/procs/proclist.h"
 
 struct ms_stale_ctx;
 

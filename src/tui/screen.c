@@ -6,7 +6,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "core/escape.h"
+#include "core/base/escape.h"
 #include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/tui.h"

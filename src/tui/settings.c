@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/saferead.h"
+#include "core/base/saferead.h"
 #include "tui/settings.h"
 
 #define LINE_MAX_BYTES 1024

@@ -31,8 +31,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/error.h"
-#include "core/maps.h"
+#include "core/base/error.h"
+#include "core/maps/maps.h"
 
 enum tui_color_role {
 	TUI_COLOR_EXEC,

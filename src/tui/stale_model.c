@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/stale_report.h"
+#include "core/base/error.h"
+#include "core/stale/stale_report.h"
 #include "tui/maps_model.h"
 #include "tui/stale_model.h"
 

@@ -21,11 +21,11 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "core/maps.h"
-#include "core/proclist.h"
-#include "core/stale.h"
-#include "core/container.h"
-#include "core/unit.h"
+#include "core/maps/maps.h"
+#include "core/procs/proclist.h"
+#include "core/stale/stale.h"
+#include "core/proc/container.h"
+#include "core/proc/unit.h"
 
 struct tui_stale_entry {
 	pid_t pid;

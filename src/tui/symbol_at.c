@@ -2,8 +2,8 @@
 
 #include <stdlib.h>
 
-#include "core/symbol_text.h"
-#include "core/symbols.h"
+#include "core/elf/symbol_text.h"
+#include "core/elf/symbols.h"
 #include "tui/symbol_at.h"
 
 #ifdef HAVE_LIBDW

@@ -40,9 +40,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/error.h"
-#include "core/maps.h"
-#include "core/proc.h"
+#include "core/base/error.h"
+#include "core/maps/maps.h"
+#include "core/proc/proc.h"
 
 /* Escaped text kept per part (a longer name is cut at a whole escape). */
 #define TUI_SYMBOL_TEXT_MAX 2048

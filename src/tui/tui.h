@@ -26,7 +26,7 @@
 #include "tui/actions.h"
 #include "tui/settings.h"
 #include "tui/maps_model.h"
-#include "core/ignore.h"
+#include "core/stale/ignore.h"
 #include "tui/symbol_at.h"
 
 #define TUI_MIN_COLS 20
@@ -56,6 +56,12 @@ struct tui_view_ops {
 	unsigned (*click)(struct tui_app *app, struct tui_view *v, int y);
 	/* The view above, which showed process pid, was closed (NULL: nothing to do). */
 	void (*back_from)(struct tui_app *app, struct tui_view *v, pid_t pid);
+	/*
+	 * Select the row at or after address addr (NULL: the view has no
+	 * addresses): how a view above (the files view's Enter) moves the view
+	 * below without knowing its internals.
+	 */
+	void (*jump)(struct tui_view *v, uint64_t addr);
 	void (*destroy)(struct tui_view *v);
 };
 
@@ -186,8 +192,6 @@ unsigned tui_open_files(struct tui_app *app, const struct tui_files_source *src)
 struct tui_fileview;
 size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_fileview *fv,
 			    const char *title);
-/* Select the mapping at or after addr in a maps view (the files view's Enter). */
-void tui_maps_jump(struct tui_view *maps_view, uint64_t addr);
 
 /*
  * The maps view's g: the symbol at the address asked (symbol_at.h, made on

@@ -17,10 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/ignore.h"
-#include "core/mapping.h"
-#include "core/proc.h"
-#include "core/stale.h"
+#include "core/stale/ignore.h"
+#include "core/maps/mapping.h"
+#include "core/proc/proc.h"
+#include "core/stale/stale.h"
 
 #define TUI_VERDICT_FORGET_TICKS 5
 /* Past this many distinct files (a long scroll through a huge process), start over. */

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fileinfo.h"
-#include "core/residency.h"
-#include "core/units.h"
+#include "core/files/fileinfo.h"
+#include "core/resid/residency.h"
+#include "core/base/units.h"
 #include "tui/elide.h"
 #include "tui/files_model.h"
 #include "tui/format.h"
@@ -132,7 +132,8 @@ static unsigned files_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 		r = tui_fileview_selected(fv);
 		if (!r)
 			return 0;
-		tui_maps_jump(f->maps_view, r->first_addr);
+		if (f->maps_view->ops->jump)
+			f->maps_view->ops->jump(f->maps_view, r->first_addr);
 		return TUI_F_BACK;
 	case TUI_ACT_REFRESH:
 		ms_fileinfo_forget(f->info);

@@ -7,12 +7,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/units.h"
-#include "core/escape.h"
-#include "core/container.h"
-#include "core/maps.h"
-#include "core/residency.h"
-#include "core/snapshot.h"
+#include "core/base/units.h"
+#include "core/base/escape.h"
+#include "core/proc/container.h"
+#include "core/maps/maps.h"
+#include "core/resid/residency.h"
+#include "core/snap/snapshot.h"
 #include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/tui.h"
@@ -707,12 +707,19 @@ static void maps_destroy(struct tui_view *v)
 	free(mv);
 }
 
+/* The files view's Enter: the mapping at or after addr. */
+static void maps_jump(struct tui_view *v, uint64_t addr)
+{
+	tui_mapview_goto(&mv_of(v)->vm, addr);
+}
+
 static const struct tui_view_ops maps_ops = {
 	.scope = TUI_SCOPE_MAPS,
 	.handle = maps_handle,
 	.tick = maps_tick,
 	.draw = maps_draw,
 	.click = maps_click,
+	.jump = maps_jump,
 	.destroy = maps_destroy,
 };
 
@@ -767,11 +774,6 @@ struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size
 		 mv->where, mv->where[0] ? "]" : "");
 	tui_mapview_init(&mv->vm, app->cfg.filter, (size_t)tui_maps_rows(LINES > 0 ? LINES : 24, false));
 	return &mv->base;
-}
-
-void tui_maps_jump(struct tui_view *v, uint64_t addr)
-{
-	tui_mapview_goto(&mv_of(v)->vm, addr);
 }
 
 unsigned tui_open_maps(struct tui_app *app, pid_t pid)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/stale.h"
+#include "core/stale/stale.h"
 #include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/procs_model.h"

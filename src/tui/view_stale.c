@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/stale.h"
+#include "core/stale/stale.h"
 #include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/stale_model.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/symbols.h"
+#include "core/elf/symbols.h"
 #include "tui/elide.h"
 #include "tui/stopsig.h"
 #include "tui/tui.h"

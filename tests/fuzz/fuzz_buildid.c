@@ -1,5 +1,5 @@
 /*
- * Fuzz target for the ELF note reader (src/core/buildid.h).  Properties:
+ * Fuzz target for the ELF note reader (src/core/elf/buildid.h).  Properties:
  *   - it answers 0, MS_END or MS_ERR_LIMIT for any bytes, within the bounds
  *     that ASan checks, and a found ID is 1 to MS_BUILD_ID_MAX bytes;
  *   - the reason it gives is short, terminal-safe text;
@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/buildid.h"
+#include "core/elf/buildid.h"
 #include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

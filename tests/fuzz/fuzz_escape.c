@@ -1,5 +1,5 @@
 /*
- * Fuzz target for the name escaper (src/core/escape.h).  Properties:
+ * Fuzz target for the name escaper (src/core/base/escape.h).  Properties:
  *   - the output holds no control byte and is valid UTF-8 without C1, bidi
  *     or separator characters (ASCII only with MS_ESC_ASCII);
  *   - ms_unescape gives back the input exactly (so the escape is injective:
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/escape.h"
+#include "core/base/escape.h"
 #include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

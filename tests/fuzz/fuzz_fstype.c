@@ -1,5 +1,5 @@
 /*
- * Fuzz target for the mount-table classifier (src/core/fstype.h), whose
+ * Fuzz target for the mount-table classifier (src/core/proc/fstype.h), whose
  * input holds paths and FUSE subtypes chosen by users.  Properties: no
  * crash, leak or read out of bounds for any bytes; every answer is NULL or
  * one of the module's short static reasons (never text from the input);
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fstype.h"
+#include "core/proc/fstype.h"
 #include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

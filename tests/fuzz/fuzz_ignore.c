@@ -1,5 +1,5 @@
 /*
- * Fuzz target for the stale ignore-list parser (src/core/ignore.h).
+ * Fuzz target for the stale ignore-list parser (src/core/stale/ignore.h).
  * Properties: no crash or leak; a parse either succeeds with at most
  * MS_IGNORE_RULES_MAX rules or fails with a message that is safe to print;
  * matching any name against the parsed rules stays in bounds, and a name
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/ignore.h"
+#include "core/base/error.h"
+#include "core/stale/ignore.h"
 #include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for the /proc/PID/maps text parser (src/core/maps_parse.h).
+ * Fuzz target for the /proc/PID/maps text parser (src/core/maps/maps_parse.h).
  * The input is parsed twice: in one piece, and in chunks whose sizes come
  * from the first byte (a read(2) can end anywhere, even inside a line).
  * Properties: no crash or leak, both parses emit the same records in the
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/maps_parse.h"
+#include "core/maps/maps_parse.h"
 #include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/mapping.h"
+#include "core/maps/mapping.h"
 #include "tui/settings.h"
 #include "fuzz_check.h"
 

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for the snapshot reader (src/core/snapshot.h).  Properties:
+ * Fuzz target for the snapshot reader (src/core/snap/snapshot.h).  Properties:
  * no crash or leak; a rejected document leaves an error message that is
  * safe to print (it may quote the file); an accepted one has its mappings
  * in address order without overlap, as the header promises, and writing it
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/snapshot.h"
+#include "core/snap/snapshot.h"
 #include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for the SONAME reader (src/core/soname.h).  Properties:
+ * Fuzz target for the SONAME reader (src/core/elf/soname.h).  Properties:
  *   - it answers 0, MS_END or MS_ERR_LIMIT for any bytes, within the bounds
  *     that ASan checks; a found SONAME is 1 to MS_SONAME_MAX bytes, and
  *     every failure has a short, terminal-safe reason;
@@ -16,7 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/soname.h"
+#include "core/elf/soname.h"
 #include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for symbol tables (src/core/symbols.h, symindex.h, with the
+ * Fuzz target for symbol tables (src/core/elf/symbols.h, symindex.h, with the
  * header checks of elfcheck.h in front of libelf and libdw).  The bytes are
  * an ELF image, taken as a file any user could have mapped.  Properties:
  *   - the image is accepted (0) or refused with MS_END or MS_ERR_LIMIT and
@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/escape.h"
-#include "core/symbols.h"
+#include "core/base/escape.h"
+#include "core/elf/symbols.h"
 #include "fuzz_check.h"
 
 #define BASE 0x10000000u

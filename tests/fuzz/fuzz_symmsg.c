@@ -1,6 +1,6 @@
 /*
  * Fuzz target for the frames between mapscope and its symbol reader
- * (src/core/symbols_child.h).  The reader parses files any user may have
+ * (src/core/elf/symbols_child.h).  The reader parses files any user may have
  * written, so whatever it sends is as untrusted as they are; and the
  * reader must not be steered by a malformed request either.  Properties:
  *   - every decoder answers 0 or -1 for any bytes, within the bounds that
@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/symbols_child.h"
-#include "core/untrusted_child.h"
+#include "core/elf/symbols_child.h"
+#include "core/untrusted/untrusted_child.h"
 #include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

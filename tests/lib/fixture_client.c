@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "fixture_client.h"
-#include "mapping.h"
+#include "maps/mapping.h"
 #include "testutil.h"
 
 /* A line holds a name of up to PATH_MAX bytes as hex, and then some. */

@@ -1,0 +1,205 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "files/fileinfo.h"
+#include "untrusted/lookup.h"
+
+struct ms_fileinfo_ctx {
+	struct ms_proc *proc;
+	struct ms_maps *maps;
+	struct ms_stale_ctx *stale;
+	struct ms_lookup_cache *lookups;
+	struct ms_lookup_root root;
+	bool have_root;
+};
+
+int ms_fileinfo_ctx_new(const struct ms_ignore *ignore, struct ms_proc *proc, struct ms_maps *maps,
+			struct ms_fileinfo_ctx **out, struct ms_error *err)
+{
+	struct ms_fileinfo_ctx *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	c->proc = proc;
+	c->maps = maps;
+	if (ms_stale_ctx_new(ignore, &c->stale, err) < 0 ||
+	    ms_lookup_cache_new(&c->lookups, err) < 0) {
+		ms_fileinfo_ctx_free(c);
+		return err ? err->code : MS_ERR_NOMEM;
+	}
+	*out = c;
+	return 0;
+}
+
+void ms_fileinfo_forget(struct ms_fileinfo_ctx *c)
+{
+	if (c->have_root)
+		ms_lookup_root_release(&c->root);
+	c->have_root = false;
+	ms_lookup_cache_forget(c->lookups);
+	ms_stale_ctx_forget(c->stale);
+}
+
+void ms_fileinfo_ctx_free(struct ms_fileinfo_ctx *c)
+{
+	if (!c)
+		return;
+	if (c->have_root)
+		ms_lookup_root_release(&c->root);
+	ms_lookup_cache_free(c->lookups);
+	ms_stale_ctx_free(c->stale);
+	free(c);
+}
+
+static int describe_build_id(struct ms_fileinfo_ctx *c, struct ms_filerow *r, struct ms_error *err)
+{
+	struct ms_mapping m = { 0 };
+	unsigned old;
+	int rc;
+
+	if (ms_maps_backend(c->maps) != MS_BACKEND_IOCTL) {
+		r->info.build_id_why = "the text backend has no build IDs";
+		return 0;
+	}
+	old = ms_maps_set_fields(c->maps, MS_FIELD_NAME | MS_FIELD_BUILD_ID);
+	rc = ms_maps_at(c->maps, r->first_addr, &m, err);
+	ms_maps_set_fields(c->maps, old);
+	if (rc == MS_END || (rc == 0 && (m.inode != r->inode || m.dev_major != r->dev_major ||
+					  m.dev_minor != r->dev_minor))) {
+		r->info.build_id_why = "the mapping changed under us";
+		rc = 0;
+	} else if (rc == 0 && m.build_id_len) {
+		r->info.build_id_len = m.build_id_len;
+		memcpy(r->info.build_id, m.build_id, m.build_id_len);
+	} else if (rc == 0) {
+		r->info.build_id_why = m.build_id_skipped ? m.build_id_skipped : "no build ID";
+	}
+	ms_mapping_reset(&m);
+	return rc;
+}
+
+static void soname_unknown(struct ms_filerow *r, const char *why)
+{
+	r->info.soname_rc = MS_ERR_LIMIT;
+	snprintf(r->info.soname_why, sizeof(r->info.soname_why), "%s", why);
+}
+
+static int describe_soname(struct ms_fileinfo_ctx *c, struct ms_filerow *r)
+{
+	struct ms_error err = { 0 };
+	struct ms_lookup *l;
+	const char *why;
+	int fd;
+
+	if (r->name_ambiguous || !r->name_len || r->name[0] != '/') {
+		soname_unknown(r, "the name is not a path to look up");
+		return 0;
+	}
+	if (!c->have_root) {
+		ms_lookup_root_of(c->lookups, c->proc, &c->root);
+		c->have_root = true;
+	}
+	if (c->root.fd < 0) {
+		soname_unknown(r, "the process's root cannot be opened");
+		return 0;
+	}
+	if (ms_lookup_path(c->lookups, &c->root, r->name, r->name_len, &l) < 0)
+		return MS_ERR_NOMEM;
+	/* Device numbers of btrfs subvolumes and overlayfs do not name the file. */
+	if (l->err || l->inode != r->inode ||
+	    (!l->unreliable_fs && (l->dev_major != r->dev_major || l->dev_minor != r->dev_minor))) {
+		soname_unknown(r, l->err ? (l->why ? l->why : "no file at the path now") :
+			       "another file at the path now");
+		return 0;
+	}
+	fd = ms_lookup_open_read(&c->root, r->name, r->name_len, l, &why);
+	if (fd < 0) {
+		soname_unknown(r, why);
+		return 0;
+	}
+	r->info.soname_rc = ms_soname_read_fd(fd, r->info.soname, &err);
+	close(fd);
+	if (r->info.soname_rc != 0)
+		snprintf(r->info.soname_why, sizeof(r->info.soname_why), "%.*s",
+			 (int)sizeof(r->info.soname_why) - 1, err.msg);
+	return 0;
+}
+
+int ms_fileinfo_describe(struct ms_fileinfo_ctx *c, struct ms_filemap *fm,
+			 const struct ms_maplist *list, size_t from, size_t n, unsigned what,
+			 struct ms_error *err)
+{
+	for (size_t i = from; i < fm->count && i - from < n; i++) {
+		struct ms_filerow *r = &fm->rows[i];
+		int rc = 0;
+
+		if (r->info.described)
+			continue;
+		r->info.soname_rc = MS_END;
+		if (r->kind != MS_FILEKIND_FILE) {
+			r->info.described = true;
+			continue;
+		}
+		ms_version_from_name(r->name, r->name_len, r->info.version);
+		if (what & MS_FILEINFO_BUILD_ID)
+			rc = describe_build_id(c, r, err);
+		if (rc == 0 && (what & MS_FILEINFO_VERDICT)) {
+			rc = ms_stale_judge(c->stale, c->proc, &list->items[r->first], &r->info.verdict);
+			r->info.verdict_known = rc == 0;
+			if (rc < 0)
+				ms_error_set(err, rc, ENOMEM, "out of memory for stale verdicts");
+		}
+		if (rc == 0 && (what & MS_FILEINFO_SONAME) && describe_soname(c, r) < 0)
+			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory looking files up");
+		if (rc < 0)
+			return rc;
+		r->info.described = true;
+	}
+	return 0;
+}
+
+int ms_fileinfo_residency(struct ms_residency *res, struct ms_filemap *fm,
+			  const struct ms_maplist *list, size_t from, size_t n,
+			  struct ms_error *err)
+{
+	struct ms_mapping *maps;
+	struct ms_resinfo *info;
+	size_t *rows, count = 0;
+	int rc = 0;
+
+	for (size_t i = from; i < fm->count && i - from < n; i++) {
+		fm->rows[i].info.rss = 0;
+		fm->rows[i].info.rss_known = false;
+	}
+	maps = calloc(list->count ? list->count : 1, sizeof(*maps));
+	rows = calloc(list->count ? list->count : 1, sizeof(*rows));
+	if (!maps || !rows) {
+		free(maps);
+		free(rows);
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	}
+	/* Borrowed records (names not owned): the walk reads only the ranges. */
+	for (size_t i = 0; i < list->count; i++)
+		if (fm->row_of[i] >= from && fm->row_of[i] - from < n) {
+			maps[count] = list->items[i];
+			rows[count++] = fm->row_of[i];
+		}
+	info = calloc(count ? count : 1, sizeof(*info));
+	if (!info)
+		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	if (rc == 0 && count)
+		rc = ms_residency_query(res, maps, count, info, err);
+	for (size_t i = 0; rc == 0 && i < count; i++)
+		fm->rows[rows[i]].info.rss += info[i].rss;
+	for (size_t i = from; rc == 0 && i < fm->count && i - from < n; i++)
+		fm->rows[i].info.rss_known = true;
+	free(info);
+	free(maps);
+	free(rows);
+	return rc;
+}

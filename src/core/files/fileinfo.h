@@ -1,0 +1,63 @@
+/*
+ * fileinfo.h - what a files view shows beyond the grouping (filemap.h):
+ * RSS, build ID, stale verdict, SONAME and version, for the rows asked
+ * about only.  You pay for what you ask for:
+ *   - RSS: one residency query (PAGEMAP_SCAN, or smaps) over the mappings
+ *     of the rows asked about, in address order, summed per row;
+ *   - build ID: one PROCMAP_QUERY per row, at its first mapping, with the
+ *     build ID asked for.  The engine itself never asks for files on a
+ *     file system served by someone else (fstype.h) and says why;
+ *   - verdict: ms_stale_judge on the row's first mapping (stale.h), with
+ *     the context's cached lookups;
+ *   - SONAME: the file at the row's path, looked up under the process's
+ *     root (lookup.h), read only when it is the very file mapped
+ *     (same inode; same device too, except where device numbers do not
+ *     identify files), opened the checked way (O_PATH, then a reopen
+ *     through /proc/self/fd) and never on a file system served by someone
+ *     else; then soname.h's bounded reader.  The version comes from the
+ *     name alone.
+ * A described row keeps its answers (info.described); ms_filemap_build
+ * carries them to the next map, so a refresh does not read files again.
+ * ms_fileinfo_forget drops the context's lookups and verdicts, so the next
+ * rows described see the disk as it is now (callers also rebuild without
+ * a previous map then).
+ *
+ * The context borrows proc, maps and ignore; they must outlive it.  Errors
+ * from describe: MS_ERR_NOMEM, and the engine's MS_ERR_EXITED /
+ * MS_ERR_EXECED when the process went away (what was found stays).
+ */
+#ifndef MAPSCOPE_FILEINFO_H
+#define MAPSCOPE_FILEINFO_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+#include "files/filemap.h"
+#include "stale/ignore.h"
+#include "maps/maps.h"
+#include "proc/proc.h"
+#include "resid/residency.h"
+
+#define MS_FILEINFO_BUILD_ID 0x1u
+#define MS_FILEINFO_VERDICT 0x2u
+#define MS_FILEINFO_SONAME 0x4u
+#define MS_FILEINFO_ALL (MS_FILEINFO_BUILD_ID | MS_FILEINFO_VERDICT | MS_FILEINFO_SONAME)
+
+struct ms_fileinfo_ctx;
+
+int ms_fileinfo_ctx_new(const struct ms_ignore *ignore, struct ms_proc *proc, struct ms_maps *maps,
+			struct ms_fileinfo_ctx **out, struct ms_error *err);
+void ms_fileinfo_ctx_free(struct ms_fileinfo_ctx *ctx);
+void ms_fileinfo_forget(struct ms_fileinfo_ctx *ctx);
+
+/* Describe rows [from, from + n) of fm, grouped from list, that are not described yet. */
+int ms_fileinfo_describe(struct ms_fileinfo_ctx *ctx, struct ms_filemap *fm,
+			 const struct ms_maplist *list, size_t from, size_t n, unsigned what,
+			 struct ms_error *err);
+
+/* RSS of rows [from, from + n): one residency query over their mappings. */
+int ms_fileinfo_residency(struct ms_residency *res, struct ms_filemap *fm,
+			  const struct ms_maplist *list, size_t from, size_t n,
+			  struct ms_error *err);
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * pkgdb.h - the Debian package that owns a file, from dpkg's own database,
+ * read directly (dpkg is never run).
+ *
+ * ms_pkgdb_lookup answers for a batch of paths in one pass: it reads each
+ * list file DIR/info/NAME.list (one installed path a line; NAME is PACKAGE
+ * or PACKAGE:ARCH) and then DIR/status for the installed version of the
+ * packages found.  With merged /usr, dpkg lists a file where its package
+ * put it (/lib/...) while the kernel names it by the path it was opened by
+ * (/usr/lib/...), so /bin, /sbin and /lib* paths are also looked for under
+ * /usr and the reverse.
+ *
+ * It costs one read of the database (about 10 MB on a usual server).  A
+ * caller that will ask opens the database early and calls
+ * ms_pkgdb_read_ahead (or opens with read_ahead) once it knows it will:
+ * a second thread then reads the list files into memory (at most
+ * read_ahead_max bytes, MS_PKGDB_READ_AHEAD_MAX by default) while the
+ * caller goes on; ms_pkgdb_find reads and scans what is left itself, and
+ * ms_pkgdb_close stops the reader after the file it is reading.  On a
+ * machine whose cores are busy the reader only moves the work, so a
+ * caller starts it when it is sure to ask, not before.  The reader
+ * only reads; it blocks every signal.  A path listed by two packages is
+ * the first list's in readdir order, whichever thread read which file.
+ * Every file is read through
+ * saferead.h (regular files only, never blocking) and bounded: at most
+ * MS_PKGDB_LISTS list files of MS_PKGDB_LIST_MAX bytes, a status file of
+ * MS_PKGDB_STATUS_MAX bytes; what is beyond is skipped and the answer is
+ * "not found", never a guess.
+ *
+ * Returns 0 with out[i].found set for each path owned by a package, or
+ * MS_ERR_NOTSUP when DIR has no info directory (not a dpkg system), or
+ * MS_ERR_NOMEM.  Names and versions are raw bytes: escape before display.
+ */
+#ifndef MAPSCOPE_PKGDB_H
+#define MAPSCOPE_PKGDB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/error.h"
+
+#define MS_PKGDB_DIR "/var/lib/dpkg"
+#define MS_PKGDB_LISTS 100000
+#define MS_PKGDB_LIST_MAX (16u << 20)
+#define MS_PKGDB_STATUS_MAX (64u << 20)
+#define MS_PKGDB_READ_AHEAD_MAX (64u << 20)
+
+struct ms_pkg {
+	bool found;
+	char name[128];    /* the package, without its architecture */
+	char arch[32];     /* from the list file's name; empty when it has none */
+	char version[128]; /* installed now; empty when status does not say */
+};
+
+struct ms_pkgdb;
+
+struct ms_pkgdb_opts {
+	bool read_ahead;       /* start the reader thread now */
+	size_t read_ahead_max; /* bytes it may keep; 0: MS_PKGDB_READ_AHEAD_MAX */
+};
+
+/* 0, MS_ERR_NOTSUP (no DIR/info: not a dpkg system) or MS_ERR_NOMEM. */
+int ms_pkgdb_open(const char *dir, const struct ms_pkgdb_opts *opts, struct ms_pkgdb **out,
+		  struct ms_error *err);
+/* Start the reader now, unless it runs or the database was searched. */
+void ms_pkgdb_read_ahead(struct ms_pkgdb *db);
+/* Once per open database.  0 or MS_ERR_NOMEM. */
+int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *lens, size_t n,
+		  struct ms_pkg *out, struct ms_error *err);
+void ms_pkgdb_close(struct ms_pkgdb *db);
+
+/* open (no read-ahead), find, close. */
+int ms_pkgdb_lookup(const char *dir, const char *const *paths, const size_t *lens, size_t n,
+		    struct ms_pkg *out, struct ms_error *err);
+
+/* "libssl3 (now 3.0.22-1~deb12u2)", escaped; returns the length. */
+size_t ms_pkg_describe(const struct ms_pkg *p, unsigned esc_flags, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,559 @@
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "elf/buildid.h"
+#include "stale/stale.h"
+#include "stale/stale_group.h"
+#include "elf/lookup_buildid.h"
+#include "untrusted/lookup.h"
+#include "untrusted/untrusted_walk.h"
+#include "base/grow.h"
+
+struct ms_stale_ctx {
+	const struct ms_ignore *ignore;
+	struct ms_lookup_cache *cache;
+	/* The root of the last process judged: consecutive verdicts share it. */
+	struct ms_lookup_root root;
+	unsigned long long root_serial; /* of the process handle it belongs to; 0: none */
+	size_t group_probes; /* of the last scan */
+};
+
+static const char *const verdict_names[MS_STALE_VERDICT_COUNT] = {
+	[MS_STALE_OK] = "ok",
+	[MS_STALE_SAME_BUILD] = "same build",
+	[MS_STALE_IGNORED] = "ignored",
+	[MS_STALE_UNKNOWN] = "unknown",
+	[MS_STALE_REPLACED] = "replaced",
+	[MS_STALE_DELETED] = "deleted",
+};
+
+const char *ms_stale_verdict_name(enum ms_stale_verdict v)
+{
+	return (unsigned)v < MS_STALE_VERDICT_COUNT ? verdict_names[v] : "?";
+}
+
+int ms_stale_verdict_parse(const char *s, enum ms_stale_verdict *out)
+{
+	for (int v = 0; v < MS_STALE_VERDICT_COUNT; v++) {
+		const char *n = verdict_names[v];
+		size_t i = 0;
+
+		while (n[i] && (s[i] == n[i] || (n[i] == ' ' && (s[i] == '-' || s[i] == '_'))))
+			i++;
+		if (!n[i] && !s[i]) {
+			*out = (enum ms_stale_verdict)v;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+bool ms_stale_verdict_is_stale(enum ms_stale_verdict v)
+{
+	return v == MS_STALE_DELETED || v == MS_STALE_REPLACED;
+}
+
+int ms_stale_ctx_new(const struct ms_ignore *ignore, struct ms_stale_ctx **out,
+		     struct ms_error *err)
+{
+	struct ms_stale_ctx *ctx = calloc(1, sizeof(*ctx));
+	int rc;
+
+	if (!ctx)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	rc = ms_lookup_cache_new(&ctx->cache, err);
+	if (rc < 0) {
+		free(ctx);
+		return rc;
+	}
+	ctx->ignore = ignore;
+	ctx->root.fd = -1;
+	*out = ctx;
+	return 0;
+}
+
+static void drop_root(struct ms_stale_ctx *ctx)
+{
+	ms_lookup_root_release(&ctx->root);
+	ctx->root_serial = 0;
+}
+
+void ms_stale_ctx_forget(struct ms_stale_ctx *ctx)
+{
+	drop_root(ctx);
+	ms_lookup_cache_forget(ctx->cache);
+}
+
+size_t ms_stale_ctx_group_probes(const struct ms_stale_ctx *ctx)
+{
+	return ctx->group_probes;
+}
+
+void ms_stale_ctx_free(struct ms_stale_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	drop_root(ctx);
+	ms_lookup_cache_free(ctx->cache);
+	free(ctx);
+}
+
+/*
+ * The root for proc, looked up again only for another process handle (one
+ * handle is one process: its directory pins it).
+ */
+static const struct ms_lookup_root *root_for(struct ms_stale_ctx *ctx, const struct ms_proc *proc,
+					     bool settle)
+{
+	if (ctx->root_serial != ms_proc_serial(proc)) {
+		drop_root(ctx);
+		ms_lookup_root_guess(ctx->cache, proc, &ctx->root);
+		ctx->root_serial = ms_proc_serial(proc);
+	}
+	if (settle)
+		ms_lookup_root_settle(ctx->cache, proc, &ctx->root);
+	return &ctx->root;
+}
+
+static int verdict(struct ms_stale_result *out, enum ms_stale_verdict v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int verdict(struct ms_stale_result *out, enum ms_stale_verdict v, const char *fmt, ...)
+{
+	va_list ap;
+
+	out->verdict = v;
+	/* Most verdicts are a fixed sentence, one per file of every process. */
+	if (!strchr(fmt, '%')) {
+		size_t n = strnlen(fmt, sizeof(out->why) - 1);
+
+		memcpy(out->why, fmt, n);
+		out->why[n] = '\0';
+		return 0;
+	}
+	va_start(ap, fmt);
+	vsnprintf(out->why, sizeof(out->why), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+static bool same_file(const struct ms_lookup *l, const struct ms_mapping *m)
+{
+	return l->err == 0 && l->inode == m->inode &&
+	       l->dev_major == m->dev_major && l->dev_minor == m->dev_minor;
+}
+
+/* A file other than the mapped one is at the path: replaced, same build or unknown. */
+static int judge_other_file(const struct ms_lookup_root *root, const char *path, size_t len,
+			    struct ms_lookup *l, const struct ms_mapping *m, bool marked_deleted,
+			    struct ms_stale_result *out)
+{
+	bool same_inode = l->inode == m->inode;
+	char hex[2 * MS_BUILD_ID_MAX + 1];
+
+	/*
+	 * btrfs reports a per-subvolume device in stat (btrfs_getattr) and
+	 * overlayfs its own, while the mapping carries the backing superblock's:
+	 * for a name the kernel still links, an equal inode is the same file.
+	 */
+	if (l->unreliable_fs && same_inode && !marked_deleted)
+		return verdict(out, MS_STALE_OK, "the path holds the mapped inode (%s device numbers differ by design)",
+			       l->unreliable_fs);
+	if (!S_ISREG(l->mode))
+		return verdict(out, MS_STALE_REPLACED, "the path now holds something that is not a regular file");
+	if (m->build_id_len > 0)
+		ms_lookup_build_id(root, path, len, l);
+	if (m->build_id_len > 0 && l->bid_state == MS_LOOKUP_BID_HAVE) {
+		if (l->bid_len == m->build_id_len && !memcmp(l->bid, m->build_id, l->bid_len)) {
+			ms_buildid_hex(m->build_id, m->build_id_len, hex);
+			return verdict(out, MS_STALE_SAME_BUILD,
+				       "the path holds another file with the same build ID %s: identical code", hex);
+		}
+		return verdict(out, MS_STALE_REPLACED, "the path holds another file (inode %" PRIu64 ", mapped %" PRIu64
+			       ") with a different build ID", l->inode, m->inode);
+	}
+	if (m->build_id_len > 0 && l->bid_state == MS_LOOKUP_BID_REFUSED)
+		return verdict(out, MS_STALE_UNKNOWN, "another file is at the path; its build ID was not read: %s",
+			       l->bid_why);
+	/* On btrfs a different inode number is a different file, whatever the device says. */
+	if (l->unreliable_fs && (same_inode || strcmp(l->unreliable_fs, "btrfs") != 0))
+		return verdict(out, MS_STALE_UNKNOWN, "%s: device numbers do not identify files, and no build IDs to compare",
+			       l->unreliable_fs);
+	return verdict(out, MS_STALE_REPLACED, "the path holds another file (dev %" PRIu32 ":%" PRIu32 " inode %" PRIu64
+		       ", mapped %" PRIu32 ":%" PRIu32 " inode %" PRIu64 "); %s%s",
+		       l->dev_major, l->dev_minor, l->inode, m->dev_major, m->dev_minor, m->inode,
+		       m->build_id_skipped ? "build ID not read: " : "",
+		       m->build_id_skipped ? m->build_id_skipped :
+		       m->build_id_len == 0 ? "the mapping has no build ID to compare" :
+		       l->bid_state == MS_LOOKUP_BID_NONE ? "the new file has no build ID" :
+		       "the new file's build ID could not be read");
+}
+
+/*
+ * Judge m by its path under root.  *found (may be NULL) says whether the
+ * path, less a " (deleted)" mark, names anything there.
+ */
+static int judge_under(struct ms_stale_ctx *ctx, const struct ms_lookup_root *root,
+		       const struct ms_mapping *m, struct ms_stale_result *out, bool *found)
+{
+	struct ms_lookup *full, *l;
+	size_t len;
+	bool marked;
+
+	if (found)
+		*found = false;
+	/* First the name as given: a file may really be called "x (deleted)". */
+	if (ms_lookup_path(ctx->cache, root, m->name, m->name_len, &full) < 0)
+		return MS_ERR_NOMEM;
+	if (same_file(full, m))
+		return verdict(out, MS_STALE_OK, "the path holds the mapped file");
+	len = ms_name_strip_deleted(m->name, m->name_len);
+	marked = len != m->name_len;
+	l = full;
+	if (marked) {
+		if (ms_lookup_path(ctx->cache, root, m->name, len, &l) < 0)
+			return MS_ERR_NOMEM;
+		if (same_file(l, m))
+			return verdict(out, MS_STALE_OK, "unlinked from one name, but the path links the mapped file again");
+	}
+	if (found)
+		*found = l->err != ENOENT && l->err != ENOTDIR;
+	/* Refused on purpose (a daemon-served mount on the way): what is there is not known. */
+	if (l->err && l->why)
+		return verdict(out, MS_STALE_UNKNOWN, "%s", l->why);
+	if (l->err == ENOENT || l->err == ENOTDIR) {
+		if (marked)
+			return verdict(out, MS_STALE_DELETED, "unlinked, and no file is at the path now");
+		return verdict(out, MS_STALE_UNKNOWN, "no file at the path, though the kernel does not mark it deleted");
+	}
+	if (l->err)
+		return verdict(out, MS_STALE_UNKNOWN, "cannot look the path up: %s", strerror(l->err));
+	return judge_other_file(root, m->name, len, l, m, marked, out);
+}
+
+/*
+ * A chroot in our namespace, either way round: the name may hold under the
+ * process's root (the kernel could not reach the file from ours) or under
+ * ours.  The mapped file found under either is the answer; otherwise the
+ * process's own root judges where its path names anything, ours where not.
+ */
+static int judge_two_roots(struct ms_stale_ctx *ctx, const struct ms_lookup_root *own,
+			   const struct ms_mapping *m, struct ms_stale_result *out)
+{
+	struct ms_stale_result under_ours;
+	struct ms_lookup_root ours;
+	bool found_own;
+
+	if (judge_under(ctx, own, m, out, &found_own) < 0)
+		return MS_ERR_NOMEM;
+	if (out->verdict == MS_STALE_OK)
+		return 0;
+	ms_lookup_root_ours(ctx->cache, &ours);
+	if (judge_under(ctx, &ours, m, &under_ours, NULL) < 0)
+		return MS_ERR_NOMEM;
+	if (under_ours.verdict == MS_STALE_OK || !found_own)
+		*out = under_ours;
+	return 0;
+}
+
+bool ms_stale_ctx_other_root(struct ms_stale_ctx *ctx, const struct ms_proc *proc)
+{
+	const struct ms_lookup_root *root = root_for(ctx, proc, true);
+
+	return root->fd >= 0 && !root->ours;
+}
+
+int ms_stale_judge(struct ms_stale_ctx *ctx, const struct ms_proc *proc,
+		   const struct ms_mapping *m, struct ms_stale_result *out)
+{
+	const struct ms_lookup_root *root;
+	const char *reason;
+
+	if (!ms_mapping_is_file_backed(m))
+		return verdict(out, MS_STALE_IGNORED, "anonymous memory");
+	if (m->name_truncated)
+		return verdict(out, MS_STALE_UNKNOWN, "the kernel could not give the path: longer than PATH_MAX");
+	if (m->name_ambiguous)
+		return verdict(out, MS_STALE_UNKNOWN, "the maps text cannot tell a newline from the characters \\012 "
+			       "in this path, and PROCMAP_QUERY could not say which: not looked up");
+	if (!m->name || m->name_len == 0 || m->name[0] != '/')
+		return verdict(out, MS_STALE_IGNORED, "not a path on a filesystem");
+	reason = ms_ignore_match(ctx->ignore, m->name, m->name_len);
+	if (reason)
+		return verdict(out, MS_STALE_IGNORED, "%s", reason);
+	root = root_for(ctx, proc, false);
+	if (root->fd < 0)
+		return verdict(out, MS_STALE_UNKNOWN, "cannot open the process's root: %s",
+			       root->why ? root->why : strerror(root->err));
+	/*
+	 * In our mount namespace, a file that holds under our root is current
+	 * whatever the process's root (judge_two_roots takes ours when it
+	 * holds there): only a file that does not needs the process's root
+	 * checked, which saves a stat per process in a fleet walk.
+	 */
+	if (root->unsettled) {
+		if (judge_under(ctx, root, m, out, NULL) < 0)
+			return MS_ERR_NOMEM;
+		if (out->verdict == MS_STALE_OK)
+			return 0;
+		root = root_for(ctx, proc, true);
+		if (root->fd < 0)
+			return verdict(out, MS_STALE_UNKNOWN, "cannot open the process's root: %s",
+				       root->why ? root->why : strerror(root->err));
+	}
+	if (!root->also_ours)
+		return judge_under(ctx, root, m, out, NULL);
+	return judge_two_roots(ctx, root, m, out);
+}
+
+static void ms_stale_list_clear(struct ms_stale_list *list)
+{
+	for (size_t i = 0; i < list->count; i++)
+		free(list->items[i].name);
+	list->count = 0;
+}
+
+void ms_stale_list_free(struct ms_stale_list *list)
+{
+	ms_stale_list_clear(list);
+	free(list->items);
+	list->items = NULL;
+	list->capacity = 0;
+}
+
+unsigned ms_stale_filter(unsigned flags)
+{
+	if (flags & MS_STALE_ALL_MAPPINGS)
+		return MS_FILTER_FILE_BACKED;
+	return MS_FILTER_FILE_BACKED | MS_FILTER_EXECUTABLE;
+}
+
+static struct ms_stale_file *add_file(struct ms_stale_list *list, struct ms_stale_group *g,
+				      const struct ms_mapping *m)
+{
+	struct ms_stale_file *f;
+
+	if (ms_grow((void **)&list->items, &list->capacity, list->count, sizeof(*list->items), 16) < 0)
+		return NULL;
+	f = &list->items[list->count];
+	memset(f, 0, sizeof(*f));
+	f->name = malloc(m->name_len + 1);
+	if (!f->name)
+		return NULL;
+	if (m->name_len)
+		memcpy(f->name, m->name, m->name_len);
+	f->name[m->name_len] = '\0';
+	f->name_len = m->name_len;
+	f->inode = m->inode;
+	f->dev_major = m->dev_major;
+	f->dev_minor = m->dev_minor;
+	f->name_ambiguous = m->name_ambiguous;
+	f->build_id_len = m->build_id_len;
+	memcpy(f->build_id, m->build_id, sizeof(f->build_id));
+	f->build_id_skipped = m->build_id_skipped;
+	list->count++;
+	return ms_stale_group_add(g, list, list->count - 1) < 0 ? NULL : f;
+}
+
+/* Group one mapping into list: 0 or MS_ERR_NOMEM. */
+static int group_mapping(struct ms_stale_list *list, struct ms_stale_group *g,
+			 const struct ms_mapping *m)
+{
+	struct ms_stale_file *f;
+
+	if (m->name_truncated)
+		return 0;
+	f = ms_stale_group_find(g, list, m->dev_major, m->dev_minor, m->inode, m->name ? m->name : "",
+				m->name_len);
+	if (!f && !(f = add_file(list, g, m)))
+		return MS_ERR_NOMEM;
+	if (!f->mappings++)
+		f->first_addr = m->start;
+	/* Not every mapping of a file carries the build ID (text backend, races). */
+	if (!f->build_id_len && m->build_id_len) {
+		f->build_id_len = m->build_id_len;
+		memcpy(f->build_id, m->build_id, sizeof(f->build_id));
+	}
+	if (!f->build_id_len && m->build_id_skipped)
+		f->build_id_skipped = m->build_id_skipped;
+	return 0;
+}
+
+/*
+ * /proc/PID/exe: readlink gives its name (d_path, as for mappings) and stat
+ * follows the link to the running inode.  Kernel threads have none.
+ */
+static int add_exe(struct ms_stale_ctx *ctx, struct ms_stale_list *list, struct ms_stale_group *g,
+		   const struct ms_proc *proc)
+{
+	const struct ms_lookup_root *root = root_for(ctx, proc, false);
+	struct ms_mapping m = { 0 };
+	struct ms_stale_file *f;
+	const char *why;
+	char name[4096];
+	struct stat st;
+	ssize_t n;
+
+	/*
+	 * A program run from a user's FUSE mount: a stat of it may wait on the
+	 * daemon for ever.  Its mappings are judged as they are; it is only not
+	 * marked as the executable.
+	 */
+	struct ms_walk_root wr = ms_lookup_walk_root(root);
+
+	if (!root->mounts || root->fd < 0 || ms_walk_stat_link(ms_proc_dirfd(proc), "exe", &wr, &st, &why) < 0)
+		return 0;
+	f = ms_stale_group_find_inode(g, list, major(st.st_dev), minor(st.st_dev), (uint64_t)st.st_ino);
+	if (f) {
+		f->is_exe = true;
+		return 0;
+	}
+	n = readlinkat(ms_proc_dirfd(proc), "exe", name, sizeof(name));
+	if (n <= 0 || (size_t)n == sizeof(name))
+		return 0;
+	m.inode = (uint64_t)st.st_ino;
+	m.dev_major = major(st.st_dev);
+	m.dev_minor = minor(st.st_dev);
+	m.name = name;
+	m.name_len = (size_t)n;
+	f = add_file(list, g, &m);
+	if (!f)
+		return MS_ERR_NOMEM;
+	f->is_exe = true;
+	return 0;
+}
+
+static int collect(struct ms_maps *maps, unsigned filter, bool build_ids,
+		   struct ms_stale_list *list, struct ms_stale_group *g, struct ms_error *err)
+{
+	struct ms_mapping m = { 0 };
+	uint64_t addr = 0;
+	unsigned fields;
+	int rc;
+
+	ms_stale_list_clear(list);
+	ms_stale_group_free(g);
+	ms_stale_group_init(g);
+	/*
+	 * Without build IDs: with them the kernel reads every mapped file's ELF
+	 * headers on every query (build_id_parse in do_procmap_query), and only
+	 * files replaced on disk need one (fetch_build_id).
+	 */
+	fields = ms_maps_set_fields(maps, build_ids ? MS_FIELDS_ALL : MS_FIELD_NAME);
+	while ((rc = ms_maps_next(maps, addr, filter, &m, err)) == 0) {
+		addr = m.end;
+		if (group_mapping(list, g, &m) < 0) {
+			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
+					  (int)ms_proc_pid(ms_maps_proc(maps)));
+			break;
+		}
+	}
+	ms_mapping_reset(&m);
+	ms_maps_set_fields(maps, fields);
+	return rc == MS_END ? 0 : rc;
+}
+
+/*
+ * A file judged replaced or unknown for want of the mapping's build ID:
+ * ask the kernel for it now, for this one mapping (the engine skips files
+ * it must not read, and says why).  Returns true if that changed f.
+ */
+static bool fetch_build_id(struct ms_maps *maps, struct ms_stale_file *f)
+{
+	struct ms_mapping m = { 0 };
+	bool changed = false;
+	unsigned fields;
+
+	if (f->build_id_len || f->build_id_skipped || !f->mappings ||
+	    ms_maps_backend(maps) != MS_BACKEND_IOCTL ||
+	    (f->result.verdict != MS_STALE_REPLACED && f->result.verdict != MS_STALE_UNKNOWN))
+		return false;
+	fields = ms_maps_set_fields(maps, MS_FIELD_BUILD_ID);
+	if (ms_maps_at(maps, f->first_addr, &m, NULL) == 0 &&
+	    m.inode == f->inode && m.dev_major == f->dev_major && m.dev_minor == f->dev_minor) {
+		f->build_id_len = m.build_id_len;
+		memcpy(f->build_id, m.build_id, sizeof(f->build_id));
+		f->build_id_skipped = m.build_id_skipped;
+		changed = m.build_id_len || m.build_id_skipped;
+	}
+	ms_maps_set_fields(maps, fields);
+	ms_mapping_reset(&m);
+	return changed;
+}
+
+int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
+		  struct ms_stale_list *list, struct ms_error *err)
+{
+	struct ms_proc *proc = ms_maps_proc(maps);
+	struct ms_stale_group group;
+	int rc;
+
+	ms_stale_group_init(&group);
+	rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, &group, err);
+	if (rc == MS_ERR_EXECED) {
+		rc = ms_maps_reopen(maps, err);
+		if (rc == 0)
+			rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, &group,
+				     err);
+	}
+	if (rc == 0 && add_exe(ctx, list, &group, proc) < 0)
+		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)ms_proc_pid(proc));
+	ctx->group_probes = group.probes;
+	ms_stale_group_free(&group);
+	for (size_t i = 0; rc == 0 && i < list->count; i++) {
+		struct ms_stale_file *f = &list->items[i];
+		struct ms_mapping m = {
+			.inode = f->inode, .dev_major = f->dev_major, .dev_minor = f->dev_minor,
+			.name = f->name, .name_len = f->name_len, .build_id_len = f->build_id_len,
+			.name_ambiguous = f->name_ambiguous,
+			.build_id_skipped = f->build_id_skipped,
+		};
+
+		memcpy(m.build_id, f->build_id, sizeof(m.build_id));
+		if (ms_stale_judge(ctx, proc, &m, &f->result) < 0)
+			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)ms_proc_pid(proc));
+		if (rc == 0 && fetch_build_id(maps, f)) {
+			m.build_id_len = f->build_id_len;
+			memcpy(m.build_id, f->build_id, sizeof(m.build_id));
+			m.build_id_skipped = f->build_id_skipped;
+			if (ms_stale_judge(ctx, proc, &m, &f->result) < 0)
+				rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
+						  (int)ms_proc_pid(proc));
+		}
+	}
+	return rc;
+}
+
+void ms_stale_counts_add(struct ms_stale_counts *c, const struct ms_stale_list *list)
+{
+	for (size_t i = 0; i < list->count; i++) {
+		enum ms_stale_verdict v = list->items[i].result.verdict;
+
+		c->files[v]++;
+		if (ms_stale_verdict_is_stale(v))
+			c->stale++;
+	}
+}
+
+int ms_stale_count(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
+		   struct ms_stale_counts *out, struct ms_error *err)
+{
+	struct ms_stale_list list = { 0 };
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = ms_stale_scan(ctx, maps, flags, &list, err);
+	if (rc == 0)
+		ms_stale_counts_add(out, &list);
+	ms_stale_list_free(&list);
+	return rc;
+}

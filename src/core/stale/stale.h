@@ -1,0 +1,169 @@
+/*
+ * stale.h - is the code a process runs still the code on disk?
+ *
+ * For each file-backed mapping, a verdict with a one-line explanation:
+ *   - ok:         the file at the mapping's path is the mapped file (same
+ *                 device and inode);
+ *   - deleted:    the kernel marked the name " (deleted)" and no file is at
+ *                 the path now;
+ *   - replaced:   another file is at the path (other device or inode), and
+ *                 its build ID differs or cannot be compared;
+ *   - same build: another file is at the path, with the mapping's GNU build
+ *                 ID: a reinstall of identical code, no restart needed;
+ *   - unknown:    mapscope cannot tell (no access to /proc/PID/root, a failed
+ *                 lookup, a filesystem whose device numbers do not identify
+ *                 files (btrfs subvolumes, overlayfs) and no build ID to
+ *                 decide, a name longer than PATH_MAX);
+ *   - ignored:    the ignore list (ignore.h) or the name says it is not a
+ *                 program file: memfd, SysV shm, devices, temp files, names
+ *                 that are not paths (anon_inode:...).
+ * deleted and replaced are "stale": the process should be restarted.
+ *
+ * Paths: the kernel names a mapping relative to the *reader's* root
+ * (fs/d_path.c: d_path uses current->fs->root), and a path that is
+ * unreachable from it comes out relative to the root of the mount namespace
+ * it lives in.  So a process in our mount namespace (chrooted or not) is
+ * resolved against our own root, and one in another mount namespace (a
+ * container) under /proc/PID/root.  Resolution is untrusted_walk.h's, so
+ * absolute symlinks and ".." stay inside that root, and a path that
+ * crosses a daemon-served mount is not looked up: unknown, with the reason
+ * "the path crosses a daemon-served mount".
+ * Device numbers from PROCMAP_QUERY are MAJOR/MINOR of the superblock's
+ * s_dev (fs/proc/task_mmu.c), the same encoding major()/minor() decode from
+ * stat's st_dev.
+ *
+ * Grouping is by hash (stale_group.h), so a process with many files costs
+ * linear time, never quadratic.
+ *
+ * Cost: a struct ms_stale_ctx caches one lookup (stat, and the build ID
+ * when it was needed) per distinct (root, path) until ms_stale_ctx_forget,
+ * so a system-wide scan stats each library once and reads build IDs only of
+ * files that were replaced, once each.
+ *
+ * Calls for a front end:
+ *   - ms_stale_judge: the verdict of one mapping (the explorer's maps view);
+ *   - ms_stale_scan: the distinct files of one process (grouped by device,
+ *     inode and name) with their verdicts, plus the main executable
+ *     (/proc/PID/exe);
+ *   - ms_stale_count: how many files of a process have each verdict (the
+ *     explorer's STALE column).
+ * Errors: an inaccessible root or a failed lookup is a verdict (unknown),
+ * never an error.  The scan returns the engine's errors (MS_ERR_EXITED,
+ * MS_ERR_NOMM for kernel threads, MS_ERR_NOACCESS, ...) and MS_ERR_NOMEM.
+ */
+#ifndef MAPSCOPE_STALE_H
+#define MAPSCOPE_STALE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "stale/ignore.h"
+#include "maps/mapping.h"
+#include "maps/maps.h"
+#include "proc/proc.h"
+
+enum ms_stale_verdict {
+	MS_STALE_OK,
+	MS_STALE_SAME_BUILD,
+	MS_STALE_IGNORED,
+	MS_STALE_UNKNOWN,
+	MS_STALE_REPLACED,
+	MS_STALE_DELETED,
+	MS_STALE_VERDICT_COUNT,
+};
+
+#define MS_STALE_WHY_MAX 192
+
+struct ms_stale_result {
+	enum ms_stale_verdict verdict;
+	char why[MS_STALE_WHY_MAX]; /* one line; may quote an ignore rule's reason */
+};
+
+/* "ok", "same build", "ignored", "unknown", "replaced", "deleted". */
+const char *ms_stale_verdict_name(enum ms_stale_verdict v);
+/* The name, or with '-' or '_' for the space ("same-build"); -1 if unknown. */
+int ms_stale_verdict_parse(const char *s, enum ms_stale_verdict *out);
+bool ms_stale_verdict_is_stale(enum ms_stale_verdict v);
+
+struct ms_stale_ctx;
+
+/* ignore is borrowed and must outlive the context; NULL ignores nothing. */
+int ms_stale_ctx_new(const struct ms_ignore *ignore, struct ms_stale_ctx **out,
+		     struct ms_error *err);
+void ms_stale_ctx_free(struct ms_stale_ctx *ctx);
+/* Drop cached lookups, so the next verdicts see the disk as it is now. */
+void ms_stale_ctx_forget(struct ms_stale_ctx *ctx);
+
+/*
+ * Does proc live under another root than ours: another mount namespace, or
+ * a chroot in ours?  False where that cannot be told.
+ */
+bool ms_stale_ctx_other_root(struct ms_stale_ctx *ctx, const struct ms_proc *proc);
+
+/*
+ * Hash slots compared while grouping the last scan's mappings into files
+ * (stale_group.h): linear in the mappings, whatever their names.  For the
+ * tests and `make bench`.
+ */
+size_t ms_stale_ctx_group_probes(const struct ms_stale_ctx *ctx);
+
+/* 0, or MS_ERR_NOMEM.  proc is the process that holds m. */
+int ms_stale_judge(struct ms_stale_ctx *ctx, const struct ms_proc *proc,
+		   const struct ms_mapping *m, struct ms_stale_result *out);
+
+struct ms_stale_file {
+	char *name;           /* raw kernel name (escape before display) */
+	size_t name_len;
+	uint64_t inode;
+	uint32_t dev_major;
+	uint32_t dev_minor;
+	uint32_t build_id_len;
+	unsigned char build_id[MS_BUILD_ID_MAX];
+	const char *build_id_skipped; /* why the kernel was not asked for it (mapping.h) */
+	size_t mappings;      /* how many of the scanned mappings map it */
+	uint64_t first_addr;  /* start of the first of them (when mappings > 0) */
+	bool is_exe;          /* it is /proc/PID/exe */
+	bool name_ambiguous;  /* text backend: the path is not known exactly */
+	struct ms_stale_result result;
+};
+
+struct ms_stale_list {
+	struct ms_stale_file *items;
+	size_t count;
+	size_t capacity;
+};
+
+void ms_stale_list_free(struct ms_stale_list *list);
+
+/* Scan flags. */
+#define MS_STALE_ALL_MAPPINGS 0x1u /* data files too, not only executable mappings */
+/*
+ * Fill every file's build ID.  Without it a scan asks the kernel for build
+ * IDs only of files that need one for their verdict (replaced on disk),
+ * which makes a system-wide scan several times cheaper.
+ */
+#define MS_STALE_BUILD_IDS 0x2u
+
+/* The kernel-side filter a scan uses for these flags. */
+unsigned ms_stale_filter(unsigned flags);
+
+/*
+ * The files of maps's process, each judged once, appended to list (cleared
+ * first).  An exec mid-scan is followed once (ms_maps_reopen).
+ */
+int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
+		  struct ms_stale_list *list, struct ms_error *err);
+
+struct ms_stale_counts {
+	size_t files[MS_STALE_VERDICT_COUNT]; /* files per verdict */
+	size_t stale;                         /* deleted + replaced */
+};
+
+void ms_stale_counts_add(struct ms_stale_counts *c, const struct ms_stale_list *list);
+
+int ms_stale_count(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
+		   struct ms_stale_counts *out, struct ms_error *err);
+
+#endif

@@ -1,0 +1,211 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/grow.h"
+#include "stale/stale_report.h"
+
+void ms_stale_report_free(struct ms_stale_report *r)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		ms_stale_list_free(&r->procs[i].files);
+		free(r->procs[i].cmd);
+		free(r->procs[i].pkgs);
+	}
+	free(r->procs);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Keep only the files whose verdict is shown; count them all first. */
+static void keep_shown(struct ms_stale_report *r, struct ms_stale_proc *p, unsigned show)
+{
+	size_t kept = 0;
+
+	ms_stale_counts_add(&r->totals, &p->files);
+	for (size_t i = 0; i < p->files.count; i++) {
+		struct ms_stale_file *f = &p->files.items[i];
+
+		if (ms_stale_verdict_is_stale(f->result.verdict))
+			p->stale_files++;
+		if (show & (1u << f->result.verdict))
+			p->files.items[kept++] = *f;
+		else
+			free(f->name);
+	}
+	p->files.count = kept;
+	if (p->stale_files)
+		r->stale_procs++;
+}
+
+/* The command line with its NULs as spaces; an empty one (kernel, zombie) stays NULL. */
+static int read_cmdline(struct ms_stale_proc *p, const struct ms_proc *proc)
+{
+	bool truncated;
+	size_t len;
+	char *buf;
+
+	if (ms_proc_read_file(proc, "cmdline", MS_STALE_CMDLINE_MAX, &buf, &len, &truncated, NULL) < 0)
+		return 0;
+	while (len && buf[len - 1] == '\0')
+		len--;
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	if (!len) {
+		free(buf);
+		return 0;
+	}
+	p->cmd = buf;
+	p->cmd_len = len;
+	return 0;
+}
+
+/* The unit (only worth restarting when something is stale) and the container. */
+static void read_cgroup(struct ms_stale_proc *p, const struct ms_proc *proc)
+{
+	struct ms_cgroup_paths cg;
+	const char *path;
+	size_t len, path_len;
+	bool truncated;
+	char *buf;
+
+	if (!p->stale_files && !p->other_root)
+		return;
+	if (ms_proc_read_file(proc, "cgroup", MS_UNIT_CGROUP_READ_MAX, &buf, &len, &truncated, NULL) < 0)
+		return;
+	if (p->stale_files)
+		p->has_unit = ms_unit_parse(buf, len, &p->unit) == 0;
+	if (p->other_root && ms_cgroup_paths(buf, len, &cg) == 0) {
+		path = cg.v2 ? cg.v2 : cg.v1;
+		path_len = cg.v2 ? cg.v2_len : cg.v1_len;
+		p->has_container = path && ms_container_parse(path, path_len, &p->container) == 0;
+	}
+	free(buf);
+}
+
+/*
+ * Judge one open process into r.  0 (recorded or nothing to keep),
+ * MS_ERR_NOMEM, or the scan's error with err filled (the process went away,
+ * or its maps could not be read), which the caller counts.
+ */
+static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
+			struct ms_proc *proc, struct ms_maps *maps,
+			const struct ms_stale_report_opts *opts, struct ms_error *err)
+{
+	struct ms_stale_proc *p;
+	int rc;
+
+	if (ms_grow((void **)&r->procs, &r->capacity, r->count, sizeof(*r->procs), 16) < 0)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
+	p = &r->procs[r->count];
+	memset(p, 0, sizeof(*p));
+	p->pid = ms_proc_pid(proc);
+	rc = ms_stale_scan(ctx, maps, opts->scan_flags, &p->files, err);
+	if (rc < 0) {
+		ms_stale_list_free(&p->files);
+		return rc;
+	}
+	keep_shown(r, p, opts->show);
+	/* Packages will be looked up: the lists can be read while the walk goes on. */
+	if (p->stale_files)
+		ms_pkgdb_read_ahead(opts->pkgdb);
+	if (!p->files.count && !p->stale_files) {
+		ms_stale_list_free(&p->files);
+		return 0;
+	}
+	memcpy(p->comm, ms_proc_stat_at_open(proc)->comm, sizeof(p->comm));
+	p->other_root = ms_stale_ctx_other_root(ctx, proc);
+	read_cgroup(p, proc);
+	if (opts->cmdline)
+		read_cmdline(p, proc);
+	r->count++;
+	return 0;
+}
+
+static bool wants_package(const struct ms_stale_proc *p, const struct ms_stale_file *f)
+{
+	return !p->other_root && ms_stale_verdict_is_stale(f->result.verdict);
+}
+
+int ms_stale_report_packages(struct ms_stale_report *r, struct ms_pkgdb *db,
+			     const char **why, struct ms_error *err)
+{
+	const char **paths = NULL;
+	struct ms_pkg *found = NULL;
+	size_t *lens = NULL, n = 0, k = 0;
+	int rc = 0;
+
+	*why = NULL;
+	for (size_t i = 0; i < r->count; i++)
+		for (size_t j = 0; j < r->procs[i].files.count; j++)
+			n += wants_package(&r->procs[i], &r->procs[i].files.items[j]);
+	if (!n)
+		return 0;
+	paths = calloc(n, sizeof(*paths));
+	lens = calloc(n, sizeof(*lens));
+	found = calloc(n, sizeof(*found));
+	for (size_t i = 0; paths && lens && found && i < r->count; i++)
+		for (size_t j = 0; j < r->procs[i].files.count; j++) {
+			const struct ms_stale_file *f = &r->procs[i].files.items[j];
+
+			if (!wants_package(&r->procs[i], f))
+				continue;
+			paths[k] = f->name;
+			lens[k++] = ms_name_strip_deleted(f->name, f->name_len);
+		}
+	if (!paths || !lens || !found)
+		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
+	else
+		rc = db ? ms_pkgdb_find(db, paths, lens, n, found, err) : 0;
+	if (rc == 0 && !db)
+		*why = "not a dpkg system";
+	for (size_t i = 0, at = 0; rc == 0 && !*why && i < r->count; i++) {
+		struct ms_stale_proc *p = &r->procs[i];
+
+		p->pkgs = calloc(p->files.count ? p->files.count : 1, sizeof(*p->pkgs));
+		if (!p->pkgs) {
+			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
+			break;
+		}
+		for (size_t j = 0; j < p->files.count; j++)
+			if (wants_package(p, &p->files.items[j]))
+				p->pkgs[j] = found[at++];
+	}
+	free(paths);
+	free(lens);
+	free(found);
+	return rc;
+}
+
+int ms_stale_report_walk(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
+			 struct ms_fleet *fleet, const struct ms_stale_report_opts *opts,
+			 void (*named_failed)(void *arg, const struct ms_error *err), void *arg,
+			 struct ms_error *err)
+{
+	struct ms_proc *proc;
+	struct ms_maps *maps;
+	struct ms_error why;
+	int rc;
+
+	for (;;) {
+		rc = ms_fleet_next(fleet, &proc, &maps, &why);
+		if (rc == MS_FLEET_DONE)
+			return 0;
+		if (rc == MS_FLEET_NAMED_FAILED) {
+			if (named_failed)
+				named_failed(arg, &why);
+			continue;
+		}
+		rc = ms_stale_report_add(r, ctx, proc, maps, opts, &why);
+		ms_maps_close(maps);
+		ms_proc_close(proc);
+		if (rc == MS_ERR_NOMEM) {
+			*err = why;
+			return rc;
+		}
+		if (rc < 0 && ms_fleet_note_error(fleet, &why) && named_failed)
+			named_failed(arg, &why);
+	}
+}

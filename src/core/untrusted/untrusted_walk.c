@@ -1,0 +1,554 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "proc/fstype.h"
+#include "untrusted/untrusted_walk.h"
+
+static const char why_no_table[] = "the mount table could not be read: nothing is known safe";
+static const char why_symlink[] = "a symlink on the path";
+static const char why_dir_owner[] = "a directory on the path is not root's alone";
+static const char why_mnt_id[] = "the mount of a path component cannot be told";
+
+struct ms_walk_mounts {
+	struct ms_fstypes *table;
+	int procdirfd; /* -1: ours; -2: from text, never read again */
+	unsigned rereads;
+};
+
+static int mounts_read(struct ms_walk_mounts *m, struct ms_error *err)
+{
+	struct ms_fstypes *t;
+	int rc = ms_fstypes_load_root(m->procdirfd, &t, err);
+
+	if (rc < 0)
+		return rc;
+	ms_fstypes_free(m->table);
+	m->table = t;
+	return 0;
+}
+
+int ms_walk_mounts_load(int procdirfd, struct ms_walk_mounts **out, struct ms_error *err)
+{
+	struct ms_walk_mounts *m = calloc(1, sizeof(*m));
+	int rc;
+
+	if (!m)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	m->procdirfd = -1;
+	if (procdirfd >= 0 && (m->procdirfd = fcntl(procdirfd, F_DUPFD_CLOEXEC, 0)) < 0) {
+		rc = ms_error_set(err, MS_ERR_IO, errno, "cannot keep the process directory: %s",
+				  strerror(errno));
+		free(m);
+		return rc;
+	}
+	rc = mounts_read(m, err);
+	if (rc < 0) {
+		ms_walk_mounts_free(m);
+		return rc;
+	}
+	*out = m;
+	return 0;
+}
+
+int ms_walk_mounts_from_text(const char *text, size_t len, struct ms_walk_mounts **out,
+			     struct ms_error *err)
+{
+	struct ms_walk_mounts *m = calloc(1, sizeof(*m));
+	int rc;
+
+	if (!m)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	m->procdirfd = -2;
+	rc = ms_fstypes_parse(text, len, &m->table, err);
+	if (rc < 0) {
+		free(m);
+		return rc;
+	}
+	*out = m;
+	return 0;
+}
+
+void ms_walk_mounts_free(struct ms_walk_mounts *m)
+{
+	if (!m)
+		return;
+	if (m->procdirfd >= 0)
+		close(m->procdirfd);
+	ms_fstypes_free(m->table);
+	free(m);
+}
+
+/*
+ * fs/proc/fd.c, seq_show prints "mnt_id:" for every open file, O_PATH ones
+ * included, from the struct file alone: reading fdinfo never calls into the
+ * file's own file system, unlike fstat, fstatfs or statx, which can send
+ * GETATTR or STATFS to a FUSE daemon.
+ */
+int ms_walk_mnt_id(int fd, uint64_t *id)
+{
+	char name[64], buf[1024];
+	const char *p;
+	uint64_t v = 0;
+	ssize_t n;
+	int info;
+
+	snprintf(name, sizeof(name), "/proc/self/fdinfo/%d", fd);
+	info = open(name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (info < 0)
+		return -errno;
+	n = read(info, buf, sizeof(buf) - 1);
+	close(info);
+	if (n <= 0)
+		return n < 0 ? -errno : -EPROTO;
+	buf[n] = '\0';
+	p = strstr(buf, "\nmnt_id:");
+	if (!p)
+		return -EPROTO;
+	p += 8;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p < '0' || *p > '9')
+		return -EPROTO;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return -EPROTO;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	*id = v;
+	return 0;
+}
+
+/*
+ * NULL when the mount is known to be served by the kernel and is the one
+ * mounted at path (len bytes, as the table's root sees it; NULL: anywhere).  A mount the
+ * table lacks was made after the table was read, and one it names at
+ * another place may be a new mount that got a freed mount's ID
+ * (mnt_alloc_id in fs/namespace.c reuses them): read it again, a bounded
+ * number of times per table (a user can make mounts faster than we read).
+ */
+static const char *mount_refused(struct ms_walk_mounts *m, uint64_t id, const char *path, size_t len)
+{
+	for (;;) {
+		bool known;
+		const char *why = ms_fstypes_refuse_mount(m->table, id, &known);
+
+		if (known && why)
+			return MS_WALK_WHY_SERVED;
+		if (known && (!path || ms_fstypes_mount_is_at(m->table, id, path, len)))
+			return NULL;
+		if (m->procdirfd == -2 || m->rereads >= MS_WALK_MAX_REREADS)
+			return MS_WALK_WHY_SERVED;
+		m->rereads++;
+		if (mounts_read(m, NULL) < 0)
+			return MS_WALK_WHY_SERVED;
+	}
+}
+
+/*
+ * Run in a chroot, our mountinfo leaves out the mount our root sits in
+ * (show_mountinfo skips what seq_path_root cannot print).  Our own root was
+ * chosen by whoever ran us, not by a user: its mount is taken as it is.  A
+ * process's root is not (a chroot inside a user's FUSE mount, in a user
+ * namespace), so an unknown mount there is refused.
+ */
+static bool own_root_unlisted(const struct ms_walk_mounts *m, uint64_t id)
+{
+	bool known;
+
+	ms_fstypes_refuse_mount(m->table, id, &known);
+	return m->procdirfd == -1 && !known;
+}
+
+struct walk {
+	const struct ms_walk_root *root;
+	unsigned flags;
+	const char **why;
+	size_t depth;                           /* dirs[0] is the root (not ours to close) */
+	int dirs[MS_WALK_MAX_DEPTH + 1];
+	uint64_t mnts[MS_WALK_MAX_DEPTH + 1];
+	size_t lens[MS_WALK_MAX_DEPTH + 1];      /* cur's length at each depth */
+	char cur[PATH_MAX + NAME_MAX + 2];       /* canonical, relative to the root; "" is the root */
+	size_t cur_len;
+};
+
+static void pop_to(struct walk *w, size_t depth)
+{
+	while (w->depth > depth)
+		close(w->dirs[w->depth--]);
+	w->cur_len = w->lens[w->depth];
+	w->cur[w->cur_len] = '\0';
+}
+
+static int refuse(struct walk *w, int fd, int err, const char *why)
+{
+	if (fd >= 0)
+		close(fd);
+	*w->why = why;
+	return -err;
+}
+
+/*
+ * Root's, and no one else can change its entries: writable by root alone,
+ * or sticky (others may add entries but not rename or remove root's,
+ * fs/namei.c may_delete; every entry passed is checked to be root's in turn).
+ */
+static bool dir_is_roots(const struct stat *st)
+{
+	return st->st_uid == 0 && (!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
+}
+
+/* The root itself: its mount known kernel-served, and root's when asked. */
+static int start(struct walk *w)
+{
+	struct stat st;
+
+	w->depth = 0;
+	w->dirs[0] = w->root->fd;
+	w->lens[0] = 0;
+	w->cur_len = 0;
+	w->cur[0] = '\0';
+	if (!w->root->mounts)
+		return refuse(w, -1, EREMOTE, why_no_table);
+	if (ms_walk_mnt_id(w->root->fd, &w->mnts[0]) < 0)
+		return refuse(w, -1, EIO, why_mnt_id);
+	/*
+	 * Anywhere: a root need not be a mount point.  Our descriptor holds
+	 * its mount, so its ID cannot be freed and reused (mnt_free_id runs
+	 * when the last reference goes), and the table was read after it was
+	 * opened.
+	 */
+	if (!own_root_unlisted(w->root->mounts, w->mnts[0]) && mount_refused(w->root->mounts, w->mnts[0], NULL, 0))
+		return refuse(w, -1, EREMOTE, MS_WALK_WHY_SERVED);
+	if (w->flags & MS_WALK_ROOT_DIRS) {
+		if (fstat(w->root->fd, &st) < 0)
+			return -errno;
+		if (!dir_is_roots(&st))
+			return refuse(w, -1, EPERM, why_dir_owner);
+	}
+	return 0;
+}
+
+/* One step from the current directory into comp (len bytes). */
+static int step(struct walk *w, const char *comp, size_t len, struct stat *st, uint64_t *mnt)
+{
+	char name[NAME_MAX + 1];
+	int fd;
+
+	if (len > NAME_MAX || w->cur_len + 1 + len > PATH_MAX)
+		return -ENAMETOOLONG;
+	memcpy(name, comp, len);
+	name[len] = '\0';
+	/* The candidate path in cur, past its NUL, until the step is taken (push). */
+	w->cur[w->cur_len] = '/';
+	memcpy(w->cur + w->cur_len + 1, comp, len);
+	/* First line: a mount point the table already knows, before any lookup in it. */
+	if (ms_fstypes_refuse_point(w->root->mounts->table, w->cur, w->cur_len + 1 + len)) {
+		w->cur[w->cur_len] = '\0';
+		return refuse(w, -1, EREMOTE, MS_WALK_WHY_SERVED);
+	}
+	/* O_PATH: do_dentry_open (fs/open.c) returns before f_op->open, so no driver or FIFO is reached. */
+	fd = openat(w->dirs[w->depth], name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		w->cur[w->cur_len] = '\0';
+		return -errno;
+	}
+	/* Second line: a mount made after the table was read. */
+	if (ms_walk_mnt_id(fd, mnt) < 0) {
+		w->cur[w->cur_len] = '\0';
+		return refuse(w, fd, EIO, why_mnt_id);
+	}
+	if (*mnt != w->mnts[w->depth] && mount_refused(w->root->mounts, *mnt, w->cur, w->cur_len + 1 + len)) {
+		w->cur[w->cur_len] = '\0';
+		return refuse(w, fd, EREMOTE, MS_WALK_WHY_SERVED);
+	}
+	w->cur[w->cur_len] = '\0';
+	if (fstat(fd, st) < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+static int push(struct walk *w, int fd, uint64_t mnt, const char *comp, size_t len)
+{
+	if (w->depth >= MS_WALK_MAX_DEPTH) {
+		close(fd);
+		return -ENAMETOOLONG;
+	}
+	w->cur[w->cur_len] = '/';
+	memcpy(w->cur + w->cur_len + 1, comp, len);
+	w->cur_len += 1 + len;
+	w->cur[w->cur_len] = '\0';
+	w->depth++;
+	w->dirs[w->depth] = fd;
+	w->mnts[w->depth] = mnt;
+	w->lens[w->depth] = w->cur_len;
+	return 0;
+}
+
+/* rest becomes target + "/" + rest (malloc'd); absolute targets restart at the root. */
+static int follow(struct walk *w, int fd, char **rest, const char *after)
+{
+	char target[PATH_MAX];
+	size_t alen = strlen(after);
+	ssize_t n = readlinkat(fd, "", target, sizeof(target));
+	char *next;
+
+	close(fd);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= sizeof(target))
+		return -ENAMETOOLONG;
+	if (n == 0)
+		return -ENOENT;
+	if ((size_t)n + 1 + alen > 2 * PATH_MAX)
+		return -ENAMETOOLONG;
+	if (!(next = malloc((size_t)n + 1 + alen + 1)))
+		return -ENOMEM;
+	memcpy(next, target, (size_t)n);
+	next[n] = '/';
+	memcpy(next + n + 1, after, alen + 1);
+	if (target[0] == '/')
+		pop_to(w, 0);
+	free(*rest);
+	*rest = next;
+	return 0;
+}
+
+static int walk(struct walk *w, const char *path, struct stat *st)
+{
+	char *rest = strdup(path);
+	unsigned symlinks = 0, steps = 0;
+	const char *p;
+	int rc = 0, fd;
+
+	if (!rest)
+		return -ENOMEM;
+	p = rest;
+	for (;;) {
+		const char *comp, *after;
+		size_t len;
+		uint64_t mnt;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		comp = p;
+		len = strcspn(comp, "/");
+		after = comp + len;
+		p = after;
+		if (len == 1 && comp[0] == '.')
+			continue;
+		if (len == 2 && comp[0] == '.' && comp[1] == '.') {
+			pop_to(w, w->depth ? w->depth - 1 : 0);
+			continue;
+		}
+		if (++steps > MS_WALK_MAX_STEPS) {
+			rc = -ELOOP;
+			break;
+		}
+		fd = step(w, comp, len, st, &mnt);
+		if (fd < 0) {
+			rc = fd;
+			break;
+		}
+		while (*after == '/')
+			after++;
+		if (S_ISLNK(st->st_mode)) {
+			if (w->flags & MS_WALK_NO_SYMLINKS) {
+				rc = refuse(w, fd, ELOOP, why_symlink);
+				break;
+			}
+			if (!*after && !(w->flags & MS_WALK_FOLLOW_LAST))
+				goto done;
+			if (++symlinks > MS_WALK_MAX_SYMLINKS) {
+				close(fd);
+				rc = -ELOOP;
+				break;
+			}
+			if ((rc = follow(w, fd, &rest, after)) < 0)
+				break;
+			p = rest;
+			continue;
+		}
+		if (!*after)
+			goto done;
+		if (!S_ISDIR(st->st_mode)) {
+			close(fd);
+			rc = -ENOTDIR;
+			break;
+		}
+		if ((w->flags & MS_WALK_ROOT_DIRS) && !dir_is_roots(st)) {
+			rc = refuse(w, fd, EPERM, why_dir_owner);
+			break;
+		}
+		if ((rc = push(w, fd, mnt, comp, len)) < 0)
+			break;
+	}
+	free(rest);
+	if (rc < 0)
+		return rc;
+	/* The path ended on a directory already walked ("/", "a/..", "a/."). */
+	fd = openat(w->dirs[w->depth], ".", O_PATH | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, st) < 0) {
+		rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	return fd;
+done:
+	free(rest);
+	return fd;
+}
+
+int ms_walk_open(const struct ms_walk_root *root, const char *path, unsigned flags,
+		 struct stat *st, const char **why)
+{
+	struct walk *w = malloc(sizeof(*w));
+	int rc;
+
+	*why = NULL;
+	if (!w)
+		return -ENOMEM;
+	w->root = root;
+	w->flags = flags;
+	w->why = why;
+	rc = start(w);
+	if (rc == 0)
+		rc = walk(w, path, st);
+	pop_to(w, 0);
+	free(w);
+	return rc;
+}
+
+static bool same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_ino == b->st_ino && a->st_dev == b->st_dev;
+}
+
+static void race_point(ms_walk_race_fn race, void *arg, enum ms_walk_step step, const char *path)
+{
+	if (race)
+		race(arg, step, path);
+}
+
+/*
+ * Reading goes through a reopen of the checked descriptor (proc_fd_link in
+ * fs/proc/base.c follows to the very file), so a swap of the name after the
+ * check changes nothing.
+ */
+int ms_walk_open_read(const struct ms_walk_root *root, const char *path, unsigned flags,
+		      const struct stat *expect, ms_walk_race_fn race, void *race_arg,
+		      struct stat *st, const char **why)
+{
+	struct stat pst, rst;
+	char self[64];
+	int pathfd, fd;
+
+	race_point(race, race_arg, MS_WALK_BEFORE_OPEN, path);
+	pathfd = ms_walk_open(root, path, flags, &pst, why);
+	if (pathfd < 0) {
+		if (!*why)
+			*why = "the path changed under us: it cannot be opened now";
+		return -1;
+	}
+	if (!S_ISREG(pst.st_mode)) {
+		*why = "the path changed under us: not a regular file now";
+		close(pathfd);
+		return -1;
+	}
+	if (expect && !same_inode(&pst, expect)) {
+		*why = "the path changed under us: another file now";
+		close(pathfd);
+		return -1;
+	}
+	race_point(race, race_arg, MS_WALK_BEFORE_REOPEN, path);
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pathfd);
+	fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	close(pathfd);
+	if (fd < 0) {
+		*why = "cannot reopen the checked file";
+		return -1;
+	}
+	if (fstat(fd, &rst) < 0 || !S_ISREG(rst.st_mode) || !same_inode(&rst, &pst)) {
+		*why = "the reopened file is not the checked one";
+		close(fd);
+		return -1;
+	}
+	if (st)
+		*st = rst;
+	*why = NULL;
+	return fd;
+}
+
+int ms_walk_stat_link(int dirfd, const char *name, const struct ms_walk_root *root, struct stat *st,
+		      const char **why)
+{
+	uint64_t mnt, root_mnt;
+	int fd, rc = 0;
+
+	*why = NULL;
+	/*
+	 * A magic link is followed by nd_jump_link without a lookup in the
+	 * target's file system, and O_PATH stops before f_op->open: nothing
+	 * here reaches a daemon until the fstat, which waits for the mount check.
+	 */
+	fd = openat(dirfd, name, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (ms_walk_mnt_id(fd, &mnt) < 0) {
+		*why = why_mnt_id;
+		rc = -EIO;
+	} else if (!(ms_walk_mnt_id(root->fd, &root_mnt) == 0 && mnt == root_mnt &&
+		     own_root_unlisted(root->mounts, mnt)) &&
+		   (*why = mount_refused(root->mounts, mnt, NULL, 0))) {
+		rc = -EREMOTE;
+	} else if (fstat(fd, st) < 0) {
+		rc = -errno;
+	}
+	close(fd);
+	return rc;
+}
+
+int ms_walk_stat_ours(const char *path, struct stat *st, const char **why)
+{
+	struct ms_walk_root root = { .fd = -1 };
+	char cwd[PATH_MAX], *abs = NULL;
+	int fd, rc;
+
+	*why = NULL;
+	if (path[0] != '/') {
+		/* getcwd prints the dentry's path (d_path): no lookup in any file system. */
+		if (!getcwd(cwd, sizeof(cwd)))
+			return -errno;
+		if (asprintf(&abs, "%s/%s", cwd, path) < 0)
+			return -ENOMEM;
+		path = abs;
+	}
+	root.fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root.fd < 0 || ms_walk_mounts_load(-1, &root.mounts, NULL) < 0) {
+		rc = root.fd < 0 ? -errno : -EIO;
+	} else {
+		fd = ms_walk_open(&root, path, MS_WALK_FOLLOW_LAST, st, why);
+		rc = fd < 0 ? fd : 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	ms_walk_mounts_free(root.mounts);
+	if (root.fd >= 0)
+		close(root.fd);
+	free(abs);
+	return rc;
+}

@@ -1,0 +1,148 @@
+/*
+ * untrusted_walk.h - the one place that walks and opens a path a user
+ * controls.
+ *
+ * What: ms_walk_open resolves an absolute path below a root directory
+ * descriptor one component at a time, as systemd's chase() does, and
+ * returns an O_PATH descriptor of what it names.  ms_walk_open_read goes on
+ * to open that very file for reading, the checked way.  Every lookup of a
+ * path taken from a mapping name, and every debug-file lookup, comes here,
+ * so a reviewer checks one file.
+ *
+ * Why: a user chooses what sits at every component of such a path at any
+ * moment: a symlink out of the root or to a root-only file, a FIFO or a
+ * device, or a FUSE file system whose daemon never answers LOOKUP.  A kernel
+ * path walk (openat2 with RESOLVE_IN_ROOT included) crosses mounts by
+ * itself, and one step into a FUSE mount parks the walker in
+ * fuse_lookup, in uninterruptible sleep, until the daemon dies.
+ *
+ * Guarantees:
+ *   - each component is opened with openat(dirfd, name, O_PATH | O_NOFOLLOW)
+ *     from the directory before it; "." is skipped, ".." goes back up the
+ *     directories this walk came through and never above the root;
+ *   - a symlink is read with readlinkat(fd, "") (at most PATH_MAX bytes)
+ *     and resolved here, inside the root (an absolute target restarts at
+ *     the root): at most MS_WALK_MAX_SYMLINKS of them (then ELOOP), at most
+ *     MS_WALK_MAX_STEPS components and MS_WALK_MAX_DEPTH directories deep;
+ *     magic links (/proc/PID/root, /proc/PID/fd/N) are only text here;
+ *   - the walk never steps into a mount of a daemon-served type (fstype.h):
+ *     before each step the path so far is checked against the refused mount
+ *     points of the root's mount table (read once, by ms_walk_mounts_load);
+ *     after each step the new descriptor's mount ID, read from
+ *     /proc/self/fdinfo/N, must be the parent's or a mount the table knows
+ *     as kernel-served and mounted at exactly the path so far (mount IDs
+ *     are reused once freed); an unknown ID, or one the table puts
+ *     elsewhere, makes the table be read again, at most
+ *     MS_WALK_MAX_REREADS times per table, then refuses;
+ *   - fstat is called on a descriptor only once its mount is known to be
+ *     kernel-served, and fstatfs never is;
+ *   - ms_walk_open_read opens nothing by name: it reopens the checked
+ *     O_PATH descriptor through /proc/self/fd/N (O_RDONLY | O_NONBLOCK |
+ *     O_NOCTTY), after checking it is a regular file (and the expected
+ *     inode), and checks the reopened one again.
+ * Flags:
+ *   - MS_WALK_NO_SYMLINKS: any symlink on the path refuses it (debug files);
+ *   - MS_WALK_ROOT_DIRS: every directory passed through, the root
+ *     included, must be owned by root and writable by neither group nor
+ *     others, or sticky (/tmp: others cannot rename or remove root's
+ *     entries there), so a user cannot choose which file is found (debug
+ *     files); the file at the end is the caller's to check (its owner);
+ *   - MS_WALK_FOLLOW_LAST: a symlink as the last component is followed;
+ *     without it the descriptor of the symlink itself is returned (stale
+ *     lookups: the kernel's name is the file's own, never a link's).
+ *
+ * Errors are values: a negative errno, and *why set to a static sentence
+ * when the walk refused on purpose (MS_WALK_WHY_SERVED for a daemon-served
+ * mount, with -EREMOTE), NULL when the kernel's error says it all (ENOENT,
+ * ENOTDIR, EACCES...).  Nothing here prints.
+ */
+#ifndef MAPSCOPE_UNTRUSTED_WALK_H
+#define MAPSCOPE_UNTRUSTED_WALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "base/error.h"
+
+#define MS_WALK_WHY_SERVED "the path crosses a daemon-served mount"
+
+#define MS_WALK_MAX_SYMLINKS 40
+#define MS_WALK_MAX_STEPS 4096
+#define MS_WALK_MAX_DEPTH 256
+#define MS_WALK_MAX_REREADS 3
+
+enum ms_walk_flags {
+	MS_WALK_NO_SYMLINKS = 1u << 0,
+	MS_WALK_ROOT_DIRS = 1u << 1,
+	MS_WALK_FOLLOW_LAST = 1u << 2,
+};
+
+/* The mount table of one root: refused mount points and mount IDs. */
+struct ms_walk_mounts;
+
+/*
+ * procdirfd: the /proc/PID directory of a process whose root the walk
+ * starts from (its mountinfo prints mount points relative to that root),
+ * or -1 for our own root.  The descriptor is duplicated, for re-reads.
+ */
+int ms_walk_mounts_load(int procdirfd, struct ms_walk_mounts **out, struct ms_error *err);
+/* From mountinfo text (tests); never read again, so an unknown mount is refused. */
+int ms_walk_mounts_from_text(const char *text, size_t len, struct ms_walk_mounts **out,
+			     struct ms_error *err);
+void ms_walk_mounts_free(struct ms_walk_mounts *m);
+
+/* mounts must be the table of the root fd stands for (its paths are relative to it). */
+struct ms_walk_root {
+	int fd;                        /* the directory "/" stands for */
+	struct ms_walk_mounts *mounts; /* NULL: nothing is known safe, every walk is refused */
+};
+
+/*
+ * path: absolute (leading slashes are the root), NUL-terminated.  An
+ * O_PATH | O_CLOEXEC descriptor (>= 0) with *st filled, or -errno with *why
+ * as above.
+ */
+int ms_walk_open(const struct ms_walk_root *root, const char *path, unsigned flags,
+		 struct stat *st, const char **why);
+
+/* Test seam: called between the checks and the opens that follow them. */
+enum ms_walk_step {
+	MS_WALK_BEFORE_OPEN,   /* the walk for reading comes next */
+	MS_WALK_BEFORE_REOPEN, /* the O_PATH descriptor is checked; the reopen comes next */
+};
+typedef void (*ms_walk_race_fn)(void *arg, enum ms_walk_step step, const char *path);
+
+/*
+ * The file at path, open O_RDONLY | O_NONBLOCK | O_CLOEXEC, or -1 with *why
+ * always set (static text).  expect (may be NULL): its st_dev and st_ino
+ * must be the file's.  st (may be NULL) gets the opened file's stat.
+ */
+int ms_walk_open_read(const struct ms_walk_root *root, const char *path, unsigned flags,
+		      const struct stat *expect, ms_walk_race_fn race, void *race_arg,
+		      struct stat *st, const char **why);
+
+/*
+ * fstat of what a /proc magic link (a process's exe, cwd...) leads to,
+ * name below dirfd, only once its mount is known to root's table as
+ * kernel-served (anywhere: the link's target has no path in that root), or
+ * is the mount of our own root that a chroot hides from our mountinfo (as
+ * for walks).  0, or -errno with *why set when refused on purpose
+ * (-EREMOTE: MS_WALK_WHY_SERVED).
+ */
+int ms_walk_stat_link(int dirfd, const char *name, const struct ms_walk_root *root, struct stat *st,
+		      const char **why);
+
+/*
+ * stat(2) of a path given to mapscope (absolute, or relative to the
+ * working directory), through the walk from our own root, symlinks
+ * followed: a path into a daemon-served mount is refused, never looked up.
+ * 0, or -errno with *why as ms_walk_open's.
+ */
+int ms_walk_stat_ours(const char *path, struct stat *st, const char **why);
+
+/* The mount ID of any descriptor (O_PATH too), from /proc/self/fdinfo; -errno. */
+int ms_walk_mnt_id(int fd, uint64_t *id);
+
+#endif

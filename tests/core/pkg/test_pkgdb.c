@@ -1,0 +1,442 @@
+/*
+ * The package lookup over a dpkg database made here: 400 list files of
+ * a few hundred lines each, a merged-/usr library, a path listed by two
+ * packages, lines of every length, a status file.  Every way of reading it
+ * must give the answer of the plain sequential lookup: the reader thread
+ * reading ahead (find called at once, or after it has read everything),
+ * with a budget so small that the caller reads nearly every file itself,
+ * and the careful per-file path used when others may write the directory.
+ * A database opened with the reader and closed unused leaks nothing (the
+ * sanitizer build checks).  Random lists of short lines over three
+ * characters (equal lines, equal lengths, empty lines, no last newline)
+ * are checked against the plainest reading of the files.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "pkg/pkgdb.h"
+#include "testutil.h"
+
+#define NLISTS 400
+#define NPATHS 9
+
+struct db {
+	char *dir;
+	char *first;   /* the first list in readdir order, without ".list" */
+};
+
+static const char *const wanted[NPATHS] = {
+	"/usr/lib/x86_64-linux-gnu/libfoo.so.1", /* listed as /lib/...: merged /usr */
+	"/usr/share/shared/common",              /* in two lists: the first owns it */
+	"/usr/share/pkg123/file-0076",           /* an ordinary line mid-file */
+	"/usr/share/pkg399/file-0000",           /* the first line of a list */
+	"/usr/share/pkg007/file-0249",           /* the last line, no newline after it */
+	"/usr/share/nobody/owns-this",
+	"/usr/share/pkg123/file-007",            /* a prefix of a listed line */
+	"/usr/share/pkg123/file-0076",           /* asked twice: both answered */
+	"/lib/x86_64-linux-gnu/libfoo.so.1",     /* the alias of the first, asked too */
+};
+
+static int write_list(const char *info, const char *name, const char *text)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s.list", info, name);
+	return tu_spit(path, text);
+}
+
+/*
+ * The lines of package i: its directories, then 250 files, the odd ones
+ * padded to lengths from 27 to 63; with last_newline false the last line
+ * has no newline after it.
+ */
+static char *list_text(int i, bool last_newline)
+{
+	size_t cap = 64 * 1024, at = 0;
+	char *t = malloc(cap);
+
+	at += (size_t)snprintf(t + at, cap - at, "/.\n/usr\n/usr/share\n/usr/share/pkg%03d\n", i);
+	for (int k = 0; k < 250; k++)
+		at += (size_t)snprintf(t + at, cap - at, "/usr/share/pkg%03d/file-%04d%.*s%s", i, k,
+				       k % 2 && k != 249 ? k % 37 : 0, "-padding-padding-padding-padding-pad",
+				       k == 249 && !last_newline ? "" : "\n");
+	return t;
+}
+
+static int setup(void **state)
+{
+	struct db *db = calloc(1, sizeof(*db));
+	char *info, *text, *path, last[300] = "";
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	db->dir = tu_tmpdir();
+	info = tu_join(db->dir, "info");
+	if (!db->dir || mkdir(info, 0755) < 0)
+		return -1;
+	for (int i = 0; i < NLISTS && rc == 0; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "pkg%03d", i);
+		text = list_text(i, i != 7);
+		rc = write_list(info, name, text);
+		free(text);
+	}
+	rc |= write_list(info, "libfoo1:amd64", "/.\n/lib\n/lib/x86_64-linux-gnu\n/lib/x86_64-linux-gnu/libfoo.so.1\n");
+	path = tu_join(info, "libfoo1:amd64.md5sums");
+	rc |= tu_spit(path, "/usr/share/shared/common\n");
+	free(path);
+	/* The shared path goes into the first and the last list in readdir order. */
+	d = opendir(info);
+	while (rc == 0 && d && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (n <= 5 || strcmp(de->d_name + n - 5, ".list"))
+			continue;
+		if (!db->first)
+			db->first = strndup(de->d_name, n - 5);
+		snprintf(last, sizeof(last), "%.*s", (int)(n - 5), de->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (!db->first || !strcmp(db->first, last))
+		return -1;
+	for (int k = 0; k < 2 && rc == 0; k++) {
+		char list[4096];
+		FILE *f;
+
+		snprintf(list, sizeof(list), "%s/%s.list", info, k ? last : db->first);
+		f = fopen(list, "a");
+		rc = !f || fputs("\n/usr/share/shared\n/usr/share/shared/common\n", f) < 0 || fclose(f);
+	}
+	path = tu_join(db->dir, "status");
+	rc |= tu_spit(path,
+		      "Package: libfoo1\nStatus: install ok installed\nArchitecture: amd64\nVersion: 1.2-3\n\n"
+		      "Package: pkg123\nStatus: deinstall ok config-files\nVersion: 9\n\n"
+		      "Package: pkg123\nStatus: install ok installed\nVersion: 4.5\n");
+	free(path);
+	free(info);
+	*state = db;
+	return rc ? -1 : 0;
+}
+
+static int teardown(void **state)
+{
+	struct db *db = *state;
+
+	tu_rmtree(db->dir);
+	free(db->dir);
+	free(db->first);
+	free(db);
+	return 0;
+}
+
+/*
+ * Answer paths from the database in dir: the plain lookup (opts NULL), or
+ * through an open database with opts, searched at once or after the reader
+ * has had time to read everything.
+ */
+static void lookup(const char *dir, const char *const *paths, size_t n, const struct ms_pkgdb_opts *opts,
+		   bool wait_for_reader, struct ms_pkg *out)
+{
+	size_t *lens = calloc(n, sizeof(*lens));
+	struct ms_pkgdb *pdb;
+	struct ms_error err;
+
+	assert_non_null(lens);
+	for (size_t i = 0; i < n; i++)
+		lens[i] = strlen(paths[i]);
+	if (!opts) {
+		assert_int_equal(ms_pkgdb_lookup(dir, paths, lens, n, out, &err), 0);
+	} else {
+		assert_int_equal(ms_pkgdb_open(dir, opts, &pdb, &err), 0);
+		if (wait_for_reader)
+			usleep(100 * 1000);
+		assert_int_equal(ms_pkgdb_find(pdb, paths, lens, n, out, &err), 0);
+		ms_pkgdb_close(pdb);
+	}
+	free(lens);
+}
+
+static void lookup_plain(const struct db *db, struct ms_pkg *out)
+{
+	lookup(db->dir, wanted, NPATHS, NULL, false, out);
+}
+
+static void expect_same(const struct ms_pkg *a, const struct ms_pkg *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(a[i].found, b[i].found);
+		assert_string_equal(a[i].name, b[i].name);
+		assert_string_equal(a[i].arch, b[i].arch);
+		assert_string_equal(a[i].version, b[i].version);
+	}
+}
+
+/*
+ * Read ahead with budget, rounds times, searched at once in even rounds
+ * (the reader still listing or reading) and after it is done in odd ones:
+ * the answers of the plain lookup every time.
+ */
+static void expect_read_ahead_as_plain(const char *dir, const char *const *paths, size_t n, size_t budget,
+				       int rounds)
+{
+	struct ms_pkgdb_opts opts = { .read_ahead = true, .read_ahead_max = budget };
+	struct ms_pkg *plain = calloc(n, sizeof(*plain)), *ahead = calloc(n, sizeof(*ahead));
+
+	assert_non_null(plain);
+	assert_non_null(ahead);
+	lookup(dir, paths, n, NULL, false, plain);
+	for (int round = 0; round < rounds; round++) {
+		memset(ahead, 0x55, n * sizeof(*ahead));
+		lookup(dir, paths, n, &opts, round % 2, ahead);
+		expect_same(plain, ahead, n);
+	}
+	free(plain);
+	free(ahead);
+}
+
+static void test_sequential_answers(void **state)
+{
+	const struct db *db = *state;
+	struct ms_pkg out[NPATHS];
+
+	lookup_plain(db, out);
+	assert_true(out[0].found);
+	assert_string_equal(out[0].name, "libfoo1");
+	assert_string_equal(out[0].arch, "amd64");
+	assert_string_equal(out[0].version, "1.2-3");
+	assert_true(out[1].found);
+	assert_string_equal(out[1].name, db->first);
+	assert_true(out[2].found);
+	assert_string_equal(out[2].name, "pkg123");
+	assert_string_equal(out[2].arch, "");
+	assert_string_equal(out[2].version, "4.5");
+	assert_true(out[3].found);
+	assert_string_equal(out[3].name, "pkg399");
+	assert_true(out[4].found);
+	assert_string_equal(out[4].name, "pkg007");
+	assert_false(out[5].found);
+	assert_false(out[6].found);
+	assert_true(out[7].found);
+	assert_string_equal(out[7].name, "pkg123");
+	assert_string_equal(out[7].version, "4.5");
+	assert_true(out[8].found);
+	assert_string_equal(out[8].name, "libfoo1");
+	assert_string_equal(out[8].version, "1.2-3");
+}
+
+static void test_read_ahead_same_answers(void **state)
+{
+	const struct db *db = *state;
+
+	expect_read_ahead_as_plain(db->dir, wanted, NPATHS, 0, 20);
+}
+
+/* The reader keeps one file, defers the next; the caller reads the rest. */
+static void test_small_budget_same_answers(void **state)
+{
+	const struct db *db = *state;
+
+	expect_read_ahead_as_plain(db->dir, wanted, NPATHS, 1, 20);
+}
+
+static void test_open_shared_directory(void **state)
+{
+	const struct db *db = *state;
+	struct ms_pkg plain[NPATHS], careful[NPATHS];
+	char *info = tu_join(db->dir, "info");
+
+	lookup_plain(db, plain);
+	/* Writable by others: each file goes through O_PATH and a reopen. */
+	assert_int_equal(chmod(info, 0777), 0);
+	lookup(db->dir, wanted, NPATHS, &(struct ms_pkgdb_opts){ .read_ahead = true }, false, careful);
+	expect_same(plain, careful, NPATHS);
+	lookup_plain(db, careful);
+	expect_same(plain, careful, NPATHS);
+	assert_int_equal(chmod(info, 0755), 0);
+	free(info);
+}
+
+static void test_read_ahead_started_later(void **state)
+{
+	const struct db *db = *state;
+	struct ms_pkg plain[NPATHS], later[NPATHS];
+	struct ms_pkgdb *pdb;
+	size_t lens[NPATHS];
+	struct ms_error err;
+
+	for (size_t i = 0; i < NPATHS; i++)
+		lens[i] = strlen(wanted[i]);
+	lookup_plain(db, plain);
+	/* Opened plain, the reader started once the caller knows it will ask. */
+	assert_int_equal(ms_pkgdb_open(db->dir, NULL, &pdb, &err), 0);
+	ms_pkgdb_read_ahead(pdb);
+	ms_pkgdb_read_ahead(pdb);
+	assert_int_equal(ms_pkgdb_find(pdb, wanted, lens, NPATHS, later, &err), 0);
+	expect_same(plain, later, NPATHS);
+	/* After a search there is nothing to read ahead for. */
+	ms_pkgdb_read_ahead(pdb);
+	ms_pkgdb_close(pdb);
+	ms_pkgdb_read_ahead(NULL);
+}
+
+static void test_closed_unused(void **state)
+{
+	const struct db *db = *state;
+	struct ms_pkgdb_opts opts = { .read_ahead = true };
+	struct ms_pkgdb *pdb;
+	struct ms_error err;
+
+	/* Nothing stale: the caller closes at once, or after the reader is done. */
+	for (int round = 0; round < 10; round++) {
+		assert_int_equal(ms_pkgdb_open(db->dir, &opts, &pdb, &err), 0);
+		if (round == 9)
+			usleep(200 * 1000);
+		ms_pkgdb_close(pdb);
+	}
+}
+
+/* Random lists against the plainest reading: split at '\n', first list in readdir order. */
+#define RLISTS 60
+#define RWANT 40
+
+static char *random_text(unsigned *seed, size_t *len)
+{
+	size_t n = (size_t)(rand_r(seed) % 3000), at = 0;
+	char *t = malloc(n + 1);
+
+	/* Short lines over a small alphabet: many equal lines, many equal lengths. */
+	while (at < n) {
+		size_t line = (size_t)(rand_r(seed) % 40);
+
+		for (size_t k = 0; k < line && at < n; k++)
+			t[at++] = "/ab"[rand_r(seed) % 3];
+		if (at < n)
+			t[at++] = '\n';
+	}
+	t[n] = '\0';
+	*len = n;
+	return t;
+}
+
+/* The package owning line w (len bytes) by the plainest reading, or NULL. */
+static const char *naive_owner(char *const *names, char *const *texts, size_t n, const char *w, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		for (const char *p = texts[i]; *p;) {
+			const char *nl = strchr(p, '\n');
+			size_t k = nl ? (size_t)(nl - p) : strlen(p);
+
+			if (k && k == len && !memcmp(p, w, len))
+				return names[i];
+			p += k + (nl ? 1 : 0);
+		}
+	return NULL;
+}
+
+static void test_random_lists(void **state)
+{
+	char *dir = tu_tmpdir(), *info = tu_join(dir, "info"), *names[RLISTS], *texts[RLISTS];
+	const char *paths[RWANT];
+	char want_buf[RWANT][48];
+	struct ms_pkg plain[RWANT];
+	unsigned seed = 12345;
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+
+	(void)state;
+	assert_int_equal(mkdir(info, 0755), 0);
+	for (int i = 0; i < RLISTS; i++) {
+		char name[32];
+		size_t len;
+
+		snprintf(name, sizeof(name), "r%02d", i);
+		texts[i] = random_text(&seed, &len);
+		assert_int_equal(write_list(info, name, texts[i]), 0);
+		free(texts[i]);
+	}
+	/* Read back in readdir order, as the lookup sees them. */
+	d = opendir(info);
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (strlen(de->d_name) > 5 && !strcmp(de->d_name + strlen(de->d_name) - 5, ".list")) {
+			char *path = tu_join(info, de->d_name);
+
+			names[n] = strndup(de->d_name, strlen(de->d_name) - 5);
+			texts[n++] = tu_slurp(path, NULL);
+			free(path);
+		}
+	closedir(d);
+	assert_int_equal(n, RLISTS);
+	for (int w = 0; w < RWANT; w++) {
+		size_t len = 1 + (size_t)(rand_r(&seed) % 12);
+
+		for (size_t k = 0; k < len; k++)
+			want_buf[w][k] = "/ab"[rand_r(&seed) % 3];
+		want_buf[w][len] = '\0';
+		paths[w] = want_buf[w];
+	}
+	lookup(dir, paths, RWANT, NULL, false, plain);
+	for (int w = 0; w < RWANT; w++) {
+		const char *owner = naive_owner(names, texts, n, paths[w], strlen(paths[w]));
+
+		assert_int_equal(plain[w].found, owner != NULL);
+		if (owner)
+			assert_string_equal(plain[w].name, owner);
+	}
+	expect_read_ahead_as_plain(dir, paths, RWANT, 0, 2);
+	expect_read_ahead_as_plain(dir, paths, RWANT, 1, 2);
+	for (size_t i = 0; i < n; i++) {
+		free(names[i]);
+		free(texts[i]);
+	}
+	tu_rmtree(dir);
+	free(info);
+	free(dir);
+}
+
+static void test_not_dpkg(void **state)
+{
+	const struct db *db = *state;
+	struct ms_pkgdb_opts opts = { .read_ahead = true };
+	struct ms_pkgdb *pdb = (struct ms_pkgdb *)&pdb;
+	char *info = tu_join(db->dir, "info");
+	struct ms_error err;
+
+	assert_int_equal(ms_pkgdb_open(info, &opts, &pdb, &err), MS_ERR_NOTSUP);
+	assert_null(pdb);
+	assert_non_null(strstr(err.msg, "not a dpkg system"));
+	free(info);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sequential_answers),
+		cmocka_unit_test(test_read_ahead_same_answers),
+		cmocka_unit_test(test_small_budget_same_answers),
+		cmocka_unit_test(test_open_shared_directory),
+		cmocka_unit_test(test_read_ahead_started_later),
+		cmocka_unit_test(test_closed_unused),
+		cmocka_unit_test(test_random_lists),
+		cmocka_unit_test(test_not_dpkg),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

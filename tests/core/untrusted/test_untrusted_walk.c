@@ -1,0 +1,450 @@
+/*
+ * The one walk of user-controlled paths (src/core/untrusted/untrusted_walk.h), on a
+ * tree the test builds under its temporary directory, which is the walk's
+ * root: symlinks are resolved inside the root and counted, ".." never
+ * leaves it, the no-symlink and root-owned-directory flags refuse what
+ * they say, a refused mount point in the mount table stops the walk before
+ * it steps there, and a mount the table does not know (seen by its mount
+ * ID in fdinfo) is refused.  The mount tests need root (mount(2)).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "untrusted/untrusted_walk.h"
+#include "testutil.h"
+
+struct fx {
+	char *dir;
+	int rootfd;
+	struct ms_walk_mounts *ours;
+	struct ms_walk_root root;
+	struct stat file_st; /* of DIR/a/b/file */
+	char *mounted;       /* a tmpfs mounted by the test, or NULL */
+};
+
+static char *at(struct fx *fx, const char *rel)
+{
+	return tu_join(fx->dir, rel);
+}
+
+static void mkdir_at(struct fx *fx, const char *rel, mode_t mode)
+{
+	char *p = at(fx, rel);
+
+	assert_int_equal(mkdir(p, mode), 0);
+	/* Whatever the umask. */
+	assert_int_equal(chmod(p, mode), 0);
+	free(p);
+}
+
+static void symlink_at(struct fx *fx, const char *target, const char *rel)
+{
+	char *p = at(fx, rel);
+
+	assert_int_equal(symlink(target, p), 0);
+	free(p);
+}
+
+static int setup(void **state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+	char *file;
+
+	assert_non_null(fx);
+	*state = fx;
+	fx->dir = tu_tmpdir();
+	assert_non_null(fx->dir);
+	assert_int_equal(chmod(fx->dir, 0755), 0);
+	mkdir_at(fx, "a", 0755);
+	mkdir_at(fx, "a/b", 0755);
+	file = at(fx, "a/b/file");
+	assert_int_equal(tu_spit(file, "x"), 0);
+	assert_int_equal(stat(file, &fx->file_st), 0);
+	free(file);
+	fx->rootfd = open(fx->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fx->rootfd >= 0);
+	assert_int_equal(ms_walk_mounts_load(-1, &fx->ours, NULL), 0);
+	fx->root = (struct ms_walk_root){ fx->rootfd, fx->ours };
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+
+	if (fx->mounted) {
+		umount2(fx->mounted, MNT_DETACH);
+		free(fx->mounted);
+	}
+	ms_walk_mounts_free(fx->ours);
+	close(fx->rootfd);
+	tu_rmtree(fx->dir);
+	free(fx->dir);
+	free(fx);
+	return 0;
+}
+
+/* Walk path; the errno (0 on success), with *st filled then. */
+static int walk(const struct ms_walk_root *root, const char *path, unsigned flags, struct stat *st,
+		const char **why)
+{
+	struct stat tmp;
+	const char *w;
+	int fd = ms_walk_open(root, path, flags, st ? st : &tmp, why ? why : &w);
+
+	if (fd < 0)
+		return -fd;
+	close(fd);
+	return 0;
+}
+
+static void assert_is_file(struct fx *fx, const struct stat *st)
+{
+	assert_true(st->st_ino == fx->file_st.st_ino && st->st_dev == fx->file_st.st_dev);
+}
+
+static void test_plain_path(void **state)
+{
+	struct fx *fx = *state;
+	struct stat st;
+
+	assert_int_equal(walk(&fx->root, "/a/b/file", 0, &st, NULL), 0);
+	assert_is_file(fx, &st);
+	assert_int_equal(walk(&fx->root, "//a/./b//file", 0, &st, NULL), 0);
+	assert_is_file(fx, &st);
+	assert_int_equal(walk(&fx->root, "/a/nope", 0, NULL, NULL), ENOENT);
+	assert_int_equal(walk(&fx->root, "/a/b/file/x", 0, NULL, NULL), ENOTDIR);
+}
+
+/* An absolute target restarts at the walk's root, not at "/". */
+static void test_symlink_inside_root(void **state)
+{
+	struct fx *fx = *state;
+	struct stat st;
+
+	symlink_at(fx, "/a", "abs");
+	symlink_at(fx, "b/file", "a/rel");
+	symlink_at(fx, "/a/b/file", "a/b/deep");
+	assert_int_equal(walk(&fx->root, "/abs/b/file", 0, &st, NULL), 0);
+	assert_is_file(fx, &st);
+	assert_int_equal(walk(&fx->root, "/a/b/deep", MS_WALK_FOLLOW_LAST, &st, NULL), 0);
+	assert_is_file(fx, &st);
+	assert_int_equal(walk(&fx->root, "/a/rel", MS_WALK_FOLLOW_LAST, &st, NULL), 0);
+	assert_is_file(fx, &st);
+	/* Without FOLLOW_LAST, the last component is the link itself. */
+	assert_int_equal(walk(&fx->root, "/a/rel", 0, &st, NULL), 0);
+	assert_true(S_ISLNK(st.st_mode));
+}
+
+static void test_dotdot_stays_in_root(void **state)
+{
+	struct fx *fx = *state;
+	struct stat st, root_st;
+
+	assert_int_equal(fstat(fx->rootfd, &root_st), 0);
+	assert_int_equal(walk(&fx->root, "/../../../a/b/file", 0, &st, NULL), 0);
+	assert_is_file(fx, &st);
+	assert_int_equal(walk(&fx->root, "/a/b/../../..", 0, &st, NULL), 0);
+	assert_true(st.st_ino == root_st.st_ino && st.st_dev == root_st.st_dev);
+	/* Through a symlink too: "../../../.." from the root is the root. */
+	symlink_at(fx, "../../../../../../../..", "a/up");
+	assert_int_equal(walk(&fx->root, "/a/up/a/b/file", 0, &st, NULL), 0);
+	assert_is_file(fx, &st);
+	symlink_at(fx, "../../../../../../../../etc/passwd", "a/passwd");
+	assert_int_equal(walk(&fx->root, "/a/passwd", MS_WALK_FOLLOW_LAST, NULL, NULL), ENOENT);
+}
+
+/* At most MS_WALK_MAX_SYMLINKS symlinks: a chain of 40 resolves, 41 and a loop give ELOOP. */
+static void test_symlinks_counted(void **state)
+{
+	struct fx *fx = *state;
+	char name[32], target[32];
+	struct stat st;
+
+	symlink_at(fx, "/a/b/file", "s40");
+	for (int i = 39; i >= 0; i--) {
+		snprintf(name, sizeof(name), "s%d", i);
+		snprintf(target, sizeof(target), "s%d", i + 1);
+		symlink_at(fx, target, name);
+	}
+	assert_int_equal(walk(&fx->root, "/s1", MS_WALK_FOLLOW_LAST, &st, NULL), 0);
+	assert_is_file(fx, &st);
+	assert_int_equal(walk(&fx->root, "/s0", MS_WALK_FOLLOW_LAST, NULL, NULL), ELOOP);
+	symlink_at(fx, "l2", "l1");
+	symlink_at(fx, "l1", "l2");
+	assert_int_equal(walk(&fx->root, "/l1/x", 0, NULL, NULL), ELOOP);
+}
+
+static void test_no_symlinks(void **state)
+{
+	struct fx *fx = *state;
+	const char *why = NULL;
+
+	symlink_at(fx, "a", "via");
+	assert_int_equal(walk(&fx->root, "/via/b/file", 0, NULL, NULL), 0);
+	assert_int_equal(walk(&fx->root, "/via/b/file", MS_WALK_NO_SYMLINKS, NULL, &why), ELOOP);
+	assert_non_null(why);
+	assert_int_equal(walk(&fx->root, "/a/b/file", MS_WALK_NO_SYMLINKS, NULL, NULL), 0);
+}
+
+static void test_root_dirs(void **state)
+{
+	struct fx *fx = *state;
+	const char *why = NULL;
+	char *p;
+
+	mkdir_at(fx, "user", 0755);
+	mkdir_at(fx, "user/d", 0755);
+	p = at(fx, "user/d/file");
+	assert_int_equal(tu_spit(p, "x"), 0);
+	free(p);
+	p = at(fx, "user");
+	assert_int_equal(chown(p, 65534, 65534), 0);
+	free(p);
+	assert_int_equal(walk(&fx->root, "/user/d/file", 0, NULL, NULL), 0);
+	assert_int_equal(walk(&fx->root, "/user/d/file", MS_WALK_ROOT_DIRS, NULL, &why), EPERM);
+	assert_non_null(why);
+	/* Root's, but writable by others. */
+	mkdir_at(fx, "open", 0777);
+	p = at(fx, "open/file");
+	assert_int_equal(tu_spit(p, "x"), 0);
+	free(p);
+	assert_int_equal(walk(&fx->root, "/open/file", MS_WALK_ROOT_DIRS, NULL, NULL), EPERM);
+	assert_int_equal(walk(&fx->root, "/a/b/file", MS_WALK_ROOT_DIRS, NULL, NULL), 0);
+	/* Sticky, as /tmp: others may add entries, never swap root's; theirs are refused. */
+	mkdir_at(fx, "sticky", 0755);
+	mkdir_at(fx, "sticky/mine", 0755);
+	mkdir_at(fx, "sticky/theirs", 0755);
+	p = at(fx, "sticky");
+	assert_int_equal(chmod(p, 01777), 0);
+	free(p);
+	p = at(fx, "sticky/theirs");
+	assert_int_equal(chown(p, 65534, 65534), 0);
+	free(p);
+	p = at(fx, "sticky/mine/file");
+	assert_int_equal(tu_spit(p, "x"), 0);
+	free(p);
+	p = at(fx, "sticky/theirs/file");
+	assert_int_equal(tu_spit(p, "x"), 0);
+	free(p);
+	assert_int_equal(walk(&fx->root, "/sticky/mine/file", MS_WALK_ROOT_DIRS, NULL, NULL), 0);
+	assert_int_equal(walk(&fx->root, "/sticky/theirs/file", MS_WALK_ROOT_DIRS, NULL, NULL), EPERM);
+}
+
+/* Does a line of text start with head? */
+static bool line_starts(const char *text, const char *head)
+{
+	size_t n = strlen(head);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, head, n))
+			return true;
+	return false;
+}
+
+/* Our mountinfo, plus extra lines. */
+static struct ms_walk_mounts *table_with(const char *extra)
+{
+	struct ms_walk_mounts *m;
+	char *text = tu_slurp("/proc/self/mountinfo", NULL);
+	char *all = NULL;
+
+	assert_non_null(text);
+	/*
+	 * Run in a chroot, our mountinfo leaves out the mount our root sits in
+	 * (a walk of our own root takes it as it is; a table from text cannot
+	 * know it is ours): name it, as a plain disk mount.
+	 */
+	{
+		uint64_t id;
+		int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		char head[32], *more = NULL;
+
+		assert_true(fd >= 0);
+		assert_int_equal(ms_walk_mnt_id(fd, &id), 0);
+		close(fd);
+		snprintf(head, sizeof(head), "%llu ", (unsigned long long)id);
+		if (!line_starts(text, head)) {
+			assert_true(asprintf(&more, "%s%s1 0:0 / / rw - ext4 /dev/root rw\n", text, head) > 0);
+			free(text);
+			text = more;
+		}
+	}
+	assert_true(asprintf(&all, "%s%s", text, extra) > 0);
+	assert_int_equal(ms_walk_mounts_from_text(all, strlen(all), &m, NULL), 0);
+	free(all);
+	free(text);
+	return m;
+}
+
+/* A refused mount point, as the walk's root sees it, is never stepped into. */
+static void test_refused_mount_point(void **state)
+{
+	struct fx *fx = *state;
+	struct ms_walk_mounts *m = table_with("999999 1 0:999 / /a/b rw - fuse.evil evil rw\n"
+					      "999998 1 0:998 / /sp\\040ace rw - nfs4 srv:/x rw\n");
+	struct ms_walk_root root = { fx->rootfd, m };
+	const char *why = NULL;
+	char *p;
+
+	assert_int_equal(walk(&root, "/a/b/file", 0, NULL, &why), EREMOTE);
+	assert_string_equal(why, MS_WALK_WHY_SERVED);
+	assert_int_equal(walk(&root, "/a/b", 0, NULL, NULL), EREMOTE);
+	assert_int_equal(walk(&root, "/a", 0, NULL, NULL), 0);
+	mkdir_at(fx, "sp ace", 0755);
+	p = at(fx, "sp ace/f");
+	assert_int_equal(tu_spit(p, "x"), 0);
+	free(p);
+	assert_int_equal(walk(&root, "/sp ace/f", 0, NULL, NULL), EREMOTE);
+	/* Reached through a symlink, the canonical path is what is checked. */
+	symlink_at(fx, "a/./b", "sneak");
+	assert_int_equal(walk(&root, "/sneak/file", 0, NULL, NULL), EREMOTE);
+	ms_walk_mounts_free(m);
+}
+
+/* Mount the test's tmpfs at DIR/m, with a file f; skips without mount(2). */
+static void mount_tmpfs(struct fx *fx)
+{
+	char *p;
+
+	if (geteuid() != 0)
+		skip();
+	mkdir_at(fx, "m", 0755);
+	fx->mounted = at(fx, "m");
+	if (mount("ms-walk-test", fx->mounted, "tmpfs", 0, "size=64k") < 0) {
+		free(fx->mounted);
+		fx->mounted = NULL;
+		skip();
+	}
+	p = at(fx, "m/f");
+	assert_int_equal(tu_spit(p, "x"), 0);
+	free(p);
+}
+
+/*
+ * From our root, as our mountinfo prints paths.  A mount the table does not
+ * know, seen only by its mount ID, is refused; so is one the table knows
+ * at another place (a freed mount's ID, reused).
+ */
+static void test_unknown_mount_id(void **state)
+{
+	struct fx *fx = *state;
+	struct ms_walk_mounts *before = table_with(""), *reread, *moved;
+	struct ms_walk_root root = { open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), before };
+	char *path = at(fx, "m/f"), *text, *line, *mnt_field, *moved_text = NULL;
+	const char *why = NULL;
+
+	assert_true(root.fd >= 0);
+	/* Read before the mount, never again: the table cannot know it. */
+	assert_int_equal(ms_walk_mounts_load(-1, &reread, NULL), 0);
+	mount_tmpfs(fx);
+	assert_int_equal(walk(&root, path, 0, NULL, &why), EREMOTE);
+	assert_string_equal(why, MS_WALK_WHY_SERVED);
+	/* A table that may read mountinfo again learns the new mount: tmpfs is the kernel's. */
+	root.mounts = reread;
+	assert_int_equal(walk(&root, path, 0, NULL, NULL), 0);
+	/* The same mount ID, said to be mounted elsewhere. */
+	text = tu_slurp("/proc/self/mountinfo", NULL);
+	assert_non_null(text);
+	line = strstr(text, " ms-walk-test ");
+	assert_non_null(line);
+	while (line > text && line[-1] != '\n')
+		line--;
+	mnt_field = strchr(strchr(strchr(strchr(line, ' ') + 1, ' ') + 1, ' ') + 1, ' ') + 1;
+	assert_true(asprintf(&moved_text, "%.*s/elsewhere%s", (int)(mnt_field - text), text,
+			     strchr(mnt_field, ' ')) > 0);
+	assert_int_equal(ms_walk_mounts_from_text(moved_text, strlen(moved_text), &moved, NULL), 0);
+	root.mounts = moved;
+	assert_int_equal(walk(&root, path, 0, NULL, NULL), EREMOTE);
+	close(root.fd);
+	ms_walk_mounts_free(before);
+	ms_walk_mounts_free(reread);
+	ms_walk_mounts_free(moved);
+	free(moved_text);
+	free(text);
+	free(path);
+}
+
+/*
+ * Run in a chroot that is no mount point, our mountinfo lacks the mount our
+ * root sits in: walks from our own root still work.
+ */
+static void test_in_chroot(void **state)
+{
+	struct fx *fx = *state;
+	int status;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		skip();
+	mkdir_at(fx, "proc", 0555);
+	fx->mounted = at(fx, "proc");
+	assert_int_equal(mount("/proc", fx->mounted, NULL, MS_BIND | MS_REC, NULL), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct ms_walk_mounts *m;
+		struct ms_walk_root root;
+		const char *why;
+		int rc;
+
+		if (chroot(fx->dir) < 0 || chdir("/") < 0 || ms_walk_mounts_load(-1, &m, NULL) < 0)
+			_exit(100);
+		root = (struct ms_walk_root){ open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), m };
+		rc = walk(&root, "/a/b/file", 0, NULL, &why);
+		_exit(rc);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void test_open_read(void **state)
+{
+	struct fx *fx = *state;
+	const char *why = NULL;
+	struct stat st;
+	char *p = at(fx, "fifo");
+	char c;
+	int fd;
+
+	fd = ms_walk_open_read(&fx->root, "/a/b/file", 0, &fx->file_st, NULL, NULL, &st, &why);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, &c, 1), 1);
+	assert_int_equal(c, 'x');
+	close(fd);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	free(p);
+	assert_int_equal(ms_walk_open_read(&fx->root, "/fifo", 0, NULL, NULL, NULL, NULL, &why), -1);
+	assert_non_null(why);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_plain_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_symlink_inside_root, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dotdot_stays_in_root, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_symlinks_counted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_symlinks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_root_dirs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_mount_point, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_mount_id, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_in_chroot, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_read, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,379 @@
+/*
+ * The explorer's stale parts without a terminal, on a real process:
+ * tests/stale-child maps two copies of the test libraries from a temp
+ * directory; one is then deleted, the other replaced by rename.  Checks the
+ * maps view's per-row verdicts (visible rows only, cached until forgotten),
+ * the flag letters and the detail line, the process list's STALE count, the
+ * stale view's model, the user's ignore file, and the S key's default name.
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/stale/ignore.h"
+#include "core/maps/maps.h"
+#include "core/procs/proclist.h"
+#include "core/stale/stale.h"
+#include "fixture_client.h"
+#include "testutil.h"
+#include "tui/format.h"
+#include "tui/maps_model.h"
+#include "tui/stale_model.h"
+#include "tui/verdicts.h"
+
+struct fx {
+	char *dir;
+	char *gone;     /* mapped, then deleted */
+	char *swapped;  /* mapped, then replaced by rename (so also " (deleted)") */
+	struct fixture child;
+	struct ms_proc *proc;
+	struct ms_maps *maps;
+};
+
+static int setup(void **state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+	char *lib_a = tu_built("libstale-a.so"), *lib_b = tu_built("libstale-b.so");
+	char *tmp;
+	struct ms_error err;
+
+	assert_non_null(fx);
+	fx->dir = tu_tmpdir();
+	assert_non_null(fx->dir);
+	fx->gone = tu_join(fx->dir, "libgone.so");
+	fx->swapped = tu_join(fx->dir, "libswapped.so");
+	tmp = tu_join(fx->dir, "incoming.so");
+	assert_int_equal(tu_copy(lib_a, fx->gone), 0);
+	assert_int_equal(tu_copy(lib_a, fx->swapped), 0);
+	assert_int_equal(fixture_start_with(&fx->child, FIXTURE_STALE_CHILD), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "mapx %s", fx->gone), 0);
+	assert_int_equal(fixture_commandf(&fx->child, "mapx %s", fx->swapped), 0);
+	assert_int_equal(unlink(fx->gone), 0);
+	assert_int_equal(tu_copy(lib_b, tmp), 0);
+	assert_int_equal(rename(tmp, fx->swapped), 0);
+	assert_int_equal(ms_proc_open(fx->child.pid, &fx->proc, &err), 0);
+	assert_int_equal(ms_maps_open(fx->proc, NULL, &fx->maps, &err), 0);
+	free(tmp);
+	free(lib_a);
+	free(lib_b);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+
+	ms_maps_close(fx->maps);
+	ms_proc_close(fx->proc);
+	fixture_stop(&fx->child);
+	tu_rmtree(fx->dir);
+	free(fx->dir);
+	free(fx->gone);
+	free(fx->swapped);
+	free(fx);
+	return 0;
+}
+
+static bool name_is(const struct ms_mapping *m, const char *path, bool deleted)
+{
+	char want[4096];
+
+	snprintf(want, sizeof(want), "%s%s", path, deleted ? " (deleted)" : "");
+	return m->name && m->name_len == strlen(want) && !memcmp(m->name, want, m->name_len);
+}
+
+/* The child's whole map in a view of the given height. */
+static void load_view(struct fx *fx, struct tui_mapview *vm, size_t height)
+{
+	struct ms_maplist all = { 0 };
+	struct ms_error err;
+
+	tui_mapview_init(vm, 0, height);
+	assert_int_equal(ms_maps_collect(fx->maps, 0, &all, &err), 0);
+	assert_true(tui_mapview_apply(vm, &all, 0, false, true) >= 0);
+	ms_maplist_free(&all);
+}
+
+static void test_visible_rows_get_verdicts(void **state)
+{
+	struct fx *fx = *state;
+	struct tui_mapview vm;
+	struct tui_verdicts vc;
+	struct ms_error err;
+	size_t deleted = 0, replaced = 0, distinct;
+
+	load_view(fx, &vm, 1000);
+	assert_int_equal(tui_verdicts_init(&vc, NULL, fx->proc, &err), 0);
+	assert_int_equal(tui_mapview_judge_visible(&vm, tui_verdicts_judge, &vc), 0);
+	for (size_t i = 0; i < vm.nrows; i++) {
+		const struct tui_maprow *r = &vm.rows[i];
+		char text[TUI_LINE_MAX];
+
+		if (!ms_mapping_is_file_backed(r->m)) {
+			assert_int_equal(r->verdict, TUI_VERDICT_NONE);
+			continue;
+		}
+		tui_format_maprow(text, sizeof(text), r->m, r->mark, r->verdict, 0, 0);
+		if (name_is(r->m, fx->gone, true)) {
+			assert_int_equal(r->verdict, MS_STALE_DELETED);
+			assert_memory_equal(text, " D ", 3);
+			deleted++;
+		} else if (name_is(r->m, fx->swapped, true)) {
+			assert_int_equal(r->verdict, MS_STALE_REPLACED);
+			assert_memory_equal(text, " R ", 3);
+			replaced++;
+		} else {
+			if (ms_stale_verdict_is_stale((enum ms_stale_verdict)r->verdict))
+				fail_msg("flagged: %s", text);
+			assert_memory_equal(text, "   ", 3);
+		}
+	}
+	assert_int_equal(deleted, 1);
+	assert_int_equal(replaced, 1);
+
+	/* One verdict per distinct file; a second pass is served from the cache. */
+	distinct = vc.judged;
+	assert_true(distinct >= 3 && distinct < vm.nrows);
+	assert_int_equal(tui_mapview_judge_visible(&vm, tui_verdicts_judge, &vc), 0);
+	assert_int_equal(vc.judged, distinct);
+	/* Forgetting (every few ticks, or F5) judges them again. */
+	for (int i = 0; i < TUI_VERDICT_FORGET_TICKS - 1; i++)
+		assert_false(tui_verdicts_tick(&vc));
+	assert_true(tui_verdicts_tick(&vc));
+	assert_int_equal(tui_mapview_judge_visible(&vm, tui_verdicts_judge, &vc), 0);
+	assert_int_equal(vc.judged, 2 * distinct);
+	tui_verdicts_free(&vc);
+	tui_mapview_free(&vm);
+}
+
+static void test_only_visible_rows_are_judged(void **state)
+{
+	struct fx *fx = *state;
+	struct tui_mapview vm;
+	struct tui_verdicts vc;
+	struct ms_error err;
+	size_t first;
+
+	load_view(fx, &vm, 3);
+	assert_int_equal(tui_verdicts_init(&vc, NULL, fx->proc, &err), 0);
+	/* Scroll so the first shown row is not the first row. */
+	tui_mapview_move(&vm, 5);
+	first = tui_mapview_first_shown(&vm);
+	assert_true(first > 0);
+	assert_true(vm.nrows > first + 3);
+	assert_int_equal(tui_mapview_judge_visible(&vm, tui_verdicts_judge, &vc), 0);
+	for (size_t i = 0; i < vm.nrows; i++) {
+		bool shown = i >= first && i < first + 3;
+
+		if (!shown || !ms_mapping_is_file_backed(vm.rows[i].m))
+			assert_int_equal(vm.rows[i].verdict, TUI_VERDICT_NONE);
+		else
+			assert_int_not_equal(vm.rows[i].verdict, TUI_VERDICT_NONE);
+	}
+	assert_true(vc.judged <= 3);
+	tui_verdicts_free(&vc);
+	tui_mapview_free(&vm);
+}
+
+static void test_detail_shows_verdict_and_why(void **state)
+{
+	struct fx *fx = *state;
+	struct ms_maplist all = { 0 };
+	struct tui_detail_line lines[12];
+	const struct ms_stale_result *r = NULL;
+	struct tui_verdicts vc;
+	struct ms_error err;
+	size_t n, i, k;
+
+	assert_int_equal(tui_verdicts_init(&vc, NULL, fx->proc, &err), 0);
+	assert_int_equal(ms_maps_collect(fx->maps, 0, &all, &err), 0);
+	for (i = 0; i < all.count && !name_is(&all.items[i], fx->gone, true); i++)
+		;
+	assert_true(i < all.count);
+	assert_null(tui_verdicts_find(&vc, &all.items[i]));
+	assert_int_equal(tui_verdicts_get(&vc, &all.items[i], &r), 0);
+	assert_ptr_equal(tui_verdicts_find(&vc, &all.items[i]), r);
+	n = tui_format_detail(lines, 12, &all.items[i], r, true, 0);
+	for (k = 0; k < n && strcmp(lines[k].label, "stale"); k++)
+		;
+	assert_true(k < n);
+	assert_string_equal(lines[k].value, "deleted: unlinked, and no file is at the path now");
+	/* Without a verdict there is no such line. */
+	assert_int_equal(tui_format_detail(lines, 12, &all.items[i], NULL, true, 0), n - 1);
+	ms_maplist_free(&all);
+	tui_verdicts_free(&vc);
+}
+
+static const struct ms_procrow *find_row(const struct ms_proclist *l, pid_t pid)
+{
+	size_t i = ms_proclist_find(l, pid);
+
+	assert_true(i < l->count);
+	return &l->rows[i];
+}
+
+static void test_proclist_stale_count(void **state)
+{
+	struct fx *fx = *state;
+	struct ms_proclist l = { 0 };
+	struct ms_stale_ctx *ctx;
+	const struct ms_procrow *row;
+	struct ms_error err;
+	char text[TUI_LINE_MAX], cell[16];
+
+	assert_int_equal(ms_stale_ctx_new(NULL, &ctx, &err), 0);
+	assert_int_equal(ms_proclist_scan_stale(MS_PROCLIST_PROCFS, MS_PROCLIST_COUNT_MAPS, ctx, &l, &err), 0);
+	row = find_row(&l, fx->child.pid);
+	assert_true(row->stale_counted);
+	assert_int_equal(row->stale, 2);
+	tui_format_procrow(text, sizeof(text), row, 0);
+	memcpy(cell, text + TUI_PROCROW_STALE_X, TUI_PROCROW_STALE_W);
+	cell[TUI_PROCROW_STALE_W] = '\0';
+	assert_string_equal(cell, "     2");
+	/* Without a context nothing is counted, and the column says so. */
+	assert_int_equal(ms_proclist_scan(MS_PROCLIST_PROCFS, MS_PROCLIST_COUNT_MAPS, &l, &err), 0);
+	row = find_row(&l, fx->child.pid);
+	assert_false(row->stale_counted);
+	tui_format_procrow(text, sizeof(text), row, 0);
+	memcpy(cell, text + TUI_PROCROW_STALE_X, TUI_PROCROW_STALE_W);
+	assert_memory_equal(cell, "     -", TUI_PROCROW_STALE_W);
+	ms_proclist_free(&l);
+	ms_stale_ctx_free(ctx);
+}
+
+static void test_staleview_lists_the_child(void **state)
+{
+	struct fx *fx = *state;
+	struct ms_proclist all = { 0 }, one = { 0 };
+	struct tui_staleview sv;
+	struct ms_stale_ctx *ctx;
+	struct ms_error err;
+	size_t i, seen = 0;
+	char text[TUI_LINE_MAX];
+
+	assert_int_equal(ms_stale_ctx_new(NULL, &ctx, &err), 0);
+	assert_int_equal(ms_proclist_scan(MS_PROCLIST_PROCFS, 0, &all, &err), 0);
+	/* Only the child (and ourselves, which must be skipped), not the whole machine. */
+	i = ms_proclist_find(&all, fx->child.pid);
+	assert_true(i < all.count);
+	one.rows = &all.rows[i];
+	one.count = 1;
+	tui_staleview_init(&sv, 10);
+	assert_int_equal(tui_staleview_scan(&sv, ctx, &one, MS_BACKEND_AUTO, fx->child.pid, &err), 0);
+	assert_int_equal(sv.count, 0);
+	assert_int_equal(tui_staleview_scan(&sv, ctx, &one, MS_BACKEND_AUTO, getpid(), &err), 0);
+	assert_int_equal(sv.count, 1);
+	assert_int_equal(sv.scanned, 1);
+	assert_int_equal(sv.entries[0].pid, fx->child.pid);
+	assert_int_equal(sv.entries[0].files.count, 2);
+	assert_int_equal(sv.nlines, 3);
+	assert_int_equal(sv.lines[0].file, -1);
+	for (i = 1; i < sv.nlines; i++) {
+		const struct ms_stale_file *f = &sv.entries[0].files.items[sv.lines[i].file];
+
+		tui_format_staleline(text, sizeof(text), &sv, &sv.lines[i], 0);
+		if (f->result.verdict == MS_STALE_DELETED) {
+			assert_non_null(strstr(text, "deleted"));
+			assert_non_null(strstr(text, fx->gone));
+			seen |= 1;
+		} else {
+			assert_int_equal(f->result.verdict, MS_STALE_REPLACED);
+			assert_non_null(strstr(text, fx->swapped));
+			seen |= 2;
+		}
+	}
+	assert_int_equal(seen, 3);
+	/* The selection stays on the same line across a rescan, and names the process. */
+	tui_staleview_select(&sv, 2);
+	assert_int_equal(tui_staleview_scan(&sv, ctx, &one, MS_BACKEND_AUTO, getpid(), &err), 0);
+	assert_int_equal(sv.sel_row, 2);
+	assert_int_equal(tui_staleview_selected_pid(&sv), fx->child.pid);
+	tui_staleview_free(&sv);
+	ms_proclist_free(&all);
+	ms_stale_ctx_free(ctx);
+}
+
+static void test_user_ignore_file(void **state)
+{
+	char *dir = tu_tmpdir(), *sub, *conf;
+	struct ms_ignore *ign = NULL, *def = NULL;
+	struct ms_error err;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(dir);
+	sub = tu_join(dir, "mapscope");
+	conf = tu_join(sub, "stale-ignore.conf");
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	/* No file: the built-in defaults. */
+	assert_int_equal(ms_ignore_load_user(&ign, &err), 0);
+	assert_int_equal(ms_ignore_default(&def, &err), 0);
+	assert_int_equal(ms_ignore_count(ign), ms_ignore_count(def));
+	ms_ignore_free(ign);
+	/* The user's file wins. */
+	assert_int_equal(mkdir(sub, 0700), 0);
+	f = fopen(conf, "w");
+	assert_non_null(f);
+	fputs("# mine\n/opt/scratch/* my scratch files\n", f);
+	fclose(f);
+	assert_int_equal(ms_ignore_load_user(&ign, &err), 0);
+	assert_int_equal(ms_ignore_count(ign), 1);
+	assert_string_equal(ms_ignore_match(ign, "/opt/scratch/x.so", 17), "my scratch files");
+	ms_ignore_free(ign);
+	/* A broken one is an error naming it, not a silent fallback. */
+	f = fopen(conf, "w");
+	assert_non_null(f);
+	fputs("/opt/no-reason\n", f);
+	fclose(f);
+	assert_true(ms_ignore_load_user(&ign, &err) < 0);
+	assert_non_null(strstr(err.msg, conf));
+	unsetenv("XDG_CONFIG_HOME");
+	ms_ignore_free(def);
+	unlink(conf);
+	tu_rmtree(dir);
+	free(conf);
+	free(sub);
+	free(dir);
+}
+
+static void test_snapshot_default_name(void **state)
+{
+	char name[128];
+
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	tui_format_snapshot_name(name, sizeof(name), 4242, (time_t)1700000000);
+	assert_string_equal(name, "mapscope-4242-20231114-221320.json");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_visible_rows_get_verdicts),
+		cmocka_unit_test(test_only_visible_rows_are_judged),
+		cmocka_unit_test(test_detail_shows_verdict_and_why),
+		cmocka_unit_test(test_proclist_stale_count),
+		cmocka_unit_test(test_staleview_lists_the_child),
+	};
+	const struct CMUnitTest plain[] = {
+		cmocka_unit_test(test_user_ignore_file),
+		cmocka_unit_test(test_snapshot_default_name),
+	};
+	int failed = cmocka_run_group_tests(tests, setup, teardown);
+
+	return failed | cmocka_run_group_tests(plain, NULL, NULL);
+}
