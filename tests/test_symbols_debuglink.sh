@@ -15,6 +15,8 @@ BIN=${MS_BIN:-./mapscope}
 TDIR=$(dirname "${MS_FIXTURE:-./tests/ms-fixture}")
 HOLD=$TDIR/ms-dlopen-hold
 NOBODY=65534
+SRCDIR=${srcdir:-.}
+. "$SRCDIR/tests/dlopen_hold.sh"
 skip() { echo "$NAME: SKIP ($*)"; exit 77; }
 grep -q '^#define HAVE_LIBDW 1' "${MS_CONFIG_H:-config.h}" || skip "built without libdw"
 [ "$(id -u)" = 0 ] || skip "needs root: root's mapscope against uid $NOBODY"
@@ -71,21 +73,8 @@ cp "$TMP/secretdir/secret.debug" "$TMP/root/.debug/secret.debug"
 # at DIR: the SYMBOL root's mapscope gives for another_secret+1 in DIR/lib.so,
 # mapped by uid 65534.
 at_secret() {
-	exec 3>&-
-	rm -f "$TMP/hold.in" "$TMP/hold.out"
-	mkfifo "$TMP/hold.in" "$TMP/hold.out" || fail "mkfifo"
-	"$HOLD" "$NOBODY" "$1/lib.so" ms_debuglink_target <"$TMP/hold.in" >"$TMP/hold.out" &
-	HPID=$!
-	exec 3>"$TMP/hold.in"
-	sym= ready=
-	while read -r word value; do
-		case $word in
-		sym) sym=$value ;;
-		ready) ready=$value; break ;;
-		*) fail "ms-dlopen-hold: $word $value" ;;
-		esac
-	done <"$TMP/hold.out"
-	[ -n "$sym" ] && [ "$ready" = "$HPID" ] || fail "ms-dlopen-hold did not start"
+	hold_start "$TMP" "$HOLD" "$1/lib.so" ms_debuglink_target
+	sym=$HSYM
 	addr=$(printf '%x' $((0x$sym - 0x$target + 0x$secret + 1)))
 	timeout -s KILL 20 "$BIN" at "$HPID" "$addr" -r -n -o SYMBOL 2>"$TMP/err" || fail "at exited $?: $(cat "$TMP/err")"
 	kill -KILL "$HPID" 2>/dev/null

@@ -78,28 +78,15 @@ craft sparse "$TMP/base.so" "$TMP/sparse.so"
 rm -f "$TMP/base.so"
 chown "$NOBODY:$NOBODY" "$TMP"/* && chmod 0644 "$TMP"/*.so "$TMP/alt.debug" || fail "chown"
 
+. "$SRCDIR/tests/dlopen_hold.sh"
 # hold CASE: ms-dlopen-hold maps $TMP/CASE.so as uid 65534; sets HPID and
 # ADDR (ms_hostile_target + 4).  Its stdin stays open on fd 3 until the
 # next hold.
 hold() {
-	exec 3>&-
-	rm -f "$TMP/hold.in" "$TMP/hold.out"
-	mkfifo "$TMP/hold.in" "$TMP/hold.out" || fail "mkfifo"
-	"$HOLD" "$NOBODY" "$TMP/$1.so" ms_hostile_target <"$TMP/hold.in" >"$TMP/hold.out" &
-	HPID=$!
+	hold_start "$TMP" "$HOLD" "$TMP/$1.so" ms_hostile_target
 	HOLDERS="$HOLDERS $HPID"
-	exec 3>"$TMP/hold.in"
-	sym= ready=
-	while read -r word value; do
-		case $word in
-		sym) sym=$value ;;
-		ready) ready=$value; break ;;
-		*) fail "ms-dlopen-hold $1.so: $word $value" ;;
-		esac
-	done <"$TMP/hold.out"
-	[ -n "$sym" ] && [ "$ready" = "$HPID" ] || fail "ms-dlopen-hold $1.so did not start"
 	[ "$(awk '/^Uid:/ { print $2 }' "/proc/$HPID/status")" = "$NOBODY" ] || fail "the holder is not uid $NOBODY"
-	ADDR=$(printf '%x' $((0x$sym + 4)))
+	ADDR=$(printf '%x' $((0x$HSYM + 4)))
 }
 
 # field REPORT KEY: a line of ms-maxrss's report.

@@ -42,19 +42,9 @@ python3 "$SRCDIR/tests/hostile_elf.py" altlink "$TMP/base.so" "$U/altlink.so" "$
 chown -R "$NOBODY:$NOBODY" "$U" || fail "chown"
 
 # The holder, as uid 65534; its stdin open on fd 3 (lib.sh closes it).
-mkfifo "$TMP/hold.in" "$TMP/hold.out" || fail "mkfifo"
-"$HOLD" "$NOBODY" "$U/altlink.so" ms_hostile_target <"$TMP/hold.in" >"$TMP/hold.out" &
-CPID=$!
-exec 3>"$TMP/hold.in"
-sym= PID=
-while read -r word value; do
-	case $word in
-	sym) sym=$value ;;
-	ready) PID=$value; break ;;
-	*) fail "ms-dlopen-hold: $word $value" ;;
-	esac
-done <"$TMP/hold.out"
-[ -n "$sym" ] && [ "$PID" = "$CPID" ] || fail "ms-dlopen-hold did not start"
+. "$SRCDIR/tests/dlopen_hold.sh"
+hold_start "$TMP" "$HOLD" "$U/altlink.so" ms_hostile_target
+CPID=$HPID PID=$HPID sym=$HSYM
 addr=$(printf '%x' $((0x$sym + 4)))
 
 tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 80 -y 30 \
