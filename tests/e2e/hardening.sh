@@ -172,6 +172,11 @@ OLD=$(awk '$1 == "map" && $2 == "long" { print $3; exit }' "$FOUT")
 open_explorer exec 160 40 "$BIN" "$XPID"
 keys g "$OLD" Enter
 wait_for "the first image's long mapping" shows "$OLD"
+# Built with libdw, g goes on to name the code there: the exec must come
+# after that look-up, not while it runs (its prompt shows the address too).
+if grep -q '^#define HAVE_LIBDW 1' "${MS_CONFIG_H:-config.h}"; then
+	wait_for "g's symbol line" shows "at $OLD: "
+fi
 echo exec >&3
 wait_for "the exec" sh -c "[ \$(grep -c '^ready' '$FOUT') -ge 2 ]"
 # The new image starts slowly under a sanitizer build on a loaded machine.

@@ -266,15 +266,18 @@ static char *cgroup_move(pid_t pid, const char *rel, char **made, size_t *nmade)
 			mnt[0] = '\0';
 	if (f)
 		fclose(f);
-	len = snprintf(path, sizeof(path), "%s/ms-roots-%d/%s", mnt, (int)getpid(), rel);
+	/* Unique per run: a run killed before its cleanup leaves its directories behind. */
+	len = snprintf(path, sizeof(path), "%s/ms-roots-%d-%lld/%s", mnt, (int)getpid(), tu_now_ms(), rel);
 	if (!mnt[0] || len < 0 || (size_t)len >= sizeof(path))
 		return NULL;
 	for (char *p = path + strlen(mnt) + 1;; p++) {
 		if (*p != '/' && *p)
 			continue;
 		made[*nmade] = strndup(path, (size_t)(p - path));
-		if (!made[*nmade] || mkdir(made[*nmade], 0755) < 0)
+		if (!made[*nmade] || mkdir(made[*nmade], 0755) < 0) {
+			free(made[*nmade]);
 			goto fail;
+		}
 		++*nmade;
 		if (!*p)
 			break;
