@@ -86,6 +86,9 @@ static int ms_maps_gone(struct ms_maps *maps, struct ms_error *err)
 	if (ms_proc_is_kernel_thread(&now))
 		return ms_error_set(err, MS_ERR_NOMM, ESRCH,
 				    "pid %d: kernel thread: no user address space", (int)pid);
+	/* Between exit_mm and becoming a zombie: gone, not a new program. */
+	if (ms_proc_is_exiting(&now))
+		return ms_error_set(err, MS_ERR_EXITED, ESRCH, "pid %d: the process exited", (int)pid);
 	return ms_error_set(err, MS_ERR_EXECED, ESRCH,
 			    "pid %d: the process exec'd a new program", (int)pid);
 }

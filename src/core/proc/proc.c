@@ -272,6 +272,11 @@ bool ms_proc_is_kernel_thread(const struct ms_proc_stat *st)
 	return (st->flags & MS_PF_KTHREAD) != 0;
 }
 
+bool ms_proc_is_exiting(const struct ms_proc_stat *st)
+{
+	return (st->flags & MS_PF_EXITING) != 0;
+}
+
 int ms_proc_read_file(const struct ms_proc *proc, const char *name, size_t cap,
 		      char **buf, size_t *len, bool *truncated,
 		      struct ms_error *err)

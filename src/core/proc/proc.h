@@ -30,6 +30,8 @@
 
 /* From include/linux/sched.h; stable since 2.6. */
 #define MS_PF_KTHREAD 0x00200000u
+/* PF_EXITING (include/linux/sched.h): past exit_signals, its address space about to go. */
+#define MS_PF_EXITING 0x00000004u
 
 struct ms_proc_stat {
 	char state;                  /* R, S, D, Z, X, ... */
@@ -75,6 +77,8 @@ enum ms_proc_liveness ms_proc_liveness(const struct ms_proc *proc);
 enum ms_proc_liveness ms_proc_liveness_now(const struct ms_proc *proc, struct ms_proc_stat *now);
 
 bool ms_proc_is_kernel_thread(const struct ms_proc_stat *st);
+/* Is it exiting (not yet a zombie)? */
+bool ms_proc_is_exiting(const struct ms_proc_stat *st);
 
 /*
  * Read a whole file below the process directory, up to cap bytes.  *buf is
