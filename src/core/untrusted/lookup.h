@@ -15,7 +15,7 @@
  * at most once, through ms_lookup_open_read.  Both walk the path through
  * untrusted_walk.h, the one owner of user-controlled paths: one component
  * at a time inside the root, never into a mount of a daemon-served file
- * system (the root's mount table: our mountinfo for our root,
+ * system, as the root's mount table says (our mountinfo for our root,
  * /proc/PID/mountinfo for another), and never following the last component.
  * A walk refused that way leaves err EREMOTE and why MS_WALK_WHY_SERVED
  * ("the path crosses a daemon-served mount"): the stale verdict is then
