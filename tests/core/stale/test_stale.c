@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -192,25 +193,58 @@ static void test_replaced_by_same_bytes(void **state)
 	assert_false(ms_stale_verdict_is_stale(f->result.verdict));
 }
 
-/* Without a build ID to compare (the text backend has none), identical bytes are still "replaced". */
-static void test_text_backend_cannot_prove_same_build(void **state)
+/* A kernel without PROCMAP_QUERY: answers ENOTTY, as before Linux 6.11. */
+static int fake_notty(int fd, unsigned long request, void *arg)
 {
-	struct fx *fx = *state;
-	struct ms_maps_opts mo = { .backend = MS_BACKEND_TEXT, .ioctl_fn = NULL };
+	(void)fd;
+	(void)request;
+	(void)arg;
+	errno = ENOTTY;
+	return -1;
+}
+
+/* Scan fx's child through the text backend; ioctl_fn NULL is the real ioctl. */
+static const struct ms_stale_file *scan_text(struct fx *fx, ms_ioctl_fn ioctl_fn)
+{
+	struct ms_maps_opts mo = { .backend = MS_BACKEND_TEXT, .ioctl_fn = ioctl_fn };
 	struct ms_proc *proc;
 	struct ms_maps *maps;
 	struct ms_error err;
-	const struct ms_stale_file *f;
 
-	rename_over(fx, fx->lib_a);
 	assert_int_equal(ms_proc_open(fx->child.pid, &proc, &err), 0);
 	assert_int_equal(ms_maps_open(proc, &mo, &maps, &err), 0);
 	assert_int_equal(ms_stale_scan(fx->ctx, maps, 0, &fx->list, &err), 0);
 	ms_maps_close(maps);
 	ms_proc_close(proc);
-	f = find(fx, fx->lib, true);
+	return find(fx, fx->lib, true);
+}
+
+/*
+ * The text has no build IDs, but where the kernel has PROCMAP_QUERY the
+ * verdict asks it for the one it needs: identical bytes are the same build.
+ */
+static void test_text_backend_asks_the_kernel_for_the_build_id(void **state)
+{
+	struct fx *fx = *state;
+	const struct ms_stale_file *f;
+
+	rename_over(fx, fx->lib_a);
+	f = scan_text(fx, NULL);
+	assert_int_equal(f->result.verdict, MS_STALE_SAME_BUILD);
+	assert_true(f->build_id_len > 0);
+}
+
+/* Without PROCMAP_QUERY nothing can prove the same build: replaced, saying why. */
+static void test_no_procmap_query_cannot_prove_same_build(void **state)
+{
+	struct fx *fx = *state;
+	const struct ms_stale_file *f;
+
+	rename_over(fx, fx->lib_a);
+	f = scan_text(fx, fake_notty);
 	assert_int_equal(f->result.verdict, MS_STALE_REPLACED);
-	assert_non_null(strstr(f->result.why, "no build ID"));
+	assert_non_null(strstr(f->result.why, "build ID not read: the kernel cannot give it"));
+	assert_null(strstr(f->result.why, "no build ID"));
 }
 
 static void test_file_really_named_deleted(void **state)
@@ -325,15 +359,15 @@ static void test_cache_until_forget(void **state)
 		found = m.name && !strcmp(m.name, fx->lib);
 	}
 	assert_true(found);
-	assert_int_equal(ms_stale_judge(fx->ctx, proc, &m, &r), 0);
+	assert_int_equal(ms_stale_judge(fx->ctx, maps, &m, &r), 0);
 	assert_int_equal(r.verdict, MS_STALE_OK);
 
 	rename_over(fx, fx->lib_b);
 	/* Same record, cached lookup: still ok. */
-	assert_int_equal(ms_stale_judge(fx->ctx, proc, &m, &r), 0);
+	assert_int_equal(ms_stale_judge(fx->ctx, maps, &m, &r), 0);
 	assert_int_equal(r.verdict, MS_STALE_OK);
 	ms_stale_ctx_forget(fx->ctx);
-	assert_int_equal(ms_stale_judge(fx->ctx, proc, &m, &r), 0);
+	assert_int_equal(ms_stale_judge(fx->ctx, maps, &m, &r), 0);
 	assert_int_equal(r.verdict, MS_STALE_REPLACED);
 	ms_mapping_reset(&m);
 	ms_maps_close(maps);
@@ -402,7 +436,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_replaced_by_other_build, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replaced_by_crafted_elf, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replaced_by_same_bytes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_text_backend_cannot_prove_same_build, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_text_backend_asks_the_kernel_for_the_build_id, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_procmap_query_cannot_prove_same_build, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file_really_named_deleted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memfd_and_shm_are_not_flagged, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_counts, setup, teardown),
