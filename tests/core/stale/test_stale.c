@@ -339,6 +339,44 @@ static void test_counts(void **state)
 	ms_proc_close(proc);
 }
 
+/*
+ * One mapping, read the way the explorer's views read it (names only, no
+ * build ID): after an identical copy is moved over it, ms_stale_judge asks
+ * the kernel for the build ID it needs and says "same build", as the scan
+ * does, never "replaced ... no build ID".
+ */
+static void test_judge_asks_for_the_build_id(void **state)
+{
+	struct fx *fx = *state;
+	struct ms_maps_opts mo = { .backend = MS_BACKEND_AUTO, .ioctl_fn = NULL };
+	struct ms_stale_result r;
+	struct ms_mapping m = { 0 };
+	struct ms_proc *proc;
+	struct ms_maps *maps;
+	struct ms_error err;
+	uint64_t addr = 0;
+	bool found = false;
+
+	rename_over(fx, fx->lib_a);
+	assert_int_equal(ms_proc_open(fx->child.pid, &proc, &err), 0);
+	assert_int_equal(ms_maps_open(proc, &mo, &maps, &err), 0);
+	ms_maps_set_fields(maps, MS_FIELD_NAME);
+	while (!found && ms_maps_next(maps, addr, MS_FILTER_FILE_BACKED | MS_FILTER_EXECUTABLE, &m, &err) == 0) {
+		addr = m.end;
+		found = m.name && !strncmp(m.name, fx->lib, strlen(fx->lib));
+	}
+	assert_true(found);
+	assert_int_equal(m.build_id_len, 0);
+	assert_int_equal(ms_stale_judge(fx->ctx, maps, &m, &r), 0);
+	assert_int_equal(r.verdict, MS_STALE_SAME_BUILD);
+	assert_null(strstr(r.why, "no build ID"));
+	/* The record is the caller's: it is not changed. */
+	assert_int_equal(m.build_id_len, 0);
+	ms_mapping_reset(&m);
+	ms_maps_close(maps);
+	ms_proc_close(proc);
+}
+
 /* Lookups are cached until forget: the explorer decides when to look again. */
 static void test_cache_until_forget(void **state)
 {
@@ -438,6 +476,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_replaced_by_same_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_backend_asks_the_kernel_for_the_build_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_procmap_query_cannot_prove_same_build, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_judge_asks_for_the_build_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file_really_named_deleted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memfd_and_shm_are_not_flagged, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_counts, setup, teardown),
