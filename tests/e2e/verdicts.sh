@@ -86,12 +86,7 @@ by_case() {
 for c in deleted replaced same ignored; do
 	cp "$BUILT/libstale-a.so" "$(lib $c)" || fail "no $BUILT/libstale-a.so"
 done
-mkfifo "$TMP/in"
-ln -s "$(cd "$BUILT" && pwd)/stale-child" "$TMP/verdict-child"
-"$TMP/verdict-child" < "$TMP/in" > "$TMP/child.out" 2>&1 &
-CPID=$!
-exec 3> "$TMP/in"
-wait_for "the child" grep -q '^ready' "$TMP/child.out"
+start_stale_child verdict-child
 n=0
 for c in deleted replaced same ignored; do
 	echo "mapx $(lib $c)" >&3

@@ -340,6 +340,30 @@ static void test_counts(void **state)
 }
 
 /*
+ * The child's executable mapping of fx->lib (with or without the kernel's
+ * " (deleted)"), read with names only, through a handle opened on backend.
+ */
+static void open_lib_mapping(struct fx *fx, enum ms_backend backend, struct ms_proc **proc,
+			     struct ms_maps **maps, struct ms_mapping *m)
+{
+	struct ms_maps_opts mo = { .backend = backend, .ioctl_fn = NULL };
+	size_t len = strlen(fx->lib);
+	struct ms_error err;
+	uint64_t addr = 0;
+	bool found = false;
+
+	assert_int_equal(ms_proc_open(fx->child.pid, proc, &err), 0);
+	assert_int_equal(ms_maps_open(*proc, &mo, maps, &err), 0);
+	ms_maps_set_fields(*maps, MS_FIELD_NAME);
+	while (!found && ms_maps_next(*maps, addr, MS_FILTER_FILE_BACKED | MS_FILTER_EXECUTABLE, m, &err) == 0) {
+		addr = m->end;
+		found = m->name && !strncmp(m->name, fx->lib, len) &&
+			(!m->name[len] || !strcmp(m->name + len, MS_DELETED_SUFFIX));
+	}
+	assert_true(found);
+}
+
+/*
  * One mapping, read the way the explorer's views read it (names only, no
  * build ID): after an identical copy is moved over it, ms_stale_judge asks
  * the kernel for the build ID it needs and says "same build", as the scan
@@ -348,24 +372,13 @@ static void test_counts(void **state)
 static void test_judge_asks_for_the_build_id(void **state)
 {
 	struct fx *fx = *state;
-	struct ms_maps_opts mo = { .backend = MS_BACKEND_AUTO, .ioctl_fn = NULL };
 	struct ms_stale_result r;
 	struct ms_mapping m = { 0 };
 	struct ms_proc *proc;
 	struct ms_maps *maps;
-	struct ms_error err;
-	uint64_t addr = 0;
-	bool found = false;
 
 	rename_over(fx, fx->lib_a);
-	assert_int_equal(ms_proc_open(fx->child.pid, &proc, &err), 0);
-	assert_int_equal(ms_maps_open(proc, &mo, &maps, &err), 0);
-	ms_maps_set_fields(maps, MS_FIELD_NAME);
-	while (!found && ms_maps_next(maps, addr, MS_FILTER_FILE_BACKED | MS_FILTER_EXECUTABLE, &m, &err) == 0) {
-		addr = m.end;
-		found = m.name && !strncmp(m.name, fx->lib, strlen(fx->lib));
-	}
-	assert_true(found);
+	open_lib_mapping(fx, MS_BACKEND_AUTO, &proc, &maps, &m);
 	assert_int_equal(m.build_id_len, 0);
 	assert_int_equal(ms_stale_judge(fx->ctx, maps, &m, &r), 0);
 	assert_int_equal(r.verdict, MS_STALE_SAME_BUILD);
@@ -381,22 +394,12 @@ static void test_judge_asks_for_the_build_id(void **state)
 static void test_cache_until_forget(void **state)
 {
 	struct fx *fx = *state;
-	struct ms_maps_opts mo = { .backend = MS_BACKEND_IOCTL, .ioctl_fn = NULL };
 	struct ms_stale_result r;
 	struct ms_mapping m = { 0 };
 	struct ms_proc *proc;
 	struct ms_maps *maps;
-	struct ms_error err;
-	uint64_t addr = 0;
-	bool found = false;
 
-	assert_int_equal(ms_proc_open(fx->child.pid, &proc, &err), 0);
-	assert_int_equal(ms_maps_open(proc, &mo, &maps, &err), 0);
-	while (!found && ms_maps_next(maps, addr, MS_FILTER_FILE_BACKED | MS_FILTER_EXECUTABLE, &m, &err) == 0) {
-		addr = m.end;
-		found = m.name && !strcmp(m.name, fx->lib);
-	}
-	assert_true(found);
+	open_lib_mapping(fx, MS_BACKEND_IOCTL, &proc, &maps, &m);
 	assert_int_equal(ms_stale_judge(fx->ctx, maps, &m, &r), 0);
 	assert_int_equal(r.verdict, MS_STALE_OK);
 
