@@ -1,6 +1,8 @@
 /*
  * `mapscope who FILE`: the processes that map FILE, matched by device and
  * inode (so hard links and renamed paths match too), one line per mapping.
+ * VERDICT is the stale verdict of each mapping, ms_stale_judge's as
+ * everywhere else, with the user's ignore list as `stale` loads it.
  */
 #include "config.h"
 
@@ -16,9 +18,11 @@
 #include "cli/mapcols.h"
 #include "cli/procscan.h"
 #include "core/base/escape.h"
+#include "core/stale/ignore.h"
+#include "core/stale/stale.h"
 #include "core/untrusted/untrusted_walk.h"
 
-enum { WHOCOL_PID, WHOCOL_COMM, WHOCOL_MAP0, WHOCOL_COUNT = WHOCOL_MAP0 + MAPCOL_LIST_COUNT };
+enum { WHOCOL_PID, WHOCOL_COMM, WHOCOL_VERDICT, WHOCOL_MAP0, WHOCOL_COUNT = WHOCOL_MAP0 + MAPCOL_LIST_COUNT };
 
 static const int who_defaults[] = {
 	WHOCOL_PID, WHOCOL_COMM, WHOCOL_MAP0 + MAPCOL_START, WHOCOL_MAP0 + MAPCOL_END,
@@ -28,6 +32,8 @@ static const int who_defaults[] = {
 static const struct cli_column who_own_cols[WHOCOL_MAP0] = {
 	[WHOCOL_PID] = { "PID", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "process ID" },
 	[WHOCOL_COMM] = { "COMM", 0.1, 0, SCOLS_JSON_STRING, false, "command name (escaped)" },
+	[WHOCOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false,
+			     "stale verdict: ok, same build, replaced, deleted, ignored, unknown" },
 };
 
 /* PID and COMM, then the mapping columns of `list`. */
@@ -59,8 +65,14 @@ static const struct option who_options[] = {
 	CLI_OUTPUT_LONG_OPTIONS,
 };
 
+/* What one line shows besides the mapping: its residency and verdict, when asked for. */
+struct who_extra {
+	const struct ms_resinfo *res;
+	const char *verdict;
+};
+
 static char *who_cell(const struct cli_opts *o, int col, const struct ms_proc *proc,
-		      const struct ms_mapping *m, const struct ms_resinfo *res)
+		      const struct ms_mapping *m, const struct who_extra *x)
 {
 	const struct ms_proc_stat *st = ms_proc_stat_at_open(proc);
 	char *s = NULL;
@@ -68,21 +80,24 @@ static char *who_cell(const struct cli_opts *o, int col, const struct ms_proc *p
 	switch (col) {
 	case WHOCOL_PID: return asprintf(&s, "%d", (int)ms_proc_pid(proc)) < 0 ? NULL : s;
 	case WHOCOL_COMM: return ms_escape_dup(st->comm, strnlen(st->comm, sizeof(st->comm)), o->escape_flags);
-	default: return mapcols_render_res(o, col - WHOCOL_MAP0, m, 0, res);
+	case WHOCOL_VERDICT: return x->verdict ? strdup(x->verdict) : NULL;
+	default: return mapcols_render_res(o, col - WHOCOL_MAP0, m, 0, x->res);
 	}
 }
 
 static int who_add_line(struct libscols_table *tb, const struct cli_opts *o, const int *selected,
 			size_t nselected, const struct ms_proc *proc, const struct ms_mapping *m,
-			const struct ms_resinfo *res)
+			const struct who_extra *x)
 {
 	struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
 	if (!ln)
 		return -1;
 	for (size_t i = 0; i < nselected; i++) {
-		char *text = who_cell(o, selected[i], proc, m, res);
+		char *text = who_cell(o, selected[i], proc, m, x);
 
+		if (selected[i] == WHOCOL_VERDICT && !x->verdict)
+			continue; /* not judged: empty, null with -J */
 		if (!text || scols_line_refer_data(ln, i, text) != 0) {
 			free(text);
 			return -1;
@@ -128,10 +143,10 @@ static const struct ms_resinfo *who_residency(struct who_res *wr, struct ms_proc
 	return out;
 }
 
-/* Add the mappings of one process that map dev/ino; count them. */
+/* Add the mappings of one process that map dev/ino; count them.  stale: judge them (VERDICT). */
 static int who_scan(struct libscols_table *tb, const struct cli_opts *o, const int *selected,
-		    size_t nselected, struct ms_maps *maps, const struct stat *target,
-		    size_t *found, struct ms_error *err)
+		    size_t nselected, struct ms_maps *maps, struct ms_stale_ctx *stale,
+		    const struct stat *target, size_t *found, struct ms_error *err)
 {
 	struct ms_proc *proc = ms_maps_proc(maps);
 	struct who_res wr = { mapcols_want_residency(selected, nselected, WHOCOL_MAP0), false, false, NULL };
@@ -147,13 +162,18 @@ static int who_scan(struct libscols_table *tb, const struct cli_opts *o, const i
 	ms_maps_set_fields(maps, fields);
 
 	while ((rc = ms_maps_next(maps, addr, o->filter | MS_FILTER_FILE_BACKED, &m, err)) == 0) {
+		struct ms_stale_result verdict;
+		struct who_extra x = { NULL, NULL };
 		struct ms_resinfo ri;
 
 		addr = m.end;
 		if (m.inode != (uint64_t)target->st_ino || m.dev_major != major(target->st_dev) ||
 		    m.dev_minor != minor(target->st_dev))
 			continue;
-		if (who_add_line(tb, o, selected, nselected, proc, &m, who_residency(&wr, proc, &m, &ri)) < 0) {
+		x.res = who_residency(&wr, proc, &m, &ri);
+		if (stale && ms_stale_judge(stale, maps, &m, &verdict) == 0)
+			x.verdict = ms_stale_verdict_name(verdict.verdict);
+		if (who_add_line(tb, o, selected, nselected, proc, &m, &x) < 0) {
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 			break;
 		}
@@ -164,8 +184,28 @@ static int who_scan(struct libscols_table *tb, const struct cli_opts *o, const i
 	return rc == MS_END ? 0 : rc;
 }
 
+/* A stale context when VERDICT is selected, else NULL; -1 after saying why. */
+static int who_stale(const int *selected, int nsel, struct ms_ignore **ignore,
+		     struct ms_stale_ctx **out)
+{
+	struct ms_error err;
+	int i;
+
+	*out = NULL;
+	for (i = 0; i < nsel && selected[i] != WHOCOL_VERDICT; i++)
+		;
+	if (i == nsel)
+		return 0;
+	if (ms_ignore_load_user(ignore, &err) == 0 && ms_stale_ctx_new(*ignore, out, &err) == 0)
+		return 0;
+	cli_error("%s", err.msg);
+	return -1;
+}
+
 int cmd_who(int argc, char **argv)
 {
+	struct ms_stale_ctx *stale = NULL;
+	struct ms_ignore *ignore = NULL;
 	struct cli_column cols[WHOCOL_COUNT];
 	int selected[CLI_MAX_COLUMNS];
 	struct libscols_table *tb;
@@ -197,16 +237,21 @@ int cmd_who(int argc, char **argv)
 		free(safe);
 		return CLI_EXIT_USAGE;
 	}
-	tb = cli_table_new(&o, "mappings", cols, selected, (size_t)nsel);
-	if (!tb)
+	if (who_stale(selected, nsel, &ignore, &stale) < 0) {
+		ms_ignore_free(ignore);
 		return CLI_EXIT_USAGE;
-	if (procscan_init(&ps, 0, NULL, &o, &status) < 0) {
-		scols_unref_table(tb);
-		return status;
+	}
+	tb = cli_table_new(&o, "mappings", cols, selected, (size_t)nsel);
+	if (!tb || procscan_init(&ps, 0, NULL, &o, &status) < 0) {
+		if (tb)
+			scols_unref_table(tb);
+		ms_stale_ctx_free(stale);
+		ms_ignore_free(ignore);
+		return tb ? status : CLI_EXIT_USAGE;
 	}
 	status = CLI_EXIT_OK;
 	while (status == CLI_EXIT_OK && procscan_next(&ps, &proc, &maps)) {
-		int rc = who_scan(tb, &o, selected, (size_t)nsel, maps, &target, &found, &err);
+		int rc = who_scan(tb, &o, selected, (size_t)nsel, maps, stale, &target, &found, &err);
 
 		if (rc == MS_ERR_NOMEM) {
 			cli_error("who: out of memory");
@@ -220,6 +265,8 @@ int cmd_who(int argc, char **argv)
 	if (status == CLI_EXIT_OK)
 		status = cli_table_print(tb);
 	scols_unref_table(tb);
+	ms_stale_ctx_free(stale);
+	ms_ignore_free(ignore);
 	procscan_summary(&ps, "who");
 	procscan_free(&ps);
 	if (status == CLI_EXIT_OK && !found)

@@ -8,10 +8,10 @@
 #include "tui/verdicts.h"
 
 int tui_verdicts_init(struct tui_verdicts *vc, const struct ms_ignore *ignore,
-		      const struct ms_proc *proc, struct ms_error *err)
+		      struct ms_maps *maps, struct ms_error *err)
 {
 	memset(vc, 0, sizeof(*vc));
-	vc->proc = proc;
+	vc->maps = maps;
 	return ms_stale_ctx_new(ignore, &vc->ctx, err);
 }
 
@@ -86,7 +86,7 @@ int tui_verdicts_get(struct tui_verdicts *vc, const struct ms_mapping *m,
 	v->inode = m->inode;
 	v->dev_major = m->dev_major;
 	v->dev_minor = m->dev_minor;
-	if (ms_stale_judge(vc->ctx, vc->proc, m, &v->result) < 0) {
+	if (ms_stale_judge(vc->ctx, vc->maps, m, &v->result) < 0) {
 		free(v->name);
 		return MS_ERR_NOMEM;
 	}

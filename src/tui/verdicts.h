@@ -8,8 +8,13 @@
  * disk shows up within a few seconds.  Underneath, the core's ms_stale_ctx
  * caches path lookups with the same lifetime.
  *
- * The cache belongs to one process (proc, borrowed); the ignore list is
- * borrowed too and must outlive it.  Curses-free; errors are MS_ERR_NOMEM.
+ * Verdicts are ms_stale_judge's (stale.h), the same as every other view's
+ * and command's: a row read without its build ID gets it from the kernel
+ * when its verdict needs one, whatever fields the view asked for.
+ *
+ * The cache belongs to one process's mapping engine (maps, borrowed); the
+ * ignore list is borrowed too and must outlive it.  Curses-free; errors are
+ * MS_ERR_NOMEM.
  */
 #ifndef MAPSCOPE_TUI_VERDICTS_H
 #define MAPSCOPE_TUI_VERDICTS_H
@@ -19,7 +24,7 @@
 
 #include "core/stale/ignore.h"
 #include "core/maps/mapping.h"
-#include "core/proc/proc.h"
+#include "core/maps/maps.h"
 #include "core/stale/stale.h"
 
 #define TUI_VERDICT_FORGET_TICKS 5
@@ -37,7 +42,7 @@ struct tui_verdict {
 
 struct tui_verdicts {
 	struct ms_stale_ctx *ctx;
-	const struct ms_proc *proc;
+	struct ms_maps *maps;
 	struct tui_verdict *items;
 	size_t count, cap;
 	unsigned age;   /* timer ticks since the last forget */
@@ -45,7 +50,7 @@ struct tui_verdicts {
 };
 
 int tui_verdicts_init(struct tui_verdicts *vc, const struct ms_ignore *ignore,
-		      const struct ms_proc *proc, struct ms_error *err);
+		      struct ms_maps *maps, struct ms_error *err);
 void tui_verdicts_free(struct tui_verdicts *vc);
 
 /* Drop every verdict and the core's lookups: the next ones see the disk now. */

@@ -755,7 +755,7 @@ struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size
 		free(mv);
 		return NULL;
 	}
-	if (tui_verdicts_init(&mv->verdicts, app->ignore, mv->proc, &err) < 0) {
+	if (tui_verdicts_init(&mv->verdicts, app->ignore, mv->maps, &err) < 0) {
 		snprintf(errbuf, errsize, "%s", err.msg);
 		ms_maps_close(mv->maps);
 		ms_proc_close(mv->proc);

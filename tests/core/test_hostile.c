@@ -238,7 +238,7 @@ static void test_text_names_ambiguous_without_ioctl(void **state)
 			struct ms_stale_result res;
 
 			assert_int_equal(m->name_ambiguous, fns[f] == fake_notty);
-			assert_int_equal(ms_stale_judge(ctx, proc, m, &res), 0);
+			assert_int_equal(ms_stale_judge(ctx, maps, m, &res), 0);
 			if (fns[f] == fake_notty) {
 				assert_int_equal(res.verdict, MS_STALE_UNKNOWN);
 				assert_non_null(strstr(res.why, "newline"));

@@ -78,3 +78,15 @@ start_fuse_serve() {
 	grep -q '^ready' "$TMP/serve.out" || fail "ms-fuse-serve: $(cat "$TMP/serve.out")"
 	read -r _ PID START SERVED < "$TMP/serve.out"
 }
+
+# start_stale_child NAME: tests/stale-child, started through a link $TMP/NAME
+# so its command line is ours alone to search for; its commands go to fd 3,
+# its answers to $TMP/child.out.  Sets CPID once it says ready.
+start_stale_child() {
+	mkfifo "$TMP/in"
+	ln -s "$(cd "$(dirname "$FIXTURE")" && pwd)/stale-child" "$TMP/$1"
+	"$TMP/$1" < "$TMP/in" > "$TMP/child.out" 2>&1 &
+	CPID=$!
+	exec 3> "$TMP/in"
+	wait_for "the child" grep -q '^ready' "$TMP/child.out"
+}

@@ -116,7 +116,7 @@ static void test_visible_rows_get_verdicts(void **state)
 	size_t deleted = 0, replaced = 0, distinct;
 
 	load_view(fx, &vm, 1000);
-	assert_int_equal(tui_verdicts_init(&vc, NULL, fx->proc, &err), 0);
+	assert_int_equal(tui_verdicts_init(&vc, NULL, fx->maps, &err), 0);
 	assert_int_equal(tui_mapview_judge_visible(&vm, tui_verdicts_judge, &vc), 0);
 	for (size_t i = 0; i < vm.nrows; i++) {
 		const struct tui_maprow *r = &vm.rows[i];
@@ -168,7 +168,7 @@ static void test_only_visible_rows_are_judged(void **state)
 	size_t first;
 
 	load_view(fx, &vm, 3);
-	assert_int_equal(tui_verdicts_init(&vc, NULL, fx->proc, &err), 0);
+	assert_int_equal(tui_verdicts_init(&vc, NULL, fx->maps, &err), 0);
 	/* Scroll so the first shown row is not the first row. */
 	tui_mapview_move(&vm, 5);
 	first = tui_mapview_first_shown(&vm);
@@ -198,7 +198,7 @@ static void test_detail_shows_verdict_and_why(void **state)
 	struct ms_error err;
 	size_t n, i, k;
 
-	assert_int_equal(tui_verdicts_init(&vc, NULL, fx->proc, &err), 0);
+	assert_int_equal(tui_verdicts_init(&vc, NULL, fx->maps, &err), 0);
 	assert_int_equal(ms_maps_collect(fx->maps, 0, &all, &err), 0);
 	for (i = 0; i < all.count && !name_is(&all.items[i], fx->gone, true); i++)
 		;

@@ -149,7 +149,7 @@ int ms_fileinfo_describe(struct ms_fileinfo_ctx *c, struct ms_filemap *fm,
 		if (what & MS_FILEINFO_BUILD_ID)
 			rc = describe_build_id(c, r, err);
 		if (rc == 0 && (what & MS_FILEINFO_VERDICT)) {
-			rc = ms_stale_judge(c->stale, c->proc, &list->items[r->first], &r->info.verdict);
+			rc = ms_stale_judge(c->stale, c->maps, &list->items[r->first], &r->info.verdict);
 			r->info.verdict_known = rc == 0;
 			if (rc < 0)
 				ms_error_set(err, rc, ENOMEM, "out of memory for stale verdicts");

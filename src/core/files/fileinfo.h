@@ -8,7 +8,8 @@
  *     build ID asked for.  The engine itself never asks for files on a
  *     file system served by someone else (fstype.h) and says why;
  *   - verdict: ms_stale_judge on the row's first mapping (stale.h), with
- *     the context's cached lookups;
+ *     the context's cached lookups; it asks for the mapping's build ID
+ *     itself where the verdict needs one, as for every other caller;
  *   - SONAME: the file at the row's path, looked up under the process's
  *     root (lookup.h), read only when it is the very file mapped
  *     (same inode; same device too, except where device numbers do not

@@ -118,6 +118,19 @@ int ms_maps_collect(struct ms_maps *maps, unsigned filter,
 		    struct ms_maplist *list, struct ms_error *err);
 
 /*
+ * Fill m's build ID (m as read through this handle, with any fields) from
+ * the kernel, when m has neither a build ID nor a reason it was skipped:
+ * one PROCMAP_QUERY with a build-ID buffer at m->start, whatever the
+ * backend (the text backend falls back on the ioctl here as it does to
+ * confirm names), and only for a file the kernel reads itself (else
+ * build_id_skipped says why, as for MS_FIELD_BUILD_ID).  m is left as it
+ * was when another mapping is at m->start now, or the file has no build
+ * ID.  0, MS_ERR_NOTSUP without PROCMAP_QUERY (a kernel before 6.11), or
+ * the engine's errors (MS_ERR_EXITED ...).
+ */
+int ms_maps_build_id_of(struct ms_maps *maps, struct ms_mapping *m, struct ms_error *err);
+
+/*
  * Every matching mapping from addr on, handed to fn one at a time in
  * address order and not kept: fn returns 0 to go on, 1 to stop there, or a
  * negative MS_ERR_* (having set the error it was given through ctx) to stop

@@ -273,6 +273,31 @@ int ms_maps_ioctl_name_at(struct ms_maps *maps, uint64_t addr, struct ms_mapping
 	return rc;
 }
 
+int ms_maps_build_id_of(struct ms_maps *maps, struct ms_mapping *m, struct ms_error *err)
+{
+	bool borrowed = maps->ops != &ms_maps_ioctl_ops;
+	void *backend_state = maps->state;
+	struct ioctl_state *st;
+	int rc;
+
+	if (m->build_id_len || m->build_id_skipped)
+		return 0;
+	if (maps->ioctl_missing)
+		return MS_ERR_NOTSUP;
+	/* The text backend's state is not ours: a fresh one for this query. */
+	if (borrowed)
+		maps->state = NULL;
+	st = state_of(maps, err);
+	rc = st ? add_build_id(maps, st, m, err) : MS_ERR_NOMEM;
+	if (borrowed) {
+		ioctl_destroy(maps);
+		maps->state = backend_state;
+	}
+	if (rc == MS_ERR_NOTSUP)
+		maps->ioctl_missing = true;
+	return rc;
+}
+
 const struct ms_maps_ops ms_maps_ioctl_ops = {
 	.kind = MS_BACKEND_IOCTL,
 	.begin = NULL,

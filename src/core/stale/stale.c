@@ -146,6 +146,40 @@ static int verdict(struct ms_stale_result *out, enum ms_stale_verdict v, const c
 	return 0;
 }
 
+/*
+ * The mapping being judged: a shallow copy (the name stays the caller's)
+ * whose build ID is asked for only when a verdict turns on it.
+ */
+struct subject {
+	struct ms_mapping m;
+	struct ms_maps *maps; /* the engine to ask through */
+	bool asked;
+};
+
+/*
+ * s's mapping with its build ID: asked from the kernel once, through the
+ * engine, if the record came without one.  Where it cannot be asked, the
+ * reason goes where the engine puts one for a file it does not read, so
+ * no verdict blames the mapping for a build ID nobody asked for.
+ */
+static const struct ms_mapping *with_build_id(struct subject *s)
+{
+	struct ms_mapping *m = &s->m;
+	int rc;
+
+	if (s->asked || m->build_id_len || m->build_id_skipped)
+		return m;
+	s->asked = true;
+	if (m->start >= m->end)
+		return m; /* not a mapping (the executable, when it maps nothing scanned) */
+	rc = ms_maps_build_id_of(s->maps, m, NULL);
+	if (rc == MS_ERR_NOTSUP)
+		m->build_id_skipped = "the kernel cannot give it (PROCMAP_QUERY came in Linux 6.11)";
+	else if (rc < 0)
+		m->build_id_skipped = "the kernel's answer for the mapping failed";
+	return m;
+}
+
 static bool same_file(const struct ms_lookup *l, const struct ms_mapping *m)
 {
 	return l->err == 0 && l->inode == m->inode &&
@@ -154,9 +188,10 @@ static bool same_file(const struct ms_lookup *l, const struct ms_mapping *m)
 
 /* A file other than the mapped one is at the path: replaced, same build or unknown. */
 static int judge_other_file(const struct ms_lookup_root *root, const char *path, size_t len,
-			    struct ms_lookup *l, const struct ms_mapping *m, bool marked_deleted,
+			    struct ms_lookup *l, struct subject *s, bool marked_deleted,
 			    struct ms_stale_result *out)
 {
+	const struct ms_mapping *m = &s->m;
 	bool same_inode = l->inode == m->inode;
 	char hex[2 * MS_BUILD_ID_MAX + 1];
 
@@ -170,6 +205,8 @@ static int judge_other_file(const struct ms_lookup_root *root, const char *path,
 			       l->unreliable_fs);
 	if (!S_ISREG(l->mode))
 		return verdict(out, MS_STALE_REPLACED, "the path now holds something that is not a regular file");
+	/* From here on the answer may turn on the mapping's build ID. */
+	m = with_build_id(s);
 	if (m->build_id_len > 0)
 		ms_lookup_build_id(root, path, len, l);
 	if (m->build_id_len > 0 && l->bid_state == MS_LOOKUP_BID_HAVE) {
@@ -203,8 +240,9 @@ static int judge_other_file(const struct ms_lookup_root *root, const char *path,
  * path, less a " (deleted)" mark, names anything there.
  */
 static int judge_under(struct ms_stale_ctx *ctx, const struct ms_lookup_root *root,
-		       const struct ms_mapping *m, struct ms_stale_result *out, bool *found)
+		       struct subject *s, struct ms_stale_result *out, bool *found)
 {
+	const struct ms_mapping *m = &s->m;
 	struct ms_lookup *full, *l;
 	size_t len;
 	bool marked;
@@ -237,7 +275,7 @@ static int judge_under(struct ms_stale_ctx *ctx, const struct ms_lookup_root *ro
 	}
 	if (l->err)
 		return verdict(out, MS_STALE_UNKNOWN, "cannot look the path up: %s", strerror(l->err));
-	return judge_other_file(root, m->name, len, l, m, marked, out);
+	return judge_other_file(root, m->name, len, l, s, marked, out);
 }
 
 /*
@@ -247,18 +285,18 @@ static int judge_under(struct ms_stale_ctx *ctx, const struct ms_lookup_root *ro
  * process's own root judges where its path names anything, ours where not.
  */
 static int judge_two_roots(struct ms_stale_ctx *ctx, const struct ms_lookup_root *own,
-			   const struct ms_mapping *m, struct ms_stale_result *out)
+			   struct subject *s, struct ms_stale_result *out)
 {
 	struct ms_stale_result under_ours;
 	struct ms_lookup_root ours;
 	bool found_own;
 
-	if (judge_under(ctx, own, m, out, &found_own) < 0)
+	if (judge_under(ctx, own, s, out, &found_own) < 0)
 		return MS_ERR_NOMEM;
 	if (out->verdict == MS_STALE_OK)
 		return 0;
 	ms_lookup_root_ours(ctx->cache, &ours);
-	if (judge_under(ctx, &ours, m, &under_ours, NULL) < 0)
+	if (judge_under(ctx, &ours, s, &under_ours, NULL) < 0)
 		return MS_ERR_NOMEM;
 	if (under_ours.verdict == MS_STALE_OK || !found_own)
 		*out = under_ours;
@@ -272,9 +310,10 @@ bool ms_stale_ctx_other_root(struct ms_stale_ctx *ctx, const struct ms_proc *pro
 	return root->fd >= 0 && !root->ours;
 }
 
-int ms_stale_judge(struct ms_stale_ctx *ctx, const struct ms_proc *proc,
-		   const struct ms_mapping *m, struct ms_stale_result *out)
+static int judge(struct ms_stale_ctx *ctx, struct subject *s, struct ms_stale_result *out)
 {
+	const struct ms_proc *proc = ms_maps_proc(s->maps);
+	const struct ms_mapping *m = &s->m;
 	const struct ms_lookup_root *root;
 	const char *reason;
 
@@ -301,7 +340,7 @@ int ms_stale_judge(struct ms_stale_ctx *ctx, const struct ms_proc *proc,
 	 * checked, which saves a stat per process in a fleet walk.
 	 */
 	if (root->unsettled) {
-		if (judge_under(ctx, root, m, out, NULL) < 0)
+		if (judge_under(ctx, root, s, out, NULL) < 0)
 			return MS_ERR_NOMEM;
 		if (out->verdict == MS_STALE_OK)
 			return 0;
@@ -311,8 +350,16 @@ int ms_stale_judge(struct ms_stale_ctx *ctx, const struct ms_proc *proc,
 				       root->why ? root->why : strerror(root->err));
 	}
 	if (!root->also_ours)
-		return judge_under(ctx, root, m, out, NULL);
-	return judge_two_roots(ctx, root, m, out);
+		return judge_under(ctx, root, s, out, NULL);
+	return judge_two_roots(ctx, root, s, out);
+}
+
+int ms_stale_judge(struct ms_stale_ctx *ctx, struct ms_maps *maps,
+		   const struct ms_mapping *m, struct ms_stale_result *out)
+{
+	struct subject s = { .m = *m, .maps = maps };
+
+	return judge(ctx, &s, out);
 }
 
 static void ms_stale_list_clear(struct ms_stale_list *list)
@@ -376,8 +423,10 @@ static int group_mapping(struct ms_stale_list *list, struct ms_stale_group *g,
 				m->name_len);
 	if (!f && !(f = add_file(list, g, m)))
 		return MS_ERR_NOMEM;
-	if (!f->mappings++)
+	if (!f->mappings++) {
 		f->first_addr = m->start;
+		f->first_end = m->end;
+	}
 	/* Not every mapping of a file carries the build ID (text backend, races). */
 	if (!f->build_id_len && m->build_id_len) {
 		f->build_id_len = m->build_id_len;
@@ -446,7 +495,7 @@ static int collect(struct ms_maps *maps, unsigned filter, bool build_ids,
 	/*
 	 * Without build IDs: with them the kernel reads every mapped file's ELF
 	 * headers on every query (build_id_parse in do_procmap_query), and only
-	 * files replaced on disk need one (fetch_build_id).
+	 * files replaced on disk need one (ms_stale_judge asks for those).
 	 */
 	fields = ms_maps_set_fields(maps, build_ids ? MS_FIELDS_ALL : MS_FIELD_NAME);
 	while ((rc = ms_maps_next(maps, addr, filter, &m, err)) == 0) {
@@ -460,34 +509,6 @@ static int collect(struct ms_maps *maps, unsigned filter, bool build_ids,
 	ms_mapping_reset(&m);
 	ms_maps_set_fields(maps, fields);
 	return rc == MS_END ? 0 : rc;
-}
-
-/*
- * A file judged replaced or unknown for want of the mapping's build ID:
- * ask the kernel for it now, for this one mapping (the engine skips files
- * it must not read, and says why).  Returns true if that changed f.
- */
-static bool fetch_build_id(struct ms_maps *maps, struct ms_stale_file *f)
-{
-	struct ms_mapping m = { 0 };
-	bool changed = false;
-	unsigned fields;
-
-	if (f->build_id_len || f->build_id_skipped || !f->mappings ||
-	    ms_maps_backend(maps) != MS_BACKEND_IOCTL ||
-	    (f->result.verdict != MS_STALE_REPLACED && f->result.verdict != MS_STALE_UNKNOWN))
-		return false;
-	fields = ms_maps_set_fields(maps, MS_FIELD_BUILD_ID);
-	if (ms_maps_at(maps, f->first_addr, &m, NULL) == 0 &&
-	    m.inode == f->inode && m.dev_major == f->dev_major && m.dev_minor == f->dev_minor) {
-		f->build_id_len = m.build_id_len;
-		memcpy(f->build_id, m.build_id, sizeof(f->build_id));
-		f->build_id_skipped = m.build_id_skipped;
-		changed = m.build_id_len || m.build_id_skipped;
-	}
-	ms_maps_set_fields(maps, fields);
-	ms_mapping_reset(&m);
-	return changed;
 }
 
 int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
@@ -511,24 +532,25 @@ int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags
 	ms_stale_group_free(&group);
 	for (size_t i = 0; rc == 0 && i < list->count; i++) {
 		struct ms_stale_file *f = &list->items[i];
-		struct ms_mapping m = {
-			.inode = f->inode, .dev_major = f->dev_major, .dev_minor = f->dev_minor,
-			.name = f->name, .name_len = f->name_len, .build_id_len = f->build_id_len,
-			.name_ambiguous = f->name_ambiguous,
-			.build_id_skipped = f->build_id_skipped,
-		};
+		struct subject s = { .maps = maps };
 
-		memcpy(m.build_id, f->build_id, sizeof(m.build_id));
-		if (ms_stale_judge(ctx, proc, &m, &f->result) < 0)
+		/* The file's first mapping stands for it: the build ID is asked for there. */
+		s.m.start = f->first_addr;
+		s.m.end = f->first_end;
+		s.m.inode = f->inode;
+		s.m.dev_major = f->dev_major;
+		s.m.dev_minor = f->dev_minor;
+		s.m.name = f->name;
+		s.m.name_len = f->name_len;
+		s.m.name_ambiguous = f->name_ambiguous;
+		s.m.build_id_len = f->build_id_len;
+		memcpy(s.m.build_id, f->build_id, sizeof(s.m.build_id));
+		s.m.build_id_skipped = f->build_id_skipped;
+		if (judge(ctx, &s, &f->result) < 0)
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)ms_proc_pid(proc));
-		if (rc == 0 && fetch_build_id(maps, f)) {
-			m.build_id_len = f->build_id_len;
-			memcpy(m.build_id, f->build_id, sizeof(m.build_id));
-			m.build_id_skipped = f->build_id_skipped;
-			if (ms_stale_judge(ctx, proc, &m, &f->result) < 0)
-				rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
-						  (int)ms_proc_pid(proc));
-		}
+		f->build_id_len = s.m.build_id_len;
+		memcpy(f->build_id, s.m.build_id, sizeof(f->build_id));
+		f->build_id_skipped = s.m.build_id_skipped;
 	}
 	return rc;
 }

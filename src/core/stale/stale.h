@@ -40,8 +40,19 @@
  * so a system-wide scan stats each library once and reads build IDs only of
  * files that were replaced, once each.
  *
+ * One verdict function: ms_stale_judge is the only place a verdict is made,
+ * whoever asks (stale, the process list's STALE count, the explorer's maps,
+ * files and stale views, list --by-file, who), so they all agree.  It asks
+ * for what it needs: a mapping read without its build ID (most are: the
+ * kernel reads the file's ELF headers for one) gets it from the kernel
+ * through the engine (ms_maps_build_id_of: PROCMAP_QUERY, also under the
+ * text backend) only when another file is at the path, where the build IDs
+ * decide between replaced and same build.  So no verdict says "no build ID"
+ * about a mapping whose build ID the kernel would give.
+ *
  * Calls for a front end:
- *   - ms_stale_judge: the verdict of one mapping (the explorer's maps view);
+ *   - ms_stale_judge: the verdict of one mapping (the explorer's maps view,
+ *     the files view and list --by-file, who);
  *   - ms_stale_scan: the distinct files of one process (grouped by device,
  *     inode and name) with their verdicts, plus the main executable
  *     (/proc/PID/exe);
@@ -109,8 +120,12 @@ bool ms_stale_ctx_other_root(struct ms_stale_ctx *ctx, const struct ms_proc *pro
  */
 size_t ms_stale_ctx_group_probes(const struct ms_stale_ctx *ctx);
 
-/* 0, or MS_ERR_NOMEM.  proc is the process that holds m. */
-int ms_stale_judge(struct ms_stale_ctx *ctx, const struct ms_proc *proc,
+/*
+ * 0, or MS_ERR_NOMEM.  m is a mapping of maps's process, read through maps
+ * with any fields; its build ID is asked through maps when the verdict
+ * needs it and m has none (m itself is not changed).
+ */
+int ms_stale_judge(struct ms_stale_ctx *ctx, struct ms_maps *maps,
 		   const struct ms_mapping *m, struct ms_stale_result *out);
 
 struct ms_stale_file {
@@ -124,6 +139,7 @@ struct ms_stale_file {
 	const char *build_id_skipped; /* why the kernel was not asked for it (mapping.h) */
 	size_t mappings;      /* how many of the scanned mappings map it */
 	uint64_t first_addr;  /* start of the first of them (when mappings > 0) */
+	uint64_t first_end;   /* and its end */
 	bool is_exe;          /* it is /proc/PID/exe */
 	bool name_ambiguous;  /* text backend: the path is not known exactly */
 	struct ms_stale_result result;
@@ -141,8 +157,9 @@ void ms_stale_list_free(struct ms_stale_list *list);
 #define MS_STALE_ALL_MAPPINGS 0x1u /* data files too, not only executable mappings */
 /*
  * Fill every file's build ID.  Without it a scan asks the kernel for build
- * IDs only of files that need one for their verdict (replaced on disk),
- * which makes a system-wide scan several times cheaper.
+ * IDs only of files that need one for their verdict (replaced on disk:
+ * ms_stale_judge asks), which makes a system-wide scan several times
+ * cheaper.
  */
 #define MS_STALE_BUILD_IDS 0x2u
 

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -192,25 +193,58 @@ static void test_replaced_by_same_bytes(void **state)
 	assert_false(ms_stale_verdict_is_stale(f->result.verdict));
 }
 
-/* Without a build ID to compare (the text backend has none), identical bytes are still "replaced". */
-static void test_text_backend_cannot_prove_same_build(void **state)
+/* A kernel without PROCMAP_QUERY: answers ENOTTY, as before Linux 6.11. */
+static int fake_notty(int fd, unsigned long request, void *arg)
 {
-	struct fx *fx = *state;
-	struct ms_maps_opts mo = { .backend = MS_BACKEND_TEXT, .ioctl_fn = NULL };
+	(void)fd;
+	(void)request;
+	(void)arg;
+	errno = ENOTTY;
+	return -1;
+}
+
+/* Scan fx's child through the text backend; ioctl_fn NULL is the real ioctl. */
+static const struct ms_stale_file *scan_text(struct fx *fx, ms_ioctl_fn ioctl_fn)
+{
+	struct ms_maps_opts mo = { .backend = MS_BACKEND_TEXT, .ioctl_fn = ioctl_fn };
 	struct ms_proc *proc;
 	struct ms_maps *maps;
 	struct ms_error err;
-	const struct ms_stale_file *f;
 
-	rename_over(fx, fx->lib_a);
 	assert_int_equal(ms_proc_open(fx->child.pid, &proc, &err), 0);
 	assert_int_equal(ms_maps_open(proc, &mo, &maps, &err), 0);
 	assert_int_equal(ms_stale_scan(fx->ctx, maps, 0, &fx->list, &err), 0);
 	ms_maps_close(maps);
 	ms_proc_close(proc);
-	f = find(fx, fx->lib, true);
+	return find(fx, fx->lib, true);
+}
+
+/*
+ * The text has no build IDs, but where the kernel has PROCMAP_QUERY the
+ * verdict asks it for the one it needs: identical bytes are the same build.
+ */
+static void test_text_backend_asks_the_kernel_for_the_build_id(void **state)
+{
+	struct fx *fx = *state;
+	const struct ms_stale_file *f;
+
+	rename_over(fx, fx->lib_a);
+	f = scan_text(fx, NULL);
+	assert_int_equal(f->result.verdict, MS_STALE_SAME_BUILD);
+	assert_true(f->build_id_len > 0);
+}
+
+/* Without PROCMAP_QUERY nothing can prove the same build: replaced, saying why. */
+static void test_no_procmap_query_cannot_prove_same_build(void **state)
+{
+	struct fx *fx = *state;
+	const struct ms_stale_file *f;
+
+	rename_over(fx, fx->lib_a);
+	f = scan_text(fx, fake_notty);
 	assert_int_equal(f->result.verdict, MS_STALE_REPLACED);
-	assert_non_null(strstr(f->result.why, "no build ID"));
+	assert_non_null(strstr(f->result.why, "build ID not read: the kernel cannot give it"));
+	assert_null(strstr(f->result.why, "no build ID"));
 }
 
 static void test_file_really_named_deleted(void **state)
@@ -305,35 +339,76 @@ static void test_counts(void **state)
 	ms_proc_close(proc);
 }
 
-/* Lookups are cached until forget: the explorer decides when to look again. */
-static void test_cache_until_forget(void **state)
+/*
+ * The child's executable mapping of fx->lib (with or without the kernel's
+ * " (deleted)"), read with names only, through a handle opened on backend.
+ */
+static void open_lib_mapping(struct fx *fx, enum ms_backend backend, struct ms_proc **proc,
+			     struct ms_maps **maps, struct ms_mapping *m)
 {
-	struct fx *fx = *state;
-	struct ms_maps_opts mo = { .backend = MS_BACKEND_IOCTL, .ioctl_fn = NULL };
-	struct ms_stale_result r;
-	struct ms_mapping m = { 0 };
-	struct ms_proc *proc;
-	struct ms_maps *maps;
+	struct ms_maps_opts mo = { .backend = backend, .ioctl_fn = NULL };
+	size_t len = strlen(fx->lib);
 	struct ms_error err;
 	uint64_t addr = 0;
 	bool found = false;
 
-	assert_int_equal(ms_proc_open(fx->child.pid, &proc, &err), 0);
-	assert_int_equal(ms_maps_open(proc, &mo, &maps, &err), 0);
-	while (!found && ms_maps_next(maps, addr, MS_FILTER_FILE_BACKED | MS_FILTER_EXECUTABLE, &m, &err) == 0) {
-		addr = m.end;
-		found = m.name && !strcmp(m.name, fx->lib);
+	assert_int_equal(ms_proc_open(fx->child.pid, proc, &err), 0);
+	assert_int_equal(ms_maps_open(*proc, &mo, maps, &err), 0);
+	ms_maps_set_fields(*maps, MS_FIELD_NAME);
+	while (!found && ms_maps_next(*maps, addr, MS_FILTER_FILE_BACKED | MS_FILTER_EXECUTABLE, m, &err) == 0) {
+		addr = m->end;
+		found = m->name && !strncmp(m->name, fx->lib, len) &&
+			(!m->name[len] || !strcmp(m->name + len, MS_DELETED_SUFFIX));
 	}
 	assert_true(found);
-	assert_int_equal(ms_stale_judge(fx->ctx, proc, &m, &r), 0);
+}
+
+/*
+ * One mapping, read the way the explorer's views read it (names only, no
+ * build ID): after an identical copy is moved over it, ms_stale_judge asks
+ * the kernel for the build ID it needs and says "same build", as the scan
+ * does, never "replaced ... no build ID".
+ */
+static void test_judge_asks_for_the_build_id(void **state)
+{
+	struct fx *fx = *state;
+	struct ms_stale_result r;
+	struct ms_mapping m = { 0 };
+	struct ms_proc *proc;
+	struct ms_maps *maps;
+
+	rename_over(fx, fx->lib_a);
+	open_lib_mapping(fx, MS_BACKEND_AUTO, &proc, &maps, &m);
+	assert_int_equal(m.build_id_len, 0);
+	assert_int_equal(ms_stale_judge(fx->ctx, maps, &m, &r), 0);
+	assert_int_equal(r.verdict, MS_STALE_SAME_BUILD);
+	assert_null(strstr(r.why, "no build ID"));
+	/* The record is the caller's: it is not changed. */
+	assert_int_equal(m.build_id_len, 0);
+	ms_mapping_reset(&m);
+	ms_maps_close(maps);
+	ms_proc_close(proc);
+}
+
+/* Lookups are cached until forget: the explorer decides when to look again. */
+static void test_cache_until_forget(void **state)
+{
+	struct fx *fx = *state;
+	struct ms_stale_result r;
+	struct ms_mapping m = { 0 };
+	struct ms_proc *proc;
+	struct ms_maps *maps;
+
+	open_lib_mapping(fx, MS_BACKEND_IOCTL, &proc, &maps, &m);
+	assert_int_equal(ms_stale_judge(fx->ctx, maps, &m, &r), 0);
 	assert_int_equal(r.verdict, MS_STALE_OK);
 
 	rename_over(fx, fx->lib_b);
 	/* Same record, cached lookup: still ok. */
-	assert_int_equal(ms_stale_judge(fx->ctx, proc, &m, &r), 0);
+	assert_int_equal(ms_stale_judge(fx->ctx, maps, &m, &r), 0);
 	assert_int_equal(r.verdict, MS_STALE_OK);
 	ms_stale_ctx_forget(fx->ctx);
-	assert_int_equal(ms_stale_judge(fx->ctx, proc, &m, &r), 0);
+	assert_int_equal(ms_stale_judge(fx->ctx, maps, &m, &r), 0);
 	assert_int_equal(r.verdict, MS_STALE_REPLACED);
 	ms_mapping_reset(&m);
 	ms_maps_close(maps);
@@ -402,7 +477,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_replaced_by_other_build, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replaced_by_crafted_elf, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replaced_by_same_bytes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_text_backend_cannot_prove_same_build, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_text_backend_asks_the_kernel_for_the_build_id, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_procmap_query_cannot_prove_same_build, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_judge_asks_for_the_build_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file_really_named_deleted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memfd_and_shm_are_not_flagged, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_counts, setup, teardown),
