@@ -116,7 +116,7 @@ SHELL_TESTS = \
 	tests/e2e/explorer_fuse.sh tests/e2e/explorer_fuse_lookup.sh tests/e2e/hardening.sh tests/e2e/files.sh \
 	tests/test_fleet_tools.sh tests/test_completion_shells.sh \
 	tests/test_symbols_at.sh tests/test_symbols_ref.sh tests/e2e/symbols.sh tests/test_symbols_budget.sh \
-	tests/test_symbols_debuglink.sh \
+	tests/test_symbols_debuglink.sh tests/test_symbols_runcopy.sh \
 	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh \
 	tests/test_symbols_hostile.sh tests/e2e/symbols_hostile.sh
 TESTS += $(SHELL_TESTS)
