@@ -32,11 +32,16 @@ CPID=$HPID
 addr=$(printf '%x' $((0x$HSYM + 0x10)))
 cp "$TDIR/libstale-b.so" "$TMP/new.so" && mv "$TMP/new.so" "$TMP/libms-fixture-sym.so" || fail "cannot replace"
 
-# explore AS...: the explorer on the holder, run through AS (nothing for root), 160 columns wide.
+# explore AS...: the explorer on the holder, run through AS (nothing for root), 160 columns
+# wide; a second run replaces the first in the same pane.
 explore() {
-	tmux -S "$SOCK" kill-server 2>/dev/null
-	tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 160 -y 30 \
-		"$* env TERM=xterm-256color $BIN $HPID; sleep 60" || fail "cannot start tmux"
+	cmd="$* env TERM=xterm-256color $BIN $HPID; sleep 60"
+	if tmux -S "$SOCK" has-session -t ms 2>/dev/null; then
+		tmux -S "$SOCK" respawn-pane -k -t ms "$cmd" || fail "cannot restart the explorer"
+		wait_for "the first explorer to go" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q 'ms_fixture_sym_target'"
+	else
+		tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 160 -y 30 "$cmd" || fail "cannot start tmux"
+	fi
 	wait_for "the maps view" shows "pid $HPID ms-dlopen-hold"
 	keys g "$addr" Enter
 }
