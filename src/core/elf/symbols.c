@@ -193,48 +193,11 @@ static void refuse(struct symfile *f, const char *why)
 	snprintf(f->why, sizeof(f->why), "%s", why);
 }
 
-/* Device numbers of btrfs subvolumes and overlayfs do not name the file. */
-static bool path_holds(const struct ms_lookup *l, const struct ms_mapping *m)
-{
-	return !l->err && l->inode == m->inode &&
-	       (l->unreliable_fs || (l->dev_major == m->dev_major && l->dev_minor == m->dev_minor));
-}
-
-/*
- * The path holds another file than the mapped one, or none (l says which):
- * the mapped file itself, through map_files (mapfiles.h), or -1 with the
- * file refused and why naming both what is at the path and why the running
- * copy could not be read.
- */
-static int open_running_copy(struct ms_symbols *s, struct symfile *f, const struct ms_mapping *m,
-			     const struct ms_lookup *l)
-{
-	struct ms_walk_root wr = ms_lookup_walk_root(&s->root);
-	const char *at_path, *why;
-	int fd = ms_mapfiles_open(s->proc, m, s->fstypes, &wr, NULL, &why);
-
-	if (fd >= 0)
-		return fd;
-	if (!l->err)
-		at_path = "the file at the path is not the mapped one (replaced)";
-	else if (l->why)
-		at_path = l->why;
-	else if (l->err == ENOENT || l->err == ENOTDIR)
-		at_path = "the mapped file was deleted";
-	else
-		at_path = "the path cannot be looked up";
-	f->state = FILE_REFUSED;
-	f->tell = true;
-	snprintf(f->why, sizeof(f->why), "%s; %s", at_path, why);
-	return -1;
-}
-
 /* Open the file of mapping m the checked way; -1 with the file refused. */
 static int open_file(struct ms_symbols *s, struct symfile *f, const struct ms_mapping *m)
 {
-	struct ms_lookup *l;
 	const char *why;
-	size_t len;
+	bool other;
 	int fd;
 
 	if (m->name_ambiguous || !m->name_len || m->name[0] != '/' || memchr(m->name, '\0', m->name_len)) {
@@ -250,18 +213,12 @@ static int open_file(struct ms_symbols *s, struct symfile *f, const struct ms_ma
 		refuse(f, "the process's root cannot be opened");
 		return -1;
 	}
-	/* First the name as given (a file may be named "x (deleted)"), then without the kernel's mark. */
-	len = m->name_len;
-	if (ms_lookup_path(s->lookups, &s->root, m->name, len, &l) < 0)
-		return MS_ERR_NOMEM;
-	if (!path_holds(l, m) && (len = ms_mapping_name_undeleted(m->name, m->name_len)) != m->name_len &&
-	    ms_lookup_path(s->lookups, &s->root, m->name, len, &l) < 0)
-		return MS_ERR_NOMEM;
-	if (!path_holds(l, m))
-		return open_running_copy(s, f, m, l);
-	fd = ms_lookup_open_read(&s->root, m->name, len, l, &why);
-	if (fd < 0)
-		refuse(f, why);
+	fd = ms_mapfiles_open_mapped(s->lookups, &s->root, s->proc, m, s->fstypes, f->why, sizeof(f->why),
+				     &other);
+	if (fd == -1) {
+		f->state = FILE_REFUSED;
+		f->tell = other;
+	}
 	return fd;
 }
 

@@ -4,32 +4,10 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "untrusted/mapfiles.h"
-
-#ifndef BTRFS_SUPER_MAGIC
-#define BTRFS_SUPER_MAGIC 0x9123683e
-#endif
-#ifndef OVERLAYFS_SUPER_MAGIC
-#define OVERLAYFS_SUPER_MAGIC 0x794c7630
-#endif
-
-/*
- * btrfs reports a subvolume's anonymous device in st_dev, and overlayfs
- * its own, while PROCMAP_QUERY gives the superblock's s_dev of the inode
- * that is mapped: there only the inode can be compared.  fstatfs is safe
- * here: the mount is known to be kernel-served.
- */
-static bool dev_unreliable(int fd)
-{
-	struct statfs sfs;
-
-	return fstatfs(fd, &sfs) == 0 && ((unsigned long)sfs.f_type == (unsigned long)BTRFS_SUPER_MAGIC ||
-					  (unsigned long)sfs.f_type == (unsigned long)OVERLAYFS_SUPER_MAGIC);
-}
 
 int ms_mapfiles_open(const struct ms_proc *proc, const struct ms_mapping *m,
 		     const struct ms_fstypes *fstypes, const struct ms_walk_root *root,
@@ -60,7 +38,7 @@ int ms_mapfiles_open(const struct ms_proc *proc, const struct ms_mapping *m,
 		return -1;
 	}
 	if (fst.st_ino != m->inode ||
-	    ((major(fst.st_dev) != m->dev_major || minor(fst.st_dev) != m->dev_minor) && !dev_unreliable(fd))) {
+	    ((major(fst.st_dev) != m->dev_major || minor(fst.st_dev) != m->dev_minor) && !ms_lookup_unreliable_fs(fd))) {
 		close(fd);
 		*why = "the running copy is not the mapped file";
 		return -1;
@@ -68,4 +46,51 @@ int ms_mapfiles_open(const struct ms_proc *proc, const struct ms_mapping *m,
 	if (st)
 		*st = fst;
 	return fd;
+}
+
+/* Device numbers of btrfs subvolumes and overlayfs do not name the file. */
+static bool path_holds(const struct ms_lookup *l, const struct ms_mapping *m)
+{
+	return !l->err && l->inode == m->inode &&
+	       (l->unreliable_fs || (l->dev_major == m->dev_major && l->dev_minor == m->dev_minor));
+}
+
+int ms_mapfiles_open_mapped(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
+			    const struct ms_proc *proc, const struct ms_mapping *m,
+			    const struct ms_fstypes *fstypes, char *why, size_t size, bool *other)
+{
+	struct ms_walk_root wr = ms_lookup_walk_root(root);
+	const char *at_path, *because;
+	struct ms_lookup *l;
+	size_t len = m->name_len;
+	int fd;
+
+	if (other)
+		*other = false;
+	if (ms_lookup_path(c, root, m->name, len, &l) < 0)
+		return MS_ERR_NOMEM;
+	if (!path_holds(l, m) && (len = ms_mapping_name_undeleted(m->name, m->name_len)) != m->name_len &&
+	    ms_lookup_path(c, root, m->name, len, &l) < 0)
+		return MS_ERR_NOMEM;
+	if (path_holds(l, m)) {
+		fd = ms_lookup_open_read(root, m->name, len, l, &because);
+		if (fd < 0)
+			snprintf(why, size, "%s", because);
+		return fd;
+	}
+	fd = ms_mapfiles_open(proc, m, fstypes, &wr, NULL, &because);
+	if (fd >= 0)
+		return fd;
+	if (!l->err)
+		at_path = "the file at the path is not the mapped one (replaced)";
+	else if (l->why)
+		at_path = l->why;
+	else if (l->err == ENOENT || l->err == ENOTDIR)
+		at_path = "the mapped file was deleted";
+	else
+		at_path = "the path cannot be looked up";
+	snprintf(why, size, "%s; %s", at_path, because);
+	if (other)
+		*other = true;
+	return -1;
 }

@@ -38,15 +38,31 @@
  * MS_MAPFILES_WHY_PRIV when the kernel refused to follow the link (not
  * root), MS_MAPFILES_WHY_PTRACE, MS_MAPFILES_WHY_GONE, MS_WALK_WHY_SERVED
  * or fstype.h's reason for a daemon-served file system, or another reason.
+ *
+ * ms_mapfiles_open_mapped is what a reader of a mapped file's contents
+ * calls (the symbols, the files view's SONAME): the file at m's name under
+ * root (lookup.h, cached in c) when it is the mapped one (the same inode,
+ * and device except where device numbers do not name files), looked up as
+ * given and then less the kernel's " (deleted)" (a file may really be
+ * named that), opened the checked way (ms_lookup_open_read); otherwise the
+ * running copy (ms_mapfiles_open).  A descriptor, or -1 with why (size
+ * bytes) saying why not, and *other (may be NULL) true when that is
+ * because the path does not hold the mapped file: then why names both
+ * facts ("the file at the path is not the mapped one (replaced); reading
+ * the running copy needs root", "the mapped file was deleted; ...").
+ * MS_ERR_NOMEM when the lookup cache could not grow.
  */
 #ifndef MAPSCOPE_MAPFILES_H
 #define MAPSCOPE_MAPFILES_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <sys/stat.h>
 
 #include "maps/mapping.h"
 #include "proc/fstype.h"
 #include "proc/proc.h"
+#include "untrusted/lookup.h"
 #include "untrusted/untrusted_walk.h"
 
 #define MS_MAPFILES_WHY_PRIV "reading the running copy needs root"
@@ -56,5 +72,8 @@
 int ms_mapfiles_open(const struct ms_proc *proc, const struct ms_mapping *m,
 		     const struct ms_fstypes *fstypes, const struct ms_walk_root *root,
 		     struct stat *st, const char **why);
+int ms_mapfiles_open_mapped(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
+			    const struct ms_proc *proc, const struct ms_mapping *m,
+			    const struct ms_fstypes *fstypes, char *why, size_t size, bool *other);
 
 #endif
