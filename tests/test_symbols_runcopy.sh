@@ -25,14 +25,8 @@ cleanup() { exec 3>&- 2>/dev/null; [ -n "$HPID" ] && kill "$HPID" 2>/dev/null; r
 trap cleanup EXIT INT TERM
 as_nobody() { setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups "$@"; }
 
-chmod 0755 "$TMP" || fail "chmod"
-cp "$TDIR/libms-fixture-sym.so" "$TMP/libms-fixture-sym.so" && chmod 0644 "$TMP/libms-fixture-sym.so" ||
-	fail "cannot copy the library"
-# Started as uid 65534 already, ms-dlopen-hold stays dumpable, so that uid may read its maps.
-printf '#!/bin/sh\nexec setpriv --reuid=%s --regid=%s --clear-groups "%s" "$@"\n' \
-	$NOBODY $NOBODY "$TDIR/ms-dlopen-hold" >"$TMP/hold" && chmod 0755 "$TMP/hold" || fail "cannot write the holder"
 . "${srcdir:-.}/tests/dlopen_hold.sh"
-hold_start "$TMP" "$TMP/hold" "$TMP/libms-fixture-sym.so" ms_fixture_sym_target
+hold_fixture_lib_own "$TMP" "$TDIR"
 sym=$HSYM
 addr=$(printf '%x' $((0x$sym + 0x10)))
 want="$sym ms_fixture_sym_target+0x0
@@ -65,6 +59,10 @@ echo "ok 1 - root names ms_fixture_sym_target in the library as mapped"
 cp "$TDIR/libstale-b.so" "$TMP/new.so" && mv "$TMP/new.so" "$TMP/libms-fixture-sym.so" || fail "cannot replace"
 check_root "replaced"
 echo "ok 2 - replaced: root names the running copy's symbols"
+# The SONAME too: the file now at the path calls itself libstale.so.1.
+soname=$("$BIN" list "$HPID" --by-file -r -n -o NAME,SONAME | grep -F "$TMP/libms-fixture-sym.so" | awk '{ print $NF }')
+[ "$soname" = libms-fixture-sym.so ] || fail "replaced: SONAME '$soname'"
+echo "ok 2b - replaced: root reads the running copy's SONAME"
 check_user "replaced" "the file at the path is not the mapped one (replaced); reading the running copy needs root"
 echo "ok 3 - replaced: uid $NOBODY is told why there is no symbol, once"
 

@@ -20,14 +20,8 @@ TDIR=$(dirname "$FIXTURE")
 case $TDIR in /*) ;; *) TDIR=$PWD/$TDIR ;; esac
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 
-chmod 0755 "$TMP" || fail "chmod"
-cp "$TDIR/libms-fixture-sym.so" "$TMP/libms-fixture-sym.so" && chmod 0644 "$TMP/libms-fixture-sym.so" ||
-	fail "cannot copy the library"
-# Started as uid 65534 already, ms-dlopen-hold stays dumpable, so that uid may read its maps.
-printf '#!/bin/sh\nexec setpriv --reuid=%s --regid=%s --clear-groups "%s" "$@"\n' \
-	$NOBODY $NOBODY "$TDIR/ms-dlopen-hold" >"$TMP/hold" && chmod 0755 "$TMP/hold" || fail "cannot write the holder"
 . "${srcdir:-.}/tests/dlopen_hold.sh"
-hold_start "$TMP" "$TMP/hold" "$TMP/libms-fixture-sym.so" ms_fixture_sym_target
+hold_fixture_lib_own "$TMP" "$TDIR"
 CPID=$HPID
 addr=$(printf '%x' $((0x$HSYM + 0x10)))
 cp "$TDIR/libstale-b.so" "$TMP/new.so" && mv "$TMP/new.so" "$TMP/libms-fixture-sym.so" || fail "cannot replace"
