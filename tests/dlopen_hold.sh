@@ -3,6 +3,11 @@
 #       start HOLD (ms-dlopen-hold) as uid 65534 on LIB, through FIFOs in
 #       DIR, its standard input held open on fd 3 (close fd 3, or kill
 #       HPID, to end it); sets HPID and HSYM (where SYMBOL is, hex, no 0x)
+#   hold_fixture_lib_own DIR TDIR
+#       the same on DIR/libms-fixture-sym.so, a copy of TDIR's, with
+#       ms_fixture_sym_target; ms-dlopen-hold is started as uid 65534
+#       already (through setpriv), so it stays dumpable and that uid may
+#       read its maps too.  DIR and TDIR are absolute; DIR is made 0755.
 # Needs fail() from the caller.
 hold_start() {
 	exec 3>&-
@@ -21,4 +26,13 @@ hold_start() {
 		esac
 	done <"$1/hold.out"
 	[ -n "$HSYM" ] && [ "$_ready" = "$HPID" ] || fail "ms-dlopen-hold $3 did not start"
+}
+
+hold_fixture_lib_own() {
+	chmod 0755 "$1" || fail "chmod $1"
+	cp "$2/libms-fixture-sym.so" "$1/libms-fixture-sym.so" && chmod 0644 "$1/libms-fixture-sym.so" ||
+		fail "cannot copy the library"
+	printf '#!/bin/sh\nexec setpriv --reuid=65534 --regid=65534 --clear-groups "%s" "$@"\n' \
+		"$2/ms-dlopen-hold" >"$1/hold-own" && chmod 0755 "$1/hold-own" || fail "cannot write the holder"
+	hold_start "$1" "$1/hold-own" "$1/libms-fixture-sym.so" ms_fixture_sym_target
 }

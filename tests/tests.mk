@@ -65,6 +65,7 @@ CMOCKA_TESTS = \
 	tests/core/untrusted/test_untrusted_child \
 	tests/core/untrusted/test_stale_race \
 	tests/core/untrusted/test_fuse_lookup \
+	tests/core/untrusted/test_mapfiles \
 	tests/core/elf/test_buildid \
 	tests/core/elf/test_elfcheck \
 	tests/core/elf/test_symbol_text \
@@ -116,9 +117,9 @@ SHELL_TESTS = \
 	tests/e2e/explorer_fuse.sh tests/e2e/explorer_fuse_lookup.sh tests/e2e/hardening.sh tests/e2e/files.sh \
 	tests/test_fleet_tools.sh tests/test_completion_shells.sh \
 	tests/test_symbols_at.sh tests/test_symbols_ref.sh tests/e2e/symbols.sh tests/test_symbols_budget.sh \
-	tests/test_symbols_debuglink.sh \
+	tests/test_symbols_debuglink.sh tests/test_symbols_runcopy.sh \
 	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh \
-	tests/test_symbols_hostile.sh tests/e2e/symbols_hostile.sh \
+	tests/test_symbols_hostile.sh tests/e2e/symbols_hostile.sh tests/e2e/symbols_runcopy.sh \
 	tests/e2e/verdicts.sh
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/fixture_sym.sh tests/dlopen_hold.sh tests/screens tests/golden tests/fuzz \

@@ -140,8 +140,9 @@ static void worse(struct at_run *r, int status)
 
 #ifdef HAVE_LIBDW
 /*
- * The symbol reader gave up on a file (a deadline, its memory limit): say
- * so once per file, the row still printed without the symbol.
+ * The symbol reader gave up on a file (a deadline, its memory limit), or
+ * a replaced or deleted file's running copy could not be read: say so once
+ * per file, the row still printed without the symbol.
  */
 static void warn_reader(struct at_run *r, const struct ms_mapping *m, const char *why)
 {
@@ -167,7 +168,7 @@ static int add_symbol_cells(struct at_run *r, struct libscols_line *ln, const at
 #ifdef HAVE_LIBDW
 	const struct ms_symbol s = *sym;
 
-	if (s.why && !strncmp(s.why, "symbols: ", 9) && s.mapping >= 0)
+	if (s.why && (s.tell || !strncmp(s.why, "symbols: ", 9)) && s.mapping >= 0)
 		warn_reader(r, &r->list.items[s.mapping], s.why);
 	for (size_t i = 0; i < r->nselected; i++) {
 		size_t size = ms_symbol_text_bound(&s);

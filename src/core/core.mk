@@ -30,6 +30,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/untrusted/untrusted_walk.c src/core/untrusted/untrusted_walk.h \
 	src/core/untrusted/untrusted_child.c src/core/untrusted/untrusted_child.h \
 	src/core/untrusted/lookup.c src/core/untrusted/lookup.h \
+	src/core/untrusted/mapfiles.c src/core/untrusted/mapfiles.h \
 	src/core/elf/buildid.c src/core/elf/buildid.h \
 	src/core/elf/lookup_buildid.c src/core/elf/lookup_buildid.h \
 	src/core/elf/soname.c src/core/elf/soname.h \

@@ -12,6 +12,7 @@
 #include "elf/elfcheck.h"
 #include "proc/fstype.h"
 #include "untrusted/lookup.h"
+#include "untrusted/mapfiles.h"
 #include "elf/symbols.h"
 #include "elf/symbols_child.h"
 #include "elf/symbols_dw.h"
@@ -34,7 +35,8 @@ struct symfile {
 	bool used;
 	enum file_state state;
 	unsigned gen;
-	char why[96];
+	bool tell;    /* why is worth saying once (ms_symbol.tell) */
+	char why[160];
 };
 
 struct ms_symbols {
@@ -187,14 +189,15 @@ static bool module_span(const struct ms_maplist *list, size_t i, uint64_t *low, 
 static void refuse(struct symfile *f, const char *why)
 {
 	f->state = FILE_REFUSED;
+	f->tell = false;
 	snprintf(f->why, sizeof(f->why), "%s", why);
 }
 
 /* Open the file of mapping m the checked way; -1 with the file refused. */
 static int open_file(struct ms_symbols *s, struct symfile *f, const struct ms_mapping *m)
 {
-	struct ms_lookup *l;
 	const char *why;
+	bool other;
 	int fd;
 
 	if (m->name_ambiguous || !m->name_len || m->name[0] != '/' || memchr(m->name, '\0', m->name_len)) {
@@ -210,17 +213,12 @@ static int open_file(struct ms_symbols *s, struct symfile *f, const struct ms_ma
 		refuse(f, "the process's root cannot be opened");
 		return -1;
 	}
-	if (ms_lookup_path(s->lookups, &s->root, m->name, m->name_len, &l) < 0)
-		return MS_ERR_NOMEM;
-	/* Device numbers of btrfs subvolumes and overlayfs do not name the file. */
-	if (l->err || l->inode != m->inode ||
-	    (!l->unreliable_fs && (l->dev_major != m->dev_major || l->dev_minor != m->dev_minor))) {
-		refuse(f, l->err ? "no file at the path now" : "another file at the path now");
-		return -1;
+	fd = ms_mapfiles_open_mapped(s->lookups, &s->root, s->proc, m, s->fstypes, f->why, sizeof(f->why),
+				     &other);
+	if (fd == -1) {
+		f->state = FILE_REFUSED;
+		f->tell = other;
 	}
-	fd = ms_lookup_open_read(&s->root, m->name, m->name_len, l, &why);
-	if (fd < 0)
-		refuse(f, why);
 	return fd;
 }
 
@@ -495,6 +493,7 @@ static int prepare(struct ms_symbols *s, uint64_t addr, struct ms_symbol *out, s
 		f->dev_minor = m->dev_minor;
 	}
 	out->why = f->why[0] ? f->why : NULL;
+	out->tell = f->tell;
 	if (f->state == FILE_REFUSED)
 		return 0;
 	if ((rc = start_child(s)) < 0) {
@@ -509,9 +508,11 @@ static int prepare(struct ms_symbols *s, uint64_t addr, struct ms_symbol *out, s
 		if (f->state != FILE_REFUSED)
 			reader_ended(s, f, ms_child_now_ns());
 		out->why = f->why;
+		out->tell = f->tell;
 		return 0;
 	}
 	out->why = NULL;
+	out->tell = false;
 	*fp = f;
 	return 1;
 }

@@ -17,9 +17,15 @@
  * runs in an isolated child (untrusted_child.h), one per context, started
  * at the first lookup and kept for the context's life: the reader.  This
  * process opens each file the checked way (lookup.h: the mapping's
- * name under the process's root, the same device and inode as the mapping
- * or no symbols, opened O_PATH and reopened through /proc/self/fd, never on
- * a file system served by someone else, fstype.h) and hands the reader the
+ * name under the process's root, the same device and inode as the mapping,
+ * opened O_PATH and reopened through /proc/self/fd, never on a file system
+ * served by someone else, fstype.h).  Where the path holds another file or
+ * none (the file was replaced or deleted), the mapped file itself is read
+ * through /proc/PID/map_files (mapfiles.h: root only); where that is
+ * refused, the file gives no symbols and why names both facts ("the file
+ * at the path is not the mapped one (replaced); reading the running copy
+ * needs root"), with tell set so that a batch command says it once.  This
+ * process hands the reader the
  * descriptor (symbols_child.h), which decides with elfcheck.h whether
  * libelf may see it (symbols_dw.h).  A lookup that takes longer than
  * MS_SYMBOLS_FILE_SECONDS, or a reader that grows past its memory limit,
@@ -113,6 +119,7 @@ struct ms_symbol {
 	const char *comp_dir; /* when file is relative: the directory it is relative to, or NULL */
 	int line;
 	const char *why;
+	bool tell; /* why is about the file, worth saying once: its running copy could not be read */
 };
 
 struct ms_symbols;

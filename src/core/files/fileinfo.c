@@ -8,6 +8,7 @@
 
 #include "files/fileinfo.h"
 #include "untrusted/lookup.h"
+#include "untrusted/mapfiles.h"
 
 struct ms_fileinfo_ctx {
 	struct ms_proc *proc;
@@ -89,11 +90,9 @@ static void soname_unknown(struct ms_filerow *r, const char *why)
 	snprintf(r->info.soname_why, sizeof(r->info.soname_why), "%s", why);
 }
 
-static int describe_soname(struct ms_fileinfo_ctx *c, struct ms_filerow *r)
+static int describe_soname(struct ms_fileinfo_ctx *c, struct ms_filerow *r, const struct ms_mapping *m)
 {
 	struct ms_error err = { 0 };
-	struct ms_lookup *l;
-	const char *why;
 	int fd;
 
 	if (r->name_ambiguous || !r->name_len || r->name[0] != '/') {
@@ -108,18 +107,12 @@ static int describe_soname(struct ms_fileinfo_ctx *c, struct ms_filerow *r)
 		soname_unknown(r, "the process's root cannot be opened");
 		return 0;
 	}
-	if (ms_lookup_path(c->lookups, &c->root, r->name, r->name_len, &l) < 0)
-		return MS_ERR_NOMEM;
-	/* Device numbers of btrfs subvolumes and overlayfs do not name the file. */
-	if (l->err || l->inode != r->inode ||
-	    (!l->unreliable_fs && (l->dev_major != r->dev_major || l->dev_minor != r->dev_minor))) {
-		soname_unknown(r, l->err ? (l->why ? l->why : "no file at the path now") :
-			       "another file at the path now");
-		return 0;
-	}
-	fd = ms_lookup_open_read(&c->root, r->name, r->name_len, l, &why);
+	fd = ms_mapfiles_open_mapped(c->lookups, &c->root, c->proc, m, NULL, r->info.soname_why,
+				     sizeof(r->info.soname_why), NULL);
+	if (fd == MS_ERR_NOMEM)
+		return fd;
 	if (fd < 0) {
-		soname_unknown(r, why);
+		r->info.soname_rc = MS_ERR_LIMIT;
 		return 0;
 	}
 	r->info.soname_rc = ms_soname_read_fd(fd, r->info.soname, &err);
@@ -154,7 +147,8 @@ int ms_fileinfo_describe(struct ms_fileinfo_ctx *c, struct ms_filemap *fm,
 			if (rc < 0)
 				ms_error_set(err, rc, ENOMEM, "out of memory for stale verdicts");
 		}
-		if (rc == 0 && (what & MS_FILEINFO_SONAME) && describe_soname(c, r) < 0)
+		if (rc == 0 && (what & MS_FILEINFO_SONAME) &&
+		    describe_soname(c, r, &list->items[r->first]) < 0)
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory looking files up");
 		if (rc < 0)
 			return rc;

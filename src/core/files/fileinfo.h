@@ -15,7 +15,9 @@
  *     (same inode; same device too, except where device numbers do not
  *     identify files), opened the checked way (O_PATH, then a reopen
  *     through /proc/self/fd) and never on a file system served by someone
- *     else; then soname.h's bounded reader.  The version comes from the
+ *     else; for a file replaced or deleted since, its running copy
+ *     through map_files (mapfiles.h, root only; soname_why says why not);
+ *     then soname.h's bounded reader.  The version comes from the
  *     name alone.
  * A described row keeps its answers (info.described); ms_filemap_build
  * carries them to the next map, so a refresh does not read files again.

@@ -58,7 +58,7 @@ struct ms_fileinfo {
 	struct ms_stale_result verdict;
 	int soname_rc;           /* 0, MS_END (none) or an error: soname_why says */
 	char soname[MS_SONAME_MAX + 1];
-	char soname_why[80];
+	char soname_why[160];
 	char version[MS_VERSION_MAX + 1]; /* from the name; "" when it carries none */
 	bool rss_known;
 	uint64_t rss;

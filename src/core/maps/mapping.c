@@ -54,6 +54,14 @@ int ms_filter_parse(const char *s, unsigned *filter, char *bad)
 	return 0;
 }
 
+size_t ms_mapping_name_undeleted(const char *name, size_t len)
+{
+	static const char mark[] = " (deleted)";
+	const size_t n = sizeof(mark) - 1;
+
+	return len >= n && !memcmp(name + len - n, mark, n) ? len - n : len;
+}
+
 int ms_mapping_set_name(struct ms_mapping *m, const char *name, size_t len)
 {
 	char *copy = NULL;

@@ -95,6 +95,13 @@ void ms_perms_format(unsigned perms, char out[5]);
  */
 int ms_filter_parse(const char *s, unsigned *filter, char *bad);
 
+/*
+ * The length of name without the " (deleted)" the kernel appends to an
+ * unlinked file's name (d_path); len when it does not end so.  A file may
+ * really be named that: look the full name up first.
+ */
+size_t ms_mapping_name_undeleted(const char *name, size_t len);
+
 /* Set the name (copied); returns 0 or MS_ERR_NOMEM. */
 int ms_mapping_set_name(struct ms_mapping *m, const char *name, size_t len);
 int ms_mapping_copy(struct ms_mapping *dst, const struct ms_mapping *src);

@@ -270,7 +270,6 @@ struct ms_walk_root ms_lookup_walk_root(const struct ms_lookup_root *root)
 static void stat_path(const struct ms_lookup_root *root, const char *path, struct ms_lookup *l)
 {
 	struct ms_walk_root wr = ms_lookup_walk_root(root);
-	struct statfs sfs;
 	struct stat st;
 	int fd = ms_walk_open(&wr, path, 0, &st, &l->why);
 
@@ -283,18 +282,26 @@ static void stat_path(const struct ms_lookup_root *root, const char *path, struc
 	l->dev_minor = minor(st.st_dev);
 	l->inode = (uint64_t)st.st_ino;
 	l->mode = st.st_mode;
-	/*
-	 * fstatfs works on O_PATH descriptors (fs/statfs.c); the walk has
-	 * checked this mount is served by the kernel, so it cannot wait on a
-	 * daemon's STATFS.
-	 */
-	if (fstatfs(fd, &sfs) == 0) {
-		if ((unsigned long)sfs.f_type == (unsigned long)BTRFS_SUPER_MAGIC)
-			l->unreliable_fs = "btrfs";
-		else if ((unsigned long)sfs.f_type == (unsigned long)OVERLAYFS_SUPER_MAGIC)
-			l->unreliable_fs = "overlayfs";
-	}
+	/* The walk has checked this mount is served by the kernel. */
+	l->unreliable_fs = ms_lookup_unreliable_fs(fd);
 	close(fd);
+}
+
+/*
+ * fstatfs works on O_PATH descriptors (fs/statfs.c); callers know the
+ * mount is served by the kernel, so it cannot wait on a daemon's STATFS.
+ */
+const char *ms_lookup_unreliable_fs(int fd)
+{
+	struct statfs sfs;
+
+	if (fstatfs(fd, &sfs) < 0)
+		return NULL;
+	if ((unsigned long)sfs.f_type == (unsigned long)BTRFS_SUPER_MAGIC)
+		return "btrfs";
+	if ((unsigned long)sfs.f_type == (unsigned long)OVERLAYFS_SUPER_MAGIC)
+		return "overlayfs";
+	return NULL;
 }
 
 /* The path as a C string: kernel names hold no NUL, but be sure. */

@@ -130,6 +130,14 @@ int ms_lookup_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
 		   const char *path, size_t len, struct ms_lookup **out);
 
 /*
+ * "btrfs" or "overlayfs" when fd (O_PATH will do) is on one, whose st_dev
+ * is not the device PROCMAP_QUERY reports for the mapped inode; else NULL.
+ * Only for a descriptor whose mount is known to be kernel-served: it asks
+ * the file system (fstatfs).
+ */
+const char *ms_lookup_unreliable_fs(int fd);
+
+/*
  * The file l describes (l from ms_lookup_path with the same path), opened
  * for reading the checked way above, for other bounded readers (the files
  * view's SONAME); -1 with *why set (static text) when refused.  Close it.

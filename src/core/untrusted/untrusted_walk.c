@@ -493,8 +493,13 @@ int ms_walk_open_read(const struct ms_walk_root *root, const char *path, unsigne
 	return fd;
 }
 
-int ms_walk_stat_link(int dirfd, const char *name, const struct ms_walk_root *root, struct stat *st,
-		      const char **why)
+/*
+ * An O_PATH descriptor of what the magic link name below dirfd leads to,
+ * once its mount is known to root's table as kernel-served; -errno with
+ * *why as ms_walk_stat_link's.
+ */
+static int open_link_checked(int dirfd, const char *name, const struct ms_walk_root *root,
+			     const char **why)
 {
 	uint64_t mnt, root_mnt;
 	int fd, rc = 0;
@@ -503,7 +508,8 @@ int ms_walk_stat_link(int dirfd, const char *name, const struct ms_walk_root *ro
 	/*
 	 * A magic link is followed by nd_jump_link without a lookup in the
 	 * target's file system, and O_PATH stops before f_op->open: nothing
-	 * here reaches a daemon until the fstat, which waits for the mount check.
+	 * here reaches a daemon until the caller's fstat or reopen, which wait
+	 * for the mount check.
 	 */
 	fd = openat(dirfd, name, O_PATH | O_CLOEXEC);
 	if (fd < 0)
@@ -515,11 +521,54 @@ int ms_walk_stat_link(int dirfd, const char *name, const struct ms_walk_root *ro
 		     own_root_unlisted(root->mounts, mnt)) &&
 		   (*why = mount_refused(root->mounts, mnt, NULL, 0))) {
 		rc = -EREMOTE;
-	} else if (fstat(fd, st) < 0) {
-		rc = -errno;
 	}
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+int ms_walk_stat_link(int dirfd, const char *name, const struct ms_walk_root *root, struct stat *st,
+		      const char **why)
+{
+	int fd = open_link_checked(dirfd, name, root, why), rc = 0;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, st) < 0)
+		rc = -errno;
 	close(fd);
 	return rc;
+}
+
+int ms_walk_open_link_read(int dirfd, const char *name, const struct ms_walk_root *root,
+			   struct stat *st, const char **why)
+{
+	struct stat rst;
+	char self[64];
+	int pathfd = open_link_checked(dirfd, name, root, why), fd;
+
+	if (pathfd < 0)
+		return pathfd;
+	if (fstat(pathfd, st) < 0 || !S_ISREG(st->st_mode)) {
+		close(pathfd);
+		*why = "not a regular file";
+		return -EINVAL;
+	}
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pathfd);
+	fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	close(pathfd);
+	if (fd < 0) {
+		*why = "cannot reopen the checked file";
+		return -EIO;
+	}
+	if (fstat(fd, &rst) < 0 || !S_ISREG(rst.st_mode) || !same_inode(&rst, st)) {
+		*why = "the reopened file is not the checked one";
+		close(fd);
+		return -EIO;
+	}
+	return fd;
 }
 
 int ms_walk_stat_ours(const char *path, struct stat *st, const char **why)

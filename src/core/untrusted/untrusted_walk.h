@@ -135,6 +135,19 @@ int ms_walk_stat_link(int dirfd, const char *name, const struct ms_walk_root *ro
 		      const char **why);
 
 /*
+ * The file a /proc magic link (a process's map_files/START-END) leads to,
+ * open O_RDONLY | O_NONBLOCK | O_CLOEXEC, with the same mount check as
+ * ms_walk_stat_link before anything reaches the file's file system: fstat
+ * on the O_PATH descriptor, a regular file only, then a reopen through
+ * /proc/self/fd/N, checked again to be the same inode.  st gets its stat.
+ * A descriptor (>= 0), or -errno: the kernel's from opening the link
+ * (*why NULL), -EREMOTE (*why MS_WALK_WHY_SERVED), or another with *why
+ * set (static text).
+ */
+int ms_walk_open_link_read(int dirfd, const char *name, const struct ms_walk_root *root,
+			   struct stat *st, const char **why);
+
+/*
  * stat(2) of a path given to mapscope (absolute, or relative to the
  * working directory), through the walk from our own root, symlinks
  * followed: a path into a daemon-served mount is refused, never looked up.
