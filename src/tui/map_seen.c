@@ -28,105 +28,152 @@ static struct ms_maplist slice(const struct ms_maplist *list, uint64_t lo, uint6
 	return s;
 }
 
+static void gen_clear(struct tui_seen_gen *g)
+{
+	ms_maplist_clear(&g->known);
+	g->nspans = 0;
+}
+
+static void gen_free(struct tui_seen_gen *g)
+{
+	ms_maplist_free(&g->known);
+	free(g->spans);
+	memset(g, 0, sizeof(*g));
+}
+
 void tui_seen_forget(struct tui_seen *s)
 {
-	ms_maplist_clear(&s->known);
-	s->nspans = 0;
+	gen_clear(&s->cur);
+	gen_clear(&s->prev);
 }
 
 void tui_seen_free(struct tui_seen *s)
 {
-	ms_maplist_free(&s->known);
-	free(s->spans);
-	memset(s, 0, sizeof(*s));
+	gen_free(&s->cur);
+	gen_free(&s->prev);
 }
 
-/* Only in the parts of [lo, hi) seen before. */
+static int diff_piece(const struct tui_seen_gen *g, const struct ms_maplist *list, uint64_t a,
+		      uint64_t b, ms_diff_fn fn, void *ctx)
+{
+	struct ms_maplist was = slice(&g->known, a, b), now = slice(list, a, b);
+
+	return ms_maplist_diff(&was, &now, fn, ctx, NULL);
+}
+
+/* [a, b) less the current generation's spans, piece by piece, against the previous one. */
+static int diff_prev(const struct tui_seen *s, const struct ms_maplist *list, uint64_t a,
+		     uint64_t b, ms_diff_fn fn, void *ctx)
+{
+	for (size_t i = 0; i < s->cur.nspans && a < b; i++) {
+		const struct tui_span *c = &s->cur.spans[i];
+		int rc;
+
+		if (c->hi <= a)
+			continue;
+		if (c->lo >= b)
+			break;
+		if (c->lo > a && (rc = diff_piece(&s->prev, list, a, c->lo, fn, ctx)))
+			return rc;
+		a = c->hi;
+	}
+	return a < b ? diff_piece(&s->prev, list, a, b, fn, ctx) : 0;
+}
+
+/* Only in the parts of [lo, hi) seen before: the newest generation there. */
 static int compare(const struct tui_seen *s, const struct ms_maplist *list, uint64_t lo,
 		   uint64_t hi, ms_diff_fn fn, void *ctx)
 {
-	for (size_t i = 0; i < s->nspans; i++) {
-		uint64_t a = s->spans[i].lo > lo ? s->spans[i].lo : lo;
-		uint64_t b = s->spans[i].hi < hi ? s->spans[i].hi : hi;
-		struct ms_maplist was, now;
-		int rc;
+	for (size_t i = 0; i < s->cur.nspans; i++) {
+		uint64_t a = s->cur.spans[i].lo > lo ? s->cur.spans[i].lo : lo;
+		uint64_t b = s->cur.spans[i].hi < hi ? s->cur.spans[i].hi : hi;
+		int rc = a < b ? diff_piece(&s->cur, list, a, b, fn, ctx) : 0;
 
-		if (a >= b)
-			continue;
-		was = slice(&s->known, a, b);
-		now = slice(list, a, b);
-		rc = ms_maplist_diff(&was, &now, fn, ctx, NULL);
+		if (rc)
+			return rc;
+	}
+	for (size_t i = 0; i < s->prev.nspans; i++) {
+		uint64_t a = s->prev.spans[i].lo > lo ? s->prev.spans[i].lo : lo;
+		uint64_t b = s->prev.spans[i].hi < hi ? s->prev.spans[i].hi : hi;
+		int rc = a < b ? diff_prev(s, list, a, b, fn, ctx) : 0;
+
 		if (rc)
 			return rc;
 	}
 	return 0;
 }
 
-static int add_span(struct tui_seen *s, uint64_t lo, uint64_t hi)
+static int add_span(struct tui_seen_gen *g, uint64_t lo, uint64_t hi)
 {
 	size_t i = 0, j;
 
-	while (i < s->nspans && s->spans[i].hi < lo)
+	while (i < g->nspans && g->spans[i].hi < lo)
 		i++;
-	for (j = i; j < s->nspans && s->spans[j].lo <= hi; j++) {
-		lo = s->spans[j].lo < lo ? s->spans[j].lo : lo;
-		hi = s->spans[j].hi > hi ? s->spans[j].hi : hi;
+	for (j = i; j < g->nspans && g->spans[j].lo <= hi; j++) {
+		lo = g->spans[j].lo < lo ? g->spans[j].lo : lo;
+		hi = g->spans[j].hi > hi ? g->spans[j].hi : hi;
 	}
 	/* spans[i, j) merge into one. */
 	if (i == j) {
-		if (ms_grow((void **)&s->spans, &s->spans_cap, s->nspans, sizeof(*s->spans), 8) < 0)
+		if (ms_grow((void **)&g->spans, &g->spans_cap, g->nspans, sizeof(*g->spans), 8) < 0)
 			return MS_ERR_NOMEM;
-		memmove(s->spans + i + 1, s->spans + i, (s->nspans - i) * sizeof(*s->spans));
-		s->nspans++;
+		memmove(g->spans + i + 1, g->spans + i, (g->nspans - i) * sizeof(*g->spans));
+		g->nspans++;
 	} else {
-		memmove(s->spans + i + 1, s->spans + j, (s->nspans - j) * sizeof(*s->spans));
-		s->nspans -= j - i - 1;
+		memmove(g->spans + i + 1, g->spans + j, (g->nspans - j) * sizeof(*g->spans));
+		g->nspans -= j - i - 1;
 	}
-	s->spans[i] = (struct tui_span){ lo, hi };
+	g->spans[i] = (struct tui_span){ lo, hi };
 	return 0;
 }
 
 /* known := known outside [lo, hi), list inside it. */
-static int remember(struct tui_seen *s, const struct ms_maplist *list, uint64_t lo, uint64_t hi)
+static int remember(struct tui_seen_gen *g, const struct ms_maplist *list, uint64_t lo, uint64_t hi)
 {
 	struct ms_maplist merged = { 0 };
 	size_t k = 0;
 	int rc = 0;
 
-	merged.capacity = s->known.count + list->count;
+	merged.capacity = g->known.count + list->count;
 	merged.items = calloc(merged.capacity ? merged.capacity : 1, sizeof(*merged.items));
 	if (!merged.items)
 		return MS_ERR_NOMEM;
-	for (; k < s->known.count && s->known.items[k].end <= lo; k++)
-		merged.items[merged.count++] = s->known.items[k];
+	for (; k < g->known.count && g->known.items[k].end <= lo; k++)
+		merged.items[merged.count++] = g->known.items[k];
 	for (size_t i = 0; i < list->count && rc == 0; i++)
 		if (list->items[i].end > lo && list->items[i].start < hi)
 			rc = ms_mapping_copy(&merged.items[merged.count++], &list->items[i]);
-	for (; k < s->known.count; k++) {
-		if (s->known.items[k].start >= hi)
-			merged.items[merged.count++] = s->known.items[k];
+	for (; k < g->known.count; k++) {
+		if (g->known.items[k].start >= hi)
+			merged.items[merged.count++] = g->known.items[k];
 		else
-			free(s->known.items[k].name); /* replaced by the listing */
+			free(g->known.items[k].name); /* replaced by the listing */
 	}
-	free(s->known.items);
-	s->known = merged;
+	free(g->known.items);
+	g->known = merged;
 	return rc;
 }
 
 int tui_seen_observe(struct tui_seen *s, const struct ms_maplist *list, uint64_t lo, uint64_t hi,
 		     bool restart, ms_diff_fn fn, void *ctx)
 {
-	int rc = fn ? compare(s, list, lo, hi, fn, ctx) : 0;
+	int rc;
 
+	if (restart) {
+		struct tui_seen_gen old = s->prev;
+
+		s->prev = s->cur;
+		s->cur = old;
+		gen_clear(&s->cur);
+	}
+	rc = fn ? compare(s, list, lo, hi, fn, ctx) : 0;
 	if (rc)
 		return rc;
-	if (restart)
-		tui_seen_forget(s);
 	if (lo >= hi)
 		return 0;
-	rc = remember(s, list, lo, hi);
+	rc = remember(&s->cur, list, lo, hi);
 	if (rc == 0)
-		rc = add_span(s, lo, hi);
+		rc = add_span(&s->cur, lo, hi);
 	if (rc < 0)
 		tui_seen_forget(s);
 	return rc;

@@ -13,10 +13,13 @@
  * range seen is new to the view, not new in the process: it is never
  * reported.  Then the listing replaces what was known in its range.
  *
- * A timer tick starts afresh (restart): after its comparison, only that
- * listing is known, so the next tick reports what changed since this one,
- * whatever the view looked at in between.  Listings taken between ticks
- * (moves, a full walk for the index) add to what is known.
+ * What is known has two generations: what was seen since the last timer
+ * tick, and what was seen between the tick before and that one.  A
+ * listing compares with the newest generation that covers each address.
+ * A tick (restart) turns the current generation into the previous one and
+ * starts an empty one, so everything the tick queries (its window, the
+ * index, a window pulled up) compares with what was seen before the tick,
+ * and nothing older than one tick ever counts.
  *
  * All listings must come from one kernel filter: a change of filter or a
  * new program image calls tui_seen_forget.  Memory: copies of the mappings
@@ -35,10 +38,15 @@ struct tui_span {
 	uint64_t lo, hi; /* [lo, hi) */
 };
 
-struct tui_seen {
+struct tui_seen_gen {
 	struct ms_maplist known;  /* copies, address order, inside spans */
 	struct tui_span *spans;   /* sorted, disjoint */
 	size_t nspans, spans_cap;
+};
+
+struct tui_seen {
+	struct tui_seen_gen cur;  /* since the last tick */
+	struct tui_seen_gen prev; /* between the tick before and the last */
 };
 
 /* The range a listing from addr covers: from its first mapping (which may
@@ -49,7 +57,7 @@ void tui_seen_range(const struct ms_maplist *list, uint64_t addr, bool more, uin
 /*
  * Compare list (address order, covering [lo, hi)) with what was seen in
  * that range, report differences through fn (may be NULL), then remember
- * it; restart forgets everything else first.  0, fn's non-zero value, or
+ * it; restart (a timer tick) starts a new generation first.  0, fn's non-zero value, or
  * MS_ERR_NOMEM (then nothing is known any more).
  */
 int tui_seen_observe(struct tui_seen *s, const struct ms_maplist *list, uint64_t lo, uint64_t hi,

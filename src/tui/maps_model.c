@@ -64,6 +64,10 @@ static int add_mark(struct tui_mapview *vm, const struct ms_mapping *m, enum tui
 {
 	struct tui_ghost *g;
 
+	/* Two pieces of one comparison can report a mapping that straddles them. */
+	for (size_t i = 0; i < vm->nmarks; i++)
+		if (vm->marks[i].kind == kind && same_identity(&vm->marks[i].m, m))
+			return 0;
 	if (tui_grow((void **)&vm->marks, &vm->marks_cap, vm->nmarks, sizeof(*vm->marks)) < 0)
 		return MS_ERR_NOMEM;
 	g = &vm->marks[vm->nmarks];
@@ -99,6 +103,12 @@ static void drop_overlapped_ghosts(struct tui_mapview *vm, const struct ms_mappi
 		else
 			i++;
 	}
+}
+
+static void drop_ghosts_under_window(struct tui_mapview *vm)
+{
+	for (size_t i = 0; i < vm->window.count; i++)
+		drop_overlapped_ghosts(vm, &vm->window.items[i]);
 }
 
 static int on_diff(void *ctx, const struct ms_diff_entry *e)
@@ -227,8 +237,7 @@ int tui_mapview_apply(struct tui_mapview *vm, struct ms_maplist *fresh, uint64_t
 	vm->top = addr;
 	vm->window_limit = limit;
 	vm->have_window = true;
-	for (size_t i = 0; i < vm->window.count; i++)
-		drop_overlapped_ghosts(vm, &vm->window.items[i]);
+	drop_ghosts_under_window(vm);
 	rc = build_rows(vm);
 	if (rc < 0)
 		return rc;
@@ -246,6 +255,8 @@ int tui_mapview_apply_index(struct tui_mapview *vm, const struct ms_maplist *all
 	if (rc < 0)
 		return rc;
 	if (vm->nmarks != nmarks && vm->have_window && !tui_mapview_sorted(vm)) {
+		/* A mapping that straddled the window's end is reported again from beyond it. */
+		drop_ghosts_under_window(vm);
 		rc = build_rows(vm);
 		if (rc < 0)
 			return rc;
