@@ -78,3 +78,10 @@ start_fuse_serve() {
 	grep -q '^ready' "$TMP/serve.out" || fail "ms-fuse-serve: $(cat "$TMP/serve.out")"
 	read -r _ PID START SERVED < "$TMP/serve.out"
 }
+# explore COLS ROWS PID: (re)start mapscope --delay=0.2 PID in the tmux
+# session ms, a COLS x ROWS terminal.
+explore() {
+	tmux -S "$SOCK" kill-session -t ms 2>/dev/null
+	tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x "$1" -y "$2" \
+		"$BIN --delay=0.2 $3; sleep 60" || fail "cannot start tmux"
+}

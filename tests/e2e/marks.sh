@@ -13,8 +13,7 @@ E2E_TAG=marks
 . "$(dirname "$0")/lib.sh"
 
 start_fixture
-tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 120 -y 7 \
-	"$BIN --delay=0.2 $PID; sleep 60" || fail "cannot start tmux"
+explore 120 7 "$PID"
 wait_for "the maps view" shows "pid $PID ms-fixture | ioctl"
 
 # Mapping rows on screen, and those marked + (the mark is the first column).
@@ -73,9 +72,8 @@ keys x
 mkfifo "$TMP/go"
 sh -c 'read x < "$0"; exec sleep 60' "$TMP/go" &
 EPID=$!
-tmux -S "$SOCK" kill-session -t ms
-tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 120 -y 20 \
-	"$BIN --delay=0.2 $EPID; sleep 60" || fail "cannot start tmux again"
+trap 'kill "$EPID" 2>/dev/null; cleanup' EXIT INT TERM
+explore 120 20 "$EPID"
 wait_for "the maps view of sh" shows "pid $EPID sh"
 echo go > "$TMP/go"
 wait_for "the exec banner" shows "exec'd a new program"
