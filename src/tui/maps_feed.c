@@ -82,6 +82,42 @@ static int refresh_window(struct tui_mapview *vm, struct ms_maps *maps, bool tim
 	return rc;
 }
 
+struct above {
+	const struct tui_mapview *vm;
+	uint64_t top;
+	bool found;
+};
+
+static int find_above(void *ctx, struct ms_mapping *m)
+{
+	struct above *a = ctx;
+
+	if (m->end > a->top)
+		return 1;
+	a->found = tui_mapview_name_matches(a->vm, m);
+	return a->found;
+}
+
+/*
+ * Does a matching mapping lie wholly above the window?  Only the mappings
+ * above it are read, up to the first that matches: a screen that shows all
+ * there is costs no full walk per tick.
+ */
+static bool anything_above(const struct tui_mapview *vm, struct ms_maps *maps)
+{
+	struct above a = { vm, vm->top, false };
+	struct ms_mapping m = { 0 };
+	struct ms_error err;
+
+	/* Without a name filter the first mapping says: one query. */
+	if (!vm->name_filter[0]) {
+		a.found = ms_maps_next(maps, 0, vm->filter, &m, &err) == 0 && m.end <= vm->top;
+		ms_mapping_reset(&m);
+		return a.found;
+	}
+	return ms_maps_walk(maps, 0, vm->filter, find_above, &a, &err) >= 0 && a.found;
+}
+
 int tui_mapfeed_refresh(struct tui_mapview *vm, struct ms_maps *maps, bool timer,
 			tui_listing_rss_fn rss_fn, void *ctx, struct ms_error *err)
 {
@@ -94,7 +130,7 @@ int tui_mapfeed_refresh(struct tui_mapview *vm, struct ms_maps *maps, bool timer
 		return rc;
 	if (timer && index_due(vm) && tui_mapfeed_index(vm, maps, err) == 0)
 		rc = 1;
-	if (!tui_mapview_short(vm))
+	if (!tui_mapview_short(vm) || !anything_above(vm, maps))
 		return rc;
 	/* A fresh index: an old one could pull up too little, or too far. */
 	again = tui_mapfeed_index(vm, maps, err);

@@ -6,8 +6,10 @@
  * In address order a refresh queries one window from the model's top
  * (reading on while a name filter leaves fewer than a window's worth),
  * applies it, and on a timer tick rebuilds the index when it is due.  When
- * the rows then leave part of the screen empty though mappings lie above,
- * it rebuilds the index and pulls the window up once, so the screen is full.
+ * the rows then leave part of the screen empty, it asks whether a matching
+ * mapping lies above the window (one query, or a walk of the part above
+ * with a name filter); if one does, it rebuilds the index and pulls the
+ * window up once, so the screen is full.
  * Sorted, it collects every mapping when there is none yet or the index is
  * due, with their RSS from rss_fn when one is given.
  *

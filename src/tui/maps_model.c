@@ -280,6 +280,7 @@ int tui_mapview_apply_index(struct tui_mapview *vm, const struct ms_maplist *all
 	}
 	vm->index_valid = true;
 	vm->index_age = 0;
+	vm->index_walks++;
 	return 0;
 }
 

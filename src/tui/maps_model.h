@@ -124,6 +124,7 @@ struct tui_mapview {
 	uint64_t total_size;
 	bool index_valid;
 	unsigned index_age;       /* ticks since the index was built */
+	unsigned long index_walks; /* indexes applied so far (each a full walk) */
 	size_t hscroll;           /* NAME scrolled by this many columns (Left, Right) */
 	enum tui_map_sort sort;
 	bool sort_reverse;

@@ -78,10 +78,14 @@ start_fuse_serve() {
 	grep -q '^ready' "$TMP/serve.out" || fail "ms-fuse-serve: $(cat "$TMP/serve.out")"
 	read -r _ PID START SERVED < "$TMP/serve.out"
 }
-# explore COLS ROWS PID: (re)start mapscope --delay=0.2 PID in the tmux
-# session ms, a COLS x ROWS terminal.
+# explore COLS ROWS PID: start mapscope --delay=0.2 PID in the tmux session
+# ms, a COLS x ROWS terminal; again: in the same pane, in place of the last.
 explore() {
-	tmux -S "$SOCK" kill-session -t ms 2>/dev/null
+	if tmux -S "$SOCK" has-session -t ms 2>/dev/null; then
+		tmux -S "$SOCK" respawn-pane -k -t ms "$BIN --delay=0.2 $3; sleep 60" ||
+			fail "cannot start mapscope again"
+		return
+	fi
 	tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x "$1" -y "$2" \
 		"$BIN --delay=0.2 $3; sleep 60" || fail "cannot start tmux"
 }

@@ -73,7 +73,7 @@ mkfifo "$TMP/go"
 sh -c 'read x < "$0"; exec sleep 60' "$TMP/go" &
 EPID=$!
 trap 'kill "$EPID" 2>/dev/null; cleanup' EXIT INT TERM
-explore 120 20 "$EPID"
+explore 120 7 "$EPID"
 wait_for "the maps view of sh" shows "pid $EPID sh"
 echo go > "$TMP/go"
 wait_for "the exec banner" shows "exec'd a new program"
