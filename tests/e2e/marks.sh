@@ -4,7 +4,9 @@
 #     since the process did not change (`+` once meant "scrolled into view");
 #   - End, then x: the screen is full again (it once kept the rows below
 #     the old position only, and left the rest blank);
-#   - a process that execs another program: the header names the new one.
+#   - a process that execs another program: the header names the new one;
+#   - an exec after g: the banner says so and the screen is full of the
+#     new image (it once showed the rows from g's old address: one).
 # Exit 77 (skip) only when tmux is absent.
 set -u
 
@@ -80,3 +82,28 @@ wait_for "the exec banner" shows "exec'd a new program"
 wait_for "the new name in the header" shows "pid $EPID sleep"
 kill "$EPID" 2>/dev/null
 pass "after an exec the header names the new program"
+
+# g, then an exec: the banner says so and the screen is full of the new
+# image.
+mkdir "$TMP/gx"
+mkfifo "$TMP/gx.in"
+"$FIXTURE" "$TMP/gx" < "$TMP/gx.in" > "$TMP/gx.out" 2>&1 &
+GPID=$!
+trap 'kill "$GPID" "$EPID" 2>/dev/null; cleanup' EXIT INT TERM
+exec 4> "$TMP/gx.in"
+wait_for "the second fixture" grep -q '^ready' "$TMP/gx.out"
+SYM=$(awk '$1 == "sym" { print $3 }' "$TMP/gx.out")
+[ -n "$SYM" ] || fail "the fixture named no symbol"
+explore 120 7 "$GPID"
+wait_for "the maps view of the second fixture" shows "pid $GPID ms-fixture"
+keys g "$SYM" Enter
+# Built with libdw, g names the code there: exec once it has (the old
+# image's address left as the window's top showed one row of the new).
+if grep -q '^#define HAVE_LIBDW 1' "${MS_CONFIG_H:-config.h}"; then
+	wait_for "g's symbol line" shows "at $SYM: "
+fi
+echo exec >&4
+wait_for "the exec banner after g" shows "exec'd a new program"
+screen_full() { [ "$(nrows)" -eq "$height" ]; }
+wait_for "a full screen of the new image" screen_full
+pass "an exec after g: the banner shows and the screen is full"
