@@ -22,7 +22,7 @@
  * marked ADDED, one gone is kept as a REMOVED ghost row, for TUI_MARK_TICKS
  * ticks; a mapping outside every range seen is only new to the view, and
  * unmarked.  A change of filter or sort, or a new program image, forgets
- * the marks and what was seen.
+ * the marks and what was seen; sorted rows carry no marks.
  *
  * The screen stays full: when the rows from the window do not fill it
  * though mappings lie above (a filter toggled near the end, an exec, a
