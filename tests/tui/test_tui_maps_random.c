@@ -25,7 +25,6 @@
  * replays the same keys and changes at the same addresses.  MS_MODEL_TRACE
  * prints each step.
  */
-#define _GNU_SOURCE
 #include "config.h"
 
 #include <setjmp.h>
