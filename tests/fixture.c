@@ -22,6 +22,17 @@
  *                  (answered first by its "map extra ..." line)
  *   unmap START    unmap the fixture mapping that starts at START (hex)
  *   exec           exec this program again (a new image with the same PID)
+ * Changes the model-based test makes at random, inside one area it is given
+ * (ADDR, NEWADDR hex; PAGES, OFF decimal; PROT a subset of "rwx", "-" none):
+ *   churn PAGES    reserve PAGES pages for them (answered first by a line
+ *                  "map churn START END ---p 0 -" naming the area, which is
+ *                  left unmapped)
+ *   anon ADDR PAGES PROT            map anonymous private memory there
+ *   file ADDR PAGES PROT OFF        map DIR/churn.dat (PROT_NONE..rwx) from page OFF
+ *   unmapat ADDR PAGES              munmap
+ *   protect ADDR PAGES PROT         mprotect
+ *   remap ADDR PAGES NEWADDR NEWPAGES   mremap, moved when NEWADDR differs
+ * A call the kernel refuses answers "err" with its reason.
  *   exit           exit with status 0
  * SIGUSR1 does what "mapfile extra-N.dat" does, for tests that cannot write
  * to stdin (the terminal tests).  At end of input the process waits for
@@ -235,11 +246,86 @@ static void build(void)
 	map_named_file("long", longname, PROT_READ, "r--p");
 }
 
+static int parse_prot(const char *s)
+{
+	int prot = PROT_NONE;
+
+	prot |= strchr(s, 'r') ? PROT_READ : 0;
+	prot |= strchr(s, 'w') ? PROT_WRITE : 0;
+	prot |= strchr(s, 'x') ? PROT_EXEC : 0;
+	return prot;
+}
+
+#define CHURN_FILE_PAGES 64
+
+/* The churn commands; 1 when line was one of them (answered), 0 if not. */
+static int churn_command(const char *line)
+{
+	unsigned long addr, pages, naddr, npages, off;
+	char prot[8];
+	int rc = 0;
+	void *p;
+
+	if (sscanf(line, "churn %lu", &pages) == 1) {
+		char *path = make_file("churn.dat", CHURN_FILE_PAGES);
+
+		free(path);
+		p = mmap(NULL, pages * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			rc = -1;
+		else
+			munmap(p, pages * page);
+		if (!rc)
+			describe("churn", p, pages * page, "---p", 0, NULL);
+	} else if (sscanf(line, "anon %lx %lu %7s", &addr, &pages, prot) == 3) {
+		p = mmap((void *)addr, pages * page, parse_prot(prot),
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		rc = p == MAP_FAILED ? -1 : 0;
+	} else if (sscanf(line, "file %lx %lu %7s %lu", &addr, &pages, prot, &off) == 4) {
+		char *path;
+
+		if (asprintf(&path, "%s/churn.dat", dir) < 0)
+			die("asprintf");
+		if (off + pages > CHURN_FILE_PAGES) {
+			errno = EINVAL;
+			rc = -1;
+		} else {
+			int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+			p = fd < 0 ? MAP_FAILED : mmap((void *)addr, pages * page, parse_prot(prot),
+							MAP_PRIVATE | MAP_FIXED, fd, (off_t)(off * page));
+			rc = p == MAP_FAILED ? -1 : 0;
+			if (fd >= 0)
+				close(fd);
+		}
+		free(path);
+	} else if (sscanf(line, "unmapat %lx %lu", &addr, &pages) == 2) {
+		rc = munmap((void *)addr, pages * page);
+	} else if (sscanf(line, "protect %lx %lu %7s", &addr, &pages, prot) == 3) {
+		rc = mprotect((void *)addr, pages * page, parse_prot(prot));
+	} else if (sscanf(line, "remap %lx %lu %lx %lu", &addr, &pages, &naddr, &npages) == 4) {
+		p = naddr == addr ? mremap((void *)addr, pages * page, npages * page, 0)
+				  : mremap((void *)addr, pages * page, npages * page,
+					   MREMAP_MAYMOVE | MREMAP_FIXED, (void *)naddr);
+		rc = p == MAP_FAILED ? -1 : 0;
+	} else {
+		return 0;
+	}
+	if (rc < 0)
+		printf("err %s\n", strerror(errno));
+	else
+		printf("ok\n");
+	fflush(stdout);
+	return 1;
+}
+
 static void command(char *line)
 {
 	unsigned long start;
 
 	line[strcspn(line, "\n")] = '\0';
+	if (churn_command(line))
+		return;
 	if (!strncmp(line, "mapfile ", 8)) {
 		map_extra(line + 8);
 	} else if (!strncmp(line, "unmap ", 6)) {

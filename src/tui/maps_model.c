@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "core/base/error.h"
-#include "core/maps/mapdiff.h"
 #include "tui/maps_model.h"
 #include "core/base/grow.h"
 
@@ -26,6 +25,7 @@ static void drop_marks(struct tui_mapview *vm)
 void tui_mapview_free(struct tui_mapview *vm)
 {
 	drop_marks(vm);
+	tui_seen_free(&vm->seen);
 	free(vm->marks);
 	free(vm->rows);
 	free(vm->starts);
@@ -52,10 +52,22 @@ int tui_grow(void **items, size_t *cap, size_t count, size_t elem)
 	return ms_grow(items, cap, count, elem, 16);
 }
 
+/* The same mapping: range, perms, offset, file (the name comes with the file). */
+static bool same_identity(const struct ms_mapping *a, const struct ms_mapping *b)
+{
+	return a->start == b->start && a->end == b->end && a->perms == b->perms &&
+	       a->offset == b->offset && a->inode == b->inode && a->dev_major == b->dev_major &&
+	       a->dev_minor == b->dev_minor;
+}
+
 static int add_mark(struct tui_mapview *vm, const struct ms_mapping *m, enum tui_mark kind)
 {
 	struct tui_ghost *g;
 
+	/* Two pieces of one comparison can report a mapping that straddles them. */
+	for (size_t i = 0; i < vm->nmarks; i++)
+		if (vm->marks[i].kind == kind && same_identity(&vm->marks[i].m, m))
+			return 0;
 	if (tui_grow((void **)&vm->marks, &vm->marks_cap, vm->nmarks, sizeof(*vm->marks)) < 0)
 		return MS_ERR_NOMEM;
 	g = &vm->marks[vm->nmarks];
@@ -64,8 +76,9 @@ static int add_mark(struct tui_mapview *vm, const struct ms_mapping *m, enum tui
 		if (ms_mapping_copy(&g->m, m) < 0)
 			return MS_ERR_NOMEM;
 	} else {
-		g->m.start = m->start;
-		g->m.end = m->end;
+		g->m = *m; /* the identity only */
+		g->m.name = NULL;
+		g->m.name_len = 0;
 	}
 	g->kind = kind;
 	g->ttl = TUI_MARK_TICKS;
@@ -92,57 +105,28 @@ static void drop_overlapped_ghosts(struct tui_mapview *vm, const struct ms_mappi
 	}
 }
 
+static void drop_ghosts_under_window(struct tui_mapview *vm)
+{
+	for (size_t i = 0; i < vm->window.count; i++)
+		drop_overlapped_ghosts(vm, &vm->window.items[i]);
+}
+
 static int on_diff(void *ctx, const struct ms_diff_entry *e)
 {
 	struct tui_mapview *vm = ctx;
 
 	if (e->kind == MS_DIFF_REMOVED)
 		return add_mark(vm, e->old_map, TUI_MARK_REMOVED) < 0 ? MS_ERR_NOMEM : 0;
-	return add_mark(vm, e->new_map, TUI_MARK_ADDED) < 0 ? MS_ERR_NOMEM : 0;
-}
-
-/* The part of list inside [lo, hi), as a borrowed slice. */
-static struct ms_maplist slice(const struct ms_maplist *list, uint64_t lo, uint64_t hi)
-{
-	struct ms_maplist s = { 0 };
-	size_t i = 0, j;
-
-	while (i < list->count && list->items[i].end <= lo)
-		i++;
-	for (j = i; j < list->count && list->items[j].start < hi; j++)
-		;
-	s.items = list->items + i;
-	s.count = j - i;
-	s.capacity = s.count;
-	return s;
-}
-
-static int diff_windows(struct tui_mapview *vm, const struct ms_maplist *fresh, uint64_t addr,
-			uint64_t limit, bool *changed)
-{
-	uint64_t lo = addr > vm->top ? addr : vm->top;
-	uint64_t hi = limit < vm->window_limit ? limit : vm->window_limit;
-	struct ms_maplist a, b;
-	struct ms_diff_summary sum;
-	int rc;
-
-	if (lo >= hi)
+	/* CHANGED: the range stayed, the mapping is another one (a name alone is not). */
+	if (e->kind == MS_DIFF_CHANGED && same_identity(e->old_map, e->new_map))
 		return 0;
-	a = slice(&vm->window, lo, hi);
-	b = slice(fresh, lo, hi);
-	rc = ms_maplist_diff(&a, &b, on_diff, vm, &sum);
-	if (rc < 0)
-		return rc;
-	if (sum.added || sum.removed || sum.changed)
-		*changed = true;
-	return 0;
+	return add_mark(vm, e->new_map, TUI_MARK_ADDED) < 0 ? MS_ERR_NOMEM : 0;
 }
 
 static enum tui_mark added_mark(const struct tui_mapview *vm, const struct ms_mapping *m)
 {
 	for (size_t i = 0; i < vm->nmarks; i++)
-		if (vm->marks[i].kind == TUI_MARK_ADDED && vm->marks[i].m.start == m->start &&
-		    vm->marks[i].m.end == m->end)
+		if (vm->marks[i].kind == TUI_MARK_ADDED && same_identity(&vm->marks[i].m, m))
 			return TUI_MARK_ADDED;
 	return TUI_MARK_NONE;
 }
@@ -223,8 +207,9 @@ static void reselect(struct tui_mapview *vm)
 int tui_mapview_apply(struct tui_mapview *vm, struct ms_maplist *fresh, uint64_t addr,
 		      bool more, bool tick)
 {
-	uint64_t limit = more && fresh->count ? fresh->items[fresh->count - 1].end : UINT64_MAX;
 	bool changed = !vm->have_window || addr != vm->top || fresh->count != vm->window.count;
+	size_t nmarks;
+	uint64_t lo, limit;
 	int rc;
 
 	if (tick) {
@@ -238,19 +223,21 @@ int tui_mapview_apply(struct tui_mapview *vm, struct ms_maplist *fresh, uint64_t
 			}
 		}
 	}
-	if (vm->have_window) {
-		rc = diff_windows(vm, fresh, addr, limit, &changed);
-		if (rc < 0)
-			return rc;
-	}
+	/* Marks come from what the process changed where the view had looked, never from a move. */
+	nmarks = vm->nmarks;
+	tui_seen_range(fresh, addr, more, &lo, &limit);
+	rc = tui_seen_observe(&vm->seen, fresh, lo, limit, tick, on_diff, vm);
+	if (rc < 0)
+		return rc;
+	if (vm->nmarks != nmarks)
+		changed = true;
 	ms_maplist_free(&vm->window);
 	vm->window = *fresh;
 	memset(fresh, 0, sizeof(*fresh));
 	vm->top = addr;
 	vm->window_limit = limit;
 	vm->have_window = true;
-	for (size_t i = 0; i < vm->window.count; i++)
-		drop_overlapped_ghosts(vm, &vm->window.items[i]);
+	drop_ghosts_under_window(vm);
 	rc = build_rows(vm);
 	if (rc < 0)
 		return rc;
@@ -260,6 +247,21 @@ int tui_mapview_apply(struct tui_mapview *vm, struct ms_maplist *fresh, uint64_t
 
 int tui_mapview_apply_index(struct tui_mapview *vm, const struct ms_maplist *all)
 {
+	size_t nmarks = vm->nmarks;
+	int rc;
+
+	/* A full walk is seen too: later moves compare with it, not with nothing. */
+	rc = tui_seen_observe(&vm->seen, all, 0, UINT64_MAX, false, on_diff, vm);
+	if (rc < 0)
+		return rc;
+	if (vm->nmarks != nmarks && vm->have_window && !tui_mapview_sorted(vm)) {
+		/* A mapping that straddled the window's end is reported again from beyond it. */
+		drop_ghosts_under_window(vm);
+		rc = build_rows(vm);
+		if (rc < 0)
+			return rc;
+		reselect(vm);
+	}
 	vm->nstarts = 0;
 	vm->total_size = 0;
 	if (all->count > vm->starts_cap) {
@@ -278,6 +280,7 @@ int tui_mapview_apply_index(struct tui_mapview *vm, const struct ms_maplist *all
 	}
 	vm->index_valid = true;
 	vm->index_age = 0;
+	vm->index_walks++;
 	return 0;
 }
 
@@ -300,6 +303,7 @@ void tui_mapview_set_sort(struct tui_mapview *vm, enum tui_map_sort sort, bool r
 	vm->sort = sort;
 	vm->sort_reverse = reverse;
 	drop_marks(vm);
+	tui_seen_forget(&vm->seen);
 	vm->have_window = false;
 	/* Back in address order, the window starts at the selection. */
 	vm->top = vm->sel;
@@ -388,6 +392,7 @@ int tui_mapview_apply_sorted(struct tui_mapview *vm, struct ms_maplist *all, con
 void tui_mapview_reset(struct tui_mapview *vm)
 {
 	drop_marks(vm);
+	tui_seen_forget(&vm->seen);
 	vm->have_window = false;
 	vm->index_valid = false;
 }
@@ -502,6 +507,25 @@ int tui_mapview_end(struct tui_mapview *vm)
 		return TUI_MV_OK;
 	vm->top = vm->starts[n > vm->height ? n - vm->height : 0];
 	vm->sel = vm->starts[n - 1];
+	return TUI_MV_REQUERY;
+}
+
+bool tui_mapview_short(const struct tui_mapview *vm)
+{
+	return !tui_mapview_sorted(vm) && vm->have_window && vm->top > 0 && vm->nrows < vm->height;
+}
+
+int tui_mapview_pull_up(struct tui_mapview *vm)
+{
+	size_t n = vm->nstarts;
+	uint64_t top;
+
+	if (!vm->index_valid)
+		return TUI_MV_NEED_INDEX;
+	top = n ? vm->starts[n > vm->height ? n - vm->height : 0] : 0;
+	if (top >= vm->top)
+		return TUI_MV_OK;
+	vm->top = top;
 	return TUI_MV_REQUERY;
 }
 

@@ -15,10 +15,19 @@
  * starting there, else the one covering or following it.  The name filter
  * (substring, client-side) applies to windows and index alike.
  *
- * Between two windows, ms_maplist_diff (core) says what appeared or
- * vanished in the address range both covered.  Appeared rows are marked
- * ADDED and removed ones kept as REMOVED ghost rows, for TUI_MARK_TICKS
- * ticks.  A change of filter or a new program image forgets the marks.
+ * Marks say what the process changed, never that the window moved.  Every
+ * window and index is an observation (map_seen.h): compared with what was
+ * seen since the last tick in the ranges seen then, by the mappings'
+ * identity (range, perms, offset, device, inode).  A mapping new there is
+ * marked ADDED, one gone is kept as a REMOVED ghost row, for TUI_MARK_TICKS
+ * ticks; a mapping outside every range seen is only new to the view, and
+ * unmarked.  A change of filter or sort, or a new program image, forgets
+ * the marks and what was seen; sorted rows carry no marks.
+ *
+ * The screen stays full: when the rows from the window do not fill it
+ * though mappings lie above (a filter toggled near the end, an exec, a
+ * jump), tui_mapview_short says so and tui_mapview_pull_up moves the window
+ * up to the last page; the selection keeps its mapping.
  *
  * Sorting by another column than the address (or the address reversed)
  * needs every mapping: the view collects them all, with their RSS when the
@@ -42,6 +51,7 @@
 #include "core/maps/mapping.h"
 #include "core/resid/residency.h"
 #include "core/stale/stale.h"
+#include "tui/map_seen.h"
 
 #define TUI_MARK_TICKS 3
 #define TUI_INDEX_TICKS 10 /* rebuild the index (totals, scroll map) this often */
@@ -104,6 +114,7 @@ struct tui_mapview {
 
 	struct tui_ghost *marks;
 	size_t nmarks, marks_cap;
+	struct tui_seen seen;     /* observed since the last tick, for the marks */
 
 	struct tui_maprow *rows;  /* window (name-filtered) merged with ghosts */
 	size_t nrows, rows_cap;
@@ -113,6 +124,7 @@ struct tui_mapview {
 	uint64_t total_size;
 	bool index_valid;
 	unsigned index_age;       /* ticks since the index was built */
+	unsigned long index_walks; /* indexes applied so far (each a full walk) */
 	size_t hscroll;           /* NAME scrolled by this many columns (Left, Right) */
 	enum tui_map_sort sort;
 	bool sort_reverse;
@@ -179,6 +191,16 @@ enum { TUI_MV_OK = 0, TUI_MV_REQUERY = 1, TUI_MV_NEED_INDEX = 2 };
 int tui_mapview_move(struct tui_mapview *vm, long delta);
 int tui_mapview_home(struct tui_mapview *vm);
 int tui_mapview_end(struct tui_mapview *vm);
+/*
+ * Rows do not fill the screen though the window could start higher (the
+ * address order only).
+ */
+bool tui_mapview_short(const struct tui_mapview *vm);
+/*
+ * Move the window up so that its last page is full, from the index:
+ * TUI_MV_REQUERY (query again), TUI_MV_OK (nothing above) or NEED_INDEX.
+ */
+int tui_mapview_pull_up(struct tui_mapview *vm);
 /* Select addr's mapping (found by the caller through ms_maps_next). */
 void tui_mapview_goto(struct tui_mapview *vm, uint64_t start);
 /* Select the row shown at screen line `line` (a mouse click). */

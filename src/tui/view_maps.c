@@ -15,6 +15,7 @@
 #include "core/snap/snapshot.h"
 #include "tui/elide.h"
 #include "tui/format.h"
+#include "tui/maps_feed.h"
 #include "tui/tui.h"
 #include "tui/verdicts.h"
 
@@ -66,6 +67,28 @@ static void set_height(struct maps_view *mv)
 	mv->vm.height = (size_t)tui_maps_rows(LINES, mv->detail);
 }
 
+/* "pid N COMM [where]", COMM escaped: at open, and again after an exec. */
+static void set_title(struct maps_view *mv, const char *comm, unsigned escape_flags)
+{
+	char shown[4 * sizeof(((struct ms_proc_stat *)0)->comm) + 1];
+
+	ms_escape(comm, strnlen(comm, sizeof(((struct ms_proc_stat *)0)->comm)), shown, sizeof(shown),
+		  escape_flags);
+	snprintf(mv->title, sizeof(mv->title), "pid %d %s%s%s%s", (int)mv->pid, shown,
+		 mv->where[0] ? " [" : "", mv->where, mv->where[0] ? "]" : "");
+}
+
+/* A new program image: its name, and the window from its first mapping. */
+static void follow_exec(struct tui_app *app, struct maps_view *mv)
+{
+	struct ms_proc_stat now;
+
+	if (ms_proc_liveness_now(mv->proc, &now) != MS_PROC_GONE)
+		set_title(mv, now.comm, app->escape_flags);
+	tui_mapview_reset(&mv->vm);
+	tui_mapview_home(&mv->vm);
+}
+
 /* The address space is gone or replaced: say so, keep what is on screen. */
 static unsigned lost(struct tui_app *app, struct maps_view *mv, const struct ms_error *err)
 {
@@ -74,7 +97,7 @@ static unsigned lost(struct tui_app *app, struct maps_view *mv, const struct ms_
 	if (err->code == MS_ERR_EXECED) {
 		snprintf(mv->banner, sizeof(mv->banner), "pid %d exec'd a new program: showing it",
 			 (int)mv->pid);
-		tui_mapview_reset(&mv->vm);
+		follow_exec(app, mv);
 		/* Its pagemap descriptor still describes the old image. */
 		ms_residency_close(mv->res);
 		mv->res = NULL;
@@ -120,17 +143,6 @@ static void refresh_rss_column(struct tui_app *app, struct maps_view *mv)
 	tui_mapview_residency_visible(&mv->vm, query_rows, mv);
 }
 
-static int build_index(struct maps_view *mv, struct ms_error *err)
-{
-	struct ms_maplist all = { 0 };
-	int rc = ms_maps_collect(mv->maps, mv->vm.filter, &all, err);
-
-	if (rc == 0)
-		rc = tui_mapview_apply_index(&mv->vm, &all);
-	ms_maplist_free(&all);
-	return rc;
-}
-
 /* Stale verdicts for the rows on screen. */
 static void judge_shown(struct tui_app *app, struct maps_view *mv, bool timer)
 {
@@ -143,9 +155,16 @@ static void judge_shown(struct tui_app *app, struct maps_view *mv, bool timer)
 	}
 }
 
+struct rss_ctx {
+	struct tui_app *app;
+	struct maps_view *mv;
+};
+
 /* Every mapping's RSS, in one query over the whole listing (a sort by RSS needs them all). */
-static uint64_t *listing_rss(struct tui_app *app, struct maps_view *mv, const struct ms_maplist *all)
+static uint64_t *listing_rss(void *ctx, const struct ms_maplist *all)
 {
+	struct tui_app *app = ((struct rss_ctx *)ctx)->app;
+	struct maps_view *mv = ((struct rss_ctx *)ctx)->mv;
 	struct ms_resinfo *info = calloc(all->count ? all->count : 1, sizeof(*info));
 	uint64_t *rss = calloc(all->count ? all->count : 1, sizeof(*rss));
 	struct ms_error err;
@@ -162,94 +181,34 @@ static uint64_t *listing_rss(struct tui_app *app, struct maps_view *mv, const st
 	return rss;
 }
 
-/*
- * A sorted order: a full listing when there is none yet or the index is
- * due (as in address order), else only the verdicts of the rows shown.
- */
-static unsigned query_sorted(struct tui_app *app, struct maps_view *mv, bool timer)
+static bool gone_code(int rc)
 {
-	struct tui_mapview *vm = &mv->vm;
-	struct ms_maplist all = { 0 };
+	return rc == MS_ERR_EXITED || rc == MS_ERR_EXECED || rc == MS_ERR_NOMM;
+}
+
+/* A tick or a requery: the feed queries (maps_feed.h), the view adds RSS and verdicts. */
+static unsigned query_window(struct tui_app *app, struct maps_view *mv, bool timer)
+{
+	struct rss_ctx rc_ctx = { app, mv };
+	bool sorted = tui_mapview_sorted(&mv->vm);
 	struct ms_error err;
-	uint64_t *rss = NULL;
 	int rc;
 
 	if (mv->gone)
 		return 0;
 	set_height(mv);
-	if (timer)
-		vm->index_age++;
-	if (vm->have_window && vm->index_age < TUI_INDEX_TICKS + vm->nstarts / 1000) {
-		judge_shown(app, mv, timer);
-		return TUI_F_REDRAW;
-	}
-	rc = ms_maps_collect(mv->maps, vm->filter, &all, &err);
+	rc = tui_mapfeed_refresh(&mv->vm, mv->maps, timer, mv->rss_column ? listing_rss : NULL,
+				 &rc_ctx, &err);
 	if (rc < 0) {
-		ms_maplist_free(&all);
-		if (rc == MS_ERR_EXITED || rc == MS_ERR_EXECED || rc == MS_ERR_NOMM)
+		if (gone_code(rc))
 			return lost(app, mv, &err);
 		tui_message(app, "%s", err.msg);
 		return TUI_F_REDRAW;
 	}
-	if (mv->rss_column)
-		rss = listing_rss(app, mv, &all);
-	if (tui_mapview_apply_sorted(vm, &all, rss) < 0)
-		tui_message(app, "pid %d: out of memory", (int)mv->pid);
-	ms_maplist_free(&all);
-	free(rss);
+	if (!sorted)
+		refresh_rss_column(app, mv);
 	judge_shown(app, mv, timer);
-	return TUI_F_REDRAW;
-}
-
-static unsigned query_window(struct tui_app *app, struct maps_view *mv, bool timer)
-{
-	struct ms_maplist list = { 0 };
-	struct ms_error err;
-	size_t want = tui_mapview_window_size(&mv->vm), matched = 0, asked = 0;
-	uint64_t addr = mv->vm.top;
-	bool more = false;
-	int rc = 0;
-
-	if (tui_mapview_sorted(&mv->vm))
-		return query_sorted(app, mv, timer);
-	if (mv->gone)
-		return 0;
-	set_height(mv);
-	/* A name filter is client-side: keep reading until a screenful matches. */
-	do {
-		size_t before = list.count;
-
-		asked = want;
-		rc = ms_maps_window(mv->maps, addr, mv->vm.filter, asked, &list, &err);
-		if (rc < 0)
-			break;
-		more = list.count - before == asked;
-		for (size_t i = before; i < list.count; i++)
-			matched += tui_mapview_name_matches(&mv->vm, &list.items[i]);
-		if (list.count)
-			addr = list.items[list.count - 1].end;
-	} while (more && matched < want && mv->vm.name_filter[0]);
-	if (rc < 0) {
-		ms_maplist_free(&list);
-		if (rc == MS_ERR_EXITED || rc == MS_ERR_EXECED || rc == MS_ERR_NOMM)
-			return lost(app, mv, &err);
-		tui_message(app, "%s", err.msg);
-		return TUI_F_REDRAW;
-	}
-	rc = tui_mapview_apply(&mv->vm, &list, mv->vm.top, more, timer);
-	ms_maplist_free(&list);
-	if (rc < 0) {
-		tui_message(app, "pid %d: out of memory", (int)mv->pid);
-		return TUI_F_REDRAW;
-	}
-	refresh_rss_column(app, mv);
-	judge_shown(app, mv, timer);
-	/* The index is a full walk: rarer for big processes (60,000 maps: once a minute at 1 Hz). */
-	if (timer && (!mv->vm.index_valid || mv->vm.index_age >= TUI_INDEX_TICKS + mv->vm.nstarts / 1000)) {
-		if (build_index(mv, &err) == 0)
-			rc = 1;
-	}
-	return rc > 0 ? TUI_F_REDRAW : 0;
+	return rc > 0 || sorted ? TUI_F_REDRAW : 0;
 }
 
 static unsigned maps_tick(struct tui_app *app, struct tui_view *v, bool timer)
@@ -261,11 +220,11 @@ static unsigned moved(struct tui_app *app, struct maps_view *mv, int rc, int (*a
 {
 	struct ms_error err;
 
-	if (rc == TUI_MV_NEED_INDEX) {
-		if (mv->gone || build_index(mv, &err) < 0)
-			return TUI_F_REDRAW;
-		rc = again ? again(&mv->vm, delta) : tui_mapview_end(&mv->vm);
-	}
+	if (rc == TUI_MV_NEED_INDEX && mv->gone)
+		return TUI_F_REDRAW;
+	rc = tui_mapfeed_moved(&mv->vm, mv->maps, rc, again, delta, &err);
+	if (rc < 0)
+		return TUI_F_REDRAW;
 	/* Sorted rows are all here: only the verdicts of those now shown are asked. */
 	if (tui_mapview_sorted(&mv->vm))
 		return TUI_F_REQUERY | TUI_F_REDRAW;
@@ -742,7 +701,6 @@ struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size
 	struct maps_view *mv = calloc(1, sizeof(*mv));
 	struct ms_maps_opts opts = { .backend = app->backend, .ioctl_fn = NULL };
 	struct ms_error err;
-	char comm[4 * 64 + 1];
 
 	if (!mv) {
 		snprintf(errbuf, errsize, "pid %d: out of memory", (int)pid);
@@ -767,11 +725,8 @@ struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size
 	mv->base.ops = &maps_ops;
 	mv->base.pid = pid;
 	mv->pid = pid;
-	ms_escape(ms_proc_stat_at_open(mv->proc)->comm, strlen(ms_proc_stat_at_open(mv->proc)->comm),
-		  comm, sizeof(comm), app->escape_flags);
 	where_it_lives(mv, app->escape_flags);
-	snprintf(mv->title, sizeof(mv->title), "pid %d %s%s%s%s", (int)pid, comm, mv->where[0] ? " [" : "",
-		 mv->where, mv->where[0] ? "]" : "");
+	set_title(mv, ms_proc_stat_at_open(mv->proc)->comm, app->escape_flags);
 	tui_mapview_init(&mv->vm, app->cfg.filter, (size_t)tui_maps_rows(LINES > 0 ? LINES : 24, false));
 	return &mv->base;
 }

@@ -186,7 +186,9 @@ NEW=$(awk '$1 == "map" && $2 == "long" { n++; if (n == 2) { print $3; exit } }' 
 keys g "$NEW" Enter
 echo "# exec: long mapping $OLD -> $NEW"
 wait_for "the new image's long mapping" shows "$NEW"
-shows "pid $XPID ms-fixture" >/dev/null || fail "the header changed after exec"
+# The header follows the new image's command name (exec'd as /proc/self/exe: "exe").
+COMM=$(cat "/proc/$XPID/comm")
+wait_for "the new command name in the header" shows "pid $XPID $COMM"
 screen | grep -q "$OLD" && fail "the old image's mapping $OLD is still listed after exec"
 alive || fail "mapscope ended on exec"
 pass "exec mid-view: the view is reopened on the new image ($OLD -> $NEW)"

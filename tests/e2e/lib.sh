@@ -90,3 +90,15 @@ start_stale_child() {
 	exec 3> "$TMP/in"
 	wait_for "the child" grep -q '^ready' "$TMP/child.out"
 }
+
+# explore COLS ROWS PID: start mapscope --delay=0.2 PID in the tmux session
+# ms, a COLS x ROWS terminal; again: in the same pane, in place of the last.
+explore() {
+	if tmux -S "$SOCK" has-session -t ms 2>/dev/null; then
+		tmux -S "$SOCK" respawn-pane -k -t ms "$BIN --delay=0.2 $3; sleep 60" ||
+			fail "cannot start mapscope again"
+		return
+	fi
+	tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x "$1" -y "$2" \
+		"$BIN --delay=0.2 $3; sleep 60" || fail "cannot start tmux"
+}
