@@ -39,7 +39,7 @@ enum tui_scope {
 	A(PAUSE, TUI_SCOPE_ALL, "Space", "pause or resume the live refresh") \
 	A(REFRESH, TUI_SCOPE_ALL, "F5 ^L", "refresh now") \
 	A(HELP, TUI_SCOPE_ALL, "? F1", "show this help") \
-	A(BACK, TUI_SCOPE_ALL, "Esc", "close the innermost: prompt, help, detail pane, then the view") \
+	A(BACK, TUI_SCOPE_ALL, "Esc", "close the innermost: prompt, help, detail pane, view; never quits") \
 	A(QUIT, TUI_SCOPE_ALL, "q", "go back; quit from the first screen") \
 	A(STALE_VIEW, TUI_SCOPE_ALL, "D", "processes running deleted or replaced files") \
 	A(OPEN, TUI_SCOPE_PROCS, "Enter", "open the selected process") \

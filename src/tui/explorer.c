@@ -186,6 +186,9 @@ static unsigned prompt_key(struct tui_app *app, int ch)
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 		if (p->len)
 			p->text[--p->len] = '\0';
+	} else if (ch == TUI_KEY_CTRL_U) {
+		p->len = 0;
+		p->text[0] = '\0';
 	} else if (ch >= 0x20 && ch < 0x7f && p->len + 1 < sizeof(p->text)) {
 		p->text[p->len++] = (char)ch;
 		p->text[p->len] = '\0';

@@ -74,6 +74,9 @@ struct tui_view {
 typedef unsigned (*tui_prompt_fn)(struct tui_app *app, struct tui_view *v, const char *text,
 				  bool done, bool accepted);
 
+/* Ctrl-U in a prompt clears what was typed, as in a shell. */
+#define TUI_KEY_CTRL_U 0x15
+
 struct tui_prompt {
 	bool active;
 	const char *label;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/units.h"
 #include "core/stale/stale.h"
 #include "tui/elide.h"
 #include "tui/format.h"
@@ -110,6 +111,9 @@ static unsigned procs_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 		tui_procview_rebuild(pv);
 		break;
 	case TUI_ACT_BACK:
+		/* One stray Esc must not end a session: only q leaves the first screen. */
+		tui_message(app, "q quits");
+		break;
 	case TUI_ACT_QUIT:
 		return TUI_F_BACK;
 	default:
@@ -139,8 +143,9 @@ size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_p
 	werase(win);
 	if (tui_draw_too_small(win))
 		return 0;
-	snprintf(text, sizeof(text), "mapscope | %zu processes (%s) | %s%s | sort %s", pv->nshown,
-		 ms_proclist_source_name(MS_PROCLIST_AUTO), pv->all_users ? "all users" : "your processes",
+	snprintf(text, sizeof(text), "mapscope | %zu %s (%s) | %s%s | sort %s", pv->nshown,
+		 ms_plural(pv->nshown, "process", "processes"), ms_proclist_source_name(MS_PROCLIST_AUTO),
+		 pv->all_users ? "all users" : "your processes",
 		 pv->kthreads ? ", kernel threads" : "", tui_proc_col_name(pv->sort_col));
 	tui_draw_header(app, win, text);
 	tui_format_procheading(text, sizeof(text), (int)pv->sort_col, pv->reverse);

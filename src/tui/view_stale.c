@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/base/units.h"
 #include "core/stale/stale.h"
 #include "tui/elide.h"
 #include "tui/format.h"
@@ -85,8 +86,8 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 	werase(win);
 	if (tui_draw_too_small(win))
 		return 0;
-	snprintf(text, sizeof(text), "mapscope | stale: %zu processes run deleted or replaced files | %zu scanned, %zu unreadable",
-		 sv->count, sv->scanned, sv->unreadable);
+	snprintf(text, sizeof(text), "mapscope | stale: %zu %s deleted or replaced files | %zu scanned, %zu unreadable",
+		 sv->count, ms_plural(sv->count, "process runs", "processes run"), sv->scanned, sv->unreadable);
 	tui_draw_header(app, win, text);
 	tui_format_staleheading(text, sizeof(text));
 	tui_heading_offset(text, sizeof(text), sv->hscroll);
