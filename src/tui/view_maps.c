@@ -16,6 +16,7 @@
 #include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/tui.h"
+#include "tui/wrap.h"
 #include "tui/verdicts.h"
 
 #define DETAIL_MAX 16
@@ -485,14 +486,6 @@ static size_t detail_lines(const struct tui_app *app, const struct tui_maps_fram
 	return n;
 }
 
-/* The next screen line's worth of val (whole escape units), at least one unit. */
-static size_t wrap_piece(const char *val, size_t left, int width)
-{
-	size_t fit = tui_units_fit(val, left, width, NULL);
-
-	return fit ? fit : tui_skip_cols(val, left, 1);
-}
-
 /*
  * Mapping rows above the pane: the usual split, or fewer when the detail
  * lines need more (a long name is wrapped whole), down to PANE_MIN_ROWS.
@@ -507,10 +500,11 @@ static int rows_beside_pane(int lines, int w, const struct tui_detail_line *d, s
 		size_t left = strlen(val);
 
 		do {
-			size_t fit = wrap_piece(val, left, w - DETAIL_LABEL_W);
+			size_t next;
 
-			val += fit;
-			left -= fit;
+			tui_wrap_line(val, left, w - DETAIL_LABEL_W, &next);
+			val += next;
+			left -= next;
 			need++;
 		} while (left && need < body);
 	}
@@ -531,16 +525,16 @@ static void draw_detail(WINDOW *win, const struct tui_detail_line *lines, size_t
 		size_t left = strlen(val);
 
 		tui_put(win, y, 0, lines[i].label, DETAIL_LABEL_W, true);
-		/* The name is shown whole: wrap it over as many lines as it needs, between escapes. */
+		/* The name is shown whole: wrap it over as many lines as it needs, between words. */
 		while (left) {
-			size_t fit = wrap_piece(val, left, w - DETAIL_LABEL_W);
+			size_t next, fit = tui_wrap_line(val, left, w - DETAIL_LABEL_W, &next);
 			char part[TUI_LINE_MAX];
 
 			memcpy(part, val, fit);
 			part[fit] = '\0';
 			tui_put(win, y, DETAIL_LABEL_W, part, w - DETAIL_LABEL_W, false);
-			val += fit;
-			left -= fit;
+			val += next;
+			left -= next;
 			if (!left || y + 1 >= last)
 				break;
 			y++;
