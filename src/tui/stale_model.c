@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,6 +106,8 @@ static void keep_visible(struct tui_staleview *sv)
 		sv->top_row = sv->sel_row - sv->height + 1;
 	if (sv->nlines <= sv->height)
 		sv->top_row = 0;
+	else if (sv->top_row > sv->nlines - sv->height)
+		sv->top_row = sv->nlines - sv->height;
 }
 
 void tui_staleview_select(struct tui_staleview *sv, size_t row)
@@ -121,16 +124,28 @@ void tui_staleview_select(struct tui_staleview *sv, size_t row)
 	keep_visible(sv);
 }
 
+static bool file_has(const struct ms_stale_file *f, const char *text)
+{
+	return tui_find_in(f->name, f->name_len, text);
+}
+
 int tui_staleview_rebuild(struct tui_staleview *sv)
 {
 	size_t old = sv->sel_row, found = (size_t)-1;
 
 	sv->nlines = 0;
 	for (size_t i = 0; i < sv->count; i++) {
+		const struct tui_stale_entry *e = &sv->entries[i];
+		bool whole = tui_find_in(e->cmd, e->cmd_len, sv->filter), any = whole;
+
+		for (size_t f = 0; f < e->files.count && !any; f++)
+			any = file_has(&e->files.items[f], sv->filter);
+		if (!any)
+			continue;
 		if (push_line(sv, i, -1) < 0)
 			return MS_ERR_NOMEM;
-		for (size_t f = 0; f < sv->entries[i].files.count; f++)
-			if (push_line(sv, i, (long)f) < 0)
+		for (size_t f = 0; f < e->files.count; f++)
+			if ((whole || file_has(&e->files.items[f], sv->filter)) && push_line(sv, i, (long)f) < 0)
 				return MS_ERR_NOMEM;
 	}
 	for (size_t l = 0; l < sv->nlines && found == (size_t)-1; l++) {
@@ -227,4 +242,33 @@ void tui_staleview_set_height(struct tui_staleview *sv, size_t height)
 {
 	sv->height = height ? height : 1;
 	keep_visible(sv);
+}
+
+int tui_staleview_set_filter(struct tui_staleview *sv, const char *text)
+{
+	snprintf(sv->filter, sizeof(sv->filter), "%s", text);
+	return tui_staleview_rebuild(sv);
+}
+
+static bool line_has_search(const void *ctx, size_t row)
+{
+	const struct tui_staleview *sv = ctx;
+	const struct tui_stale_line *l = &sv->lines[row];
+	const struct tui_stale_entry *e = &sv->entries[l->entry];
+
+	return l->file < 0 ? tui_find_in(e->cmd, e->cmd_len, sv->search)
+			   : file_has(&e->files.items[l->file], sv->search);
+}
+
+bool tui_staleview_search(struct tui_staleview *sv, int dir, bool from_current)
+{
+	size_t row;
+
+	if (!sv->nlines || !sv->search[0])
+		return false;
+	row = tui_find_row(sv->nlines, sv->sel_row, dir, from_current, line_has_search, sv);
+	if (row >= sv->nlines)
+		return false;
+	tui_staleview_select(sv, row);
+	return true;
 }

@@ -9,9 +9,13 @@
  * entries; processes that vanish or deny access are counted, not errors.
  * The view rescans on its timer, like the other views.
  *
- * The lines are the processes and their files, flattened.  The selection is
- * a (PID, file) pair kept across rescans; when that process is gone, the
- * line now at the same position is selected.  Entry holds raw text
+ * The lines are the processes and their files, flattened.  A filter (\\)
+ * keeps a process with all its files when its command line contains the
+ * text, else only its files whose names do (and the process line above
+ * them).  Search (/ n N) moves to the next line whose command line or file
+ * name contains the text (listfind.h).  The selection is a (PID, file) pair
+ * kept across rescans and filter changes; when that line is gone, the line
+ * now at the same position is selected, and the lines fill the screen.  Entry holds raw text
  * (command line, names): escape it before display (format.h does).
  */
 #ifndef MAPSCOPE_TUI_STALE_MODEL_H
@@ -26,6 +30,7 @@
 #include "core/stale/stale.h"
 #include "core/proc/container.h"
 #include "core/proc/unit.h"
+#include "tui/listfind.h"
 
 struct tui_stale_entry {
 	pid_t pid;
@@ -56,6 +61,8 @@ struct tui_staleview {
 	long sel_file;
 	size_t sel_row, top_row, height;
 	size_t hscroll;            /* the last column scrolled by this many columns */
+	char filter[TUI_FIND_MAX]; /* "" shows every line */
+	char search[TUI_FIND_MAX];
 };
 
 void tui_staleview_init(struct tui_staleview *sv, size_t height);
@@ -87,5 +94,10 @@ void tui_staleview_move(struct tui_staleview *sv, long delta);
 void tui_staleview_select(struct tui_staleview *sv, size_t row);
 bool tui_staleview_click(struct tui_staleview *sv, size_t line);
 void tui_staleview_set_height(struct tui_staleview *sv, size_t height);
+
+/* Show only what contains text ("" all), keeping the selection.  0 or MS_ERR_NOMEM. */
+int tui_staleview_set_filter(struct tui_staleview *sv, const char *text);
+/* Select the next (dir > 0) or previous line matching sv->search; false if none. */
+bool tui_staleview_search(struct tui_staleview *sv, int dir, bool from_current);
 
 #endif

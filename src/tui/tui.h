@@ -114,6 +114,15 @@ unsigned tui_open_maps(struct tui_app *app, pid_t pid);
 void tui_prompt_start(struct tui_app *app, struct tui_view *owner, const char *label,
 		      const char *initial, tui_prompt_fn fn);
 
+/*
+ * A search prompt's step in any list: keep the text typed in dst (size
+ * bytes) and clear the message line.  True when the caller should now move
+ * the selection to the first match at or after it, and say "no match" when
+ * there is none (typing or Enter; not after Esc, nor for an empty text).
+ */
+bool tui_search_step(struct tui_app *app, char *dst, size_t size, const char *text, bool done,
+		     bool accepted);
+
 /* printf into app->message (shown on the last line until replaced). */
 void tui_message(struct tui_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -12,6 +12,7 @@ libmapscope_tui_a_SOURCES = \
 	src/tui/format.c src/tui/format.h \
 	src/tui/elide.c src/tui/elide.h \
 	src/tui/wrap.c src/tui/wrap.h \
+	src/tui/listfind.c src/tui/listfind.h \
 	src/tui/maps_model.c src/tui/maps_model.h \
 	src/tui/procs_model.c src/tui/procs_model.h \
 	src/tui/verdicts.c src/tui/verdicts.h \

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/base/escape.h"
 #include "core/base/units.h"
 #include "core/stale/stale.h"
 #include "tui/elide.h"
@@ -46,6 +47,25 @@ static unsigned stale_tick(struct tui_app *app, struct tui_view *v, bool timer)
 	return TUI_F_REDRAW;
 }
 
+static unsigned stale_search_prompt(struct tui_app *app, struct tui_view *v, const char *text,
+				    bool done, bool accepted)
+{
+	struct tui_staleview *sv = &sv_of(v)->sv;
+
+	if (tui_search_step(app, sv->search, sizeof(sv->search), text, done, accepted) &&
+	    !tui_staleview_search(sv, 1, true))
+		tui_message(app, "no match");
+	return TUI_F_REDRAW;
+}
+
+static unsigned stale_filter_prompt(struct tui_app *app, struct tui_view *v, const char *text,
+				    bool done, bool accepted)
+{
+	if (tui_staleview_set_filter(&sv_of(v)->sv, done && !accepted ? "" : text) < 0)
+		tui_message(app, "stale view: out of memory");
+	return TUI_F_REDRAW;
+}
+
 static unsigned stale_handle(struct tui_app *app, struct tui_view *v, enum tui_action act)
 {
 	struct stale_view *s = sv_of(v);
@@ -63,6 +83,17 @@ static unsigned stale_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 	case TUI_ACT_SCROLL_RIGHT: tui_hscroll(&sv->hscroll, 1, s->widest); break;
 	case TUI_ACT_STALE_OPEN: return tui_open_maps(app, tui_staleview_selected_pid(sv));
 	case TUI_ACT_REFRESH: s->scanned = false; break;
+	case TUI_ACT_STALE_SEARCH:
+		tui_prompt_start(app, v, "search: ", "", stale_search_prompt);
+		break;
+	case TUI_ACT_STALE_SEARCH_NEXT:
+	case TUI_ACT_STALE_SEARCH_PREV:
+		if (!tui_staleview_search(sv, act == TUI_ACT_STALE_SEARCH_NEXT ? 1 : -1, false))
+			tui_message(app, "no match");
+		break;
+	case TUI_ACT_STALE_FILTER:
+		tui_prompt_start(app, v, "name contains: ", sv->filter, stale_filter_prompt);
+		break;
 	case TUI_ACT_BACK:
 	case TUI_ACT_QUIT:
 		return TUI_F_BACK;
@@ -81,13 +112,15 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 {
 	size_t widest = 0;
 	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
-	char text[TUI_LINE_MAX];
+	char text[TUI_LINE_MAX], filter[4 * TUI_FIND_MAX];
 
 	werase(win);
 	if (tui_draw_too_small(win))
 		return 0;
-	snprintf(text, sizeof(text), "mapscope | stale: %zu %s deleted or replaced files | %zu scanned, %zu unreadable",
-		 sv->count, ms_plural(sv->count, "process runs", "processes run"), sv->scanned, sv->unreadable);
+	ms_escape(sv->filter, strlen(sv->filter), filter, sizeof(filter), app->escape_flags | MS_ESC_ASCII);
+	snprintf(text, sizeof(text), "mapscope | stale: %zu %s deleted or replaced files | %zu scanned, %zu unreadable%s%s",
+		 sv->count, ms_plural(sv->count, "process runs", "processes run"), sv->scanned, sv->unreadable,
+		 sv->filter[0] ? " | name~" : "", filter);
 	tui_draw_header(app, win, text);
 	tui_format_staleheading(text, sizeof(text));
 	tui_heading_offset(text, sizeof(text), sv->hscroll);
@@ -95,7 +128,8 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 	tui_put(win, 1, 0, text, w, false);
 	wattroff(win, A_BOLD);
 	if (!sv->nlines)
-		tui_put(win, 2, 0, "  nothing stale: every scanned process runs the files on disk", w, false);
+		tui_put(win, 2, 0, sv->count ? "  nothing matches the filter" :
+			"  nothing stale: every scanned process runs the files on disk", w, false);
 	for (int i = 0; i < rows; i++) {
 		size_t row = sv->top_row + (size_t)i;
 		const struct tui_stale_line *l = tui_staleview_line(sv, row);

@@ -11,7 +11,6 @@ set -u
 E2E_NAME="explorer stale e2e"
 E2E_TAG=stale
 . "$(dirname "$0")/lib.sh"
-BUILT=$(dirname "$FIXTURE")
 # clear_prompt: erase what the prompt holds (the suggested name) with Backspace.
 clear_prompt() {
 	i=0
@@ -22,19 +21,7 @@ clear_prompt() {
 }
 
 # -- the child: load a copy of libstale-a.so, then delete the copy ------------------
-LIB="$TMP/libms-e2e.so"
-cp "$BUILT/libstale-a.so" "$LIB" || fail "no $BUILT/libstale-a.so"
-mkfifo "$TMP/in"
-# Started through a link in our temp dir, so its command line is ours alone to search for.
-ln -s "$(cd "$BUILT" && pwd)/stale-child" "$TMP/stale-child-e2e"
-"$TMP/stale-child-e2e" < "$TMP/in" > "$TMP/child.out" 2>&1 &
-CPID=$!
-exec 3> "$TMP/in"
-wait_for "the child" grep -q '^ready' "$TMP/child.out"
-echo "dlopen $LIB" >&3
-wait_for "the library loaded" grep -q '^ok' "$TMP/child.out"
-grep -q '^err' "$TMP/child.out" && fail "child: $(cat "$TMP/child.out")"
-rm -f "$LIB"
+start_stale_child stale-child-e2e libms-e2e.so
 
 # The default ignore list skips temp files (/tmp): the user's list, which the
 # explorer honours like `mapscope stale`, ignores only memfds here.

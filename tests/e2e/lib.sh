@@ -78,3 +78,23 @@ start_fuse_serve() {
 	grep -q '^ready' "$TMP/serve.out" || fail "ms-fuse-serve: $(cat "$TMP/serve.out")"
 	read -r _ PID START SERVED < "$TMP/serve.out"
 }
+
+# start_stale_child NAME LIBNAME: tests/stale-child, started through the
+# link $TMP/NAME (so its command line is ours alone to search for), holding
+# a copy of libstale-a.so at $TMP/LIBNAME that is then deleted; sets CPID
+# and LIB, and keeps fd 3 open on its input.
+start_stale_child() {
+	built=$(dirname "$FIXTURE")
+	LIB="$TMP/$2"
+	cp "$built/libstale-a.so" "$LIB" || fail "no $built/libstale-a.so"
+	mkfifo "$TMP/in"
+	ln -s "$(cd "$built" && pwd)/stale-child" "$TMP/$1"
+	"$TMP/$1" < "$TMP/in" > "$TMP/child.out" 2>&1 &
+	CPID=$!
+	exec 3> "$TMP/in"
+	wait_for "the child" grep -q '^ready' "$TMP/child.out"
+	echo "dlopen $LIB" >&3
+	wait_for "the library loaded" grep -q '^ok' "$TMP/child.out"
+	grep -q '^err' "$TMP/child.out" && fail "child: $(cat "$TMP/child.out")"
+	rm -f "$LIB"
+}

@@ -42,10 +42,11 @@ keys -l "no such command line"
 wait_for "the typed search" last_is "search: no such command line"
 keys C-u
 wait_for "Ctrl-U to clear the search prompt" last_is "search:"
-keys -l "ms-fix"
-wait_for "typing again after Ctrl-U" last_is "search: ms-fix"
+# The fixture's directory is in its command line alone.
+keys -l "$TMP/fx"
+wait_for "typing again after Ctrl-U" last_is "search: $TMP/fx"
 keys Enter
-wait_for "the search to land on the fixture" sh -c "tmux -S '$SOCK' capture-pane -p -e -t ms | grep -F \"\$(printf '\\033[7m')\" | grep -q ms-fixture"
+wait_for "the search to land on the fixture" sh -c "tmux -S '$SOCK' capture-pane -p -e -t ms | grep -F \"\$(printf '\\033[7m')\" | grep -qF '$TMP/fx'"
 keys Enter
 wait_for "the fixture's maps view" shows "pid $PID ms-fixture | ioctl"
 for k in '\' g S; do
