@@ -141,6 +141,17 @@ size_t tui_put_fitted_row(WINDOW *win, int y, char *text, size_t size, size_t la
 attr_t tui_pair_attr(const struct tui_app *app, enum tui_pair pair);
 void tui_colors_init(struct tui_app *app);
 
+/*
+ * A detail pane (pane.c): a rule at line y, then each label and its value
+ * (format.h), the value wrapped whole at word boundaries (wrap.h), up to
+ * the line before last.  tui_pane_height: the lines it takes at width, the
+ * rule included, counting no further than max.
+ */
+#define TUI_PANE_LABEL_W 10
+struct tui_detail_line;
+void tui_draw_pane(WINDOW *win, const struct tui_detail_line *lines, size_t n, int y, int last);
+int tui_pane_height(int width, const struct tui_detail_line *d, size_t n, int max);
+
 /* Header and message lines common to every view. */
 void tui_draw_header(struct tui_app *app, WINDOW *win, const char *text);
 void tui_draw_message(struct tui_app *app, WINDOW *win, const char *banner);
