@@ -17,6 +17,7 @@ libmapscope_tui_a_SOURCES = \
 	src/tui/procs_model.c src/tui/procs_model.h \
 	src/tui/verdicts.c src/tui/verdicts.h \
 	src/tui/stale_model.c src/tui/stale_model.h \
+	src/tui/stale_detail.c src/tui/stale_detail.h \
 	src/tui/files_model.c src/tui/files_model.h \
 	src/tui/symbol_at.c src/tui/symbol_at.h
 TUI_LIBS = libmapscope-tui.a

@@ -262,7 +262,7 @@ static void test_staleview_lists_the_child(void **state)
 	struct ms_stale_ctx *ctx;
 	struct ms_error err;
 	size_t i, seen = 0;
-	char text[TUI_LINE_MAX];
+	char text[TUI_LINE_MAX], *pkgdb, *info, *list, *status;
 
 	assert_int_equal(ms_stale_ctx_new(NULL, &ctx, &err), 0);
 	assert_int_equal(ms_proclist_scan(MS_PROCLIST_PROCFS, 0, &all, &err), 0);
@@ -272,6 +272,18 @@ static void test_staleview_lists_the_child(void **state)
 	one.rows = &all.rows[i];
 	one.count = 1;
 	tui_staleview_init(&sv, 10);
+	/* A dpkg database that says a package owns the deleted library, as the stale command reads it. */
+	pkgdb = tu_join(fx->dir, "dpkg");
+	info = tu_join(pkgdb, "info");
+	list = tu_join(info, "libgone1:amd64.list");
+	status = tu_join(pkgdb, "status");
+	assert_int_equal(mkdir(pkgdb, 0755), 0);
+	assert_int_equal(mkdir(info, 0755), 0);
+	snprintf(text, sizeof(text), "/.\n%s\n", fx->gone);
+	assert_int_equal(tu_spit(list, text), 0);
+	assert_int_equal(tu_spit(status, "Package: libgone1\nStatus: install ok installed\n"
+					 "Architecture: amd64\nVersion: 2.4-1\n"), 0);
+	sv.pkgdb_dir = pkgdb;
 	assert_int_equal(tui_staleview_scan(&sv, ctx, &one, MS_BACKEND_AUTO, fx->child.pid, &err), 0);
 	assert_int_equal(sv.count, 0);
 	assert_int_equal(tui_staleview_scan(&sv, ctx, &one, MS_BACKEND_AUTO, getpid(), &err), 0);
@@ -288,14 +300,26 @@ static void test_staleview_lists_the_child(void **state)
 		if (f->result.verdict == MS_STALE_DELETED) {
 			assert_non_null(strstr(text, "deleted"));
 			assert_non_null(strstr(text, fx->gone));
+			assert_non_null(strstr(text, " (deleted)  libgone1 (now 2.4-1)  unlinked"));
 			seen |= 1;
 		} else {
 			assert_int_equal(f->result.verdict, MS_STALE_REPLACED);
 			assert_non_null(strstr(text, fx->swapped));
+			/* No package owns it: a dash, as the column is never blank. */
+			assert_non_null(strstr(text, " (deleted)  -  "));
 			seen |= 2;
 		}
 	}
 	assert_int_equal(seen, 3);
+	/* Remembered: the next scans do not read the database again, until F5 forgets. */
+	tu_rmtree(pkgdb);
+	assert_int_equal(tui_staleview_scan(&sv, ctx, &one, MS_BACKEND_AUTO, getpid(), &err), 0);
+	assert_non_null(tui_staleview_package(&sv.entries[0], sv.entries[0].files.items[0].result.verdict ==
+							     MS_STALE_DELETED ? 0 : 1));
+	tui_staleview_forget_packages(&sv);
+	assert_int_equal(tui_staleview_scan(&sv, ctx, &one, MS_BACKEND_AUTO, getpid(), &err), 0);
+	assert_null(tui_staleview_package(&sv.entries[0], 0));
+	assert_null(tui_staleview_package(&sv.entries[0], 1));
 	/* The selection stays on the same line across a rescan, and names the process. */
 	tui_staleview_select(&sv, 2);
 	assert_int_equal(tui_staleview_scan(&sv, ctx, &one, MS_BACKEND_AUTO, getpid(), &err), 0);
@@ -304,6 +328,10 @@ static void test_staleview_lists_the_child(void **state)
 	tui_staleview_free(&sv);
 	ms_proclist_free(&all);
 	ms_stale_ctx_free(ctx);
+	free(pkgdb);
+	free(info);
+	free(list);
+	free(status);
 }
 
 static void test_user_ignore_file(void **state)
