@@ -57,6 +57,7 @@ CMOCKA_TESTS = \
 	tests/core/base/test_safewrite \
 	tests/core/base/test_safewrite_atomic \
 	tests/core/proc/test_fstype \
+	tests/core/proc/test_access \
 	tests/core/maps/test_parse \
 	tests/core/maps/test_engine \
 	tests/core/maps/test_errors \
