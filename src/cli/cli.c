@@ -215,7 +215,9 @@ struct libscols_table *cli_table_new(const struct cli_opts *o, const char *json_
 		scols_table_set_name(tb, json_name);
 	for (size_t i = 0; i < nselected; i++) {
 		const struct cli_column *c = &cols[selected[i]];
-		struct libscols_column *cl = scols_table_new_column(tb, c->name, c->whint, c->flags);
+		/* Raw output has no tree, as lsblk -r: children follow their parent, flat. */
+		int flags = o->raw ? c->flags & ~SCOLS_FL_TREE : c->flags;
+		struct libscols_column *cl = scols_table_new_column(tb, c->name, c->whint, flags);
 
 		if (!cl) {
 			scols_unref_table(tb);

@@ -12,6 +12,7 @@
 #include "cli/colwriter.h"
 #include "cli/filecols.h"
 #include "cli/mapcols.h"
+#include "core/base/units.h"
 #include "core/resid/residency.h"
 
 /* Lines a long listing holds at once before it prints them. */
@@ -253,8 +254,9 @@ int cmd_list(int argc, char **argv)
 		cli_error("%s%s", err.msg, run.shown ? " (the listing above is partial)" : "");
 		status = ms_error_exit_status(err.code);
 	} else if (ms_maps_stats(maps)->malformed_lines) {
-		cli_error("pid %d: %zu malformed lines of maps text skipped", (int)pid,
-			  ms_maps_stats(maps)->malformed_lines);
+		cli_error("pid %d: %zu malformed %s of maps text skipped", (int)pid,
+			  ms_maps_stats(maps)->malformed_lines,
+			  ms_plural(ms_maps_stats(maps)->malformed_lines, "line", "lines"));
 	}
 out:
 	colw_free(run.w);

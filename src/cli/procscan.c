@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cli/procscan.h"
+#include "core/base/units.h"
 
 int procscan_init(struct procscan *ps, int argc, char **argv, const struct cli_opts *o,
 		  int *status)
@@ -76,7 +77,7 @@ void procscan_summary(const struct procscan *ps, const char *cmd)
 
 	if (!ms_fleet_skipped_any(f))
 		return;
-	cli_error("%s: %zu processes scanned; skipped %zu that exited, %zu without access%s, %zu unreadable",
-		  cmd, f->scanned, f->vanished, f->denied,
+	cli_error("%s: %zu %s scanned; skipped %zu that exited, %zu without access%s, %zu unreadable",
+		  cmd, f->scanned, ms_plural(f->scanned, "process", "processes"), f->vanished, f->denied,
 		  f->denied && geteuid() != 0 ? " (run as root to see them)" : "", f->failed);
 }

@@ -17,6 +17,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/base/saferead.c src/core/base/saferead.h \
 	src/core/base/safewrite.c src/core/base/safewrite.h \
 	src/core/proc/proc.c src/core/proc/proc.h \
+	src/core/proc/access.c src/core/proc/access.h \
 	src/core/proc/unit.c src/core/proc/unit.h \
 	src/core/proc/container.c src/core/proc/container.h \
 	src/core/proc/fstype.c src/core/proc/fstype.h \

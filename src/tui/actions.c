@@ -11,7 +11,8 @@ static const struct tui_action_info table[] = {
 };
 
 static const char *const notes[] = {
-	"Esc alone (no other byte right after it) closes one thing per press.",
+	"Esc alone (no byte right after it) closes one thing per press; only q quits.",
+	"In a prompt: Enter accepts, Esc cancels, Backspace deletes, Ctrl-U clears it.",
 	"Home, End, PgUp, PgDn, arrows: xterm, VT220, rxvt, Linux forms, any TERM.",
 	"Alt+key, Ctrl+arrows, unknown escape sequences: read whole, ignored.",
 };

@@ -39,7 +39,7 @@ enum tui_scope {
 	A(PAUSE, TUI_SCOPE_ALL, "Space", "pause or resume the live refresh") \
 	A(REFRESH, TUI_SCOPE_ALL, "F5 ^L", "refresh now") \
 	A(HELP, TUI_SCOPE_ALL, "? F1", "show this help") \
-	A(BACK, TUI_SCOPE_ALL, "Esc", "close the innermost: prompt, help, detail pane, then the view") \
+	A(BACK, TUI_SCOPE_ALL, "Esc", "close the innermost: prompt, help, detail pane, view; never quits") \
 	A(QUIT, TUI_SCOPE_ALL, "q", "go back; quit from the first screen") \
 	A(STALE_VIEW, TUI_SCOPE_ALL, "D", "processes running deleted or replaced files") \
 	A(OPEN, TUI_SCOPE_PROCS, "Enter", "open the selected process") \
@@ -49,6 +49,7 @@ enum tui_scope {
 	A(SEARCH, TUI_SCOPE_PROCS, "/", "search command lines as you type") \
 	A(SEARCH_NEXT, TUI_SCOPE_PROCS, "n", "next match of the search") \
 	A(SEARCH_PREV, TUI_SCOPE_PROCS, "N", "previous match of the search") \
+	A(PROCS_FILTER, TUI_SCOPE_PROCS, "\\", "show only command lines containing a text") \
 	A(USERS, TUI_SCOPE_PROCS, "u", "your own processes, or everyone's") \
 	A(KTHREADS, TUI_SCOPE_PROCS, "K", "show or hide kernel threads") \
 	A(DETAIL, TUI_SCOPE_MAPS, "Enter Tab", "show or hide the detail pane") \
@@ -66,10 +67,19 @@ enum tui_scope {
 	A(MAPS_SORT_REVERSE, TUI_SCOPE_MAPS, "I", "reverse the sort order") \
 	A(FILES_VIEW, TUI_SCOPE_MAPS, "F", "files: one row per file or kind of anonymous memory") \
 	A(STALE_OPEN, TUI_SCOPE_STALE, "Enter", "open the selected process") \
+	A(STALE_DETAIL, TUI_SCOPE_STALE, "Tab", "show or hide the detail pane: the whole explanation and package") \
+	A(STALE_SEARCH, TUI_SCOPE_STALE, "/", "search command lines and file names as you type") \
+	A(STALE_SEARCH_NEXT, TUI_SCOPE_STALE, "n", "next match of the search") \
+	A(STALE_SEARCH_PREV, TUI_SCOPE_STALE, "N", "previous match of the search") \
+	A(STALE_FILTER, TUI_SCOPE_STALE, "\\", "show only processes and files containing a text") \
 	A(FILES_JUMP, TUI_SCOPE_FILES, "Enter", "back to the maps view, at the file's first mapping") \
 	A(FILES_SORT_NEXT, TUI_SCOPE_FILES, ">", "sort by the next column: SIZE, RSS, MAPS, NAME, address") \
 	A(FILES_SORT_PREV, TUI_SCOPE_FILES, "<", "sort by the previous column") \
-	A(FILES_SORT_REVERSE, TUI_SCOPE_FILES, "I", "reverse the sort order")
+	A(FILES_SORT_REVERSE, TUI_SCOPE_FILES, "I", "reverse the sort order") \
+	A(FILES_SEARCH, TUI_SCOPE_FILES, "/", "search file names as you type") \
+	A(FILES_SEARCH_NEXT, TUI_SCOPE_FILES, "n", "next match of the search") \
+	A(FILES_SEARCH_PREV, TUI_SCOPE_FILES, "N", "previous match of the search") \
+	A(FILES_FILTER, TUI_SCOPE_FILES, "\\", "show only mappings whose name contains a text")
 
 enum tui_action {
 	TUI_ACT_NONE,

@@ -97,23 +97,36 @@ static const struct option explorer_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+struct config_source {
+	struct tui_app *app;
+	const char *path; /* escaped: it comes from HOME or XDG_CONFIG_HOME */
+};
+
 static void config_warn(void *ctx, unsigned line, const char *msg)
 {
-	struct tui_app *app = ctx;
+	struct config_source *src = ctx;
 
-	explorer_error("config line %u: %s", line, msg);
-	if (!app->message[0])
-		tui_message(app, "config line %u: %s", line, msg);
+	explorer_error("%s: line %u: %s", src->path, line, msg);
+	if (!src->app->message[0])
+		tui_message(src->app, "%s: line %u: %s", src->path, line, msg);
 }
 
 static void load_config(struct tui_app *app)
 {
 	char path[4096];
 	struct ms_error err;
+	struct config_source src = { app, NULL };
+	char *escaped;
+	int rc;
 
 	if (tui_settings_path(path, sizeof(path)) < 0)
 		return;
-	if (tui_settings_load(&app->cfg, path, config_warn, app, &err) == 0 ||
+	/* Before the locale is looked at: ASCII escapes read anywhere. */
+	escaped = ms_escape_dup(path, strlen(path), MS_ESC_ASCII);
+	src.path = escaped ? escaped : "the settings file";
+	rc = tui_settings_load(&app->cfg, path, config_warn, &src, &err);
+	free(escaped);
+	if (rc == 0 ||
 	    err.sys_errno == ENOENT || err.sys_errno == ENOTDIR)
 		return;
 	explorer_error("%s; settings file ignored", err.msg);
@@ -186,6 +199,9 @@ static unsigned prompt_key(struct tui_app *app, int ch)
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 		if (p->len)
 			p->text[--p->len] = '\0';
+	} else if (ch == TUI_KEY_CTRL_U) {
+		p->len = 0;
+		p->text[0] = '\0';
 	} else if (ch >= 0x20 && ch < 0x7f && p->len + 1 < sizeof(p->text)) {
 		p->text[p->len++] = (char)ch;
 		p->text[p->len] = '\0';

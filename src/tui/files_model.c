@@ -97,6 +97,44 @@ int tui_fileview_resort(struct tui_fileview *fv)
 	return rc;
 }
 
+/* Drop the mappings whose name lacks the filter, keeping address order. */
+static void keep_matching(struct ms_maplist *list, const char *filter)
+{
+	size_t kept = 0;
+
+	if (!filter[0])
+		return;
+	for (size_t i = 0; i < list->count; i++) {
+		struct ms_mapping *m = &list->items[i];
+
+		if (tui_find_in(m->name, m->name_len, filter))
+			list->items[kept++] = *m;
+		else
+			ms_mapping_reset(m);
+	}
+	list->count = kept;
+}
+
+static bool row_has_search(const void *ctx, size_t row)
+{
+	const struct tui_fileview *fv = ctx;
+
+	return tui_find_in(fv->fm.rows[row].name, fv->fm.rows[row].name_len, fv->search);
+}
+
+bool tui_fileview_search(struct tui_fileview *fv, int dir, bool from_current)
+{
+	size_t row;
+
+	if (!fv->fm.count || !fv->search[0])
+		return false;
+	row = tui_find_row(fv->fm.count, fv->sel, dir, from_current, row_has_search, fv);
+	if (row >= fv->fm.count)
+		return false;
+	tui_fileview_select(fv, row);
+	return true;
+}
+
 int tui_fileview_apply(struct tui_fileview *fv, struct ms_maplist *fresh, struct ms_error *err)
 {
 	struct ms_filemap next = { 0 };
@@ -105,6 +143,7 @@ int tui_fileview_apply(struct tui_fileview *fv, struct ms_maplist *fresh, struct
 	bool had = fv->fm.count > 0;
 	int rc;
 
+	keep_matching(fresh, fv->filter);
 	if (ms_filemap_build(&next, fresh, &fv->fm, err) < 0)
 		return MS_ERR_NOMEM;
 	if (had)

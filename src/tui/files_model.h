@@ -9,6 +9,12 @@
  * the selected file selected.  The view then describes only the rows on
  * screen (tui_fileview_visible) through core/fileinfo.h.
  *
+ * A filter (\\) keeps only the mappings whose raw name contains the text,
+ * before they are grouped: the rows, their sizes and counts are those of
+ * the matching mappings.  It applies from the next tui_fileview_apply.
+ * Search (/ n N) selects the next row whose name contains the text
+ * (listfind.h).
+ *
  * Sorting: TUI_FILESORT_KEYS orders the keys < and > step through; sizes
  * sort largest first, names A to Z, I reverses.  RSS is in the cycle only
  * while the RSS column is on.
@@ -29,6 +35,7 @@
 
 #include "core/files/filemap.h"
 #include "core/maps/mapping.h"
+#include "tui/listfind.h"
 
 #define TUI_FILEVIEW_SONAME_COLS 100
 #define TUI_FILEVIEW_BUILDID_COLS 160
@@ -43,6 +50,8 @@ struct tui_fileview {
 	size_t hscroll;
 	bool have_sel;             /* sel_key names the selected file */
 	struct ms_filerow sel_key; /* kind, device, inode, name (borrowed from fm) */
+	char filter[TUI_FIND_MAX]; /* "" keeps every mapping */
+	char search[TUI_FIND_MAX];
 };
 
 void tui_fileview_init(struct tui_fileview *fv, size_t height);
@@ -65,6 +74,9 @@ void tui_fileview_sort_reverse(struct tui_fileview *fv);
 void tui_fileview_set_rss(struct tui_fileview *fv, bool on);
 /* Sort again (RSS known now), keeping the selected file selected; 0 or MS_ERR_NOMEM. */
 int tui_fileview_resort(struct tui_fileview *fv);
+
+/* Select the next (dir > 0) or previous row matching fv->search; false if none. */
+bool tui_fileview_search(struct tui_fileview *fv, int dir, bool from_current);
 
 /* The rows on screen: [*from, *from + *n). */
 void tui_fileview_visible(const struct tui_fileview *fv, size_t *from, size_t *n);

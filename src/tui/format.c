@@ -333,20 +333,23 @@ size_t tui_format_staleline(char *buf, size_t size, const struct tui_staleview *
 		append(buf, size, &at, "%s  %s", unit, text);
 	} else {
 		const struct ms_stale_file *f = &e->files.items[line->file];
-		char why[4 * MS_STALE_WHY_MAX + 1];
+		const struct ms_pkg *pkg = tui_staleview_package(e, (size_t)line->file);
+		char why[4 * MS_STALE_WHY_MAX + 1], package[4 * 256 + 16] = "-";
 
 		ms_escape(f->name, f->name_len, text, sizeof(text), escape_flags);
 		ms_escape(f->result.why, strlen(f->result.why), why, sizeof(why), escape_flags);
+		if (pkg)
+			ms_pkg_describe(pkg, escape_flags, package, sizeof(package));
 		append(buf, size, &at, "        %-8s ", ms_stale_verdict_name(f->result.verdict));
 		last_at = at;
-		append(buf, size, &at, "%s%s  %s", f->is_exe ? "(exe) " : "", text, why);
+		append(buf, size, &at, "%s%s  %s  %s", f->is_exe ? "(exe) " : "", text, package, why);
 	}
 	return last_at;
 }
 
 void tui_format_staleheading(char *buf, size_t size)
 {
-	snprintf(buf, size, "%7s %-8s %5s %s", "PID", "USER", "FILES", "UNIT  COMMAND / VERDICT FILE  WHY");
+	snprintf(buf, size, "%7s %-8s %5s %s", "PID", "USER", "FILES", "UNIT  COMMAND / VERDICT FILE  PACKAGE  WHY");
 }
 
 void tui_format_snapshot_name(char *buf, size_t size, pid_t pid, time_t when)

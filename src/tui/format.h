@@ -74,7 +74,8 @@ size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct m
 
 /*
  * The stale view's lines: a process ("PID USER FILES UNIT  COMMAND") or one
- * of its files ("VERDICT NAME  WHY"), and the heading.  Returns where the
+ * of its files ("VERDICT NAME  PACKAGE  WHY", PACKAGE "-" when none was
+ * found), and the heading.  Returns where the
  * scrollable part starts (UNIT or the file's name).
  */
 size_t tui_format_staleline(char *buf, size_t size, const struct tui_staleview *sv,

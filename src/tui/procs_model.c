@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,8 +61,11 @@ static void keep_visible(struct tui_procview *pv)
 		pv->top_row = pv->sel_row;
 	else if (pv->sel_row >= pv->top_row + pv->height)
 		pv->top_row = pv->sel_row - pv->height + 1;
+	/* Fewer rows than before (a filter): no blank screen below the last. */
 	if (pv->nshown <= pv->height)
 		pv->top_row = 0;
+	else if (pv->top_row > pv->nshown - pv->height)
+		pv->top_row = pv->nshown - pv->height;
 }
 
 void tui_procview_select(struct tui_procview *pv, size_t row)
@@ -84,6 +88,8 @@ static void fill_shown(struct tui_procview *pv)
 		if (r->kthread && !pv->kthreads)
 			continue;
 		if (!pv->all_users && r->uid != pv->me)
+			continue;
+		if (!tui_find_in(r->cmd, r->cmd_len, pv->filter))
 			continue;
 		pv->shown[pv->nshown++] = i;
 	}
@@ -180,20 +186,29 @@ void tui_procview_set_height(struct tui_procview *pv, size_t height)
 	keep_visible(pv);
 }
 
+static bool row_has_search(const void *ctx, size_t row)
+{
+	const struct tui_procview *pv = ctx;
+	const struct ms_procrow *r = &pv->list.rows[pv->shown[row]];
+
+	return tui_find_in(r->cmd, r->cmd_len, pv->search);
+}
+
 bool tui_procview_search(struct tui_procview *pv, int dir, bool from_current)
 {
-	size_t n = pv->nshown, len = strlen(pv->search);
+	size_t row;
 
-	if (!n || !len)
+	if (!pv->nshown || !pv->search[0])
 		return false;
-	for (size_t step = from_current ? 0 : 1; step <= n; step++) {
-		size_t row = dir > 0 ? (pv->sel_row + step) % n : (pv->sel_row + n - step % n) % n;
-		const struct ms_procrow *r = &pv->list.rows[pv->shown[row]];
+	row = tui_find_row(pv->nshown, pv->sel_row, dir, from_current, row_has_search, pv);
+	if (row >= pv->nshown)
+		return false;
+	tui_procview_select(pv, row);
+	return true;
+}
 
-		if (memmem(r->cmd, r->cmd_len, pv->search, len)) {
-			tui_procview_select(pv, row);
-			return true;
-		}
-	}
-	return false;
+int tui_procview_set_filter(struct tui_procview *pv, const char *text)
+{
+	snprintf(pv->filter, sizeof(pv->filter), "%s", text);
+	return tui_procview_rebuild(pv);
 }

@@ -3,9 +3,11 @@
  *
  * It owns a scanned ms_proclist and shows a subset of its rows: the user's
  * own processes or everyone's, kernel threads or not, sorted by any column
- * (ties by PID).  The selection is a PID, kept across rescans; when that
- * process is gone the row now at the same position is selected.  Search
- * matches a substring of the raw command line.
+ * (ties by PID), only those whose raw command line contains the filter (\\)
+ * when one is set.  The selection is a PID, kept across rescans and filter
+ * changes; when that process is gone or filtered out, the row now at the
+ * same position is selected, and the rows fill the screen.  Search (/ n N)
+ * matches a substring of the raw command line (listfind.h).
  *
  * Mappings are counted for the rows on screen only
  * (tui_procview_count_shown); the others keep their last known counts, so
@@ -19,6 +21,7 @@
 #include <sys/types.h>
 
 #include "core/procs/proclist.h"
+#include "tui/listfind.h"
 
 struct ms_stale_ctx;
 
@@ -46,7 +49,8 @@ struct tui_procview {
 	size_t sel_row;
 	size_t top_row;
 	size_t height;
-	char search[128];
+	char search[TUI_FIND_MAX];
+	char filter[TUI_FIND_MAX]; /* only command lines containing this; "" all */
 	size_t hscroll;          /* COMMAND scrolled by this many columns */
 	bool reveal;             /* the next rebuild widens the filters to show sel */
 };
@@ -83,5 +87,8 @@ void tui_procview_set_height(struct tui_procview *pv, size_t height);
 /* Select the next (dir > 0) or previous match of pv->search; from_current:
  * the selected row may itself match (incremental typing).  false if none. */
 bool tui_procview_search(struct tui_procview *pv, int dir, bool from_current);
+
+/* Show only command lines containing text ("" all), keeping the selection.  0 or MS_ERR_NOMEM. */
+int tui_procview_set_filter(struct tui_procview *pv, const char *text);
 
 #endif

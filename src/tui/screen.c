@@ -44,6 +44,14 @@ void tui_prompt_start(struct tui_app *app, struct tui_view *owner, const char *l
 	p->owner = owner;
 }
 
+bool tui_search_step(struct tui_app *app, char *dst, size_t size, const char *text, bool done,
+		     bool accepted)
+{
+	snprintf(dst, size, "%s", text);
+	app->message[0] = '\0';
+	return !(done && !accepted) && text[0];
+}
+
 void tui_put(WINDOW *win, int y, int x, const char *s, int width, bool pad)
 {
 	int cols = 0;

@@ -5,10 +5,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/base/escape.h"
 #include "core/base/saferead.h"
 #include "tui/settings.h"
 
 #define LINE_MAX_BYTES 1024
+/* An unknown key is named in the warning, up to this many bytes of it, escaped. */
+#define UNKNOWN_KEY_SHOWN 64
+#define UNKNOWN_KEY_WHY_MAX (4 * UNKNOWN_KEY_SHOWN + 32)
 
 static const char *const color_names[] = {
 	"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
@@ -127,8 +131,8 @@ static char *trim(char *s)
 	return s;
 }
 
-/* NULL when the line applied, else why not. */
-static const char *apply_line(struct tui_settings *c, char *line)
+/* NULL when the line applied, else why not (in why, size bytes, when it names the key). */
+static const char *apply_line(struct tui_settings *c, char *line, char *why, size_t size)
 {
 	char *eq = strchr(line, '='), *key, *val;
 	char *end;
@@ -168,7 +172,13 @@ static const char *apply_line(struct tui_settings *c, char *line)
 			c->colors[r] = tui_color_parse(val);
 			return NULL;
 		}
-		return "unknown key";
+		/* The key is the user's text: escaped, and cut short should a line be long. */
+		if (strlen(key) > UNKNOWN_KEY_SHOWN)
+			key[UNKNOWN_KEY_SHOWN] = '\0';
+		snprintf(why, size, "unknown key '");
+		ms_escape(key, strlen(key), why + strlen(why), size - strlen(why) - 1, MS_ESC_ASCII);
+		strcat(why, "'");
+		return why;
 	}
 	return NULL;
 }
@@ -183,6 +193,7 @@ unsigned tui_settings_parse(struct tui_settings *c, const char *text, size_t len
 		const char *nl = memchr(text + at, '\n', len - at);
 		size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
 		char line[LINE_MAX_BYTES], *s;
+		char named[UNKNOWN_KEY_WHY_MAX];
 		const char *why = NULL;
 
 		lineno++;
@@ -195,7 +206,7 @@ unsigned tui_settings_parse(struct tui_settings *c, const char *text, size_t len
 			line[n] = '\0';
 			s = trim(line);
 			if (*s && *s != '#')
-				why = apply_line(c, s);
+				why = apply_line(c, s, named, sizeof(named));
 		}
 		if (why) {
 			bad++;

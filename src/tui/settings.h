@@ -63,6 +63,7 @@ struct tui_settings {
 	bool rss;
 };
 
+/* msg says why the line was skipped; an unknown key is named in it, escaped. */
 typedef void (*tui_settings_warn_fn)(void *ctx, unsigned line, const char *msg);
 
 void tui_settings_defaults(struct tui_settings *c);

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,12 +15,104 @@ void tui_staleview_init(struct tui_staleview *sv, size_t height)
 	memset(sv, 0, sizeof(*sv));
 	sv->height = height ? height : 1;
 	sv->sel_file = -1;
+	sv->pkgdb_dir = MS_PKGDB_DIR;
+}
+
+void tui_staleview_forget_packages(struct tui_staleview *sv)
+{
+	for (size_t i = 0; i < sv->nknown; i++)
+		free(sv->known[i].name);
+	sv->nknown = 0;
+	sv->pkg_scans = 0;
+}
+
+static const struct tui_stale_pkg *known_pkg(const struct tui_staleview *sv,
+					     const struct ms_stale_file *f)
+{
+	for (size_t i = 0; i < sv->nknown; i++) {
+		const struct tui_stale_pkg *k = &sv->known[i];
+
+		if (k->inode == f->inode && k->dev_major == f->dev_major && k->dev_minor == f->dev_minor &&
+		    k->name_len == f->name_len && !memcmp(k->name, f->name, f->name_len))
+			return k;
+	}
+	return NULL;
+}
+
+static int remember_pkg(struct tui_staleview *sv, const struct ms_stale_file *f, const struct ms_pkg *pkg)
+{
+	struct tui_stale_pkg *k;
+
+	if (known_pkg(sv, f))
+		return 0;
+	if (sv->nknown >= TUI_STALE_PACKAGES_MAX)
+		tui_staleview_forget_packages(sv);
+	if (tui_grow((void **)&sv->known, &sv->known_cap, sv->nknown, sizeof(*sv->known)) < 0)
+		return MS_ERR_NOMEM;
+	k = &sv->known[sv->nknown];
+	memset(k, 0, sizeof(*k));
+	k->name = malloc(f->name_len + 1);
+	if (!k->name)
+		return MS_ERR_NOMEM;
+	memcpy(k->name, f->name, f->name_len);
+	k->name[f->name_len] = '\0';
+	k->name_len = f->name_len;
+	k->inode = f->inode;
+	k->dev_major = f->dev_major;
+	k->dev_minor = f->dev_minor;
+	if (pkg)
+		k->pkg = *pkg;
+	sv->nknown++;
+	return 0;
+}
+
+/*
+ * Every stale file of the report known, looking packages up in one pass
+ * (a dpkg database opened for it) when one is not.  0 or MS_ERR_NOMEM.
+ */
+static int learn_packages(struct tui_staleview *sv, struct ms_stale_report *report, struct ms_error *err)
+{
+	struct ms_pkgdb *db = NULL;
+	bool missing = false;
+	const char *why;
+	int rc;
+
+	if (++sv->pkg_scans > TUI_STALE_PACKAGE_TICKS)
+		tui_staleview_forget_packages(sv);
+	for (size_t i = 0; i < report->count && !missing; i++)
+		for (size_t j = 0; j < report->procs[i].files.count && !missing; j++)
+			missing = ms_stale_verdict_is_stale(report->procs[i].files.items[j].result.verdict) &&
+				  !known_pkg(sv, &report->procs[i].files.items[j]);
+	if (!missing)
+		return 0;
+	/* Not a dpkg system: no database, and every package is not found. */
+	if (ms_pkgdb_open(sv->pkgdb_dir, NULL, &db, err) == MS_ERR_NOMEM)
+		return MS_ERR_NOMEM;
+	rc = ms_stale_report_packages(report, db, &why, err);
+	ms_pkgdb_close(db);
+	/* A database that cannot be read leaves the packages unknown, not the view empty. */
+	if (rc < 0 && rc != MS_ERR_NOMEM)
+		rc = 0;
+	for (size_t i = 0; rc == 0 && i < report->count; i++) {
+		const struct ms_stale_proc *p = &report->procs[i];
+
+		for (size_t j = 0; rc == 0 && j < p->files.count; j++)
+			if (ms_stale_verdict_is_stale(p->files.items[j].result.verdict))
+				rc = remember_pkg(sv, &p->files.items[j], p->pkgs ? &p->pkgs[j] : NULL);
+	}
+	return rc;
+}
+
+const struct ms_pkg *tui_staleview_package(const struct tui_stale_entry *e, size_t f)
+{
+	return e->pkgs && f < e->files.count && e->pkgs[f].found ? &e->pkgs[f] : NULL;
 }
 
 static void tui_staleview_clear(struct tui_staleview *sv)
 {
 	for (size_t i = 0; i < sv->count; i++) {
 		free(sv->entries[i].cmd);
+		free(sv->entries[i].pkgs);
 		ms_stale_list_free(&sv->entries[i].files);
 	}
 	sv->count = 0;
@@ -31,6 +124,8 @@ static void tui_staleview_clear(struct tui_staleview *sv)
 void tui_staleview_free(struct tui_staleview *sv)
 {
 	tui_staleview_clear(sv);
+	tui_staleview_forget_packages(sv);
+	free(sv->known);
 	free(sv->entries);
 	free(sv->lines);
 	memset(sv, 0, sizeof(*sv));
@@ -105,6 +200,8 @@ static void keep_visible(struct tui_staleview *sv)
 		sv->top_row = sv->sel_row - sv->height + 1;
 	if (sv->nlines <= sv->height)
 		sv->top_row = 0;
+	else if (sv->top_row > sv->nlines - sv->height)
+		sv->top_row = sv->nlines - sv->height;
 }
 
 void tui_staleview_select(struct tui_staleview *sv, size_t row)
@@ -121,16 +218,28 @@ void tui_staleview_select(struct tui_staleview *sv, size_t row)
 	keep_visible(sv);
 }
 
+static bool file_has(const struct ms_stale_file *f, const char *text)
+{
+	return tui_find_in(f->name, f->name_len, text);
+}
+
 int tui_staleview_rebuild(struct tui_staleview *sv)
 {
 	size_t old = sv->sel_row, found = (size_t)-1;
 
 	sv->nlines = 0;
 	for (size_t i = 0; i < sv->count; i++) {
+		const struct tui_stale_entry *e = &sv->entries[i];
+		bool whole = tui_find_in(e->cmd, e->cmd_len, sv->filter), any = whole;
+
+		for (size_t f = 0; f < e->files.count && !any; f++)
+			any = file_has(&e->files.items[f], sv->filter);
+		if (!any)
+			continue;
 		if (push_line(sv, i, -1) < 0)
 			return MS_ERR_NOMEM;
-		for (size_t f = 0; f < sv->entries[i].files.count; f++)
-			if (push_line(sv, i, (long)f) < 0)
+		for (size_t f = 0; f < e->files.count; f++)
+			if ((whole || file_has(&e->files.items[f], sv->filter)) && push_line(sv, i, (long)f) < 0)
 				return MS_ERR_NOMEM;
 	}
 	for (size_t l = 0; l < sv->nlines && found == (size_t)-1; l++) {
@@ -144,6 +253,21 @@ int tui_staleview_rebuild(struct tui_staleview *sv)
 		if (sv->entries[sv->lines[l].entry].pid == sv->sel_pid)
 			found = l;
 	tui_staleview_select(sv, found != (size_t)-1 ? found : old);
+	return 0;
+}
+
+/* The entry's files' packages, from what learn_packages found. */
+static int set_packages(const struct tui_staleview *sv, struct tui_stale_entry *e)
+{
+	e->pkgs = calloc(e->files.count ? e->files.count : 1, sizeof(*e->pkgs));
+	if (!e->pkgs)
+		return MS_ERR_NOMEM;
+	for (size_t j = 0; j < e->files.count; j++) {
+		const struct tui_stale_pkg *k = known_pkg(sv, &e->files.items[j]);
+
+		if (k)
+			e->pkgs[j] = k->pkg;
+	}
 	return 0;
 }
 
@@ -170,6 +294,8 @@ int tui_staleview_scan(struct tui_staleview *sv, struct ms_stale_ctx *ctx,
 	free(pids);
 	if (rc == 0)
 		rc = ms_stale_report_walk(&report, ctx, &fleet, &opts, NULL, NULL, err);
+	if (rc == 0)
+		rc = learn_packages(sv, &report, err);
 	for (size_t i = 0; rc == 0 && i < report.count; i++) {
 		const struct ms_stale_proc *p = &report.procs[i];
 		size_t row = ms_proclist_find(procs, p->pid);
@@ -183,6 +309,8 @@ int tui_staleview_scan(struct tui_staleview *sv, struct ms_stale_ctx *ctx,
 			sv->entries[before].other_root = p->other_root;
 			sv->entries[before].has_container = p->has_container;
 			sv->entries[before].container = p->container;
+			if (set_packages(sv, &sv->entries[before]) < 0)
+				rc = MS_ERR_NOMEM;
 		}
 	}
 	sv->scanned = fleet.scanned;
@@ -227,4 +355,33 @@ void tui_staleview_set_height(struct tui_staleview *sv, size_t height)
 {
 	sv->height = height ? height : 1;
 	keep_visible(sv);
+}
+
+int tui_staleview_set_filter(struct tui_staleview *sv, const char *text)
+{
+	snprintf(sv->filter, sizeof(sv->filter), "%s", text);
+	return tui_staleview_rebuild(sv);
+}
+
+static bool line_has_search(const void *ctx, size_t row)
+{
+	const struct tui_staleview *sv = ctx;
+	const struct tui_stale_line *l = &sv->lines[row];
+	const struct tui_stale_entry *e = &sv->entries[l->entry];
+
+	return l->file < 0 ? tui_find_in(e->cmd, e->cmd_len, sv->search)
+			   : file_has(&e->files.items[l->file], sv->search);
+}
+
+bool tui_staleview_search(struct tui_staleview *sv, int dir, bool from_current)
+{
+	size_t row;
+
+	if (!sv->nlines || !sv->search[0])
+		return false;
+	row = tui_find_row(sv->nlines, sv->sel_row, dir, from_current, line_has_search, sv);
+	if (row >= sv->nlines)
+		return false;
+	tui_staleview_select(sv, row);
+	return true;
 }

@@ -9,9 +9,21 @@
  * entries; processes that vanish or deny access are counted, not errors.
  * The view rescans on its timer, like the other views.
  *
- * The lines are the processes and their files, flattened.  The selection is
- * a (PID, file) pair kept across rescans; when that process is gone, the
- * line now at the same position is selected.  Entry holds raw text
+ * Each file has its dpkg package, as the stale command's PACKAGE column
+ * (core/stale_report.h): looked up in one pass when a scan finds a stale
+ * file the view has not looked up before, and remembered by device, inode
+ * and name until tui_staleview_forget_packages (F5) or
+ * TUI_STALE_PACKAGE_TICKS scans, so that an upgrade shows its new version.
+ * No package (not a dpkg system, another root, an unpackaged file) is a
+ * package not found.
+ *
+ * The lines are the processes and their files, flattened.  A filter (\\)
+ * keeps a process with all its files when its command line contains the
+ * text, else only its files whose names do (and the process line above
+ * them).  Search (/ n N) moves to the next line whose command line or file
+ * name contains the text (listfind.h).  The selection is a (PID, file) pair
+ * kept across rescans and filter changes; when that line is gone, the line
+ * now at the same position is selected, and the lines fill the screen.  Entry holds raw text
  * (command line, names): escape it before display (format.h does).
  */
 #ifndef MAPSCOPE_TUI_STALE_MODEL_H
@@ -19,13 +31,16 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "core/maps/maps.h"
 #include "core/procs/proclist.h"
+#include "core/pkg/pkgdb.h"
 #include "core/stale/stale.h"
 #include "core/proc/container.h"
 #include "core/proc/unit.h"
+#include "tui/listfind.h"
 
 struct tui_stale_entry {
 	pid_t pid;
@@ -38,6 +53,19 @@ struct tui_stale_entry {
 	bool has_container;
 	struct ms_container container; /* raw */
 	struct ms_stale_list files; /* the deleted and replaced ones only */
+	struct ms_pkg *pkgs;       /* one per file; NULL before packages are known */
+};
+
+#define TUI_STALE_PACKAGE_TICKS 30
+/* Bound on the files whose packages are remembered; past it, all are forgotten. */
+#define TUI_STALE_PACKAGES_MAX 4096
+
+struct tui_stale_pkg {
+	char *name;
+	size_t name_len;
+	uint64_t inode;
+	uint32_t dev_major, dev_minor;
+	struct ms_pkg pkg;
 };
 
 struct tui_stale_line {
@@ -56,6 +84,13 @@ struct tui_staleview {
 	long sel_file;
 	size_t sel_row, top_row, height;
 	size_t hscroll;            /* the last column scrolled by this many columns */
+	struct tui_stale_pkg *known; /* packages looked up, by file */
+	size_t nknown, known_cap;
+	unsigned pkg_scans;        /* scans since the packages were forgotten */
+	const char *pkgdb_dir;     /* MS_PKGDB_DIR; tests point it elsewhere */
+	bool detail;               /* the detail pane (Tab) shows */
+	char filter[TUI_FIND_MAX]; /* "" shows every line */
+	char search[TUI_FIND_MAX];
 };
 
 void tui_staleview_init(struct tui_staleview *sv, size_t height);
@@ -87,5 +122,13 @@ void tui_staleview_move(struct tui_staleview *sv, long delta);
 void tui_staleview_select(struct tui_staleview *sv, size_t row);
 bool tui_staleview_click(struct tui_staleview *sv, size_t line);
 void tui_staleview_set_height(struct tui_staleview *sv, size_t height);
+void tui_staleview_forget_packages(struct tui_staleview *sv);
+/* The package of file f of entry e, or NULL when none was found. */
+const struct ms_pkg *tui_staleview_package(const struct tui_stale_entry *e, size_t f);
+
+/* Show only what contains text ("" all), keeping the selection.  0 or MS_ERR_NOMEM. */
+int tui_staleview_set_filter(struct tui_staleview *sv, const char *text);
+/* Select the next (dir > 0) or previous line matching sv->search; false if none. */
+bool tui_staleview_search(struct tui_staleview *sv, int dir, bool from_current);
 
 #endif

@@ -74,6 +74,9 @@ struct tui_view {
 typedef unsigned (*tui_prompt_fn)(struct tui_app *app, struct tui_view *v, const char *text,
 				  bool done, bool accepted);
 
+/* Ctrl-U in a prompt clears what was typed, as in a shell. */
+#define TUI_KEY_CTRL_U 0x15
+
 struct tui_prompt {
 	bool active;
 	const char *label;
@@ -111,6 +114,15 @@ unsigned tui_open_maps(struct tui_app *app, pid_t pid);
 void tui_prompt_start(struct tui_app *app, struct tui_view *owner, const char *label,
 		      const char *initial, tui_prompt_fn fn);
 
+/*
+ * A search prompt's step in any list: keep the text typed in dst (size
+ * bytes) and clear the message line.  True when the caller should now move
+ * the selection to the first match at or after it, and say "no match" when
+ * there is none (typing or Enter; not after Esc, nor for an empty text).
+ */
+bool tui_search_step(struct tui_app *app, char *dst, size_t size, const char *text, bool done,
+		     bool accepted);
+
 /* printf into app->message (shown on the last line until replaced). */
 void tui_message(struct tui_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -128,6 +140,17 @@ size_t tui_put_fitted_row(WINDOW *win, int y, char *text, size_t size, size_t la
 /* The attribute for a colour role, or plain when colours are off. */
 attr_t tui_pair_attr(const struct tui_app *app, enum tui_pair pair);
 void tui_colors_init(struct tui_app *app);
+
+/*
+ * A detail pane (pane.c): a rule at line y, then each label and its value
+ * (format.h), the value wrapped whole at word boundaries (wrap.h), up to
+ * the line before last.  tui_pane_height: the lines it takes at width, the
+ * rule included, counting no further than max.
+ */
+#define TUI_PANE_LABEL_W 10
+struct tui_detail_line;
+void tui_draw_pane(WINDOW *win, const struct tui_detail_line *lines, size_t n, int y, int last);
+int tui_pane_height(int width, const struct tui_detail_line *d, size_t n, int max);
 
 /* Header and message lines common to every view. */
 void tui_draw_header(struct tui_app *app, WINDOW *win, const char *text);

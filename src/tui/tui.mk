@@ -11,18 +11,21 @@ libmapscope_tui_a_SOURCES = \
 	src/tui/settings.c src/tui/settings.h \
 	src/tui/format.c src/tui/format.h \
 	src/tui/elide.c src/tui/elide.h \
+	src/tui/wrap.c src/tui/wrap.h \
+	src/tui/listfind.c src/tui/listfind.h \
 	src/tui/maps_model.c src/tui/maps_model.h \
 	src/tui/map_seen.c src/tui/map_seen.h \
 	src/tui/maps_feed.c src/tui/maps_feed.h \
 	src/tui/procs_model.c src/tui/procs_model.h \
 	src/tui/verdicts.c src/tui/verdicts.h \
 	src/tui/stale_model.c src/tui/stale_model.h \
+	src/tui/stale_detail.c src/tui/stale_detail.h \
 	src/tui/files_model.c src/tui/files_model.h \
 	src/tui/symbol_at.c src/tui/symbol_at.h
 TUI_LIBS = libmapscope-tui.a
 TUI_CURSES_SOURCES = \
 	src/tui/tui.h \
-	src/tui/screen.c src/tui/keys.c \
+	src/tui/screen.c src/tui/pane.c src/tui/keys.c \
 	src/tui/view_maps.c src/tui/view_procs.c src/tui/view_help.c \
 	src/tui/view_stale.c src/tui/view_files.c src/tui/view_symbol.c \
 	src/tui/stopsig.c src/tui/stopsig.h

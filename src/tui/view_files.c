@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/escape.h"
 #include "core/files/fileinfo.h"
 #include "core/resid/residency.h"
 #include "core/base/units.h"
@@ -109,6 +110,28 @@ static unsigned files_tick(struct tui_app *app, struct tui_view *v, bool timer)
 	return TUI_F_REDRAW;
 }
 
+static unsigned files_search_prompt(struct tui_app *app, struct tui_view *v, const char *text,
+				    bool done, bool accepted)
+{
+	struct tui_fileview *fv = &fv_of(v)->fv;
+
+	if (tui_search_step(app, fv->search, sizeof(fv->search), text, done, accepted) &&
+	    !tui_fileview_search(fv, 1, true))
+		tui_message(app, "no match");
+	return TUI_F_REQUERY | TUI_F_REDRAW;
+}
+
+static unsigned files_filter_prompt(struct tui_app *app, struct tui_view *v, const char *text,
+				    bool done, bool accepted)
+{
+	struct files_view *f = fv_of(v);
+
+	snprintf(f->fv.filter, sizeof(f->fv.filter), "%s", done && !accepted ? "" : text);
+	/* Group the mappings again under the new filter. */
+	f->collected = false;
+	return TUI_F_REQUERY | TUI_F_REDRAW;
+}
+
 static unsigned files_handle(struct tui_app *app, struct tui_view *v, enum tui_action act)
 {
 	struct files_view *f = fv_of(v);
@@ -128,6 +151,17 @@ static unsigned files_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 	case TUI_ACT_FILES_SORT_NEXT: tui_fileview_sort_step(fv, 1); break;
 	case TUI_ACT_FILES_SORT_PREV: tui_fileview_sort_step(fv, -1); break;
 	case TUI_ACT_FILES_SORT_REVERSE: tui_fileview_sort_reverse(fv); break;
+	case TUI_ACT_FILES_SEARCH:
+		tui_prompt_start(app, v, "search: ", "", files_search_prompt);
+		return TUI_F_REDRAW;
+	case TUI_ACT_FILES_SEARCH_NEXT:
+	case TUI_ACT_FILES_SEARCH_PREV:
+		if (!tui_fileview_search(fv, act == TUI_ACT_FILES_SEARCH_NEXT ? 1 : -1, false))
+			tui_message(app, "no match");
+		break;
+	case TUI_ACT_FILES_FILTER:
+		tui_prompt_start(app, v, "name contains: ", fv->filter, files_filter_prompt);
+		return TUI_F_REDRAW;
 	case TUI_ACT_FILES_JUMP:
 		r = tui_fileview_selected(fv);
 		if (!r)
@@ -161,7 +195,7 @@ size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_f
 			    const char *title)
 {
 	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
-	char text[TUI_LINE_MAX], size[32];
+	char text[TUI_LINE_MAX], size[32], filter[4 * TUI_FIND_MAX];
 	size_t widest = 0;
 	uint64_t total = 0;
 
@@ -171,8 +205,10 @@ size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_f
 	for (size_t i = 0; i < fv->fm.count; i++)
 		total += fv->fm.rows[i].size;
 	ms_format_size(total, false, size, sizeof(size));
-	snprintf(text, sizeof(text), "mapscope | %.300s | files: %zu, %s mapped | sorted by %s%s",
-		 title, fv->fm.count, size, ms_filesort_name(fv->sort), fv->reverse ? ", reversed" : "");
+	ms_escape(fv->filter, strlen(fv->filter), filter, sizeof(filter), app->escape_flags | MS_ESC_ASCII);
+	snprintf(text, sizeof(text), "mapscope | %.300s | files: %zu, %s mapped%s%s | sorted by %s%s",
+		 title, fv->fm.count, size, fv->filter[0] ? " | name~" : "", filter,
+		 ms_filesort_name(fv->sort), fv->reverse ? ", reversed" : "");
 	tui_draw_header(app, win, text);
 	tui_format_fileheading(text, sizeof(text), fv, w);
 	tui_heading_offset(text, sizeof(text), fv->hscroll);

@@ -21,7 +21,6 @@
 
 #define DETAIL_MAX 16
 #define DETAIL_LINES 16 /* the mapping's own lines, then residency */
-#define DETAIL_LABEL_W 10
 #define PANE_MIN_ROWS 3 /* mapping rows kept above a pane grown for a long name */
 
 struct maps_view {
@@ -444,67 +443,18 @@ static size_t detail_lines(const struct tui_app *app, const struct tui_maps_fram
 	return n;
 }
 
-/* The next screen line's worth of val (whole escape units), at least one unit. */
-static size_t wrap_piece(const char *val, size_t left, int width)
-{
-	size_t fit = tui_units_fit(val, left, width, NULL);
-
-	return fit ? fit : tui_skip_cols(val, left, 1);
-}
-
 /*
  * Mapping rows above the pane: the usual split, or fewer when the detail
  * lines need more (a long name is wrapped whole), down to PANE_MIN_ROWS.
  */
 static int rows_beside_pane(int lines, int w, const struct tui_detail_line *d, size_t n)
 {
-	int body = tui_body_lines(lines), rows = tui_maps_rows(lines, true), need = 1;
-	int floor = rows < PANE_MIN_ROWS ? rows : PANE_MIN_ROWS;
+	int body = tui_body_lines(lines), rows = tui_maps_rows(lines, true);
+	int floor = rows < PANE_MIN_ROWS ? rows : PANE_MIN_ROWS, need = tui_pane_height(w, d, n, body);
 
-	for (size_t i = 0; i < n; i++) {
-		const char *val = d[i].value;
-		size_t left = strlen(val);
-
-		do {
-			size_t fit = wrap_piece(val, left, w - DETAIL_LABEL_W);
-
-			val += fit;
-			left -= fit;
-			need++;
-		} while (left && need < body);
-	}
 	if (body - rows < need)
 		rows = body - need;
 	return rows < floor ? floor : rows;
-}
-
-static void draw_detail(WINDOW *win, const struct tui_detail_line *lines, size_t n, int y,
-			int last)
-{
-	int w = getmaxx(win);
-
-	mvwhline(win, y, 0, '-', w);
-	tui_put(win, y, 0, "- detail ", w, false);
-	for (size_t i = 0; i < n && ++y < last; i++) {
-		const char *val = lines[i].value;
-		size_t left = strlen(val);
-
-		tui_put(win, y, 0, lines[i].label, DETAIL_LABEL_W, true);
-		/* The name is shown whole: wrap it over as many lines as it needs, between escapes. */
-		while (left) {
-			size_t fit = wrap_piece(val, left, w - DETAIL_LABEL_W);
-			char part[TUI_LINE_MAX];
-
-			memcpy(part, val, fit);
-			part[fit] = '\0';
-			tui_put(win, y, DETAIL_LABEL_W, part, w - DETAIL_LABEL_W, false);
-			val += fit;
-			left -= fit;
-			if (!left || y + 1 >= last)
-				break;
-			y++;
-		}
-	}
 }
 
 void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
@@ -569,7 +519,7 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 		wattroff(win, a);
 	}
 	if (f->detail)
-		draw_detail(win, detail, ndetail, 2 + rows, lines - 1);
+		tui_draw_pane(win, detail, ndetail, 2 + rows, lines - 1);
 	tui_draw_message(app, win, f->banner);
 }
 

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/escape.h"
+#include "core/base/units.h"
 #include "core/stale/stale.h"
 #include "tui/elide.h"
 #include "tui/format.h"
@@ -56,12 +58,21 @@ static unsigned search_prompt(struct tui_app *app, struct tui_view *v, const cha
 {
 	struct procs_view *p = pv_of(v);
 
-	snprintf(p->pv.search, sizeof(p->pv.search), "%s", text);
-	if (!done && text[0] && !tui_procview_search(&p->pv, 1, true))
+	if (tui_search_step(app, p->pv.search, sizeof(p->pv.search), text, done, accepted) &&
+	    !tui_procview_search(&p->pv, 1, true))
 		tui_message(app, "no match");
-	else
-		app->message[0] = '\0';
 	return TUI_F_REDRAW;
+}
+
+static unsigned filter_prompt(struct tui_app *app, struct tui_view *v, const char *text,
+			      bool done, bool accepted)
+{
+	struct procs_view *p = pv_of(v);
+
+	if (tui_procview_set_filter(&p->pv, done && !accepted ? "" : text) < 0)
+		tui_message(app, "process list: out of memory");
+	/* Rows new on screen get their counts. */
+	return TUI_F_REDRAW | TUI_F_REQUERY;
 }
 
 static unsigned procs_handle(struct tui_app *app, struct tui_view *v, enum tui_action act)
@@ -96,6 +107,9 @@ static unsigned procs_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 	case TUI_ACT_SEARCH:
 		tui_prompt_start(app, v, "search: ", "", search_prompt);
 		break;
+	case TUI_ACT_PROCS_FILTER:
+		tui_prompt_start(app, v, "command contains: ", pv->filter, filter_prompt);
+		break;
 	case TUI_ACT_SEARCH_NEXT:
 	case TUI_ACT_SEARCH_PREV:
 		if (!tui_procview_search(pv, act == TUI_ACT_SEARCH_NEXT ? 1 : -1, false))
@@ -110,6 +124,9 @@ static unsigned procs_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 		tui_procview_rebuild(pv);
 		break;
 	case TUI_ACT_BACK:
+		/* One stray Esc must not end a session: only q leaves the first screen. */
+		tui_message(app, "q quits");
+		break;
 	case TUI_ACT_QUIT:
 		return TUI_F_BACK;
 	default:
@@ -133,15 +150,18 @@ static void procs_back_from(struct tui_app *app, struct tui_view *v, pid_t pid)
 size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_procview *pv)
 {
 	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
-	char text[TUI_LINE_MAX];
+	char text[TUI_LINE_MAX], filter[4 * TUI_FIND_MAX];
 	size_t widest = 0;
 
 	werase(win);
 	if (tui_draw_too_small(win))
 		return 0;
-	snprintf(text, sizeof(text), "mapscope | %zu processes (%s) | %s%s | sort %s", pv->nshown,
-		 ms_proclist_source_name(MS_PROCLIST_AUTO), pv->all_users ? "all users" : "your processes",
-		 pv->kthreads ? ", kernel threads" : "", tui_proc_col_name(pv->sort_col));
+	ms_escape(pv->filter, strlen(pv->filter), filter, sizeof(filter), app->escape_flags | MS_ESC_ASCII);
+	snprintf(text, sizeof(text), "mapscope | %zu %s (%s) | %s%s%s%s | sort %s", pv->nshown,
+		 ms_plural(pv->nshown, "process", "processes"), ms_proclist_source_name(MS_PROCLIST_AUTO),
+		 pv->all_users ? "all users" : "your processes",
+		 pv->kthreads ? ", kernel threads" : "", pv->filter[0] ? ", command~" : "", filter,
+		 tui_proc_col_name(pv->sort_col));
 	tui_draw_header(app, win, text);
 	tui_format_procheading(text, sizeof(text), (int)pv->sort_col, pv->reverse);
 	tui_heading_offset(text, sizeof(text), pv->hscroll);

@@ -6,9 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/base/escape.h"
+#include "core/base/units.h"
 #include "core/stale/stale.h"
 #include "tui/elide.h"
 #include "tui/format.h"
+#include "tui/stale_detail.h"
 #include "tui/stale_model.h"
 #include "tui/tui.h"
 
@@ -26,12 +29,20 @@ static struct stale_view *sv_of(struct tui_view *v)
 	return (struct stale_view *)v;
 }
 
+/* The rows on screen: with the pane, at least those it leaves at its largest. */
+static void set_height(struct tui_staleview *sv)
+{
+	int body = tui_body_lines(LINES);
+
+	tui_staleview_set_height(sv, (size_t)(sv->detail ? body - (body / 2 + 1) : body));
+}
+
 static unsigned stale_tick(struct tui_app *app, struct tui_view *v, bool timer)
 {
 	struct stale_view *s = sv_of(v);
 	struct ms_error err;
 
-	tui_staleview_set_height(&s->sv, (size_t)tui_body_lines(LINES));
+	set_height(&s->sv);
 	if (!timer && s->scanned)
 		return TUI_F_REDRAW;
 	/* Each scan sees the disk as it is now: replacements since the last one count. */
@@ -42,6 +53,25 @@ static unsigned stale_tick(struct tui_app *app, struct tui_view *v, bool timer)
 		return TUI_F_REDRAW;
 	}
 	s->scanned = true;
+	return TUI_F_REDRAW;
+}
+
+static unsigned stale_search_prompt(struct tui_app *app, struct tui_view *v, const char *text,
+				    bool done, bool accepted)
+{
+	struct tui_staleview *sv = &sv_of(v)->sv;
+
+	if (tui_search_step(app, sv->search, sizeof(sv->search), text, done, accepted) &&
+	    !tui_staleview_search(sv, 1, true))
+		tui_message(app, "no match");
+	return TUI_F_REDRAW;
+}
+
+static unsigned stale_filter_prompt(struct tui_app *app, struct tui_view *v, const char *text,
+				    bool done, bool accepted)
+{
+	if (tui_staleview_set_filter(&sv_of(v)->sv, done && !accepted ? "" : text) < 0)
+		tui_message(app, "stale view: out of memory");
 	return TUI_F_REDRAW;
 }
 
@@ -61,8 +91,33 @@ static unsigned stale_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 	case TUI_ACT_SCROLL_LEFT: tui_hscroll(&sv->hscroll, -1, s->widest); break;
 	case TUI_ACT_SCROLL_RIGHT: tui_hscroll(&sv->hscroll, 1, s->widest); break;
 	case TUI_ACT_STALE_OPEN: return tui_open_maps(app, tui_staleview_selected_pid(sv));
-	case TUI_ACT_REFRESH: s->scanned = false; break;
+	case TUI_ACT_REFRESH:
+		/* A package upgraded since: its version now. */
+		tui_staleview_forget_packages(sv);
+		s->scanned = false;
+		break;
+	case TUI_ACT_STALE_SEARCH:
+		tui_prompt_start(app, v, "search: ", "", stale_search_prompt);
+		break;
+	case TUI_ACT_STALE_SEARCH_NEXT:
+	case TUI_ACT_STALE_SEARCH_PREV:
+		if (!tui_staleview_search(sv, act == TUI_ACT_STALE_SEARCH_NEXT ? 1 : -1, false))
+			tui_message(app, "no match");
+		break;
+	case TUI_ACT_STALE_FILTER:
+		tui_prompt_start(app, v, "name contains: ", sv->filter, stale_filter_prompt);
+		break;
+	case TUI_ACT_STALE_DETAIL:
+		sv->detail = !sv->detail;
+		set_height(sv);
+		break;
 	case TUI_ACT_BACK:
+		if (sv->detail) {
+			sv->detail = false;
+			set_height(sv);
+			break;
+		}
+		return TUI_F_BACK;
 	case TUI_ACT_QUIT:
 		return TUI_F_BACK;
 	default:
@@ -76,25 +131,44 @@ static unsigned stale_click(struct tui_app *app, struct tui_view *v, int y)
 	return y >= 2 && tui_staleview_click(&sv_of(v)->sv, (size_t)(y - 2)) ? TUI_F_REDRAW : 0;
 }
 
+/* Body lines left for the rows beside the pane, which takes what its wrapped lines need, up to half. */
+static int rows_beside_pane(WINDOW *win, const struct tui_detail_line *d, size_t n)
+{
+	int body = tui_body_lines(getmaxy(win));
+	int pane = tui_pane_height(getmaxx(win), d, n, body);
+
+	if (pane > body / 2 + 1)
+		pane = body / 2 + 1;
+	return body - pane;
+}
+
 size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_staleview *sv)
 {
-	size_t widest = 0;
+	size_t widest = 0, ndetail = 0;
 	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
-	char text[TUI_LINE_MAX];
+	struct tui_detail_line detail[TUI_STALE_DETAIL_LINES];
+	char text[TUI_LINE_MAX], filter[4 * TUI_FIND_MAX];
 
 	werase(win);
 	if (tui_draw_too_small(win))
 		return 0;
-	snprintf(text, sizeof(text), "mapscope | stale: %zu processes run deleted or replaced files | %zu scanned, %zu unreadable",
-		 sv->count, sv->scanned, sv->unreadable);
+	ms_escape(sv->filter, strlen(sv->filter), filter, sizeof(filter), app->escape_flags | MS_ESC_ASCII);
+	snprintf(text, sizeof(text), "mapscope | stale: %zu %s deleted or replaced files | %zu scanned, %zu unreadable%s%s",
+		 sv->count, ms_plural(sv->count, "process runs", "processes run"), sv->scanned, sv->unreadable,
+		 sv->filter[0] ? " | name~" : "", filter);
 	tui_draw_header(app, win, text);
+	if (sv->detail) {
+		ndetail = tui_format_stale_detail(detail, TUI_STALE_DETAIL_LINES, sv, app->escape_flags);
+		rows = rows_beside_pane(win, detail, ndetail);
+	}
 	tui_format_staleheading(text, sizeof(text));
 	tui_heading_offset(text, sizeof(text), sv->hscroll);
 	wattron(win, A_BOLD);
 	tui_put(win, 1, 0, text, w, false);
 	wattroff(win, A_BOLD);
 	if (!sv->nlines)
-		tui_put(win, 2, 0, "  nothing stale: every scanned process runs the files on disk", w, false);
+		tui_put(win, 2, 0, sv->count ? "  nothing matches the filter" :
+			"  nothing stale: every scanned process runs the files on disk", w, false);
 	for (int i = 0; i < rows; i++) {
 		size_t row = sv->top_row + (size_t)i;
 		const struct tui_stale_line *l = tui_staleview_line(sv, row);
@@ -112,6 +186,8 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 		if (whole > widest)
 			widest = whole;
 	}
+	if (sv->detail)
+		tui_draw_pane(win, detail, ndetail, 2 + rows, getmaxy(win) - 1);
 	tui_draw_message(app, win, NULL);
 	return widest;
 }

@@ -266,6 +266,23 @@ static void test_stale_errors(void **state)
 	assert_int_equal(run(fx, bad_file), 2);
 }
 
+/* -r has no tree, as lsblk -r: the process line, then its files flat, no glyphs. */
+static void test_stale_raw_flat(void **state)
+{
+	struct fx *fx = *state;
+	const char *raw[] = { "stale", "--ignore-file", fx->no_rules, "-r", "-n",
+			      "-o", "NAME,PID,VERDICT", fx->pid, NULL };
+	char proc_line[64], file_line[4200];
+
+	assert_int_equal(unlink(fx->lib), 0);
+	assert_int_equal(run(fx, raw), 1);
+	snprintf(proc_line, sizeof(proc_line), "stale-child %s \n", fx->pid);
+	snprintf(file_line, sizeof(file_line), "\n%s\\x20(deleted)  deleted\n", fx->lib);
+	if (strncmp(fx->out, proc_line, strlen(proc_line) - 2) || !strstr(fx->out, file_line))
+		fail_msg("stale -r is not flat: %s", fx->out);
+	assert_null(strstr(fx->out, "\\xe2"));
+}
+
 static void test_who_by_hard_link(void **state)
 {
 	struct fx *fx = *state;
@@ -315,6 +332,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stale_user_ignore_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_kernel_thread_skipped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_raw_flat, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_who_by_hard_link, setup, teardown),
 	};
 

@@ -79,16 +79,26 @@ start_fuse_serve() {
 	read -r _ PID START SERVED < "$TMP/serve.out"
 }
 
-# start_stale_child NAME: tests/stale-child, started through a link $TMP/NAME
-# so its command line is ours alone to search for; its commands go to fd 3,
-# its answers to $TMP/child.out.  Sets CPID once it says ready.
+# start_stale_child NAME [LIBNAME]: tests/stale-child, started through the
+# link $TMP/NAME (so its command line is ours alone to search for); its
+# commands go to fd 3, its answers to $TMP/child.out.  Sets CPID once it says
+# ready.  With LIBNAME it also loads a copy of libstale-a.so made at
+# $TMP/LIBNAME and then deletes that copy; LIB names it.
 start_stale_child() {
+	built=$(dirname "$FIXTURE")
 	mkfifo "$TMP/in"
-	ln -s "$(cd "$(dirname "$FIXTURE")" && pwd)/stale-child" "$TMP/$1"
+	ln -s "$(cd "$built" && pwd)/stale-child" "$TMP/$1"
 	"$TMP/$1" < "$TMP/in" > "$TMP/child.out" 2>&1 &
 	CPID=$!
 	exec 3> "$TMP/in"
 	wait_for "the child" grep -q '^ready' "$TMP/child.out"
+	[ -n "${2:-}" ] || return 0
+	LIB="$TMP/$2"
+	cp "$built/libstale-a.so" "$LIB" || fail "no $built/libstale-a.so"
+	echo "dlopen $LIB" >&3
+	wait_for "the library loaded" grep -q '^ok' "$TMP/child.out"
+	grep -q '^err' "$TMP/child.out" && fail "child: $(cat "$TMP/child.out")"
+	rm -f "$LIB"
 }
 
 # explore COLS ROWS PID: start mapscope --delay=0.2 PID in the tmux session

@@ -46,8 +46,9 @@ pass "g $addr: the message line says ms_fixture_sym_target+0x10 at fixture_sym.c
 # The detail pane, with the mapping that holds the address selected.
 keys Enter
 wait_for "the detail pane's symbol line" shows "symbol    at $addr: ms_fixture_sym_target+0x10"
-# The pane wraps a long path: join the symbol line with its continuation.
-pane=$(screen | awk '/^symbol    at / { on = 1; printf "%s", $0; next } on && /^          / { sub(/^ +/, ""); printf "%s", $0; next } on { exit }')
+# The pane wraps at words, dropping the blanks at the break: join the symbol
+# line with its continuation by the two blanks that separate symbol and source.
+pane=$(screen | awk '/^symbol    at / { on = 1; printf "%s", $0; next } on && /^          / { sub(/^ +/, ""); printf "  %s", $0; next } on { exit }')
 case "$pane" in
 *"ms_fixture_sym_target+0x10  "*/tests/fixture_sym.c:*) ;;
 *) fail "detail pane: '$pane'" ;;

@@ -427,6 +427,46 @@ static void test_procview(void **state)
 	tui_procview_free(&pv);
 }
 
+/* \\ keeps only matching command lines: the selection stays, else the nearest; the screen is full. */
+static void test_procview_filter(void **state)
+{
+	struct tui_procview pv;
+	char cmd[32];
+
+	(void)state;
+	tui_procview_init(&pv, 1000, 4);
+	for (pid_t pid = 1; pid <= 20; pid++) {
+		snprintf(cmd, sizeof(cmd), "%s %d", pid % 2 ? "odd" : "even", (int)pid);
+		push(&pv.list, pid, 1000, false, 1, cmd);
+	}
+	pv.list.capacity = pv.list.count;
+	assert_int_equal(tui_procview_rebuild(&pv), 0);
+	tui_procview_select(&pv, 19); /* PID 20, the last row, at the bottom of the screen */
+	assert_int_equal(pv.top_row, 16);
+	assert_int_equal(tui_procview_set_filter(&pv, "even"), 0);
+	assert_int_equal(pv.nshown, 10);
+	assert_int_equal(pv.sel, 20);
+	/* Ten rows left: the last four fill the screen, none blank. */
+	assert_int_equal(pv.top_row, 6);
+	assert_int_equal(pv.sel_row, 9);
+	/* The selected process filtered out: the row at its place, the nearest. */
+	tui_procview_select(&pv, 2); /* PID 6 */
+	assert_int_equal(tui_procview_set_filter(&pv, "odd"), 0);
+	assert_int_equal(pv.nshown, 10);
+	assert_int_equal(tui_procview_selected(&pv)->pid, 5);
+	assert_true(pv.top_row <= pv.sel_row && pv.sel_row < pv.top_row + pv.height);
+	/* Search moves within the filtered rows only. */
+	snprintf(pv.search, sizeof(pv.search), "1");
+	assert_true(tui_procview_search(&pv, 1, false));
+	assert_int_equal(pv.sel, 11);
+	assert_true(tui_procview_search(&pv, -1, false));
+	assert_int_equal(pv.sel, 1);
+	assert_int_equal(tui_procview_set_filter(&pv, ""), 0);
+	assert_int_equal(pv.nshown, 20);
+	assert_int_equal(pv.sel, 1);
+	tui_procview_free(&pv);
+}
+
 /* Back from a maps view: its process is selected and on screen, before or after a scan. */
 static void test_procview_reveal(void **state)
 {
@@ -464,6 +504,7 @@ static void test_procview_reveal(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_procview_filter),
 		cmocka_unit_test_setup_teardown(test_fixture_row, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_counts_with_the_backend_asked, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_missing_libproc2_falls_back, fx_setup, fx_teardown),

@@ -331,6 +331,12 @@ static void test_stale_view_100x10(void **state)
 	sv.entries[1].has_container = true;
 	sv.entries[1].container.engine = "docker";
 	snprintf(sv.entries[1].container.name, sizeof(sv.entries[1].container.name), "0123456789ab");
+	/* libcrypto's package, as the stale command's PACKAGE column says it. */
+	sv.entries[0].pkgs = calloc(2, sizeof(*sv.entries[0].pkgs));
+	assert_non_null(sv.entries[0].pkgs);
+	sv.entries[0].pkgs[0].found = true;
+	snprintf(sv.entries[0].pkgs[0].name, sizeof(sv.entries[0].pkgs[0].name), "libssl3");
+	snprintf(sv.entries[0].pkgs[0].version, sizeof(sv.entries[0].pkgs[0].version), "3.0.15-1");
 	assert_int_equal(tui_staleview_rebuild(&sv), 0);
 	sv.scanned = 57;
 	sv.unreadable = 3;
@@ -338,6 +344,20 @@ static void test_stale_view_100x10(void **state)
 	tui_stale_draw_frame(&app, stdscr, &sv);
 	got = dump(stdscr);
 	compare("stale-100x10.txt", got);
+	free(got);
+	/* Tab: the replaced file's whole explanation, wrapped at words, on a narrow screen. */
+	resize_term(16, 60);
+	tui_staleview_set_height(&sv, 4);
+	tui_staleview_select(&sv, 4);
+	sv.detail = true;
+	tui_stale_draw_frame(&app, stdscr, &sv);
+	got = dump(stdscr);
+	compare("stale-detail-60x16.txt", got);
+	free(got);
+	tui_staleview_select(&sv, 1);
+	tui_stale_draw_frame(&app, stdscr, &sv);
+	got = dump(stdscr);
+	compare("stale-detail-pkg-60x16.txt", got);
 	free(got);
 	tui_staleview_free(&sv);
 }

@@ -18,6 +18,7 @@
 
 struct warnings {
 	unsigned lines[8];
+	char last[512]; /* the last message */
 	unsigned n;
 };
 
@@ -26,6 +27,7 @@ static void record(void *ctx, unsigned line, const char *msg)
 	struct warnings *w = ctx;
 
 	assert_non_null(msg);
+	snprintf(w->last, sizeof(w->last), "%s", msg);
 	if (w->n < 8)
 		w->lines[w->n++] = line;
 }
@@ -78,6 +80,26 @@ static void test_bad_lines_reported_rest_loads(void **state)
 	assert_int_equal(c.colors[TUI_COLOR_EXEC], 2);
 }
 
+/* An unknown key is named, escaped, and a long one cut short. */
+static void test_unknown_key_named(void **state)
+{
+	struct tui_settings c;
+	struct warnings w;
+	char line[400];
+
+	(void)state;
+	assert_int_equal(parse(&c, "delay = 2\ncolour = red\n", &w), 1);
+	assert_int_equal(w.lines[0], 2);
+	assert_string_equal(w.last, "unknown key 'colour'");
+	assert_int_equal(parse(&c, "co\x1b[31mlo\\r = red\n", &w), 1);
+	assert_string_equal(w.last, "unknown key 'co\\x1b[31mlo\\\\r'");
+	memset(line, 'k', 300);
+	snprintf(line + 300, sizeof(line) - 300, " = 1\n");
+	assert_int_equal(parse(&c, line, &w), 1);
+	assert_true(strlen(w.last) < 100);
+	assert_non_null(strstr(w.last, "unknown key 'kkkk"));
+}
+
 static void test_hostile_input(void **state)
 {
 	static const char nul[] = "delay = 2\0\ncolor = no\n";
@@ -127,7 +149,7 @@ static void test_load_fifo_ignored(void **state)
 	char path[64];
 	struct tui_settings c, defaults;
 	struct ms_error err = { 0 };
-	struct warnings w = { { 0 }, 0 };
+	struct warnings w = { { 0 }, { 0 }, 0 };
 	FILE *f;
 
 	(void)state;
@@ -167,6 +189,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_key),
 		cmocka_unit_test(test_bad_lines_reported_rest_loads),
+		cmocka_unit_test(test_unknown_key_named),
 		cmocka_unit_test(test_hostile_input),
 		cmocka_unit_test(test_path),
 		cmocka_unit_test(test_load_fifo_ignored),

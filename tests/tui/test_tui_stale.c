@@ -262,7 +262,7 @@ static void test_staleview_lists_the_child(void **state)
 	struct ms_stale_ctx *ctx;
 	struct ms_error err;
 	size_t i, seen = 0;
-	char text[TUI_LINE_MAX];
+	char text[TUI_LINE_MAX], *pkgdb, *info, *list, *status;
 
 	assert_int_equal(ms_stale_ctx_new(NULL, &ctx, &err), 0);
 	assert_int_equal(ms_proclist_scan(MS_PROCLIST_PROCFS, 0, &all, &err), 0);
@@ -272,6 +272,18 @@ static void test_staleview_lists_the_child(void **state)
 	one.rows = &all.rows[i];
 	one.count = 1;
 	tui_staleview_init(&sv, 10);
+	/* A dpkg database that says a package owns the deleted library, as the stale command reads it. */
+	pkgdb = tu_join(fx->dir, "dpkg");
+	info = tu_join(pkgdb, "info");
+	list = tu_join(info, "libgone1:amd64.list");
+	status = tu_join(pkgdb, "status");
+	assert_int_equal(mkdir(pkgdb, 0755), 0);
+	assert_int_equal(mkdir(info, 0755), 0);
+	snprintf(text, sizeof(text), "/.\n%s\n", fx->gone);
+	assert_int_equal(tu_spit(list, text), 0);
+	assert_int_equal(tu_spit(status, "Package: libgone1\nStatus: install ok installed\n"
+					 "Architecture: amd64\nVersion: 2.4-1\n"), 0);
+	sv.pkgdb_dir = pkgdb;
 	assert_int_equal(tui_staleview_scan(&sv, ctx, &one, MS_BACKEND_AUTO, fx->child.pid, &err), 0);
 	assert_int_equal(sv.count, 0);
 	assert_int_equal(tui_staleview_scan(&sv, ctx, &one, MS_BACKEND_AUTO, getpid(), &err), 0);
@@ -288,14 +300,26 @@ static void test_staleview_lists_the_child(void **state)
 		if (f->result.verdict == MS_STALE_DELETED) {
 			assert_non_null(strstr(text, "deleted"));
 			assert_non_null(strstr(text, fx->gone));
+			assert_non_null(strstr(text, " (deleted)  libgone1 (now 2.4-1)  unlinked"));
 			seen |= 1;
 		} else {
 			assert_int_equal(f->result.verdict, MS_STALE_REPLACED);
 			assert_non_null(strstr(text, fx->swapped));
+			/* No package owns it: a dash, as the column is never blank. */
+			assert_non_null(strstr(text, " (deleted)  -  "));
 			seen |= 2;
 		}
 	}
 	assert_int_equal(seen, 3);
+	/* Remembered: the next scans do not read the database again, until F5 forgets. */
+	tu_rmtree(pkgdb);
+	assert_int_equal(tui_staleview_scan(&sv, ctx, &one, MS_BACKEND_AUTO, getpid(), &err), 0);
+	assert_non_null(tui_staleview_package(&sv.entries[0], sv.entries[0].files.items[0].result.verdict ==
+							     MS_STALE_DELETED ? 0 : 1));
+	tui_staleview_forget_packages(&sv);
+	assert_int_equal(tui_staleview_scan(&sv, ctx, &one, MS_BACKEND_AUTO, getpid(), &err), 0);
+	assert_null(tui_staleview_package(&sv.entries[0], 0));
+	assert_null(tui_staleview_package(&sv.entries[0], 1));
 	/* The selection stays on the same line across a rescan, and names the process. */
 	tui_staleview_select(&sv, 2);
 	assert_int_equal(tui_staleview_scan(&sv, ctx, &one, MS_BACKEND_AUTO, getpid(), &err), 0);
@@ -304,6 +328,10 @@ static void test_staleview_lists_the_child(void **state)
 	tui_staleview_free(&sv);
 	ms_proclist_free(&all);
 	ms_stale_ctx_free(ctx);
+	free(pkgdb);
+	free(info);
+	free(list);
+	free(status);
 }
 
 static void test_user_ignore_file(void **state)
@@ -360,9 +388,91 @@ static void test_snapshot_default_name(void **state)
 	assert_string_equal(name, "mapscope-4242-20231114-221320.json");
 }
 
+/* One process of the stale view: its command line and its stale files' names. */
+static void add_entry(struct tui_staleview *sv, pid_t pid, const char *cmd, const char *const *files)
+{
+	struct ms_procrow row = { 0 };
+	struct ms_stale_file items[4];
+	struct ms_stale_list list = { items, 0, 4 };
+
+	memset(items, 0, sizeof(items));
+	row.pid = pid;
+	row.cmd = (char *)cmd;
+	row.cmd_len = strlen(cmd);
+	for (; files[list.count]; list.count++) {
+		items[list.count].name = (char *)files[list.count];
+		items[list.count].name_len = strlen(files[list.count]);
+		items[list.count].result.verdict = MS_STALE_DELETED;
+	}
+	assert_int_equal(tui_staleview_add(sv, &row, NULL, &list), 0);
+}
+
+static pid_t line_pid(const struct tui_staleview *sv, size_t i)
+{
+	return sv->entries[tui_staleview_line(sv, i)->entry].pid;
+}
+
+/* \\ and / n N in the stale view: by command line or file name; the selection stays. */
+static void test_staleview_filter_and_search(void **state)
+{
+	static const char *const ssl[] = { "/usr/lib/libssl.so.3", "/usr/lib/libcrypto.so.3", NULL };
+	static const char *const z[] = { "/usr/lib/libz.so.1", NULL };
+	struct tui_staleview sv;
+
+	(void)state;
+	tui_staleview_init(&sv, 3);
+	add_entry(&sv, 100, "nginx -g daemon", ssl);
+	add_entry(&sv, 200, "python3 app.py", z);
+	add_entry(&sv, 300, "sshd: user", ssl);
+	assert_int_equal(tui_staleview_rebuild(&sv), 0);
+	assert_int_equal(sv.nlines, 8);
+	/* The last line selected, at the bottom of a 3-line screen. */
+	tui_staleview_select(&sv, 7);
+	assert_int_equal(sv.top_row, 5);
+	/* A file name: each process with only its matching files. */
+	assert_int_equal(tui_staleview_set_filter(&sv, "libcrypto"), 0);
+	assert_int_equal(sv.nlines, 4);
+	assert_int_equal(line_pid(&sv, 0), 100);
+	assert_int_equal(tui_staleview_line(&sv, 1)->file, 1);
+	assert_int_equal(line_pid(&sv, 2), 300);
+	/* sshd's libcrypto line is still selected, and the screen is full. */
+	assert_int_equal(sv.sel_pid, 300);
+	assert_int_equal(sv.sel_file, 1);
+	assert_int_equal(sv.top_row, 1);
+	/* A command line: the process with all its files. */
+	assert_int_equal(tui_staleview_set_filter(&sv, "python"), 0);
+	assert_int_equal(sv.nlines, 2);
+	assert_int_equal(line_pid(&sv, 0), 200);
+	assert_int_equal(sv.top_row, 0);
+	assert_true(sv.sel_row < sv.nlines);
+	assert_int_equal(tui_staleview_set_filter(&sv, "nothing like it"), 0);
+	assert_int_equal(sv.nlines, 0);
+	assert_int_equal(tui_staleview_set_filter(&sv, ""), 0);
+	assert_int_equal(sv.nlines, 8);
+	/* Search: the next line whose command or file contains the text, wrapping. */
+	tui_staleview_select(&sv, 0);
+	snprintf(sv.search, sizeof(sv.search), "libssl");
+	assert_true(tui_staleview_search(&sv, 1, false));
+	assert_int_equal(sv.sel_row, 1);
+	assert_true(tui_staleview_search(&sv, 1, false));
+	assert_int_equal(line_pid(&sv, sv.sel_row), 300);
+	assert_true(tui_staleview_search(&sv, 1, false));
+	assert_int_equal(sv.sel_row, 1);
+	assert_true(tui_staleview_search(&sv, -1, false));
+	assert_int_equal(line_pid(&sv, sv.sel_row), 300);
+	snprintf(sv.search, sizeof(sv.search), "sshd");
+	assert_true(tui_staleview_search(&sv, 1, true));
+	assert_int_equal(tui_staleview_line(&sv, sv.sel_row)->file, -1);
+	assert_int_equal(line_pid(&sv, sv.sel_row), 300);
+	snprintf(sv.search, sizeof(sv.search), "absent");
+	assert_false(tui_staleview_search(&sv, 1, false));
+	tui_staleview_free(&sv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_staleview_filter_and_search),
 		cmocka_unit_test(test_visible_rows_get_verdicts),
 		cmocka_unit_test(test_only_visible_rows_are_judged),
 		cmocka_unit_test(test_detail_shows_verdict_and_why),

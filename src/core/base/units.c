@@ -97,3 +97,8 @@ void ms_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size)
 	memcpy(buf, tmp, n);
 	buf[n] = '\0';
 }
+
+const char *ms_plural(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}

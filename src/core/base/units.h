@@ -15,6 +15,9 @@
  * (MS_NUM_MAX bytes are always enough) and return its length: lower-case
  * hex without 0x, and decimal.  They are printf's %x and %u without the
  * cost of a format string, for listings of tens of thousands of rows.
+ *
+ * ms_plural picks the word for a count in a message: one for exactly 1,
+ * many otherwise ("1 process", "0 processes", "2 processes").
  */
 #ifndef MAPSCOPE_UNITS_H
 #define MAPSCOPE_UNITS_H
@@ -31,5 +34,7 @@ void ms_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size);
 #define MS_NUM_MAX 20
 size_t ms_format_hex(uint64_t v, char *buf);
 size_t ms_format_dec(uint64_t v, char *buf);
+
+const char *ms_plural(uint64_t n, const char *one, const char *many);
 
 #endif

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "maps/maps_backend.h"
+#include "proc/access.h"
 
 /*
  * Far above any real map (vm.max_map_count defaults to 65530) yet small
@@ -55,10 +56,16 @@ static int open_maps_fd(struct ms_maps *maps, struct ms_error *err)
 	}
 	switch (errno) {
 	case EACCES:
-	case EPERM:
-		return ms_error_set(err, MS_ERR_NOACCESS, errno,
-				    "pid %d: no access to its memory map: needs ptrace access: same user or CAP_SYS_PTRACE",
-				    (int)pid);
+	case EPERM: {
+		int saved = errno;
+		struct ms_access_facts facts;
+		char why[512];
+
+		ms_access_facts_read(ms_proc_dirfd(maps->proc), &facts);
+		ms_access_explain(&facts, why, sizeof(why));
+		return ms_error_set(err, MS_ERR_NOACCESS, saved, "pid %d: no access to its memory map: %s",
+				    (int)pid, why);
+	}
 	case ENOENT:
 	case ESRCH:
 		return ms_error_set(err, MS_ERR_EXITED, errno, "pid %d: the process exited", (int)pid);

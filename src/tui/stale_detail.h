@@ -1,0 +1,21 @@
+/*
+ * stale_detail.h - the stale view's detail pane (Tab), without curses: the
+ * selected line's process or file with everything the one-line row may
+ * cut, the explanation (WHY) and the package above all, escaped, for
+ * tui_draw_pane to wrap whole.
+ */
+#ifndef MAPSCOPE_TUI_STALE_DETAIL_H
+#define MAPSCOPE_TUI_STALE_DETAIL_H
+
+#include <stddef.h>
+
+#include "tui/format.h"
+#include "tui/stale_model.h"
+
+#define TUI_STALE_DETAIL_LINES 6
+
+/* The selected line's detail lines (at most n); 0 with no selection. */
+size_t tui_format_stale_detail(struct tui_detail_line *lines, size_t n, const struct tui_staleview *sv,
+			       unsigned escape_flags);
+
+#endif

@@ -1,0 +1,144 @@
+#!/bin/sh
+# Search (/ n N) and filter (\) in every list: the process list, the files
+# view and the stale view, the real binary in tmux against tests/stale-child
+# holding a library that is then deleted.  A filter shows only matching rows
+# (the header says how many, and what the filter is); Ctrl-U and Enter clear
+# it; a search selects the next match.  Then the stale view's PACKAGE column
+# and its detail pane (Tab).  Polls with a deadline; no fixed
+# sleeps.  Exit 77 (skip) only when tmux is absent.
+set -u
+
+E2E_NAME="find e2e"
+E2E_TAG=find
+. "$(dirname "$0")/lib.sh"
+start_stale_child stale-child-find libms-find.so
+# The default ignore list skips temp files (/tmp): ignore only memfds here.
+mkdir -p "$TMP/config/mapscope"
+printf '/memfd:* memory file\n' > "$TMP/config/mapscope/stale-ignore.conf"
+
+# The selected row is in reverse video (SGR 7, alone or after other attributes); the header is skipped.
+selected_row() { screen -e | sed -n '3,$p' | grep -E "$(printf '\033')\\[([0-9]*;)*7m" | sed 's/\x1b\[[0-9;]*m//g'; }
+selected_has() { selected_row | grep -qF -e "$1"; }
+last_is() { [ "$(screen | tail -n 1 | sed 's/ *$//')" = "$1" ]; }
+body() { screen | sed -n '3,$p' | sed '$d' | grep -v '^ *$'; }
+body_count_is() { [ "$(body | wc -l)" -eq "$1" ]; }
+body_more_than() { [ "$(body | wc -l)" -gt "$1" ]; }
+
+tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 200 -y 40 \
+	"XDG_CONFIG_HOME='$TMP/config' '$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")'; sleep 60" ||
+	fail "cannot start tmux"
+wait_for "the process list" shows "PIDv"
+
+# -- the process list ---------------------------------------------------------------------
+keys '\'
+wait_for "the command filter prompt" last_is "command contains:"
+keys -l "$TMP/stale-child-find"
+wait_for "the list filtered as typed" shows "mapscope | 1 process ("
+keys Enter
+wait_for "the filter in the header" shows ", command~$TMP/stale-child-find"
+body_count_is 1 || fail "the filter left more than one row"
+wait_for "the child selected" selected_has "$TMP/stale-child-find"
+keys '\'
+wait_for "the filter prompt holding the filter" last_is "command contains: $TMP/stale-child-find"
+keys C-u Enter
+wait_for "the filter cleared" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | head -1 | grep -q 'command~'"
+body_more_than 1 || fail "clearing the filter brought no rows back"
+wait_for "the child still selected" selected_has "$TMP/stale-child-find"
+pass "\\ in the process list: only the matching command line, the child selected; cleared, all rows"
+
+# -- the files view ----------------------------------------------------------------------------
+keys Enter
+wait_for "the child's maps view" shows "pid $CPID stale-child-fin"
+keys F
+wait_for "the files view" shows "| sorted by SIZE"
+FILES=$(screen | sed -n '1s/.*| files: \([0-9]*\),.*/\1/p')
+[ "${FILES:-0}" -gt 2 ] || fail "the files view shows $FILES files"
+keys '\'
+wait_for "the files filter prompt" last_is "name contains:"
+keys -l "libms-find"
+keys Enter
+wait_for "one file left" shows "| files: 1,"
+shows "| name~libms-find |" > /dev/null || fail "the header does not show the filter"
+body_count_is 1 || fail "more than one row under the filter"
+body | grep -qF "$TMP/libms-find.so (deleted)" || fail "the row left is not the deleted library"
+keys '\'
+wait_for "the files filter prompt again" last_is "name contains: libms-find"
+keys C-u Enter
+wait_for "every file back" shows "| files: $FILES,"
+pass "\\ in the files view: only the matching file; cleared, all $FILES back"
+keys /
+wait_for "the files search prompt" last_is "search:"
+keys -l "libc.so"
+wait_for "the search to select libc" selected_has "libc.so"
+keys Enter
+keys /
+keys -l "no-such-file-name"
+keys Enter
+wait_for "no match said" last_is "no match"
+keys /
+keys -l "stale-child"
+keys Enter
+wait_for "the search to select the executable" selected_has "stale-child"
+keys n
+wait_for "n to wrap to the same only match" selected_has "stale-child"
+pass "/ in the files view selects the matching file; no match says so"
+keys q
+wait_for "the maps view again" shows "pid $CPID stale-child-fin"
+keys q
+wait_for "the process list again" shows "PIDv"
+
+# -- the stale view -------------------------------------------------------------------------------
+keys D
+wait_for "the stale view with the child" shows_re "^ *$CPID "
+keys '\'
+wait_for "the stale filter prompt" last_is "name contains:"
+keys -l "$TMP/libms-find"
+keys Enter
+wait_for "the filter in the stale header" shows "| name~$TMP/libms-find"
+body_count_is 2 || fail "the stale filter left other lines than the child and its file"
+body | sed -n 1p | grep -Eq "^ *$CPID " || fail "the first line is not the child"
+body | sed -n 2p | grep -qF "$TMP/libms-find.so (deleted)" || fail "the second line is not its library"
+keys '\'
+keys C-u
+keys -l "no-such-process-or-file"
+keys Enter
+wait_for "nothing matches" shows "nothing matches the filter"
+keys '\'
+keys C-u Enter
+wait_for "the child back" shows_re "^ *$CPID "
+pass "\\ in the stale view: the child and its deleted library only; no match says so"
+keys Home
+keys /
+keys -l "libms-find"
+keys Enter
+wait_for "the search to select the library" selected_has "$TMP/libms-find.so"
+keys N
+wait_for "N back to the same only match" selected_has "$TMP/libms-find.so"
+keys /
+keys -l "stale-child-find"
+keys Enter
+wait_for "the search to select the child's line" selected_has "$CPID"
+pass "/ n N in the stale view select the matching line"
+
+# -- the stale view's PACKAGE column and detail pane ------------------------------------------
+screen | sed -n 2p | grep -q "VERDICT FILE  PACKAGE  WHY" || fail "no PACKAGE heading"
+# No package owns a temp file: "-" in the row, as the stale command's PACKAGE is empty.
+[ -z "$("$BIN" stale -r -n -o PACKAGE --ignore-file "$TMP/config/mapscope/stale-ignore.conf" "$CPID" | tr -d ' \n')" ] ||
+	fail "mapscope stale names a package for the temp library"
+screen | grep -qF "$TMP/libms-find.so (deleted)  -  unlinked" || fail "the file line lacks its PACKAGE cell"
+keys /
+keys -l "libms-find"
+keys Enter
+wait_for "the library selected" selected_has "$TMP/libms-find.so"
+keys Tab
+wait_for "the detail pane" shows "- detail"
+wait_for "the whole explanation" shows_re "^why +unlinked, and no file is at the path now"
+shows_re "^package +none found" > /dev/null || fail "the pane does not say the package"
+shows_re "^file +$TMP/libms-find.so \\(deleted\\)" > /dev/null || fail "the pane does not name the file"
+keys Escape
+wait_for "Esc to close the pane only" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q '^- detail'"
+shows_re "^ *$CPID " > /dev/null || fail "Esc closed the stale view with the pane"
+pass "the stale view: PACKAGE column ('-' as stale -o PACKAGE), Tab shows why and package, Esc closes the pane"
+
+echo "find e2e: $PASSED checks passed"
+exit 0
