@@ -17,11 +17,9 @@
 #include "tui/format.h"
 #include "tui/tui.h"
 #include "tui/verdicts.h"
+#include "tui/view_maps_detail.h"
 
 #define DETAIL_MAX 16
-#define DETAIL_LINES 16 /* the mapping's own lines, then residency */
-#define DETAIL_LABEL_W 10
-#define PANE_MIN_ROWS 3 /* mapping rows kept above a pane grown for a long name */
 
 struct maps_view {
 	struct tui_view base;
@@ -460,94 +458,6 @@ static attr_t row_attr(const struct tui_app *app, const struct tui_maprow *r)
 	return A_NORMAL;
 }
 
-/* The selected mapping's detail lines, then its residency; 0 with no selection. */
-static size_t detail_lines(const struct tui_app *app, const struct tui_maps_frame *f,
-			   struct tui_detail_line *lines)
-{
-	const struct tui_maprow *sel = tui_mapview_selected(f->vm);
-	size_t n;
-
-	if (!sel)
-		return 0;
-	n = tui_format_detail(lines, DETAIL_LINES - 4, f->detail_map ? f->detail_map : sel->m,
-			      f->verdict, f->ioctl_backend,
-			      app->escape_flags);
-	if (f->symbol) {
-		lines[n].label = "symbol";
-		snprintf(lines[n++].value, sizeof(lines[0].value), "%s", f->symbol);
-	}
-	if (f->res_source)
-		n += tui_format_residency(lines + n, DETAIL_LINES - n, f->res, f->res_source);
-	if (f->where && n < DETAIL_LINES) {
-		lines[n].label = "process in";
-		snprintf(lines[n++].value, sizeof(lines[0].value), "%s", f->where);
-	}
-	return n;
-}
-
-/* The next screen line's worth of val (whole escape units), at least one unit. */
-static size_t wrap_piece(const char *val, size_t left, int width)
-{
-	size_t fit = tui_units_fit(val, left, width, NULL);
-
-	return fit ? fit : tui_skip_cols(val, left, 1);
-}
-
-/*
- * Mapping rows above the pane: the usual split, or fewer when the detail
- * lines need more (a long name is wrapped whole), down to PANE_MIN_ROWS.
- */
-static int rows_beside_pane(int lines, int w, const struct tui_detail_line *d, size_t n)
-{
-	int body = tui_body_lines(lines), rows = tui_maps_rows(lines, true), need = 1;
-	int floor = rows < PANE_MIN_ROWS ? rows : PANE_MIN_ROWS;
-
-	for (size_t i = 0; i < n; i++) {
-		const char *val = d[i].value;
-		size_t left = strlen(val);
-
-		do {
-			size_t fit = wrap_piece(val, left, w - DETAIL_LABEL_W);
-
-			val += fit;
-			left -= fit;
-			need++;
-		} while (left && need < body);
-	}
-	if (body - rows < need)
-		rows = body - need;
-	return rows < floor ? floor : rows;
-}
-
-static void draw_detail(WINDOW *win, const struct tui_detail_line *lines, size_t n, int y,
-			int last)
-{
-	int w = getmaxx(win);
-
-	mvwhline(win, y, 0, '-', w);
-	tui_put(win, y, 0, "- detail ", w, false);
-	for (size_t i = 0; i < n && ++y < last; i++) {
-		const char *val = lines[i].value;
-		size_t left = strlen(val);
-
-		tui_put(win, y, 0, lines[i].label, DETAIL_LABEL_W, true);
-		/* The name is shown whole: wrap it over as many lines as it needs, between escapes. */
-		while (left) {
-			size_t fit = wrap_piece(val, left, w - DETAIL_LABEL_W);
-			char part[TUI_LINE_MAX];
-
-			memcpy(part, val, fit);
-			part[fit] = '\0';
-			tui_put(win, y, DETAIL_LABEL_W, part, w - DETAIL_LABEL_W, false);
-			val += fit;
-			left -= fit;
-			if (!left || y + 1 >= last)
-				break;
-			y++;
-		}
-	}
-}
-
 void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
 			 struct tui_maps_drawn *drawn)
 {
@@ -556,14 +466,14 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 	int rows = tui_maps_rows(lines, f->detail);
 	size_t first = tui_mapview_first_shown(vm), ndetail = 0;
 	char text[TUI_LINE_MAX], filters[16], total[32];
-	struct tui_detail_line detail[DETAIL_LINES];
+	struct tui_detail_line detail[TUI_DETAIL_LINES];
 
 	werase(win);
 	if (tui_draw_too_small(win))
 		return;
 	if (f->detail) {
-		ndetail = detail_lines(app, f, detail);
-		rows = rows_beside_pane(lines, w, detail, ndetail);
+		ndetail = tui_maps_detail_lines(app, f, detail);
+		rows = tui_maps_rows_beside_pane(lines, w, detail, ndetail);
 		/* A taller pane leaves fewer rows: keep the selection among them. */
 		if (vm->sel_row >= first + (size_t)rows)
 			first = vm->sel_row - (size_t)rows + 1;
@@ -610,7 +520,7 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 		wattroff(win, a);
 	}
 	if (f->detail)
-		draw_detail(win, detail, ndetail, 2 + rows, lines - 1);
+		tui_maps_draw_detail(win, detail, ndetail, 2 + rows, lines - 1);
 	tui_draw_message(app, win, f->banner);
 }
 
