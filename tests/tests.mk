@@ -90,6 +90,7 @@ CMOCKA_TESTS = \
 	tests/tui/test_tui_mapview \
 	tests/tui/test_tui_keydec \
 	tests/tui/test_tui_elide \
+	tests/tui/test_tui_pictures \
 	tests/tui/test_tui_settings \
 	tests/tui/test_tui_proclist \
 	tests/tui/test_tui_stale \

@@ -16,7 +16,9 @@ libmapscope_tui_a_SOURCES = \
 	src/tui/verdicts.c src/tui/verdicts.h \
 	src/tui/stale_model.c src/tui/stale_model.h \
 	src/tui/files_model.c src/tui/files_model.h \
-	src/tui/symbol_at.c src/tui/symbol_at.h
+	src/tui/symbol_at.c src/tui/symbol_at.h \
+	src/tui/strip.c src/tui/strip.h \
+	src/tui/bars.c src/tui/bars.h
 TUI_LIBS = libmapscope-tui.a
 TUI_CURSES_SOURCES = \
 	src/tui/tui.h \
