@@ -13,11 +13,14 @@
 #include "core/maps/maps.h"
 #include "core/resid/residency.h"
 #include "core/snap/snapshot.h"
+#include "tui/bars.h"
 #include "tui/elide.h"
 #include "tui/format.h"
+#include "tui/maps_header.h"
 #include "tui/tui.h"
 #include "tui/verdicts.h"
 #include "tui/view_maps_detail.h"
+#include "tui/view_strip.h"
 
 #define DETAIL_MAX 16
 
@@ -42,6 +45,9 @@ struct maps_view {
 	bool rss_column;           /* R: the visible rows' RSS, one walk per refresh */
 	struct tui_maps_drawn drawn; /* the rows the last frame showed, for clicks */
 	struct tui_symbols_shown symbols; /* g's symbol */
+	struct tui_strip strip;    /* from the index listing */
+	uint64_t rss_total;        /* the filtered list's RSS, from the index listing */
+	bool rss_total_known;
 };
 
 int tui_maps_rows(int lines, bool detail)
@@ -118,6 +124,23 @@ static void refresh_rss_column(struct tui_app *app, struct maps_view *mv)
 	tui_mapview_residency_visible(&mv->vm, query_rows, mv);
 }
 
+static uint64_t *listing_rss(struct maps_view *mv, const struct ms_maplist *all);
+
+/*
+ * What the index listing gives beside the starts: the strip, and the RSS
+ * total of the mappings the filters keep (rss: NULL when unknown).
+ */
+static void index_pictures(struct maps_view *mv, const struct ms_maplist *all, const uint64_t *rss)
+{
+	if (tui_strip_build(&mv->strip, all, &mv->vm) < 0)
+		mv->strip.valid = false;
+	mv->rss_total = 0;
+	mv->rss_total_known = rss != NULL;
+	for (size_t i = 0; rss && i < all->count; i++)
+		if (tui_mapview_name_matches(&mv->vm, &all->items[i]))
+			mv->rss_total += rss[i];
+}
+
 static int build_index(struct maps_view *mv, struct ms_error *err)
 {
 	struct ms_maplist all = { 0 };
@@ -125,6 +148,12 @@ static int build_index(struct maps_view *mv, struct ms_error *err)
 
 	if (rc == 0)
 		rc = tui_mapview_apply_index(&mv->vm, &all);
+	if (rc == 0) {
+		uint64_t *rss = listing_rss(mv, &all);
+
+		index_pictures(mv, &all, rss);
+		free(rss);
+	}
 	ms_maplist_free(&all);
 	return rc;
 }
@@ -141,8 +170,11 @@ static void judge_shown(struct tui_app *app, struct maps_view *mv, bool timer)
 	}
 }
 
-/* Every mapping's RSS, in one query over the whole listing (a sort by RSS needs them all). */
-static uint64_t *listing_rss(struct tui_app *app, struct maps_view *mv, const struct ms_maplist *all)
+/*
+ * Every mapping's RSS, in one query over the whole listing (a sort by RSS
+ * needs them all, and so does the header's total); NULL when unknown.
+ */
+static uint64_t *listing_rss(struct maps_view *mv, const struct ms_maplist *all)
 {
 	struct ms_resinfo *info = calloc(all->count ? all->count : 1, sizeof(*info));
 	uint64_t *rss = calloc(all->count ? all->count : 1, sizeof(*rss));
@@ -152,7 +184,6 @@ static uint64_t *listing_rss(struct tui_app *app, struct maps_view *mv, const st
 	    (all->count && ms_residency_query(mv->res, all->items, all->count, info, &err) < 0)) {
 		free(rss);
 		rss = NULL;
-		tui_message(app, "pid %d: no RSS for the sorted rows", (int)mv->pid);
 	}
 	for (size_t i = 0; rss && i < all->count; i++)
 		rss[i] = info[i].rss;
@@ -189,9 +220,12 @@ static unsigned query_sorted(struct tui_app *app, struct maps_view *mv, bool tim
 		tui_message(app, "%s", err.msg);
 		return TUI_F_REDRAW;
 	}
-	if (mv->rss_column)
-		rss = listing_rss(app, mv, &all);
-	if (tui_mapview_apply_sorted(vm, &all, rss) < 0)
+	rss = listing_rss(mv, &all);
+	if (!rss && mv->rss_column)
+		tui_message(app, "pid %d: no RSS for the sorted rows", (int)mv->pid);
+	/* Before the rows take the listing: the name filter reads it. */
+	index_pictures(mv, &all, rss);
+	if (tui_mapview_apply_sorted(vm, &all, mv->rss_column ? rss : NULL) < 0)
 		tui_message(app, "pid %d: out of memory", (int)mv->pid);
 	ms_maplist_free(&all);
 	free(rss);
@@ -458,6 +492,17 @@ static attr_t row_attr(const struct tui_app *app, const struct tui_maprow *r)
 	return A_NORMAL;
 }
 
+/* A row's size bar while sorted by SIZE or RSS: its size, or its RSS when known. */
+static uint64_t map_bar(const struct tui_mapview *vm, const struct tui_maprow *r, bool *known)
+{
+	if (vm->sort == TUI_MSORT_RSS) {
+		*known = r->rss_known;
+		return r->rss;
+	}
+	*known = r->mark != TUI_MARK_REMOVED;
+	return ms_mapping_size(r->m);
+}
+
 void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
 			 struct tui_maps_drawn *drawn)
 {
@@ -465,8 +510,13 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 	int lines = getmaxy(win), w = getmaxx(win);
 	int rows = tui_maps_rows(lines, f->detail);
 	size_t first = tui_mapview_first_shown(vm), ndetail = 0;
-	char text[TUI_LINE_MAX], filters[16], total[32];
+	char text[TUI_LINE_MAX];
 	struct tui_detail_line detail[TUI_DETAIL_LINES];
+	/* The strip is the index's: not while a new filter waits for its index. */
+	bool strip = f->strip && f->strip->valid && vm->index_valid && w >= TUI_STRIP_MIN_COLS, known;
+	bool bars = tui_mapview_sorted(vm) && (vm->sort == TUI_MSORT_SIZE || vm->sort == TUI_MSORT_RSS);
+	int rw = strip ? w - 2 : w; /* the rows, a space, the strip */
+	uint64_t bar_max = 0;
 
 	werase(win);
 	if (tui_draw_too_small(win))
@@ -483,24 +533,21 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 		drawn->rows = rows;
 		drawn->widest = 0;
 	}
-	tui_format_filters(filters, sizeof(filters), vm->filter);
-	ms_format_size(vm->total_size, false, total, sizeof(total));
-	if (vm->index_valid)
-		snprintf(text, sizeof(text), "%s | %s | filter %s%s%s | %zu/%zu maps, %s%s%s%s", f->title,
-			 f->backend, filters, vm->name_filter[0] ? " name~" : "", vm->name_filter,
-			 tui_mapview_position(vm), vm->nstarts, total,
-			 tui_mapview_sorted(vm) ? " | sort " : "",
-			 tui_mapview_sorted(vm) ? tui_map_sort_name(vm->sort) : "",
-			 vm->sort_reverse ? ", reversed" : "");
-	else
-		snprintf(text, sizeof(text), "%s | %s | filter %s%s%s | %zu shown", f->title,
-			 f->backend, filters, vm->name_filter[0] ? " name~" : "", vm->name_filter,
-			 vm->nrows);
+	tui_format_maps_header(text, sizeof(text), vm, f->title, f->backend, f->rss_total_known,
+			       f->rss_total);
 	tui_draw_header(app, win, text);
 	tui_format_mapheading_rss(text, sizeof(text), app->cfg.hidden, f->rss_column);
+	for (size_t i = 0; bars && i < vm->nrows; i++) {
+		uint64_t value = map_bar(vm, &vm->rows[i], &known);
+
+		if (known && value > bar_max)
+			bar_max = value;
+	}
+	if (bars)
+		tui_bar_insert_heading(text, sizeof(text), "NAME");
 	tui_heading_offset(text, sizeof(text), vm->hscroll);
 	wattron(win, A_BOLD);
-	tui_put(win, 1, 0, text, w, false);
+	tui_put(win, 1, 0, text, rw, false);
 	wattroff(win, A_BOLD);
 	for (int i = 0; i < rows && first + (size_t)i < vm->nrows; i++) {
 		const struct tui_maprow *r = &vm->rows[first + (size_t)i];
@@ -511,14 +558,21 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 			a |= A_REVERSE;
 		name_at = tui_format_maprow_rss(text, sizeof(text), r, app->cfg.hidden, f->rss_column,
 						app->escape_flags);
-		whole = tui_fit_last_column(text, sizeof(text), name_at, w, vm->hscroll, true,
+		if (bars) {
+			uint64_t value = map_bar(vm, r, &known);
+
+			name_at = tui_bar_insert(text, sizeof(text), name_at, value, bar_max, known);
+		}
+		whole = tui_fit_last_column(text, sizeof(text), name_at, rw, vm->hscroll, true,
 					    app->escape_flags);
 		if (drawn && whole > drawn->widest)
 			drawn->widest = whole;
 		wattron(win, a);
-		tui_put(win, 2 + i, 0, text, w, true);
+		tui_put(win, 2 + i, 0, text, rw, true);
 		wattroff(win, a);
 	}
+	if (strip)
+		tui_strip_draw(app, win, f->strip, vm, first, rows, 2, w - 1);
 	if (f->detail)
 		tui_maps_draw_detail(win, detail, ndetail, 2 + rows, lines - 1);
 	tui_draw_message(app, win, f->banner);
@@ -582,6 +636,9 @@ static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		/* Only a cache look-up: the tick judged every row on screen. */
 		.verdict = sel && sel->verdict != TUI_VERDICT_NONE ?
 			   tui_verdicts_find(&mv->verdicts, sel->m) : NULL,
+		.strip = &mv->strip,
+		.rss_total_known = mv->rss_total_known,
+		.rss_total = mv->rss_total,
 	};
 
 	struct ms_mapping shown;
@@ -608,6 +665,7 @@ static void maps_destroy(struct tui_view *v)
 	struct maps_view *mv = mv_of(v);
 
 	tui_mapview_free(&mv->vm);
+	tui_strip_free(&mv->strip);
 	tui_symbols_show_forget(&mv->symbols);
 	ms_mapping_reset(&mv->sel_bid);
 	ms_residency_close(mv->res);
