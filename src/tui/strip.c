@@ -96,7 +96,7 @@ void tui_strip_layout(const struct tui_strip *s, struct tui_strip_cell *cells, s
 	size_t j = 0;
 
 	for (size_t i = 0; i < height; i++) {
-		uint64_t lo = i * total, hi = (i + 1) * total, best = 0;
+		uint64_t lo = i * total, hi = (i + 1) * total, best = 0, by_kind[TUI_STRIP_KINDS] = { 0 };
 
 		cells[i].kind = TUI_STRIP_EMPTY;
 		cells[i].window = false;
@@ -104,13 +104,15 @@ void tui_strip_layout(const struct tui_strip *s, struct tui_strip_cell *cells, s
 			j++;
 		for (size_t k = j; k < s->count && weight_start(s, k) * height < hi; k++) {
 			uint64_t a = weight_start(s, k) * height, b = s->spans[k].weight_end * height;
-			uint64_t overlap = (b < hi ? b : hi) - (a > lo ? a : lo);
 
-			if (overlap > best) {
-				best = overlap;
-				cells[i].kind = s->spans[k].kind;
-			}
+			by_kind[s->spans[k].kind] += (b < hi ? b : hi) - (a > lo ? a : lo);
 		}
+		/* By kind, not by mapping: five small code pages outweigh one bigger heap. */
+		for (int k = 0; k < TUI_STRIP_KINDS; k++)
+			if (by_kind[k] > best) {
+				best = by_kind[k];
+				cells[i].kind = (enum tui_strip_kind)k;
+			}
 	}
 }
 

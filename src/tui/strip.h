@@ -11,8 +11,8 @@
  * each mapping a weight by its order of magnitude: 1 + log2 of its pages
  * (a 4 KiB page weighs 1, 2 MiB weighs 10, 1 GiB weighs 19).  The strip's
  * cells split the summed weight evenly: small regions stay visible and big
- * ones take visibly more.  A cell shows the kind of the mapping that
- * weighs most in it.
+ * ones take visibly more.  A cell shows the kind that weighs most in it
+ * (summed over its mappings).
  *
  * Kinds: code (executable), data (a file's writable mapping), file (a
  * file's other mappings), heap, stack, anonymous (the rest).  Each has a
