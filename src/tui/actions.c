@@ -14,6 +14,10 @@ static const char *const notes[] = {
 	"Esc alone (no other byte right after it) closes one thing per press.",
 	"Home, End, PgUp, PgDn, arrows: xterm, VT220, rxvt, Linux forms, any TERM.",
 	"Alt+key, Ctrl+arrows, unknown escape sequences: read whole, ignored.",
+	"Maps view, last column: the address space, top to bottom, gaps left out;",
+	"each mapping weighs 1 + log2 of its pages.  c code, d data, f other file,",
+	"h heap, s stack, a anonymous; capitals: the mappings on screen.",
+	"Size bars [####    ]: a full bar is the largest value in the list.",
 };
 
 const char *const *tui_action_notes(size_t *count)
