@@ -18,7 +18,8 @@
 #   BENCH_SYSTEM_WIDE=1 also time stale and lsof over every process (they read
 #                       processes that are not ours, so it is off by default;
 #                       checkrestart takes no PIDs, so its row always does)
-#   BENCH_CASES         which groups run (default "sizes fleet files symbols")
+#   BENCH_CASES         which groups run (default "sizes fleet files symbols";
+#                       "explorer" runs only the explorer's CPU rows, at 60,000)
 set -u
 
 : "${MS_BIN:?MS_BIN: the mapscope binary}"
@@ -544,6 +545,16 @@ if [[ $CASES == *" sizes "* ]]; then
 	for n in $SIZES; do
 		size_cases "$n"
 	done
+fi
+# The explorer rows alone (sizes runs them too, after everything else at 60,000).
+if [[ $CASES == *" explorer "* ]]; then
+	if start_bg "$tmp/gen.explorer" "$BENCH_BIN/ms-bench-gen" "$TARGET_N" "$tmp"; then
+		read -r _ pid _ <"$tmp/gen.explorer"
+		explorer_case "$pid"
+		stop_last
+	else
+		row "generator with $TARGET_N mappings" "-" "-" "skipped (did not start)"
+	fi
 fi
 [[ $CASES == *" fleet "* ]] && fleet_cases
 [[ $CASES == *" files "* ]] && many_files_case

@@ -94,6 +94,7 @@ CMOCKA_TESTS = \
 	tests/tui/test_tui_keydec \
 	tests/tui/test_tui_elide \
 	tests/tui/test_tui_wrap \
+	tests/tui/test_tui_pictures \
 	tests/tui/test_tui_settings \
 	tests/tui/test_tui_proclist \
 	tests/tui/test_tui_stale \
@@ -114,11 +115,12 @@ endif
 SHELL_TESTS = \
 	tests/test_layers.sh \
 	tests/test_completion.sh tests/test_man_keys.sh tests/test_no_exec.sh \
-	tests/test_colwriter.sh tests/valgrind.sh tests/test_messages.sh \
+	tests/test_colwriter.sh tests/test_list_total.sh tests/valgrind.sh tests/test_messages.sh \
 	tests/e2e/explorer.sh tests/e2e/signals.sh tests/e2e/keys.sh tests/e2e/names.sh tests/e2e/sort.sh \
 	tests/e2e/marks.sh tests/e2e/lists.sh tests/e2e/find.sh \
 	tests/e2e/where.sh tests/e2e/explorer_stale.sh tests/e2e/explorer_rss.sh \
 	tests/e2e/explorer_fuse.sh tests/e2e/explorer_fuse_lookup.sh tests/e2e/hardening.sh tests/e2e/files.sh \
+	tests/e2e/pictures.sh \
 	tests/test_fleet_tools.sh tests/test_completion_shells.sh \
 	tests/test_symbols_at.sh tests/test_symbols_ref.sh tests/e2e/symbols.sh tests/test_symbols_budget.sh \
 	tests/test_symbols_debuglink.sh tests/test_symbols_runcopy.sh \

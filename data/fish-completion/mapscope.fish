@@ -67,6 +67,7 @@ end
 
 complete -c mapscope -n '__fish_seen_subcommand_from list' -l file-backed -d 'only mappings of files'
 complete -c mapscope -n '__fish_seen_subcommand_from list' -l by-file -d 'one line per file, and per kind of anonymous memory'
+complete -c mapscope -n '__fish_seen_subcommand_from list' -l total -d 'a last line with SIZE, RSS and SWAP summed'
 
 complete -c mapscope -n '__fish_seen_subcommand_from at' -l debuginfod -d 'fetch missing debug files from DEBUGINFOD_URLS'
 

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "cli/colwriter.h"
@@ -70,6 +71,9 @@ struct list_run {
 	size_t shown;
 	int status;
 	struct ms_error *err;
+	bool total_row;            /* --total, and the walk ended well: print it */
+	uint64_t total_size, total_rss, total_swap;
+	char json_tail[512];       /* -J --total: the "total" object */
 };
 
 static int add_row(struct list_run *r, const struct ms_mapping *m, const struct ms_resinfo *res)
@@ -93,6 +97,86 @@ static int add_row(struct list_run *r, const struct ms_mapping *m, const struct 
 	return colw_row_end(r->w);
 }
 
+/* A summed column's total as its cells show sizes; false for the others. */
+static bool total_cell(const struct list_run *r, int col, char *buf, size_t size)
+{
+	uint64_t v = col == MAPCOL_SIZE ? r->total_size : col == MAPCOL_RSS ? r->total_rss :
+		     col == MAPCOL_SWAP ? r->total_swap : 0;
+
+	if (col != MAPCOL_SIZE && col != MAPCOL_RSS && col != MAPCOL_SWAP)
+		return false;
+	ms_format_size(v, r->o->bytes, buf, size);
+	return true;
+}
+
+/*
+ * The last line, as pmap -x prints it: SIZE, RSS and SWAP summed, "total"
+ * in NAME (else in the first column that is not summed), the rest empty.
+ * JSON gets a "total" object after the array instead (json_tail).
+ */
+static int add_total(struct list_run *r)
+{
+	struct libscols_line *ln = NULL;
+	size_t label = r->nselected;
+	char cell[32];
+
+	if (r->o->json) {
+		char size[32], rss[32], swap[32];
+		const char *q = r->o->bytes ? "" : "\"";
+
+		ms_format_size(r->total_size, r->o->bytes, size, sizeof(size));
+		ms_format_size(r->total_rss, r->o->bytes, rss, sizeof(rss));
+		ms_format_size(r->total_swap, r->o->bytes, swap, sizeof(swap));
+		snprintf(r->json_tail, sizeof(r->json_tail),
+			 "   \"total\": {\n      \"mappings\": %zu,\n      \"size\": %s%s%s,\n"
+			 "      \"rss\": %s%s%s,\n      \"swap\": %s%s%s\n   }\n",
+			 r->shown + r->batch.count, q, size, q, q, rss, q, q, swap, q);
+		return 0;
+	}
+	for (size_t i = 0; i < r->nselected; i++)
+		if (r->selected[i] == MAPCOL_NAME ||
+		    (label == r->nselected && !total_cell(r, r->selected[i], cell, sizeof(cell))))
+			label = i;
+	if (!r->w && !(ln = scols_table_new_line(r->tb, NULL)))
+		return -1;
+	for (size_t i = 0; i < r->nselected; i++) {
+		if (!total_cell(r, r->selected[i], cell, sizeof(cell)))
+			snprintf(cell, sizeof(cell), "%s", i == label ? "total" : "");
+		if (r->w ? colw_cell(r->w, cell, strlen(cell)) < 0 :
+			   scols_line_set_data(ln, i, cell) < 0)
+			return -1;
+	}
+	return r->w ? colw_row_end(r->w) : 0;
+}
+
+/*
+ * libsmartcols prints the JSON document whole: print it to memory and put
+ * the "total" object after the array, as the streaming writer does.
+ */
+static int print_json_tail(struct list_run *r)
+{
+	char *doc = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&doc, &len);
+	int rc;
+
+	if (!mem) {
+		cli_error("out of memory");
+		return CLI_EXIT_FAIL;
+	}
+	scols_table_set_stream(r->tb, mem);
+	rc = scols_print_table(r->tb);
+	if (fclose(mem) != 0 || rc != 0 || len < 3 || strcmp(doc + len - 3, "\n}\n")) {
+		free(doc);
+		cli_error("out of memory");
+		return CLI_EXIT_FAIL;
+	}
+	fwrite(doc, 1, len - 3, stdout);
+	printf(",\n%s}\n", r->json_tail);
+	free(doc);
+	return cli_stdout_done(0);
+}
+
 /* Print the batch; 0, or -1 with r->status set. */
 static int flush_batch(struct list_run *r, bool last)
 {
@@ -102,10 +186,17 @@ static int flush_batch(struct list_run *r, bool last)
 	if (r->res && r->batch.count && query_residency(r->res, r->proc, &r->batch, &resinfo) < 0)
 		r->status = CLI_EXIT_FAIL;
 	for (size_t i = 0; r->status == CLI_EXIT_OK && i < r->batch.count; i++) {
+		r->total_size += ms_mapping_size(&r->batch.items[i]);
+		r->total_rss += resinfo ? resinfo[i].rss : 0;
+		r->total_swap += resinfo ? resinfo[i].swap : 0;
 		if (add_row(r, &r->batch.items[i], resinfo ? &resinfo[i] : NULL) < 0) {
 			cli_error("pid %d: out of memory", (int)ms_proc_pid(r->proc));
 			r->status = CLI_EXIT_FAIL;
 		}
+	}
+	if (last && r->total_row && r->status == CLI_EXIT_OK && add_total(r) < 0) {
+		cli_error("pid %d: out of memory", (int)ms_proc_pid(r->proc));
+		r->status = CLI_EXIT_FAIL;
 	}
 	r->shown += r->batch.count;
 	ms_maplist_clear(&r->batch);
@@ -132,8 +223,13 @@ static int take_mapping(void *ctx, struct ms_mapping *m)
 
 static int finish(struct list_run *r)
 {
-	if (r->w)
+	if (r->w) {
+		if (r->json_tail[0])
+			colw_set_json_tail(r->w, r->json_tail);
 		return cli_stdout_done(colw_finish(r->w) < 0);
+	}
+	if (r->json_tail[0])
+		return print_json_tail(r);
 	return r->stream.chunks ? cli_stream_end(&r->stream) : cli_table_print(r->tb);
 }
 
@@ -160,6 +256,12 @@ static const int list_defaults[] = {
 	MAPCOL_DEV, MAPCOL_INODE, MAPCOL_NAME,
 };
 
+/* With --total, the sums it prints show in the default columns, as pmap -x shows RSS. */
+static const int list_total_defaults[] = {
+	MAPCOL_START, MAPCOL_END, MAPCOL_SIZE, MAPCOL_RSS, MAPCOL_SWAP, MAPCOL_PERMS,
+	MAPCOL_OFFSET, MAPCOL_DEV, MAPCOL_INODE, MAPCOL_NAME,
+};
+
 static void list_usage(void)
 {
 	printf("Usage: mapscope list PID [options]\n\n"
@@ -169,6 +271,8 @@ static void list_usage(void)
 	       "      --perms=rwxs       only mappings with all these permissions\n"
 	       "                         (r readable, w writable, x executable, s shared)\n"
 	       "      --by-file          one line per file, and per kind of anonymous memory\n"
+	       "      --total            a last line with SIZE, RSS and SWAP summed (-J: a\n"
+	       "                         \"total\" object); RSS and SWAP join the default columns\n"
 	       CLI_OUTPUT_OPTIONS_HELP
 	       "\n"
 	       "Columns:\n");
@@ -176,14 +280,24 @@ static void list_usage(void)
 	filecols_help();
 }
 
-enum { OPT_BY_FILE = CLI_OPT_HELP + 1 };
+enum { OPT_BY_FILE = CLI_OPT_HELP + 1, OPT_TOTAL };
+
+struct list_flags {
+	bool by_file;
+	bool total;
+};
 
 static int list_own_option(void *ctx, int opt, const char *arg)
 {
+	struct list_flags *f = ctx;
+
 	(void)arg;
-	if (opt != OPT_BY_FILE)
+	if (opt == OPT_BY_FILE)
+		f->by_file = true;
+	else if (opt == OPT_TOTAL)
+		f->total = true;
+	else
 		return 0;
-	*(bool *)ctx = true;
 	return 1;
 }
 
@@ -191,6 +305,7 @@ static const struct option list_options[] = {
 	{ "file-backed", no_argument, NULL, CLI_OPT_FILE_BACKED },
 	{ "perms", required_argument, NULL, CLI_OPT_PERMS },
 	{ "by-file", no_argument, NULL, OPT_BY_FILE },
+	{ "total", no_argument, NULL, OPT_TOTAL },
 	CLI_OUTPUT_LONG_OPTIONS,
 };
 
@@ -203,21 +318,29 @@ int cmd_list(int argc, char **argv)
 	struct list_run run = { 0 };
 	int selected[CLI_MAX_COLUMNS];
 	int nsel, rc = 0, status;
-	bool by_file = false;
+	struct list_flags flags = { false, false };
 	pid_t pid;
 
 	status = cli_getopt_own(argc, argv, "list", list_options, list_usage, &o, list_own_option,
-				&by_file);
+				&flags);
 	if (status >= 0)
 		return status;
 	if (optind + 1 != argc)
 		return cli_usage_error("list", "list: expected one PID");
 	if (cli_parse_pid(argv[optind], &pid) < 0)
 		return CLI_EXIT_USAGE;
-	if (by_file)
+	if (flags.by_file && flags.total)
+		return cli_usage_error("list", "list: --total does not apply to --by-file");
+	if (flags.by_file)
 		return cmd_list_by_file(pid, &o);
-	nsel = cli_columns_parse(o.columns, mapcols, MAPCOL_LIST_COUNT, list_defaults,
-				 sizeof(list_defaults) / sizeof(list_defaults[0]), selected, CLI_MAX_COLUMNS);
+	if (flags.total)
+		nsel = cli_columns_parse(o.columns, mapcols, MAPCOL_LIST_COUNT, list_total_defaults,
+					 sizeof(list_total_defaults) / sizeof(list_total_defaults[0]),
+					 selected, CLI_MAX_COLUMNS);
+	else
+		nsel = cli_columns_parse(o.columns, mapcols, MAPCOL_LIST_COUNT, list_defaults,
+					 sizeof(list_defaults) / sizeof(list_defaults[0]), selected,
+					 CLI_MAX_COLUMNS);
 	if (nsel < 0)
 		return CLI_EXIT_USAGE;
 
@@ -229,7 +352,8 @@ int cmd_list(int argc, char **argv)
 	run.nselected = (size_t)nsel;
 	run.proc = proc;
 	run.err = &err;
-	if (mapcols_want_residency(selected, (size_t)nsel, 0)) {
+	/* The total sums RSS and SWAP whatever the columns (-J prints them all). */
+	if (flags.total || mapcols_want_residency(selected, (size_t)nsel, 0)) {
 		status = open_residency(proc, &run.res);
 		if (status != CLI_EXIT_OK)
 			goto out;
@@ -245,6 +369,8 @@ int cmd_list(int argc, char **argv)
 	if (status != CLI_EXIT_OK)
 		goto out;
 	rc = ms_maps_walk(maps, 0, o.filter, take_mapping, &run, &err);
+	/* A partial listing gets no total: it would not be the process's. */
+	run.total_row = flags.total && rc >= 0;
 	if (run.status == CLI_EXIT_OK)
 		flush_batch(&run, true);
 	status = run.status;

@@ -21,7 +21,7 @@ const struct cli_column filecols[FILECOL_COUNT] = {
 	[FILECOL_MAPS] = { "MAPS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "number of mappings of it" },
 	[FILECOL_SIZE] = { "SIZE", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "total size of its mappings" },
 	[FILECOL_RSS] = { "RSS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "resident memory of its mappings, as smaps Rss" },
-	[FILECOL_PERMS] = { "PERMS", 4, 0, SCOLS_JSON_STRING, false, "the union of its mappings' permissions" },
+	[FILECOL_PERMS] = { "PERMS", 11, 0, SCOLS_JSON_STRING, false, "its mappings' distinct permission sets (r--,r-x,rw-; 's' shared, '!' writable and executable)" },
 	[FILECOL_DEV] = { "DEV", 5, 0, SCOLS_JSON_STRING, false, "device of the file, MAJ:MIN in decimal" },
 	[FILECOL_INODE] = { "INODE", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "inode of the file, 0 if anonymous" },
 	[FILECOL_START] = { "START", 12, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, false, "start of its first mapping (hex)" },
@@ -59,7 +59,7 @@ static char *render(const struct cli_opts *o, int col, const struct ms_filerow *
 		if (r->info.rss_known)
 			ms_format_size(r->info.rss, o->bytes, buf, sizeof(buf));
 		break;
-	case FILECOL_PERMS: ms_perms_format(r->perms, buf); break;
+	case FILECOL_PERMS: ms_permsets_format(r->perm_sets, buf, sizeof(buf)); break;
 	case FILECOL_DEV: snprintf(buf, sizeof(buf), "%" PRIu32 ":%" PRIu32, r->dev_major, r->dev_minor); break;
 	case FILECOL_INODE: snprintf(buf, sizeof(buf), "%" PRIu64, r->inode); break;
 	case FILECOL_START: snprintf(buf, sizeof(buf), "%" PRIx64, r->first_addr); break;

@@ -35,6 +35,7 @@ struct colw {
 	size_t rows_out;   /* rows printed (raw, JSON) */
 	bool header_done;
 	bool failed;       /* out of memory while printing */
+	const char *json_tail; /* JSON: members after the array, or NULL */
 	char **json_key;   /* per column: the separator, indentation and "key": */
 	bool raw_hex[256];
 	/*
@@ -513,6 +514,11 @@ int colw_row_end(struct colw *w)
 	return 0;
 }
 
+void colw_set_json_tail(struct colw *w, const char *tail)
+{
+	w->json_tail = tail;
+}
+
 int colw_finish(struct colw *w)
 {
 	switch (w->o.format) {
@@ -524,7 +530,14 @@ int colw_finish(struct colw *w)
 	case COLW_JSON:
 		if (!w->header_done)
 			put_json_open(w);
-		put(w, "\n   ]\n}\n", 8);
+		put(w, "\n   ]", 5);
+		if (w->json_tail) {
+			put(w, ",\n", 2);
+			put(w, w->json_tail, strlen(w->json_tail));
+		} else {
+			put(w, "\n", 1);
+		}
+		put(w, "}\n", 2);
 		break;
 	}
 	flush_out(w);

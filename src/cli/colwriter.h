@@ -97,6 +97,13 @@ int colw_cell(struct colw *w, const char *text, size_t len);
 /* The row is complete (every column given, in order). */
 int colw_row_end(struct colw *w);
 
+/*
+ * JSON: members to print after the array, inside the object (tail: lines
+ * ending in a newline, indented as libsmartcols indents, borrowed until
+ * colw_finish), as `list --total` adds "total".
+ */
+void colw_set_json_tail(struct colw *w, const char *tail);
+
 /* Print what is left; 0, or -1 when out of memory. */
 int colw_finish(struct colw *w);
 

@@ -408,6 +408,7 @@ size_t tui_text_fit(const char *s, size_t len, int width, int *cols)
 #define SONAME_W 22
 #define VERSION_W 9
 #define VERDICT_W 10
+#define PERMS_W 11 /* "r--,r-x,rw-": a library's usual sets */
 
 /* Escaped to ASCII and cut to width columns, '~' marking a cut. */
 static void ascii_cell(char *out, size_t width, const char *s, size_t len)
@@ -439,7 +440,8 @@ void tui_format_fileheading(char *buf, size_t size, const struct tui_fileview *f
 	append(buf, size, &at, "%5s %6s", maps, sz);
 	if (fv->rss_column)
 		append(buf, size, &at, " %6s", rss);
-	append(buf, size, &at, " PERMS %-*s %-*s", VERDICT_W, "VERDICT", VERSION_W, "VERSION");
+	append(buf, size, &at, " %-*s %-*s %-*s", PERMS_W, "PERMS", VERDICT_W, "VERDICT", VERSION_W,
+	       "VERSION");
 	if (width >= TUI_FILEVIEW_SONAME_COLS)
 		append(buf, size, &at, " %-*s", SONAME_W, "SONAME");
 	if (width >= TUI_FILEVIEW_BUILDID_COLS)
@@ -450,7 +452,7 @@ void tui_format_fileheading(char *buf, size_t size, const struct tui_fileview *f
 size_t tui_format_filerow(char *buf, size_t size, const struct tui_fileview *fv,
 			       const struct ms_filerow *r, int width, unsigned escape_flags)
 {
-	char tmp[64], perms[5], cell[4 * MS_SONAME_MAX + 1];
+	char tmp[64], perms[MS_PERMSETS_MAX], cell[4 * MS_SONAME_MAX + 1];
 	const char *name, *verdict = "";
 	size_t at = 0, len, name_at;
 
@@ -462,10 +464,10 @@ size_t tui_format_filerow(char *buf, size_t size, const struct tui_fileview *fv,
 			ms_format_size(r->info.rss, false, tmp, sizeof(tmp));
 		append(buf, size, &at, " %6s", tmp);
 	}
-	ms_perms_format(r->perms, perms);
+	ms_permsets_format(r->perm_sets, perms, sizeof(perms));
 	if (r->info.verdict_known)
 		verdict = ms_stale_verdict_name(r->info.verdict.verdict);
-	append(buf, size, &at, " %-5s %-*s", perms, VERDICT_W, verdict);
+	append(buf, size, &at, " %-*s %-*s", PERMS_W, perms, VERDICT_W, verdict);
 	ascii_cell(cell, VERSION_W, r->info.version, strlen(r->info.version));
 	append(buf, size, &at, " %-*s", VERSION_W, cell);
 	if (width >= TUI_FILEVIEW_SONAME_COLS) {

@@ -11,13 +11,28 @@ static int out_of_memory(struct ms_maps *maps, struct ms_error *err)
 			    (int)ms_proc_pid(ms_maps_proc(maps)));
 }
 
-int tui_mapfeed_index(struct tui_mapview *vm, struct ms_maps *maps, struct ms_error *err)
+/* What the hooks make of a full listing: its RSS (malloc'd, or NULL), after they saw it. */
+static uint64_t *listing_seen(const struct tui_mapfeed_hooks *hooks, const struct ms_maplist *all)
+{
+	uint64_t *rss = hooks && hooks->rss ? hooks->rss(hooks->ctx, all) : NULL;
+
+	if (hooks && hooks->listing)
+		hooks->listing(hooks->ctx, all, rss);
+	return rss;
+}
+
+int tui_mapfeed_index(struct tui_mapview *vm, struct ms_maps *maps,
+		      const struct tui_mapfeed_hooks *hooks, struct ms_error *err)
 {
 	struct ms_maplist all = { 0 };
 	int rc = ms_maps_collect(maps, vm->filter, &all, err);
 
-	if (rc == 0 && tui_mapview_apply_index(vm, &all) < 0)
-		rc = out_of_memory(maps, err);
+	if (rc == 0) {
+		/* Before the model takes the listing: a hook's name filter reads it. */
+		free(listing_seen(hooks, &all));
+		if (tui_mapview_apply_index(vm, &all) < 0)
+			rc = out_of_memory(maps, err);
+	}
 	ms_maplist_free(&all);
 	return rc;
 }
@@ -29,7 +44,7 @@ static bool index_due(const struct tui_mapview *vm)
 }
 
 static int refresh_sorted(struct tui_mapview *vm, struct ms_maps *maps, bool timer,
-			  tui_listing_rss_fn rss_fn, void *ctx, struct ms_error *err)
+			  const struct tui_mapfeed_hooks *hooks, struct ms_error *err)
 {
 	struct ms_maplist all = { 0 };
 	uint64_t *rss = NULL;
@@ -41,9 +56,8 @@ static int refresh_sorted(struct tui_mapview *vm, struct ms_maps *maps, bool tim
 		return 1;
 	rc = ms_maps_collect(maps, vm->filter, &all, err);
 	if (rc == 0) {
-		if (rss_fn)
-			rss = rss_fn(ctx, &all);
-		if (tui_mapview_apply_sorted(vm, &all, rss) < 0)
+		rss = listing_seen(hooks, &all);
+		if (tui_mapview_apply_sorted(vm, &all, hooks && hooks->rss_sorts ? rss : NULL) < 0)
 			rc = out_of_memory(maps, err);
 	}
 	ms_maplist_free(&all);
@@ -119,21 +133,21 @@ static bool anything_above(const struct tui_mapview *vm, struct ms_maps *maps)
 }
 
 int tui_mapfeed_refresh(struct tui_mapview *vm, struct ms_maps *maps, bool timer,
-			tui_listing_rss_fn rss_fn, void *ctx, struct ms_error *err)
+			const struct tui_mapfeed_hooks *hooks, struct ms_error *err)
 {
 	int rc, again;
 
 	if (tui_mapview_sorted(vm))
-		return refresh_sorted(vm, maps, timer, rss_fn, ctx, err);
+		return refresh_sorted(vm, maps, timer, hooks, err);
 	rc = refresh_window(vm, maps, timer, err);
 	if (rc < 0)
 		return rc;
-	if (timer && index_due(vm) && tui_mapfeed_index(vm, maps, err) == 0)
+	if (timer && index_due(vm) && tui_mapfeed_index(vm, maps, hooks, err) == 0)
 		rc = 1;
 	if (!tui_mapview_short(vm) || !anything_above(vm, maps))
 		return rc;
 	/* A fresh index: an old one could pull up too little, or too far. */
-	again = tui_mapfeed_index(vm, maps, err);
+	again = tui_mapfeed_index(vm, maps, hooks, err);
 	if (again < 0)
 		return again;
 	if (tui_mapview_pull_up(vm) != TUI_MV_REQUERY)
@@ -143,13 +157,14 @@ int tui_mapfeed_refresh(struct tui_mapview *vm, struct ms_maps *maps, bool timer
 }
 
 int tui_mapfeed_moved(struct tui_mapview *vm, struct ms_maps *maps, int rc,
-		      int (*again)(struct tui_mapview *, long), long delta, struct ms_error *err)
+		      int (*again)(struct tui_mapview *, long), long delta,
+		      const struct tui_mapfeed_hooks *hooks, struct ms_error *err)
 {
 	int irc;
 
 	if (rc != TUI_MV_NEED_INDEX)
 		return rc;
-	irc = tui_mapfeed_index(vm, maps, err);
+	irc = tui_mapfeed_index(vm, maps, hooks, err);
 	if (irc < 0)
 		return irc;
 	return again ? again(vm, delta) : tui_mapview_end(vm);

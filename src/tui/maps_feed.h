@@ -11,7 +11,13 @@
  * with a name filter); if one does, it rebuilds the index and pulls the
  * window up once, so the screen is full.
  * Sorted, it collects every mapping when there is none yet or the index is
- * due, with their RSS from rss_fn when one is given.
+ * due.
+ *
+ * Hooks (NULL for none) see every full listing, the index's and the sorted
+ * one, before the model takes it: hooks->rss gives each mapping's RSS (one
+ * query over the listing), hooks->listing receives the listing and that RSS
+ * (the view's strip and header totals come from it), and the sorted rows
+ * carry the RSS only when hooks->rss_sorts (the RSS column shows).
  *
  * Residency of the rows and verdicts stay with the view.  Errors come back
  * as negative ms_errcodes with err filled: MS_ERR_EXITED, MS_ERR_EXECED
@@ -28,11 +34,18 @@
 #include "core/maps/maps.h"
 #include "tui/maps_model.h"
 
-/* Every mapping's RSS (all->count of them), malloc'd, or NULL when unknown. */
-typedef uint64_t *(*tui_listing_rss_fn)(void *ctx, const struct ms_maplist *all);
+struct tui_mapfeed_hooks {
+	/* Every mapping's RSS (all->count of them), malloc'd, or NULL when unknown. */
+	uint64_t *(*rss)(void *ctx, const struct ms_maplist *all);
+	/* A full listing, with its RSS (NULL when unknown or not asked). */
+	void (*listing)(void *ctx, const struct ms_maplist *all, const uint64_t *rss);
+	bool rss_sorts;
+	void *ctx;
+};
 
 /* A full walk as the index.  0 or a negative ms_errcode. */
-int tui_mapfeed_index(struct tui_mapview *vm, struct ms_maps *maps, struct ms_error *err);
+int tui_mapfeed_index(struct tui_mapview *vm, struct ms_maps *maps,
+		      const struct tui_mapfeed_hooks *hooks, struct ms_error *err);
 
 /*
  * Query what the model shows and apply it; timer: a timer tick (marks age,
@@ -40,7 +53,7 @@ int tui_mapfeed_index(struct tui_mapview *vm, struct ms_maps *maps, struct ms_er
  * ms_errcode.
  */
 int tui_mapfeed_refresh(struct tui_mapview *vm, struct ms_maps *maps, bool timer,
-			tui_listing_rss_fn rss_fn, void *ctx, struct ms_error *err);
+			const struct tui_mapfeed_hooks *hooks, struct ms_error *err);
 
 /*
  * Finish a move whose model call returned rc (TUI_MV_*): on NEED_INDEX,
@@ -48,6 +61,7 @@ int tui_mapfeed_refresh(struct tui_mapview *vm, struct ms_maps *maps, bool timer
  * when again is NULL).  The final TUI_MV_*, or a negative ms_errcode.
  */
 int tui_mapfeed_moved(struct tui_mapview *vm, struct ms_maps *maps, int rc,
-		      int (*again)(struct tui_mapview *, long), long delta, struct ms_error *err);
+		      int (*again)(struct tui_mapview *, long), long delta,
+		      const struct tui_mapfeed_hooks *hooks, struct ms_error *err);
 
 #endif

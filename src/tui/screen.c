@@ -84,6 +84,9 @@ void tui_colors_init(struct tui_app *app)
 		init_pair((short)p, (short)app->cfg.colors[roles[p]], -1);
 	init_pair(TUI_PAIR_BANNER, COLOR_WHITE, COLOR_RED);
 	init_pair(TUI_PAIR_STALE, (short)app->cfg.colors[roles[TUI_PAIR_STALE]], -1);
+	init_pair(TUI_PAIR_STRIP_HEAP, COLOR_MAGENTA, -1);
+	init_pair(TUI_PAIR_STRIP_STACK, COLOR_CYAN, -1);
+	init_pair(TUI_PAIR_STRIP_ANON, COLOR_BLUE, -1);
 }
 
 attr_t tui_pair_attr(const struct tui_app *app, enum tui_pair pair)

@@ -28,6 +28,7 @@
 #include "tui/maps_model.h"
 #include "core/stale/ignore.h"
 #include "tui/symbol_at.h"
+#include "tui/strip.h"
 
 #define TUI_MIN_COLS 20
 #define TUI_MIN_LINES 5
@@ -41,6 +42,9 @@ enum tui_pair {
 	TUI_PAIR_REMOVED,
 	TUI_PAIR_BANNER,
 	TUI_PAIR_STALE,
+	TUI_PAIR_STRIP_HEAP, /* the address-space strip's kinds without a row colour */
+	TUI_PAIR_STRIP_STACK,
+	TUI_PAIR_STRIP_ANON,
 };
 
 struct tui_app;
@@ -182,6 +186,9 @@ struct tui_maps_frame {
 	bool rss_column;              /* the RSS column (rows' rss from the model) */
 	const char *where;            /* NULL, or where a process under another root lives */
 	const char *symbol;           /* NULL, or g's symbol line for the selected mapping */
+	const struct tui_strip *strip; /* the address-space strip, or NULL */
+	bool rss_total_known;         /* rss_total: the filtered list's RSS, from the index */
+	uint64_t rss_total;
 };
 /* What a frame showed: a pane grown for a long name leaves fewer rows, from a later one. */
 struct tui_maps_drawn {

@@ -21,12 +21,17 @@ libmapscope_tui_a_SOURCES = \
 	src/tui/stale_model.c src/tui/stale_model.h \
 	src/tui/stale_detail.c src/tui/stale_detail.h \
 	src/tui/files_model.c src/tui/files_model.h \
-	src/tui/symbol_at.c src/tui/symbol_at.h
+	src/tui/symbol_at.c src/tui/symbol_at.h \
+	src/tui/strip.c src/tui/strip.h \
+	src/tui/bars.c src/tui/bars.h \
+	src/tui/maps_header.c src/tui/maps_header.h
 TUI_LIBS = libmapscope-tui.a
 TUI_CURSES_SOURCES = \
 	src/tui/tui.h \
 	src/tui/screen.c src/tui/pane.c src/tui/keys.c \
-	src/tui/view_maps.c src/tui/view_procs.c src/tui/view_help.c \
+	src/tui/view_maps.c src/tui/view_maps_detail.c src/tui/view_maps_detail.h \
+	src/tui/view_strip.c src/tui/view_strip.h \
+	src/tui/view_procs.c src/tui/view_help.c \
 	src/tui/view_stale.c src/tui/view_files.c src/tui/view_symbol.c \
 	src/tui/stopsig.c src/tui/stopsig.h
 TUI_MAIN_SOURCES = src/tui/explorer.c

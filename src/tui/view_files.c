@@ -9,6 +9,7 @@
 #include "core/files/fileinfo.h"
 #include "core/resid/residency.h"
 #include "core/base/units.h"
+#include "tui/bars.h"
 #include "tui/elide.h"
 #include "tui/files_model.h"
 #include "tui/format.h"
@@ -191,19 +192,36 @@ static unsigned files_click(struct tui_app *app, struct tui_view *v, int y)
 	return y >= 2 && tui_fileview_click(&fv_of(v)->fv, (size_t)(y - 2)) ? TUI_F_REQUERY | TUI_F_REDRAW : 0;
 }
 
+/* A row's bar: its RSS while sorted by RSS, else its size. */
+static uint64_t file_bar(const struct tui_fileview *fv, const struct ms_filerow *r, bool *known)
+{
+	if (fv->sort == MS_FILESORT_RSS) {
+		*known = r->info.rss_known;
+		return r->info.rss;
+	}
+	*known = true;
+	return r->size;
+}
+
 size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_fileview *fv,
 			    const char *title)
 {
 	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
 	char text[TUI_LINE_MAX], size[32], filter[4 * TUI_FIND_MAX];
 	size_t widest = 0;
-	uint64_t total = 0;
+	uint64_t total = 0, bar_max = 0;
+	bool known;
 
 	werase(win);
 	if (tui_draw_too_small(win))
 		return 0;
-	for (size_t i = 0; i < fv->fm.count; i++)
+	for (size_t i = 0; i < fv->fm.count; i++) {
+		uint64_t value = file_bar(fv, &fv->fm.rows[i], &known);
+
 		total += fv->fm.rows[i].size;
+		if (known && value > bar_max)
+			bar_max = value;
+	}
 	ms_format_size(total, false, size, sizeof(size));
 	ms_escape(fv->filter, strlen(fv->filter), filter, sizeof(filter), app->escape_flags | MS_ESC_ASCII);
 	snprintf(text, sizeof(text), "mapscope | %.300s | files: %zu, %s mapped%s%s | sorted by %s%s",
@@ -211,6 +229,7 @@ size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_f
 		 ms_filesort_name(fv->sort), fv->reverse ? ", reversed" : "");
 	tui_draw_header(app, win, text);
 	tui_format_fileheading(text, sizeof(text), fv, w);
+	tui_bar_insert_heading(text, sizeof(text), "NAME");
 	tui_heading_offset(text, sizeof(text), fv->hscroll);
 	wattron(win, A_BOLD);
 	tui_put(win, 1, 0, text, w, false);
@@ -219,15 +238,20 @@ size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_f
 		size_t row = fv->top + (size_t)i, name_at, whole;
 		const struct ms_filerow *r;
 		attr_t a = 0;
+		uint64_t value;
 
 		if (row >= fv->fm.count)
 			break;
 		r = &fv->fm.rows[row];
 		if (r->info.verdict_known && ms_stale_verdict_is_stale(r->info.verdict.verdict))
 			a = tui_pair_attr(app, TUI_PAIR_STALE);
+		else if (ms_permsets_wx(r->perm_sets))
+			a = tui_pair_attr(app, TUI_PAIR_ANOMALY);
 		if (row == fv->sel)
 			a |= A_REVERSE;
 		name_at = tui_format_filerow(text, sizeof(text), fv, r, w, app->escape_flags);
+		value = file_bar(fv, r, &known);
+		name_at = tui_bar_insert(text, sizeof(text), name_at, value, bar_max, known);
 		whole = tui_put_fitted_row(win, 2 + i, text, sizeof(text), name_at, fv->hscroll,
 					   r->kind == MS_FILEKIND_FILE, a, app->escape_flags);
 		if (whole > widest)

@@ -13,15 +13,17 @@
 #include "core/maps/maps.h"
 #include "core/resid/residency.h"
 #include "core/snap/snapshot.h"
+#include "tui/bars.h"
 #include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/maps_feed.h"
+#include "tui/maps_header.h"
 #include "tui/tui.h"
 #include "tui/verdicts.h"
+#include "tui/view_maps_detail.h"
+#include "tui/view_strip.h"
 
 #define DETAIL_MAX 16
-#define DETAIL_LINES 16 /* the mapping's own lines, then residency */
-#define PANE_MIN_ROWS 3 /* mapping rows kept above a pane grown for a long name */
 
 struct maps_view {
 	struct tui_view base;
@@ -44,6 +46,9 @@ struct maps_view {
 	bool rss_column;           /* R: the visible rows' RSS, one walk per refresh */
 	struct tui_maps_drawn drawn; /* the rows the last frame showed, for clicks */
 	struct tui_symbols_shown symbols; /* g's symbol */
+	struct tui_strip strip;    /* from the index listing */
+	uint64_t rss_total;        /* the filtered list's RSS, from the index listing */
+	bool rss_total_known;
 };
 
 int tui_maps_rows(int lines, bool detail)
@@ -142,6 +147,29 @@ static void refresh_rss_column(struct tui_app *app, struct maps_view *mv)
 	tui_mapview_residency_visible(&mv->vm, query_rows, mv);
 }
 
+struct feed_ctx {
+	struct tui_app *app;
+	struct maps_view *mv;
+};
+
+/*
+ * What a full listing gives beside the rows: the strip, and the RSS total of
+ * the mappings the filters keep (rss: NULL when unknown).  A feed hook
+ * (maps_feed.h), called before the model takes the listing.
+ */
+static void index_pictures(void *ctx, const struct ms_maplist *all, const uint64_t *rss)
+{
+	struct maps_view *mv = ((struct feed_ctx *)ctx)->mv;
+
+	if (tui_strip_build(&mv->strip, all, &mv->vm) < 0)
+		mv->strip.valid = false;
+	mv->rss_total = 0;
+	mv->rss_total_known = rss != NULL;
+	for (size_t i = 0; rss && i < all->count; i++)
+		if (tui_mapview_name_matches(&mv->vm, &all->items[i]))
+			mv->rss_total += rss[i];
+}
+
 /* Stale verdicts for the rows on screen. */
 static void judge_shown(struct tui_app *app, struct maps_view *mv, bool timer)
 {
@@ -154,16 +182,14 @@ static void judge_shown(struct tui_app *app, struct maps_view *mv, bool timer)
 	}
 }
 
-struct rss_ctx {
-	struct tui_app *app;
-	struct maps_view *mv;
-};
-
-/* Every mapping's RSS, in one query over the whole listing (a sort by RSS needs them all). */
+/*
+ * Every mapping's RSS, in one query over the whole listing (a sort by RSS
+ * needs them all, and so does the header's total); NULL when unknown.
+ */
 static uint64_t *listing_rss(void *ctx, const struct ms_maplist *all)
 {
-	struct tui_app *app = ((struct rss_ctx *)ctx)->app;
-	struct maps_view *mv = ((struct rss_ctx *)ctx)->mv;
+	struct tui_app *app = ((struct feed_ctx *)ctx)->app;
+	struct maps_view *mv = ((struct feed_ctx *)ctx)->mv;
 	struct ms_resinfo *info = calloc(all->count ? all->count : 1, sizeof(*info));
 	uint64_t *rss = calloc(all->count ? all->count : 1, sizeof(*rss));
 	struct ms_error err;
@@ -172,7 +198,8 @@ static uint64_t *listing_rss(void *ctx, const struct ms_maplist *all)
 	    (all->count && ms_residency_query(mv->res, all->items, all->count, info, &err) < 0)) {
 		free(rss);
 		rss = NULL;
-		tui_message(app, "pid %d: no RSS for the sorted rows", (int)mv->pid);
+		if (mv->rss_column && tui_mapview_sorted(&mv->vm))
+			tui_message(app, "pid %d: no RSS for the sorted rows", (int)mv->pid);
 	}
 	for (size_t i = 0; rss && i < all->count; i++)
 		rss[i] = info[i].rss;
@@ -185,10 +212,18 @@ static bool gone_code(int rc)
 	return rc == MS_ERR_EXITED || rc == MS_ERR_EXECED || rc == MS_ERR_NOMM;
 }
 
+/* What the view adds to every full listing the feed takes (maps_feed.h). */
+static struct tui_mapfeed_hooks feed_hooks(struct feed_ctx *ctx)
+{
+	return (struct tui_mapfeed_hooks){ .rss = listing_rss, .listing = index_pictures,
+					   .rss_sorts = ctx->mv->rss_column, .ctx = ctx };
+}
+
 /* A tick or a requery: the feed queries (maps_feed.h), the view adds RSS and verdicts. */
 static unsigned query_window(struct tui_app *app, struct maps_view *mv, bool timer)
 {
-	struct rss_ctx rc_ctx = { app, mv };
+	struct feed_ctx ctx = { app, mv };
+	struct tui_mapfeed_hooks hooks = feed_hooks(&ctx);
 	bool sorted = tui_mapview_sorted(&mv->vm);
 	struct ms_error err;
 	int rc;
@@ -196,8 +231,7 @@ static unsigned query_window(struct tui_app *app, struct maps_view *mv, bool tim
 	if (mv->gone)
 		return 0;
 	set_height(mv);
-	rc = tui_mapfeed_refresh(&mv->vm, mv->maps, timer, mv->rss_column ? listing_rss : NULL,
-				 &rc_ctx, &err);
+	rc = tui_mapfeed_refresh(&mv->vm, mv->maps, timer, &hooks, &err);
 	if (rc < 0) {
 		if (gone_code(rc))
 			return lost(app, mv, &err);
@@ -217,11 +251,13 @@ static unsigned maps_tick(struct tui_app *app, struct tui_view *v, bool timer)
 
 static unsigned moved(struct tui_app *app, struct maps_view *mv, int rc, int (*again)(struct tui_mapview *, long), long delta)
 {
+	struct feed_ctx ctx = { app, mv };
+	struct tui_mapfeed_hooks hooks = feed_hooks(&ctx);
 	struct ms_error err;
 
 	if (rc == TUI_MV_NEED_INDEX && mv->gone)
 		return TUI_F_REDRAW;
-	rc = tui_mapfeed_moved(&mv->vm, mv->maps, rc, again, delta, &err);
+	rc = tui_mapfeed_moved(&mv->vm, mv->maps, rc, again, delta, &hooks, &err);
 	if (rc < 0)
 		return TUI_F_REDRAW;
 	/* Sorted rows are all here: only the verdicts of those now shown are asked. */
@@ -418,43 +454,15 @@ static attr_t row_attr(const struct tui_app *app, const struct tui_maprow *r)
 	return A_NORMAL;
 }
 
-/* The selected mapping's detail lines, then its residency; 0 with no selection. */
-static size_t detail_lines(const struct tui_app *app, const struct tui_maps_frame *f,
-			   struct tui_detail_line *lines)
+/* A row's size bar while sorted by SIZE or RSS: its size, or its RSS when known. */
+static uint64_t map_bar(const struct tui_mapview *vm, const struct tui_maprow *r, bool *known)
 {
-	const struct tui_maprow *sel = tui_mapview_selected(f->vm);
-	size_t n;
-
-	if (!sel)
-		return 0;
-	n = tui_format_detail(lines, DETAIL_LINES - 4, f->detail_map ? f->detail_map : sel->m,
-			      f->verdict, f->ioctl_backend,
-			      app->escape_flags);
-	if (f->symbol) {
-		lines[n].label = "symbol";
-		snprintf(lines[n++].value, sizeof(lines[0].value), "%s", f->symbol);
+	if (vm->sort == TUI_MSORT_RSS) {
+		*known = r->rss_known;
+		return r->rss;
 	}
-	if (f->res_source)
-		n += tui_format_residency(lines + n, DETAIL_LINES - n, f->res, f->res_source);
-	if (f->where && n < DETAIL_LINES) {
-		lines[n].label = "process in";
-		snprintf(lines[n++].value, sizeof(lines[0].value), "%s", f->where);
-	}
-	return n;
-}
-
-/*
- * Mapping rows above the pane: the usual split, or fewer when the detail
- * lines need more (a long name is wrapped whole), down to PANE_MIN_ROWS.
- */
-static int rows_beside_pane(int lines, int w, const struct tui_detail_line *d, size_t n)
-{
-	int body = tui_body_lines(lines), rows = tui_maps_rows(lines, true);
-	int floor = rows < PANE_MIN_ROWS ? rows : PANE_MIN_ROWS, need = tui_pane_height(w, d, n, body);
-
-	if (body - rows < need)
-		rows = body - need;
-	return rows < floor ? floor : rows;
+	*known = r->mark != TUI_MARK_REMOVED;
+	return ms_mapping_size(r->m);
 }
 
 void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
@@ -464,15 +472,20 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 	int lines = getmaxy(win), w = getmaxx(win);
 	int rows = tui_maps_rows(lines, f->detail);
 	size_t first = tui_mapview_first_shown(vm), ndetail = 0;
-	char text[TUI_LINE_MAX], filters[16], total[32];
-	struct tui_detail_line detail[DETAIL_LINES];
+	char text[TUI_LINE_MAX];
+	struct tui_detail_line detail[TUI_DETAIL_LINES];
+	/* The strip is the index's: not while a new filter waits for its index. */
+	bool strip = f->strip && f->strip->valid && vm->index_valid && w >= TUI_STRIP_MIN_COLS, known;
+	bool bars = tui_mapview_sorted(vm) && (vm->sort == TUI_MSORT_SIZE || vm->sort == TUI_MSORT_RSS);
+	int rw = strip ? w - 2 : w; /* the rows, a space, the strip */
+	uint64_t bar_max = 0;
 
 	werase(win);
 	if (tui_draw_too_small(win))
 		return;
 	if (f->detail) {
-		ndetail = detail_lines(app, f, detail);
-		rows = rows_beside_pane(lines, w, detail, ndetail);
+		ndetail = tui_maps_detail_lines(app, f, detail);
+		rows = tui_maps_rows_beside_pane(lines, w, detail, ndetail);
 		/* A taller pane leaves fewer rows: keep the selection among them. */
 		if (vm->sel_row >= first + (size_t)rows)
 			first = vm->sel_row - (size_t)rows + 1;
@@ -482,24 +495,21 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 		drawn->rows = rows;
 		drawn->widest = 0;
 	}
-	tui_format_filters(filters, sizeof(filters), vm->filter);
-	ms_format_size(vm->total_size, false, total, sizeof(total));
-	if (vm->index_valid)
-		snprintf(text, sizeof(text), "%s | %s | filter %s%s%s | %zu/%zu maps, %s%s%s%s", f->title,
-			 f->backend, filters, vm->name_filter[0] ? " name~" : "", vm->name_filter,
-			 tui_mapview_position(vm), vm->nstarts, total,
-			 tui_mapview_sorted(vm) ? " | sort " : "",
-			 tui_mapview_sorted(vm) ? tui_map_sort_name(vm->sort) : "",
-			 vm->sort_reverse ? ", reversed" : "");
-	else
-		snprintf(text, sizeof(text), "%s | %s | filter %s%s%s | %zu shown", f->title,
-			 f->backend, filters, vm->name_filter[0] ? " name~" : "", vm->name_filter,
-			 vm->nrows);
+	tui_format_maps_header(text, sizeof(text), vm, f->title, f->backend, f->rss_total_known,
+			       f->rss_total);
 	tui_draw_header(app, win, text);
 	tui_format_mapheading_rss(text, sizeof(text), app->cfg.hidden, f->rss_column);
+	for (size_t i = 0; bars && i < vm->nrows; i++) {
+		uint64_t value = map_bar(vm, &vm->rows[i], &known);
+
+		if (known && value > bar_max)
+			bar_max = value;
+	}
+	if (bars)
+		tui_bar_insert_heading(text, sizeof(text), "NAME");
 	tui_heading_offset(text, sizeof(text), vm->hscroll);
 	wattron(win, A_BOLD);
-	tui_put(win, 1, 0, text, w, false);
+	tui_put(win, 1, 0, text, rw, false);
 	wattroff(win, A_BOLD);
 	for (int i = 0; i < rows && first + (size_t)i < vm->nrows; i++) {
 		const struct tui_maprow *r = &vm->rows[first + (size_t)i];
@@ -510,14 +520,21 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 			a |= A_REVERSE;
 		name_at = tui_format_maprow_rss(text, sizeof(text), r, app->cfg.hidden, f->rss_column,
 						app->escape_flags);
-		whole = tui_fit_last_column(text, sizeof(text), name_at, w, vm->hscroll, true,
+		if (bars) {
+			uint64_t value = map_bar(vm, r, &known);
+
+			name_at = tui_bar_insert(text, sizeof(text), name_at, value, bar_max, known);
+		}
+		whole = tui_fit_last_column(text, sizeof(text), name_at, rw, vm->hscroll, true,
 					    app->escape_flags);
 		if (drawn && whole > drawn->widest)
 			drawn->widest = whole;
 		wattron(win, a);
-		tui_put(win, 2 + i, 0, text, w, true);
+		tui_put(win, 2 + i, 0, text, rw, true);
 		wattroff(win, a);
 	}
+	if (strip)
+		tui_strip_draw(app, win, f->strip, vm, first, rows, 2, w - 1);
 	if (f->detail)
 		tui_draw_pane(win, detail, ndetail, 2 + rows, lines - 1);
 	tui_draw_message(app, win, f->banner);
@@ -581,6 +598,9 @@ static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		/* Only a cache look-up: the tick judged every row on screen. */
 		.verdict = sel && sel->verdict != TUI_VERDICT_NONE ?
 			   tui_verdicts_find(&mv->verdicts, sel->m) : NULL,
+		.strip = &mv->strip,
+		.rss_total_known = mv->rss_total_known,
+		.rss_total = mv->rss_total,
 	};
 
 	struct ms_mapping shown;
@@ -607,6 +627,7 @@ static void maps_destroy(struct tui_view *v)
 	struct maps_view *mv = mv_of(v);
 
 	tui_mapview_free(&mv->vm);
+	tui_strip_free(&mv->strip);
 	tui_symbols_show_forget(&mv->symbols);
 	ms_mapping_reset(&mv->sel_bid);
 	ms_residency_close(mv->res);

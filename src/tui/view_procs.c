@@ -8,6 +8,7 @@
 #include "core/base/escape.h"
 #include "core/base/units.h"
 #include "core/stale/stale.h"
+#include "tui/bars.h"
 #include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/procs_model.h"
@@ -147,11 +148,24 @@ static void procs_back_from(struct tui_app *app, struct tui_view *v, pid_t pid)
 		tui_message(app, "process list: out of memory");
 }
 
+/* A row's size bar while sorted by RSS or MAPPED; MAPPED is known once counted. */
+static uint64_t proc_bar(const struct tui_procview *pv, const struct ms_procrow *r, bool *known)
+{
+	if (pv->sort_col == TUI_PCOL_RSS) {
+		*known = !r->kthread && r->state != 'Z';
+		return r->rss;
+	}
+	*known = r->counted && !r->maps_err;
+	return r->mapped;
+}
+
 size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_procview *pv)
 {
 	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
 	char text[TUI_LINE_MAX], filter[4 * TUI_FIND_MAX];
 	size_t widest = 0;
+	bool bars = pv->sort_col == TUI_PCOL_RSS || pv->sort_col == TUI_PCOL_MAPPED, known;
+	uint64_t bar_max = 0;
 
 	werase(win);
 	if (tui_draw_too_small(win))
@@ -164,6 +178,14 @@ size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_p
 		 tui_proc_col_name(pv->sort_col));
 	tui_draw_header(app, win, text);
 	tui_format_procheading(text, sizeof(text), (int)pv->sort_col, pv->reverse);
+	for (size_t i = 0; bars && i < pv->nshown; i++) {
+		uint64_t value = proc_bar(pv, tui_procview_row(pv, i), &known);
+
+		if (known && value > bar_max)
+			bar_max = value;
+	}
+	if (bars)
+		tui_bar_insert_heading(text, sizeof(text), "COMMAND");
 	tui_heading_offset(text, sizeof(text), pv->hscroll);
 	wattron(win, A_BOLD);
 	tui_put(win, 1, 0, text, w, false);
@@ -181,6 +203,11 @@ size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_p
 		if (row == pv->sel_row)
 			a |= A_REVERSE;
 		cmd_at = tui_format_procrow(text, sizeof(text), r, app->escape_flags);
+		if (bars) {
+			uint64_t value = proc_bar(pv, r, &known);
+
+			cmd_at = tui_bar_insert(text, sizeof(text), cmd_at, value, bar_max, known);
+		}
 		whole = tui_fit_last_column(text, sizeof(text), cmd_at, w, pv->hscroll, false,
 					    app->escape_flags);
 		if (whole > widest)

@@ -75,7 +75,7 @@ static const struct ms_filerow *row_at(const struct ms_filemap *fm, uint64_t sta
 static void test_json_matches_core(void **state)
 {
 	struct ctx *c = *state;
-	char *out = NULL, perms[5];
+	char *out = NULL, perms[MS_PERMSETS_MAX];
 	json_error_t jerr;
 	json_t *root, *files, *f;
 	size_t i, twice = 0;
@@ -99,7 +99,7 @@ static void test_json_matches_core(void **state)
 		assert_int_equal(json_integer_value(json_object_get(f, "maps")), r->mappings);
 		assert_int_equal(json_integer_value(json_object_get(f, "size")), r->size);
 		assert_int_equal(json_integer_value(json_object_get(f, "inode")), r->inode);
-		ms_perms_format(r->perms, perms);
+		ms_permsets_format(r->perm_sets, perms, sizeof(perms));
 		assert_string_equal(json_string_value(json_object_get(f, "perms")), perms);
 		if (strstr(name, "/twice.dat")) {
 			assert_int_equal(r->mappings, 2);
@@ -119,7 +119,7 @@ static void test_json_matches_core(void **state)
 static void test_raw_matches_core(void **state)
 {
 	struct ctx *c = *state;
-	char *out = NULL, *line, *save = NULL, perms[5];
+	char *out = NULL, *line, *save = NULL, perms[MS_PERMSETS_MAX];
 	size_t lines = 0, mappings = 0;
 
 	assert_int_equal(msrun_capture((const char *const[]){ "list", c->pid, "--by-file", "-r", "-n", "-b",
@@ -127,14 +127,14 @@ static void test_raw_matches_core(void **state)
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		uint64_t start, size;
 		size_t maps;
-		char p[8];
+		char p[MS_PERMSETS_MAX];
 		const struct ms_filerow *r;
 
-		assert_int_equal(sscanf(line, "%" SCNx64 " %zu %" SCNu64 " %7s", &start, &maps, &size, p), 4);
+		assert_int_equal(sscanf(line, "%" SCNx64 " %zu %" SCNu64 " %99s", &start, &maps, &size, p), 4);
 		r = row_at(&c->fm, start);
 		assert_int_equal(maps, r->mappings);
 		assert_int_equal(size, r->size);
-		ms_perms_format(r->perms, perms);
+		ms_permsets_format(r->perm_sets, perms, sizeof(perms));
 		assert_string_equal(p, perms);
 		mappings += maps;
 		lines++;

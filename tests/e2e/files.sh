@@ -101,7 +101,7 @@ wait_for "the files view with RSS" sh -c "tmux -S '$SOCK' capture-pane -p -t ms 
 keys '>'
 wait_for "sort by RSS" shows "| sorted by RSS"
 top=$("$BIN" list "$PID" --by-file -r -n -b -o RSS,NAME | sort -rn | head -1 | cut -d' ' -f2-)
-wait_for "the largest RSS on top, $top" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n 3p | grep -qF '$top'"
+wait_for "the largest RSS on top, $top" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n 3p | grep -qF '${top##*/}'"
 pass "R adds RSS, and sorting by it puts $top on top"
 keys q
 wait_for "the maps view" shows "pid $PID ms-fixture | ioctl"

@@ -558,7 +558,7 @@ static void refresh(struct run *r, bool timer)
 {
 	struct ms_error err;
 
-	CHECK(r, tui_mapfeed_refresh(&r->vm, r->maps, timer, NULL, NULL, &err) >= 0, "refresh: %s",
+	CHECK(r, tui_mapfeed_refresh(&r->vm, r->maps, timer, NULL, &err) >= 0, "refresh: %s",
 	      err.msg);
 }
 
@@ -566,7 +566,7 @@ static void moved(struct run *r, int rc, int (*again)(struct tui_mapview *, long
 {
 	struct ms_error err;
 
-	rc = tui_mapfeed_moved(&r->vm, r->maps, rc, again, delta, &err);
+	rc = tui_mapfeed_moved(&r->vm, r->maps, rc, again, delta, NULL, &err);
 	CHECK(r, rc >= 0, "move: %s", err.msg);
 	if (rc == TUI_MV_REQUERY || tui_mapview_sorted(&r->vm))
 		refresh(r, false);

@@ -441,6 +441,67 @@ static void test_maps_sorted_80x12(void **state)
 	draw_model("maps-sorted-name-80x12.txt", 12, 80, false, NULL, name_sorted_model, 0);
 }
 
+/*
+ * The address-space strip in the last column beside twelve rows of a
+ * process with a big anonymous region, a heap, code and a stack, and the
+ * header's totals of the whole list: one letter per kind, the rows on
+ * screen in capitals (the dump has no attributes: no colour needed).
+ */
+static void test_maps_strip_80x12(void **state)
+{
+	struct tui_app app;
+	struct tui_mapview vm;
+	struct tui_strip strip;
+	struct ms_maplist all = { 0 }, window = { 0 };
+	struct tui_maps_frame f = { .title = "pid 42 demo", .backend = "ioctl", .ioctl_backend = true,
+				    .rss_total_known = true, .rss_total = 5u << 20 };
+	char *got;
+
+	(void)state;
+	app_init(&app);
+	resize_term(12, 80);
+	push_map(&all, 0x400000, 0x401000, MS_PERM_READ, "/usr/bin/demo", 8, 1234);
+	push_map(&all, 0x401000, 0x40a000, MS_PERM_READ | MS_PERM_EXEC, "/usr/bin/demo", 8, 1234);
+	push_map(&all, 0x40a000, 0x40c000, MS_PERM_READ | MS_PERM_WRITE, "/usr/bin/demo", 8, 1234);
+	push_map(&all, 0x500000, 0x580000, MS_PERM_READ | MS_PERM_WRITE, "[heap]", 0, 0);
+	push_map(&all, 0x7e0000000000, 0x7e0040000000, MS_PERM_READ | MS_PERM_WRITE, NULL, 0, 0);
+	for (uint64_t i = 0; i < 14; i++)
+		push_map(&all, 0x7f0000000000 + i * 0x10000, 0x7f0000004000 + i * 0x10000,
+			 i % 2 ? MS_PERM_READ : MS_PERM_READ | MS_PERM_EXEC, "/usr/lib/libx.so", 8, 500 + i);
+	push_map(&all, 0x7ffc00000000, 0x7ffc00021000, MS_PERM_READ | MS_PERM_WRITE, "[stack]", 0, 0);
+	tui_mapview_init(&vm, 0, (size_t)tui_maps_rows(12, false));
+	assert_int_equal(tui_mapview_apply_index(&vm, &all), 0);
+	for (size_t i = 0; i < all.count; i++)
+		push_map(&window, all.items[i].start, all.items[i].end, all.items[i].perms,
+			 all.items[i].name, all.items[i].dev_major, all.items[i].inode);
+	tui_mapview_apply(&vm, &window, 0, false, true);
+	tui_strip_init(&strip);
+	assert_int_equal(tui_strip_build(&strip, &all, &vm), 0);
+	f.vm = &vm;
+	f.strip = &strip;
+	tui_maps_draw_frame(&app, stdscr, &f, NULL);
+	got = dump(stdscr);
+	compare("maps-strip-80x12.txt", got);
+	free(got);
+
+	/* At the end: the window is the strip's bottom; the header counts the same totals. */
+	assert_int_equal(tui_mapview_end(&vm), TUI_MV_REQUERY);
+	ms_maplist_free(&window);
+	for (size_t i = 0; i < all.count; i++)
+		if (all.items[i].end > vm.top)
+			push_map(&window, all.items[i].start, all.items[i].end, all.items[i].perms,
+				 all.items[i].name, all.items[i].dev_major, all.items[i].inode);
+	tui_mapview_apply(&vm, &window, vm.top, false, true);
+	tui_maps_draw_frame(&app, stdscr, &f, NULL);
+	got = dump(stdscr);
+	compare("maps-strip-end-80x12.txt", got);
+	free(got);
+	tui_strip_free(&strip);
+	tui_mapview_free(&vm);
+	ms_maplist_free(&all);
+	ms_maplist_free(&window);
+}
+
 /* A process with libraries, a deleted one, a long path and the anonymous kinds. */
 static void files_model(struct tui_fileview *fv, size_t height)
 {
@@ -647,6 +708,7 @@ int main(void)
 		cmocka_unit_test(test_maps_long_names),
 		cmocka_unit_test(test_procs_80x10),
 		cmocka_unit_test(test_maps_sorted_80x12),
+		cmocka_unit_test(test_maps_strip_80x12),
 		cmocka_unit_test(test_files_80x16),
 		cmocka_unit_test(test_files_200x16),
 		cmocka_unit_test(test_files_by_name_80x16),

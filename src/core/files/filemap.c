@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,7 +60,7 @@ static bool has_prefix(const struct ms_mapping *m, const char *prefix)
 	return m->name_len >= n && !memcmp(m->name, prefix, n);
 }
 
-static enum ms_filekind kind_of(const struct ms_mapping *m)
+enum ms_filekind ms_filekind_of(const struct ms_mapping *m)
 {
 	if (m->inode || m->dev_major || m->dev_minor)
 		return MS_FILEKIND_FILE;
@@ -89,7 +90,7 @@ struct key {
 static void key_of_mapping(const struct ms_mapping *m, struct key *k)
 {
 	memset(k, 0, sizeof(*k));
-	k->kind = kind_of(m);
+	k->kind = ms_filekind_of(m);
 	if (k->kind == MS_FILEKIND_FILE) {
 		k->dev_major = m->dev_major;
 		k->dev_minor = m->dev_minor;
@@ -204,7 +205,7 @@ static int new_row(struct ms_filemap *fm, const struct ms_mapping *m, size_t ind
 	struct ms_filerow *r = &fm->rows[fm->count];
 
 	memset(r, 0, sizeof(*r));
-	r->kind = kind_of(m);
+	r->kind = ms_filekind_of(m);
 	if (m->name_len) {
 		r->name = malloc(m->name_len + 1);
 		if (!r->name)
@@ -281,6 +282,7 @@ int ms_filemap_build(struct ms_filemap *fm, const struct ms_maplist *list,
 		r->mappings++;
 		r->size += ms_mapping_size(m);
 		r->perms |= m->perms;
+		r->perm_sets |= (uint16_t)(1u << (m->perms & 0xfu));
 		fm->row_of[i] = *s - 1;
 	}
 	for (size_t i = 0; prev && i < fm->count; i++) {
@@ -388,4 +390,49 @@ int ms_filemap_sort(struct ms_filemap *fm, enum ms_filesort key, bool reverse)
 	free(idx);
 	free(tmp);
 	return rehash(fm);
+}
+
+bool ms_permsets_wx(uint16_t perm_sets)
+{
+	for (unsigned p = 0; p < 16; p++)
+		if ((perm_sets & (1u << p)) && (p & MS_PERM_WRITE) && (p & MS_PERM_EXEC))
+			return true;
+	return false;
+}
+
+void ms_permsets_format(uint16_t perm_sets, char *buf, size_t size)
+{
+	char text[16][6];
+	size_t n = 0, at = 0;
+
+	for (unsigned p = 0; p < 16; p++) {
+		char *t;
+
+		if (!(perm_sets & (1u << p)))
+			continue;
+		t = text[n++];
+		ms_perms_format(p, t);
+		/* Private is the usual case: only a shared set keeps its fourth letter. */
+		if (t[3] == 'p')
+			t[3] = '\0';
+		if ((p & MS_PERM_WRITE) && (p & MS_PERM_EXEC))
+			strcat(t, "!");
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && strcmp(text[j - 1], text[j]) > 0; j--) {
+			char tmp[6];
+
+			memcpy(tmp, text[j], sizeof(tmp));
+			memcpy(text[j], text[j - 1], sizeof(tmp));
+			memcpy(text[j - 1], tmp, sizeof(tmp));
+		}
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = 0; i < n && at < size; i++) {
+		int k = snprintf(buf + at, size - at, "%s%s", i ? "," : "", text[i]);
+
+		if (k < 0)
+			break;
+		at += (size_t)k;
+	}
 }

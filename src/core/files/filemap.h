@@ -10,8 +10,10 @@
  *   - without a device and inode, by kind: [heap], [stack], anonymous
  *     (unnamed), each named anonymous region ([anon:NAME]) by its name,
  *     and each other bracketed name ([vdso], [vvar], ...) as its own kind.
- * A row counts its mappings, sums their sizes, unites their permissions
- * and remembers its first mapping (lowest address), whose index in the
+ * A row counts its mappings, sums their sizes, unites their permissions,
+ * keeps the distinct permission sets its mappings have (perm_sets: a
+ * union like "rwx" would read as a writable and executable mapping where
+ * there is none) and remembers its first mapping (lowest address), whose index in the
  * list row_of[] maps back from every mapping.  Grouping is by hash: linear
  * in the mappings whatever their names (probes counts the slots compared,
  * for the tests).  Rows come out in the order of their first mapping.
@@ -75,6 +77,7 @@ struct ms_filerow {
 	size_t mappings;
 	uint64_t size;
 	unsigned perms;       /* MS_PERM_* of every mapping, united */
+	uint16_t perm_sets;   /* bit p: some mapping has exactly the MS_PERM_* bits p */
 	size_t first;         /* index of the first mapping in the list */
 	uint64_t first_addr;
 	struct ms_fileinfo info;
@@ -93,6 +96,20 @@ struct ms_filemap {
 int ms_filemap_build(struct ms_filemap *fm, const struct ms_maplist *list,
 		     const struct ms_filemap *prev, struct ms_error *err);
 void ms_filemap_free(struct ms_filemap *fm);
+
+/* The kind of row a mapping goes to (a file, heap, stack, ...). */
+enum ms_filekind ms_filekind_of(const struct ms_mapping *m);
+
+/*
+ * The distinct permission sets of perm_sets as text, in ASCII order:
+ * "r--,r-x,rw-".  A shared set has a fourth letter ("rw-s"); a set that is
+ * writable and executable at once is followed by '!' ("rwx!").  "" for
+ * none.  MS_PERMSETS_MAX bytes always suffice.
+ */
+#define MS_PERMSETS_MAX 100
+void ms_permsets_format(uint16_t perm_sets, char *buf, size_t size);
+/* Some mapping is writable and executable at once (a W^X breach). */
+bool ms_permsets_wx(uint16_t perm_sets);
 
 /* The row's name for display (raw bytes): its name, or "[anonymous]" for unnamed memory. */
 const char *ms_filerow_name(const struct ms_filerow *row, size_t *len);

@@ -319,6 +319,71 @@ static int soname_of(const struct crafted *c, size_t size, char *out, char *why)
 	return rc;
 }
 
+/*
+ * One file mapped read-only, executable, writable (private) and writable
+ * and executable: the row lists each set once, in text order, and marks
+ * the writable and executable one; without it there is no mark.
+ */
+static void test_perm_sets(void **state)
+{
+	char path[] = "/tmp/ms-permsets-XXXXXX", sets[MS_PERMSETS_MAX];
+	int fd = mkstemp(path);
+	long page = sysconf(_SC_PAGESIZE);
+	static const int prot[] = { PROT_READ, PROT_READ | PROT_EXEC, PROT_READ | PROT_WRITE, PROT_READ,
+				    PROT_READ | PROT_WRITE | PROT_EXEC };
+	void *at[5];
+	struct ms_proc *proc;
+	struct ms_maps *maps;
+	struct ms_maplist list = { 0 };
+	struct ms_filemap fm = { 0 };
+	struct ms_error err;
+	const struct ms_filerow *r;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 8 * page), 0);
+	for (int i = 0; i < 5; i++) {
+		at[i] = mmap(NULL, (size_t)page, prot[i], MAP_PRIVATE, fd, (off_t)(i * page));
+		assert_true(at[i] != MAP_FAILED);
+	}
+	collect_pid(getpid(), MS_BACKEND_AUTO, &proc, &maps, &list);
+	assert_int_equal(ms_filemap_build(&fm, &list, NULL, &err), 0);
+	r = row_of_path(&fm, path);
+	assert_int_equal(r->mappings, 5);
+	ms_permsets_format(r->perm_sets, sets, sizeof(sets));
+	assert_string_equal(sets, "r--,r-x,rw-,rwx!");
+	assert_true(ms_permsets_wx(r->perm_sets));
+	ms_filemap_free(&fm);
+	ms_maplist_free(&list);
+
+	/* Without the rwx mapping: no mark, though the union is still rwx. */
+	assert_int_equal(munmap(at[4], (size_t)page), 0);
+	assert_int_equal(ms_maps_collect(maps, 0, &list, &err), 0);
+	assert_int_equal(ms_filemap_build(&fm, &list, NULL, &err), 0);
+	r = row_of_path(&fm, path);
+	assert_int_equal(r->perms, MS_PERM_READ | MS_PERM_WRITE | MS_PERM_EXEC);
+	ms_permsets_format(r->perm_sets, sets, sizeof(sets));
+	assert_string_equal(sets, "r--,r-x,rw-");
+	assert_false(ms_permsets_wx(r->perm_sets));
+
+	/* A shared set keeps its fourth letter; a buffer too small is cut, terminated. */
+	ms_permsets_format((uint16_t)(1u << (MS_PERM_READ | MS_PERM_WRITE | MS_PERM_SHARED)), sets, sizeof(sets));
+	assert_string_equal(sets, "rw-s");
+	ms_permsets_format(r->perm_sets, sets, 6);
+	assert_string_equal(sets, "r--,r");
+	ms_permsets_format(0, sets, sizeof(sets));
+	assert_string_equal(sets, "");
+
+	for (int i = 0; i < 4; i++)
+		munmap(at[i], (size_t)page);
+	ms_filemap_free(&fm);
+	ms_maplist_free(&list);
+	ms_maps_close(maps);
+	ms_proc_close(proc);
+	close(fd);
+	unlink(path);
+}
+
 static void test_soname_crafted(void **state)
 {
 	struct crafted c;
@@ -442,6 +507,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fixture_ioctl, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_fixture_text, fx_setup, fx_teardown),
 		cmocka_unit_test(test_perms_union),
+		cmocka_unit_test(test_perm_sets),
 		cmocka_unit_test(test_soname_crafted),
 		cmocka_unit_test(test_soname_test_library),
 		cmocka_unit_test(test_version_from_name),
