@@ -11,6 +11,7 @@ libmapscope_tui_a_SOURCES = \
 	src/tui/settings.c src/tui/settings.h \
 	src/tui/format.c src/tui/format.h \
 	src/tui/elide.c src/tui/elide.h \
+	src/tui/columns.c src/tui/columns.h \
 	src/tui/maps_model.c src/tui/maps_model.h \
 	src/tui/procs_model.c src/tui/procs_model.h \
 	src/tui/verdicts.c src/tui/verdicts.h \
