@@ -14,6 +14,13 @@ static const char *const notes[] = {
 	"Esc alone (no other byte right after it) closes one thing per press.",
 	"Home, End, PgUp, PgDn, arrows: xterm, VT220, rxvt, Linux forms, any TERM.",
 	"Alt+key, Ctrl+arrows, unknown escape sequences: read whole, ignored.",
+	"Sort arrows: ^ after a heading means ascending, v descending.",
+	"Mouse: the wheel scrolls; a click on a heading sorts by it, a second reverses;",
+	"a double click on a row opens it, as Enter does.",
+	"Narrow screens keep NAME or COMMAND 24 wide; other columns drop in this order:",
+	"process list: MAPS, MAPPED, USER, RSS, STALE; stale view: FILES, USER;",
+	"maps view: DEV, OFFSET, PERMS, RSS, SIZE;",
+	"files view: BUILDID, SONAME, VERSION, MAPS, RSS, PERMS, VERDICT.",
 };
 
 const char *const *tui_action_notes(size_t *count)
@@ -35,6 +42,7 @@ static const char *tui_scope_title(enum tui_scope scope)
 	case TUI_SCOPE_MAPS: return "Maps view";
 	case TUI_SCOPE_STALE: return "Stale view";
 	case TUI_SCOPE_FILES: return "Files view";
+	case TUI_SCOPE_COLUMNS: return "Column chooser (C; Esc or q saves and closes)";
 	default: return "Everywhere";
 	}
 }

@@ -24,6 +24,7 @@ enum tui_scope {
 	TUI_SCOPE_MAPS,
 	TUI_SCOPE_STALE,
 	TUI_SCOPE_FILES,
+	TUI_SCOPE_COLUMNS,
 	TUI_SCOPE_COUNT,
 };
 
@@ -42,6 +43,7 @@ enum tui_scope {
 	A(BACK, TUI_SCOPE_ALL, "Esc", "close the innermost: prompt, help, detail pane, then the view") \
 	A(QUIT, TUI_SCOPE_ALL, "q", "go back; quit from the first screen") \
 	A(STALE_VIEW, TUI_SCOPE_ALL, "D", "processes running deleted or replaced files") \
+	A(COLUMNS, TUI_SCOPE_ALL, "C", "choose, order, hide this list's columns (saved in the config file)") \
 	A(OPEN, TUI_SCOPE_PROCS, "Enter", "open the selected process") \
 	A(SORT_NEXT, TUI_SCOPE_PROCS, ">", "sort by the next column") \
 	A(SORT_PREV, TUI_SCOPE_PROCS, "<", "sort by the previous column") \
@@ -69,7 +71,10 @@ enum tui_scope {
 	A(FILES_JUMP, TUI_SCOPE_FILES, "Enter", "back to the maps view, at the file's first mapping") \
 	A(FILES_SORT_NEXT, TUI_SCOPE_FILES, ">", "sort by the next column: SIZE, RSS, MAPS, NAME, address") \
 	A(FILES_SORT_PREV, TUI_SCOPE_FILES, "<", "sort by the previous column") \
-	A(FILES_SORT_REVERSE, TUI_SCOPE_FILES, "I", "reverse the sort order")
+	A(FILES_SORT_REVERSE, TUI_SCOPE_FILES, "I", "reverse the sort order") \
+	A(COLUMN_TOGGLE, TUI_SCOPE_COLUMNS, "Space Enter", "show or hide the selected column") \
+	A(COLUMN_EARLIER, TUI_SCOPE_COLUMNS, "[ -", "move the selected column left") \
+	A(COLUMN_LATER, TUI_SCOPE_COLUMNS, "] +", "move the selected column right")
 
 enum tui_action {
 	TUI_ACT_NONE,

@@ -274,6 +274,23 @@ int tui_layout_hit(const struct tui_layout *l, int x)
 	return -1;
 }
 
+bool tui_layout_sort_click(const struct tui_layout *l, int x, int *sort, bool *reverse)
+{
+	size_t n;
+	const struct tui_column *c = tui_columns(l->view, &n);
+	int id = tui_layout_hit(l, x);
+
+	if (id < 0 || c[id].sort < 0)
+		return false;
+	if (*sort == c[id].sort) {
+		*reverse = !*reverse;
+	} else {
+		*sort = c[id].sort;
+		*reverse = false;
+	}
+	return true;
+}
+
 const char *tui_sort_arrow(bool descending)
 {
 	return descending ? "v" : "^";
@@ -321,8 +338,15 @@ void tui_layout_heading(char *buf, size_t size, const struct tui_layout *l, int 
 		const struct tui_column *col = &c[l->id[i]];
 		char text[64];
 
-		snprintf(text, sizeof(text), "%s%s", col->heading ? col->heading : col->name,
-			 l->id[i] == sort_id ? tui_sort_arrow(descending) : "");
+		int len = snprintf(text, sizeof(text), "%s%s", col->heading ? col->heading : col->name,
+				   l->id[i] == sort_id ? tui_sort_arrow(descending) : "");
+
+		/* An arrow that does not fit takes the space after the cell ("PERM^"). */
+		if (len == l->width[i] + 1 && col->left && at + (size_t)len < size) {
+			memcpy(buf + at, text, (size_t)len + 1);
+			at += (size_t)len;
+			continue;
+		}
 		put_cell(buf, size, &at, text, l->width[i], col->left);
 	}
 	if (at < size)

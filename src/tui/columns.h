@@ -129,6 +129,13 @@ bool tui_layout_shows(const struct tui_layout *l, int id);
 /* The column id under screen column x: the last column from last_x on; -1 between. */
 int tui_layout_hit(const struct tui_layout *l, int x);
 
+/*
+ * A click on the heading at x: the sort key of the column there into *sort
+ * (ascending, or the key's natural order: reverse false), or *reverse
+ * flipped when that key already sorts.  false: no sortable column at x.
+ */
+bool tui_layout_sort_click(const struct tui_layout *l, int x, int *sort, bool *reverse);
+
 /* "^" ascending, "v" descending (the help says so). */
 const char *tui_sort_arrow(bool descending);
 

@@ -65,10 +65,7 @@ static void maps_layout_from_bits(struct tui_layout *l, unsigned hidden, bool rs
 	struct tui_colset set;
 
 	tui_colset_default(&set, TUI_CV_MAPS);
-	set.hidden |= (hidden & TUI_COL_SIZE ? 1u << TUI_MC_SIZE : 0) |
-		      (hidden & TUI_COL_PERMS ? 1u << TUI_MC_PERMS : 0) |
-		      (hidden & TUI_COL_OFFSET ? 1u << TUI_MC_OFFSET : 0) |
-		      (hidden & TUI_COL_DEV ? 1u << TUI_MC_DEV : 0);
+	set.hidden |= tui_settings_hide_columns(hidden);
 	tui_layout_make(l, TUI_CV_MAPS, &set, rss_column ? 0 : 1u << TUI_MC_RSS,
 			TUI_MAPROW_PREFIX, INT_MAX / 2);
 }

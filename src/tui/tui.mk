@@ -23,7 +23,7 @@ TUI_CURSES_SOURCES = \
 	src/tui/tui.h \
 	src/tui/screen.c src/tui/keys.c \
 	src/tui/view_maps.c src/tui/view_maps_frame.c src/tui/view_procs.c src/tui/view_help.c \
-	src/tui/view_stale.c src/tui/view_files.c src/tui/view_symbol.c \
+	src/tui/view_stale.c src/tui/view_files.c src/tui/view_symbol.c src/tui/view_columns.c \
 	src/tui/stopsig.c src/tui/stopsig.h
 TUI_MAIN_SOURCES = src/tui/explorer.c
 

@@ -339,6 +339,20 @@ static unsigned toggle_filter(struct maps_view *mv, unsigned bit)
 	return TUI_F_REQUERY | TUI_F_REDRAW;
 }
 
+/* A click on a heading sorts by its column (RSS only shows while R is on); again, reversed. */
+static unsigned maps_heading(struct tui_app *app, struct tui_view *v, int x)
+{
+	struct maps_view *mv = mv_of(v);
+	int sort = (int)mv->vm.sort;
+	bool reverse = mv->vm.sort_reverse;
+
+	if (!tui_heading_sort(app, TUI_CV_MAPS, mv->rss_column ? 0 : 1u << TUI_MC_RSS,
+			      TUI_MAPROW_PREFIX, x, &sort, &reverse))
+		return 0;
+	tui_mapview_set_sort(&mv->vm, (enum tui_map_sort)sort, reverse);
+	return TUI_F_REQUERY | TUI_F_REDRAW;
+}
+
 /* The next (dir > 0) or previous sort column; RSS only while its column shows. */
 static unsigned sort_by(struct maps_view *mv, int dir)
 {
@@ -531,6 +545,7 @@ static const struct tui_view_ops maps_ops = {
 	.tick = maps_tick,
 	.draw = maps_draw,
 	.click = maps_click,
+	.heading = maps_heading,
 	.jump = maps_jump,
 	.destroy = maps_destroy,
 };

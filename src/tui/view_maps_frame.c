@@ -138,6 +138,12 @@ static void draw_detail(WINDOW *win, const struct tui_detail_line *lines, size_t
 	}
 }
 
+void tui_maps_layout(const struct tui_app *app, bool rss_column, int width, struct tui_layout *l)
+{
+	tui_layout_make(l, TUI_CV_MAPS, &app->cfg.cols[TUI_CV_MAPS], rss_column ? 0 : 1u << TUI_MC_RSS,
+			TUI_MAPROW_PREFIX, width);
+}
+
 void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
 			 struct tui_maps_drawn *drawn)
 {
@@ -147,6 +153,7 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 	size_t first = tui_mapview_first_shown(vm), ndetail = 0;
 	char text[TUI_LINE_MAX], filters[16], total[32];
 	struct tui_detail_line detail[DETAIL_LINES];
+	struct tui_layout l;
 
 	werase(win);
 	if (tui_draw_too_small(win))
@@ -177,7 +184,8 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 			 f->backend, filters, vm->name_filter[0] ? " name~" : "", vm->name_filter,
 			 vm->nrows);
 	tui_draw_header(app, win, text);
-	tui_format_mapheading_rss(text, sizeof(text), app->cfg.hidden, f->rss_column);
+	tui_maps_layout(app, f->rss_column, w, &l);
+	tui_layout_heading(text, sizeof(text), &l, tui_map_sort_column(vm), vm->sort_reverse, NULL);
 	tui_heading_offset(text, sizeof(text), vm->hscroll);
 	wattron(win, A_BOLD);
 	tui_put(win, 1, 0, text, w, false);
@@ -189,8 +197,7 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 
 		if (first + (size_t)i == vm->sel_row)
 			a |= A_REVERSE;
-		name_at = tui_format_maprow_rss(text, sizeof(text), r, app->cfg.hidden, f->rss_column,
-						app->escape_flags);
+		name_at = tui_format_maprow_cols(text, sizeof(text), &l, r, app->escape_flags);
 		whole = tui_fit_last_column(text, sizeof(text), name_at, w, vm->hscroll, true,
 					    app->escape_flags);
 		if (drawn && whole > drawn->widest)

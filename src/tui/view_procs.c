@@ -123,6 +123,19 @@ static unsigned procs_click(struct tui_app *app, struct tui_view *v, int y)
 	return y >= 2 && tui_procview_click(&pv_of(v)->pv, (size_t)(y - 2)) ? TUI_F_REDRAW : 0;
 }
 
+/* A click on the heading sorts by that column; again, the other way. */
+static unsigned procs_heading(struct tui_app *app, struct tui_view *v, int x)
+{
+	struct tui_procview *pv = &pv_of(v)->pv;
+	int sort = (int)pv->sort_col;
+
+	if (!tui_heading_sort(app, TUI_CV_PROCS, 0, 0, x, &sort, &pv->reverse))
+		return 0;
+	pv->sort_col = (enum tui_proc_col)sort;
+	tui_procview_rebuild(pv);
+	return TUI_F_REDRAW;
+}
+
 /* Back from a maps view, even one the command line opened: land on its process. */
 static void procs_back_from(struct tui_app *app, struct tui_view *v, pid_t pid)
 {
@@ -135,15 +148,21 @@ size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_p
 	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
 	char text[TUI_LINE_MAX];
 	size_t widest = 0;
+	struct tui_layout l;
+	int stale_x = -1;
 
 	werase(win);
 	if (tui_draw_too_small(win))
 		return 0;
+	tui_layout_make(&l, TUI_CV_PROCS, &app->cfg.cols[TUI_CV_PROCS], 0, 0, w);
+	for (size_t i = 0; i < l.n; i++)
+		if (l.id[i] == TUI_PC_STALE)
+			stale_x = l.x[i];
 	snprintf(text, sizeof(text), "mapscope | %zu processes (%s) | %s%s | sort %s", pv->nshown,
 		 ms_proclist_source_name(MS_PROCLIST_AUTO), pv->all_users ? "all users" : "your processes",
 		 pv->kthreads ? ", kernel threads" : "", tui_proc_col_name(pv->sort_col));
 	tui_draw_header(app, win, text);
-	tui_format_procheading(text, sizeof(text), (int)pv->sort_col, pv->reverse);
+	tui_format_procheading_cols(text, sizeof(text), &l, (int)pv->sort_col, pv->reverse);
 	tui_heading_offset(text, sizeof(text), pv->hscroll);
 	wattron(win, A_BOLD);
 	tui_put(win, 1, 0, text, w, false);
@@ -160,7 +179,7 @@ size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_p
 			a |= A_DIM;
 		if (row == pv->sel_row)
 			a |= A_REVERSE;
-		cmd_at = tui_format_procrow(text, sizeof(text), r, app->escape_flags);
+		cmd_at = tui_format_procrow_cols(text, sizeof(text), &l, r, app->escape_flags);
 		whole = tui_fit_last_column(text, sizeof(text), cmd_at, w, pv->hscroll, false,
 					    app->escape_flags);
 		if (whole > widest)
@@ -168,14 +187,14 @@ size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_p
 		wattron(win, a);
 		tui_put(win, 2 + i, 0, text, w, true);
 		wattroff(win, a);
-		if (r->stale_counted && r->stale && w > TUI_PROCROW_STALE_X) {
+		if (r->stale_counted && r->stale && stale_x >= 0 && w > stale_x) {
 			/* The count alone in the stale colour, over the plain row. */
 			attr_t sa = a | tui_pair_attr(app, TUI_PAIR_STALE);
 			char cell[32];
 
 			snprintf(cell, sizeof(cell), "%*zu", TUI_PROCROW_STALE_W, r->stale);
 			wattron(win, sa);
-			tui_put(win, 2 + i, TUI_PROCROW_STALE_X, cell, w - TUI_PROCROW_STALE_X, false);
+			tui_put(win, 2 + i, stale_x, cell, w - stale_x, false);
 			wattroff(win, sa);
 		}
 	}
@@ -201,6 +220,7 @@ static const struct tui_view_ops procs_ops = {
 	.tick = procs_tick,
 	.draw = procs_draw,
 	.click = procs_click,
+	.heading = procs_heading,
 	.back_from = procs_back_from,
 	.destroy = procs_destroy,
 };

@@ -81,14 +81,16 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 	size_t widest = 0;
 	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
 	char text[TUI_LINE_MAX];
+	struct tui_layout l;
 
 	werase(win);
 	if (tui_draw_too_small(win))
 		return 0;
+	tui_layout_make(&l, TUI_CV_STALE, &app->cfg.cols[TUI_CV_STALE], 0, 0, w);
 	snprintf(text, sizeof(text), "mapscope | stale: %zu processes run deleted or replaced files | %zu scanned, %zu unreadable",
 		 sv->count, sv->scanned, sv->unreadable);
 	tui_draw_header(app, win, text);
-	tui_format_staleheading(text, sizeof(text));
+	tui_format_staleheading_cols(text, sizeof(text), &l);
 	tui_heading_offset(text, sizeof(text), sv->hscroll);
 	wattron(win, A_BOLD);
 	tui_put(win, 1, 0, text, w, false);
@@ -97,16 +99,16 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 		tui_put(win, 2, 0, "  nothing stale: every scanned process runs the files on disk", w, false);
 	for (int i = 0; i < rows; i++) {
 		size_t row = sv->top_row + (size_t)i;
-		const struct tui_stale_line *l = tui_staleview_line(sv, row);
+		const struct tui_stale_line *line = tui_staleview_line(sv, row);
 		attr_t a;
 		size_t last_at, whole;
 
-		if (!l)
+		if (!line)
 			break;
-		a = l->file < 0 ? A_BOLD : tui_pair_attr(app, TUI_PAIR_STALE);
+		a = line->file < 0 ? A_BOLD : tui_pair_attr(app, TUI_PAIR_STALE);
 		if (row == sv->sel_row)
 			a |= A_REVERSE;
-		last_at = tui_format_staleline(text, sizeof(text), sv, l, app->escape_flags);
+		last_at = tui_format_staleline_cols(text, sizeof(text), &l, sv, line, app->escape_flags);
 		whole = tui_put_fitted_row(win, 2 + i, text, sizeof(text), last_at, sv->hscroll, false, a,
 					   app->escape_flags);
 		if (whole > widest)
