@@ -91,6 +91,7 @@ CMOCKA_TESTS = \
 	tests/tui/test_tui_keydec \
 	tests/tui/test_tui_elide \
 	tests/tui/test_tui_settings \
+	tests/tui/test_tui_columns \
 	tests/tui/test_tui_proclist \
 	tests/tui/test_tui_stale \
 	tests/tui/test_tui_screen \
