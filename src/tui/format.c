@@ -79,6 +79,19 @@ size_t tui_format_maprow_rss(char *buf, size_t size, const struct tui_maprow *r,
 	return tui_format_maprow_cols(buf, size, &l, r, escape_flags);
 }
 
+/* A size, blank while unknown (an RSS not yet counted). */
+static void known_size_cell(char *out, size_t size, bool known, uint64_t bytes)
+{
+	if (known)
+		ms_format_size(bytes, false, out, size);
+}
+
+static void perms_cell(char *out, size_t size, unsigned perms)
+{
+	if (size >= 5)
+		ms_perms_format(perms, out);
+}
+
 static void map_cell(const void *ctx, int id, char *out, size_t size)
 {
 	const struct tui_maprow *r = ctx;
@@ -91,14 +104,8 @@ static void map_cell(const void *ctx, int id, char *out, size_t size)
 	case TUI_MC_SIZE:
 		ms_format_size(ms_mapping_size(m), false, out, size);
 		break;
-	case TUI_MC_RSS:
-		if (r->rss_known)
-			ms_format_size(r->rss, false, out, size);
-		break;
-	case TUI_MC_PERMS:
-		if (size >= 5)
-			ms_perms_format(m->perms, out);
-		break;
+	case TUI_MC_RSS: known_size_cell(out, size, r->rss_known, r->rss); break;
+	case TUI_MC_PERMS: perms_cell(out, size, m->perms); break;
 	case TUI_MC_OFFSET:
 		snprintf(out, size, "%8" PRIx64, m->offset);
 		break;
@@ -579,14 +586,8 @@ static void file_cell(const void *ctx, int id, char *out, size_t size)
 	switch (id) {
 	case TUI_FC_MAPS: snprintf(out, size, "%zu", r->mappings); break;
 	case TUI_FC_SIZE: ms_format_size(r->size, false, out, size); break;
-	case TUI_FC_RSS:
-		if (r->info.rss_known)
-			ms_format_size(r->info.rss, false, out, size);
-		break;
-	case TUI_FC_PERMS:
-		if (size >= 5)
-			ms_perms_format(r->perms, out);
-		break;
+	case TUI_FC_RSS: known_size_cell(out, size, r->info.rss_known, r->info.rss); break;
+	case TUI_FC_PERMS: perms_cell(out, size, r->perms); break;
 	case TUI_FC_VERDICT:
 		if (r->info.verdict_known)
 			snprintf(out, size, "%s", ms_stale_verdict_name(r->info.verdict.verdict));

@@ -46,6 +46,8 @@ static unsigned columns_handle(struct tui_app *app, struct tui_view *v, enum tui
 	struct columns_view *c = cv_of(v);
 	struct tui_colset *set = &app->cfg.cols[c->view];
 
+	if (act == TUI_ACT_BACK || act == TUI_ACT_QUIT)
+		return TUI_F_BACK;
 	switch (act) {
 	case TUI_ACT_DOWN:
 		if (c->sel + 1 < set->n)
@@ -70,9 +72,6 @@ static unsigned columns_handle(struct tui_app *app, struct tui_view *v, enum tui
 			save(app, c);
 		}
 		break;
-	case TUI_ACT_BACK:
-	case TUI_ACT_QUIT:
-		return TUI_F_BACK;
 	default:
 		return 0;
 	}
