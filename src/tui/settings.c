@@ -287,7 +287,7 @@ static bool add_columns_line(const struct tui_settings *c, int v, char *out, siz
 /*
  * The directory holding the file: made 0700 when missing (with its parent,
  * ~/.config), then a real directory of ours or root's that others cannot
- * write.
+ * write (group-writable only for our own group).
  */
 static int check_config_dir(const char *path, struct ms_error *err)
 {
@@ -316,8 +316,9 @@ static int check_config_dir(const char *path, struct ms_error *err)
 		return ms_error_set(err, MS_ERR_IO, errno, "%s: %s", dir,
 				    errno == ELOOP || errno == ENOTDIR ? "not a directory (a symbolic link?)" :
 				    strerror(errno));
+	/* Group-writable only for the user's own group (a private group, umask 002). */
 	if (fstat(fd, &st) < 0 || (st.st_uid != geteuid() && st.st_uid != 0) ||
-	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+	    (st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != getegid())) {
 		close(fd);
 		return ms_error_set(err, MS_ERR_NOACCESS, EPERM,
 				    "%s: another user's, or writable by others: settings not saved", dir);

@@ -31,7 +31,8 @@
  * only: a symbolic link at the path is refused (a dotfiles manager's link
  * is left alone; the chooser says so), and so is anything but a regular
  * file.  The directory must be a directory (not a link) owned by the user
- * (or root) that others cannot write; a missing one is made 0700.  The new
+ * (or root) that others cannot write (its group only if it is the user's
+ * own); a missing one is made 0700.  The new
  * text goes to a temporary beside it, mode 0600, renamed over the file
  * (safewrite.h, atomic), never longer than TUI_SETTINGS_MAX_BYTES.
  *
