@@ -19,6 +19,13 @@ static const char *const notes[] = {
 	"each mapping weighs 1 + log2 of its pages.  c code, d data, f other file,",
 	"h heap, s stack, a anonymous; capitals: the mappings on screen.",
 	"Size bars [####    ]: a full bar is the largest value in the list.",
+	"Sort arrows: ^ after a heading means ascending, v descending.",
+	"Mouse: the wheel scrolls; a click on a heading sorts by it, a second reverses;",
+	"a double click on a row opens it, as Enter does.",
+	"Narrow screens keep NAME or COMMAND 24 wide; other columns drop in this order:",
+	"process list: MAPS, MAPPED, USER, RSS, STALE; stale view: FILES, USER;",
+	"maps view: DEV, OFFSET, PERMS, RSS, SIZE;",
+	"files view: BUILDID, SONAME, VERSION, MAPS, RSS, PERMS, VERDICT.",
 };
 
 const char *const *tui_action_notes(size_t *count)
@@ -40,6 +47,7 @@ static const char *tui_scope_title(enum tui_scope scope)
 	case TUI_SCOPE_MAPS: return "Maps view";
 	case TUI_SCOPE_STALE: return "Stale view";
 	case TUI_SCOPE_FILES: return "Files view";
+	case TUI_SCOPE_COLUMNS: return "Column chooser (C; Esc or q saves and closes)";
 	default: return "Everywhere";
 	}
 }

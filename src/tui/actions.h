@@ -24,6 +24,7 @@ enum tui_scope {
 	TUI_SCOPE_MAPS,
 	TUI_SCOPE_STALE,
 	TUI_SCOPE_FILES,
+	TUI_SCOPE_COLUMNS,
 	TUI_SCOPE_COUNT,
 };
 
@@ -42,6 +43,7 @@ enum tui_scope {
 	A(BACK, TUI_SCOPE_ALL, "Esc", "close the innermost: prompt, help, detail pane, view; never quits") \
 	A(QUIT, TUI_SCOPE_ALL, "q", "go back; quit from the first screen") \
 	A(STALE_VIEW, TUI_SCOPE_ALL, "D", "processes running deleted or replaced files") \
+	A(COLUMNS, TUI_SCOPE_ALL, "C", "choose, order, hide this list's columns (saved in the config file)") \
 	A(OPEN, TUI_SCOPE_PROCS, "Enter", "open the selected process") \
 	A(SORT_NEXT, TUI_SCOPE_PROCS, ">", "sort by the next column") \
 	A(SORT_PREV, TUI_SCOPE_PROCS, "<", "sort by the previous column") \
@@ -79,7 +81,10 @@ enum tui_scope {
 	A(FILES_SEARCH, TUI_SCOPE_FILES, "/", "search file names as you type") \
 	A(FILES_SEARCH_NEXT, TUI_SCOPE_FILES, "n", "next match of the search") \
 	A(FILES_SEARCH_PREV, TUI_SCOPE_FILES, "N", "previous match of the search") \
-	A(FILES_FILTER, TUI_SCOPE_FILES, "\\", "show only mappings whose name contains a text")
+	A(FILES_FILTER, TUI_SCOPE_FILES, "\\", "show only mappings whose name contains a text") \
+	A(COLUMN_TOGGLE, TUI_SCOPE_COLUMNS, "Space Enter", "show or hide the selected column") \
+	A(COLUMN_EARLIER, TUI_SCOPE_COLUMNS, "[ -", "move the selected column left") \
+	A(COLUMN_LATER, TUI_SCOPE_COLUMNS, "] +", "move the selected column right")
 
 enum tui_action {
 	TUI_ACT_NONE,

@@ -213,21 +213,70 @@ static unsigned prompt_key(struct tui_app *app, int ch)
 	return p->fn(app, p->owner, p->text, done, accepted);
 }
 
+/* The list a view shows columns of, for C; -1 for none (help, the chooser). */
+static int colview_of(enum tui_scope scope)
+{
+	switch (scope) {
+	case TUI_SCOPE_PROCS: return TUI_CV_PROCS;
+	case TUI_SCOPE_MAPS: return TUI_CV_MAPS;
+	case TUI_SCOPE_FILES: return TUI_CV_FILES;
+	case TUI_SCOPE_STALE: return TUI_CV_STALE;
+	default: return -1;
+	}
+}
+
+/*
+ * The mouse: the wheel moves the selection MOUSE_WHEEL_ROWS rows; a press
+ * on line 1 is a heading click; on a row it selects, and a second press on
+ * the same line within MOUSE_DOUBLE_SECONDS opens (Enter's action there).
+ * Presses are reported at once (mouseinterval 0), so double clicks are
+ * told here, the same under every terminal.
+ */
+#define MOUSE_WHEEL_ROWS 3
+#define MOUSE_DOUBLE_SECONDS 0.4
+
+static unsigned mouse(struct tui_app *app)
+{
+	const struct tui_view_ops *ops = app->top->ops;
+	unsigned flags = 0;
+	enum tui_action act;
+	double now = now_seconds();
+	bool twice;
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
+		return 0;
+	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		act = ev.bstate & BUTTON4_PRESSED ? TUI_ACT_UP : TUI_ACT_DOWN;
+		for (int i = 0; i < MOUSE_WHEEL_ROWS; i++)
+			flags |= ops->handle(app, app->top, act);
+		return flags;
+	}
+	if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
+		return 0;
+	twice = ev.y == app->mouse_y && now - app->mouse_press < MOUSE_DOUBLE_SECONDS;
+	app->mouse_press = twice ? 0 : now;
+	app->mouse_y = ev.y;
+	if (ev.y == 1)
+		return ops->heading ? ops->heading(app, app->top, ev.x) : 0;
+	if (ops->click)
+		flags = ops->click(app, app->top, ev.y);
+	act = tui_key_action(ops->scope, '\n');
+	if (twice && ev.y >= 2 && act != TUI_ACT_NONE && ops->scope != TUI_SCOPE_COLUMNS)
+		flags |= ops->handle(app, app->top, act);
+	return flags;
+}
+
 static unsigned dispatch(struct tui_app *app, int ch, double *deadline)
 {
 	enum tui_action act;
-	MEVENT ev;
 
 	if (ch == KEY_RESIZE)
 		return TUI_F_REDRAW | TUI_F_REQUERY;
 	if (app->prompt.active)
 		return prompt_key(app, ch);
-	if (ch == KEY_MOUSE) {
-		if (getmouse(&ev) == OK && app->top->ops->click &&
-		    (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
-			return app->top->ops->click(app, app->top, ev.y);
-		return 0;
-	}
+	if (ch == KEY_MOUSE)
+		return mouse(app);
 	act = tui_key_action(app->top->ops->scope, ch);
 	app->message[0] = '\0';
 	switch (act) {
@@ -241,8 +290,20 @@ static unsigned dispatch(struct tui_app *app, int ch, double *deadline)
 		/* Views may drop caches first (the maps view forgets its stale verdicts). */
 		clearok(curscr, TRUE);
 		return app->top->ops->handle(app, app->top, act) | TUI_F_REDRAW | TUI_F_REQUERY;
+	case TUI_ACT_COLUMNS:
+		if (colview_of(app->top->ops->scope) < 0)
+			break;
+		{
+			struct tui_view *c = tui_columns_view_new(app,
+						(enum tui_colview)colview_of(app->top->ops->scope));
+
+			if (c)
+				tui_push(app, c);
+		}
+		return TUI_F_REDRAW;
 	case TUI_ACT_STALE_VIEW:
-		if (app->top->ops->scope == TUI_SCOPE_ALL || app->top->ops->scope == TUI_SCOPE_STALE)
+		if (app->top->ops->scope == TUI_SCOPE_ALL || app->top->ops->scope == TUI_SCOPE_STALE ||
+		    app->top->ops->scope == TUI_SCOPE_COLUMNS)
 			break;
 		{
 			struct tui_view *s = tui_stale_new(app);
@@ -461,7 +522,8 @@ int tui_main(int argc, char **argv)
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(ESC_DELAY_MS);
-	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+	mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	mouseinterval(0);
 	tui_colors_init(&app);
 	tui_stopsig_install();
 	run(&app);

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "core/base/escape.h"
 #include "tui/settings.h"
 #include "core/resid/residency.h"
+#include "tui/columns.h"
 #include "tui/format.h"
 #include "tui/procs_model.h"
 
@@ -57,61 +59,99 @@ void tui_format_maprow(char *buf, size_t size, const struct ms_mapping *m,
 	tui_format_maprow_rss(buf, size, &r, hidden, false, escape_flags);
 }
 
+/* The user's maps columns from the old `hide` bits, RSS off unless rss_column. */
+static void maps_layout_from_bits(struct tui_layout *l, unsigned hidden, bool rss_column)
+{
+	struct tui_colset set;
+
+	tui_colset_default(&set, TUI_CV_MAPS);
+	set.hidden |= tui_settings_hide_columns(hidden);
+	tui_layout_make(l, TUI_CV_MAPS, &set, rss_column ? 0 : 1u << TUI_MC_RSS,
+			TUI_MAPROW_PREFIX, INT_MAX / 2);
+}
+
 size_t tui_format_maprow_rss(char *buf, size_t size, const struct tui_maprow *r, unsigned hidden,
 			     bool rss_column, unsigned escape_flags)
 {
+	struct tui_layout l;
+
+	maps_layout_from_bits(&l, hidden, rss_column);
+	return tui_format_maprow_cols(buf, size, &l, r, escape_flags);
+}
+
+/* A size, blank while unknown (an RSS not yet counted). */
+static void known_size_cell(char *out, size_t size, bool known, uint64_t bytes)
+{
+	if (known)
+		ms_format_size(bytes, false, out, size);
+}
+
+static void perms_cell(char *out, size_t size, unsigned perms)
+{
+	if (size >= 5)
+		ms_perms_format(perms, out);
+}
+
+static void map_cell(const void *ctx, int id, char *out, size_t size)
+{
+	const struct tui_maprow *r = ctx;
+	const struct ms_mapping *m = r->m;
+
+	switch (id) {
+	case TUI_MC_RANGE:
+		snprintf(out, size, "%12" PRIx64 "-%-12" PRIx64, m->start, m->end);
+		break;
+	case TUI_MC_SIZE:
+		ms_format_size(ms_mapping_size(m), false, out, size);
+		break;
+	case TUI_MC_RSS: known_size_cell(out, size, r->rss_known, r->rss); break;
+	case TUI_MC_PERMS: perms_cell(out, size, m->perms); break;
+	case TUI_MC_OFFSET:
+		snprintf(out, size, "%8" PRIx64, m->offset);
+		break;
+	case TUI_MC_DEV:
+		snprintf(out, size, "%" PRIu32 ":%" PRIu32 " %" PRIu64, m->dev_major, m->dev_minor,
+			 m->inode);
+		break;
+	default:
+		break;
+	}
+}
+
+size_t tui_format_maprow_cols(char *buf, size_t size, const struct tui_layout *l,
+			      const struct tui_maprow *r, unsigned escape_flags)
+{
 	const struct ms_mapping *m = r->m;
 	enum tui_mark mark = r->mark;
-	char tmp[64], perms[5], name[TUI_LINE_MAX];
+	char name[TUI_LINE_MAX];
 	size_t at = 0, name_at;
 
-	append(buf, size, &at, "%c%c %12" PRIx64 "-%-12" PRIx64,
+	append(buf, size, &at, "%c%c ",
 	       mark == TUI_MARK_ADDED ? '+' : mark == TUI_MARK_REMOVED ? '-' : ' ',
-	       tui_verdict_flag(r->verdict), m->start, m->end);
-	if (!(hidden & TUI_COL_SIZE)) {
-		ms_format_size(ms_mapping_size(m), false, tmp, sizeof(tmp));
-		append(buf, size, &at, " %6s", tmp);
-	}
-	if (rss_column) {
-		tmp[0] = '\0';
-		if (r->rss_known)
-			ms_format_size(r->rss, false, tmp, sizeof(tmp));
-		append(buf, size, &at, " %6s", tmp);
-	}
-	if (!(hidden & TUI_COL_PERMS)) {
-		ms_perms_format(m->perms, perms);
-		append(buf, size, &at, " %s", perms);
-	}
-	if (!(hidden & TUI_COL_OFFSET))
-		append(buf, size, &at, " %8" PRIx64, m->offset);
-	if (!(hidden & TUI_COL_DEV)) {
-		snprintf(tmp, sizeof(tmp), "%" PRIu32 ":%" PRIu32 " %" PRIu64, m->dev_major,
-			 m->dev_minor, m->inode);
-		append(buf, size, &at, " %-16s", tmp);
-	}
+	       tui_verdict_flag(r->verdict));
+	at = name_at = tui_layout_row(buf, size, at, l, map_cell, r);
 	escaped_name(name, sizeof(name), m, escape_flags);
-	append(buf, size, &at, " ");
-	name_at = at;
 	append(buf, size, &at, "%s%s", name, mark == TUI_MARK_REMOVED ? " (removed)" : "");
 	return name_at;
 }
 
 void tui_format_mapheading_rss(char *buf, size_t size, unsigned hidden, bool rss_column)
 {
-	size_t at = 0;
+	struct tui_layout l;
 
-	append(buf, size, &at, "   %25s", "START-END   ");
-	if (!(hidden & TUI_COL_SIZE))
-		append(buf, size, &at, " %6s", "SIZE");
-	if (rss_column)
-		append(buf, size, &at, " %6s", "RSS");
-	if (!(hidden & TUI_COL_PERMS))
-		append(buf, size, &at, " %s", "PERM");
-	if (!(hidden & TUI_COL_OFFSET))
-		append(buf, size, &at, " %8s", "OFFSET");
-	if (!(hidden & TUI_COL_DEV))
-		append(buf, size, &at, " %-16s", "DEV:INODE");
-	append(buf, size, &at, " NAME");
+	maps_layout_from_bits(&l, hidden, rss_column);
+	tui_layout_heading(buf, size, &l, -1, false, NULL);
+}
+
+int tui_map_sort_column(const struct tui_mapview *vm)
+{
+	size_t n;
+	const struct tui_column *c = tui_columns(TUI_CV_MAPS, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (c[i].sort == (int)vm->sort)
+			return (int)i;
+	return -1;
 }
 
 void tui_format_filters(char *buf, size_t size, unsigned filter)
@@ -142,33 +182,73 @@ bool tui_mapping_is_anomalous(const struct ms_mapping *m)
 	       !memcmp(m->name + m->name_len - n, DELETED_SUFFIX, n);
 }
 
+/* Every process column, on a screen wide enough for all. */
+static void procs_layout_all(struct tui_layout *l)
+{
+	struct tui_colset set;
+
+	tui_colset_default(&set, TUI_CV_PROCS);
+	tui_layout_make(l, TUI_CV_PROCS, &set, 0, 0, INT_MAX / 2);
+}
+
 size_t tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
 			  unsigned escape_flags)
 {
-	char maps[24], mapped[24], rss[24], stale[24], cmd[TUI_LINE_MAX];
-	size_t at = 0, cmd_at;
+	struct tui_layout l;
 
-	if (r->maps_err) {
-		snprintf(maps, sizeof(maps), "-");
-		snprintf(mapped, sizeof(mapped), "%s", r->maps_why ? r->maps_why : "?");
-	} else if (r->counted) {
-		snprintf(maps, sizeof(maps), "%zu", r->nmaps);
-		ms_format_size(r->mapped, false, mapped, sizeof(mapped));
-	} else {
-		maps[0] = mapped[0] = '\0';
+	procs_layout_all(&l);
+	return tui_format_procrow_cols(buf, size, &l, r, escape_flags);
+}
+
+static void proc_cell(const void *ctx, int id, char *out, size_t size)
+{
+	const struct ms_procrow *r = ctx;
+
+	switch (id) {
+	case TUI_PC_PID:
+		snprintf(out, size, "%d", (int)r->pid);
+		break;
+	case TUI_PC_USER:
+		snprintf(out, size, "%s", r->user);
+		break;
+	case TUI_PC_MAPS:
+		if (r->maps_err)
+			snprintf(out, size, "-");
+		else if (r->counted)
+			snprintf(out, size, "%zu", r->nmaps);
+		break;
+	case TUI_PC_MAPPED:
+		if (r->maps_err)
+			snprintf(out, size, "%s", r->maps_why ? r->maps_why : "?");
+		else if (r->counted)
+			ms_format_size(r->mapped, false, out, size);
+		break;
+	case TUI_PC_RSS:
+		if (r->kthread || r->state == 'Z')
+			snprintf(out, size, "-");
+		else
+			ms_format_size(r->rss, false, out, size);
+		break;
+	case TUI_PC_STALE:
+		if (r->stale_counted)
+			snprintf(out, size, "%zu", r->stale);
+		else
+			snprintf(out, size, r->counted || r->maps_err ? "-" : "");
+		break;
+	default:
+		break;
 	}
-	if (r->kthread || r->state == 'Z')
-		snprintf(rss, sizeof(rss), "-");
-	else
-		ms_format_size(r->rss, false, rss, sizeof(rss));
-	if (r->stale_counted)
-		snprintf(stale, sizeof(stale), "%zu", r->stale);
-	else
-		snprintf(stale, sizeof(stale), r->counted || r->maps_err ? "-" : "");
+}
+
+size_t tui_format_procrow_cols(char *buf, size_t size, const struct tui_layout *l,
+			       const struct ms_procrow *r, unsigned escape_flags)
+{
+	char cmd[TUI_LINE_MAX];
+	size_t at, cmd_at;
+
+	buf[0] = '\0';
+	at = cmd_at = tui_layout_row(buf, size, 0, l, proc_cell, r);
 	ms_escape(r->cmd, r->cmd_len, cmd, sizeof(cmd), escape_flags);
-	append(buf, size, &at, "%7d %-8.8s %6s %9s %*s %*s ", (int)r->pid, r->user, maps, mapped,
-	       TUI_PROCROW_RSS_W, rss, TUI_PROCROW_STALE_W, stale);
-	cmd_at = at;
 	if (r->other_root) {
 		char where[4 * MS_CONTAINER_NAME_MAX + 32];
 
@@ -184,17 +264,17 @@ size_t tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
 
 void tui_format_procheading(char *buf, size_t size, int sort_col, bool reverse)
 {
-	/* Widths and alignment as in tui_format_procrow; negative: left-aligned. */
-	static const int width[TUI_PCOL_COUNT] = { 7, -8, 6, 9, TUI_PROCROW_RSS_W, TUI_PROCROW_STALE_W, 0 };
-	size_t at = 0;
+	struct tui_layout l;
 
-	for (int c = 0; c < TUI_PCOL_COUNT; c++) {
-		char name[16];
+	procs_layout_all(&l);
+	tui_format_procheading_cols(buf, size, &l, sort_col, reverse);
+}
 
-		snprintf(name, sizeof(name), "%s%s", tui_proc_col_name((enum tui_proc_col)c),
-			 c == sort_col ? (reverse ? "^" : "v") : "");
-		append(buf, size, &at, "%s%*s", c ? " " : "", width[c], name);
-	}
+void tui_format_procheading_cols(char *buf, size_t size, const struct tui_layout *l, int sort_col,
+				 bool reverse)
+{
+	/* The table's ids are the sort columns' (columns.c); ascending unless reversed. */
+	tui_layout_heading(buf, size, l, sort_col, reverse, NULL);
 }
 
 static void perm_words(char *buf, size_t size, unsigned perms)
@@ -304,13 +384,48 @@ size_t tui_format_residency(struct tui_detail_line *lines, size_t n,
 	return k;
 }
 
+/* The stale view's columns, all shown. */
+static void stale_layout_all(struct tui_layout *l)
+{
+	struct tui_colset set;
+
+	tui_colset_default(&set, TUI_CV_STALE);
+	tui_layout_make(l, TUI_CV_STALE, &set, 0, 0, INT_MAX / 2);
+}
+
 size_t tui_format_staleline(char *buf, size_t size, const struct tui_staleview *sv,
 			    const struct tui_stale_line *line, unsigned escape_flags)
+{
+	struct tui_layout l;
+
+	stale_layout_all(&l);
+	return tui_format_staleline_cols(buf, size, &l, sv, line, escape_flags);
+}
+
+static void stale_cell(const void *ctx, int id, char *out, size_t size)
+{
+	const struct tui_stale_entry *e = ctx;
+
+	switch (id) {
+	case TUI_SC_PID: snprintf(out, size, "%d", (int)e->pid); break;
+	case TUI_SC_USER: snprintf(out, size, "%s", e->user); break;
+	case TUI_SC_FILES: snprintf(out, size, "%zu", e->files.count); break;
+	default: break;
+	}
+}
+
+/* A file's verdict sits under PID and USER while they show, else at the start. */
+#define STALE_FILE_INDENT 8
+
+size_t tui_format_staleline_cols(char *buf, size_t size, const struct tui_layout *l,
+				 const struct tui_staleview *sv, const struct tui_stale_line *line,
+				 unsigned escape_flags)
 {
 	const struct tui_stale_entry *e = &sv->entries[line->entry];
 	char text[TUI_LINE_MAX], unit[4 * MS_UNIT_MAX + 4 * MS_CONTAINER_NAME_MAX + 64];
 	size_t at = 0, last_at;
 
+	buf[0] = '\0';
 	if (line->file < 0) {
 		size_t n = 0;
 
@@ -328,8 +443,7 @@ size_t tui_format_staleline(char *buf, size_t size, const struct tui_staleview *
 			snprintf(unit + n, sizeof(unit) - n, "]");
 		}
 		ms_escape(e->cmd, e->cmd_len, text, sizeof(text), escape_flags);
-		append(buf, size, &at, "%7d %-8.8s %5zu ", (int)e->pid, e->user, e->files.count);
-		last_at = at;
+		at = last_at = tui_layout_row(buf, size, 0, l, stale_cell, e);
 		append(buf, size, &at, "%s  %s", unit, text);
 	} else {
 		const struct ms_stale_file *f = &e->files.items[line->file];
@@ -340,7 +454,8 @@ size_t tui_format_staleline(char *buf, size_t size, const struct tui_staleview *
 		ms_escape(f->result.why, strlen(f->result.why), why, sizeof(why), escape_flags);
 		if (pkg)
 			ms_pkg_describe(pkg, escape_flags, package, sizeof(package));
-		append(buf, size, &at, "        %-8s ", ms_stale_verdict_name(f->result.verdict));
+		append(buf, size, &at, "%*s%-8s ", l->last_x > 2 * STALE_FILE_INDENT ? STALE_FILE_INDENT : 0,
+		       "", ms_stale_verdict_name(f->result.verdict));
 		last_at = at;
 		append(buf, size, &at, "%s%s  %s  %s", f->is_exe ? "(exe) " : "", text, package, why);
 	}
@@ -349,7 +464,15 @@ size_t tui_format_staleline(char *buf, size_t size, const struct tui_staleview *
 
 void tui_format_staleheading(char *buf, size_t size)
 {
-	snprintf(buf, size, "%7s %-8s %5s %s", "PID", "USER", "FILES", "UNIT  COMMAND / VERDICT FILE  PACKAGE  WHY");
+	struct tui_layout l;
+
+	stale_layout_all(&l);
+	tui_format_staleheading_cols(buf, size, &l);
+}
+
+void tui_format_staleheading_cols(char *buf, size_t size, const struct tui_layout *l)
+{
+	tui_layout_heading(buf, size, l, -1, false, "UNIT  COMMAND / VERDICT FILE  PACKAGE  WHY");
 }
 
 void tui_format_snapshot_name(char *buf, size_t size, pid_t pid, time_t when)
@@ -404,12 +527,6 @@ size_t tui_text_fit(const char *s, size_t len, int width, int *cols)
 	return tui_fit_by(s, len, width, cols, char_step);
 }
 
-/* The files view's columns (files_model.h); all but NAME are ASCII. */
-#define SONAME_W 22
-#define VERSION_W 9
-#define VERDICT_W 10
-#define PERMS_W 11 /* "r--,r-x,rw-": a library's usual sets */
-
 /* Escaped to ASCII and cut to width columns, '~' marking a cut. */
 static void ascii_cell(char *out, size_t width, const char *s, size_t len)
 {
@@ -423,64 +540,85 @@ static void ascii_cell(char *out, size_t width, const char *s, size_t len)
 	memcpy(out, esc, strlen(esc) + 1);
 }
 
-static const char *file_sort_mark(const struct tui_fileview *fv, enum ms_filesort key)
+/* The files view's columns on a screen width wide, RSS while rss_column. */
+static void files_layout_default(struct tui_layout *l, const struct tui_fileview *fv, int width)
 {
-	return fv->sort != key ? "" : fv->reverse ? "^" : "v";
+	struct tui_colset set;
+
+	tui_colset_default(&set, TUI_CV_FILES);
+	tui_layout_make(l, TUI_CV_FILES, &set, fv->rss_column ? 0 : 1u << TUI_FC_RSS, 0, width);
 }
 
 void tui_format_fileheading(char *buf, size_t size, const struct tui_fileview *fv, int width)
 {
-	char maps[8], sz[8], rss[8], name[8];
-	size_t at = 0;
+	struct tui_layout l;
 
-	snprintf(maps, sizeof(maps), "MAPS%s", file_sort_mark(fv, MS_FILESORT_MAPS));
-	snprintf(sz, sizeof(sz), "SIZE%s", file_sort_mark(fv, MS_FILESORT_SIZE));
-	snprintf(rss, sizeof(rss), "RSS%s", file_sort_mark(fv, MS_FILESORT_RSS));
-	snprintf(name, sizeof(name), "NAME%s", file_sort_mark(fv, MS_FILESORT_NAME));
-	append(buf, size, &at, "%5s %6s", maps, sz);
-	if (fv->rss_column)
-		append(buf, size, &at, " %6s", rss);
-	append(buf, size, &at, " %-*s %-*s %-*s", PERMS_W, "PERMS", VERDICT_W, "VERDICT", VERSION_W,
-	       "VERSION");
-	if (width >= TUI_FILEVIEW_SONAME_COLS)
-		append(buf, size, &at, " %-*s", SONAME_W, "SONAME");
-	if (width >= TUI_FILEVIEW_BUILDID_COLS)
-		append(buf, size, &at, " %-*s", 2 * MS_BUILD_ID_MAX, "BUILDID");
-	append(buf, size, &at, " %s%s", name, fv->sort == MS_FILESORT_ADDR ? " (address order)" : "");
+	files_layout_default(&l, fv, width);
+	tui_format_fileheading_cols(buf, size, &l, fv);
+}
+
+void tui_format_fileheading_cols(char *buf, size_t size, const struct tui_layout *l,
+				 const struct tui_fileview *fv)
+{
+	size_t n;
+	const struct tui_column *c = tui_columns(TUI_CV_FILES, &n);
+	int sort_id = -1;
+
+	for (size_t i = 0; i < n; i++)
+		if (c[i].sort == (int)fv->sort)
+			sort_id = (int)i;
+	tui_layout_heading(buf, size, l, sort_id, sort_id >= 0 && c[sort_id].desc != fv->reverse,
+			   fv->sort == MS_FILESORT_ADDR ? "NAME (address order)" : NULL);
 }
 
 size_t tui_format_filerow(char *buf, size_t size, const struct tui_fileview *fv,
-			       const struct ms_filerow *r, int width, unsigned escape_flags)
+			  const struct ms_filerow *r, int width, unsigned escape_flags)
 {
-	char tmp[64], perms[MS_PERMSETS_MAX], cell[4 * MS_SONAME_MAX + 1];
-	const char *name, *verdict = "";
-	size_t at = 0, len, name_at;
+	struct tui_layout l;
 
-	ms_format_size(r->size, false, tmp, sizeof(tmp));
-	append(buf, size, &at, "%5zu %6s", r->mappings, tmp);
-	if (fv->rss_column) {
-		tmp[0] = '\0';
-		if (r->info.rss_known)
-			ms_format_size(r->info.rss, false, tmp, sizeof(tmp));
-		append(buf, size, &at, " %6s", tmp);
+	files_layout_default(&l, fv, width);
+	return tui_format_filerow_cols(buf, size, &l, r, escape_flags);
+}
+
+static void file_cell(const void *ctx, int id, char *out, size_t size)
+{
+	const struct ms_filerow *r = ctx;
+	const char *text;
+	char hex[2 * MS_BUILD_ID_MAX + 1];
+
+	switch (id) {
+	case TUI_FC_MAPS: snprintf(out, size, "%zu", r->mappings); break;
+	case TUI_FC_SIZE: ms_format_size(r->size, false, out, size); break;
+	case TUI_FC_RSS: known_size_cell(out, size, r->info.rss_known, r->info.rss); break;
+	case TUI_FC_PERMS: ms_permsets_format(r->perm_sets, out, size); break;
+	case TUI_FC_VERDICT:
+		if (r->info.verdict_known)
+			snprintf(out, size, "%s", ms_stale_verdict_name(r->info.verdict.verdict));
+		break;
+	case TUI_FC_VERSION:
+		ascii_cell(out, 9, r->info.version, strlen(r->info.version));
+		break;
+	case TUI_FC_SONAME:
+		text = ms_fileinfo_soname_text(&r->info);
+		ascii_cell(out, 22, text, strlen(text));
+		break;
+	case TUI_FC_BUILDID:
+		ms_buildid_hex(r->info.build_id, r->info.build_id_len, hex);
+		snprintf(out, size, "%s", hex);
+		break;
+	default:
+		break;
 	}
-	ms_permsets_format(r->perm_sets, perms, sizeof(perms));
-	if (r->info.verdict_known)
-		verdict = ms_stale_verdict_name(r->info.verdict.verdict);
-	append(buf, size, &at, " %-*s %-*s", PERMS_W, perms, VERDICT_W, verdict);
-	ascii_cell(cell, VERSION_W, r->info.version, strlen(r->info.version));
-	append(buf, size, &at, " %-*s", VERSION_W, cell);
-	if (width >= TUI_FILEVIEW_SONAME_COLS) {
-		name = ms_fileinfo_soname_text(&r->info);
-		ascii_cell(cell, SONAME_W, name, strlen(name));
-		append(buf, size, &at, " %-*s", SONAME_W, cell);
-	}
-	if (width >= TUI_FILEVIEW_BUILDID_COLS) {
-		ms_buildid_hex(r->info.build_id, r->info.build_id_len, cell);
-		append(buf, size, &at, " %-*s", 2 * MS_BUILD_ID_MAX, cell);
-	}
-	append(buf, size, &at, " ");
-	name_at = at;
+}
+
+size_t tui_format_filerow_cols(char *buf, size_t size, const struct tui_layout *l,
+			       const struct ms_filerow *r, unsigned escape_flags)
+{
+	const char *name;
+	size_t at, len, name_at;
+
+	buf[0] = '\0';
+	at = name_at = tui_layout_row(buf, size, 0, l, file_cell, r);
 	name = ms_filerow_name(r, &len);
 	if (at < size)
 		at += ms_escape(name, len, buf + at, size - at, escape_flags);

@@ -17,6 +17,7 @@
 
 #include "core/maps/mapping.h"
 #include "core/procs/proclist.h"
+#include "tui/columns.h"
 #include "tui/maps_model.h"
 #include "tui/stale_model.h"
 #include "tui/files_model.h"
@@ -38,6 +39,16 @@ void tui_format_maprow(char *buf, size_t size, const struct ms_mapping *m,
 size_t tui_format_maprow_rss(char *buf, size_t size, const struct tui_maprow *r, unsigned hidden,
 			     bool rss_column, unsigned escape_flags);
 void tui_format_mapheading_rss(char *buf, size_t size, unsigned hidden, bool rss_column);
+/*
+ * The same with the columns a layout (columns.h) places; the rows start
+ * with the marker and flag, TUI_MAPROW_PREFIX columns, before the layout's.
+ * The heading is tui_layout_heading's, over the column
+ * tui_map_sort_column gives (-1: none).
+ */
+#define TUI_MAPROW_PREFIX 3
+size_t tui_format_maprow_cols(char *buf, size_t size, const struct tui_layout *l,
+			      const struct tui_maprow *r, unsigned escape_flags);
+int tui_map_sort_column(const struct tui_mapview *vm);
 
 /* "rx" for the active kernel filters, "none" when there are none. */
 void tui_format_filters(char *buf, size_t size, unsigned filter);
@@ -49,10 +60,15 @@ bool tui_mapping_is_anomalous(const struct ms_mapping *m);
 size_t tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
 			  unsigned escape_flags);
 void tui_format_procheading(char *buf, size_t size, int sort_col, bool reverse);
+/* The same with the columns l places (the two above show them all). */
+size_t tui_format_procrow_cols(char *buf, size_t size, const struct tui_layout *l,
+			       const struct ms_procrow *r, unsigned escape_flags);
+void tui_format_procheading_cols(char *buf, size_t size, const struct tui_layout *l, int sort_col,
+				 bool reverse);
 /*
- * Where the STALE count sits in a process row (for its colour).  MAPS and
- * MAPPED are blank until the row has been on screen once; RSS is "-" for
- * kernel threads and zombies.
+ * Where the STALE count sits in a process row with every column (for its
+ * colour; with a layout, its x there).  MAPS and MAPPED are blank until the
+ * row has been on screen once; RSS is "-" for kernel threads and zombies.
  */
 #define TUI_PROCROW_RSS_W 7
 #define TUI_PROCROW_STALE_X 42
@@ -81,6 +97,11 @@ size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct m
 size_t tui_format_staleline(char *buf, size_t size, const struct tui_staleview *sv,
 			    const struct tui_stale_line *line, unsigned escape_flags);
 void tui_format_staleheading(char *buf, size_t size);
+/* The same with the columns l places (the two above show them all). */
+size_t tui_format_staleline_cols(char *buf, size_t size, const struct tui_layout *l,
+				 const struct tui_staleview *sv, const struct tui_stale_line *line,
+				 unsigned escape_flags);
+void tui_format_staleheading_cols(char *buf, size_t size, const struct tui_layout *l);
 
 /* The S key's suggested file: "mapscope-PID-YYYYMMDD-HHMMSS.json", local time. */
 void tui_format_snapshot_name(char *buf, size_t size, pid_t pid, time_t when);
@@ -110,10 +131,15 @@ size_t tui_fit_by(const char *s, size_t len, int width, int *cols, tui_fit_step 
 
 /*
  * The files view: heading for a screen `width` wide, its sorted column
- * marked; one row, returning where NAME starts in buf.
+ * marked; one row, returning where NAME starts in buf.  The default
+ * columns; the _cols forms take the user's, placed by a layout.
  */
 void tui_format_fileheading(char *buf, size_t size, const struct tui_fileview *fv, int width);
 size_t tui_format_filerow(char *buf, size_t size, const struct tui_fileview *fv,
 			  const struct ms_filerow *r, int width, unsigned escape_flags);
+void tui_format_fileheading_cols(char *buf, size_t size, const struct tui_layout *l,
+				 const struct tui_fileview *fv);
+size_t tui_format_filerow_cols(char *buf, size_t size, const struct tui_layout *l,
+			       const struct ms_filerow *r, unsigned escape_flags);
 
 #endif

@@ -1,12 +1,17 @@
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/base/escape.h"
 #include "core/base/saferead.h"
+#include "core/base/safewrite.h"
 #include "tui/settings.h"
 
 #define LINE_MAX_BYTES 1024
@@ -51,6 +56,8 @@ void tui_settings_defaults(struct tui_settings *c)
 	c->color = true;
 	memcpy(c->colors, defaults, sizeof(defaults));
 	c->backend = MS_BACKEND_AUTO;
+	for (int v = 0; v < TUI_CV_COUNT; v++)
+		tui_colset_default(&c->cols[v], (enum tui_colview)v);
 }
 
 /* "red" -> 1; -2 if not a colour name. */
@@ -119,6 +126,14 @@ static int parse_hide(const char *v, unsigned *out)
 	return 0;
 }
 
+unsigned tui_settings_hide_columns(unsigned hidden)
+{
+	return (hidden & TUI_COL_SIZE ? 1u << TUI_MC_SIZE : 0) |
+	       (hidden & TUI_COL_PERMS ? 1u << TUI_MC_PERMS : 0) |
+	       (hidden & TUI_COL_OFFSET ? 1u << TUI_MC_OFFSET : 0) |
+	       (hidden & TUI_COL_DEV ? 1u << TUI_MC_DEV : 0);
+}
+
 static char *trim(char *s)
 {
 	char *end;
@@ -157,6 +172,15 @@ static const char *apply_line(struct tui_settings *c, char *line, char *why, siz
 	} else if (!strcmp(key, "hide")) {
 		if (parse_hide(val, &c->hidden) < 0)
 			return "hide takes columns among SIZE PERMS OFFSET DEV";
+	} else if (!strncmp(key, "columns.", 8)) {
+		for (int v = 0; v < TUI_CV_COUNT; v++) {
+			if (strcmp(key + 8, tui_colview_key((enum tui_colview)v)))
+				continue;
+			if (tui_colset_parse(&c->cols[v], (enum tui_colview)v, val) < 0)
+				return "columns takes the view's column names, each once, NAME last";
+			return NULL;
+		}
+		return "unknown key (columns.procs, maps, files or stale)";
 	} else if (!strcmp(key, "rss")) {
 		if (parse_bool(val, &c->rss) < 0)
 			return "rss takes yes or no";
@@ -215,6 +239,9 @@ unsigned tui_settings_parse(struct tui_settings *c, const char *text, size_t len
 		}
 		at += n + (nl ? 1 : 0);
 	}
+	/* `hide`, the older way to say the maps view's columns. */
+	if (!c->cols[TUI_CV_MAPS].given)
+		c->cols[TUI_CV_MAPS].hidden |= tui_settings_hide_columns(c->hidden);
 	return bad;
 }
 
@@ -230,6 +257,148 @@ int tui_settings_load(struct tui_settings *c, const char *path, tui_settings_war
 	tui_settings_parse(c, text, len, warn, ctx);
 	free(text);
 	return 0;
+}
+
+/* The view a "columns.VIEW = ..." line sets, or -1 (line: n bytes, not NUL-terminated). */
+static int columns_line_view(const char *line, size_t n)
+{
+	char key[64];
+	size_t k = 0;
+
+	while (n && (*line == ' ' || *line == '\t'))
+		line++, n--;
+	while (k < n && k + 1 < sizeof(key) && line[k] != '=' && line[k] != ' ' && line[k] != '\t') {
+		key[k] = line[k];
+		k++;
+	}
+	key[k] = '\0';
+	if (strncmp(key, "columns.", 8))
+		return -1;
+	for (int v = 0; v < TUI_CV_COUNT; v++)
+		if (!strcmp(key + 8, tui_colview_key((enum tui_colview)v)))
+			return v;
+	return -1;
+}
+
+/* Append "columns.VIEW = ...\n" for view v to out (at most max bytes). */
+static bool add_columns_line(const struct tui_settings *c, int v, char *out, size_t max, size_t *at)
+{
+	char list[TUI_COLS_MAX * 16];
+	int n;
+
+	tui_colset_format(&c->cols[v], (enum tui_colview)v, list, sizeof(list));
+	n = snprintf(out + *at, max + 1 - *at, "columns.%s = %s\n", tui_colview_key((enum tui_colview)v),
+		     list);
+	if (n < 0 || (size_t)n > max - *at)
+		return false;
+	*at += (size_t)n;
+	return true;
+}
+
+/*
+ * The directory holding the file: made 0700 when missing (with its parent,
+ * ~/.config), then a real directory of ours or root's that others cannot
+ * write (group-writable only for our own group).
+ */
+static int check_config_dir(const char *path, struct ms_error *err)
+{
+	char dir[4096], *up;
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	int fd;
+
+	if (!slash || slash == path || (size_t)(slash - path) >= sizeof(dir))
+		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s: not a usable settings path", path);
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	up = strrchr(dir, '/');
+	if (up && up != dir) {
+		*up = '\0';
+		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+			return ms_error_set(err, MS_ERR_IO, errno, "%s: cannot make the directory: %s", dir,
+					    strerror(errno));
+		*up = '/';
+	}
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return ms_error_set(err, MS_ERR_IO, errno, "%s: cannot make the directory: %s", dir,
+				    strerror(errno));
+	fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return ms_error_set(err, MS_ERR_IO, errno, "%s: %s", dir,
+				    errno == ELOOP || errno == ENOTDIR ? "not a directory (a symbolic link?)" :
+				    strerror(errno));
+	/* Group-writable only for the user's own group (a private group, umask 002). */
+	if (fstat(fd, &st) < 0 || (st.st_uid != geteuid() && st.st_uid != 0) ||
+	    (st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != getegid())) {
+		close(fd);
+		return ms_error_set(err, MS_ERR_NOACCESS, EPERM,
+				    "%s: another user's, or writable by others: settings not saved", dir);
+	}
+	close(fd);
+	return 0;
+}
+
+int tui_settings_save_columns(const struct tui_settings *c, const char *path,
+			      struct ms_error *err)
+{
+	const struct ms_safewrite_opts opts = { .atomic = true, .mode = 0600 };
+	char *old = NULL, *out;
+	size_t len = 0, at = 0, max = TUI_SETTINGS_MAX_BYTES;
+	bool written[TUI_CV_COUNT] = { false };
+	struct stat st;
+	int rc;
+
+	if ((rc = check_config_dir(path, err)) < 0)
+		return rc;
+	if (lstat(path, &st) == 0) {
+		if (S_ISLNK(st.st_mode))
+			return ms_error_set(err, MS_ERR_IO, ELOOP,
+					    "%s: a symbolic link; columns not saved (edit the file it leads to)", path);
+		if (!S_ISREG(st.st_mode))
+			return ms_error_set(err, MS_ERR_IO, EISDIR, "%s: not a regular file; columns not saved",
+					    path);
+		if ((rc = ms_read_regular(path, max, &old, &len, err)) < 0)
+			return rc;
+	} else if (errno != ENOENT) {
+		return ms_error_set(err, MS_ERR_IO, errno, "%s: %s", path, strerror(errno));
+	}
+	out = malloc(max + 1);
+	if (!out) {
+		free(old);
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "%s: out of memory", path);
+	}
+	rc = 0;
+	for (size_t pos = 0; pos < len && rc == 0;) {
+		const char *nl = memchr(old + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (old + pos)) : len - pos;
+		int v = columns_line_view(old + pos, n);
+
+		if (v >= 0 && c->cols[v].given) {
+			/* The view's line where it stood; a repeat of it goes. */
+			if (!written[v] && !add_columns_line(c, v, out, max, &at))
+				rc = -1;
+			written[v] = true;
+		} else if (n + 1 > max - at) {
+			rc = -1;
+		} else {
+			memcpy(out + at, old + pos, n);
+			at += n;
+			out[at++] = '\n';
+		}
+		pos += n + (nl ? 1 : 0);
+	}
+	for (int v = 0; v < TUI_CV_COUNT && rc == 0; v++)
+		if (c->cols[v].given && !written[v] && !add_columns_line(c, v, out, max, &at))
+			rc = -1;
+	free(old);
+	if (rc < 0) {
+		free(out);
+		return ms_error_set(err, MS_ERR_LIMIT, EFBIG, "%s: would be over %u bytes; columns not saved",
+				    path, (unsigned)max);
+	}
+	rc = ms_safewrite_file(path, &opts, out, at, NULL, err);
+	free(out);
+	return rc;
 }
 
 int tui_settings_path(char *buf, size_t size)

@@ -11,13 +11,30 @@
  *                              black red green yellow blue magenta cyan
  *                              white default
  *   hide = COLUMN[,COLUMN...]  maps columns not to show: SIZE PERMS OFFSET
- *                              DEV (NAME and START-END always show)
+ *                              DEV (NAME and START-END always show);
+ *                              ignored when a columns.maps line is there
+ *   columns.procs|maps|files|stale = COLUMN[,COLUMN...]
+ *                              the columns that view shows, in that order
+ *                              (columns.h names them; the last column,
+ *                              NAME or COMMAND, always shows, last).  The
+ *                              column chooser (C) writes these lines.
  *   backend = auto|ioctl|text
  *   rss = yes|no               the maps view's RSS column shown at start
  *                              (the R key toggles it)
  * A bad line is reported through the callback with its line number and
- * skipped; the other lines still apply.  Nothing ever writes the file.
- * Input is untrusted text: lines are bounded and messages escape it.
+ * skipped; the other lines still apply.  Input is untrusted text: lines
+ * are bounded and messages escape it.
+ *
+ * Only tui_settings_save_columns writes the file, and only its columns.*
+ * lines: every other line and comment stays as it was, and a view's line
+ * is replaced where it stands (or appended).  It writes a regular file
+ * only: a symbolic link at the path is refused (a dotfiles manager's link
+ * is left alone; the chooser says so), and so is anything but a regular
+ * file.  The directory must be a directory (not a link) owned by the user
+ * (or root) that others cannot write (its group only if it is the user's
+ * own); a missing one is made 0700.  The new
+ * text goes to a temporary beside it, mode 0600, renamed over the file
+ * (safewrite.h, atomic), never longer than TUI_SETTINGS_MAX_BYTES.
  *
  * tui_settings_load reads the file through ms_read_regular (saferead.h):
  * only a regular file of at most TUI_SETTINGS_MAX_BYTES is read.  A FIFO,
@@ -33,6 +50,7 @@
 
 #include "core/base/error.h"
 #include "core/maps/maps.h"
+#include "tui/columns.h"
 
 enum tui_color_role {
 	TUI_COLOR_EXEC,
@@ -50,6 +68,8 @@ enum tui_color_role {
 #define TUI_COL_PERMS 0x2u
 #define TUI_COL_OFFSET 0x4u
 #define TUI_COL_DEV 0x8u
+/* `hide` bits -> the maps view's column bits (columns.h ids). */
+unsigned tui_settings_hide_columns(unsigned hidden);
 
 #define TUI_SETTINGS_MAX_BYTES (64 * 1024)
 
@@ -61,6 +81,7 @@ struct tui_settings {
 	unsigned hidden;
 	enum ms_backend backend;
 	bool rss;
+	struct tui_colset cols[TUI_CV_COUNT]; /* columns.VIEW, or the defaults (with hide) */
 };
 
 /* msg says why the line was skipped; an unknown key is named in it, escaped. */
@@ -80,6 +101,14 @@ unsigned tui_settings_parse(struct tui_settings *c, const char *text, size_t len
  */
 int tui_settings_load(struct tui_settings *c, const char *path, tui_settings_warn_fn warn,
 		      void *ctx, struct ms_error *err);
+
+/*
+ * Write c's columns.VIEW lines (the views whose colset is given) into the
+ * file at path, as the header says.  0, or a negative ms_errcode with err
+ * naming the file and why (sys_errno ELOOP: a symbolic link is there).
+ */
+int tui_settings_save_columns(const struct tui_settings *c, const char *path,
+			      struct ms_error *err);
 
 /* The file's path from XDG_CONFIG_HOME or HOME; -1 if neither is usable. */
 int tui_settings_path(char *buf, size_t size);

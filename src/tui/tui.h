@@ -24,6 +24,7 @@
 #include <curses.h>
 
 #include "tui/actions.h"
+#include "tui/columns.h"
 #include "tui/settings.h"
 #include "tui/maps_model.h"
 #include "core/stale/ignore.h"
@@ -58,6 +59,8 @@ struct tui_view_ops {
 	void (*draw)(struct tui_app *app, struct tui_view *v, WINDOW *win);
 	/* A click at screen line y. */
 	unsigned (*click)(struct tui_app *app, struct tui_view *v, int y);
+	/* A click on the column headings at screen column x (NULL: they do not sort). */
+	unsigned (*heading)(struct tui_app *app, struct tui_view *v, int x);
 	/* The view above, which showed process pid, was closed (NULL: nothing to do). */
 	void (*back_from)(struct tui_app *app, struct tui_view *v, pid_t pid);
 	/*
@@ -104,6 +107,8 @@ struct tui_app {
 	/* The stale-ignore list every view's verdicts use (NULL: ignore nothing). */
 	struct ms_ignore *ignore;
 	bool debuginfod; /* --debuginfod: g may fetch debug files */
+	double mouse_press; /* when the last button press came (a second one opens) */
+	int mouse_y;        /* and on which line */
 };
 
 /* Body height for a screen of `lines` lines (header, headings, message line). */
@@ -161,6 +166,18 @@ void tui_draw_header(struct tui_app *app, WINDOW *win, const char *text);
 void tui_draw_message(struct tui_app *app, WINDOW *win, const char *banner);
 /* "terminal too small": true if that is all there is room for. */
 bool tui_draw_too_small(WINDOW *win);
+
+/*
+ * A heading click at x on view's columns as laid out now (TUI_COLF_TOGGLED
+ * columns in off, x0 columns of prefix, placed in width columns: what a
+ * size bar or the strip leave of the screen): the column's sort key into *sort,
+ * or *reverse flipped when it already sorts.  false: no sortable column there.
+ */
+bool tui_heading_sort(const struct tui_app *app, enum tui_colview view, unsigned off, int x0,
+		      int width, int x, int *sort, bool *reverse);
+
+/* The column chooser (C) for view; pushed over the view it configures. */
+struct tui_view *tui_columns_view_new(struct tui_app *app, enum tui_colview view);
 
 /* Key code -> action for a scope (ALL actions apply everywhere). */
 enum tui_action tui_key_action(enum tui_scope scope, int key);
@@ -244,6 +261,16 @@ int tui_symbols_show_goto(struct tui_app *app, struct tui_symbols_shown *ss, str
 /* The pane's line for the selected mapping sel, or NULL. */
 const char *tui_symbols_show_line(const struct tui_symbols_shown *ss, const struct ms_mapping *sel);
 void tui_symbols_show_forget(struct tui_symbols_shown *ss);
+
+struct tui_strip;
+/*
+ * The width the maps view's columns are placed in: the screen's, less the
+ * size bar (while sorted by SIZE or RSS) and the strip (when it shows), so
+ * that they take NAME's room, not the columns'.
+ */
+int tui_maps_columns_width(const struct tui_mapview *vm, const struct tui_strip *strip, int w);
+/* The maps view's columns on a screen width wide (RSS while rss_column). */
+void tui_maps_layout(const struct tui_app *app, bool rss_column, int width, struct tui_layout *l);
 
 /* The maps body height for a screen with/without the detail pane. */
 int tui_maps_rows(int lines, bool detail);

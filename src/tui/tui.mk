@@ -13,6 +13,7 @@ libmapscope_tui_a_SOURCES = \
 	src/tui/elide.c src/tui/elide.h \
 	src/tui/wrap.c src/tui/wrap.h \
 	src/tui/listfind.c src/tui/listfind.h \
+	src/tui/columns.c src/tui/columns.h \
 	src/tui/maps_model.c src/tui/maps_model.h \
 	src/tui/map_seen.c src/tui/map_seen.h \
 	src/tui/maps_feed.c src/tui/maps_feed.h \
@@ -29,10 +30,10 @@ TUI_LIBS = libmapscope-tui.a
 TUI_CURSES_SOURCES = \
 	src/tui/tui.h \
 	src/tui/screen.c src/tui/pane.c src/tui/keys.c \
-	src/tui/view_maps.c src/tui/view_maps_detail.c src/tui/view_maps_detail.h \
+	src/tui/view_maps.c src/tui/view_maps_frame.c src/tui/view_maps_detail.c src/tui/view_maps_detail.h \
 	src/tui/view_strip.c src/tui/view_strip.h \
 	src/tui/view_procs.c src/tui/view_help.c \
-	src/tui/view_stale.c src/tui/view_files.c src/tui/view_symbol.c \
+	src/tui/view_stale.c src/tui/view_files.c src/tui/view_symbol.c src/tui/view_columns.c \
 	src/tui/stopsig.c src/tui/stopsig.h
 TUI_MAIN_SOURCES = src/tui/explorer.c
 

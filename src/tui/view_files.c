@@ -39,17 +39,23 @@ static struct files_view *fv_of(struct tui_view *v)
 	return (struct files_view *)v;
 }
 
-static int width_now(void)
+/* The columns as they are placed on a screen width wide. */
+static void files_layout(const struct tui_app *app, const struct tui_fileview *fv, int width,
+			 struct tui_layout *l)
 {
-	return COLS > 0 ? COLS : 80;
+	/* The size bar before NAME takes NAME's room, not the columns'. */
+	tui_layout_make(l, TUI_CV_FILES, &app->cfg.cols[TUI_CV_FILES],
+			fv->rss_column ? 0 : 1u << TUI_FC_RSS, 0, width - TUI_BAR_W - 1);
 }
 
-/* SONAMEs and build IDs only where the screen has room to show them. */
-static unsigned info_wanted(void)
+/* SONAMEs and build IDs only where their columns show. */
+static unsigned info_wanted(const struct tui_app *app, const struct tui_fileview *fv)
 {
-	return MS_FILEINFO_VERDICT |
-	       (width_now() >= TUI_FILEVIEW_SONAME_COLS ? MS_FILEINFO_SONAME : 0) |
-	       (width_now() >= TUI_FILEVIEW_BUILDID_COLS ? MS_FILEINFO_BUILD_ID : 0);
+	struct tui_layout l;
+
+	files_layout(app, fv, COLS > 0 ? COLS : 80, &l);
+	return MS_FILEINFO_VERDICT | (tui_layout_shows(&l, TUI_FC_SONAME) ? MS_FILEINFO_SONAME : 0) |
+	       (tui_layout_shows(&l, TUI_FC_BUILDID) ? MS_FILEINFO_BUILD_ID : 0);
 }
 
 static int collect(struct files_view *f, struct ms_error *err)
@@ -102,7 +108,7 @@ static unsigned files_tick(struct tui_app *app, struct tui_view *v, bool timer)
 		}
 	}
 	tui_fileview_visible(&f->fv, &from, &n);
-	if (ms_fileinfo_describe(f->info, &f->fv.fm, &f->fv.list, from, n, info_wanted(), &err) < 0)
+	if (ms_fileinfo_describe(f->info, &f->fv.fm, &f->fv.list, from, n, info_wanted(app, &f->fv), &err) < 0)
 		tui_message(app, "%s", err.msg);
 	if (f->fv.rss_column && f->fv.sort != MS_FILESORT_RSS && residency(f, from, n, &err) < 0) {
 		tui_message(app, "%s", err.msg);
@@ -203,6 +209,20 @@ static uint64_t file_bar(const struct tui_fileview *fv, const struct ms_filerow 
 	return r->size;
 }
 
+static unsigned files_heading(struct tui_app *app, struct tui_view *v, int x)
+{
+	struct tui_fileview *fv = &fv_of(v)->fv;
+	int sort = (int)fv->sort;
+
+	if (!tui_heading_sort(app, TUI_CV_FILES, fv->rss_column ? 0 : 1u << TUI_FC_RSS, 0,
+			      COLS - TUI_BAR_W - 1, x, &sort,
+			      &fv->reverse))
+		return 0;
+	fv->sort = (enum ms_filesort)sort;
+	tui_fileview_resort(fv);
+	return TUI_F_REQUERY | TUI_F_REDRAW;
+}
+
 size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_fileview *fv,
 			    const char *title)
 {
@@ -210,6 +230,7 @@ size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_f
 	char text[TUI_LINE_MAX], size[32], filter[4 * TUI_FIND_MAX];
 	size_t widest = 0;
 	uint64_t total = 0, bar_max = 0;
+	struct tui_layout l;
 	bool known;
 
 	werase(win);
@@ -228,7 +249,8 @@ size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_f
 		 title, fv->fm.count, size, fv->filter[0] ? " | name~" : "", filter,
 		 ms_filesort_name(fv->sort), fv->reverse ? ", reversed" : "");
 	tui_draw_header(app, win, text);
-	tui_format_fileheading(text, sizeof(text), fv, w);
+	files_layout(app, fv, w, &l);
+	tui_format_fileheading_cols(text, sizeof(text), &l, fv);
 	tui_bar_insert_heading(text, sizeof(text), "NAME");
 	tui_heading_offset(text, sizeof(text), fv->hscroll);
 	wattron(win, A_BOLD);
@@ -249,7 +271,7 @@ size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_f
 			a = tui_pair_attr(app, TUI_PAIR_ANOMALY);
 		if (row == fv->sel)
 			a |= A_REVERSE;
-		name_at = tui_format_filerow(text, sizeof(text), fv, r, w, app->escape_flags);
+		name_at = tui_format_filerow_cols(text, sizeof(text), &l, r, app->escape_flags);
 		value = file_bar(fv, r, &known);
 		name_at = tui_bar_insert(text, sizeof(text), name_at, value, bar_max, known);
 		whole = tui_put_fitted_row(win, 2 + i, text, sizeof(text), name_at, fv->hscroll,
@@ -284,6 +306,7 @@ static const struct tui_view_ops files_ops = {
 	.tick = files_tick,
 	.draw = files_draw,
 	.click = files_click,
+	.heading = files_heading,
 	.destroy = files_destroy,
 };
 

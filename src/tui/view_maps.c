@@ -23,7 +23,6 @@
 #include "tui/view_maps_detail.h"
 #include "tui/view_strip.h"
 
-#define DETAIL_MAX 16
 
 struct maps_view {
 	struct tui_view base;
@@ -50,16 +49,6 @@ struct maps_view {
 	uint64_t rss_total;        /* the filtered list's RSS, from the index listing */
 	bool rss_total_known;
 };
-
-int tui_maps_rows(int lines, bool detail)
-{
-	int body = tui_body_lines(lines);
-	int pane = detail ? body / 2 : 0;
-
-	if (pane > DETAIL_MAX)
-		pane = DETAIL_MAX;
-	return body - pane > 0 ? body - pane : 1;
-}
 
 static struct maps_view *mv_of(struct tui_view *v)
 {
@@ -347,6 +336,21 @@ static unsigned toggle_filter(struct maps_view *mv, unsigned bit)
 	return TUI_F_REQUERY | TUI_F_REDRAW;
 }
 
+/* A click on a heading sorts by its column (RSS only shows while R is on); again, reversed. */
+static unsigned maps_heading(struct tui_app *app, struct tui_view *v, int x)
+{
+	struct maps_view *mv = mv_of(v);
+	int sort = (int)mv->vm.sort;
+	bool reverse = mv->vm.sort_reverse;
+
+	if (!tui_heading_sort(app, TUI_CV_MAPS, mv->rss_column ? 0 : 1u << TUI_MC_RSS,
+			      TUI_MAPROW_PREFIX, tui_maps_columns_width(&mv->vm, &mv->strip, COLS), x,
+			      &sort, &reverse))
+		return 0;
+	tui_mapview_set_sort(&mv->vm, (enum tui_map_sort)sort, reverse);
+	return TUI_F_REQUERY | TUI_F_REDRAW;
+}
+
 /* The next (dir > 0) or previous sort column; RSS only while its column shows. */
 static unsigned sort_by(struct maps_view *mv, int dir)
 {
@@ -433,112 +437,6 @@ static unsigned maps_click(struct tui_app *app, struct tui_view *v, int y)
 	return TUI_F_REDRAW;
 }
 
-static attr_t row_attr(const struct tui_app *app, const struct tui_maprow *r)
-{
-	const struct ms_mapping *m = r->m;
-
-	if (r->mark == TUI_MARK_ADDED)
-		return tui_pair_attr(app, TUI_PAIR_ADDED);
-	if (r->mark == TUI_MARK_REMOVED)
-		return tui_pair_attr(app, TUI_PAIR_REMOVED);
-	if (r->verdict >= 0 && ms_stale_verdict_is_stale((enum ms_stale_verdict)r->verdict))
-		return tui_pair_attr(app, TUI_PAIR_STALE);
-	if (tui_mapping_is_anomalous(m))
-		return tui_pair_attr(app, TUI_PAIR_ANOMALY);
-	if (m->perms & MS_PERM_EXEC)
-		return tui_pair_attr(app, TUI_PAIR_EXEC);
-	if (m->perms & MS_PERM_SHARED)
-		return tui_pair_attr(app, TUI_PAIR_SHARED);
-	if (m->perms & MS_PERM_WRITE)
-		return tui_pair_attr(app, TUI_PAIR_WRITE);
-	return A_NORMAL;
-}
-
-/* A row's size bar while sorted by SIZE or RSS: its size, or its RSS when known. */
-static uint64_t map_bar(const struct tui_mapview *vm, const struct tui_maprow *r, bool *known)
-{
-	if (vm->sort == TUI_MSORT_RSS) {
-		*known = r->rss_known;
-		return r->rss;
-	}
-	*known = r->mark != TUI_MARK_REMOVED;
-	return ms_mapping_size(r->m);
-}
-
-void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
-			 struct tui_maps_drawn *drawn)
-{
-	const struct tui_mapview *vm = f->vm;
-	int lines = getmaxy(win), w = getmaxx(win);
-	int rows = tui_maps_rows(lines, f->detail);
-	size_t first = tui_mapview_first_shown(vm), ndetail = 0;
-	char text[TUI_LINE_MAX];
-	struct tui_detail_line detail[TUI_DETAIL_LINES];
-	/* The strip is the index's: not while a new filter waits for its index. */
-	bool strip = f->strip && f->strip->valid && vm->index_valid && w >= TUI_STRIP_MIN_COLS, known;
-	bool bars = tui_mapview_sorted(vm) && (vm->sort == TUI_MSORT_SIZE || vm->sort == TUI_MSORT_RSS);
-	int rw = strip ? w - 2 : w; /* the rows, a space, the strip */
-	uint64_t bar_max = 0;
-
-	werase(win);
-	if (tui_draw_too_small(win))
-		return;
-	if (f->detail) {
-		ndetail = tui_maps_detail_lines(app, f, detail);
-		rows = tui_maps_rows_beside_pane(lines, w, detail, ndetail);
-		/* A taller pane leaves fewer rows: keep the selection among them. */
-		if (vm->sel_row >= first + (size_t)rows)
-			first = vm->sel_row - (size_t)rows + 1;
-	}
-	if (drawn) {
-		drawn->first = first;
-		drawn->rows = rows;
-		drawn->widest = 0;
-	}
-	tui_format_maps_header(text, sizeof(text), vm, f->title, f->backend, f->rss_total_known,
-			       f->rss_total);
-	tui_draw_header(app, win, text);
-	tui_format_mapheading_rss(text, sizeof(text), app->cfg.hidden, f->rss_column);
-	for (size_t i = 0; bars && i < vm->nrows; i++) {
-		uint64_t value = map_bar(vm, &vm->rows[i], &known);
-
-		if (known && value > bar_max)
-			bar_max = value;
-	}
-	if (bars)
-		tui_bar_insert_heading(text, sizeof(text), "NAME");
-	tui_heading_offset(text, sizeof(text), vm->hscroll);
-	wattron(win, A_BOLD);
-	tui_put(win, 1, 0, text, rw, false);
-	wattroff(win, A_BOLD);
-	for (int i = 0; i < rows && first + (size_t)i < vm->nrows; i++) {
-		const struct tui_maprow *r = &vm->rows[first + (size_t)i];
-		attr_t a = row_attr(app, r);
-		size_t name_at, whole;
-
-		if (first + (size_t)i == vm->sel_row)
-			a |= A_REVERSE;
-		name_at = tui_format_maprow_rss(text, sizeof(text), r, app->cfg.hidden, f->rss_column,
-						app->escape_flags);
-		if (bars) {
-			uint64_t value = map_bar(vm, r, &known);
-
-			name_at = tui_bar_insert(text, sizeof(text), name_at, value, bar_max, known);
-		}
-		whole = tui_fit_last_column(text, sizeof(text), name_at, rw, vm->hscroll, true,
-					    app->escape_flags);
-		if (drawn && whole > drawn->widest)
-			drawn->widest = whole;
-		wattron(win, a);
-		tui_put(win, 2 + i, 0, text, rw, true);
-		wattroff(win, a);
-	}
-	if (strip)
-		tui_strip_draw(app, win, f->strip, vm, first, rows, 2, w - 1);
-	if (f->detail)
-		tui_draw_pane(win, detail, ndetail, 2 + rows, lines - 1);
-	tui_draw_message(app, win, f->banner);
-}
 
 /*
  * One PAGEMAP_SCAN over the selected mapping only: microseconds, so it is
@@ -649,6 +547,7 @@ static const struct tui_view_ops maps_ops = {
 	.tick = maps_tick,
 	.draw = maps_draw,
 	.click = maps_click,
+	.heading = maps_heading,
 	.jump = maps_jump,
 	.destroy = maps_destroy,
 };

@@ -141,6 +141,25 @@ static unsigned procs_click(struct tui_app *app, struct tui_view *v, int y)
 	return y >= 2 && tui_procview_click(&pv_of(v)->pv, (size_t)(y - 2)) ? TUI_F_REDRAW : 0;
 }
 
+/* The size bar's columns before COMMAND: while sorted by RSS or MAPPED. */
+static int procs_bar_w(const struct tui_procview *pv)
+{
+	return pv->sort_col == TUI_PCOL_RSS || pv->sort_col == TUI_PCOL_MAPPED ? TUI_BAR_W + 1 : 0;
+}
+
+/* A click on the heading sorts by that column; again, the other way. */
+static unsigned procs_heading(struct tui_app *app, struct tui_view *v, int x)
+{
+	struct tui_procview *pv = &pv_of(v)->pv;
+	int sort = (int)pv->sort_col;
+
+	if (!tui_heading_sort(app, TUI_CV_PROCS, 0, 0, COLS - procs_bar_w(pv), x, &sort, &pv->reverse))
+		return 0;
+	pv->sort_col = (enum tui_proc_col)sort;
+	tui_procview_rebuild(pv);
+	return TUI_F_REDRAW;
+}
+
 /* Back from a maps view, even one the command line opened: land on its process. */
 static void procs_back_from(struct tui_app *app, struct tui_view *v, pid_t pid)
 {
@@ -166,10 +185,17 @@ size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_p
 	size_t widest = 0;
 	bool bars = pv->sort_col == TUI_PCOL_RSS || pv->sort_col == TUI_PCOL_MAPPED, known;
 	uint64_t bar_max = 0;
+	struct tui_layout l;
+	int stale_x = -1;
 
 	werase(win);
 	if (tui_draw_too_small(win))
 		return 0;
+	/* The bar sits before COMMAND: the columns are placed in what it leaves. */
+	tui_layout_make(&l, TUI_CV_PROCS, &app->cfg.cols[TUI_CV_PROCS], 0, 0, w - procs_bar_w(pv));
+	for (size_t i = 0; i < l.n; i++)
+		if (l.id[i] == TUI_PC_STALE)
+			stale_x = l.x[i];
 	ms_escape(pv->filter, strlen(pv->filter), filter, sizeof(filter), app->escape_flags | MS_ESC_ASCII);
 	snprintf(text, sizeof(text), "mapscope | %zu %s (%s) | %s%s%s%s | sort %s", pv->nshown,
 		 ms_plural(pv->nshown, "process", "processes"), ms_proclist_source_name(MS_PROCLIST_AUTO),
@@ -177,7 +203,7 @@ size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_p
 		 pv->kthreads ? ", kernel threads" : "", pv->filter[0] ? ", command~" : "", filter,
 		 tui_proc_col_name(pv->sort_col));
 	tui_draw_header(app, win, text);
-	tui_format_procheading(text, sizeof(text), (int)pv->sort_col, pv->reverse);
+	tui_format_procheading_cols(text, sizeof(text), &l, (int)pv->sort_col, pv->reverse);
 	for (size_t i = 0; bars && i < pv->nshown; i++) {
 		uint64_t value = proc_bar(pv, tui_procview_row(pv, i), &known);
 
@@ -202,7 +228,7 @@ size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_p
 			a |= A_DIM;
 		if (row == pv->sel_row)
 			a |= A_REVERSE;
-		cmd_at = tui_format_procrow(text, sizeof(text), r, app->escape_flags);
+		cmd_at = tui_format_procrow_cols(text, sizeof(text), &l, r, app->escape_flags);
 		if (bars) {
 			uint64_t value = proc_bar(pv, r, &known);
 
@@ -215,14 +241,14 @@ size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_p
 		wattron(win, a);
 		tui_put(win, 2 + i, 0, text, w, true);
 		wattroff(win, a);
-		if (r->stale_counted && r->stale && w > TUI_PROCROW_STALE_X) {
+		if (r->stale_counted && r->stale && stale_x >= 0 && w > stale_x) {
 			/* The count alone in the stale colour, over the plain row. */
 			attr_t sa = a | tui_pair_attr(app, TUI_PAIR_STALE);
 			char cell[32];
 
 			snprintf(cell, sizeof(cell), "%*zu", TUI_PROCROW_STALE_W, r->stale);
 			wattron(win, sa);
-			tui_put(win, 2 + i, TUI_PROCROW_STALE_X, cell, w - TUI_PROCROW_STALE_X, false);
+			tui_put(win, 2 + i, stale_x, cell, w - stale_x, false);
 			wattroff(win, sa);
 		}
 	}
@@ -248,6 +274,7 @@ static const struct tui_view_ops procs_ops = {
 	.tick = procs_tick,
 	.draw = procs_draw,
 	.click = procs_click,
+	.heading = procs_heading,
 	.back_from = procs_back_from,
 	.destroy = procs_destroy,
 };

@@ -148,10 +148,12 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
 	struct tui_detail_line detail[TUI_STALE_DETAIL_LINES];
 	char text[TUI_LINE_MAX], filter[4 * TUI_FIND_MAX];
+	struct tui_layout l;
 
 	werase(win);
 	if (tui_draw_too_small(win))
 		return 0;
+	tui_layout_make(&l, TUI_CV_STALE, &app->cfg.cols[TUI_CV_STALE], 0, 0, w);
 	ms_escape(sv->filter, strlen(sv->filter), filter, sizeof(filter), app->escape_flags | MS_ESC_ASCII);
 	snprintf(text, sizeof(text), "mapscope | stale: %zu %s deleted or replaced files | %zu scanned, %zu unreadable%s%s",
 		 sv->count, ms_plural(sv->count, "process runs", "processes run"), sv->scanned, sv->unreadable,
@@ -161,7 +163,7 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 		ndetail = tui_format_stale_detail(detail, TUI_STALE_DETAIL_LINES, sv, app->escape_flags);
 		rows = rows_beside_pane(win, detail, ndetail);
 	}
-	tui_format_staleheading(text, sizeof(text));
+	tui_format_staleheading_cols(text, sizeof(text), &l);
 	tui_heading_offset(text, sizeof(text), sv->hscroll);
 	wattron(win, A_BOLD);
 	tui_put(win, 1, 0, text, w, false);
@@ -171,16 +173,16 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 			"  nothing stale: every scanned process runs the files on disk", w, false);
 	for (int i = 0; i < rows; i++) {
 		size_t row = sv->top_row + (size_t)i;
-		const struct tui_stale_line *l = tui_staleview_line(sv, row);
+		const struct tui_stale_line *line = tui_staleview_line(sv, row);
 		attr_t a;
 		size_t last_at, whole;
 
-		if (!l)
+		if (!line)
 			break;
-		a = l->file < 0 ? A_BOLD : tui_pair_attr(app, TUI_PAIR_STALE);
+		a = line->file < 0 ? A_BOLD : tui_pair_attr(app, TUI_PAIR_STALE);
 		if (row == sv->sel_row)
 			a |= A_REVERSE;
-		last_at = tui_format_staleline(text, sizeof(text), sv, l, app->escape_flags);
+		last_at = tui_format_staleline_cols(text, sizeof(text), &l, sv, line, app->escape_flags);
 		whole = tui_put_fitted_row(win, 2 + i, text, sizeof(text), last_at, sv->hscroll, false, a,
 					   app->escape_flags);
 		if (whole > widest)

@@ -72,7 +72,7 @@ pass "banner after the fixture exits, last data still shown"
 
 # -- quit ------------------------------------------------------------------------
 keys q
-wait_for "the process list" shows "PIDv"
+wait_for "the process list" shows "PID^"
 keys q
 wait_for "mapscope to exit" test -s "$TMP/status"
 [ "$(cat "$TMP/status")" = 0 ] || fail "exit status $(cat "$TMP/status")"

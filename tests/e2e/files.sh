@@ -59,7 +59,7 @@ in_order /fx/code.bin /fx/shared.dat /libc.so.6 "[stack]" || fail "files are not
 pass "> steps to MAPS, then NAME: files in name order, then the anonymous kinds"
 keys I
 wait_for "reversed" shows "| sorted by NAME, reversed"
-heading | grep -q "NAME^" || fail "the reversed heading is not marked"
+heading | grep -q "NAMEv" || fail "the reversed heading is not marked descending (NAMEv)"
 in_order "[stack]" /libc.so.6 /fx/shared.dat /fx/code.bin || fail "I did not reverse the order"
 keys '<'
 wait_for "back to MAPS" shows "| sorted by MAPS, reversed"

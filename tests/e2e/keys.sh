@@ -149,7 +149,7 @@ for term in xterm-256color linux vt220; do
 
 	# -- Esc from the maps view: the process list, on the process left -----------------------
 	keys Escape
-	wait_for "Esc to go back to the process list ($term)" shows "PIDv"
+	wait_for "Esc to go back to the process list ($term)" shows "PID^"
 	wait_for "the process left shown in the list ($term)" shows_re "^ *$PID "
 	keys Enter
 	wait_for "Enter to reopen the process left ($term)" shows "$HEAD | filter none"
@@ -163,7 +163,7 @@ not_selected() { ! selected_is "$1"; }
 explorer_in_tmux 120 8 xterm-256color
 wait_for "the maps view (8 lines)" shows "$HEAD | filter none"
 keys Escape
-wait_for "the process list (8 lines)" shows "PIDv"
+wait_for "the process list (8 lines)" shows "PID^"
 wait_for "$PID shown and selected after Esc" selected_is "$PID"
 # Another process, found by search (this pane's shell: "sh -c env TERM=..."; the
 # tmux server's command line holds the rest of that text too), opened and left.
@@ -176,7 +176,7 @@ wait_for "another process's maps view" shows_re "^pid [0-9]+ "
 OTHER=$(screen | sed -n '1s/^pid \([0-9]*\) .*/\1/p')
 [ "$OTHER" != "$PID" ] || fail "the search opened $PID again"
 keys q
-wait_for "the process list again" shows "PIDv"
+wait_for "the process list again" shows "PID^"
 wait_for "$OTHER selected after going back from it" selected_is "$OTHER"
 pass "back on an 8-line screen: $PID (from the command line) and $OTHER (from the list) selected and shown"
 

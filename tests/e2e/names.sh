@@ -92,7 +92,7 @@ keys Escape
 
 # -- COMMAND in the process list ----------------------------------------------------------------
 keys Escape
-wait_for "the process list" shows "PIDv"
+wait_for "the process list" shows "PID^"
 keys Right
 wait_for "COMMAND +8" heading_ends "COMMAND +8"
 cmd=$(tr '\0' ' ' < /proc/$PID/cmdline | cut -c9-20)

@@ -51,7 +51,7 @@ pass "the detail pane names the machine"
 keys Escape
 wait_for "the detail pane to close" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q 'process in'"
 keys q
-wait_for "the process list" shows "PIDv"
+wait_for "the process list" shows "PID^"
 wait_for "the process's row to name the machine" shows_re "^ *$SPID .*\[machine:mstest\] "
 pass "the process list's row names the machine"
 

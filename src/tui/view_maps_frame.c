@@ -1,0 +1,166 @@
+/*
+ * The maps screen drawn from a model alone (tui_maps_draw_frame): header
+ * (maps_header.h), column headings, rows in their colours with size bars
+ * while sorted by size, the address-space strip at the right edge
+ * (view_strip.h), and the detail pane beside them (view_maps_detail.h).
+ * The maps view (view_maps.c) and the screen tests call it.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/base/units.h"
+#include "core/maps/maps.h"
+#include "tui/bars.h"
+#include "tui/elide.h"
+#include "tui/format.h"
+#include "tui/maps_header.h"
+#include "tui/tui.h"
+#include "tui/view_maps_detail.h"
+#include "tui/view_strip.h"
+
+#define DETAIL_MAX 16
+
+int tui_maps_rows(int lines, bool detail)
+{
+	int body = tui_body_lines(lines);
+	int pane = detail ? body / 2 : 0;
+
+	if (pane > DETAIL_MAX)
+		pane = DETAIL_MAX;
+	return body - pane > 0 ? body - pane : 1;
+}
+
+static attr_t row_attr(const struct tui_app *app, const struct tui_maprow *r)
+{
+	const struct ms_mapping *m = r->m;
+
+	if (r->mark == TUI_MARK_ADDED)
+		return tui_pair_attr(app, TUI_PAIR_ADDED);
+	if (r->mark == TUI_MARK_REMOVED)
+		return tui_pair_attr(app, TUI_PAIR_REMOVED);
+	if (r->verdict >= 0 && ms_stale_verdict_is_stale((enum ms_stale_verdict)r->verdict))
+		return tui_pair_attr(app, TUI_PAIR_STALE);
+	if (tui_mapping_is_anomalous(m))
+		return tui_pair_attr(app, TUI_PAIR_ANOMALY);
+	if (m->perms & MS_PERM_EXEC)
+		return tui_pair_attr(app, TUI_PAIR_EXEC);
+	if (m->perms & MS_PERM_SHARED)
+		return tui_pair_attr(app, TUI_PAIR_SHARED);
+	if (m->perms & MS_PERM_WRITE)
+		return tui_pair_attr(app, TUI_PAIR_WRITE);
+	return A_NORMAL;
+}
+
+/* A row's size bar while sorted by SIZE or RSS: its size, or its RSS when known. */
+static uint64_t map_bar(const struct tui_mapview *vm, const struct tui_maprow *r, bool *known)
+{
+	if (vm->sort == TUI_MSORT_RSS) {
+		*known = r->rss_known;
+		return r->rss;
+	}
+	*known = r->mark != TUI_MARK_REMOVED;
+	return ms_mapping_size(r->m);
+}
+
+static bool shows_bars(const struct tui_mapview *vm)
+{
+	return tui_mapview_sorted(vm) && (vm->sort == TUI_MSORT_SIZE || vm->sort == TUI_MSORT_RSS);
+}
+
+/* The strip is the index's: not while a new filter waits for its index. */
+static bool shows_strip(const struct tui_mapview *vm, const struct tui_strip *strip, int w)
+{
+	return strip && strip->valid && vm->index_valid && w >= TUI_STRIP_MIN_COLS;
+}
+
+int tui_maps_columns_width(const struct tui_mapview *vm, const struct tui_strip *strip, int w)
+{
+	if (shows_strip(vm, strip, w))
+		w -= 2; /* a space, the strip */
+	if (shows_bars(vm))
+		w -= TUI_BAR_W + 1;
+	return w;
+}
+
+void tui_maps_layout(const struct tui_app *app, bool rss_column, int width, struct tui_layout *l)
+{
+	tui_layout_make(l, TUI_CV_MAPS, &app->cfg.cols[TUI_CV_MAPS], rss_column ? 0 : 1u << TUI_MC_RSS,
+			TUI_MAPROW_PREFIX, width);
+}
+
+void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
+			 struct tui_maps_drawn *drawn)
+{
+	const struct tui_mapview *vm = f->vm;
+	int lines = getmaxy(win), w = getmaxx(win);
+	int rows = tui_maps_rows(lines, f->detail);
+	size_t first = tui_mapview_first_shown(vm), ndetail = 0;
+	char text[TUI_LINE_MAX];
+	struct tui_detail_line detail[TUI_DETAIL_LINES];
+	bool strip = shows_strip(vm, f->strip, w), bars = shows_bars(vm), known;
+	int rw = strip ? w - 2 : w; /* the rows, a space, the strip */
+	uint64_t bar_max = 0;
+	struct tui_layout l;
+
+	werase(win);
+	if (tui_draw_too_small(win))
+		return;
+	if (f->detail) {
+		ndetail = tui_maps_detail_lines(app, f, detail);
+		rows = tui_maps_rows_beside_pane(lines, w, detail, ndetail);
+		/* A taller pane leaves fewer rows: keep the selection among them. */
+		if (vm->sel_row >= first + (size_t)rows)
+			first = vm->sel_row - (size_t)rows + 1;
+	}
+	if (drawn) {
+		drawn->first = first;
+		drawn->rows = rows;
+		drawn->widest = 0;
+	}
+	tui_format_maps_header(text, sizeof(text), vm, f->title, f->backend, f->rss_total_known,
+			       f->rss_total);
+	tui_draw_header(app, win, text);
+	/* The columns are placed in what the bar and the strip leave, so NAME keeps its room. */
+	tui_maps_layout(app, f->rss_column, tui_maps_columns_width(vm, f->strip, w), &l);
+	tui_layout_heading(text, sizeof(text), &l, tui_map_sort_column(vm), vm->sort_reverse, NULL);
+	for (size_t i = 0; bars && i < vm->nrows; i++) {
+		uint64_t value = map_bar(vm, &vm->rows[i], &known);
+
+		if (known && value > bar_max)
+			bar_max = value;
+	}
+	if (bars)
+		tui_bar_insert_heading(text, sizeof(text), "NAME");
+	tui_heading_offset(text, sizeof(text), vm->hscroll);
+	wattron(win, A_BOLD);
+	tui_put(win, 1, 0, text, rw, false);
+	wattroff(win, A_BOLD);
+	for (int i = 0; i < rows && first + (size_t)i < vm->nrows; i++) {
+		const struct tui_maprow *r = &vm->rows[first + (size_t)i];
+		attr_t a = row_attr(app, r);
+		size_t name_at, whole;
+
+		if (first + (size_t)i == vm->sel_row)
+			a |= A_REVERSE;
+		name_at = tui_format_maprow_cols(text, sizeof(text), &l, r, app->escape_flags);
+		if (bars) {
+			uint64_t value = map_bar(vm, r, &known);
+
+			name_at = tui_bar_insert(text, sizeof(text), name_at, value, bar_max, known);
+		}
+		whole = tui_fit_last_column(text, sizeof(text), name_at, rw, vm->hscroll, true,
+					    app->escape_flags);
+		if (drawn && whole > drawn->widest)
+			drawn->widest = whole;
+		wattron(win, a);
+		tui_put(win, 2 + i, 0, text, rw, true);
+		wattroff(win, a);
+	}
+	if (strip)
+		tui_strip_draw(app, win, f->strip, vm, first, rows, 2, w - 1);
+	if (f->detail)
+		tui_draw_pane(win, detail, ndetail, 2 + rows, lines - 1);
+	tui_draw_message(app, win, f->banner);
+}

@@ -1,0 +1,78 @@
+#!/bin/sh
+# The column chooser at 80 columns, in tmux against ms-fixture: NAME keeps at
+# least 24 columns (DEV drops first); C lists the maps view's columns; Space
+# on OFFSET hides it and saves a columns.maps line, keeping the file's other
+# lines; the heading loses OFFSET; after a restart it is still gone.
+# Polls with a deadline; no fixed sleeps.  Exit 77 (skip) only when tmux is
+# absent.
+set -u
+
+E2E_NAME="columns e2e"
+E2E_TAG=columns
+. "$(dirname "$0")/lib.sh"
+
+start_fixture
+CFG="$TMP/cfg/mapscope/config"
+mkdir -p "$TMP/cfg/mapscope"
+chmod 700 "$TMP/cfg" "$TMP/cfg/mapscope"
+printf '# my own comment\ndelay = 0.2\n' > "$CFG"
+heading() { screen | sed -n 2p; }
+heading_has() { heading | grep -qF -e "$1"; }
+heading_lacks() { ! heading | grep -qF -e "$1"; }
+
+start() {
+	tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 80 -y 24 \
+		"XDG_CONFIG_HOME='$TMP/cfg' $BIN $PID; sleep 60" || fail "cannot start tmux"
+	wait_for "the maps view" shows "pid $PID ms-fixture | ioctl"
+}
+
+start
+heading_has OFFSET || fail "no OFFSET column to begin with"
+name_at=$(heading | awk '{ print index($0, "NAME") }')
+[ "$name_at" -gt 0 ] && [ "$name_at" -le $((80 - 24 + 1)) ] ||
+	fail "NAME starts at column $name_at of 80: fewer than 24 columns left for it"
+heading_lacks DEV:INODE || fail "DEV:INODE still shows at 80 columns, before NAME's room"
+pass "at 80 columns NAME has at least 24 columns (from $name_at); DEV dropped first"
+
+keys C
+wait_for "the chooser" shows "columns of the maps view"
+screen | grep -E '^\[x\] DEV .*dropped' > /dev/null || fail "the chooser does not say DEV was dropped"
+# Down to OFFSET: the rows are in the order the maps view shows its columns.
+row=$(screen | awk 'NR > 2 && $2 == "OFFSET" { print NR - 3; exit }')
+[ -n "$row" ] || fail "the chooser lists no OFFSET"
+i=0
+while [ "$i" -lt "$row" ]; do keys Down; i=$((i + 1)); done
+keys Space
+wait_for "OFFSET unticked" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -qE '^\[ \] OFFSET'"
+wait_for "the save message" shows "columns saved to $CFG"
+grep -qx 'columns.maps = START-END,SIZE,RSS,PERMS,DEV,NAME' "$CFG" ||
+	fail "no columns.maps line: $(cat "$CFG")"
+grep -qx '# my own comment' "$CFG" && grep -qx 'delay = 0.2' "$CFG" ||
+	fail "the file's other lines were not kept: $(cat "$CFG")"
+[ "$(stat -c %a "$CFG")" = 600 ] || fail "the settings file is not mode 0600"
+pass "C, Space on OFFSET: saved as columns.maps, other lines kept, mode 0600"
+
+keys q
+wait_for "the maps view again" shows "pid $PID ms-fixture | ioctl"
+wait_for "OFFSET gone from the heading" heading_lacks OFFSET
+heading_has PERM || fail "PERM went too"
+pass "back in the maps view, OFFSET is gone and PERM stays"
+
+tmux -S "$SOCK" kill-session -t ms
+start
+wait_for "the heading" heading_has NAME
+heading_lacks OFFSET || fail "OFFSET is back after a restart"
+pass "after a restart OFFSET is still gone"
+
+# A symlink at the path (a dotfiles manager's) is left alone, and the chooser says so.
+mv "$CFG" "$TMP/real-config"
+ln -s "$TMP/real-config" "$CFG"
+keys C
+wait_for "the chooser" shows "columns of the maps view"
+keys Space Down Space
+wait_for "the refusal" shows "config: a symbolic link;"
+[ -L "$CFG" ] || fail "the symlink was replaced"
+grep -qx 'columns.maps = START-END,SIZE,RSS,PERMS,DEV,NAME' "$TMP/real-config" ||
+	fail "the file behind the symlink changed"
+pass "a symlink at the settings path is refused, left as it was"
+exit 0

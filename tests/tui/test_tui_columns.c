@@ -1,0 +1,341 @@
+/*
+ * The column layout (columns.h): NAME's room on narrow screens, the drop
+ * order the help states, heading hit-testing and sort clicks, one meaning
+ * of the sort arrows, the columns.VIEW lines, and saving them into the
+ * settings file without harm (other lines kept, a symlink refused).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "testutil.h"
+#include "tui/actions.h"
+#include "tui/columns.h"
+#include "tui/files_model.h"
+#include "tui/format.h"
+#include "tui/settings.h"
+
+/* The default columns, RSS off in the maps view (R shows it). */
+static void layout(struct tui_layout *l, enum tui_colview view, int x0, int width)
+{
+	struct tui_colset set;
+
+	tui_colset_default(&set, view);
+	tui_layout_make(l, view, &set, view == TUI_CV_MAPS ? 1u << TUI_MC_RSS : 0, x0, width);
+}
+
+/* The last column's room on a screen width wide is at least 24, at 80 and 60, in every view. */
+static void test_last_column_keeps_24(void **state)
+{
+	static const int widths[] = { 60, 80 };
+
+	(void)state;
+	for (int v = 0; v < TUI_CV_COUNT; v++) {
+		for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+			struct tui_layout l;
+
+			layout(&l, (enum tui_colview)v, v == TUI_CV_MAPS ? TUI_MAPROW_PREFIX : 0, widths[i]);
+			assert_true(widths[i] - l.last_x >= 24);
+			if (l.n)
+				assert_int_equal(l.last_x, l.x[l.n - 1] + l.width[l.n - 1] + 1);
+		}
+	}
+}
+
+/* The maps view at 80: only DEV goes; at 60: DEV, OFFSET, PERMS in that order; at 200 none. */
+static void test_maps_drop_order(void **state)
+{
+	struct tui_layout l;
+
+	(void)state;
+	layout(&l, TUI_CV_MAPS, TUI_MAPROW_PREFIX, 80);
+	assert_int_equal(l.dropped, 1u << TUI_MC_DEV);
+	assert_true(tui_layout_shows(&l, TUI_MC_OFFSET));
+	layout(&l, TUI_CV_MAPS, TUI_MAPROW_PREFIX, 60);
+	assert_int_equal(l.dropped, (1u << TUI_MC_DEV) | (1u << TUI_MC_OFFSET) | (1u << TUI_MC_PERMS));
+	assert_true(tui_layout_shows(&l, TUI_MC_SIZE));
+	assert_true(tui_layout_shows(&l, TUI_MC_RANGE));
+	assert_true(tui_layout_shows(&l, TUI_MC_NAME));
+	layout(&l, TUI_CV_MAPS, TUI_MAPROW_PREFIX, 200);
+	assert_int_equal(l.dropped, 0);
+	/* Too narrow for anything but START-END: it still shows, never dropped. */
+	layout(&l, TUI_CV_MAPS, TUI_MAPROW_PREFIX, 30);
+	assert_true(tui_layout_shows(&l, TUI_MC_RANGE));
+	assert_int_equal(l.n, 1);
+}
+
+/* The process list at 60: MAPS, then MAPPED; at 80, all of it. */
+static void test_procs_drop_order(void **state)
+{
+	struct tui_layout l;
+
+	(void)state;
+	layout(&l, TUI_CV_PROCS, 0, 80);
+	assert_int_equal(l.dropped, 0);
+	layout(&l, TUI_CV_PROCS, 0, 60);
+	assert_int_equal(l.dropped, (1u << TUI_PC_MAPS) | (1u << TUI_PC_MAPPED));
+	assert_true(60 - l.last_x >= 24);
+}
+
+/* The order the help and man page state is the tables' order. */
+static void test_help_states_drop_order(void **state)
+{
+	size_t nnotes;
+	const char *const *notes = tui_action_notes(&nnotes);
+
+	(void)state;
+	for (int v = 0; v < TUI_CV_COUNT; v++) {
+		char order[256], want[300];
+		bool found = false;
+
+		tui_columns_drop_order((enum tui_colview)v, order, sizeof(order));
+		assert_true(strlen(order) > 0);
+		snprintf(want, sizeof(want), "%s: %s", tui_colview_title((enum tui_colview)v), order);
+		for (size_t i = 0; i < nnotes; i++)
+			if (strstr(notes[i], want))
+				found = true;
+		if (!found)
+			fail_msg("the help notes lack \"%s\"", want);
+	}
+}
+
+/* A row's cells sit where the layout says, so a click maps to the column under it. */
+static void test_heading_hit(void **state)
+{
+	struct tui_layout l;
+	char heading[512];
+	const char *p;
+
+	(void)state;
+	layout(&l, TUI_CV_MAPS, TUI_MAPROW_PREFIX, 80);
+	tui_layout_heading(heading, sizeof(heading), &l, -1, false, NULL);
+	p = strstr(heading, "SIZE");
+	assert_non_null(p);
+	assert_int_equal(tui_layout_hit(&l, (int)(p - heading)), TUI_MC_SIZE);
+	p = strstr(heading, "OFFSET");
+	assert_int_equal(tui_layout_hit(&l, (int)(p - heading) + 3), TUI_MC_OFFSET);
+	p = strstr(heading, "NAME");
+	assert_int_equal(tui_layout_hit(&l, (int)(p - heading)), TUI_MC_NAME);
+	assert_int_equal(tui_layout_hit(&l, 79), TUI_MC_NAME);
+	assert_int_equal(tui_layout_hit(&l, 0), -1);         /* the marker */
+	assert_int_equal(tui_layout_hit(&l, l.x[1] - 1), -1); /* between two columns */
+	assert_int_equal(tui_layout_hit(&l, TUI_MAPROW_PREFIX), TUI_MC_RANGE);
+}
+
+/* A click sorts by the column (its natural order); a second on it reverses. */
+static void test_sort_click(void **state)
+{
+	struct tui_layout l;
+	int sort = 0;
+	bool reverse = true;
+
+	(void)state;
+	layout(&l, TUI_CV_FILES, 0, 80);
+	assert_true(tui_layout_sort_click(&l, l.x[0], &sort, &reverse));
+	assert_int_equal(sort, MS_FILESORT_MAPS);
+	assert_false(reverse);
+	assert_true(tui_layout_sort_click(&l, l.x[0] + 1, &sort, &reverse));
+	assert_int_equal(sort, MS_FILESORT_MAPS);
+	assert_true(reverse);
+	/* PERMS does not sort: nothing changes. */
+	for (size_t i = 0; i < l.n; i++)
+		if (l.id[i] == TUI_FC_PERMS)
+			assert_false(tui_layout_sort_click(&l, l.x[i], &sort, &reverse));
+	assert_int_equal(sort, MS_FILESORT_MAPS);
+	assert_true(reverse);
+}
+
+/* ^ ascending, v descending, in the process list and the files view alike. */
+static void test_one_arrow_meaning(void **state)
+{
+	struct tui_fileview fv;
+	char text[512];
+
+	(void)state;
+	tui_format_procheading(text, sizeof(text), 0, false); /* PID, smallest first */
+	assert_non_null(strstr(text, "PID^"));
+	tui_format_procheading(text, sizeof(text), 4, true);  /* RSS, largest first */
+	assert_non_null(strstr(text, "RSSv"));
+	memset(&fv, 0, sizeof(fv));
+	fv.sort = MS_FILESORT_SIZE;                           /* largest first */
+	tui_format_fileheading(text, sizeof(text), &fv, 80);
+	assert_non_null(strstr(text, "SIZEv"));
+	fv.reverse = true;
+	tui_format_fileheading(text, sizeof(text), &fv, 80);
+	assert_non_null(strstr(text, "SIZE^"));
+	fv.sort = MS_FILESORT_NAME;
+	fv.reverse = false;                                   /* A to Z */
+	tui_format_fileheading(text, sizeof(text), &fv, 80);
+	assert_non_null(strstr(text, "NAME^"));
+}
+
+static void test_colset_lines(void **state)
+{
+	struct tui_colset s, before;
+	char text[256];
+
+	(void)state;
+	assert_int_equal(tui_colset_parse(&s, TUI_CV_MAPS, "name"), 0);
+	/* START-END cannot go: it comes back first; the rest are hidden. */
+	assert_int_equal(s.order[0], TUI_MC_RANGE);
+	assert_false(s.hidden & (1u << TUI_MC_RANGE));
+	assert_true(s.hidden & (1u << TUI_MC_SIZE));
+	assert_int_equal(tui_colset_parse(&s, TUI_CV_PROCS, "COMMAND, pid"), -1);
+	assert_int_equal(tui_colset_parse(&s, TUI_CV_PROCS, "PID,PID"), -1);
+	assert_int_equal(tui_colset_parse(&s, TUI_CV_PROCS, "PID,WHAT"), -1);
+	assert_int_equal(tui_colset_parse(&s, TUI_CV_PROCS, " RSS , PID ,COMMAND"), 0);
+	tui_colset_format(&s, TUI_CV_PROCS, text, sizeof(text));
+	assert_string_equal(text, "RSS,PID,COMMAND");
+	before = s;
+	assert_int_equal(tui_colset_parse(&s, TUI_CV_PROCS, "PID,WHAT"), -1);
+	assert_memory_equal(&s, &before, sizeof(s));
+	/* The chooser's edits. */
+	assert_true(tui_colset_move(&s, 0, 1));
+	tui_colset_format(&s, TUI_CV_PROCS, text, sizeof(text));
+	assert_string_equal(text, "PID,RSS,COMMAND");
+	assert_false(tui_colset_move(&s, 0, -1));
+	assert_true(tui_colset_toggle(&s, TUI_CV_PROCS, 0));
+	tui_colset_format(&s, TUI_CV_PROCS, text, sizeof(text));
+	assert_string_equal(text, "RSS,COMMAND");
+	tui_colset_default(&s, TUI_CV_MAPS);
+	assert_false(tui_colset_toggle(&s, TUI_CV_MAPS, 0)); /* START-END */
+}
+
+/* `hide` keeps working; a columns.maps line wins over it. */
+static void test_hide_and_columns(void **state)
+{
+	static const char hide[] = "hide = SIZE,DEV\n";
+	static const char both[] = "hide = SIZE,DEV\ncolumns.maps = START-END,SIZE,NAME\n";
+	struct tui_settings c;
+	struct tui_layout l;
+
+	(void)state;
+	tui_settings_defaults(&c);
+	assert_int_equal(tui_settings_parse(&c, hide, strlen(hide), NULL, NULL), 0);
+	tui_layout_make(&l, TUI_CV_MAPS, &c.cols[TUI_CV_MAPS], 0, TUI_MAPROW_PREFIX, 200);
+	assert_false(tui_layout_shows(&l, TUI_MC_SIZE));
+	assert_false(tui_layout_shows(&l, TUI_MC_DEV));
+	assert_true(tui_layout_shows(&l, TUI_MC_OFFSET));
+	tui_settings_defaults(&c);
+	assert_int_equal(tui_settings_parse(&c, both, strlen(both), NULL, NULL), 0);
+	tui_layout_make(&l, TUI_CV_MAPS, &c.cols[TUI_CV_MAPS], 0, TUI_MAPROW_PREFIX, 200);
+	assert_true(tui_layout_shows(&l, TUI_MC_SIZE));
+	assert_false(tui_layout_shows(&l, TUI_MC_OFFSET));
+	assert_int_equal(l.n, 2);
+}
+
+static char *config_path(const char *dir)
+{
+	char *path = malloc(strlen(dir) + 32);
+
+	assert_non_null(path);
+	sprintf(path, "%s/cfg/mapscope/config", dir);
+	return path;
+}
+
+/* Save, load again: the same columns; comments and other keys kept, one line per view. */
+static void test_save_round_trip(void **state)
+{
+	static const char old[] = "# my settings\ndelay = 2\ncolumns.procs = PID,COMMAND\n"
+				  "\n# colours\ncolor.exec = blue\ncolumns.procs = USER,COMMAND\n";
+	char *path = config_path(*state), *text;
+	struct tui_settings c, back;
+	struct ms_error err;
+	struct stat st;
+	size_t len;
+
+	/* Nothing there yet, not even the directories. */
+	tui_settings_defaults(&c);
+	assert_int_equal(tui_colset_parse(&c.cols[TUI_CV_MAPS], TUI_CV_MAPS, "START-END,PERMS,NAME"), 0);
+	assert_int_equal(tui_settings_save_columns(&c, path, &err), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	text = tu_slurp(path, &len);
+	assert_string_equal(text, "columns.maps = START-END,PERMS,NAME\n");
+	free(text);
+
+	assert_int_equal(tu_spit(path, old), 0);
+	assert_int_equal(tui_colset_parse(&c.cols[TUI_CV_PROCS], TUI_CV_PROCS, "STALE,PID,COMMAND"), 0);
+	assert_int_equal(tui_settings_save_columns(&c, path, &err), 0);
+	text = tu_slurp(path, &len);
+	assert_string_equal(text, "# my settings\ndelay = 2\ncolumns.procs = STALE,PID,COMMAND\n"
+				  "\n# colours\ncolor.exec = blue\n"
+				  "columns.maps = START-END,PERMS,NAME\n");
+	free(text);
+	tui_settings_defaults(&back);
+	assert_int_equal(tui_settings_load(&back, path, NULL, NULL, &err), 0);
+	assert_true(back.delay == 2);
+	assert_int_equal(back.colors[TUI_COLOR_EXEC], 4);
+	for (int v = 0; v < TUI_CV_COUNT; v++) {
+		assert_int_equal(back.cols[v].n, c.cols[v].n);
+		assert_memory_equal(back.cols[v].order, c.cols[v].order, c.cols[v].n);
+		assert_int_equal(back.cols[v].hidden, c.cols[v].hidden);
+	}
+	free(path);
+}
+
+/* A symlink at the path is refused, and what it leads to is untouched. */
+static void test_save_refuses_symlink(void **state)
+{
+	char *path = config_path(*state), *target = tu_join(*state, "elsewhere"), *dir, *text;
+	struct tui_settings c;
+	struct ms_error err;
+	struct stat st;
+	size_t len;
+
+	dir = strdup(path);
+	*strrchr(dir, '/') = '\0';
+	assert_int_equal(tu_spit(target, "delay = 3\n"), 0);
+	tui_settings_defaults(&c);
+	c.cols[TUI_CV_PROCS].given = true;
+	/* Made by a first save of nothing in particular. */
+	assert_int_equal(tui_settings_save_columns(&c, path, &err), 0);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(symlink(target, path), 0);
+	assert_true(tui_settings_save_columns(&c, path, &err) < 0);
+	assert_int_equal(err.sys_errno, ELOOP);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	text = tu_slurp(target, &len);
+	assert_string_equal(text, "delay = 3\n");
+	free(text);
+	/* A directory others may write is refused too. */
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(chmod(dir, 0777), 0);
+	assert_true(tui_settings_save_columns(&c, path, &err) < 0);
+	assert_int_equal(lstat(path, &st), -1);
+	free(dir);
+	free(target);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_last_column_keeps_24),
+		cmocka_unit_test(test_maps_drop_order),
+		cmocka_unit_test(test_procs_drop_order),
+		cmocka_unit_test(test_help_states_drop_order),
+		cmocka_unit_test(test_heading_hit),
+		cmocka_unit_test(test_sort_click),
+		cmocka_unit_test(test_one_arrow_meaning),
+		cmocka_unit_test(test_colset_lines),
+		cmocka_unit_test(test_hide_and_columns),
+		cmocka_unit_test_setup_teardown(test_save_round_trip, tu_tmpdir_setup, tu_tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_save_refuses_symlink, tu_tmpdir_setup,
+						tu_tmpdir_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
