@@ -200,6 +200,12 @@ bool tui_colset_move(struct tui_colset *s, size_t pos, int dir)
 void tui_layout_make(struct tui_layout *l, enum tui_colview view, const struct tui_colset *s,
 		     unsigned off, int x0, int width)
 {
+	tui_layout_make_beside(l, view, s, off, x0, width, 0);
+}
+
+void tui_layout_make_beside(struct tui_layout *l, enum tui_colview view, const struct tui_colset *s,
+			    unsigned off, int x0, int width, int beside)
+{
 	size_t n;
 	const struct tui_column *c = tui_columns(view, &n);
 	unsigned want = 0;
@@ -221,7 +227,7 @@ void tui_layout_make(struct tui_layout *l, enum tui_colview view, const struct t
 		used += c[id].width + 1;
 	}
 	/* Drop by rank until the last column has its room, or nothing can go. */
-	while (used + TUI_LAST_MIN > width) {
+	while (used + beside + TUI_LAST_MIN > width) {
 		int best = -1;
 
 		for (size_t id = 0; id + 1 < n; id++)

@@ -124,6 +124,14 @@ struct tui_layout {
  */
 void tui_layout_make(struct tui_layout *l, enum tui_colview view, const struct tui_colset *s,
 		     unsigned off, int x0, int width);
+/*
+ * The same with `beside` columns of the line taken by something outside
+ * the table (a size bar before the last column, the maps view's strip):
+ * they come out of the last column's room, so other columns drop for them,
+ * while min_screen is still compared with the whole screen's width.
+ */
+void tui_layout_make_beside(struct tui_layout *l, enum tui_colview view, const struct tui_colset *s,
+			    unsigned off, int x0, int width, int beside);
 bool tui_layout_shows(const struct tui_layout *l, int id);
 
 /* The column id under screen column x: the last column from last_x on; -1 between. */

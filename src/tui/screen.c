@@ -158,10 +158,10 @@ size_t tui_put_fitted_row(WINDOW *win, int y, char *text, size_t size, size_t la
 }
 
 bool tui_heading_sort(const struct tui_app *app, enum tui_colview view, unsigned off, int x0,
-		      int width, int x, int *sort, bool *reverse)
+		      int beside, int x, int *sort, bool *reverse)
 {
 	struct tui_layout l;
 
-	tui_layout_make(&l, view, &app->cfg.cols[view], off, x0, width);
+	tui_layout_make_beside(&l, view, &app->cfg.cols[view], off, x0, COLS, beside);
 	return tui_layout_sort_click(&l, x, sort, reverse);
 }

@@ -169,12 +169,12 @@ bool tui_draw_too_small(WINDOW *win);
 
 /*
  * A heading click at x on view's columns as laid out now (TUI_COLF_TOGGLED
- * columns in off, x0 columns of prefix, placed in width columns: what a
- * size bar or the strip leave of the screen): the column's sort key into *sort,
+ * columns in off, x0 columns of prefix, `beside` columns taken by a size
+ * bar or the strip, as tui_layout_make_beside): the column's sort key into *sort,
  * or *reverse flipped when it already sorts.  false: no sortable column there.
  */
 bool tui_heading_sort(const struct tui_app *app, enum tui_colview view, unsigned off, int x0,
-		      int width, int x, int *sort, bool *reverse);
+		      int beside, int x, int *sort, bool *reverse);
 
 /* The column chooser (C) for view; pushed over the view it configures. */
 struct tui_view *tui_columns_view_new(struct tui_app *app, enum tui_colview view);
@@ -264,13 +264,14 @@ void tui_symbols_show_forget(struct tui_symbols_shown *ss);
 
 struct tui_strip;
 /*
- * The width the maps view's columns are placed in: the screen's, less the
- * size bar (while sorted by SIZE or RSS) and the strip (when it shows), so
- * that they take NAME's room, not the columns'.
+ * The columns of a maps screen w wide that the size bar (while sorted by
+ * SIZE or RSS) and the strip (when it shows) take: they come out of NAME's
+ * room, not the other columns' (tui_layout_make_beside).
  */
-int tui_maps_columns_width(const struct tui_mapview *vm, const struct tui_strip *strip, int w);
-/* The maps view's columns on a screen width wide (RSS while rss_column). */
-void tui_maps_layout(const struct tui_app *app, bool rss_column, int width, struct tui_layout *l);
+int tui_maps_beside(const struct tui_mapview *vm, const struct tui_strip *strip, int w);
+/* The maps view's columns on a screen width wide (RSS while rss_column), beside those. */
+void tui_maps_layout(const struct tui_app *app, bool rss_column, int width, int beside,
+		     struct tui_layout *l);
 
 /* The maps body height for a screen with/without the detail pane. */
 int tui_maps_rows(int lines, bool detail);

@@ -44,8 +44,8 @@ static void files_layout(const struct tui_app *app, const struct tui_fileview *f
 			 struct tui_layout *l)
 {
 	/* The size bar before NAME takes NAME's room, not the columns'. */
-	tui_layout_make(l, TUI_CV_FILES, &app->cfg.cols[TUI_CV_FILES],
-			fv->rss_column ? 0 : 1u << TUI_FC_RSS, 0, width - TUI_BAR_W - 1);
+	tui_layout_make_beside(l, TUI_CV_FILES, &app->cfg.cols[TUI_CV_FILES],
+			       fv->rss_column ? 0 : 1u << TUI_FC_RSS, 0, width, TUI_BAR_W + 1);
 }
 
 /* SONAMEs and build IDs only where their columns show. */
@@ -215,7 +215,7 @@ static unsigned files_heading(struct tui_app *app, struct tui_view *v, int x)
 	int sort = (int)fv->sort;
 
 	if (!tui_heading_sort(app, TUI_CV_FILES, fv->rss_column ? 0 : 1u << TUI_FC_RSS, 0,
-			      COLS - TUI_BAR_W - 1, x, &sort,
+			      TUI_BAR_W + 1, x, &sort,
 			      &fv->reverse))
 		return 0;
 	fv->sort = (enum ms_filesort)sort;

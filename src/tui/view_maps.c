@@ -344,7 +344,7 @@ static unsigned maps_heading(struct tui_app *app, struct tui_view *v, int x)
 	bool reverse = mv->vm.sort_reverse;
 
 	if (!tui_heading_sort(app, TUI_CV_MAPS, mv->rss_column ? 0 : 1u << TUI_MC_RSS,
-			      TUI_MAPROW_PREFIX, tui_maps_columns_width(&mv->vm, &mv->strip, COLS), x,
+			      TUI_MAPROW_PREFIX, tui_maps_beside(&mv->vm, &mv->strip, COLS), x,
 			      &sort, &reverse))
 		return 0;
 	tui_mapview_set_sort(&mv->vm, (enum tui_map_sort)sort, reverse);

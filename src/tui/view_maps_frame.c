@@ -75,19 +75,17 @@ static bool shows_strip(const struct tui_mapview *vm, const struct tui_strip *st
 	return strip && strip->valid && vm->index_valid && w >= TUI_STRIP_MIN_COLS;
 }
 
-int tui_maps_columns_width(const struct tui_mapview *vm, const struct tui_strip *strip, int w)
+int tui_maps_beside(const struct tui_mapview *vm, const struct tui_strip *strip, int w)
 {
-	if (shows_strip(vm, strip, w))
-		w -= 2; /* a space, the strip */
-	if (shows_bars(vm))
-		w -= TUI_BAR_W + 1;
-	return w;
+	return (shows_strip(vm, strip, w) ? 2 : 0) /* a space, the strip */ +
+	       (shows_bars(vm) ? TUI_BAR_W + 1 : 0);
 }
 
-void tui_maps_layout(const struct tui_app *app, bool rss_column, int width, struct tui_layout *l)
+void tui_maps_layout(const struct tui_app *app, bool rss_column, int width, int beside,
+		     struct tui_layout *l)
 {
-	tui_layout_make(l, TUI_CV_MAPS, &app->cfg.cols[TUI_CV_MAPS], rss_column ? 0 : 1u << TUI_MC_RSS,
-			TUI_MAPROW_PREFIX, width);
+	tui_layout_make_beside(l, TUI_CV_MAPS, &app->cfg.cols[TUI_CV_MAPS],
+			       rss_column ? 0 : 1u << TUI_MC_RSS, TUI_MAPROW_PREFIX, width, beside);
 }
 
 void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
@@ -123,7 +121,7 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 			       f->rss_total);
 	tui_draw_header(app, win, text);
 	/* The columns are placed in what the bar and the strip leave, so NAME keeps its room. */
-	tui_maps_layout(app, f->rss_column, tui_maps_columns_width(vm, f->strip, w), &l);
+	tui_maps_layout(app, f->rss_column, w, tui_maps_beside(vm, f->strip, w), &l);
 	tui_layout_heading(text, sizeof(text), &l, tui_map_sort_column(vm), vm->sort_reverse, NULL);
 	for (size_t i = 0; bars && i < vm->nrows; i++) {
 		uint64_t value = map_bar(vm, &vm->rows[i], &known);

@@ -153,7 +153,7 @@ static unsigned procs_heading(struct tui_app *app, struct tui_view *v, int x)
 	struct tui_procview *pv = &pv_of(v)->pv;
 	int sort = (int)pv->sort_col;
 
-	if (!tui_heading_sort(app, TUI_CV_PROCS, 0, 0, COLS - procs_bar_w(pv), x, &sort, &pv->reverse))
+	if (!tui_heading_sort(app, TUI_CV_PROCS, 0, 0, procs_bar_w(pv), x, &sort, &pv->reverse))
 		return 0;
 	pv->sort_col = (enum tui_proc_col)sort;
 	tui_procview_rebuild(pv);
@@ -192,7 +192,7 @@ size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_p
 	if (tui_draw_too_small(win))
 		return 0;
 	/* The bar sits before COMMAND: the columns are placed in what it leaves. */
-	tui_layout_make(&l, TUI_CV_PROCS, &app->cfg.cols[TUI_CV_PROCS], 0, 0, w - procs_bar_w(pv));
+	tui_layout_make_beside(&l, TUI_CV_PROCS, &app->cfg.cols[TUI_CV_PROCS], 0, 0, w, procs_bar_w(pv));
 	for (size_t i = 0; i < l.n; i++)
 		if (l.id[i] == TUI_PC_STALE)
 			stale_x = l.x[i];

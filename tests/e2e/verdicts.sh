@@ -227,16 +227,16 @@ agree detail-pane
 keys Escape
 wait_for "the detail pane closed" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q '^- detail -'"
 
-# The files view's VERDICT column (after MAPS, SIZE and PERMS).
+# The files view's VERDICT column (after MAPS, SIZE and PERMS, the permission sets).
 keys F
 wait_for "the files view" shows "| sorted by SIZE"
 wait_for "the files' verdicts" shows_re "/libv-deleted\\.so \\(deleted\\)"
-wait_for "the files' verdicts" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -F '/libv-deleted.so' | grep -Eq ' [rwxps-]{4} +[a-z]'"
+wait_for "the files' verdicts" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -F '/libv-deleted.so' | grep -Eq ' [rwxs!,-]+ +[a-z]'"
 screen > "$TMP/files.screen"
 for c in $CASES; do
 	line=$(grep -F "$(row_text "$c")" "$TMP/files.screen" | head -1)
 	[ -n "$line" ] || fail "no row for $c in the files view"
-	v=$(echo "$line" | sed -E 's/^ *[0-9]+ +[0-9.]+[KMGTP]? +[rwxps-]{4}  (.{10}).*/\1/; s/ +$//')
+	v=$(echo "$line" | sed -E 's/^ *[0-9]+ +[0-9.]+[KMGTP]? +[rwxs!,-]+ +(.{10}).*/\1/; s/ +$//')
 	echo "$c $v"
 done | sort > "$GOT/files-view"
 want_all files-view

@@ -53,6 +53,33 @@ static void test_last_column_keeps_24(void **state)
 	}
 }
 
+/*
+ * A size bar (11 columns) and the strip (2) beside the columns come out of
+ * NAME's room: with them, NAME still keeps 24 at 80 columns in every view,
+ * other columns dropping for them; and the files view's BUILDID still asks
+ * for a 160-column screen, not 160 columns left after the bar.
+ */
+static void test_beside_keeps_24(void **state)
+{
+	struct tui_colset set;
+	struct tui_layout l;
+
+	(void)state;
+	for (int v = 0; v < TUI_CV_COUNT; v++) {
+		int x0 = v == TUI_CV_MAPS ? TUI_MAPROW_PREFIX : 0;
+
+		tui_colset_default(&set, (enum tui_colview)v);
+		tui_layout_make_beside(&l, (enum tui_colview)v, &set, 0, x0, 80, 13);
+		assert_true(80 - 13 - l.last_x >= 24);
+	}
+	tui_colset_default(&set, TUI_CV_FILES);
+	tui_layout_make_beside(&l, TUI_CV_FILES, &set, 0, 0, TUI_FILEVIEW_BUILDID_COLS, 11);
+	assert_true(tui_layout_shows(&l, TUI_FC_BUILDID));
+	assert_true(TUI_FILEVIEW_BUILDID_COLS - 11 - l.last_x >= 24);
+	tui_layout_make_beside(&l, TUI_CV_FILES, &set, 0, 0, TUI_FILEVIEW_BUILDID_COLS - 1, 11);
+	assert_false(tui_layout_shows(&l, TUI_FC_BUILDID));
+}
+
 /* The maps view at 80: only DEV goes; at 60: DEV, OFFSET, PERMS in that order; at 200 none. */
 static void test_maps_drop_order(void **state)
 {
@@ -324,6 +351,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_last_column_keeps_24),
+		cmocka_unit_test(test_beside_keeps_24),
 		cmocka_unit_test(test_maps_drop_order),
 		cmocka_unit_test(test_procs_drop_order),
 		cmocka_unit_test(test_help_states_drop_order),
