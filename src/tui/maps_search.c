@@ -9,6 +9,7 @@ struct search_walk {
 	const char *text;
 	uint64_t sel;
 	bool from_current;
+	bool wrapped;      /* forward: the second walk, from the lowest address */
 	bool found;        /* forward: the match; backward: the last before sel */
 	uint64_t hit;
 	bool any;          /* backward: some match at all, the last in last */
@@ -26,26 +27,23 @@ static bool not_after(const struct search_walk *w, uint64_t start)
 	return start < w->sel || (start == w->sel && w->from_current);
 }
 
-/* Forward, from the selection: the first match after it. */
-static int first_after(void *ctx, struct ms_mapping *m)
+/* After or at the selection, as the search counts it (at: only from_current). */
+static bool after(const struct search_walk *w, uint64_t start)
 {
-	struct search_walk *w = ctx;
-
-	if (m->start < w->sel || (m->start == w->sel && !w->from_current) || !is_match(w, m))
-		return 0;
-	w->found = true;
-	w->hit = m->start;
-	return 1;
+	return start > w->sel || (start == w->sel && w->from_current);
 }
 
-/* Forward, wrapped: the first match from the lowest address up to the selection. */
-static int first_from_top(void *ctx, struct ms_mapping *m)
+/*
+ * Forward: the first match after the selection (at it when from_current);
+ * wrapped, the first from the lowest address up to the selection.
+ */
+static int first_match(void *ctx, struct ms_mapping *m)
 {
 	struct search_walk *w = ctx;
 
-	if (m->start > w->sel)
+	if (w->wrapped && m->start > w->sel)
 		return 1;
-	if (!is_match(w, m))
+	if ((!w->wrapped && !after(w, m->start)) || !is_match(w, m))
 		return 0;
 	w->found = true;
 	w->hit = m->start;
@@ -94,9 +92,11 @@ int tui_mapsearch_find(const struct tui_mapview *vm, struct ms_maps *maps, const
 		return 1;
 	}
 	if (dir > 0) {
-		rc = ms_maps_walk(maps, vm->sel, vm->filter, first_after, &w, err);
-		if (rc >= 0 && !w.found)
-			rc = ms_maps_walk(maps, 0, vm->filter, first_from_top, &w, err);
+		rc = ms_maps_walk(maps, vm->sel, vm->filter, first_match, &w, err);
+		if (rc >= 0 && !w.found) {
+			w.wrapped = true;
+			rc = ms_maps_walk(maps, 0, vm->filter, first_match, &w, err);
+		}
 	} else {
 		rc = ms_maps_walk(maps, 0, vm->filter, last_before, &w, err);
 		if (!w.found && w.any) {
