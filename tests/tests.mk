@@ -91,6 +91,7 @@ CMOCKA_TESTS = \
 	tests/cli/test_diff \
 	tests/tui/test_tui_mapview \
 	tests/tui/test_tui_maps_random \
+	tests/tui/test_tui_mapsearch \
 	tests/tui/test_tui_keydec \
 	tests/tui/test_tui_elide \
 	tests/tui/test_tui_wrap \

@@ -61,6 +61,9 @@ enum tui_scope {
 	A(FILTER_READ, TUI_SCOPE_MAPS, "r", "only readable mappings (kernel filter)") \
 	A(FILTER_SHARED, TUI_SCOPE_MAPS, "s", "only shared mappings (kernel filter)") \
 	A(FILTER_NAME, TUI_SCOPE_MAPS, "\\", "filter names by substring") \
+	A(MAPS_SEARCH, TUI_SCOPE_MAPS, "/", "search mapping names as you type, past the rows on screen") \
+	A(MAPS_SEARCH_NEXT, TUI_SCOPE_MAPS, "n", "next match of the search") \
+	A(MAPS_SEARCH_PREV, TUI_SCOPE_MAPS, "N", "previous match of the search") \
 	A(GOTO, TUI_SCOPE_MAPS, "g", "go to a hex address: its mapping or the next; name+0xoff file:line") \
 	A(SNAPSHOT, TUI_SCOPE_MAPS, "S", "save a snapshot of this process to a file") \
 	A(RSS_COLUMN, TUI_SCOPE_MAPS, "R", "show or hide the RSS column (resident memory)") \

@@ -1,10 +1,11 @@
 /*
  * listfind.h - search and filter in the explorer's lists, without curses.
  *
- * Every list (process list, stale view, files view) filters its rows with
- * \ (only rows whose text contains the filter show) and searches them with
- * / n N (the selection jumps to the next row containing the text, wrapping
- * around).  Both compare raw bytes, case-sensitive, against the text the
+ * Every list (process list, stale view, files view, maps view) filters its
+ * rows with \ (only rows whose text contains the filter show) and searches
+ * them with / n N (the selection jumps to the next row containing the text,
+ * wrapping around; the maps view, which holds only a window of its rows,
+ * searches through the engine: maps_search.h).  Both compare raw bytes, case-sensitive, against the text the
  * row shows before escaping (a command line, a path), so what was typed
  * matches what is on screen for printable text.  The models keep the text
  * typed; this module holds the parts they share.

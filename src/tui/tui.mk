@@ -17,6 +17,7 @@ libmapscope_tui_a_SOURCES = \
 	src/tui/maps_model.c src/tui/maps_model.h \
 	src/tui/map_seen.c src/tui/map_seen.h \
 	src/tui/maps_feed.c src/tui/maps_feed.h \
+	src/tui/maps_search.c src/tui/maps_search.h \
 	src/tui/procs_model.c src/tui/procs_model.h \
 	src/tui/verdicts.c src/tui/verdicts.h \
 	src/tui/stale_model.c src/tui/stale_model.h \

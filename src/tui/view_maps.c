@@ -18,6 +18,7 @@
 #include "tui/format.h"
 #include "tui/maps_feed.h"
 #include "tui/maps_header.h"
+#include "tui/maps_search.h"
 #include "tui/tui.h"
 #include "tui/verdicts.h"
 #include "tui/view_maps_detail.h"
@@ -48,6 +49,7 @@ struct maps_view {
 	struct tui_strip strip;    /* from the index listing */
 	uint64_t rss_total;        /* the filtered list's RSS, from the index listing */
 	bool rss_total_known;
+	char search[TUI_FIND_MAX]; /* / n N */
 };
 
 static struct maps_view *mv_of(struct tui_view *v)
@@ -267,6 +269,34 @@ static unsigned name_prompt(struct tui_app *app, struct tui_view *v, const char 
 	return TUI_F_REQUERY | TUI_F_REDRAW;
 }
 
+/* / n N: the next match past the rows on screen too (maps_search.h). */
+static unsigned search_step(struct tui_app *app, struct maps_view *mv, int dir, bool from_current)
+{
+	struct ms_error err;
+	int rc;
+
+	if (mv->gone)
+		return TUI_F_REDRAW;
+	rc = tui_mapsearch_step(&mv->vm, mv->maps, mv->search, dir, from_current, &err);
+	if (gone_code(rc))
+		return lost(app, mv, &err);
+	if (rc < 0)
+		tui_message(app, "%s", err.msg);
+	else if (rc == TUI_MSEARCH_NONE)
+		tui_message(app, "no match");
+	return TUI_F_REQUERY | TUI_F_REDRAW;
+}
+
+static unsigned search_prompt(struct tui_app *app, struct tui_view *v, const char *text,
+			      bool done, bool accepted)
+{
+	struct maps_view *mv = mv_of(v);
+
+	if (!tui_search_step(app, mv->search, sizeof(mv->search), text, done, accepted))
+		return TUI_F_REDRAW;
+	return search_step(app, mv, 1, true);
+}
+
 static unsigned goto_prompt(struct tui_app *app, struct tui_view *v, const char *text,
 			    bool done, bool accepted)
 {
@@ -388,6 +418,11 @@ static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 	case TUI_ACT_FILTER_NAME:
 		tui_prompt_start(app, v, "name contains: ", mv->vm.name_filter, name_prompt);
 		return TUI_F_REDRAW;
+	case TUI_ACT_MAPS_SEARCH:
+		tui_prompt_start(app, v, "search: ", "", search_prompt);
+		return TUI_F_REDRAW;
+	case TUI_ACT_MAPS_SEARCH_NEXT: return search_step(app, mv, 1, false);
+	case TUI_ACT_MAPS_SEARCH_PREV: return search_step(app, mv, -1, false);
 	case TUI_ACT_GOTO:
 		tui_prompt_start(app, v, "go to address (hex): ", "", goto_prompt);
 		return TUI_F_REDRAW;

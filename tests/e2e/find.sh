@@ -4,7 +4,8 @@
 # holding a library that is then deleted.  A filter shows only matching rows
 # (the header says how many, and what the filter is); Ctrl-U and Enter clear
 # it; a search selects the next match.  Then the stale view's PACKAGE column
-# and its detail pane (Tab).  Polls with a deadline; no fixed
+# and its detail pane (Tab), and last the maps view's search on a screen
+# too small for the child's mappings.  Polls with a deadline; no fixed
 # sleeps.  Exit 77 (skip) only when tmux is absent.
 set -u
 
@@ -27,7 +28,7 @@ body_more_than() { [ "$(body | wc -l)" -gt "$1" ]; }
 tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 200 -y 40 \
 	"XDG_CONFIG_HOME='$TMP/config' '$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")'; sleep 60" ||
 	fail "cannot start tmux"
-wait_for "the process list" shows "PIDv"
+wait_for "the process list" shows "PID^"
 
 # -- the process list ---------------------------------------------------------------------
 keys '\'
@@ -85,7 +86,7 @@ pass "/ in the files view selects the matching file; no match says so"
 keys q
 wait_for "the maps view again" shows "pid $CPID stale-child-fin"
 keys q
-wait_for "the process list again" shows "PIDv"
+wait_for "the process list again" shows "PID^"
 
 # -- the stale view -------------------------------------------------------------------------------
 keys D
@@ -139,6 +140,47 @@ keys Escape
 wait_for "Esc to close the pane only" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q '^- detail'"
 shows_re "^ *$CPID " > /dev/null || fail "Esc closed the stale view with the pane"
 pass "the stale view: PACKAGE column ('-' as stale -o PACKAGE), Tab shows why and package, Esc closes the pane"
+
+# -- the maps view: a search reaches past the rows on screen --------------------------------------
+# A 12-line terminal shows 9 of the child's mappings.  The view holds a
+# window of them from the selection on (two screens and a margin): once the
+# search has moved it to the library, the executable at the lowest address
+# is neither on screen nor in the window, so the search that wraps to it
+# has to ask the kernel.
+keys q
+tmux -S "$SOCK" kill-server 2>/dev/null
+explore 200 12 "$CPID"
+wait_for "the child's maps view, 12 lines" shows "pid $CPID stale-child-fin"
+MAPS=$(wc -l < "/proc/$CPID/maps")
+[ "$MAPS" -gt 9 ] || fail "the child has $MAPS mappings, not more than a screen"
+LIBMAPS=$(grep -cF "$LIB (deleted)" "/proc/$CPID/maps")
+FIRST=$(grep -m1 -F "$LIB (deleted)" "/proc/$CPID/maps" | cut -d- -f1)
+LAST=$(grep -F "$LIB (deleted)" "/proc/$CPID/maps" | tail -n 1 | cut -d- -f1)
+EXE=$(head -n 1 "/proc/$CPID/maps" | cut -d- -f1)
+[ "$LIBMAPS" -gt 1 ] || fail "the deleted library has $LIBMAPS mappings"
+body | grep -qF "libms-find" && fail "the library is on the first screen already"
+keys /
+wait_for "the maps search prompt" last_is "search:"
+keys -l "libms-find"
+wait_for "the search to reach the library's first mapping, off screen" selected_has "$FIRST-"
+selected_has "$LIB (deleted)" || fail "the selected row is not the library"
+keys Enter
+i=1
+while [ "$i" -lt "$LIBMAPS" ]; do
+	keys n
+	i=$((i + 1))
+	NTH=$(grep -F "$LIB (deleted)" "/proc/$CPID/maps" | sed -n "${i}p" | cut -d- -f1)
+	wait_for "n to the library's mapping $i" selected_has "$NTH-"
+done
+wait_for "n to the library's last mapping" selected_has "$LAST-"
+keys n
+wait_for "n past the last match to wrap to the first" selected_has "$FIRST-"
+body | grep -qF "tests/stale-child" && fail "the executable is on screen with the library"
+keys /
+keys -l "tests/stale-child"
+keys Enter
+wait_for "the search to wrap to the executable, off screen" selected_has "$EXE-"
+pass "/ n in the maps view: a match past the screen is found and shown, n wraps"
 
 echo "find e2e: $PASSED checks passed"
 exit 0
