@@ -17,7 +17,7 @@ exited() { [ -s "$TMP/status" ]; }
 
 tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 160 -y 30 \
 	"$BIN; echo \$? > '$TMP/status'; sleep 60" || fail "cannot start tmux"
-wait_for "the process list" shows "PIDv"
+wait_for "the process list" shows "PID^"
 
 # -- Esc on the first screen ------------------------------------------------------------
 # Each Esc is seen (it says "q quits"; a j in between clears that) before the next key.
@@ -32,7 +32,7 @@ exited && fail "Esc quit the explorer"
 keys /
 wait_for "the search prompt after Esc" last_is "search:"
 keys Escape
-wait_for "Esc to close the prompt only" shows "PIDv"
+wait_for "Esc to close the prompt only" shows "PID^"
 exited && fail "Esc on the prompt quit the explorer"
 pass "Esc on the process list does not quit; it says q quits"
 
@@ -70,7 +70,7 @@ pass "Ctrl-U clears the search, name filter, g and snapshot prompts"
 
 # -- q quits from the first screen ---------------------------------------------------------
 keys q
-wait_for "q back to the process list" shows "PIDv"
+wait_for "q back to the process list" shows "PID^"
 keys q
 wait_for "q to quit from the process list" exited
 [ "$(cat "$TMP/status")" = 0 ] || fail "the explorer exited with $(cat "$TMP/status")"
