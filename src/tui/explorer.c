@@ -294,8 +294,9 @@ static unsigned dispatch(struct tui_app *app, int ch, double *deadline)
 		if (colview_of(app->top->ops->scope) < 0)
 			break;
 		{
+			int beside = app->top->ops->beside ? app->top->ops->beside(app->top) : 0;
 			struct tui_view *c = tui_columns_view_new(app,
-						(enum tui_colview)colview_of(app->top->ops->scope));
+						(enum tui_colview)colview_of(app->top->ops->scope), beside);
 
 			if (c)
 				tui_push(app, c);

@@ -69,6 +69,12 @@ struct tui_view_ops {
 	 * below without knowing its internals.
 	 */
 	void (*jump)(struct tui_view *v, uint64_t addr);
+	/*
+	 * The columns of the line a size bar or the strip take now, beside the
+	 * view's columns (tui_layout_make_beside; NULL: none), so the column
+	 * chooser says what this screen drops.
+	 */
+	int (*beside)(const struct tui_view *v);
 	void (*destroy)(struct tui_view *v);
 };
 
@@ -177,7 +183,7 @@ bool tui_heading_sort(const struct tui_app *app, enum tui_colview view, unsigned
 		      int beside, int x, int *sort, bool *reverse);
 
 /* The column chooser (C) for view; pushed over the view it configures. */
-struct tui_view *tui_columns_view_new(struct tui_app *app, enum tui_colview view);
+struct tui_view *tui_columns_view_new(struct tui_app *app, enum tui_colview view, int beside);
 
 /* Key code -> action for a scope (ALL actions apply everywhere). */
 enum tui_action tui_key_action(enum tui_scope scope, int key);

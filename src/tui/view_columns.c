@@ -18,6 +18,7 @@ struct columns_view {
 	struct tui_view base;
 	enum tui_colview view;
 	size_t sel;   /* position in the colset's order */
+	int beside;   /* what a bar or the strip take of the view's line (tui_view_ops.beside) */
 };
 
 static struct columns_view *cv_of(struct tui_view *v)
@@ -119,7 +120,7 @@ static void columns_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 	werase(win);
 	if (tui_draw_too_small(win))
 		return;
-	tui_layout_make(&l, c->view, set, 0, 0, w);
+	tui_layout_make_beside(&l, c->view, set, 0, 0, w, c->beside);
 	snprintf(text, sizeof(text), "mapscope | columns of the %s | Space show/hide, [ ] move, Esc close",
 		 tui_colview_title(c->view));
 	tui_draw_header(app, win, text);
@@ -157,7 +158,7 @@ static const struct tui_view_ops columns_ops = {
 	.destroy = columns_destroy,
 };
 
-struct tui_view *tui_columns_view_new(struct tui_app *app, enum tui_colview view)
+struct tui_view *tui_columns_view_new(struct tui_app *app, enum tui_colview view, int beside)
 {
 	struct columns_view *c = calloc(1, sizeof(*c));
 
@@ -166,5 +167,6 @@ struct tui_view *tui_columns_view_new(struct tui_app *app, enum tui_colview view
 		return NULL;
 	c->base.ops = &columns_ops;
 	c->view = view;
+	c->beside = beside;
 	return &c->base;
 }

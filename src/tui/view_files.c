@@ -209,6 +209,13 @@ static uint64_t file_bar(const struct tui_fileview *fv, const struct ms_filerow 
 	return r->size;
 }
 
+/* The size bar before NAME, always shown. */
+static int files_beside(const struct tui_view *v)
+{
+	(void)v;
+	return TUI_BAR_W + 1;
+}
+
 static unsigned files_heading(struct tui_app *app, struct tui_view *v, int x)
 {
 	struct tui_fileview *fv = &fv_of(v)->fv;
@@ -307,6 +314,7 @@ static const struct tui_view_ops files_ops = {
 	.draw = files_draw,
 	.click = files_click,
 	.heading = files_heading,
+	.beside = files_beside,
 	.destroy = files_destroy,
 };
 

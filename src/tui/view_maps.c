@@ -366,6 +366,13 @@ static unsigned toggle_filter(struct maps_view *mv, unsigned bit)
 	return TUI_F_REQUERY | TUI_F_REDRAW;
 }
 
+static int maps_beside(const struct tui_view *v)
+{
+	const struct maps_view *mv = (const struct maps_view *)v;
+
+	return tui_maps_beside(&mv->vm, &mv->strip, COLS);
+}
+
 /* A click on a heading sorts by its column (RSS only shows while R is on); again, reversed. */
 static unsigned maps_heading(struct tui_app *app, struct tui_view *v, int x)
 {
@@ -583,6 +590,7 @@ static const struct tui_view_ops maps_ops = {
 	.draw = maps_draw,
 	.click = maps_click,
 	.heading = maps_heading,
+	.beside = maps_beside,
 	.jump = maps_jump,
 	.destroy = maps_destroy,
 };

@@ -147,6 +147,11 @@ static int procs_bar_w(const struct tui_procview *pv)
 	return pv->sort_col == TUI_PCOL_RSS || pv->sort_col == TUI_PCOL_MAPPED ? TUI_BAR_W + 1 : 0;
 }
 
+static int procs_beside(const struct tui_view *v)
+{
+	return procs_bar_w(&((const struct procs_view *)v)->pv);
+}
+
 /* A click on the heading sorts by that column; again, the other way. */
 static unsigned procs_heading(struct tui_app *app, struct tui_view *v, int x)
 {
@@ -275,6 +280,7 @@ static const struct tui_view_ops procs_ops = {
 	.draw = procs_draw,
 	.click = procs_click,
 	.heading = procs_heading,
+	.beside = procs_beside,
 	.back_from = procs_back_from,
 	.destroy = procs_destroy,
 };
