@@ -157,6 +157,14 @@ size_t tui_put_fitted_row(WINDOW *win, int y, char *text, size_t size, size_t la
 	return whole;
 }
 
+void tui_draw_heading(WINDOW *win, char *text, size_t size, size_t hscroll, int width)
+{
+	tui_heading_offset(text, size, hscroll);
+	wattron(win, A_BOLD);
+	tui_put(win, 1, 0, text, width, false);
+	wattroff(win, A_BOLD);
+}
+
 bool tui_heading_sort(const struct tui_app *app, enum tui_colview view, unsigned off, int x0,
 		      int beside, int x, int *sort, bool *reverse)
 {

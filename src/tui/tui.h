@@ -169,6 +169,8 @@ int tui_pane_height(int width, const struct tui_detail_line *d, size_t n, int ma
 
 /* Header and message lines common to every view. */
 void tui_draw_header(struct tui_app *app, WINDOW *win, const char *text);
+/* Line 1, the column headings, in bold, scrolled as NAME is (tui_heading_offset), width wide. */
+void tui_draw_heading(WINDOW *win, char *text, size_t size, size_t hscroll, int width);
 void tui_draw_message(struct tui_app *app, WINDOW *win, const char *banner);
 /* "terminal too small": true if that is all there is room for. */
 bool tui_draw_too_small(WINDOW *win);

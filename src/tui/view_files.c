@@ -259,10 +259,7 @@ size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_f
 	files_layout(app, fv, w, &l);
 	tui_format_fileheading_cols(text, sizeof(text), &l, fv);
 	tui_bar_insert_heading(text, sizeof(text), "NAME");
-	tui_heading_offset(text, sizeof(text), fv->hscroll);
-	wattron(win, A_BOLD);
-	tui_put(win, 1, 0, text, w, false);
-	wattroff(win, A_BOLD);
+	tui_draw_heading(win, text, sizeof(text), fv->hscroll, w);
 	for (int i = 0; i < rows; i++) {
 		size_t row = fv->top + (size_t)i, name_at, whole;
 		const struct ms_filerow *r;

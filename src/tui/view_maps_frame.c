@@ -131,10 +131,7 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 	}
 	if (bars)
 		tui_bar_insert_heading(text, sizeof(text), "NAME");
-	tui_heading_offset(text, sizeof(text), vm->hscroll);
-	wattron(win, A_BOLD);
-	tui_put(win, 1, 0, text, rw, false);
-	wattroff(win, A_BOLD);
+	tui_draw_heading(win, text, sizeof(text), vm->hscroll, rw);
 	for (int i = 0; i < rows && first + (size_t)i < vm->nrows; i++) {
 		const struct tui_maprow *r = &vm->rows[first + (size_t)i];
 		attr_t a = row_attr(app, r);

@@ -217,10 +217,7 @@ size_t tui_procs_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_p
 	}
 	if (bars)
 		tui_bar_insert_heading(text, sizeof(text), "COMMAND");
-	tui_heading_offset(text, sizeof(text), pv->hscroll);
-	wattron(win, A_BOLD);
-	tui_put(win, 1, 0, text, w, false);
-	wattroff(win, A_BOLD);
+	tui_draw_heading(win, text, sizeof(text), pv->hscroll, w);
 	for (int i = 0; i < rows; i++) {
 		size_t row = pv->top_row + (size_t)i;
 		const struct ms_procrow *r = tui_procview_row(pv, row);

@@ -164,10 +164,7 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 		rows = rows_beside_pane(win, detail, ndetail);
 	}
 	tui_format_staleheading_cols(text, sizeof(text), &l);
-	tui_heading_offset(text, sizeof(text), sv->hscroll);
-	wattron(win, A_BOLD);
-	tui_put(win, 1, 0, text, w, false);
-	wattroff(win, A_BOLD);
+	tui_draw_heading(win, text, sizeof(text), sv->hscroll, w);
 	if (!sv->nlines)
 		tui_put(win, 2, 0, sv->count ? "  nothing matches the filter" :
 			"  nothing stale: every scanned process runs the files on disk", w, false);
