@@ -20,9 +20,16 @@ heading() { screen | sed -n 2p; }
 heading_has() { heading | grep -qF -e "$1"; }
 heading_lacks() { ! heading | grep -qF -e "$1"; }
 
+# Again: in the same pane (respawn), not a new server, which could race the
+# old one's exit ("server exited unexpectedly").
 start() {
-	tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 80 -y 24 \
-		"XDG_CONFIG_HOME='$TMP/cfg' $BIN $PID; sleep 60" || fail "cannot start tmux"
+	cmd="XDG_CONFIG_HOME='$TMP/cfg' $BIN $PID; sleep 60"
+	if tmux -S "$SOCK" has-session -t ms 2>/dev/null; then
+		tmux -S "$SOCK" respawn-pane -k -t ms "$cmd" || fail "cannot start mapscope again"
+	else
+		tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 80 -y 24 "$cmd" ||
+			fail "cannot start tmux"
+	fi
 	wait_for "the maps view" shows "pid $PID ms-fixture | ioctl"
 }
 
@@ -58,7 +65,6 @@ wait_for "OFFSET gone from the heading" heading_lacks OFFSET
 heading_has PERM || fail "PERM went too"
 pass "back in the maps view, OFFSET is gone and PERM stays"
 
-tmux -S "$SOCK" kill-session -t ms
 start
 wait_for "the heading" heading_has NAME
 heading_lacks OFFSET || fail "OFFSET is back after a restart"
