@@ -29,7 +29,7 @@ cp "$TDIR/libstale-b.so" "$TMP/new.so" && mv "$TMP/new.so" "$TMP/libms-fixture-s
 # explore AS...: the explorer on the holder, run through AS (nothing for root), 160 columns
 # wide; a second run replaces the first in the same pane.
 explore() {
-	cmd="$* env TERM=xterm-256color $BIN $HPID; sleep 60"
+	cmd="$* env TERM=xterm-256color $RUN $HPID; sleep 60"
 	if tmux -S "$SOCK" has-session -t ms 2>/dev/null; then
 		tmux -S "$SOCK" respawn-pane -k -t ms "$cmd" || fail "cannot restart the explorer"
 		wait_for "the first explorer to go" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q 'ms_fixture_sym_target'"
@@ -41,10 +41,15 @@ explore() {
 }
 last_line_has() { screen | tail -n 1 | grep -qF -e "$1"; }
 
+RUN=$BIN
 explore
 wait_for "the symbol on the message line" last_line_has "at $addr: ms_fixture_sym_target+0x10"
 pass "root: g $addr names ms_fixture_sym_target+0x10 in the replaced library's running copy"
 
+# uid 65534 runs a copy in $TMP (0755): the tree may sit where it cannot reach (/root).
+mkdir -m 0755 "$TMP/bin" && cp "$BIN" "$TMP/bin/mapscope" && chmod 0755 "$TMP/bin/mapscope" ||
+	fail "cannot copy mapscope for uid $NOBODY"
+RUN=$TMP/bin/mapscope
 explore setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups
 why="at $addr: no symbol (the file at the path is not the mapped one (replaced); reading the running copy needs root)"
 wait_for "the reason on the message line" last_line_has "$why"
