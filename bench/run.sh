@@ -569,26 +569,19 @@ if [[ $CASES == *" sizes "* ]]; then
 		size_cases "$n"
 	done
 fi
-# The explorer rows alone (sizes runs them too, after everything else at 60,000).
-if [[ $CASES == *" explorer "* ]]; then
-	if start_bg "$tmp/gen.explorer" "$BENCH_BIN/ms-bench-gen" "$TARGET_N" "$tmp"; then
-		read -r _ pid _ <"$tmp/gen.explorer"
-		explorer_case "$pid"
+# at_target CASEFN: CASEFN PID on a generator of TARGET_N mappings of its own.
+at_target() {
+	if start_bg "$tmp/gen.$1" "$BENCH_BIN/ms-bench-gen" "$TARGET_N" "$tmp"; then
+		read -r _ pid _ <"$tmp/gen.$1"
+		"$1" "$pid"
 		stop_last
 	else
 		row "generator with $TARGET_N mappings" "-" "-" "skipped (did not start)"
 	fi
-fi
-# g alone (sizes runs it too, at 60,000).
-if [[ $CASES == *" goto "* ]]; then
-	if start_bg "$tmp/gen.goto" "$BENCH_BIN/ms-bench-gen" "$TARGET_N" "$tmp"; then
-		read -r _ pid _ <"$tmp/gen.goto"
-		goto_case "$pid"
-		stop_last
-	else
-		row "generator with $TARGET_N mappings" "-" "-" "skipped (did not start)"
-	fi
-fi
+}
+# The explorer rows alone, and g alone (sizes runs them too, after everything else at 60,000).
+[[ $CASES == *" explorer "* ]] && at_target explorer_case
+[[ $CASES == *" goto "* ]] && at_target goto_case
 [[ $CASES == *" fleet "* ]] && fleet_cases
 [[ $CASES == *" files "* ]] && many_files_case
 [[ $CASES == *" symbols "* ]] && symbols_case
