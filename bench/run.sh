@@ -4,7 +4,7 @@
 #
 # Environment (make bench sets the first three):
 #   MS_BIN      the mapscope to measure
-#   BENCH_BIN   where ms-bench-gen, -fleet, -engine and -maxrss are
+#   BENCH_BIN   where ms-bench-gen, -fleet, -engine, -maxrss and -goto are
 #   HOSTILE_BIN tests/ms-hostile, for one process with many distinct files
 #   BENCH_OUT   where results.txt and the scratch directory go; not under
 #               /tmp, whose files the default stale-ignore list skips
@@ -19,7 +19,8 @@
 #                       processes that are not ours, so it is off by default;
 #                       checkrestart takes no PIDs, so its row always does)
 #   BENCH_CASES         which groups run (default "sizes fleet files symbols";
-#                       "explorer" runs only the explorer's CPU rows, at 60,000)
+#                       "explorer" runs only the explorer's CPU rows, at 60,000;
+#                       "goto" only the g row, at 60,000)
 set -u
 
 : "${MS_BIN:?MS_BIN: the mapscope binary}"
@@ -217,6 +218,27 @@ explorer_case() {
 	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
 }
 
+# ---- g in the maps view, in-process ----------------------------------------------------
+# goto_case PID: 100 g jumps on the maps view's model (ms-bench-goto): the
+# median jump, with the first (it collects the symbols' index) and how many
+# whole collections and index walks all of them made.
+goto_case() {
+	local pid=$1 case="explorer g: 100 jumps, in-process on the model ($TARGET_N)" t med first max coll walks sym
+	if [ ! -x "$BENCH_BIN/ms-bench-goto" ]; then
+		row "$case" "-" "< 2 ms median" "skipped (no ms-bench-goto)"
+		return
+	fi
+	say "explorer g: 100 jumps in the $TARGET_N-mapping process"
+	if ! t=$("$BENCH_BIN/ms-bench-goto" "$pid" 100 2>"$tmp/goto.err"); then
+		row "$case" "-" "< 2 ms median" "FAIL (ms-bench-goto: $(head -n 1 "$tmp/goto.err"))"
+		return
+	fi
+	read -r _ med first max coll walks sym <<<"$t"
+	row "$case" "$(printf 'median %.2f ms (first %.1f, max %.1f ms; %d collections, %d index walks%s)' "$(fnum "$med / 1000")" \
+		"$(fnum "$first / 1000")" "$(fnum "$max / 1000")" "$coll" "$walks" \
+		"$([ "$sym" = 1 ] || echo ', no libdw')")" "< 2 ms median" "$(judge "$(fnum "$med / 1000")" "<=" 2)"
+}
+
 # ---- peak RSS ---------------------------------------------------------------------------
 maxrss_median() {
 	local f=$1
@@ -378,6 +400,7 @@ size_cases() {
 		rss_case "$pid" "" list
 		rss_case "$pid" -J "list -J"
 		explorer_case "$pid"
+		goto_case "$pid"
 	fi
 	stop_last
 }
@@ -546,16 +569,19 @@ if [[ $CASES == *" sizes "* ]]; then
 		size_cases "$n"
 	done
 fi
-# The explorer rows alone (sizes runs them too, after everything else at 60,000).
-if [[ $CASES == *" explorer "* ]]; then
-	if start_bg "$tmp/gen.explorer" "$BENCH_BIN/ms-bench-gen" "$TARGET_N" "$tmp"; then
-		read -r _ pid _ <"$tmp/gen.explorer"
-		explorer_case "$pid"
+# at_target CASEFN: CASEFN PID on a generator of TARGET_N mappings of its own.
+at_target() {
+	if start_bg "$tmp/gen.$1" "$BENCH_BIN/ms-bench-gen" "$TARGET_N" "$tmp"; then
+		read -r _ pid _ <"$tmp/gen.$1"
+		"$1" "$pid"
 		stop_last
 	else
 		row "generator with $TARGET_N mappings" "-" "-" "skipped (did not start)"
 	fi
-fi
+}
+# The explorer rows alone, and g alone (sizes runs them too, after everything else at 60,000).
+[[ $CASES == *" explorer "* ]] && at_target explorer_case
+[[ $CASES == *" goto "* ]] && at_target goto_case
 [[ $CASES == *" fleet "* ]] && fleet_cases
 [[ $CASES == *" files "* ]] && many_files_case
 [[ $CASES == *" symbols "* ]] && symbols_case

@@ -22,6 +22,9 @@
  *                  (answered first by its "map extra ..." line)
  *   unmap START    unmap the fixture mapping that starts at START (hex)
  *   exec           exec this program again (a new image with the same PID)
+ *   dlopen LIB SYM dlopen LIB (a path) and answer first "sym SYM ADDR", where
+ *                  SYM is in it
+ *   dlclose        dlclose the library the last dlopen opened
  * Changes the model-based test makes at random, inside one area it is given
  * (ADDR, NEWADDR hex; PAGES, OFF decimal; PROT a subset of "rwx", "-" none):
  *   churn PAGES    reserve PAGES pages for them (answered first by a line
@@ -39,6 +42,7 @@
  * signals until killed.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -319,6 +323,33 @@ static int churn_command(const char *line)
 	return 1;
 }
 
+static void *dl_handle;
+
+/* "LIB SYM": open LIB, say where SYM is.  0, or -1 having said "err". */
+static int dl_open(char *args)
+{
+	char *sym = strchr(args, ' ');
+	void *addr;
+
+	if (!sym || dl_handle) {
+		printf("err dlopen: %s\n", sym ? "one library at a time" : "usage: dlopen LIB SYM");
+		fflush(stdout);
+		return -1;
+	}
+	*sym++ = '\0';
+	dl_handle = dlopen(args, RTLD_NOW | RTLD_LOCAL);
+	if (!dl_handle || !(addr = dlsym(dl_handle, sym))) {
+		printf("err dlopen: %s\n", dlerror());
+		fflush(stdout);
+		if (dl_handle)
+			dlclose(dl_handle);
+		dl_handle = NULL;
+		return -1;
+	}
+	printf("sym %s %lx\n", sym, (unsigned long)(uintptr_t)addr);
+	return 0;
+}
+
 static void command(char *line)
 {
 	unsigned long start;
@@ -335,6 +366,16 @@ static void command(char *line)
 			fflush(stdout);
 			return;
 		}
+	} else if (!strncmp(line, "dlopen ", 7)) {
+		if (dl_open(line + 7) < 0)
+			return;
+	} else if (!strcmp(line, "dlclose")) {
+		if (!dl_handle || dlclose(dl_handle) != 0) {
+			printf("err dlclose: %s\n", dl_handle ? dlerror() : "nothing open");
+			fflush(stdout);
+			return;
+		}
+		dl_handle = NULL;
 	} else if (!strcmp(line, "exec")) {
 		fflush(stdout);
 		execl("/proc/self/exe", "ms-fixture", dir, (char *)NULL);

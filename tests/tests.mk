@@ -92,6 +92,7 @@ CMOCKA_TESTS = \
 	tests/tui/test_tui_mapview \
 	tests/tui/test_tui_maps_random \
 	tests/tui/test_tui_mapsearch \
+	tests/tui/test_tui_goto \
 	tests/tui/test_tui_keydec \
 	tests/tui/test_tui_elide \
 	tests/tui/test_tui_wrap \

@@ -146,7 +146,16 @@ int tui_mapfeed_refresh(struct tui_mapview *vm, struct ms_maps *maps, bool timer
 		rc = 1;
 	if (!tui_mapview_short(vm) || !anything_above(vm, maps))
 		return rc;
-	/* A fresh index: an old one could pull up too little, or too far. */
+	/* The index at hand first: a jump to the last page costs no full walk. */
+	if (vm->index_valid && tui_mapview_pull_up(vm) == TUI_MV_REQUERY) {
+		again = refresh_window(vm, maps, false, err);
+		if (again < 0)
+			return again;
+		rc = 1;
+		if (!tui_mapview_short(vm) || !anything_above(vm, maps))
+			return rc;
+	}
+	/* A fresh index: the old one pulled up too little (mappings gone since), or there was none. */
 	again = tui_mapfeed_index(vm, maps, hooks, err);
 	if (again < 0)
 		return again;
@@ -154,6 +163,18 @@ int tui_mapfeed_refresh(struct tui_mapview *vm, struct ms_maps *maps, bool timer
 		return rc;
 	again = refresh_window(vm, maps, false, err);
 	return again < 0 ? again : 1;
+}
+
+int tui_mapfeed_goto(struct tui_mapview *vm, struct ms_maps *maps, uint64_t addr,
+		     struct ms_error *err)
+{
+	struct ms_mapping m = { 0 };
+	int rc = ms_maps_next(maps, addr, vm->filter, &m, err);
+
+	if (rc == 0)
+		tui_mapview_goto(vm, m.start);
+	ms_mapping_reset(&m);
+	return rc;
 }
 
 int tui_mapfeed_moved(struct tui_mapview *vm, struct ms_maps *maps, int rc,

@@ -8,10 +8,17 @@
  * applies it, and on a timer tick rebuilds the index when it is due.  When
  * the rows then leave part of the screen empty, it asks whether a matching
  * mapping lies above the window (one query, or a walk of the part above
- * with a name filter); if one does, it rebuilds the index and pulls the
- * window up once, so the screen is full.
+ * with a name filter); if one does, it pulls the window up by the index it
+ * has, so the screen is full and g to the last page costs no full walk.
+ * Only when there is no index, or the rows pulled up by it still leave the
+ * screen short with a mapping above (it lists mappings gone since), does it
+ * rebuild the index and pull the window up by the new one.
  * Sorted, it collects every mapping when there is none yet or the index is
  * due.
+ *
+ * g (tui_mapfeed_goto): one query for the first mapping at or after the
+ * address that the filter keeps, selected; the next refresh queries the
+ * window from it.
  *
  * Hooks (NULL for none) see every full listing, the index's and the sorted
  * one, before the model takes it: hooks->rss gives each mapping's RSS (one
@@ -54,6 +61,13 @@ int tui_mapfeed_index(struct tui_mapview *vm, struct ms_maps *maps,
  */
 int tui_mapfeed_refresh(struct tui_mapview *vm, struct ms_maps *maps, bool timer,
 			const struct tui_mapfeed_hooks *hooks, struct ms_error *err);
+
+/*
+ * Select the first mapping at or after addr that vm's filter keeps (one
+ * query).  0, MS_END (none), or a negative ms_errcode; then refresh.
+ */
+int tui_mapfeed_goto(struct tui_mapview *vm, struct ms_maps *maps, uint64_t addr,
+		     struct ms_error *err);
 
 /*
  * Finish a move whose model call returned rc (TUI_MV_*): on NEED_INDEX,

@@ -52,21 +52,13 @@ int tui_grow(void **items, size_t *cap, size_t count, size_t elem)
 	return ms_grow(items, cap, count, elem, 16);
 }
 
-/* The same mapping: range, perms, offset, file (the name comes with the file). */
-static bool same_identity(const struct ms_mapping *a, const struct ms_mapping *b)
-{
-	return a->start == b->start && a->end == b->end && a->perms == b->perms &&
-	       a->offset == b->offset && a->inode == b->inode && a->dev_major == b->dev_major &&
-	       a->dev_minor == b->dev_minor;
-}
-
 static int add_mark(struct tui_mapview *vm, const struct ms_mapping *m, enum tui_mark kind)
 {
 	struct tui_ghost *g;
 
 	/* Two pieces of one comparison can report a mapping that straddles them. */
 	for (size_t i = 0; i < vm->nmarks; i++)
-		if (vm->marks[i].kind == kind && same_identity(&vm->marks[i].m, m))
+		if (vm->marks[i].kind == kind && ms_mapping_same_identity(&vm->marks[i].m, m))
 			return 0;
 	if (tui_grow((void **)&vm->marks, &vm->marks_cap, vm->nmarks, sizeof(*vm->marks)) < 0)
 		return MS_ERR_NOMEM;
@@ -118,7 +110,7 @@ static int on_diff(void *ctx, const struct ms_diff_entry *e)
 	if (e->kind == MS_DIFF_REMOVED)
 		return add_mark(vm, e->old_map, TUI_MARK_REMOVED) < 0 ? MS_ERR_NOMEM : 0;
 	/* CHANGED: the range stayed, the mapping is another one (a name alone is not). */
-	if (e->kind == MS_DIFF_CHANGED && same_identity(e->old_map, e->new_map))
+	if (e->kind == MS_DIFF_CHANGED && ms_mapping_same_identity(e->old_map, e->new_map))
 		return 0;
 	return add_mark(vm, e->new_map, TUI_MARK_ADDED) < 0 ? MS_ERR_NOMEM : 0;
 }
@@ -126,7 +118,7 @@ static int on_diff(void *ctx, const struct ms_diff_entry *e)
 static enum tui_mark added_mark(const struct tui_mapview *vm, const struct ms_mapping *m)
 {
 	for (size_t i = 0; i < vm->nmarks; i++)
-		if (vm->marks[i].kind == TUI_MARK_ADDED && same_identity(&vm->marks[i].m, m))
+		if (vm->marks[i].kind == TUI_MARK_ADDED && ms_mapping_same_identity(&vm->marks[i].m, m))
 			return TUI_MARK_ADDED;
 	return TUI_MARK_NONE;
 }

@@ -7,10 +7,17 @@
  * it: it is made on the first g (tui_symbol_at_new is cheap: the symbols
  * context of symbols.h, with its one Dwfl handle, is made on the first
  * lookup), and the view drops it when the process exec's (the modules it
- * reported describe the old image).  Each look-up collects the process's
- * mappings again through the view's engine and lends the fresh list to the
- * context (ms_symbols_set_list), so files mapped since are found; files
- * already opened are not opened again.
+ * reported describe the old image).  It keeps an index, every mapping of
+ * the process with its name, collected through the view's engine and lent
+ * to the context (ms_symbols_set_list).  A look-up uses the index as it is
+ * only when the process's statm (size, text and data pages) has not moved
+ * since it was collected, and one query of the kernel at the address
+ * (ms_maps_next) names the same mapping there as the index does (range,
+ * perms, offset, file), or none where the index has none.  Otherwise the
+ * mappings are collected again first, so the symbols context never looks
+ * an address up in a list the kernel disagrees with there, and files
+ * mapped since are found; files already opened are not opened again.
+ * tui_symbol_at_collections counts the collections, for the tests.
  *
  * Look-ups are bounded as the core's are: files on file systems served by
  * someone else are never opened, an untrusted file is read whole up to a
@@ -65,6 +72,8 @@ struct tui_symbol_at *tui_symbol_at_new(struct ms_proc *proc, struct ms_maps *ma
 					void *arg);
 int tui_symbol_at_describe(struct tui_symbol_at *s, uint64_t addr, unsigned escape_flags,
 			   struct tui_symbol_text *out, struct ms_error *err);
+/* Whole collections of the mappings so far (0 without libdw). */
+unsigned long tui_symbol_at_collections(const struct tui_symbol_at *s);
 void tui_symbol_at_free(struct tui_symbol_at *s);
 
 #endif

@@ -301,7 +301,6 @@ static unsigned goto_prompt(struct tui_app *app, struct tui_view *v, const char 
 			    bool done, bool accepted)
 {
 	struct maps_view *mv = mv_of(v);
-	struct ms_mapping m = { 0 };
 	struct ms_error err;
 	uint64_t addr;
 	int rc;
@@ -312,15 +311,13 @@ static unsigned goto_prompt(struct tui_app *app, struct tui_view *v, const char 
 		tui_message(app, "not a hex address");
 		return TUI_F_REDRAW;
 	}
-	rc = ms_maps_next(mv->maps, addr, mv->vm.filter, &m, &err);
+	rc = tui_mapfeed_goto(&mv->vm, mv->maps, addr, &err);
 	if (rc == MS_END) {
 		tui_message(app, "no mapping at or after %" PRIx64, addr);
 		return TUI_F_REDRAW;
 	}
 	if (rc < 0)
 		return rc == MS_ERR_EXITED || rc == MS_ERR_EXECED ? lost(app, mv, &err) : TUI_F_REDRAW;
-	tui_mapview_goto(&mv->vm, m.start);
-	ms_mapping_reset(&m);
 	rc = tui_symbols_show_goto(app, &mv->symbols, mv->proc, mv->maps, addr, &err);
 	if (rc == MS_ERR_EXITED || rc == MS_ERR_EXECED || rc == MS_ERR_NOMM)
 		return lost(app, mv, &err);

@@ -87,6 +87,14 @@ static int read_until(struct fixture *fx, bool want_ready)
 				fprintf(stderr, "fixture: unreadable line: %.200s\n", line);
 				break;
 			}
+		} else if (!strncmp(line, "sym ", 4)) {
+			unsigned long long addr;
+
+			if (sscanf(line + 4, "%63s %llx", fx->sym_name, &addr) != 2) {
+				fprintf(stderr, "fixture: unreadable line: %.200s\n", line);
+				break;
+			}
+			fx->sym_addr = addr;
 		} else if (!strncmp(line, "skip anon-named ", 16)) {
 			fx->anon_named_skipped = true;
 			snprintf(fx->skip_reason, sizeof(fx->skip_reason), "%.200s", line + 16);

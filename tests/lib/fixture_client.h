@@ -5,6 +5,7 @@
  *
  *   map KIND START END PERMS OFFSET NAMEHEX   a mapping it made ("-": no name)
  *   skip anon-named REASON                    the kernel refused a VMA name
+ *   sym NAME ADDR                             where a known symbol is (the last kept)
  *   ready PID                                 set up; takes commands now
  *   COMMAND -> ... "ok" or "err WHY"          one command per line
  *
@@ -44,6 +45,8 @@ struct fixture {
 	bool own_dir;    /* made by fixture_start, removed by fixture_stop */
 	struct fx_map *maps;
 	size_t count, cap;
+	char sym_name[64]; /* the last "sym" line: a symbol's name and address */
+	uint64_t sym_addr;
 	bool anon_named_skipped;
 	char skip_reason[256];
 	struct linechild io;

@@ -24,6 +24,13 @@ bool ms_mapping_matches(const struct ms_mapping *m, unsigned filter)
 	return true;
 }
 
+bool ms_mapping_same_identity(const struct ms_mapping *a, const struct ms_mapping *b)
+{
+	return a->start == b->start && a->end == b->end && a->perms == b->perms &&
+	       a->offset == b->offset && a->inode == b->inode && a->dev_major == b->dev_major &&
+	       a->dev_minor == b->dev_minor;
+}
+
 void ms_perms_format(unsigned perms, char out[5])
 {
 	out[0] = perms & MS_PERM_READ ? 'r' : '-';

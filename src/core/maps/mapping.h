@@ -86,6 +86,12 @@ bool ms_mapping_is_file_backed(const struct ms_mapping *m);
 /* Does m satisfy every bit of filter? */
 bool ms_mapping_matches(const struct ms_mapping *m, unsigned filter);
 
+/*
+ * The same mapping: range, perms, offset and file (device, inode).  The
+ * name is not compared: it comes with the file.
+ */
+bool ms_mapping_same_identity(const struct ms_mapping *a, const struct ms_mapping *b);
+
 /* Four characters and a NUL, as in /proc/PID/maps: "r-xp". */
 void ms_perms_format(unsigned perms, char out[5]);
 
