@@ -9,7 +9,8 @@
  *   - an mprotect that leaves statm as it was (read-only to executable and
  *     back) inside a row on screen shows at the next tick, found by the
  *     on-screen check; the same change in a row off screen walks nothing
- *     until the row comes on screen.
+ *     until the row comes on screen;
+ *   - the mapping after a row's last is checked with it.
  * What the rows should say comes from the fixture's commands, not from the
  * engine.
  */
@@ -276,6 +277,29 @@ static void test_change_off_screen_waits_for_the_screen(void **state)
 	assert_true(anon && (anon->perms & MS_PERM_EXEC));
 }
 
+/*
+ * The mapping right after a row's run is asked for too (so that one put in
+ * the gap there shows): a new mapping in place of it, of the same size and
+ * as writable, leaves statm as it was and is still seen at the next tick.
+ */
+static void test_mapping_after_the_row_is_checked(void **state)
+{
+	struct world *w = *state;
+	const struct ms_filerow *anon;
+
+	assert_int_equal(fixture_commandf(&w->fx, "file %" PRIx64 " 2 r 0", w->churn), 0);
+	assert_int_equal(fixture_commandf(&w->fx, "anon %" PRIx64 " 2 r", w->churn + 4 * w->page), 0);
+	tui_fileview_set_height(&w->fv, 1);
+	assert_int_equal(tick(w, false), 1);
+	tui_fileview_select(&w->fv, row_index(w, "/churn.dat"));
+	assert_int_equal(tick(w, true), 0);
+	assert_int_equal(fixture_commandf(&w->fx, "anon %" PRIx64 " 2 rx", w->churn + 4 * w->page), 0);
+	assert_int_equal(tick(w, true), 1);
+	assert_int_equal(w->ff.walks[TUI_FW_CHANGED], 1);
+	anon = row_of_kind(w, MS_FILEKIND_ANON);
+	assert_true(anon && (anon->perms & MS_PERM_EXEC));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +311,8 @@ int main(void)
 						world_setup, world_teardown),
 		cmocka_unit_test_setup_teardown(test_change_off_screen_waits_for_the_screen,
 						world_setup, world_teardown),
+		cmocka_unit_test_setup_teardown(test_mapping_after_the_row_is_checked, world_setup,
+						world_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
