@@ -42,11 +42,24 @@ static bool statm_moved(struct tui_filefeed *ff, struct ms_maps *maps)
 	return false;
 }
 
-static bool on_screen(const struct tui_fileview *fv, size_t i, size_t from, size_t n)
-{
-	size_t row = fv->fm.row_of[i];
+/* What one tick's check asks for: the rows on screen, and how much of the big ones. */
+struct check {
+	const struct tui_fileview *fv;
+	size_t from, n;     /* the rows on screen */
+	size_t big_left;    /* mappings of big rows still to ask for this tick */
+};
 
-	return row >= from && row - from < n;
+static bool row_big(const struct tui_fileview *fv, size_t row)
+{
+	return fv->fm.rows[row].mappings > TUI_FILES_ROW_SMALL;
+}
+
+/* Is list[i] asked for this tick? */
+static bool wanted(const struct check *c, size_t i)
+{
+	size_t row = c->fv->fm.row_of[i];
+
+	return row >= c->from && row - c->from < c->n && (!row_big(c->fv, row) || c->big_left);
 }
 
 /*
@@ -96,31 +109,36 @@ static int check_run(const struct tui_filefeed *ff, const struct tui_fileview *f
 }
 
 /*
- * The mappings of the rows on screen, in runs, from where the last check
- * stopped, until TUI_FILES_CHECK_MAX are queried or every one was.  1: one
- * differs, 0: none, or a negative ms_errcode.
+ * The mappings of the rows on screen, in runs of consecutive ones: all of
+ * the small rows', and TUI_FILES_CHECK_BIG of the big rows' from where the
+ * last tick stopped.  1: one differs, 0: none, or a negative ms_errcode.
  */
 static int check_on_screen(struct tui_filefeed *ff, const struct tui_fileview *fv,
 			   struct ms_maps *maps, struct ms_error *err)
 {
-	size_t count = fv->list.count, from, n, i, scanned = 0, fetched = 0;
+	struct check c = { fv, 0, 0, TUI_FILES_CHECK_BIG };
+	size_t count = fv->list.count, i, scanned = 0, fetched = 0, cursor;
 	int rc = 0;
 
-	tui_fileview_visible(fv, &from, &n);
-	if (!count || !n)
+	tui_fileview_visible(fv, &c.from, &c.n);
+	if (!count || !c.n)
 		return 0;
-	i = ff->cursor < count ? ff->cursor : 0;
-	while (rc == 0 && scanned < count && fetched < TUI_FILES_CHECK_MAX) {
+	/* Once round the list from the cursor, where the big rows' share starts. */
+	i = cursor = ff->cursor < count ? ff->cursor : 0;
+	while (rc == 0 && scanned < count) {
 		size_t s = i, len = 0;
 
-		if (!on_screen(fv, i, from, n)) {
+		if (!wanted(&c, i)) {
 			scanned++;
 			i = i + 1 < count ? i + 1 : 0;
 			continue;
 		}
-		/* A run ends at the list's end: the check goes on from 0. */
-		while (i < count && scanned < count && len < TUI_FILES_CHECK_MAX - fetched &&
-		       on_screen(fv, i, from, n)) {
+		/* A run ends at the list's end: the scan goes on from 0. */
+		while (i < count && scanned < count && wanted(&c, i)) {
+			if (row_big(fv, fv->fm.row_of[i])) {
+				c.big_left--;
+				cursor = i + 1;
+			}
 			i++;
 			scanned++;
 			len++;
@@ -129,7 +147,7 @@ static int check_on_screen(struct tui_filefeed *ff, const struct tui_fileview *f
 		if (i == count)
 			i = 0;
 	}
-	ff->cursor = i;
+	ff->cursor = cursor;
 	ff->checked += fetched;
 	return rc;
 }

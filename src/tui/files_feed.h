@@ -22,10 +22,12 @@
  *     it, one longer than the run, so a mapping that appeared in the gap
  *     before or after a run, vanished, or changed identity (range, perms,
  *     offset, device, inode, name) is seen, even when statm did not move
- *     (an mprotect between read-only and executable).  At most
- *     TUI_FILES_CHECK_MAX mappings are queried per tick: rows with more
- *     (the anonymous memory of a big process) are checked a part per tick,
- *     going on where the last tick stopped, and statm covers their sizes.
+ *     (an mprotect between read-only and executable).  Every mapping of
+ *     the rows on screen with at most TUI_FILES_ROW_SMALL mappings is
+ *     asked for at every tick (a library has a handful); of the bigger
+ *     rows (the anonymous memory of a big process) TUI_FILES_CHECK_BIG
+ *     mappings a tick, going on where the last tick stopped: statm and
+ *     the period cover the rest of them.
  * A walk keeps the selection on its file (tui_fileview_apply).  Other
  * ticks (after a key) query nothing unless a walk is due.
  *
@@ -44,8 +46,10 @@
 #include "core/proc/proc.h"
 #include "tui/files_model.h"
 
-/* Mappings the on-screen check queries per tick, at most (about 1 ms). */
-#define TUI_FILES_CHECK_MAX 1000
+/* A row with more mappings than this is big: checked a share per tick. */
+#define TUI_FILES_ROW_SMALL 64
+/* Mappings of big rows on screen the check asks for per tick. */
+#define TUI_FILES_CHECK_BIG 256
 
 /* Why a whole walk was made; the feed counts each. */
 enum tui_filewalk {
@@ -62,7 +66,7 @@ struct tui_filefeed {
 	unsigned age;              /* timer ticks since the last walk */
 	bool have_statm;
 	struct ms_statm statm;     /* as last read */
-	size_t cursor;             /* list index the on-screen check goes on from */
+	size_t cursor;             /* list index the big rows' share goes on from */
 	size_t walks[TUI_FW_COUNT]; /* walks made, by reason */
 	size_t checked;            /* mappings the on-screen checks queried */
 };

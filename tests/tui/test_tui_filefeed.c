@@ -10,7 +10,8 @@
  *     back) inside a row on screen shows at the next tick, found by the
  *     on-screen check; the same change in a row off screen walks nothing
  *     until the row comes on screen;
- *   - the mapping after a row's last is checked with it.
+ *   - the mapping after a row's last is checked with it;
+ *   - a big row is checked a share per tick, the small rows beside it whole.
  * What the rows should say comes from the fixture's commands, not from the
  * engine.
  */
@@ -34,7 +35,7 @@
 #include "tui/files_feed.h"
 #include "tui/maps_model.h"
 
-#define CHURN_PAGES 16
+#define CHURN_PAGES 640
 
 struct world {
 	struct fixture fx;
@@ -300,6 +301,52 @@ static void test_mapping_after_the_row_is_checked(void **state)
 	assert_true(anon && (anon->perms & MS_PERM_EXEC));
 }
 
+/*
+ * A row bigger than TUI_FILES_ROW_SMALL (BIG one-page anonymous mappings,
+ * a page apart) is checked TUI_FILES_CHECK_BIG mappings a tick, in turn;
+ * a file's row beside it is still checked whole at every tick.
+ */
+#define BIG 300
+
+static void test_big_row_checked_a_share_per_tick(void **state)
+{
+	struct world *w = *state;
+	const struct ms_filerow *r;
+	uint64_t file = w->churn + (2 * BIG + 4) * w->page;
+	size_t before, rounds = (BIG + TUI_FILES_CHECK_BIG - 1) / TUI_FILES_CHECK_BIG, t;
+
+	for (int i = 0; i < BIG; i++)
+		assert_int_equal(fixture_commandf(&w->fx, "anon %" PRIx64 " 1 r",
+						  w->churn + 2 * (uint64_t)i * w->page), 0);
+	assert_int_equal(fixture_commandf(&w->fx, "file %" PRIx64 " 2 r 0", file), 0);
+	assert_int_equal(tick(w, false), 1);
+	r = row_of_kind(w, MS_FILEKIND_ANON);
+	assert_true(r && r->mappings > BIG);
+	assert_true(BIG > TUI_FILES_CHECK_BIG && BIG < 2 * TUI_FILES_CHECK_BIG);
+
+	/* One tick asks for the share of the big row and every other mapping, not all. */
+	before = w->ff.checked;
+	assert_int_equal(tick(w, true), 0);
+	assert_true(w->ff.checked - before >= TUI_FILES_CHECK_BIG);
+	assert_true(w->ff.checked - before < w->fv.list.count);
+
+	/* churn.dat's row: at the next tick. */
+	assert_int_equal(fixture_commandf(&w->fx, "protect %" PRIx64 " 2 rx", file), 0);
+	assert_int_equal(tick(w, true), 1);
+	assert_int_equal(w->ff.walks[TUI_FW_CHANGED], 1);
+
+	/* The anonymous mapping the walk's first share does not reach: within the rounds. */
+	assert_int_equal(fixture_commandf(&w->fx, "protect %" PRIx64 " 1 rx",
+					  w->churn + 2 * (uint64_t)(BIG - 1) * w->page), 0);
+	for (t = 1; t <= rounds + 1 && !tick(w, true); t++)
+		;
+	assert_true(t > 1 && t <= rounds + 1);
+	assert_int_equal(w->ff.walks[TUI_FW_CHANGED], 2);
+	assert_int_equal(w->ff.walks[TUI_FW_STATM], 0);
+	r = row_of_kind(w, MS_FILEKIND_ANON);
+	assert_true(r && (r->perms & MS_PERM_EXEC));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +359,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_change_off_screen_waits_for_the_screen,
 						world_setup, world_teardown),
 		cmocka_unit_test_setup_teardown(test_mapping_after_the_row_is_checked, world_setup,
+						world_teardown),
+		cmocka_unit_test_setup_teardown(test_big_row_checked_a_share_per_tick, world_setup,
 						world_teardown),
 	};
 
