@@ -63,26 +63,30 @@ static bool wanted(const struct check *c, size_t i)
 }
 
 /*
- * Ask again for list[s, s + len) and the mapping after it, from the end of
- * the one before: 1 if the answer differs, 0 if not, or a negative
- * ms_errcode.  *fetched counts the mappings the queries returned.
+ * Ask again for list[s, s + len): 1 if the answer differs, 0 if not, or a
+ * negative ms_errcode.  Without a name filter one window from the end of
+ * the mapping before, one past the run (the gaps on both sides are seen).
+ * With one, the gaps hold what the filter leaves out, maybe much: only the
+ * run's own span is read.  *fetched counts the mappings the queries returned.
  */
 static int check_run(const struct tui_filefeed *ff, const struct tui_fileview *fv,
 		     struct ms_maps *maps, size_t s, size_t len, size_t *fetched,
 		     struct ms_error *err)
 {
 	const struct ms_maplist *list = &fv->list;
-	size_t want = len + 1, expect = list->count - s < want ? list->count - s : want;
+	bool named = fv->filter[0] != '\0';
+	size_t want = len + 1, expect = named ? len : list->count - s < want ? list->count - s : want;
 	/* A borrowed view of the list's part: never freed. */
 	struct ms_maplist old = { list->items + s, expect, expect };
 	struct ms_maplist now = { 0 };
 	struct ms_diff_summary sum;
-	uint64_t addr = s ? list->items[s - 1].end : 0;
+	uint64_t addr = named ? list->items[s].start : s ? list->items[s - 1].end : 0;
+	uint64_t stop = named ? list->items[s + len - 1].end : UINT64_MAX;
 	bool more = true;
 	int rc = 0;
 
-	while (more && now.count < want) {
-		size_t before = now.count, asked = want - now.count, kept = before;
+	while (more && (named ? addr < stop : now.count < want)) {
+		size_t before = now.count, asked = named ? want : want - now.count, kept = before;
 
 		rc = ms_maps_window(maps, addr, ff->filter, asked, &now, err);
 		if (rc < 0)
@@ -93,7 +97,7 @@ static int check_run(const struct tui_filefeed *ff, const struct tui_fileview *f
 			addr = now.items[now.count - 1].end;
 		/* As the grouping did: without the mappings the name filter leaves out. */
 		for (size_t i = before; i < now.count; i++) {
-			if (tui_fileview_keeps(fv, &now.items[i]))
+			if (tui_fileview_keeps(fv, &now.items[i]) && now.items[i].start < stop)
 				now.items[kept++] = now.items[i];
 			else
 				ms_mapping_reset(&now.items[i]);

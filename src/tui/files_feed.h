@@ -22,7 +22,9 @@
  *     it, one longer than the run, so a mapping that appeared in the gap
  *     before or after a run, vanished, or changed identity (range, perms,
  *     offset, device, inode, name) is seen, even when statm did not move
- *     (an mprotect between read-only and executable).  Every mapping of
+ *     (an mprotect between read-only and executable).  Under a name
+ *     filter the gaps hold what it leaves out, maybe most of the process:
+ *     a run's own span is read then, no more.  Every mapping of
  *     the rows on screen with at most TUI_FILES_ROW_SMALL mappings is
  *     asked for at every tick (a library has a handful); of the bigger
  *     rows (the anonymous memory of a big process) TUI_FILES_CHECK_BIG

@@ -11,7 +11,8 @@
  *     on-screen check; the same change in a row off screen walks nothing
  *     until the row comes on screen;
  *   - the mapping after a row's last is checked with it;
- *   - a big row is checked a share per tick, the small rows beside it whole.
+ *   - a big row is checked a share per tick, the small rows beside it whole;
+ *   - under a name filter, the same.
  * What the rows should say comes from the fixture's commands, not from the
  * engine.
  */
@@ -302,6 +303,37 @@ static void test_mapping_after_the_row_is_checked(void **state)
 }
 
 /*
+ * Under a name filter the queries read what the filter leaves out too:
+ * quiet ticks still walk nothing, and a change in a matching row shows at
+ * the next tick.
+ */
+static void test_name_filter(void **state)
+{
+	struct world *w = *state;
+	const struct ms_filerow *r;
+	uint64_t file = w->churn + 4 * w->page;
+
+	/* An anonymous mapping between churn.dat's two, which the filter leaves out. */
+	assert_int_equal(fixture_commandf(&w->fx, "file %" PRIx64 " 1 r 0", w->churn), 0);
+	assert_int_equal(fixture_commandf(&w->fx, "anon %" PRIx64 " 1 r", w->churn + 2 * w->page), 0);
+	assert_int_equal(fixture_commandf(&w->fx, "file %" PRIx64 " 1 r 1", file), 0);
+	snprintf(w->fv.filter, sizeof(w->fv.filter), "churn");
+	assert_int_equal(tick(w, false), 1);
+	assert_int_equal(w->fv.fm.count, 1);
+	r = row_named(w, "/churn.dat");
+	assert_true(r && r->mappings == 2);
+	for (int t = 0; t < 3; t++)
+		assert_int_equal(tick(w, true), 0);
+	/* Each tick read the row's span, its three mappings, and nothing before or after. */
+	assert_int_equal(w->ff.checked, 3 * 3);
+	assert_int_equal(fixture_commandf(&w->fx, "protect %" PRIx64 " 1 rx", file), 0);
+	assert_int_equal(tick(w, true), 1);
+	assert_int_equal(w->ff.walks[TUI_FW_CHANGED], 1);
+	r = row_named(w, "/churn.dat");
+	assert_true(r && r->perms == (MS_PERM_READ | MS_PERM_EXEC));
+}
+
+/*
  * A row bigger than TUI_FILES_ROW_SMALL (BIG one-page anonymous mappings,
  * a page apart) is checked TUI_FILES_CHECK_BIG mappings a tick, in turn;
  * a file's row beside it is still checked whole at every tick.
@@ -362,6 +394,7 @@ int main(void)
 						world_teardown),
 		cmocka_unit_test_setup_teardown(test_big_row_checked_a_share_per_tick, world_setup,
 						world_teardown),
+		cmocka_unit_test_setup_teardown(test_name_filter, world_setup, world_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
