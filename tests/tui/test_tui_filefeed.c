@@ -137,6 +137,21 @@ static const struct ms_filerow *row_of_kind(const struct world *w, enum ms_filek
 	return NULL;
 }
 
+/* The next tick walks, for the change the on-screen check saw (the n-th such walk). */
+static void assert_walks_for_change(struct world *w, size_t n)
+{
+	assert_int_equal(tick(w, true), 1);
+	assert_int_equal(w->ff.walks[TUI_FW_CHANGED], n);
+}
+
+/* The anonymous row has an executable mapping now. */
+static void assert_anon_executable(const struct world *w)
+{
+	const struct ms_filerow *anon = row_of_kind(w, MS_FILEKIND_ANON);
+
+	assert_true(anon && (anon->perms & MS_PERM_EXEC));
+}
+
 /* Quiet: the first walk, then only the periodic ones; the check still queries. */
 static void test_quiet_ticks_walk_only_periodically(void **state)
 {
@@ -228,8 +243,7 @@ static void test_change_in_row_on_screen_shows_next_tick(void **state)
 	assert_int_equal(ms_proc_statm(w->proc, &after, &err), 0);
 	assert_true(before.size == after.size && before.text == after.text && before.data == after.data);
 
-	assert_int_equal(tick(w, true), 1);
-	assert_int_equal(w->ff.walks[TUI_FW_CHANGED], 1);
+	assert_walks_for_change(w, 1);
 	assert_int_equal(w->ff.walks[TUI_FW_STATM], 0);
 	r = row_named(w, "/churn.dat");
 	assert_non_null(r);
@@ -238,8 +252,7 @@ static void test_change_in_row_on_screen_shows_next_tick(void **state)
 
 	/* Half of it back to read-only: two mappings now, in the row at the next tick. */
 	assert_int_equal(fixture_commandf(&w->fx, "protect %" PRIx64 " 1 r", w->churn), 0);
-	assert_int_equal(tick(w, true), 1);
-	assert_int_equal(w->ff.walks[TUI_FW_CHANGED], 2);
+	assert_walks_for_change(w, 2);
 	r = row_named(w, "/churn.dat");
 	assert_int_equal(r->mappings, 2);
 	assert_int_equal(r->size, 2 * w->page);
@@ -273,10 +286,8 @@ static void test_change_off_screen_waits_for_the_screen(void **state)
 	assert_int_equal(walks(w), 1);
 
 	tui_fileview_select(&w->fv, anon_row);
-	assert_int_equal(tick(w, true), 1);
-	assert_int_equal(w->ff.walks[TUI_FW_CHANGED], 1);
-	anon = row_of_kind(w, MS_FILEKIND_ANON);
-	assert_true(anon && (anon->perms & MS_PERM_EXEC));
+	assert_walks_for_change(w, 1);
+	assert_anon_executable(w);
 }
 
 /*
@@ -287,7 +298,6 @@ static void test_change_off_screen_waits_for_the_screen(void **state)
 static void test_mapping_after_the_row_is_checked(void **state)
 {
 	struct world *w = *state;
-	const struct ms_filerow *anon;
 
 	assert_int_equal(fixture_commandf(&w->fx, "file %" PRIx64 " 2 r 0", w->churn), 0);
 	assert_int_equal(fixture_commandf(&w->fx, "anon %" PRIx64 " 2 r", w->churn + 4 * w->page), 0);
@@ -296,16 +306,14 @@ static void test_mapping_after_the_row_is_checked(void **state)
 	tui_fileview_select(&w->fv, row_index(w, "/churn.dat"));
 	assert_int_equal(tick(w, true), 0);
 	assert_int_equal(fixture_commandf(&w->fx, "anon %" PRIx64 " 2 rx", w->churn + 4 * w->page), 0);
-	assert_int_equal(tick(w, true), 1);
-	assert_int_equal(w->ff.walks[TUI_FW_CHANGED], 1);
-	anon = row_of_kind(w, MS_FILEKIND_ANON);
-	assert_true(anon && (anon->perms & MS_PERM_EXEC));
+	assert_walks_for_change(w, 1);
+	assert_anon_executable(w);
 }
 
 /*
- * Under a name filter the queries read what the filter leaves out too:
- * quiet ticks still walk nothing, and a change in a matching row shows at
- * the next tick.
+ * Under a name filter the check reads each run's span, with what the
+ * filter leaves out inside it, and no further: quiet ticks still walk
+ * nothing, and a change in a matching row shows at the next tick.
  */
 static void test_name_filter(void **state)
 {
@@ -327,8 +335,7 @@ static void test_name_filter(void **state)
 	/* Each tick read the row's span, its three mappings, and nothing before or after. */
 	assert_int_equal(w->ff.checked, 3 * 3);
 	assert_int_equal(fixture_commandf(&w->fx, "protect %" PRIx64 " 1 rx", file), 0);
-	assert_int_equal(tick(w, true), 1);
-	assert_int_equal(w->ff.walks[TUI_FW_CHANGED], 1);
+	assert_walks_for_change(w, 1);
 	r = row_named(w, "/churn.dat");
 	assert_true(r && r->perms == (MS_PERM_READ | MS_PERM_EXEC));
 }
@@ -364,8 +371,7 @@ static void test_big_row_checked_a_share_per_tick(void **state)
 
 	/* churn.dat's row: at the next tick. */
 	assert_int_equal(fixture_commandf(&w->fx, "protect %" PRIx64 " 2 rx", file), 0);
-	assert_int_equal(tick(w, true), 1);
-	assert_int_equal(w->ff.walks[TUI_FW_CHANGED], 1);
+	assert_walks_for_change(w, 1);
 
 	/* The anonymous mapping the walk's first share does not reach: within the rounds. */
 	assert_int_equal(fixture_commandf(&w->fx, "protect %" PRIx64 " 1 rx",
@@ -375,8 +381,7 @@ static void test_big_row_checked_a_share_per_tick(void **state)
 	assert_true(t > 1 && t <= rounds + 1);
 	assert_int_equal(w->ff.walks[TUI_FW_CHANGED], 2);
 	assert_int_equal(w->ff.walks[TUI_FW_STATM], 0);
-	r = row_of_kind(w, MS_FILEKIND_ANON);
-	assert_true(r && (r->perms & MS_PERM_EXEC));
+	assert_anon_executable(w);
 }
 
 int main(void)
