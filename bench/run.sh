@@ -186,8 +186,31 @@ explorer_row() {
 		"< 2% of one core" "$status"
 }
 
+# The files view (F from the maps view) on the generator: a session started
+# beside the others, so its 30 s are theirs.  files_view_start PID prints
+# the pane's PID once the view is up; files_view_row PANE T0 says its CPU.
+files_view_start() {
+	local pane deadline
+	pane=$(explorer_start files "$1") || return 1
+	tmux -L "$TMUX_SOCK" send-keys -t files F
+	deadline=$((SECONDS + 20))
+	until tmux -L "$TMUX_SOCK" capture-pane -p -t files | grep -q "| files: .* | sorted by"; do
+		((SECONDS > deadline)) && return 1
+		sleep 0.1
+	done
+	echo "$pane"
+}
+files_view_row() {
+	local case="explorer files view at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N)"
+	if [ -n "$1" ] && tmux -L "$TMUX_SOCK" capture-pane -p -t files | grep -q "| files: .* | sorted by"; then
+		explorer_row "$case" "$1" "$2" judge
+	else
+		row "$case" "-" "< 2% of one core" "skipped (the files view did not open)"
+	fi
+}
+
 explorer_case() {
-	local pid=$1 t0 mp lp op
+	local pid=$1 t0 mp lp op fp
 	if ! have tmux; then
 		row "explorer maps view at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N)" "-" "< 2% of one core" "skipped (no tmux)"
 		return
@@ -199,6 +222,7 @@ explorer_case() {
 	# Started on the generator's maps view, then back: the process list
 	# with the 60,000-mapping process selected, so on screen.
 	op=$(explorer_start onscreen "$pid") && tmux -L "$TMUX_SOCK" send-keys -t onscreen Escape
+	fp=$(files_view_start "$pid")
 	sleep "$EXPLORER_SECS"   # the measured interval itself, not a wait for an event
 	if [ -n "$mp" ]; then
 		explorer_row "explorer maps view at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N)" "$mp" "$t0" judge
@@ -215,6 +239,7 @@ explorer_case() {
 	else
 		row "explorer process list at 1 Hz, ${EXPLORER_SECS} s ($TARGET_N on screen)" "-" "< 2% of one core" "skipped (not on screen)"
 	fi
+	files_view_row "$fp" "$t0"
 	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
 }
 

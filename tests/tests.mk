@@ -90,6 +90,7 @@ CMOCKA_TESTS = \
 	tests/cli/test_files_cli \
 	tests/cli/test_diff \
 	tests/tui/test_tui_mapview \
+	tests/tui/test_tui_filefeed \
 	tests/tui/test_tui_maps_random \
 	tests/tui/test_tui_mapsearch \
 	tests/tui/test_tui_goto \

@@ -97,17 +97,22 @@ int tui_fileview_resort(struct tui_fileview *fv)
 	return rc;
 }
 
+bool tui_fileview_keeps(const struct tui_fileview *fv, const struct ms_mapping *m)
+{
+	return !fv->filter[0] || tui_find_in(m->name, m->name_len, fv->filter);
+}
+
 /* Drop the mappings whose name lacks the filter, keeping address order. */
-static void keep_matching(struct ms_maplist *list, const char *filter)
+static void keep_matching(struct ms_maplist *list, const struct tui_fileview *fv)
 {
 	size_t kept = 0;
 
-	if (!filter[0])
+	if (!fv->filter[0])
 		return;
 	for (size_t i = 0; i < list->count; i++) {
 		struct ms_mapping *m = &list->items[i];
 
-		if (tui_find_in(m->name, m->name_len, filter))
+		if (tui_fileview_keeps(fv, m))
 			list->items[kept++] = *m;
 		else
 			ms_mapping_reset(m);
@@ -143,7 +148,7 @@ int tui_fileview_apply(struct tui_fileview *fv, struct ms_maplist *fresh, struct
 	bool had = fv->fm.count > 0;
 	int rc;
 
-	keep_matching(fresh, fv->filter);
+	keep_matching(fresh, fv);
 	if (ms_filemap_build(&next, fresh, &fv->fm, err) < 0)
 		return MS_ERR_NOMEM;
 	if (had)

@@ -57,6 +57,9 @@ struct tui_fileview {
 void tui_fileview_init(struct tui_fileview *fv, size_t height);
 void tui_fileview_free(struct tui_fileview *fv);
 
+/* Does the filter keep mapping m (its name contains the text, or there is none)? */
+bool tui_fileview_keeps(const struct tui_fileview *fv, const struct ms_mapping *m);
+
 /* Take fresh (left empty) as the mappings; 0 or MS_ERR_NOMEM (err filled). */
 int tui_fileview_apply(struct tui_fileview *fv, struct ms_maplist *fresh, struct ms_error *err);
 

@@ -23,6 +23,7 @@ libmapscope_tui_a_SOURCES = \
 	src/tui/stale_model.c src/tui/stale_model.h \
 	src/tui/stale_detail.c src/tui/stale_detail.h \
 	src/tui/files_model.c src/tui/files_model.h \
+	src/tui/files_feed.c src/tui/files_feed.h \
 	src/tui/symbol_at.c src/tui/symbol_at.h \
 	src/tui/strip.c src/tui/strip.h \
 	src/tui/bars.c src/tui/bars.h \

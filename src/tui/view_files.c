@@ -11,6 +11,7 @@
 #include "core/base/units.h"
 #include "tui/bars.h"
 #include "tui/elide.h"
+#include "tui/files_feed.h"
 #include "tui/files_model.h"
 #include "tui/format.h"
 #include "tui/tui.h"
@@ -20,13 +21,12 @@ struct files_view {
 	struct tui_view *maps_view; /* the view below, which lends proc and maps */
 	struct ms_proc *proc;       /* borrowed */
 	struct ms_maps *maps;       /* borrowed */
-	unsigned filter;            /* the maps view's kernel filters */
+	struct tui_filefeed feed;   /* when to walk again; the maps view's kernel filters */
 	struct tui_fileview fv;
 	struct ms_fileinfo_ctx *info;
 	struct ms_residency *res;
 	char title[300];
 	bool gone;
-	bool collected;
 	unsigned age;               /* timer ticks since the lookups were forgotten */
 	size_t widest;
 };
@@ -58,17 +58,6 @@ static unsigned info_wanted(const struct tui_app *app, const struct tui_fileview
 	       (tui_layout_shows(&l, TUI_FC_BUILDID) ? MS_FILEINFO_BUILD_ID : 0);
 }
 
-static int collect(struct files_view *f, struct ms_error *err)
-{
-	struct ms_maplist fresh = { 0 };
-	int rc = ms_maps_collect(f->maps, f->filter, &fresh, err);
-
-	if (rc == 0)
-		rc = tui_fileview_apply(&f->fv, &fresh, err);
-	ms_maplist_free(&fresh);
-	return rc;
-}
-
 /* One PAGEMAP_SCAN over the mappings of the rows on screen. */
 static int residency(struct files_view *f, size_t from, size_t n, struct ms_error *err)
 {
@@ -92,12 +81,12 @@ static unsigned files_tick(struct tui_app *app, struct tui_view *v, bool timer)
 		for (size_t i = 0; i < f->fv.fm.count; i++)
 			f->fv.fm.rows[i].info.described = false;
 	}
-	if ((timer || !f->collected) && collect(f, &err) < 0) {
+	/* The whole walk only when due (files_feed.h): else the rows on screen are checked. */
+	if (tui_filefeed_refresh(&f->feed, &f->fv, f->maps, timer, &err) < 0) {
 		tui_message(app, "%s", err.msg);
 		f->gone = err.code == MS_ERR_EXITED || err.code == MS_ERR_EXECED || err.code == MS_ERR_NOMM;
 		return TUI_F_REDRAW;
 	}
-	f->collected = true;
 	/* Sorting by RSS needs every row's: the one walk then covers them all. */
 	if (f->fv.rss_column && f->fv.sort == MS_FILESORT_RSS) {
 		if (residency(f, 0, f->fv.fm.count, &err) < 0) {
@@ -135,7 +124,7 @@ static unsigned files_filter_prompt(struct tui_app *app, struct tui_view *v, con
 
 	snprintf(f->fv.filter, sizeof(f->fv.filter), "%s", done && !accepted ? "" : text);
 	/* Group the mappings again under the new filter. */
-	f->collected = false;
+	tui_filefeed_invalidate(&f->feed);
 	return TUI_F_REQUERY | TUI_F_REDRAW;
 }
 
@@ -180,7 +169,7 @@ static unsigned files_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 		ms_fileinfo_forget(f->info);
 		for (size_t i = 0; i < fv->fm.count; i++)
 			fv->fm.rows[i].info.described = false;
-		f->collected = false;
+		tui_filefeed_invalidate(&f->feed);
 		return TUI_F_REQUERY | TUI_F_REDRAW;
 	case TUI_ACT_BACK:
 	case TUI_ACT_QUIT:
@@ -329,7 +318,7 @@ unsigned tui_open_files(struct tui_app *app, const struct tui_files_source *src)
 	f->maps_view = src->maps_view;
 	f->proc = src->proc;
 	f->maps = src->maps;
-	f->filter = src->filter;
+	tui_filefeed_init(&f->feed, src->filter);
 	snprintf(f->title, sizeof(f->title), "%s", src->title);
 	tui_fileview_init(&f->fv, (size_t)tui_body_lines(LINES > 0 ? LINES : 24));
 	tui_fileview_set_rss(&f->fv, src->rss_column);

@@ -292,6 +292,31 @@ int ms_proc_read_file(const struct ms_proc *proc, const char *name, size_t cap,
 	return 0;
 }
 
+int ms_statm_parse(const char *buf, struct ms_statm *out)
+{
+	unsigned long long shared, lib;
+
+	if (sscanf(buf, "%llu %llu %llu %llu %llu %llu", &out->size, &out->resident, &shared,
+		   &out->text, &lib, &out->data) != 6)
+		return MS_ERR_PROTO;
+	return 0;
+}
+
+int ms_proc_statm(const struct ms_proc *proc, struct ms_statm *out, struct ms_error *err)
+{
+	char *buf;
+	size_t len;
+	int rc = ms_proc_read_file(proc, "statm", 256, &buf, &len, NULL, err);
+
+	if (rc < 0)
+		return rc;
+	rc = ms_statm_parse(buf, out);
+	free(buf);
+	if (rc < 0)
+		return ms_error_set(err, rc, 0, "pid %d: statm unreadable", (int)proc->pid);
+	return 0;
+}
+
 static int pid_cmp(const void *a, const void *b)
 {
 	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;

@@ -89,6 +89,21 @@ int ms_proc_read_file(const struct ms_proc *proc, const char *name, size_t cap,
 		      struct ms_error *err);
 
 /*
+ * /proc/PID/statm, in pages.  size (every mapping), text and data (private
+ * writable mappings and the stack) move when mappings appear, vanish, grow
+ * or change between writable and not: a cheap sign that the map changed,
+ * read before deciding to walk it.  resident moves with every page touched.
+ */
+struct ms_statm {
+	unsigned long long size, resident, text, data;
+};
+
+/* Parse statm's text (NUL-terminated).  0 or MS_ERR_PROTO. */
+int ms_statm_parse(const char *buf, struct ms_statm *out);
+/* Read and parse it; 0, or ms_proc_read_file's errors and MS_ERR_PROTO. */
+int ms_proc_statm(const struct ms_proc *proc, struct ms_statm *out, struct ms_error *err);
+
+/*
  * The numeric entries of /proc (every process, threads not listed), sorted.
  * *pids is malloc'd.  0, or MS_ERR_IO / MS_ERR_NOMEM with err filled.
  */

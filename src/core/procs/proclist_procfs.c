@@ -38,20 +38,19 @@ static int status_euid(int dirfd, uid_t *uid)
 
 static void read_statm(int dirfd, struct ms_proclist_statm *out)
 {
-	unsigned long long size, resident, shared, text, lib, data;
+	struct ms_statm st;
 	char *buf;
 	size_t len;
 
 	memset(out, 0, sizeof(*out));
 	if (ms_read_file_at(dirfd, "statm", 256, &buf, &len, NULL) < 0)
 		return;
-	if (sscanf(buf, "%llu %llu %llu %llu %llu %llu", &size, &resident, &shared, &text, &lib,
-		   &data) == 6) {
+	if (ms_statm_parse(buf, &st) == 0) {
 		out->read = true;
-		out->size = size;
-		out->resident = resident;
-		out->text = text;
-		out->data = data;
+		out->size = st.size;
+		out->resident = st.resident;
+		out->text = st.text;
+		out->data = st.data;
 	}
 	free(buf);
 }
