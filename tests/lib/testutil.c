@@ -273,3 +273,45 @@ pid_t tu_kernel_thread(void)
 		closedir(d);
 	return found;
 }
+
+/* The "KEY: number" line of text, or -1. */
+static long long field_of(const char *text, const char *key)
+{
+	size_t len = strlen(key);
+
+	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+		if (!strncmp(line, key, len))
+			return strtoll(line + len, NULL, 10);
+	return -1;
+}
+
+int tu_mapped_dev(const char *path, unsigned *major, unsigned *minor)
+{
+	char fdinfo[64], *info = NULL, *mounts = NULL;
+	long long mnt = -1;
+	int fd = open(path, O_PATH | O_CLOEXEC), rc = -1;
+
+	if (fd < 0)
+		return -1;
+	snprintf(fdinfo, sizeof(fdinfo), "/proc/self/fdinfo/%d", fd);
+	info = tu_slurp(fdinfo, NULL);
+	close(fd);
+	if (info)
+		mnt = field_of(info, "mnt_id:");
+	mounts = mnt >= 0 ? tu_slurp("/proc/self/mountinfo", NULL) : NULL;
+	/* Each line: ID PARENT MAJOR:MINOR ROOT MOUNTPOINT ... */
+	for (const char *line = mounts; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		long long id;
+		unsigned maj, min;
+
+		if (sscanf(line, "%lld %*d %u:%u", &id, &maj, &min) == 3 && id == mnt) {
+			*major = maj;
+			*minor = min;
+			rc = 0;
+			break;
+		}
+	}
+	free(info);
+	free(mounts);
+	return rc;
+}

@@ -70,4 +70,12 @@ pid_t tu_kernel_thread(void);
 /* Copy src to dst (created or truncated, mode 0755).  0 or -1. */
 int tu_copy(const char *src, const char *dst);
 
+/*
+ * The device the kernel names path's mappings by (/proc/PID/maps,
+ * PROCMAP_QUERY): its file system's, as /proc/self/mountinfo gives it for
+ * the file's mount.  stat's st_dev differs on btrfs (a subvolume's).
+ * 0, or -1.
+ */
+int tu_mapped_dev(const char *path, unsigned *major, unsigned *minor);
+
 #endif
