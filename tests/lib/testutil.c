@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,12 +49,34 @@ char *tu_built(const char *name)
 	return path;
 }
 
-char *tu_tmpdir(void)
+/* $TMPDIR, or /tmp. */
+static const char *tmp_base(void)
 {
 	const char *tmp = getenv("TMPDIR");
+
+	return tmp && *tmp ? tmp : "/tmp";
+}
+
+int tu_tmpdir_open_to(uid_t uid)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (setgroups(0, NULL) < 0 || setgid(uid) < 0 || setuid(uid) < 0)
+			_exit(2);
+		_exit(access(tmp_base(), X_OK) == 0 ? 0 : 1);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) > 1)
+		return -1;
+	return WEXITSTATUS(status) == 0;
+}
+
+char *tu_tmpdir(void)
+{
 	char *dir;
 
-	if (asprintf(&dir, "%s/ms-test-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
+	if (asprintf(&dir, "%s/ms-test-XXXXXX", tmp_base()) < 0)
 		return NULL;
 	if (!mkdtemp(dir)) {
 		free(dir);

@@ -30,6 +30,11 @@ char *tu_built(const char *name);
 
 /* A new directory $TMPDIR/ms-test-XXXXXX (or under /tmp). */
 char *tu_tmpdir(void);
+/*
+ * Whether uid may enter $TMPDIR (or /tmp), where the tests put what they
+ * run or map as that user: 1 or 0; -1 if it cannot tell (not root).
+ */
+int tu_tmpdir_open_to(uid_t uid);
 /* cmocka setup and teardown: *state is a new tu_tmpdir, then removed. */
 int tu_tmpdir_setup(void **state);
 int tu_tmpdir_teardown(void **state);
