@@ -8,8 +8,20 @@
 #       ms_fixture_sym_target; ms-dlopen-hold is started as uid 65534
 #       already (through setpriv), so it stays dumpable and that uid may
 #       read its maps too.  DIR and TDIR are absolute; DIR is made 0755.
+#   hold_need_tmpdir
+#       exit 77 (skip) unless uid 65534 may enter $TMPDIR, where the callers
+#       keep LIB (it may not: a $TMPDIR under /root); hold_start checks it
+#       too, which ends only a subshell when it is called in one.
 # Needs fail() from the caller.
+hold_need_tmpdir() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "${TMPDIR:-/tmp}" || {
+		echo "SKIP: uid 65534 cannot enter \$TMPDIR (${TMPDIR:-/tmp}), where the library it maps is"
+		exit 77
+	}
+}
+
 hold_start() {
+	hold_need_tmpdir
 	exec 3>&-
 	rm -f "$1/hold.in" "$1/hold.out"
 	mkfifo "$1/hold.in" "$1/hold.out" || fail "mkfifo"

@@ -66,12 +66,18 @@ command -v unshare >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1 ||
 	{ echo "messages: SKIP the plurals (no unshare or setpriv)"; exit 77; }
 unshare -pf --mount-proc true 2>/dev/null || { echo "messages: SKIP the plurals (no PID namespaces here)"; exit 77; }
 
+# Nobody's shell runs mapscope: a copy where uid 65534 may reach it, as the
+# tree may sit where it cannot (a clone under /root).
+mkdir -m 0755 "$TMP/bin" && chmod 0755 "$TMP" && cp "$BIN" "$TMP/bin/mapscope" || exit 1
+setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'exec "$0" --version' "$TMP/bin/mapscope" >/dev/null 2>&1 ||
+	{ echo "messages: SKIP the plurals (uid 65534 cannot reach $TMP: set TMPDIR to a directory it may enter)"; exit 77; }
+
 # summary N: the stale summary with N sleepers of nobody's beside mapscope.
 summary() {
 	# The namespace's init stays a root shell (the trailing ":" keeps it from exec'ing).
 	unshare -pf --mount-proc sh -c 'setpriv --reuid=65534 --regid=65534 --clear-groups sh -c '\''
 		i=0; while [ $i -lt "$1" ]; do sleep 30 & i=$((i + 1)); done; exec "$0" stale'\'' "$0" "$1"; :' \
-		"$BIN" "$1" 2>&1 >/dev/null
+		"$TMP/bin/mapscope" "$1" 2>&1 >/dev/null
 }
 
 out=$(summary 1)

@@ -22,6 +22,7 @@ grep -q '^#define HAVE_LIBDW 1' "${MS_CONFIG_H:-config.h}" || skip "built withou
 [ "$(id -u)" = 0 ] || skip "needs root: root's mapscope against uid $NOBODY"
 CC=$(command -v gcc || command -v cc) || skip "no C compiler to build the test library"
 command -v objcopy >/dev/null 2>&1 || skip "no objcopy to split the debug file"
+hold_need_tmpdir
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ms-debuglink.XXXXXX") || exit 1
 HPID=

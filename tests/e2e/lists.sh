@@ -46,7 +46,12 @@ wait_for "Ctrl-U to clear the search prompt" last_is "search:"
 keys -l "$TMP/fx"
 wait_for "typing again after Ctrl-U" last_is "search: $TMP/fx"
 keys Enter
-wait_for "the search to land on the fixture" sh -c "tmux -S '$SOCK' capture-pane -p -e -t ms | grep -F \"\$(printf '\\033[7m')\" | grep -qF '$TMP/fx'"
+# The selected (reverse-video) row is the fixture's: its PID, as the command
+# line may be cut before $TMP/fx (a tree under a long path).
+selected_is_fixture() {
+	screen -e | grep -F "$(printf '\033[7m')" | sed "s/$(printf '\033')\[[0-9;]*m//g" | grep -qE "^ *$PID "
+}
+wait_for "the search to land on the fixture" selected_is_fixture
 keys Enter
 wait_for "the fixture's maps view" shows "pid $PID ms-fixture | ioctl"
 for k in '\' g S; do

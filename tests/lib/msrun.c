@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -61,10 +62,56 @@ static int out_fd_for(const struct msrun_opts *o, int pipe_w)
 	}
 }
 
+/* The copy another user runs, and the process that made it (which removes it). */
+static char *other_user_bin;
+static pid_t other_user_bin_owner;
+
+static void remove_other_user_bin(void)
+{
+	char *slash;
+
+	if (!other_user_bin || getpid() != other_user_bin_owner)
+		return;
+	unlink(other_user_bin);
+	slash = strrchr(other_user_bin, '/');
+	*slash = '\0';
+	rmdir(other_user_bin);
+}
+
+/*
+ * What another user runs: a copy of $MS_BIN in a directory of its own
+ * (0755) under $TMPDIR, made once, for the tree may sit where that user
+ * cannot reach it (a clone under /root).  NULL if it cannot be made; the
+ * run then tries $MS_BIN itself.
+ */
+static const char *bin_for_other_user(void)
+{
+	const char *bin = getenv("MS_BIN");
+	char *dir;
+
+	if (other_user_bin || !bin)
+		return other_user_bin;
+	dir = tu_tmpdir();
+	if (dir && chmod(dir, 0755) == 0 && (other_user_bin = tu_join(dir, "mapscope")) &&
+	    tu_copy(bin, other_user_bin) == 0) {
+		other_user_bin_owner = getpid();
+		atexit(remove_other_user_bin);
+	} else {
+		if (other_user_bin)
+			unlink(other_user_bin);
+		if (dir)
+			rmdir(dir);
+		free(other_user_bin);
+		other_user_bin = NULL;
+	}
+	free(dir);
+	return other_user_bin;
+}
+
 /* In the child: everything between fork and exec. */
 static void become(const struct msrun_opts *o, const char **argv, int in_fd, int out_fd, int err_fd)
 {
-	const char *bin = getenv("MS_BIN");
+	const char *bin = o->uid && other_user_bin ? other_user_bin : getenv("MS_BIN");
 
 	if (!bin || in_fd < 0 || out_fd < 0)
 		_exit(127);
@@ -193,6 +240,8 @@ struct msrun_result msrun(const struct msrun_opts *opts, const char *const *args
 	}
 	if (ipipe[0] >= 0)
 		fcntl(ipipe[0], F_SETFL, 0); /* the binary's end blocks as usual */
+	if (o->uid)
+		bin_for_other_user();
 	pid = fork();
 	if (pid == 0)
 		become(o, argv, o->in_text ? ipipe[0] : open("/dev/null", O_RDONLY | O_CLOEXEC),

@@ -31,7 +31,8 @@ struct msrun_opts {
 	enum msrun_out out;
 	const char *out_path;   /* MSRUN_FILE */
 	const char *in_text;    /* stdin; NULL: /dev/null */
-	uid_t uid;              /* not 0: run as this uid and gid, with HOME=/nonexistent */
+	uid_t uid;              /* not 0: run as this uid and gid, with HOME=/nonexistent, a
+				 * copy of the binary under $TMPDIR that the uid may reach */
 	bool hidepid;           /* in a private mount namespace, /proc mounted hidepid=2 */
 	const char *locale;     /* LC_ALL for the run; NULL: as the test has it */
 	long long timeout_ms;   /* 0: TU_DEADLINE_MS (stretched under a sanitizer) */

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,12 +49,34 @@ char *tu_built(const char *name)
 	return path;
 }
 
-char *tu_tmpdir(void)
+/* $TMPDIR, or /tmp. */
+static const char *tmp_base(void)
 {
 	const char *tmp = getenv("TMPDIR");
+
+	return tmp && *tmp ? tmp : "/tmp";
+}
+
+int tu_tmpdir_open_to(uid_t uid)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (setgroups(0, NULL) < 0 || setgid(uid) < 0 || setuid(uid) < 0)
+			_exit(2);
+		_exit(access(tmp_base(), X_OK) == 0 ? 0 : 1);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) > 1)
+		return -1;
+	return WEXITSTATUS(status) == 0;
+}
+
+char *tu_tmpdir(void)
+{
 	char *dir;
 
-	if (asprintf(&dir, "%s/ms-test-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
+	if (asprintf(&dir, "%s/ms-test-XXXXXX", tmp_base()) < 0)
 		return NULL;
 	if (!mkdtemp(dir)) {
 		free(dir);
@@ -272,4 +295,46 @@ pid_t tu_kernel_thread(void)
 	if (d)
 		closedir(d);
 	return found;
+}
+
+/* The "KEY: number" line of text, or -1. */
+static long long field_of(const char *text, const char *key)
+{
+	size_t len = strlen(key);
+
+	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+		if (!strncmp(line, key, len))
+			return strtoll(line + len, NULL, 10);
+	return -1;
+}
+
+int tu_mapped_dev(const char *path, unsigned *major, unsigned *minor)
+{
+	char fdinfo[64], *info = NULL, *mounts = NULL;
+	long long mnt = -1;
+	int fd = open(path, O_PATH | O_CLOEXEC), rc = -1;
+
+	if (fd < 0)
+		return -1;
+	snprintf(fdinfo, sizeof(fdinfo), "/proc/self/fdinfo/%d", fd);
+	info = tu_slurp(fdinfo, NULL);
+	close(fd);
+	if (info)
+		mnt = field_of(info, "mnt_id:");
+	mounts = mnt >= 0 ? tu_slurp("/proc/self/mountinfo", NULL) : NULL;
+	/* Each line: ID PARENT MAJOR:MINOR ROOT MOUNTPOINT ... */
+	for (const char *line = mounts; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		long long id;
+		unsigned maj, min;
+
+		if (sscanf(line, "%lld %*d %u:%u", &id, &maj, &min) == 3 && id == mnt) {
+			*major = maj;
+			*minor = min;
+			rc = 0;
+			break;
+		}
+	}
+	free(info);
+	free(mounts);
+	return rc;
 }

@@ -30,6 +30,11 @@ char *tu_built(const char *name);
 
 /* A new directory $TMPDIR/ms-test-XXXXXX (or under /tmp). */
 char *tu_tmpdir(void);
+/*
+ * Whether uid may enter $TMPDIR (or /tmp), where the tests put what they
+ * run or map as that user: 1 or 0; -1 if it cannot tell (not root).
+ */
+int tu_tmpdir_open_to(uid_t uid);
 /* cmocka setup and teardown: *state is a new tu_tmpdir, then removed. */
 int tu_tmpdir_setup(void **state);
 int tu_tmpdir_teardown(void **state);
@@ -69,5 +74,13 @@ pid_t tu_kernel_thread(void);
 
 /* Copy src to dst (created or truncated, mode 0755).  0 or -1. */
 int tu_copy(const char *src, const char *dst);
+
+/*
+ * The device the kernel names path's mappings by (/proc/PID/maps,
+ * PROCMAP_QUERY): its file system's, as /proc/self/mountinfo gives it for
+ * the file's mount.  stat's st_dev differs on btrfs (a subvolume's).
+ * 0, or -1.
+ */
+int tu_mapped_dev(const char *path, unsigned *major, unsigned *minor);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * The ELF note reader (src/core/elf/buildid.h) on real files made here:
  *   - crafted sparse files that declare huge header counts through extended
- *     numbering are refused with a reason, in a forked child whose time and
+ *     numbering are refused with a reason, in a forked child whose CPU time and
  *     peak RSS (getrusage ru_maxrss) are bounded: libelf took seconds and
  *     gigabytes on them;
  *   - real binaries (/bin/sh, the test fixture, a test library) give the
@@ -80,12 +80,12 @@ static void write_section0(const char *path)
 
 struct bounded {
 	int rc;
-	long elapsed_ms;
+	long cpu_ms;            /* CPU time, which the machine's load does not stretch */
 	long maxrss_kb;
 	char why[MS_ERRMSG_MAX];
 };
 
-/* Read path's build ID in a forked child: the answer, its time and its peak RSS. */
+/* Read path's build ID in a forked child: the answer, its CPU time and its peak RSS. */
 static struct bounded read_bounded(const char *path)
 {
 	struct bounded res = { 0 };
@@ -111,11 +111,11 @@ static struct bounded read_bounded(const char *path)
 		setrlimit(RLIMIT_AS, &as);
 #endif
 		alarm(5);
-		clock_gettime(CLOCK_MONOTONIC, &a);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
 		res.rc = fd < 0 ? -1000 : ms_buildid_read_fd(fd, id, &len, &err);
-		clock_gettime(CLOCK_MONOTONIC, &b);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
 		getrusage(RUSAGE_SELF, &ru);
-		res.elapsed_ms = (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000;
+		res.cpu_ms = (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000;
 		res.maxrss_kb = ru.ru_maxrss;
 		snprintf(res.why, sizeof(res.why), "%s", err.msg);
 		_exit(write(pipefd[1], &res, sizeof(res)) == (ssize_t)sizeof(res) ? 0 : 1);
@@ -140,11 +140,11 @@ static void check_refused(void (*patch)(Elf64_Ehdr *), const char *name)
 	path = crafted(dir, name, patch);
 	write_section0(path);
 	res = read_bounded(path);
-	print_message("%s: rc %d, %ld ms, peak RSS %ld KiB, \"%s\"\n", name, res.rc, res.elapsed_ms,
+	print_message("%s: rc %d, %ld ms of CPU, peak RSS %ld KiB, \"%s\"\n", name, res.rc, res.cpu_ms,
 		      res.maxrss_kb, res.why);
 	assert_int_equal(res.rc, MS_ERR_LIMIT);
 	assert_string_equal(res.why, "extended ELF numbering refused");
-	assert_true(res.elapsed_ms < 1000);
+	assert_true(res.cpu_ms < 1000);
 	assert_true(res.maxrss_kb < MAXRSS_KB_LIMIT);
 	tu_rmtree(dir);
 	free(path);

@@ -155,9 +155,13 @@ static void test_stale_says_unknown(void **state)
 	char *ignore = tu_join(fx->dir, "ignore.conf");
 	char *opt = NULL;
 	const char *args[] = { "stale", fx->pid, "--all-mappings", "--show=all", NULL, NULL };
-	FILE *fp = fopen(ignore, "w");
+	FILE *fp;
 	char *out, *line;
 
+	/* Without the mount (not root) there is no directory to write the list in. */
+	if (!fx->server.mounted)
+		skip();
+	fp = fopen(ignore, "w");
 	/* No rules: the mount point is under /tmp, which the defaults ignore. */
 	assert_non_null(fp);
 	fclose(fp);

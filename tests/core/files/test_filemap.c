@@ -15,7 +15,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -42,12 +41,14 @@ static void collect_pid(pid_t pid, enum ms_backend b, struct ms_proc **proc, str
 static const struct ms_filerow *row_of_path(const struct ms_filemap *fm, const char *path)
 {
 	struct stat st;
+	unsigned dev_major, dev_minor;
 
-	if (stat(path, &st) < 0)
+	/* The device of the mappings is the file system's, not stat's on btrfs. */
+	if (stat(path, &st) < 0 || tu_mapped_dev(path, &dev_major, &dev_minor) < 0)
 		fail_msg("stat %s", path);
 	for (size_t i = 0; i < fm->count; i++)
 		if (fm->rows[i].kind == MS_FILEKIND_FILE && fm->rows[i].inode == st.st_ino &&
-		    fm->rows[i].dev_major == major(st.st_dev) && fm->rows[i].dev_minor == minor(st.st_dev))
+		    fm->rows[i].dev_major == dev_major && fm->rows[i].dev_minor == dev_minor)
 			return &fm->rows[i];
 	fail_msg("no row for %s", path);
 	abort(); /* not reached: fail_msg ends the test */
