@@ -32,7 +32,9 @@ ROUNDS=${BENCH_ROUNDS:-5}
 RUNS=${BENCH_RUNS:-4}
 FLEET=${BENCH_FLEET:-500}
 EXPLORER_SECS=${BENCH_EXPLORER_SECS:-30}
-TMUX_SOCK=benchsock
+# One tmux server per run: two benches at once (other trees, other users)
+# neither join each other's sessions nor kill each other's server.
+TMUX_SOCK=benchsock.$$
 
 say() { printf 'bench: %s\n' "$*" >&2; }
 
