@@ -312,6 +312,16 @@ floor_row() {
 		">= 90% of floor's" "$status"
 }
 
+# startup_rows: beside the filtered listing, what it pays that the loop
+# run as a command does not: mapscope's start-up (exec, its libraries, the
+# locale), against /bin/true and against the loop's own program exiting at
+# once (exec and libc only, like the loop).
+startup_rows() {
+	speed_row "start-up: /bin/true vs mapscope --help" info "/bin/true" "$MS_BIN --help" 1 "startup"
+	speed_row "start-up: the loop's program vs mapscope --help" info \
+		"$BENCH_BIN/ms-bench-engine start" "$MS_BIN --help" 1 "startup.loop"
+}
+
 # ---- one generator size ---------------------------------------------------------------------
 size_cases() {
 	local n=$1 pid count reps t status judged=info all xs
@@ -361,6 +371,7 @@ size_cases() {
 		floor_row "list --file-backed --perms=x vs pmap ($n)" "$judged" "$xs" \
 			"$MS_BIN list --file-backed --perms=x $pid" "pmap $pid" "listx.$n" \
 			"$BENCH_BIN/ms-bench-engine $pid once"
+		[ "$n" = "$TARGET_N" ] && startup_rows
 		list_row "list (all, names) vs pmap ($n)" "$judged" table "$all" "$MS_BIN list $pid" "pmap $pid" 1.5 "list.$n"
 		list_row "list -r vs pmap ($n)" "$judged" table "$all" "$MS_BIN list -r $pid" "pmap $pid" 1.5 "listr.$n"
 		list_row "list -n vs pmap ($n)" "$judged" noheadings "$all" "$MS_BIN list -n $pid" "pmap $pid" 1.5 "listn.$n"
@@ -384,8 +395,6 @@ size_cases() {
 		else
 			row "list -o START,RSS vs pmap -x ($n)" "-" ">= 5x faster" "skipped (no pmap or jq)"
 		fi
-		# What no in-process floor pays: exec, and loading mapscope's libraries.
-		speed_row "start-up: /bin/true vs mapscope --help" info "/bin/true" "$MS_BIN --help" 1 "startup"
 		rss_case "$pid" "" list
 		rss_case "$pid" -J "list -J"
 		explorer_case "$pid"
