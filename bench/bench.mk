@@ -9,7 +9,7 @@ bench_ms_bench_fleet_SOURCES = bench/fleet.c
 bench_ms_bench_engine_SOURCES = bench/engine.c
 bench_ms_bench_engine_LDADD = libmapscope-core.a
 bench_ms_bench_maxrss_SOURCES = bench/maxrss.c
-EXTRA_DIST += bench/README.md bench/run.sh
+EXTRA_DIST += bench/README.md bench/startup.md bench/run.sh
 
 bench: mapscope$(EXEEXT) $(BENCH_PROGS) tests/ms-hostile$(EXEEXT)
 	MS_BIN='$(abs_top_builddir)/mapscope' BENCH_BIN='$(abs_top_builddir)/bench' \
