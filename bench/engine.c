@@ -9,7 +9,9 @@
  *
  * With "once" it makes the filtered loop of `list --file-backed --perms=x`
  * one time and prints the count: the bare loop as a command, which pays
- * exec like mapscope and pmap but loads no library beyond libc.
+ * exec like mapscope and pmap but loads no library beyond libc.  With
+ * "start" it exits at once: the start-up of that command, to set beside
+ * `mapscope --help`.
  *
  * With "probe" it does for each PID the least a stale verdict needs (open
  * /proc/PID, open maps from it, walk the executable file-backed mappings
@@ -358,6 +360,8 @@ int main(int argc, char **argv)
 	long pid;
 	int reps;
 
+	if (argc == 2 && !strcmp(argv[1], "start"))
+		return 0;
 	if (argc >= 2 && !strcmp(argv[1], "probe"))
 		return probe(argc - 2, argv + 2, false);
 	if (argc >= 2 && !strcmp(argv[1], "probe-verdict"))

@@ -2,8 +2,9 @@
  * ms-bench-fleet: many small processes mapping shared libraries, some of
  * them deleted from disk, for the system-wide cases of make bench.
  *
- * Usage: ms-bench-fleet COUNT DIR     (DIR must exist, not under /tmp: the
- *                                     default stale-ignore list skips /tmp)
+ * Usage: ms-bench-fleet COUNT DIR     (DIR must exist; make bench judges
+ *                                     it with an empty stale-ignore list, so
+ *                                     it may be anywhere, /tmp included)
  *
  * Every child dlopen()s a few system libraries (whichever of LIBS exist).
  * One child in 10 also loads a private copy of a library from DIR, and once

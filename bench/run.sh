@@ -6,8 +6,9 @@
 #   MS_BIN      the mapscope to measure
 #   BENCH_BIN   where ms-bench-gen, -fleet, -engine, -maxrss and -goto are
 #   HOSTILE_BIN tests/ms-hostile, for one process with many distinct files
-#   BENCH_OUT   where results.txt and the scratch directory go; not under
-#               /tmp, whose files the default stale-ignore list skips
+#   BENCH_OUT   where results.txt and the scratch directory go (anywhere:
+#               every stale command below reads the bench's own, empty,
+#               ignore list, so /tmp's default rule never applies)
 #   BENCH_SIZES         mapping counts of the generator (default "1000 10000 60000";
 #                       the targets apply to 60000)
 #   BENCH_ROUNDS        hyperfine rounds per pair, order flipped each round (5)
@@ -32,7 +33,9 @@ ROUNDS=${BENCH_ROUNDS:-5}
 RUNS=${BENCH_RUNS:-4}
 FLEET=${BENCH_FLEET:-500}
 EXPLORER_SECS=${BENCH_EXPLORER_SECS:-30}
-TMUX_SOCK=benchsock
+# One tmux server per run: two benches at once (other trees, other users)
+# neither join each other's sessions nor kill each other's server.
+TMUX_SOCK=benchsock.$$
 
 say() { printf 'bench: %s\n' "$*" >&2; }
 
@@ -50,6 +53,14 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+# The stale rules of the bench: none.  Every `mapscope stale` below passes
+# --ignore-file with this empty file, so that its verdicts depend neither
+# on where the tree lives (the built-in list skips /tmp, /run...) nor on
+# the user's own stale-ignore.conf.
+noignore="$tmp/stale-ignore.none"
+: >"$noignore"
+# (As one hyperfine command string, for the timed rows.)
+STALE="$MS_BIN stale --ignore-file=$noignore"
 
 # ---- tools --------------------------------------------------------------------
 # tool:package pairs; hyperfine and jq together time whole commands.
@@ -348,6 +359,16 @@ floor_row() {
 		">= 90% of floor's" "$status"
 }
 
+# startup_rows: beside the filtered listing, what it pays that the loop
+# run as a command does not: mapscope's start-up (exec, its libraries, the
+# locale), against /bin/true and against the loop's own program exiting at
+# once (exec and libc only, like the loop).
+startup_rows() {
+	speed_row "start-up: /bin/true vs mapscope --help" info "/bin/true" "$MS_BIN --help" 1 "startup"
+	speed_row "start-up: the loop's program vs mapscope --help" info \
+		"$BENCH_BIN/ms-bench-engine start" "$MS_BIN --help" 1 "startup.loop"
+}
+
 # ---- one generator size ---------------------------------------------------------------------
 size_cases() {
 	local n=$1 pid count reps t status judged=info all xs
@@ -397,6 +418,7 @@ size_cases() {
 		floor_row "list --file-backed --perms=x vs pmap ($n)" "$judged" "$xs" \
 			"$MS_BIN list --file-backed --perms=x $pid" "pmap $pid" "listx.$n" \
 			"$BENCH_BIN/ms-bench-engine $pid once"
+		[ "$n" = "$TARGET_N" ] && startup_rows
 		list_row "list (all, names) vs pmap ($n)" "$judged" table "$all" "$MS_BIN list $pid" "pmap $pid" 1.5 "list.$n"
 		list_row "list -r vs pmap ($n)" "$judged" table "$all" "$MS_BIN list -r $pid" "pmap $pid" 1.5 "listr.$n"
 		list_row "list -n vs pmap ($n)" "$judged" noheadings "$all" "$MS_BIN list -n $pid" "pmap $pid" 1.5 "listn.$n"
@@ -420,8 +442,6 @@ size_cases() {
 		else
 			row "list -o START,RSS vs pmap -x ($n)" "-" ">= 5x faster" "skipped (no pmap or jq)"
 		fi
-		# What no in-process floor pays: exec, and loading mapscope's libraries.
-		speed_row "start-up: /bin/true vs mapscope --help" info "/bin/true" "$MS_BIN --help" 1 "startup"
 		rss_case "$pid" "" list
 		rss_case "$pid" -J "list -J"
 		explorer_case "$pid"
@@ -447,7 +467,7 @@ fleet_cases() {
 	commas=$(tr ' ' ',' <<<"$pids")
 	# Say what both see, so the comparison is of like with like.
 	# Check what is timed: both must name the same processes, and some.
-	"$MS_BIN" stale -n -r -o PID $pids 2>/dev/null | awk NF | sort -u >"$tmp/stale.flagged"
+	"$MS_BIN" stale --ignore-file="$noignore" -n -r -o PID $pids 2>/dev/null | awk NF | sort -u >"$tmp/stale.flagged"
 	lsof -nP -p "$commas" 2>/dev/null | awk '$4 == "DEL" || /\(deleted\)/ { print $2 }' | sort -u >"$tmp/lsof.deleted"
 	found=$(wc -l <"$tmp/stale.flagged")
 	del=$(wc -l <"$tmp/lsof.deleted")
@@ -456,12 +476,12 @@ fleet_cases() {
 		row "$case" "flagged $found, lsof shows $del ($(comm -3 "$tmp/stale.flagged" "$tmp/lsof.deleted" | wc -l) differ)" \
 			">= 10x faster" "FAIL (not the same processes)"
 	else
-		speed_row "$case" judge "$MS_BIN stale $pids" "lsof -nP -p $commas" 10 "stale"
+		speed_row "$case" judge "$STALE $pids" "lsof -nP -p $commas" 10 "stale"
 	fi
 	# Where the time goes: the same without the package lookup (it reads
 	# dpkg's whole file list once something is stale), and the floor.
 	speed_row "stale without PACKAGE vs lsof -nP, $FLEET processes" info \
-		"$MS_BIN stale -o NAME,PID,UNIT,CONTAINER,VERDICT,WHY $pids" "lsof -nP -p $commas" 10 "stale.nopkg"
+		"$STALE -o NAME,PID,UNIT,CONTAINER,VERDICT,WHY $pids" "lsof -nP -p $commas" 10 "stale.nopkg"
 	speed_row "floor: bare probe as a command vs lsof -nP, $FLEET processes" info \
 		"$BENCH_BIN/ms-bench-engine probe $pids" "lsof -nP -p $commas" 10 "stale.floor"
 	speed_row "floor: probe with names, exe and namespace vs lsof -nP, $FLEET processes" info \
@@ -474,7 +494,7 @@ fleet_cases() {
 	# checkrestart (debian-goodies) takes no PIDs: both walk every process,
 	# the fleet included, which is the comparison it offers.
 	if have checkrestart; then
-		speed_row "stale vs checkrestart, every process" judge "$MS_BIN stale" "checkrestart" 20 "checkrestart"
+		speed_row "stale vs checkrestart, every process" judge "$STALE" "checkrestart" 20 "checkrestart"
 		# The same exact-verdict floor as above, over every process.
 		speed_row "floor: probe with names, exe and namespace, every process, vs checkrestart" info \
 			"$BENCH_BIN/ms-bench-engine probe-verdict $(ls /proc | grep -E '^[0-9]+$' | tr '\n' ' ')" \
@@ -483,7 +503,7 @@ fleet_cases() {
 		row "stale vs checkrestart, every process" "-" ">= 20x faster" "skipped (no checkrestart: debian-goodies)"
 	fi
 	if [ -n "${BENCH_SYSTEM_WIDE:-}" ]; then
-		speed_row "stale vs lsof -nP, every process" info "$MS_BIN stale" "lsof -nP" 10 "stale.all"
+		speed_row "stale vs lsof -nP, every process" info "$STALE" "lsof -nP" 10 "stale.all"
 	else
 		row "stale vs lsof -nP, every process" "-" "info" "skipped (reads others' processes; BENCH_SYSTEM_WIDE=1)"
 	fi
@@ -513,7 +533,7 @@ many_files_case() {
 	for _ in 1 2 3 4 5; do
 		local t0 t1
 		t0=$(date +%s%N)
-		"$MS_BIN" stale "$pid" >/dev/null 2>&1
+		"$MS_BIN" stale --ignore-file="$noignore" "$pid" >/dev/null 2>&1
 		t1=$(date +%s%N)
 		echo $(((t1 - t0) / 1000)) >>"$tmp/many.times"
 	done
