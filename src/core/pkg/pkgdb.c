@@ -155,7 +155,7 @@ static void found_in(struct table *t, const struct want *w, const char *file, si
 		for (size_t i = w->head[kind]; i != NO_IDX; i = t->next[kind][i]) {
 			struct ms_pkg *p = &out[i];
 
-			/* Files are read in any order; the first in readdir order wins, as for dpkg -S. */
+			/* Files are read in any order; the list whose name sorts first wins. */
 			if (p->found && owner[i] <= file_idx)
 				continue;
 			if (!p->found)
@@ -196,7 +196,8 @@ struct ms_pkgdb {
 	char *dir;
 	DIR *d;
 	bool direct;            /* entries read directly (saferead.h) */
-	struct list_file *files; /* in readdir order: the first that lists a path owns it */
+	bool reverse_readdir;   /* opts: for tests */
+	struct list_file *files; /* sorted by name: the first that lists a path owns it */
 	size_t nfiles;
 	bool nomem;
 	bool begun;             /* the reader was started, or the caller searched */
@@ -324,7 +325,15 @@ static bool is_list(const char *name)
 	return n > 5 && !strcmp(name + n - 5, ".list") && name[0] != '.';
 }
 
-/* The names of the list files, in readdir order, at most MS_PKGDB_LISTS. */
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct list_file *)a)->name, ((const struct list_file *)b)->name);
+}
+
+/*
+ * The names of the list files, at most MS_PKGDB_LISTS, sorted: the owner
+ * rule and the candidates' ranges never depend on readdir order.
+ */
 static void list_names(struct ms_pkgdb *db)
 {
 	size_t cap = 0;
@@ -345,6 +354,15 @@ static void list_names(struct ms_pkgdb *db)
 		}
 		db->nfiles++;
 	}
+	/* The test seam: readdir's order turned round before the sort. */
+	for (size_t i = 0; db->reverse_readdir && i < db->nfiles / 2; i++) {
+		struct list_file f = db->files[i];
+
+		db->files[i] = db->files[db->nfiles - 1 - i];
+		db->files[db->nfiles - 1 - i] = f;
+	}
+	if (db->nfiles)
+		qsort(db->files, db->nfiles, sizeof(*db->files), by_name);
 }
 
 /*
@@ -504,6 +522,7 @@ int ms_pkgdb_open(const char *dir, const struct ms_pkgdb_opts *opts, struct ms_p
 		return ms_error_set(err, MS_ERR_NOTSUP, ENOENT, "%s/info: not a dpkg system", dir);
 	}
 	db->direct = ms_dir_only_root_changes(dirfd(db->d));
+	db->reverse_readdir = opts && opts->reverse_readdir;
 	db->budget = opts && opts->read_ahead_max ? opts->read_ahead_max : MS_PKGDB_READ_AHEAD_MAX;
 	*out = db;
 	if (opts && opts->read_ahead)
@@ -628,7 +647,7 @@ static void scan_status(const char *text, size_t len, struct ms_pkg *out, size_t
 
 /*
  * Claim and scan files until none is left or every path is found; then
- * stop the reader and scan what it read.  Claims go in readdir order, so
+ * stop the reader and scan what it read.  Claims go in name order, so
  * every file left unclaimed comes after every file scanned, and stopping
  * early never misses an earlier owner.
  */

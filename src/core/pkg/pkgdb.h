@@ -19,8 +19,12 @@
  * ms_pkgdb_close stops the reader after the file it is reading.  On a
  * machine whose cores are busy the reader only moves the work, so a
  * caller starts it when it is sure to ask, not before.  The reader
- * only reads; it blocks every signal.  A path listed by two packages is
- * the first list's in readdir order, whichever thread read which file.
+ * only reads; it blocks every signal.
+ *
+ * The owner rule: a path listed by several list files (a Multi-Arch: same
+ * package installed for two architectures, or a directory) is the one
+ * whose file name sorts first (strcmp), whichever thread read which file
+ * and whatever order readdir gave.
  * Every file is read through
  * saferead.h (regular files only, never blocking) and bounded: at most
  * MS_PKGDB_LISTS list files of MS_PKGDB_LIST_MAX bytes, a status file of
@@ -57,6 +61,7 @@ struct ms_pkgdb;
 struct ms_pkgdb_opts {
 	bool read_ahead;       /* start the reader thread now */
 	size_t read_ahead_max; /* bytes it may keep; 0: MS_PKGDB_READ_AHEAD_MAX */
+	bool reverse_readdir;  /* for tests: take readdir's order turned round */
 };
 
 /* 0, MS_ERR_NOTSUP (no DIR/info: not a dpkg system) or MS_ERR_NOMEM. */

@@ -1,19 +1,19 @@
 /*
  * The package lookup over a dpkg database made here: 400 list files of
- * a few hundred lines each, a merged-/usr library, a path listed by two
- * packages, lines of every length, a status file.  Every way of reading it
+ * a few hundred lines each, a merged-/usr library (Multi-Arch: same, for
+ * two architectures), a path listed by two packages, lines of every length, a status file.  Every way of reading it
  * must give the answer of the plain sequential lookup: the reader thread
  * reading ahead (find called at once, or after it has read everything),
  * with a budget so small that the caller reads nearly every file itself,
  * and the careful per-file path used when others may write the directory.
  * A database opened with the reader and closed unused leaks nothing (the
- * sanitizer build checks).  Random lists of short lines over three
+ * sanitizer build checks).  No answer depends on readdir's order: each
+ * database is also read with that order turned round (a seam of pkgdb.h).  Random lists of short lines over three
  * characters (equal lines, equal lengths, empty lines, no last newline)
  * are checked against the plainest reading of the files.
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <setjmp.h>
@@ -35,12 +35,11 @@
 
 struct db {
 	char *dir;
-	char *first;   /* the first list in readdir order, without ".list" */
 };
 
 static const char *const wanted[NPATHS] = {
 	"/usr/lib/x86_64-linux-gnu/libfoo.so.1", /* listed as /lib/...: merged /usr */
-	"/usr/share/shared/common",              /* in two lists: the first owns it */
+	"/usr/share/shared/common",              /* in pkg100 and pkg200: pkg100's */
 	"/usr/share/pkg123/file-0076",           /* an ordinary line mid-file */
 	"/usr/share/pkg399/file-0000",           /* the first line of a list */
 	"/usr/share/pkg007/file-0249",           /* the last line, no newline after it */
@@ -79,9 +78,7 @@ static char *list_text(int i, bool last_newline)
 static int setup(void **state)
 {
 	struct db *db = calloc(1, sizeof(*db));
-	char *info, *text, *path, last[300] = "";
-	struct dirent *de;
-	DIR *d;
+	char *info, *text, *path;
 	int rc = 0;
 
 	db->dir = tu_tmpdir();
@@ -100,26 +97,14 @@ static int setup(void **state)
 	path = tu_join(info, "libfoo1:amd64.md5sums");
 	rc |= tu_spit(path, "/usr/share/shared/common\n");
 	free(path);
-	/* The shared path goes into the first and the last list in readdir order. */
-	d = opendir(info);
-	while (rc == 0 && d && (de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-
-		if (n <= 5 || strcmp(de->d_name + n - 5, ".list"))
-			continue;
-		if (!db->first)
-			db->first = strndup(de->d_name, n - 5);
-		snprintf(last, sizeof(last), "%.*s", (int)(n - 5), de->d_name);
-	}
-	if (d)
-		closedir(d);
-	if (!db->first || !strcmp(db->first, last))
-		return -1;
+	/* Multi-Arch: same, for two architectures: the name sorting first owns it. */
+	rc |= write_list(info, "libfoo1:i386", "/.\n/lib\n/lib/x86_64-linux-gnu\n/lib/x86_64-linux-gnu/libfoo.so.1\n");
+	/* The shared path goes into two lists, the later in name order made first. */
 	for (int k = 0; k < 2 && rc == 0; k++) {
 		char list[4096];
 		FILE *f;
 
-		snprintf(list, sizeof(list), "%s/%s.list", info, k ? last : db->first);
+		snprintf(list, sizeof(list), "%s/%s.list", info, k ? "pkg100" : "pkg200");
 		f = fopen(list, "a");
 		rc = !f || fputs("\n/usr/share/shared\n/usr/share/shared/common\n", f) < 0 || fclose(f);
 	}
@@ -140,7 +125,6 @@ static int teardown(void **state)
 
 	tu_rmtree(db->dir);
 	free(db->dir);
-	free(db->first);
 	free(db);
 	return 0;
 }
@@ -187,6 +171,17 @@ static void expect_same(const struct ms_pkg *a, const struct ms_pkg *b, size_t n
 	}
 }
 
+/* The answers with readdir's order turned round are plain's. */
+static void expect_same_reversed(const char *dir, const char *const *paths, size_t n, const struct ms_pkg *plain)
+{
+	struct ms_pkg *rev = calloc(n, sizeof(*rev));
+
+	assert_non_null(rev);
+	lookup(dir, paths, n, &(struct ms_pkgdb_opts){ .reverse_readdir = true }, false, rev);
+	expect_same(plain, rev, n);
+	free(rev);
+}
+
 /*
  * Read ahead with budget, rounds times, searched at once in even rounds
  * (the reader still listing or reading) and after it is done in odd ones:
@@ -210,18 +205,15 @@ static void expect_read_ahead_as_plain(const char *dir, const char *const *paths
 	free(ahead);
 }
 
-static void test_sequential_answers(void **state)
+/* The answers, whichever order readdir gives the lists in. */
+static void expect_sequential_answers(const struct ms_pkg *out)
 {
-	const struct db *db = *state;
-	struct ms_pkg out[NPATHS];
-
-	lookup_plain(db, out);
 	assert_true(out[0].found);
 	assert_string_equal(out[0].name, "libfoo1");
 	assert_string_equal(out[0].arch, "amd64");
 	assert_string_equal(out[0].version, "1.2-3");
 	assert_true(out[1].found);
-	assert_string_equal(out[1].name, db->first);
+	assert_string_equal(out[1].name, "pkg100");
 	assert_true(out[2].found);
 	assert_string_equal(out[2].name, "pkg123");
 	assert_string_equal(out[2].arch, "");
@@ -237,7 +229,24 @@ static void test_sequential_answers(void **state)
 	assert_string_equal(out[7].version, "4.5");
 	assert_true(out[8].found);
 	assert_string_equal(out[8].name, "libfoo1");
+	assert_string_equal(out[8].arch, "amd64");
 	assert_string_equal(out[8].version, "1.2-3");
+}
+
+static void test_sequential_answers(void **state)
+{
+	const struct db *db = *state;
+	struct ms_pkgdb_opts reversed = { .reverse_readdir = true };
+	struct ms_pkg out[NPATHS];
+
+	lookup_plain(db, out);
+	expect_sequential_answers(out);
+	/* The same directory listed the other way round: the same answers. */
+	lookup(db->dir, wanted, NPATHS, &reversed, false, out);
+	expect_sequential_answers(out);
+	reversed.read_ahead = true;
+	lookup(db->dir, wanted, NPATHS, &reversed, false, out);
+	expect_sequential_answers(out);
 }
 
 static void test_read_ahead_same_answers(void **state)
@@ -311,7 +320,7 @@ static void test_closed_unused(void **state)
 	}
 }
 
-/* Random lists against the plainest reading: split at '\n', first list in readdir order. */
+/* Random lists against the plainest reading: split at '\n', the first list in name order. */
 #define RLISTS 60
 #define RWANT 40
 
@@ -356,9 +365,7 @@ static void test_random_lists(void **state)
 	char want_buf[RWANT][48];
 	struct ms_pkg plain[RWANT];
 	unsigned seed = 12345;
-	struct dirent *de;
 	size_t n = 0;
-	DIR *d;
 
 	(void)state;
 	assert_int_equal(mkdir(info, 0755), 0);
@@ -371,19 +378,16 @@ static void test_random_lists(void **state)
 		assert_int_equal(write_list(info, name, texts[i]), 0);
 		free(texts[i]);
 	}
-	/* Read back in readdir order, as the lookup sees them. */
-	d = opendir(info);
-	assert_non_null(d);
-	while ((de = readdir(d)))
-		if (strlen(de->d_name) > 5 && !strcmp(de->d_name + strlen(de->d_name) - 5, ".list")) {
-			char *path = tu_join(info, de->d_name);
+	/* Read back, in name order (the names are made in that order). */
+	for (int i = 0; i < RLISTS; i++) {
+		char name[32], *path;
 
-			names[n] = strndup(de->d_name, strlen(de->d_name) - 5);
-			texts[n++] = tu_slurp(path, NULL);
-			free(path);
-		}
-	closedir(d);
-	assert_int_equal(n, RLISTS);
+		snprintf(name, sizeof(name), "r%02d.list", i);
+		path = tu_join(info, name);
+		names[n] = strndup(name, strlen(name) - 5);
+		texts[n++] = tu_slurp(path, NULL);
+		free(path);
+	}
 	for (int w = 0; w < RWANT; w++) {
 		size_t len = 1 + (size_t)(rand_r(&seed) % 12);
 
@@ -393,6 +397,7 @@ static void test_random_lists(void **state)
 		paths[w] = want_buf[w];
 	}
 	lookup(dir, paths, RWANT, NULL, false, plain);
+	expect_same_reversed(dir, paths, RWANT, plain);
 	for (int w = 0; w < RWANT; w++) {
 		const char *owner = naive_owner(names, texts, n, paths[w], strlen(paths[w]));
 
