@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "pkg/candidates.h"
 #include "pkg/pkgdb.h"
 #include "testutil.h"
 
@@ -416,6 +417,120 @@ static void test_random_lists(void **state)
 	free(dir);
 }
 
+/* A database of the given lists (NAME, TEXT pairs, NULL-ended) and diversions (or NULL). */
+static char *small_db(const char *const *lists, const char *diversions)
+{
+	char *dir = tu_tmpdir(), *info = tu_join(dir, "info");
+
+	assert_int_equal(mkdir(info, 0755), 0);
+	for (size_t i = 0; lists[i]; i += 2)
+		assert_int_equal(write_list(info, lists[i], lists[i + 1]), 0);
+	if (diversions) {
+		char *path = tu_join(dir, "diversions");
+
+		assert_int_equal(tu_spit(path, diversions), 0);
+		free(path);
+	}
+	free(info);
+	return dir;
+}
+
+/* The owner of path in dir, looked up with opts (NULL: the usual way); "" for none. */
+static void expect_owner(const char *dir, const struct ms_pkgdb_opts *opts, const char *path, const char *name,
+			 const char *arch)
+{
+	struct ms_pkg out;
+
+	lookup(dir, &path, 1, opts, false, &out);
+	assert_int_equal(out.found, name[0] != '\0');
+	assert_string_equal(out.name, name);
+	assert_string_equal(out.arch, arch);
+}
+
+/* The name suggests libfoo1, whose list does not hold the path: bar-utils's does. */
+static void test_name_suggests_wrong_package(void **state)
+{
+	const char *lists[] = { "libfoo1", "/.\n/usr\n/usr/lib\n/usr/lib/libfoo.so.1.0\n",
+				"bar-utils", "/.\n/usr\n/usr/lib\n/usr/lib/libfoo.so.1\n",
+				"libbar2:amd64", "/.\n/usr/lib/libbar.so.2\n", NULL };
+	const struct ms_pkgdb_opts full = { .full_scan = true }, only = { .no_full_scan = true };
+	char *dir = small_db(lists, NULL);
+
+	(void)state;
+	expect_owner(dir, NULL, "/usr/lib/libfoo.so.1", "bar-utils", "");
+	expect_owner(dir, &full, "/usr/lib/libfoo.so.1", "bar-utils", "");
+	/* Only the full scan finds it: the candidates alone do not. */
+	expect_owner(dir, &only, "/usr/lib/libfoo.so.1", "", "");
+	/* And the candidates alone find what the name suggests. */
+	expect_owner(dir, &only, "/usr/lib/libbar.so.2", "libbar2", "amd64");
+	tu_rmtree(dir);
+	free(dir);
+}
+
+/*
+ * dash diverts /bin/sh (listed by dash and by sh-provider) to
+ * /bin/sh.distrib; the administrator diverts /usr/bin/tool (tool-pkg's)
+ * to /usr/bin/tool.orig.  Both ways, in both modes.
+ */
+static void test_diversions(void **state)
+{
+	const char *lists[] = { "dash:amd64", "/.\n/bin\n/bin/dash\n/bin/sh\n",
+				"sh-provider", "/.\n/bin\n/bin/sh\n",
+				"tool-pkg", "/.\n/usr/bin\n/usr/bin/tool\n", NULL };
+	const char *div = "/bin/sh\n/bin/sh.distrib\ndash\n/usr/bin/tool\n/usr/bin/tool.orig\n:\n/usr/bin/cut\n";
+	const struct ms_pkgdb_opts modes[] = { { .full_scan = false }, { .full_scan = true } };
+	char *dir = small_db(lists, div);
+
+	(void)state;
+	for (size_t m = 0; m < 2; m++) {
+		const struct ms_pkgdb_opts *o = &modes[m];
+
+		/* The file at the diverted path is the diverter's, under either spelling. */
+		expect_owner(dir, o, "/bin/sh", "dash", "amd64");
+		expect_owner(dir, o, "/usr/bin/sh", "dash", "amd64");
+		/* The file it was moved to is the other lister's. */
+		expect_owner(dir, o, "/bin/sh.distrib", "sh-provider", "");
+		expect_owner(dir, o, "/usr/bin/sh.distrib", "sh-provider", "");
+		/* A local diversion: the file at the path is nobody's, the moved one the package's. */
+		expect_owner(dir, o, "/usr/bin/tool", "", "");
+		expect_owner(dir, o, "/usr/bin/tool.orig", "tool-pkg", "");
+		/* An undiverted path as ever; the cut-short last triple is no diversion. */
+		expect_owner(dir, o, "/bin/dash", "dash", "amd64");
+		expect_owner(dir, o, "/usr/bin/cut", "", "");
+	}
+	tu_rmtree(dir);
+	free(dir);
+}
+
+/* The prefixes a path suggests, in order. */
+static void expect_prefixes(const char *path, const char *const *want)
+{
+	char out[MS_PKG_PREFIXES][MS_PKG_PREFIX_MAX];
+	size_t n = ms_pkg_prefixes(path, strlen(path), out), k = 0;
+
+	for (; want[k]; k++) {
+		assert_true(k < n);
+		assert_string_equal(out[k], want[k]);
+	}
+	assert_int_equal(n, k);
+}
+
+static void test_prefixes(void **state)
+{
+	(void)state;
+	expect_prefixes("/usr/lib/x86_64-linux-gnu/libssl.so.3", (const char *[]){ "libssl", "libssl3", "ssllib", NULL });
+	expect_prefixes("/lib/x86_64-linux-gnu/libgcc_s.so.1", (const char *[]){ "libgcc-s", "libgcc-s1", "gcc-slib", NULL });
+	expect_prefixes("/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0",
+			(const char *[]){ "libpython3.11", "libpython", "libpython3.11-1", "python3.11lib", NULL });
+	expect_prefixes("/usr/bin/python3.11", (const char *[]){ "python3.11", "python", NULL });
+	expect_prefixes("/usr/lib/python3.11/lib-dynload/_ssl.cpython-311-x86_64-linux-gnu.so",
+			(const char *[]){ "lib-dynload", "python3.11", "libpython3.11", NULL });
+	expect_prefixes("/usr/lib/locale/C.utf8/LC_CTYPE",
+			(const char *[]){ "lc-ctype", "libc-bin", "locales", "c.utf8", "libc.utf8", "locale", "liblocale", NULL });
+	expect_prefixes("/x/ab", (const char *[]){ "libx", NULL });
+	expect_prefixes("/Ab_/x.so.1", (const char *[]){ "ab-", "libab-", NULL });
+}
+
 static void test_not_dpkg(void **state)
 {
 	const struct db *db = *state;
@@ -441,6 +556,9 @@ int main(void)
 		cmocka_unit_test(test_closed_unused),
 		cmocka_unit_test(test_random_lists),
 		cmocka_unit_test(test_not_dpkg),
+		cmocka_unit_test(test_name_suggests_wrong_package),
+		cmocka_unit_test(test_diversions),
+		cmocka_unit_test(test_prefixes),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
