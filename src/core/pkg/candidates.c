@@ -16,6 +16,9 @@ static const struct {
 	{ "/usr/lib/locale/", "libc-bin" },
 	{ "/usr/lib/locale/", "locales" },
 	{ "/usr/lib/x86_64-linux-gnu/gconv/", "libc6" },
+	/* The programs processes most often are: cat, sleep, sort, tail... */
+	{ "/usr/bin/", "coreutils" },
+	{ "/bin/", "coreutils" },
 };
 
 struct prefixes {

@@ -522,7 +522,7 @@ static void test_prefixes(void **state)
 	expect_prefixes("/lib/x86_64-linux-gnu/libgcc_s.so.1", (const char *[]){ "libgcc-s", "libgcc-s1", "gcc-slib", NULL });
 	expect_prefixes("/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0",
 			(const char *[]){ "libpython3.11", "libpython", "libpython3.11-1", "python3.11lib", NULL });
-	expect_prefixes("/usr/bin/python3.11", (const char *[]){ "python3.11", "python", NULL });
+	expect_prefixes("/usr/bin/python3.11", (const char *[]){ "python3.11", "python", "coreutils", NULL });
 	expect_prefixes("/usr/lib/python3.11/lib-dynload/_ssl.cpython-311-x86_64-linux-gnu.so",
 			(const char *[]){ "lib-dynload", "python3.11", "libpython3.11", NULL });
 	expect_prefixes("/usr/lib/locale/C.utf8/LC_CTYPE",
