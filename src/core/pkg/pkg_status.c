@@ -49,7 +49,8 @@ static void apply(const struct stanza *s, struct ms_pkg *out, size_t n)
 	}
 }
 
-void ms_pkg_status_versions(const char *text, size_t len, struct ms_pkg *out, size_t n)
+/* Every stanza of text, line by line. */
+static void scan_stanzas(const char *text, size_t len, struct ms_pkg *out, size_t n)
 {
 	struct stanza s = { 0 };
 	size_t pos = 0;
@@ -76,4 +77,44 @@ void ms_pkg_status_versions(const char *text, size_t len, struct ms_pkg *out, si
 		pos += k + 1;
 	}
 	apply(&s, out, n);
+}
+
+/* Some path found in the package named so (len bytes) still wants a version. */
+static bool wanted(const struct ms_pkg *out, size_t n, const char *name, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (out[i].found && !out[i].version[0] && out[i].name[0] == name[0] &&
+		    !strncmp(out[i].name, name, len) && out[i].name[len] == '\0')
+			return true;
+	return false;
+}
+
+/*
+ * Most of the file is packages nobody asked about: find each "Package:"
+ * line (memmem, not a look at every line) and read only the stanzas of
+ * the packages wanted, whole, from the blank line before to the one after.
+ */
+void ms_pkg_status_versions(const char *text, size_t len, struct ms_pkg *out, size_t n)
+{
+	const char *p = text, *end = text + len, *hit;
+
+	while (p < end && (hit = memmem(p, (size_t)(end - p), "Package:", 8))) {
+		const char *v = hit + 8, *eol, *start = hit, *stop;
+
+		p = v;
+		if (hit != text && hit[-1] != '\n')
+			continue;
+		while (v < end && (*v == ' ' || *v == '\t'))
+			v++;
+		eol = memchr(v, '\n', (size_t)(end - v));
+		eol = eol ? eol : end;
+		if (eol == v || !wanted(out, n, v, (size_t)(eol - v)))
+			continue;
+		while (start > text && !(start[-1] == '\n' && (start - 1 == text || start[-2] == '\n')))
+			start--;
+		stop = memmem(hit, (size_t)(end - hit), "\n\n", 2);
+		stop = stop ? stop + 1 : end;
+		scan_stanzas(start, (size_t)(stop - start), out, n);
+		p = stop;
+	}
 }

@@ -6,7 +6,9 @@
  * ms_pkg_status_versions fills version for each out[i] that is found and
  * has none yet, from the stanza of an installed package of its name (and
  * of its architecture, when both say one).  A stanza of a package not
- * installed (config-files, half-installed...) never answers.  The text is
+ * installed (config-files, half-installed...) never answers.  Only the
+ * stanzas of the packages asked about are read line by line, found by
+ * their "Package:" lines.  The text is
  * read as bytes and bounded by len; it needs no terminating NUL.  It
  * prints nothing and allocates nothing.  ms_pkg_copy_field fills the
  * fixed fields of struct ms_pkg.

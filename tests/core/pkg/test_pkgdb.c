@@ -8,7 +8,8 @@
  * and the careful per-file path used when others may write the directory.
  * A database opened with the reader and closed unused leaks nothing (the
  * sanitizer build checks).  No answer depends on readdir's order: each
- * database is also read with that order turned round (a seam of pkgdb.h).  Random lists of short lines over three
+ * database is also read with that order turned round (a seam of pkgdb.h).
+ * The status stanza that answers puts its Version before its Package.  Random lists of short lines over three
  * characters (equal lines, equal lengths, empty lines, no last newline)
  * are checked against the plainest reading of the files.
  */
@@ -113,7 +114,7 @@ static int setup(void **state)
 	rc |= tu_spit(path,
 		      "Package: libfoo1\nStatus: install ok installed\nArchitecture: amd64\nVersion: 1.2-3\n\n"
 		      "Package: pkg123\nStatus: deinstall ok config-files\nVersion: 9\n\n"
-		      "Package: pkg123\nStatus: install ok installed\nVersion: 4.5\n");
+		      "Version: 4.5\nPackage: pkg123\nStatus: install ok installed\n");
 	free(path);
 	free(info);
 	*state = db;
