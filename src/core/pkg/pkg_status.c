@@ -1,8 +1,13 @@
 #include "config.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "base/saferead.h"
 #include "pkg/pkg_status.h"
 
 void ms_pkg_copy_field(char *dst, size_t size, const char *src, size_t len)
@@ -117,4 +122,73 @@ void ms_pkg_status_versions(const char *text, size_t len, struct ms_pkg *out, si
 		scan_stanzas(start, (size_t)(stop - start), out, n);
 		p = stop;
 	}
+}
+
+#define CHUNK (64u << 10)
+#define STANZA_MAX (1u << 20)
+
+/* The end of the last stanza of text (just after its blank line), or 0. */
+static size_t whole_stanzas(const char *text, size_t len)
+{
+	for (size_t i = len; i >= 2; i--)
+		if (text[i - 1] == '\n' && text[i - 2] == '\n')
+			return i;
+	return 0;
+}
+
+int ms_pkg_status_versions_fd(int fd, size_t max, struct ms_pkg *out, size_t n)
+{
+	size_t cap = CHUNK, have = 0, total = 0;
+	char *buf = malloc(cap), *grown;
+
+	if (!buf)
+		return MS_ERR_NOMEM;
+	while (total < max) {
+		size_t room, done;
+		ssize_t got;
+
+		/* A stanza longer than the buffer: a bigger one, up to STANZA_MAX, then it is cut. */
+		if (have == cap) {
+			if (cap < STANZA_MAX && (grown = realloc(buf, 2 * cap))) {
+				buf = grown;
+				cap *= 2;
+			} else {
+				ms_pkg_status_versions(buf, have, out, n);
+				have = 0;
+			}
+		}
+		room = cap - have < max - total ? cap - have : max - total;
+		got = read(fd, buf + have, room);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		have += (size_t)got;
+		total += (size_t)got;
+		done = whole_stanzas(buf, have);
+		if (done) {
+			ms_pkg_status_versions(buf, done, out, n);
+			memmove(buf, buf + done, have - done);
+			have -= done;
+		}
+	}
+	ms_pkg_status_versions(buf, have, out, n);
+	free(buf);
+	return 0;
+}
+
+int ms_pkg_status_read_versions(const char *dir, size_t max, struct ms_pkg *out, size_t n)
+{
+	struct ms_error ignored;
+	char path[4096];
+	int fd, rc;
+
+	if (snprintf(path, sizeof(path), "%s/status", dir) >= (int)sizeof(path))
+		return 0;
+	fd = ms_open_regular(path, &ignored);
+	if (fd < 0)
+		return 0;
+	rc = ms_pkg_status_versions_fd(fd, max, out, n);
+	close(fd);
+	return rc;
 }

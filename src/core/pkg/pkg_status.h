@@ -18,9 +18,26 @@
 
 #include <stddef.h>
 
+#include "base/error.h"
 #include "pkg/pkgdb.h"
 
 void ms_pkg_status_versions(const char *text, size_t len, struct ms_pkg *out, size_t n);
+
+/*
+ * The same from the open file fd (regular, opened by saferead.h), read a
+ * piece at a time into one buffer of 64 KiB (grown to 1 MiB for a longer
+ * stanza), at most max bytes: reading 800 KB whole into fresh memory
+ * costs a page fault per 4 KiB, several milliseconds on a VM.  0 or
+ * MS_ERR_NOMEM.
+ */
+int ms_pkg_status_versions_fd(int fd, size_t max, struct ms_pkg *out, size_t n);
+
+/*
+ * The same from DIR/status, opened through saferead.h (a regular file,
+ * never blocking); a missing or unreadable file says no version.  0 or
+ * MS_ERR_NOMEM.
+ */
+int ms_pkg_status_read_versions(const char *dir, size_t max, struct ms_pkg *out, size_t n);
 
 /* len bytes of src into dst (size bytes), cut to fit, NUL-terminated. */
 void ms_pkg_copy_field(char *dst, size_t size, const char *src, size_t len);

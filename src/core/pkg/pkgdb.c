@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/escape.h"
 #include "base/grow.h"
@@ -722,8 +723,6 @@ int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *l
 	size_t *excl_len = calloc(m, sizeof(*excl_len));
 	const char **keys = calloc(m, sizeof(*keys)), **excl = calloc(m, sizeof(*excl));
 	bool any = false, nomem;
-	char *text;
-	size_t len;
 
 	memset(out, 0, n * sizeof(*out));
 	ensure_listed(db);
@@ -754,12 +753,10 @@ int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *l
 		any |= out[i].found;
 	if (!any)
 		return 0;
-	if (db->status) {
+	if (db->status)
 		ms_pkg_status_versions(db->status, db->status_len, out, n);
-	} else if (read_status(db, &text, &len) == 0) {
-		ms_pkg_status_versions(text, len, out, n);
-		free(text);
-	}
+	else if (ms_pkg_status_read_versions(db->dir, MS_PKGDB_STATUS_MAX, out, n) < 0)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	return 0;
 }
 
