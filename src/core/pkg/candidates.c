@@ -16,9 +16,11 @@ static const struct {
 	{ "/usr/lib/locale/", "libc-bin" },
 	{ "/usr/lib/locale/", "locales" },
 	{ "/usr/lib/x86_64-linux-gnu/gconv/", "libc6" },
-	/* The programs processes most often are: cat, sleep, sort, tail... */
+	/* The programs processes most often are: cat, sleep, sort, tail, ps... */
 	{ "/usr/bin/", "coreutils" },
 	{ "/bin/", "coreutils" },
+	{ "/usr/bin/", "procps" },
+	{ "/bin/", "procps" },
 };
 
 struct prefixes {

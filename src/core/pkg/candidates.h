@@ -17,7 +17,7 @@
  *   - "libX" turned round ("libz.so.1" -> "zlib");
  *   - for a few directories whose files' names suggest nothing, the
  *     package that has most of them (/usr/lib/locale: libc-bin, locales;
- *     /usr/bin: coreutils);
+ *     /usr/bin: coreutils, procps);
  * and from each directory of the path below the usual ones (usr, lib,
  * share, bin, a multiarch triplet...): the directory's name and "lib"
  * before it ("python3.11" -> "python3.11", "libpython3.11"), deepest

@@ -14,173 +14,13 @@
 
 #include "base/escape.h"
 #include "base/grow.h"
-#include "base/hash.h"
 #include "pkg/pkgdb.h"
 #include "pkg/candidates.h"
 #include "pkg/diversions.h"
 #include "pkg/listlines.h"
+#include "pkg/pathtable.h"
 #include "pkg/pkg_status.h"
 #include "base/saferead.h"
-
-/* The directories merged /usr made aliases, each both ways. */
-static const char *const merged[] = { "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/libx32/" };
-
-/*
- * One spelling of a wanted path.  Several of the caller's paths may be
- * spelled so (the same file mapped by many processes, or a path and its
- * merged-/usr alias both asked for): head[0] chains those whose own path
- * it is, head[1] those whose alias it is, through the table's next[].
- */
-struct want {
-	const char *path; /* NULL: an empty slot */
-	size_t len;
-	size_t head[2];   /* into the caller's arrays; NO_IDX ends a chain */
-	char *own;        /* an alias we made, freed with the table */
-};
-
-#define NO_IDX SIZE_MAX
-
-#define LEN_BUCKETS 4096u
-
-struct table {
-	struct want *slots;
-	size_t mask;
-	size_t left;      /* caller's paths not found yet */
-	size_t *next[2];  /* per caller's path: the next in its spelling's chain */
-	/* Per caller's path: a package whose list never answers it (a diverter), or NULL. */
-	const char *const *excl;
-	const size_t *excl_len;
-	/*
-	 * The lengths wanted (modulo LEN_BUCKETS): a list line of another
-	 * length is skipped unhashed, and most of the database's lines are.
-	 */
-	unsigned char len_wanted[LEN_BUCKETS];
-};
-
-/* Keyed per run (hash.h): the wanted paths are named by the processes judged. */
-static struct want *slot_for(struct table *t, const char *s, size_t len)
-{
-	size_t i = (size_t)ms_hash_bytes(ms_hash_seed(), s, len) & t->mask;
-
-	while (t->slots[i].path && (t->slots[i].len != len || memcmp(t->slots[i].path, s, len)))
-		i = (i + 1) & t->mask;
-	return &t->slots[i];
-}
-
-/* Chain idx to spelling s (its own path, kind 0, or its alias, kind 1). */
-static void add(struct table *t, const char *s, size_t len, size_t idx, int kind, char *own)
-{
-	struct want *w = slot_for(t, s, len);
-
-	if (!w->path) {
-		*w = (struct want){ .path = s, .len = len, .head = { NO_IDX, NO_IDX }, .own = own };
-		t->len_wanted[len % LEN_BUCKETS] = 1;
-	} else {
-		free(own);
-	}
-	t->next[kind][idx] = w->head[kind];
-	w->head[kind] = idx;
-}
-
-/* The other spelling of a path under merged /usr, malloc'd; NULL if none. */
-static char *alias_of(const char *p, size_t len, size_t *alias_len)
-{
-	for (size_t i = 0; i < sizeof(merged) / sizeof(merged[0]); i++) {
-		size_t m = strlen(merged[i]);
-		char *a;
-
-		if (len > 4 + m && !memcmp(p, "/usr", 4) && !memcmp(p + 4, merged[i], m)) {
-			*alias_len = len - 4;
-			return strndup(p + 4, len - 4);
-		}
-		if (len > m && !memcmp(p, merged[i], m)) {
-			a = malloc(len + 5);
-			if (!a)
-				return NULL;
-			memcpy(a, "/usr", 4);
-			memcpy(a + 4, p, len);
-			a[len + 4] = '\0';
-			*alias_len = len + 4;
-			return a;
-		}
-	}
-	return NULL;
-}
-
-static int table_init(struct table *t, const char *const *paths, const size_t *lens, size_t n)
-{
-	size_t size = 16;
-
-	while (size < 4 * n)
-		size *= 2;
-	t->slots = calloc(size, sizeof(*t->slots));
-	t->next[0] = calloc(n ? n : 1, sizeof(*t->next[0]));
-	t->next[1] = calloc(n ? n : 1, sizeof(*t->next[1]));
-	if (!t->slots || !t->next[0] || !t->next[1])
-		return MS_ERR_NOMEM;
-	t->mask = size - 1;
-	t->left = 0;
-	for (size_t i = 0; i < n; i++) {
-		size_t alen;
-		char *alias;
-
-		/* Answered already (a diverted path): not looked for. */
-		if (!paths[i])
-			continue;
-		t->left++;
-		add(t, paths[i], lens[i], i, 0, NULL);
-		alias = alias_of(paths[i], lens[i], &alen);
-		if (alias)
-			add(t, alias, alen, i, 1, alias);
-	}
-	return 0;
-}
-
-static void table_free(struct table *t)
-{
-	for (size_t i = 0; t->slots && i <= t->mask; i++)
-		free(t->slots[i].own);
-	free(t->slots);
-	free(t->next[0]);
-	free(t->next[1]);
-}
-
-/* The package's name in a list file's name, PACKAGE[:ARCH].list: its length. */
-static size_t package_len(const char *file)
-{
-	const char *colon = strchr(file, ':');
-
-	return colon ? (size_t)(colon - file) : strlen(file) - strlen(".list");
-}
-
-/* Spelling w is in list file (index file_idx): it owns every path spelled so, unless an earlier list does. */
-static void found_in(struct table *t, const struct want *w, const char *file, size_t file_idx,
-		     struct ms_pkg *out, size_t *owner)
-{
-	const char *colon = strchr(file, ':');
-	size_t base = strlen(file) - strlen(".list"), plen = package_len(file);
-
-	for (int kind = 0; kind < 2; kind++)
-		for (size_t i = w->head[kind]; i != NO_IDX; i = t->next[kind][i]) {
-			struct ms_pkg *p = &out[i];
-
-			if (t->excl && t->excl[i] && t->excl_len[i] == plen && !memcmp(t->excl[i], file, plen))
-				continue;
-
-			/* Files are read in any order; the list whose name sorts first wins. */
-			if (p->found && owner[i] <= file_idx)
-				continue;
-			if (!p->found)
-				t->left--;
-			p->found = true;
-			owner[i] = file_idx;
-			memset(p->arch, 0, sizeof(p->arch));
-			ms_pkg_copy_field(p->name, sizeof(p->name), file, plen);
-			if (colon)
-				ms_pkg_copy_field(p->arch, sizeof(p->arch), colon + 1, base - (size_t)(colon + 1 - file));
-		}
-}
-
 
 struct list_file {
 	char *name;        /* the entry, PACKAGE[:ARCH].list */
@@ -230,40 +70,6 @@ struct ms_pkgdb {
 	size_t status_len;
 	int status_claimed;     /* atomic */
 };
-
-/* Every line of one list file that names a wanted path: that path is the package's. */
-static void scan_list(struct table *t, const char *text, const uint32_t *lengths, size_t nlines,
-		      const char *file, size_t file_idx, struct ms_pkg *out, size_t *owner)
-{
-	size_t pos = 0;
-
-	for (size_t line = 0; line < nlines; pos += lengths[line++] + 1) {
-		size_t n = lengths[line];
-		struct want *w = n && t->len_wanted[n % LEN_BUCKETS] ? slot_for(t, text + pos, n) : NULL;
-
-		if (w && w->path)
-			found_in(t, w, file, file_idx, out, owner);
-	}
-}
-
-/* Split then scan, with *lengths (*cap entries) grown as needed. */
-static void split_scan(struct table *t, const char *text, size_t len, uint32_t **lengths, size_t *cap,
-		       const char *file, size_t file_idx, struct ms_pkg *out, size_t *owner)
-{
-	size_t n;
-
-	while ((n = ms_pkg_split_lines(text, len, *lengths, *cap)) == SIZE_MAX) {
-		size_t want = *cap ? *cap * 2 : 4096;
-		uint32_t *grown = want < SIZE_MAX / sizeof(**lengths) ? realloc(*lengths, want * sizeof(**lengths))
-								     : NULL;
-
-		if (!grown)
-			return;
-		*lengths = grown;
-		*cap = want;
-	}
-	scan_list(t, text, *lengths, n, file, file_idx, out, owner);
-}
 
 static bool is_list(const char *name)
 {
@@ -538,7 +344,7 @@ struct scanner {
 };
 
 /* Read and scan list i (index into db->files) now, unless done. */
-static void scan_one(struct ms_pkgdb *db, struct table *t, struct scanner *sc, size_t i, struct ms_pkg *out,
+static void scan_one(struct ms_pkgdb *db, struct ms_pkg_table *t, struct scanner *sc, size_t i, struct ms_pkg *out,
 		     size_t *owner)
 {
 	struct list_file *f = &db->files[i];
@@ -548,7 +354,7 @@ static void scan_one(struct ms_pkgdb *db, struct table *t, struct scanner *sc, s
 		return;
 	f->scanned = true;
 	if (read_list(db, f->name, &sc->buf, &sc->cap, &len) == 0)
-		split_scan(t, sc->buf, len, &sc->lengths, &sc->lcap, f->name, i, out, owner);
+		ms_pkg_table_split_scan(t, sc->buf, len, &sc->lengths, &sc->lcap, f->name, i, out, owner);
 }
 
 /* The file names, listed by the reader or here; the database is then searched. */
@@ -593,7 +399,7 @@ static bool starts_with(const char *name, const char *s, size_t len)
  * prefix that more than MS_PKG_CANDIDATES_MAX lists share says too little
  * and is passed over.
  */
-static void scan_candidates(struct ms_pkgdb *db, struct table *t, struct scanner *sc, const char *const *keys,
+static void scan_candidates(struct ms_pkgdb *db, struct ms_pkg_table *t, struct scanner *sc, const char *const *keys,
 			    const size_t *klens, size_t n, struct ms_pkg *out, size_t *owner)
 {
 	char prefix[MS_PKG_PREFIXES][MS_PKG_PREFIX_MAX];
@@ -616,37 +422,13 @@ static void scan_candidates(struct ms_pkgdb *db, struct table *t, struct scanner
 	}
 }
 
-static size_t dir_len(const char *p, size_t len)
-{
-	while (len && p[len - 1] != '/')
-		len--;
-	return len;
-}
-
-/*
- * The second tier: for a path not found yet, the lists of the packages
- * found to own another wanted path in its directory (libm.so.6 beside
- * libc.so.6).
- */
-static void scan_neighbours(struct ms_pkgdb *db, struct table *t, struct scanner *sc, const char *const *keys,
-			    const size_t *klens, size_t n, struct ms_pkg *out, size_t *owner)
-{
-	for (size_t i = 0; i < n && t->left; i++) {
-		size_t d = keys[i] && !out[i].found ? dir_len(keys[i], klens[i]) : 0;
-
-		for (size_t j = 0; d && j < n && !out[i].found; j++)
-			if (owner[j] != NO_IDX && dir_len(keys[j], klens[j]) == d && !memcmp(keys[i], keys[j], d))
-				scan_one(db, t, sc, owner[j], out, owner);
-	}
-}
-
 /*
  * Claim and scan files until none is left or every path is found; then
  * stop the reader and scan what it read.  Claims go in name order, so
  * every file left unclaimed comes after every file scanned, and stopping
  * early never misses an earlier owner.
  */
-static void scan_lists(struct ms_pkgdb *db, struct table *t, struct scanner *sc, struct ms_pkg *out, size_t *owner)
+static void scan_lists(struct ms_pkgdb *db, struct ms_pkg_table *t, struct scanner *sc, struct ms_pkg *out, size_t *owner)
 {
 	size_t i;
 
@@ -657,7 +439,7 @@ static void scan_lists(struct ms_pkgdb *db, struct table *t, struct scanner *sc,
 		struct list_file *f = &db->files[i];
 
 		if (f->text && !f->scanned)
-			scan_list(t, f->text, f->lengths, f->nlines, f->name, i, out, owner);
+			ms_pkg_table_scan(t, f->text, f->lengths, f->nlines, f->name, i, out, owner);
 		else if (f->deferred)
 			scan_one(db, t, sc, i, out, owner);
 	}
@@ -674,7 +456,7 @@ static void diverter(const struct ms_pkgdb *db, const struct ms_pkg_diversion *v
 	ms_pkg_copy_field(p->name, sizeof(p->name), v->by, v->by_len);
 	/* Its architecture from its list's name, the first sorted. */
 	for (f = first_with(db, v->by, v->by_len); f < db->nfiles && starts_with(db->files[f].name, v->by, v->by_len); f++)
-		if (package_len(db->files[f].name) == v->by_len) {
+		if (ms_pkg_name_len(db->files[f].name) == v->by_len) {
 			const char *colon = strchr(db->files[f].name, ':');
 
 			if (colon)
@@ -695,7 +477,7 @@ static void divert(const struct ms_pkgdb *db, const struct ms_pkg_diversions *dv
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_pkg_diversion *v = NULL;
 		size_t alen = 0;
-		char *alias = dv->count ? alias_of(paths[i], lens[i], &alen) : NULL;
+		char *alias = dv->count ? ms_pkg_alias_of(paths[i], lens[i], &alen) : NULL;
 		bool from = false;
 
 		if (dv->count)
@@ -715,7 +497,7 @@ static void divert(const struct ms_pkgdb *db, const struct ms_pkg_diversions *dv
 int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *lens, size_t n,
 		  struct ms_pkg *out, struct ms_error *err)
 {
-	struct table t = { 0 };
+	struct ms_pkg_table t = { 0 };
 	struct scanner sc = { 0 };
 	struct ms_pkg_diversions dv = { 0 };
 	size_t m = n ? n : 1;
@@ -729,20 +511,19 @@ int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *l
 	nomem = !owner || !klens || !excl_len || !keys || !excl || ms_pkg_diversions_read(db->dir, &dv) < 0;
 	if (!nomem) {
 		for (size_t i = 0; i < n; i++)
-			owner[i] = NO_IDX;
+			owner[i] = MS_PKG_NO_IDX;
 		divert(db, &dv, paths, lens, n, keys, klens, excl, excl_len, out);
 		t.excl = excl, t.excl_len = excl_len;
-		nomem = table_init(&t, keys, klens, n) < 0;
+		nomem = ms_pkg_table_init(&t, keys, klens, n) < 0;
 	}
 	if (!nomem && !db->full_scan) {
 		scan_candidates(db, &t, &sc, keys, klens, n, out, owner);
-		scan_neighbours(db, &t, &sc, keys, klens, n, out, owner);
 	}
 	/* What no candidate holds: every list, the exact answer. */
 	if (!nomem && t.left && !db->no_full_scan)
 		scan_lists(db, &t, &sc, out, owner);
 	join_reader(db);
-	table_free(&t);
+	ms_pkg_table_free(&t);
 	ms_pkg_diversions_free(&dv);
 	free(sc.buf);
 	free(sc.lengths);

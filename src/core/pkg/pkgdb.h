@@ -10,19 +10,18 @@
  * (/usr/lib/...), so /bin, /sbin and /lib* paths are also looked for under
  * /usr and the reverse.
  *
- * It reads few lists, in tiers.  For a regular file dpkg lets one
- * package's list hold a path (one that Replaces another takes the path
- * out of the other's list), or the same package's for two architectures
- * (Multi-Arch: same).  So it reads first the lists whose package names
- * the path suggests (candidates.h: libssl.so.3 -> libssl*, libc.so.6 ->
- * libc6*), then the lists of the packages found to own another wanted
- * path in the same directory (libm.so.6 beside libc.so.6), and each path
- * a list of those holds is answered.  Every list is read only for the
- * paths none of those holds: that full scan is the exact answer, and a
- * path it does not find is "not packaged".  The opts full_scan (every
- * list, no candidates) and no_full_scan (candidates only) are seams for
- * tests and benches.
- *
+ * It reads few lists.  For a regular file dpkg lets one package's list
+ * hold a path (one that Replaces another takes the path out of the
+ * other's list), or the same package's for two architectures (Multi-Arch:
+ * same).  So it reads first the lists whose package names the paths
+ * suggest (candidates.h: libssl.so.3 -> libssl*, libc.so.6 -> libc6*),
+ * and each list read is matched against every wanted path, so the list
+ * read for libc.so.6 answers libm.so.6 too; a path one of those holds is
+ * answered.  Every list is read only for the paths none of those holds:
+ * that full scan is the exact answer, and a path it does not find is "not
+ * packaged".  The opts full_scan (every list, no candidates) and
+ * no_full_scan (candidates only) are seams for tests and benches.
+
  * Diversions (DIR/diversions, diversions.h) are honoured in both ways:
  * the file at a diverted path is the diverting package's (a local
  * diversion: no package's), and the file at the path it was diverted to

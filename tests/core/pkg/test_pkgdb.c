@@ -469,6 +469,33 @@ static void test_name_suggests_wrong_package(void **state)
 }
 
 /*
+ * libodd.so.1 suggests nothing, but libc6 ships it beside libc.so.6: the
+ * list read for libc.so.6 answers every path it holds.
+ */
+static void test_list_answers_every_path(void **state)
+{
+	const char *lists[] = { "libc6:amd64", "/.\n/usr/lib/x\n/usr/lib/x/libc.so.6\n/usr/lib/x/libodd.so.1\n",
+				"other", "/.\n/usr/lib/y/libodd.so.1\n", NULL };
+	const char *both[] = { "/usr/lib/x/libodd.so.1", "/usr/lib/x/libc.so.6", "/usr/lib/y/libodd.so.1" };
+	const struct ms_pkgdb_opts only = { .no_full_scan = true };
+	struct ms_pkg out[3];
+	char *dir = small_db(lists, NULL);
+
+	(void)state;
+	/* Alone, only the full scan finds it. */
+	expect_owner(dir, &only, "/usr/lib/x/libodd.so.1", "", "");
+	expect_owner(dir, NULL, "/usr/lib/x/libodd.so.1", "libc6", "amd64");
+	/* Asked with libc.so.6, the candidates alone do; another package's copy elsewhere is not libc6's. */
+	lookup(dir, both, 3, &only, false, out);
+	assert_true(out[0].found);
+	assert_string_equal(out[0].name, "libc6");
+	assert_true(out[1].found);
+	assert_false(out[2].found);
+	tu_rmtree(dir);
+	free(dir);
+}
+
+/*
  * dash diverts /bin/sh (listed by dash and by sh-provider) to
  * /bin/sh.distrib; the administrator diverts /usr/bin/tool (tool-pkg's)
  * to /usr/bin/tool.orig.  Both ways, in both modes.
@@ -523,7 +550,7 @@ static void test_prefixes(void **state)
 	expect_prefixes("/lib/x86_64-linux-gnu/libgcc_s.so.1", (const char *[]){ "libgcc-s", "libgcc-s1", "gcc-slib", NULL });
 	expect_prefixes("/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0",
 			(const char *[]){ "libpython3.11", "libpython", "libpython3.11-1", "python3.11lib", NULL });
-	expect_prefixes("/usr/bin/python3.11", (const char *[]){ "python3.11", "python", "coreutils", NULL });
+	expect_prefixes("/usr/bin/python3.11", (const char *[]){ "python3.11", "python", "coreutils", "procps", NULL });
 	expect_prefixes("/usr/lib/python3.11/lib-dynload/_ssl.cpython-311-x86_64-linux-gnu.so",
 			(const char *[]){ "lib-dynload", "python3.11", "libpython3.11", NULL });
 	expect_prefixes("/usr/lib/locale/C.utf8/LC_CTYPE",
@@ -559,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_not_dpkg),
 		cmocka_unit_test(test_name_suggests_wrong_package),
 		cmocka_unit_test(test_diversions),
+		cmocka_unit_test(test_list_answers_every_path),
 		cmocka_unit_test(test_prefixes),
 	};
 
