@@ -21,7 +21,7 @@
  * that full scan is the exact answer, and a path it does not find is "not
  * packaged".  The opts full_scan (every list, no candidates) and
  * no_full_scan (candidates only) are seams for tests and benches.
-
+ *
  * Diversions (DIR/diversions, diversions.h) are honoured in both ways:
  * the file at a diverted path is the diverting package's (a local
  * diversion: no package's), and the file at the path it was diverted to
@@ -41,13 +41,16 @@
  *
  * The owner rule: a path listed by several list files (a Multi-Arch: same
  * package installed for two architectures, or a directory) is the one
- * whose file name sorts first (strcmp), whichever thread read which file
- * and whatever order readdir gave.
- * Every file is read through
- * saferead.h (regular files only, never blocking) and bounded: at most
- * MS_PKGDB_LISTS list files of MS_PKGDB_LIST_MAX bytes, a status file of
- * MS_PKGDB_STATUS_MAX bytes; what is beyond is skipped and the answer is
- * "not found", never a guess.
+ * whose file name sorts first (strcmp) among the lists read, whichever
+ * thread read which file and whatever order readdir gave; the full scan
+ * reads all, the candidates the lists that share the name (both
+ * architectures' included), so both give the same answer for a regular
+ * file.  Every file is read through saferead.h (regular files only, never
+ * blocking; DIR/info directly when only root can change it, otherwise
+ * through O_PATH and a reopen) and bounded: at most MS_PKGDB_LISTS list
+ * files of MS_PKGDB_LIST_MAX bytes, the first MS_PKGDB_STATUS_MAX bytes
+ * of status (read 64 KiB at a time, pkg_status.h); what is beyond is
+ * skipped and the answer is "not found", never a guess.
  *
  * Returns 0 with out[i].found set for each path owned by a package, or
  * MS_ERR_NOTSUP when DIR has no info directory (not a dpkg system), or
