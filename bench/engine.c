@@ -21,6 +21,14 @@
  * ns/mnt per process.  "read-lists" reads every list file of dpkg's
  * database into one buffer: the floor of a package lookup.
  *
+ *        ms-bench-engine pkg-lookup REPS PID...
+ *
+ * looks up the package of every distinct file mapped by the PIDs (one
+ * ms_pkgdb_find for all, as `list -o +PACKAGE` or `stale` do), the usual
+ * way (candidate lists first) against the full scan of every list (the
+ * full_scan seam of pkgdb.h), alternately, and prints "pkglookup USUAL
+ * FULL FILES PACKAGED", the medians in microseconds.
+ *
  * Two pairs, each timed alternately (ABAB..., the order flipped every
  * repetition so neither side always runs on a warmer cache), REPS times,
  * reporting medians in microseconds:
@@ -67,6 +75,7 @@
 #include "core/base/compat.h"
 #include "core/maps/maps.h"
 #include "core/maps/maps_parse.h"
+#include "core/pkg/pkgdb.h"
 
 #define WINDOW_ROWS 50
 #define CHUNK (64 * 1024)
@@ -79,6 +88,10 @@ struct bench {
 	uint64_t middle;
 	char *chunk;
 	bool any_process; /* a probe: ESRCH (a kernel thread) ends the walk, no failure */
+	/* pkg-lookup: the distinct mapped files of the PIDs given */
+	char **paths;
+	size_t *lens;
+	size_t npaths;
 };
 
 static double now_us(void)
@@ -309,6 +322,90 @@ static int probe(int n, char **pids, bool full)
 	return 0;
 }
 
+/* One lookup of every path, the usual way or by the full scan; the number found. */
+static size_t pkg_find(struct bench *b, bool full_scan)
+{
+	struct ms_pkgdb_opts opts = { .full_scan = full_scan };
+	struct ms_pkg *out = calloc(b->npaths ? b->npaths : 1, sizeof(*out));
+	struct ms_pkgdb *db;
+	struct ms_error err;
+	size_t found = 0;
+
+	if (!out)
+		fail("out of memory", NULL);
+	if (ms_pkgdb_open(MS_PKGDB_DIR, &opts, &db, &err) < 0 ||
+	    ms_pkgdb_find(db, (const char *const *)b->paths, b->lens, b->npaths, out, &err) < 0)
+		fail("package lookup", &err);
+	ms_pkgdb_close(db);
+	for (size_t i = 0; i < b->npaths; i++)
+		found += out[i].found;
+	free(out);
+	return found;
+}
+
+static size_t pkg_usual(struct bench *b)
+{
+	return pkg_find(b, false);
+}
+
+static size_t pkg_full(struct bench *b)
+{
+	return pkg_find(b, true);
+}
+
+/* The distinct paths of the file-backed mappings of pid ("(deleted)" cut off) into b. */
+static void add_mapped(struct bench *b, const char *pid, size_t *cap)
+{
+	char path[64], line[PATH_MAX + 128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/maps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *name = strchr(line, '/');
+		size_t len, i;
+
+		if (!name)
+			continue;
+		len = strcspn(name, "\n");
+		if (len > 10 && !memcmp(name + len - 10, " (deleted)", 10))
+			len -= 10;
+		for (i = 0; i < b->npaths && (b->lens[i] != len || memcmp(b->paths[i], name, len)); i++)
+			;
+		if (i < b->npaths)
+			continue;
+		if (b->npaths == *cap) {
+			*cap = *cap ? 2 * *cap : 256;
+			b->paths = realloc(b->paths, *cap * sizeof(*b->paths));
+			b->lens = realloc(b->lens, *cap * sizeof(*b->lens));
+			if (!b->paths || !b->lens)
+				fail("out of memory", NULL);
+		}
+		b->paths[b->npaths] = strndup(name, len);
+		b->lens[b->npaths++] = len;
+	}
+	fclose(f);
+}
+
+static int pkg_lookup(int reps, int n, char **pids)
+{
+	struct bench b = { 0 };
+	size_t cap = 0, found;
+	double ta, tb;
+
+	for (int i = 0; i < n; i++)
+		add_mapped(&b, pids[i], &cap);
+	pair(pkg_usual, pkg_full, &b, reps, &ta, &tb, &found);
+	printf("pkglookup %.1f %.1f %zu %zu\n", ta, tb, b.npaths, found);
+	for (size_t i = 0; i < b.npaths; i++)
+		free(b.paths[i]);
+	free(b.paths);
+	free(b.lens);
+	return 0;
+}
+
 /*
  * Read every list file of dpkg's database (DIR/info/NAME.list) into one
  * reused buffer, and print the bytes read: the least a package lookup
@@ -368,6 +465,8 @@ int main(int argc, char **argv)
 		return probe(argc - 2, argv + 2, true);
 	if (argc == 3 && !strcmp(argv[1], "read-lists"))
 		return read_lists(argv[2]);
+	if (argc >= 4 && !strcmp(argv[1], "pkg-lookup") && (reps = atoi(argv[2])) > 0)
+		return pkg_lookup(reps, argc - 3, argv + 3);
 	if (argc == 3 && !strcmp(argv[2], "once") && (pid = strtol(argv[1], NULL, 10)) > 0) {
 		snprintf(path, sizeof(path), "/proc/%ld/maps", pid);
 		b.raw_fd = open(path, O_RDONLY | O_CLOEXEC);

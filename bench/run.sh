@@ -21,7 +21,8 @@
 #                       checkrestart takes no PIDs, so its row always does)
 #   BENCH_CASES         which groups run (default "sizes fleet files symbols";
 #                       "explorer" runs only the explorer's CPU rows, at 60,000;
-#                       "goto" only the g row, at 60,000)
+#                       "goto" only the g row, at 60,000;
+#                       "packages" only the list PACKAGE rows, which fleet runs too)
 set -u
 
 : "${MS_BIN:?MS_BIN: the mapscope binary}"
@@ -450,6 +451,64 @@ size_cases() {
 	stop_last
 }
 
+# ---- the package lookup -------------------------------------------------------------------
+# pkg_lookup_row WHAT PID...: the package of every distinct file mapped by the
+# PIDs, in one lookup, the usual way (candidate lists first) against the full
+# scan of every dpkg list, in-process (ms-bench-engine pkg-lookup).
+pkg_lookup_row() {
+	local what=$1 out usual full files found
+	shift
+	if [ ! -d /var/lib/dpkg/info ]; then
+		row "package lookup alone, $what" "-" "info" "skipped (no dpkg database)"
+		return
+	fi
+	if ! out=$("$BENCH_BIN/ms-bench-engine" pkg-lookup 20 "$@"); then
+		row "package lookup alone, $what" "-" "info" "skipped (ms-bench-engine failed)"
+		return
+	fi
+	read -r _ usual full files found <<<"$out"
+	row "package lookup alone, $what ($found of $files files packaged)" \
+		"$(printf '%.2f ms; full scan %.2f ms' "$(fnum "$usual / 1000")" "$(fnum "$full / 1000")")" "info" info
+}
+
+# `list --by-file` with PACKAGE, on a python3 that has imported about 30
+# extension modules and libraries, against the same without PACKAGE.
+package_list_case() {
+	local case="list --by-file -o +PACKAGE vs without, python3 with 30 modules" pid t ta tb x py=python3
+	local imports="ssl, sqlite3, ctypes, decimal, lzma, bz2, zlib, json, csv, hashlib, curses, readline, uuid, socket, select, mmap, array, math, cmath, binascii, unicodedata, pyexpat, xml.etree.ElementTree, asyncio, multiprocessing, queue, zoneinfo, dbm.ndbm, _curses_panel, _multibytecodec, _codecs_jp"
+	# Debian's own, whose files dpkg lists; another (pyenv, /usr/local) is
+	# packaged by nobody, and only the full scan of every list can say so.
+	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+	if ! have "$py" || ! have_hf; then
+		row "$case" "-" "<= 2.0x" "skipped (no python3, or no hyperfine/jq)"
+		return
+	fi
+	# Whatever of the modules is installed; then it waits for the bench to end it.
+	if ! start_bg "$tmp/python.out" "$py" -c "
+import importlib, signal
+for m in '''$imports'''.split(', '):
+    try:
+        importlib.import_module(m)
+    except ImportError:
+        pass
+print('ready', flush=True)
+signal.pause()"; then
+		row "$case" "-" "<= 2.0x" "skipped (python3 did not start)"
+		return
+	fi
+	pid=${started[-1]}
+	if ! t=$(hf_pair "list.package" "$MS_BIN list $pid --by-file -o +PACKAGE" "$MS_BIN list $pid --by-file"); then
+		row "$case" "-" "<= 2.0x" "skipped (hyperfine failed)"
+	else
+		read -r ta tb <<<"$t"
+		x=$(fnum "$ta / $tb")
+		row "$case" "$(printf '%.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")" \
+			"<= 2.0x" "$(judge "$x" "<=" 2.0)"
+	fi
+	pkg_lookup_row "python3's mapped files" "$pid"
+	stop_last
+}
+
 # ---- the fleet ------------------------------------------------------------------------------
 fleet_cases() {
 	local case="stale vs lsof -nP, $FLEET processes" pids commas found del
@@ -491,6 +550,9 @@ fleet_cases() {
 		speed_row "floor: reading dpkg's list files, as a command, vs lsof -nP" info \
 			"$BENCH_BIN/ms-bench-engine read-lists /var/lib/dpkg" "lsof -nP -p $commas" 10 "stale.floor.lists"
 	fi
+	# The lookup alone over every file the fleet maps: its deleted copies are
+	# packaged by nobody, and only the full scan can say so.
+	pkg_lookup_row "the fleet's mapped files" $pids
 	# checkrestart (debian-goodies) takes no PIDs: both walk every process,
 	# the fleet included, which is the comparison it offers.
 	if have checkrestart; then
@@ -628,6 +690,7 @@ at_target() {
 [[ $CASES == *" explorer "* ]] && at_target explorer_case
 [[ $CASES == *" goto "* ]] && at_target goto_case
 [[ $CASES == *" fleet "* ]] && fleet_cases
+[[ $CASES == *" fleet "* || $CASES == *" packages "* ]] && package_list_case
 [[ $CASES == *" files "* ]] && many_files_case
 [[ $CASES == *" symbols "* ]] && symbols_case
 

@@ -73,6 +73,8 @@ CMOCKA_TESTS = \
 	tests/core/elf/test_fuse \
 	tests/core/resid/test_residency \
 	tests/core/pkg/test_pkgdb \
+	tests/core/pkg/test_pkgdb_real \
+	tests/core/pkg/test_pkg_status \
 	tests/core/pkg/test_packages \
 	tests/core/stale/test_stale \
 	tests/core/stale/test_stale_parse \

@@ -1,6 +1,7 @@
 /* `mapscope list PID --by-file`: one line per file or kind of anonymous memory. */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "core/base/escape.h"
 #include "core/files/fileinfo.h"
 #include "core/files/filemap.h"
+#include "core/pkg/pkgdb.h"
 #include "core/stale/ignore.h"
 #include "core/resid/residency.h"
 
@@ -29,6 +31,7 @@ const struct cli_column filecols[FILECOL_COUNT] = {
 	[FILECOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false, "stale verdict: ok, same build, replaced, deleted, ignored, unknown" },
 	[FILECOL_SONAME] = { "SONAME", 12, 0, SCOLS_JSON_STRING, false, "SONAME from the ELF dynamic section, escaped; ? when unknown" },
 	[FILECOL_VERSION] = { "VERSION", 6, 0, SCOLS_JSON_STRING, false, "version the file name carries (libz.so.1.2.13: 1.2.13)" },
+	[FILECOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false, "Debian package whose list holds the file's path, escaped; \"not packaged\" for none" },
 };
 
 static const int file_defaults[] = {
@@ -41,7 +44,17 @@ void filecols_help(void)
 	cli_columns_help(filecols, FILECOL_COUNT);
 }
 
-static char *render(const struct cli_opts *o, int col, const struct ms_filerow *r)
+/* The PACKAGE cell: "" for anonymous memory or where there is no dpkg database. */
+static char *package_cell(const struct cli_opts *o, const struct ms_filerow *r, const struct ms_pkg *pkg)
+{
+	if (r->kind != MS_FILEKIND_FILE || !r->name || !pkg)
+		return strdup("");
+	if (!pkg->found)
+		return strdup("not packaged");
+	return ms_escape_dup(pkg->name, strnlen(pkg->name, sizeof(pkg->name)), o->escape_flags);
+}
+
+static char *render(const struct cli_opts *o, int col, const struct ms_filerow *r, const struct ms_pkg *pkg)
 {
 	char buf[2 * MS_BUILD_ID_MAX + 64];
 	const char *text = buf;
@@ -72,6 +85,7 @@ static char *render(const struct cli_opts *o, int col, const struct ms_filerow *
 		text = ms_fileinfo_soname_text(&r->info);
 		return ms_escape_dup(text, strlen(text), o->escape_flags);
 	case FILECOL_VERSION: text = r->info.version; break;
+	case FILECOL_PACKAGE: return package_cell(o, r, pkg);
 	default: break;
 	}
 	return strdup(text);
@@ -96,7 +110,7 @@ static unsigned wanted_info(const int *selected, size_t n, bool *rss)
 }
 
 static int add_lines(struct libscols_table *tb, const struct cli_opts *o, const int *selected,
-		     size_t n, const struct ms_filemap *fm)
+		     size_t n, const struct ms_filemap *fm, const struct ms_pkg *pkgs)
 {
 	for (size_t i = 0; i < fm->count; i++) {
 		struct libscols_line *ln = scols_table_new_line(tb, NULL);
@@ -104,7 +118,7 @@ static int add_lines(struct libscols_table *tb, const struct cli_opts *o, const 
 		if (!ln)
 			return -1;
 		for (size_t c = 0; c < n; c++) {
-			char *text = render(o, selected[c], &fm->rows[i]);
+			char *text = render(o, selected[c], &fm->rows[i], pkgs ? &pkgs[i] : NULL);
 
 			if (!text || scols_line_refer_data(ln, c, text) < 0) {
 				free(text);
@@ -132,6 +146,52 @@ static int add_residency(struct ms_proc *proc, struct ms_filemap *fm, const stru
 	if (rc < 0)
 		cli_error_pid(ms_proc_pid(proc), &err);
 	return rc < 0 ? ms_error_exit_status(err.code) : CLI_EXIT_OK;
+}
+
+static bool wants_package(const int *selected, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (selected[i] == FILECOL_PACKAGE)
+			return true;
+	return false;
+}
+
+/*
+ * The package of every file row, in one lookup (rows of anonymous memory
+ * ask nothing); *pkgs stays NULL where there is no dpkg database.
+ */
+static int add_packages(pid_t pid, const struct ms_filemap *fm, struct ms_pkg **pkgs)
+{
+	const char **paths = calloc(fm->count ? fm->count : 1, sizeof(*paths));
+	size_t *lens = calloc(fm->count ? fm->count : 1, sizeof(*lens));
+	struct ms_pkg *out = calloc(fm->count ? fm->count : 1, sizeof(*out));
+	struct ms_pkg *found = calloc(fm->count ? fm->count : 1, sizeof(*found));
+	size_t n = 0;
+	struct ms_error err;
+	int rc = paths && lens && out && found ? 0 : ms_error_set(&err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+
+	for (size_t i = 0; rc == 0 && i < fm->count; i++)
+		if (fm->rows[i].kind == MS_FILEKIND_FILE && fm->rows[i].name) {
+			paths[n] = fm->rows[i].name;
+			lens[n++] = ms_name_strip_deleted(fm->rows[i].name, fm->rows[i].name_len);
+		}
+	if (rc == 0)
+		rc = ms_pkgdb_lookup(MS_PKGDB_DIR, paths, lens, n, found, &err);
+	for (size_t i = 0, k = 0; rc == 0 && i < fm->count; i++)
+		if (fm->rows[i].kind == MS_FILEKIND_FILE && fm->rows[i].name)
+			out[i] = found[k++];
+	free(paths);
+	free(lens);
+	free(found);
+	if (rc == 0) {
+		*pkgs = out;
+		return CLI_EXIT_OK;
+	}
+	free(out);
+	if (rc == MS_ERR_NOTSUP)
+		return CLI_EXIT_OK;
+	cli_error_pid(pid, &err);
+	return ms_error_exit_status(err.code);
 }
 
 static int describe(struct ms_proc *proc, struct ms_maps *maps, struct ms_filemap *fm,
@@ -163,6 +223,7 @@ int cmd_list_by_file(pid_t pid, const struct cli_opts *o)
 	struct ms_proc *proc = NULL;
 	struct ms_maps *maps = NULL;
 	struct libscols_table *tb = NULL;
+	struct ms_pkg *pkgs = NULL;
 	struct ms_error err;
 	int selected[CLI_MAX_COLUMNS];
 	unsigned what;
@@ -189,12 +250,14 @@ int cmd_list_by_file(pid_t pid, const struct cli_opts *o)
 		goto out;
 	if (what && (status = describe(proc, maps, &fm, &list, what)) != CLI_EXIT_OK)
 		goto out;
+	if (wants_package(selected, (size_t)nsel) && (status = add_packages(pid, &fm, &pkgs)) != CLI_EXIT_OK)
+		goto out;
 	tb = cli_table_new(o, "files", filecols, selected, (size_t)nsel);
 	if (!tb) {
 		status = CLI_EXIT_FAIL;
 		goto out;
 	}
-	if (add_lines(tb, o, selected, (size_t)nsel, &fm) < 0) {
+	if (add_lines(tb, o, selected, (size_t)nsel, &fm, pkgs) < 0) {
 		cli_error("pid %d: out of memory", (int)pid);
 		status = CLI_EXIT_FAIL;
 		goto out;
@@ -203,6 +266,7 @@ int cmd_list_by_file(pid_t pid, const struct cli_opts *o)
 out:
 	if (tb)
 		scols_unref_table(tb);
+	free(pkgs);
 	ms_filemap_free(&fm);
 	ms_maplist_free(&list);
 	ms_maps_close(maps);

@@ -2,8 +2,9 @@
  * filecols.h - the columns of `mapscope list PID --by-file`: one line per
  * file (device and inode) or kind of anonymous memory, grouped by the core
  * (core/filemap.h) and described only for the columns selected
- * (core/fileinfo.h: RSS, BUILDID, VERDICT and SONAME cost reads).  Names
- * and SONAMEs are escaped; sizes human-readable unless -b.
+ * (core/fileinfo.h: RSS, BUILDID, VERDICT and SONAME cost reads; PACKAGE
+ * one lookup in dpkg's database, core/pkg/pkgdb.h, for the files listed).
+ * Names, SONAMEs and packages are escaped; sizes human-readable unless -b.
  */
 #ifndef MAPSCOPE_CLI_FILECOLS_H
 #define MAPSCOPE_CLI_FILECOLS_H
@@ -26,6 +27,7 @@ enum {
 	FILECOL_VERDICT,
 	FILECOL_SONAME,
 	FILECOL_VERSION,
+	FILECOL_PACKAGE,
 	FILECOL_COUNT,
 };
 

@@ -40,6 +40,11 @@ libmapscope_core_a_SOURCES = \
 	src/core/resid/residency.c src/core/resid/residency.h src/core/resid/residency_backend.h \
 	src/core/resid/residency_scan.c src/core/resid/residency_smaps.c \
 	src/core/pkg/pkgdb.c src/core/pkg/pkgdb.h \
+	src/core/pkg/pkg_status.c src/core/pkg/pkg_status.h \
+	src/core/pkg/diversions.c src/core/pkg/diversions.h \
+	src/core/pkg/candidates.c src/core/pkg/candidates.h \
+	src/core/pkg/listlines.c src/core/pkg/listlines.h \
+	src/core/pkg/pathtable.c src/core/pkg/pathtable.h \
 	src/core/stale/stale.c src/core/stale/stale.h \
 	src/core/stale/stale_group.c src/core/stale/stale_group.h \
 	src/core/stale/stale_report.c src/core/stale/stale_report.h \

@@ -2,7 +2,8 @@
  * `mapscope list PID --by-file` against the core grouping (filemap.h): in
  * -J and in -r, every row the core makes is printed once with its kind,
  * mapping count, size, permission union and inode; the fixture's file
- * mapped twice is one row of two; libc shows its SONAME and version.
+ * mapped twice is one row of two; libc shows its SONAME and version, and
+ * its package.
  */
 #include "config.h"
 
@@ -144,6 +145,53 @@ static void test_raw_matches_core(void **state)
 	free(out);
 }
 
+/*
+ * PACKAGE: libc is libc6's, the fixture's own program (in the build tree)
+ * and its data file are not packaged, anonymous memory asks nothing.
+ * Without a dpkg database every cell is empty.
+ */
+static void test_package_column(void **state)
+{
+	struct ctx *c = *state;
+	bool dpkg = access("/var/lib/dpkg/info", F_OK) == 0, libc = false, exe = false;
+	char *out = NULL;
+	json_error_t jerr;
+	json_t *root, *files, *f;
+	size_t i, anon = 0;
+
+	assert_int_equal(msrun_capture((const char *const[]){ "list", c->pid, "--by-file", "-J", "-o",
+			 "KIND,NAME,PACKAGE", NULL }, NULL, &out, NULL), 0);
+	root = json_loads(out, 0, &jerr);
+	if (!root)
+		fail_msg("not JSON: %s", jerr.text);
+	free(out);
+	files = json_object_get(root, "files");
+	json_array_foreach(files, i, f) {
+		const char *name = json_string_value(json_object_get(f, "name"));
+		const char *kind = json_string_value(json_object_get(f, "kind"));
+		json_t *pkg = json_object_get(f, "package");
+
+		if (strcmp(kind, "file") || !dpkg) {
+			assert_true(json_is_null(pkg));
+			anon += !strcmp(kind, "file") ? 0 : 1;
+			continue;
+		}
+		assert_true(json_is_string(pkg));
+		if (strstr(name, "/libc.so.6")) {
+			assert_string_equal(json_string_value(pkg), "libc6");
+			libc = true;
+		}
+		if (strstr(name, "/ms-fixture") || strstr(name, "/twice.dat")) {
+			assert_string_equal(json_string_value(pkg), "not packaged");
+			exe |= strstr(name, "/ms-fixture") != NULL;
+		}
+	}
+	assert_true(anon > 0);
+	assert_int_equal(libc, dpkg);
+	assert_int_equal(exe, dpkg);
+	json_decref(root);
+}
+
 static void test_help_lists_columns(void **state)
 {
 	char *out = NULL;
@@ -153,6 +201,7 @@ static void test_help_lists_columns(void **state)
 	assert_non_null(strstr(out, "--by-file"));
 	assert_non_null(strstr(out, "SONAME"));
 	assert_non_null(strstr(out, "VERSION"));
+	assert_non_null(strstr(out, "PACKAGE"));
 	free(out);
 	assert_int_equal(msrun_capture((const char *const[]){ "list", "1", "--by-file", "-o", "NOPE", NULL },
 				     NULL, NULL, NULL), 2);
@@ -163,6 +212,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_matches_core),
 		cmocka_unit_test(test_raw_matches_core),
+		cmocka_unit_test(test_package_column),
 		cmocka_unit_test(test_help_lists_columns),
 	};
 

@@ -137,6 +137,21 @@ static int read_sized(int fd, size_t max, char **text, size_t *len, const char *
 	return 0;
 }
 
+int ms_open_regular(const char *path, struct ms_error *err)
+{
+	char *shown = ms_escape_dup(path, strlen(path), MS_ESC_ASCII);
+	int pathfd, fd;
+
+	if (!shown)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	pathfd = open(path, O_PATH | O_CLOEXEC);
+	fd = pathfd < 0 ? sys_failed(shown, errno, err) : reopen_regular(pathfd, shown, err);
+	if (pathfd >= 0)
+		close(pathfd);
+	free(shown);
+	return fd;
+}
+
 int ms_read_regular(const char *path, size_t max, char **text, size_t *len,
 		    struct ms_error *err)
 {

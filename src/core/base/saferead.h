@@ -43,6 +43,15 @@ int ms_read_regular(const char *path, size_t max, char **text, size_t *len,
 		    struct ms_error *err);
 
 /*
+ * Open path as ms_read_regular does (O_PATH, a regular file, reopened
+ * through /proc/self/fd, non-blocking) for a caller that reads it a piece
+ * at a time into a buffer it reuses: a large file read whole into fresh
+ * memory pays a page fault per 4 KiB.  The descriptor, or a negative
+ * ms_errcode with err set as ms_read_regular's.
+ */
+int ms_open_regular(const char *path, struct ms_error *err);
+
+/*
  * A directory that only root can change: owned by root, writable by no
  * group or other.  No unprivileged user can swap its entries, so a caller
  * may read them with ms_read_regular_entry.

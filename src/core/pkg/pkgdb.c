@@ -3,9 +3,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 #include <sys/mman.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -13,162 +10,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/escape.h"
 #include "base/grow.h"
-#include "base/hash.h"
 #include "pkg/pkgdb.h"
+#include "pkg/candidates.h"
+#include "pkg/diversions.h"
+#include "pkg/listlines.h"
+#include "pkg/pathtable.h"
+#include "pkg/pkg_status.h"
 #include "base/saferead.h"
-
-/* The directories merged /usr made aliases, each both ways. */
-static const char *const merged[] = { "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/libx32/" };
-
-/*
- * One spelling of a wanted path.  Several of the caller's paths may be
- * spelled so (the same file mapped by many processes, or a path and its
- * merged-/usr alias both asked for): head[0] chains those whose own path
- * it is, head[1] those whose alias it is, through the table's next[].
- */
-struct want {
-	const char *path; /* NULL: an empty slot */
-	size_t len;
-	size_t head[2];   /* into the caller's arrays; NO_IDX ends a chain */
-	char *own;        /* an alias we made, freed with the table */
-};
-
-#define NO_IDX SIZE_MAX
-
-#define LEN_BUCKETS 4096u
-
-struct table {
-	struct want *slots;
-	size_t mask;
-	size_t left;      /* caller's paths not found yet */
-	size_t *next[2];  /* per caller's path: the next in its spelling's chain */
-	/*
-	 * The lengths wanted (modulo LEN_BUCKETS): a list line of another
-	 * length is skipped unhashed, and most of the database's lines are.
-	 */
-	unsigned char len_wanted[LEN_BUCKETS];
-};
-
-/* Keyed per run (hash.h): the wanted paths are named by the processes judged. */
-static struct want *slot_for(struct table *t, const char *s, size_t len)
-{
-	size_t i = (size_t)ms_hash_bytes(ms_hash_seed(), s, len) & t->mask;
-
-	while (t->slots[i].path && (t->slots[i].len != len || memcmp(t->slots[i].path, s, len)))
-		i = (i + 1) & t->mask;
-	return &t->slots[i];
-}
-
-/* Chain idx to spelling s (its own path, kind 0, or its alias, kind 1). */
-static void add(struct table *t, const char *s, size_t len, size_t idx, int kind, char *own)
-{
-	struct want *w = slot_for(t, s, len);
-
-	if (!w->path) {
-		*w = (struct want){ .path = s, .len = len, .head = { NO_IDX, NO_IDX }, .own = own };
-		t->len_wanted[len % LEN_BUCKETS] = 1;
-	} else {
-		free(own);
-	}
-	t->next[kind][idx] = w->head[kind];
-	w->head[kind] = idx;
-}
-
-/* The other spelling of a path under merged /usr, malloc'd; NULL if none. */
-static char *alias_of(const char *p, size_t len, size_t *alias_len)
-{
-	for (size_t i = 0; i < sizeof(merged) / sizeof(merged[0]); i++) {
-		size_t m = strlen(merged[i]);
-		char *a;
-
-		if (len > 4 + m && !memcmp(p, "/usr", 4) && !memcmp(p + 4, merged[i], m)) {
-			*alias_len = len - 4;
-			return strndup(p + 4, len - 4);
-		}
-		if (len > m && !memcmp(p, merged[i], m)) {
-			a = malloc(len + 5);
-			if (!a)
-				return NULL;
-			memcpy(a, "/usr", 4);
-			memcpy(a + 4, p, len);
-			a[len + 4] = '\0';
-			*alias_len = len + 4;
-			return a;
-		}
-	}
-	return NULL;
-}
-
-static int table_init(struct table *t, const char *const *paths, const size_t *lens, size_t n)
-{
-	size_t size = 16;
-
-	while (size < 4 * n)
-		size *= 2;
-	t->slots = calloc(size, sizeof(*t->slots));
-	t->next[0] = calloc(n ? n : 1, sizeof(*t->next[0]));
-	t->next[1] = calloc(n ? n : 1, sizeof(*t->next[1]));
-	if (!t->slots || !t->next[0] || !t->next[1])
-		return MS_ERR_NOMEM;
-	t->mask = size - 1;
-	t->left = n;
-	for (size_t i = 0; i < n; i++) {
-		size_t alen;
-		char *alias;
-
-		add(t, paths[i], lens[i], i, 0, NULL);
-		alias = alias_of(paths[i], lens[i], &alen);
-		if (alias)
-			add(t, alias, alen, i, 1, alias);
-	}
-	return 0;
-}
-
-static void table_free(struct table *t)
-{
-	for (size_t i = 0; t->slots && i <= t->mask; i++)
-		free(t->slots[i].own);
-	free(t->slots);
-	free(t->next[0]);
-	free(t->next[1]);
-}
-
-static void copy_field(char *dst, size_t size, const char *src, size_t len)
-{
-	if (len >= size)
-		len = size - 1;
-	memcpy(dst, src, len);
-	dst[len] = '\0';
-}
-
-/* Spelling w is in list file (index file_idx): it owns every path spelled so, unless an earlier list does. */
-static void found_in(struct table *t, const struct want *w, const char *file, size_t file_idx,
-		     struct ms_pkg *out, size_t *owner)
-{
-	const char *colon = strchr(file, ':');
-	size_t base = strlen(file) - strlen(".list");
-
-	for (int kind = 0; kind < 2; kind++)
-		for (size_t i = w->head[kind]; i != NO_IDX; i = t->next[kind][i]) {
-			struct ms_pkg *p = &out[i];
-
-			/* Files are read in any order; the first in readdir order wins, as for dpkg -S. */
-			if (p->found && owner[i] <= file_idx)
-				continue;
-			if (!p->found)
-				t->left--;
-			p->found = true;
-			owner[i] = file_idx;
-			memset(p->arch, 0, sizeof(p->arch));
-			copy_field(p->name, sizeof(p->name), file, colon ? (size_t)(colon - file) : base);
-			if (colon)
-				copy_field(p->arch, sizeof(p->arch), colon + 1, base - (size_t)(colon + 1 - file));
-		}
-}
-
 
 struct list_file {
 	char *name;        /* the entry, PACKAGE[:ARCH].list */
@@ -177,6 +29,7 @@ struct list_file {
 	uint32_t *lengths; /* in the arena: each line's, so the scan finds no newline */
 	size_t nlines;
 	bool deferred;     /* claimed by the reader past its budget: read it later */
+	bool scanned;      /* by the caller, as a candidate: not again */
 };
 
 /*
@@ -196,7 +49,10 @@ struct ms_pkgdb {
 	char *dir;
 	DIR *d;
 	bool direct;            /* entries read directly (saferead.h) */
-	struct list_file *files; /* in readdir order: the first that lists a path owns it */
+	bool reverse_readdir;   /* opts: for tests */
+	bool full_scan;         /* opts: for tests and benches */
+	bool no_full_scan;
+	struct list_file *files; /* sorted by name: the first that lists a path owns it */
 	size_t nfiles;
 	bool nomem;
 	bool begun;             /* the reader was started, or the caller searched */
@@ -215,108 +71,6 @@ struct ms_pkgdb {
 	int status_claimed;     /* atomic */
 };
 
-/*
- * Newlines are found a block at a time, as bits: byte k of the block sets
- * bit k << MARK_SHIFT.  A memchr per line of 60 bytes is mostly call, and
- * finding newlines is most of a scan.
- */
-#if defined(__SSE2__)
-#define BLOCK 16
-#define MARK_SHIFT 0
-static uint64_t block_marks(const char *p)
-{
-	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-
-	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
-}
-#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define BLOCK 8
-#define MARK_SHIFT 3
-/* Exact: a byte that is not a newline never sets its bit (no carry crosses a byte). */
-static uint64_t block_marks(const char *p)
-{
-	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
-	uint64_t x;
-
-	memcpy(&x, p, 8);
-	x ^= 0x0a0a0a0a0a0a0a0aull;
-	return ~(((x & low7) + low7) | x | low7);
-}
-#else
-#define BLOCK 1
-#define MARK_SHIFT 0
-static uint64_t block_marks(const char *p)
-{
-	return *p == '\n';
-}
-#endif
-
-/*
- * The length of each line of t into out (at most cap): their number, or
- * SIZE_MAX when there are more.  A last line without a newline counts.
- */
-static size_t split_lines(const char *t, size_t len, uint32_t *out, size_t cap)
-{
-	size_t n = 0, start = 0, i = 0;
-
-	for (; i + BLOCK <= len; i += BLOCK)
-		for (uint64_t m = block_marks(t + i); m; m &= m - 1) {
-			size_t at = i + ((size_t)__builtin_ctzll(m) >> MARK_SHIFT);
-
-			if (n == cap)
-				return SIZE_MAX;
-			out[n++] = (uint32_t)(at - start);
-			start = at + 1;
-		}
-	for (; i < len; i++)
-		if (t[i] == '\n') {
-			if (n == cap)
-				return SIZE_MAX;
-			out[n++] = (uint32_t)(i - start);
-			start = i + 1;
-		}
-	if (start < len) {
-		if (n == cap)
-			return SIZE_MAX;
-		out[n++] = (uint32_t)(len - start);
-	}
-	return n;
-}
-
-/* Every line of one list file that names a wanted path: that path is the package's. */
-static void scan_list(struct table *t, const char *text, const uint32_t *lengths, size_t nlines,
-		      const char *file, size_t file_idx, struct ms_pkg *out, size_t *owner)
-{
-	size_t pos = 0;
-
-	for (size_t line = 0; line < nlines; pos += lengths[line++] + 1) {
-		size_t n = lengths[line];
-		struct want *w = n && t->len_wanted[n % LEN_BUCKETS] ? slot_for(t, text + pos, n) : NULL;
-
-		if (w && w->path)
-			found_in(t, w, file, file_idx, out, owner);
-	}
-}
-
-/* Split then scan, with *lengths (*cap entries) grown as needed. */
-static void split_scan(struct table *t, const char *text, size_t len, uint32_t **lengths, size_t *cap,
-		       const char *file, size_t file_idx, struct ms_pkg *out, size_t *owner)
-{
-	size_t n;
-
-	while ((n = split_lines(text, len, *lengths, *cap)) == SIZE_MAX) {
-		size_t want = *cap ? *cap * 2 : 4096;
-		uint32_t *grown = want < SIZE_MAX / sizeof(**lengths) ? realloc(*lengths, want * sizeof(**lengths))
-								     : NULL;
-
-		if (!grown)
-			return;
-		*lengths = grown;
-		*cap = want;
-	}
-	scan_list(t, text, *lengths, n, file, file_idx, out, owner);
-}
-
 static bool is_list(const char *name)
 {
 	size_t n = strlen(name);
@@ -324,7 +78,15 @@ static bool is_list(const char *name)
 	return n > 5 && !strcmp(name + n - 5, ".list") && name[0] != '.';
 }
 
-/* The names of the list files, in readdir order, at most MS_PKGDB_LISTS. */
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct list_file *)a)->name, ((const struct list_file *)b)->name);
+}
+
+/*
+ * The names of the list files, at most MS_PKGDB_LISTS, sorted: the owner
+ * rule and the candidates' ranges never depend on readdir order.
+ */
 static void list_names(struct ms_pkgdb *db)
 {
 	size_t cap = 0;
@@ -345,6 +107,15 @@ static void list_names(struct ms_pkgdb *db)
 		}
 		db->nfiles++;
 	}
+	/* The test seam: readdir's order turned round before the sort. */
+	for (size_t i = 0; db->reverse_readdir && i < db->nfiles / 2; i++) {
+		struct list_file f = db->files[i];
+
+		db->files[i] = db->files[db->nfiles - 1 - i];
+		db->files[db->nfiles - 1 - i] = f;
+	}
+	if (db->nfiles)
+		qsort(db->files, db->nfiles, sizeof(*db->files), by_name);
 }
 
 /*
@@ -448,7 +219,7 @@ static void measure_lines(struct arena *a, struct list_file *f)
 	size_t off = (a->used + 3) & ~(size_t)3;
 
 	f->lengths = (uint32_t *)(void *)(a->base + off);
-	f->nlines = split_lines(f->text, f->len, f->lengths, f->len + 1);
+	f->nlines = ms_pkg_split_lines(f->text, f->len, f->lengths, f->len + 1);
 	a->used = off + f->nlines * sizeof(*f->lengths);
 }
 
@@ -504,6 +275,9 @@ int ms_pkgdb_open(const char *dir, const struct ms_pkgdb_opts *opts, struct ms_p
 		return ms_error_set(err, MS_ERR_NOTSUP, ENOENT, "%s/info: not a dpkg system", dir);
 	}
 	db->direct = ms_dir_only_root_changes(dirfd(db->d));
+	db->reverse_readdir = opts && opts->reverse_readdir;
+	db->full_scan = opts && opts->full_scan;
+	db->no_full_scan = opts && opts->no_full_scan;
 	db->budget = opts && opts->read_ahead_max ? opts->read_ahead_max : MS_PKGDB_READ_AHEAD_MAX;
 	*out = db;
 	if (opts && opts->read_ahead)
@@ -561,83 +335,33 @@ void ms_pkgdb_close(struct ms_pkgdb *db)
 	free(db);
 }
 
-/* A field of one stanza: its value, without the name and leading blanks. */
-static bool field(const char *line, size_t n, const char *name, const char **val, size_t *vlen)
-{
-	size_t k = strlen(name);
-
-	if (n <= k || memcmp(line, name, k))
-		return false;
-	*val = line + k;
-	*vlen = n - k;
-	while (*vlen && (**val == ' ' || **val == '\t'))
-		(*val)++, (*vlen)--;
-	return true;
-}
-
-struct stanza {
-	const char *pkg, *arch, *version;
-	size_t pkg_len, arch_len, version_len;
-	bool installed;
+/* The caller's buffers for the lists it reads itself. */
+struct scanner {
+	char *buf;
+	size_t cap;
+	uint32_t *lengths;
+	size_t lcap;
 };
 
-static void apply(const struct stanza *s, struct ms_pkg *out, size_t n)
+/* Read and scan list i (index into db->files) now, unless done. */
+static void scan_one(struct ms_pkgdb *db, struct ms_pkg_table *t, struct scanner *sc, size_t i, struct ms_pkg *out,
+		     size_t *owner)
 {
-	if (!s->installed || !s->pkg || !s->version)
+	struct list_file *f = &db->files[i];
+	size_t len;
+
+	if (f->scanned)
 		return;
-	for (size_t i = 0; i < n; i++) {
-		struct ms_pkg *p = &out[i];
-
-		if (!p->found || p->version[0] || strlen(p->name) != s->pkg_len ||
-		    memcmp(p->name, s->pkg, s->pkg_len))
-			continue;
-		if (p->arch[0] && s->arch && (strlen(p->arch) != s->arch_len || memcmp(p->arch, s->arch, s->arch_len)))
-			continue;
-		copy_field(p->version, sizeof(p->version), s->version, s->version_len);
-	}
+	f->scanned = true;
+	if (read_list(db, f->name, &sc->buf, &sc->cap, &len) == 0)
+		ms_pkg_table_split_scan(t, sc->buf, len, &sc->lengths, &sc->lcap, f->name, i, out, owner);
 }
 
-static void scan_status(const char *text, size_t len, struct ms_pkg *out, size_t n)
+/* The file names, listed by the reader or here; the database is then searched. */
+static void ensure_listed(struct ms_pkgdb *db)
 {
-	struct stanza s = { 0 };
-	size_t pos = 0;
-
-	while (pos <= len) {
-		const char *nl = pos < len ? memchr(text + pos, '\n', len - pos) : NULL;
-		size_t k = nl ? (size_t)(nl - (text + pos)) : len - pos;
-		const char *line = text + pos, *v;
-		size_t vl;
-
-		if (k == 0) {
-			apply(&s, out, n);
-			memset(&s, 0, sizeof(s));
-		} else if (field(line, k, "Package:", &v, &vl)) {
-			s.pkg = v, s.pkg_len = vl;
-		} else if (field(line, k, "Architecture:", &v, &vl)) {
-			s.arch = v, s.arch_len = vl;
-		} else if (field(line, k, "Version:", &v, &vl)) {
-			s.version = v, s.version_len = vl;
-		} else if (field(line, k, "Status:", &v, &vl)) {
-			s.installed = vl >= 9 && !memcmp(v + vl - 9, "installed", 9) &&
-				      (vl < 16 || memcmp(v + vl - 16, "not-installed", 13));
-		}
-		pos += k + 1;
-	}
-	apply(&s, out, n);
-}
-
-/*
- * Claim and scan files until none is left or every path is found; then
- * stop the reader and scan what it read.  Claims go in readdir order, so
- * every file left unclaimed comes after every file scanned, and stopping
- * early never misses an earlier owner.
- */
-static void scan_lists(struct ms_pkgdb *db, struct table *t, struct ms_pkg *out, size_t *owner)
-{
-	size_t cap = 0, lcap = 0, len, i;
-	uint32_t *lengths = NULL;
-	char *buf = NULL;
-
+	if (db->begun && !db->threaded)
+		return;
 	db->begun = true;
 	if (db->threaded) {
 		pthread_mutex_lock(&db->lock);
@@ -647,51 +371,173 @@ static void scan_lists(struct ms_pkgdb *db, struct table *t, struct ms_pkg *out,
 	} else {
 		list_names(db);
 	}
+}
+
+/* The first list (sorted) whose name starts with the len bytes of s. */
+static size_t first_with(const struct ms_pkgdb *db, const char *s, size_t len)
+{
+	size_t lo = 0, hi = db->nfiles;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strncmp(db->files[mid].name, s, len) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool starts_with(const char *name, const char *s, size_t len)
+{
+	return !strncmp(name, s, len);
+}
+
+/*
+ * The lists the names of the wanted paths suggest (candidates.h); a
+ * prefix that more than MS_PKG_CANDIDATES_MAX lists share says too little
+ * and is passed over.
+ */
+static void scan_candidates(struct ms_pkgdb *db, struct ms_pkg_table *t, struct scanner *sc, const char *const *keys,
+			    const size_t *klens, size_t n, struct ms_pkg *out, size_t *owner)
+{
+	char prefix[MS_PKG_PREFIXES][MS_PKG_PREFIX_MAX];
+
+	for (size_t i = 0; i < n && t->left; i++) {
+		size_t np;
+
+		if (!keys[i] || out[i].found)
+			continue;
+		np = ms_pkg_prefixes(keys[i], klens[i], prefix);
+		for (size_t k = 0; k < np && !out[i].found; k++) {
+			size_t len = strlen(prefix[k]), lo = first_with(db, prefix[k], len), hi = lo;
+
+			while (hi < db->nfiles && hi - lo <= MS_PKG_CANDIDATES_MAX &&
+			       starts_with(db->files[hi].name, prefix[k], len))
+				hi++;
+			for (size_t f = lo; hi - lo <= MS_PKG_CANDIDATES_MAX && f < hi; f++)
+				scan_one(db, t, sc, f, out, owner);
+		}
+	}
+}
+
+/*
+ * Claim and scan files until none is left or every path is found; then
+ * stop the reader and scan what it read.  Claims go in name order, so
+ * every file left unclaimed comes after every file scanned, and stopping
+ * early never misses an earlier owner.
+ */
+static void scan_lists(struct ms_pkgdb *db, struct ms_pkg_table *t, struct scanner *sc, struct ms_pkg *out, size_t *owner)
+{
+	size_t i;
+
 	while (t->left && (i = claim(db, false)) < db->nfiles)
-		if (read_list(db, db->files[i].name, &buf, &cap, &len) == 0)
-			split_scan(t, buf, len, &lengths, &lcap, db->files[i].name, i, out, owner);
+		scan_one(db, t, sc, i, out, owner);
 	join_reader(db);
 	for (i = 0; i < db->nfiles; i++) {
 		struct list_file *f = &db->files[i];
 
-		if (f->text)
-			scan_list(t, f->text, f->lengths, f->nlines, f->name, i, out, owner);
-		else if (f->deferred && read_list(db, f->name, &buf, &cap, &len) == 0)
-			split_scan(t, buf, len, &lengths, &lcap, f->name, i, out, owner);
+		if (f->text && !f->scanned)
+			ms_pkg_table_scan(t, f->text, f->lengths, f->nlines, f->name, i, out, owner);
+		else if (f->deferred)
+			scan_one(db, t, sc, i, out, owner);
 	}
-	free(lengths);
-	free(buf);
+}
+
+/* The diverting package answers for the file at a diverted path. */
+static void diverter(const struct ms_pkgdb *db, const struct ms_pkg_diversion *v, struct ms_pkg *p)
+{
+	size_t f;
+
+	if (!v->by)
+		return;
+	p->found = true;
+	ms_pkg_copy_field(p->name, sizeof(p->name), v->by, v->by_len);
+	/* Its architecture from its list's name, the first sorted. */
+	for (f = first_with(db, v->by, v->by_len); f < db->nfiles && starts_with(db->files[f].name, v->by, v->by_len); f++)
+		if (ms_pkg_name_len(db->files[f].name) == v->by_len) {
+			const char *colon = strchr(db->files[f].name, ':');
+
+			if (colon)
+				ms_pkg_copy_field(p->arch, sizeof(p->arch), colon + 1,
+						  strlen(colon + 1) - strlen(".list"));
+			break;
+		}
+}
+
+/*
+ * What each path is looked for as: itself, the path it is diverted from
+ * (with its diverter left out), or nothing when a diversion answers it.
+ */
+static void divert(const struct ms_pkgdb *db, const struct ms_pkg_diversions *dv, const char *const *paths,
+		  const size_t *lens, size_t n, const char **keys, size_t *klens, const char **excl,
+		  size_t *excl_len, struct ms_pkg *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_pkg_diversion *v = NULL;
+		size_t alen = 0;
+		char *alias = dv->count ? ms_pkg_alias_of(paths[i], lens[i], &alen) : NULL;
+		bool from = false;
+
+		if (dv->count)
+			v = ms_pkg_diversion_of(dv, paths[i], lens[i], alias, alen, &from);
+		free(alias);
+		keys[i] = paths[i], klens[i] = lens[i];
+		if (v && from) {
+			keys[i] = NULL;
+			diverter(db, v, &out[i]);
+		} else if (v) {
+			keys[i] = v->from, klens[i] = v->from_len;
+			excl[i] = v->by, excl_len[i] = v->by_len;
+		}
+	}
 }
 
 int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *lens, size_t n,
 		  struct ms_pkg *out, struct ms_error *err)
 {
-	struct table t = { 0 };
-	size_t *owner = calloc(n ? n : 1, sizeof(*owner));
-	bool any = false;
-	char *text;
-	size_t len;
+	struct ms_pkg_table t = { 0 };
+	struct scanner sc = { 0 };
+	struct ms_pkg_diversions dv = { 0 };
+	size_t m = n ? n : 1;
+	size_t *owner = malloc(m * sizeof(*owner)), *klens = calloc(m, sizeof(*klens));
+	size_t *excl_len = calloc(m, sizeof(*excl_len));
+	const char **keys = calloc(m, sizeof(*keys)), **excl = calloc(m, sizeof(*excl));
+	bool any = false, nomem;
 
 	memset(out, 0, n * sizeof(*out));
-	if (!owner || table_init(&t, paths, lens, n) < 0) {
-		free(owner);
-		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	ensure_listed(db);
+	nomem = !owner || !klens || !excl_len || !keys || !excl || ms_pkg_diversions_read(db->dir, &dv) < 0;
+	if (!nomem) {
+		for (size_t i = 0; i < n; i++)
+			owner[i] = MS_PKG_NO_IDX;
+		divert(db, &dv, paths, lens, n, keys, klens, excl, excl_len, out);
+		t.excl = excl, t.excl_len = excl_len;
+		nomem = ms_pkg_table_init(&t, keys, klens, n) < 0;
 	}
-	scan_lists(db, &t, out, owner);
-	table_free(&t);
-	free(owner);
-	if (db->nomem)
+	if (!nomem && !db->full_scan) {
+		scan_candidates(db, &t, &sc, keys, klens, n, out, owner);
+	}
+	/* What no candidate holds: every list, the exact answer. */
+	if (!nomem && t.left && !db->no_full_scan)
+		scan_lists(db, &t, &sc, out, owner);
+	join_reader(db);
+	ms_pkg_table_free(&t);
+	ms_pkg_diversions_free(&dv);
+	free(sc.buf);
+	free(sc.lengths);
+	free(owner), free(klens), free(excl_len), free(keys), free(excl);
+	if (nomem || db->nomem)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
 		any |= out[i].found;
 	if (!any)
 		return 0;
-	if (db->status) {
-		scan_status(db->status, db->status_len, out, n);
-	} else if (read_status(db, &text, &len) == 0) {
-		scan_status(text, len, out, n);
-		free(text);
-	}
+	if (db->status)
+		ms_pkg_status_versions(db->status, db->status_len, out, n);
+	else if (ms_pkg_status_read_versions(db->dir, MS_PKGDB_STATUS_MAX, out, n) < 0)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	return 0;
 }
 

@@ -2,16 +2,34 @@
  * pkgdb.h - the Debian package that owns a file, from dpkg's own database,
  * read directly (dpkg is never run).
  *
- * ms_pkgdb_lookup answers for a batch of paths in one pass: it reads each
- * list file DIR/info/NAME.list (one installed path a line; NAME is PACKAGE
- * or PACKAGE:ARCH) and then DIR/status for the installed version of the
+ * ms_pkgdb_lookup answers for a batch of paths in one pass over the list
+ * files DIR/info/NAME.list (one installed path a line; NAME is PACKAGE or
+ * PACKAGE:ARCH), then DIR/status for the installed version of the
  * packages found.  With merged /usr, dpkg lists a file where its package
  * put it (/lib/...) while the kernel names it by the path it was opened by
  * (/usr/lib/...), so /bin, /sbin and /lib* paths are also looked for under
  * /usr and the reverse.
  *
- * It costs one read of the database (about 10 MB on a usual server).  A
- * caller that will ask opens the database early and calls
+ * It reads few lists.  For a regular file dpkg lets one package's list
+ * hold a path (one that Replaces another takes the path out of the
+ * other's list), or the same package's for two architectures (Multi-Arch:
+ * same).  So it reads first the lists whose package names the paths
+ * suggest (candidates.h: libssl.so.3 -> libssl*, libc.so.6 -> libc6*),
+ * and each list read is matched against every wanted path, so the list
+ * read for libc.so.6 answers libm.so.6 too; a path one of those holds is
+ * answered.  Every list is read only for the paths none of those holds:
+ * that full scan is the exact answer, and a path it does not find is "not
+ * packaged".  The opts full_scan (every list, no candidates) and
+ * no_full_scan (candidates only) are seams for tests and benches.
+ *
+ * Diversions (DIR/diversions, diversions.h) are honoured in both ways:
+ * the file at a diverted path is the diverting package's (a local
+ * diversion: no package's), and the file at the path it was diverted to
+ * is the package's whose list holds the diverted path, the diverter
+ * excepted.
+ *
+ * A full scan costs one read of the lists (about 9 MB on a usual server).
+ * A caller that will ask opens the database early and calls
  * ms_pkgdb_read_ahead (or opens with read_ahead) once it knows it will:
  * a second thread then reads the list files into memory (at most
  * read_ahead_max bytes, MS_PKGDB_READ_AHEAD_MAX by default) while the
@@ -19,13 +37,20 @@
  * ms_pkgdb_close stops the reader after the file it is reading.  On a
  * machine whose cores are busy the reader only moves the work, so a
  * caller starts it when it is sure to ask, not before.  The reader
- * only reads; it blocks every signal.  A path listed by two packages is
- * the first list's in readdir order, whichever thread read which file.
- * Every file is read through
- * saferead.h (regular files only, never blocking) and bounded: at most
- * MS_PKGDB_LISTS list files of MS_PKGDB_LIST_MAX bytes, a status file of
- * MS_PKGDB_STATUS_MAX bytes; what is beyond is skipped and the answer is
- * "not found", never a guess.
+ * only reads; it blocks every signal.
+ *
+ * The owner rule: a path listed by several list files (a Multi-Arch: same
+ * package installed for two architectures, or a directory) is the one
+ * whose file name sorts first (strcmp) among the lists read, whichever
+ * thread read which file and whatever order readdir gave; the full scan
+ * reads all, the candidates the lists that share the name (both
+ * architectures' included), so both give the same answer for a regular
+ * file.  Every file is read through saferead.h (regular files only, never
+ * blocking; DIR/info directly when only root can change it, otherwise
+ * through O_PATH and a reopen) and bounded: at most MS_PKGDB_LISTS list
+ * files of MS_PKGDB_LIST_MAX bytes, the first MS_PKGDB_STATUS_MAX bytes
+ * of status (read 64 KiB at a time, pkg_status.h); what is beyond is
+ * skipped and the answer is "not found", never a guess.
  *
  * Returns 0 with out[i].found set for each path owned by a package, or
  * MS_ERR_NOTSUP when DIR has no info directory (not a dpkg system), or
@@ -57,6 +82,9 @@ struct ms_pkgdb;
 struct ms_pkgdb_opts {
 	bool read_ahead;       /* start the reader thread now */
 	size_t read_ahead_max; /* bytes it may keep; 0: MS_PKGDB_READ_AHEAD_MAX */
+	bool reverse_readdir;  /* for tests: take readdir's order turned round */
+	bool full_scan;        /* for tests and benches: no candidates, every list */
+	bool no_full_scan;     /* for tests and benches: candidates only, to see what they miss */
 };
 
 /* 0, MS_ERR_NOTSUP (no DIR/info: not a dpkg system) or MS_ERR_NOMEM. */

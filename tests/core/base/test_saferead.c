@@ -2,7 +2,8 @@
  * saferead: only a regular file is read, whole and bounded; a FIFO (with no
  * writer, or a writer holding data), a directory, a device (/dev/zero would
  * never end), a symlink to any of them and an oversized file are refused,
- * naming what they are.  Nothing may block: SIGALRM's default action ends
+ * naming what they are, by ms_read_regular and by ms_open_regular (which
+ * opens for reading in pieces).  Nothing may block: SIGALRM's default action ends
  * the binary if it does, a failure make check reports.
  */
 #include "config.h"
@@ -38,6 +39,14 @@ static void refused(const char *path, int code, int sys_errno, const char *phras
 	alarm(0);
 	assert_null(text);
 	assert_int_equal(len, 0);
+	assert_int_equal(err.sys_errno, sys_errno);
+	if (!strstr(err.msg, phrase))
+		fail_msg("\"%s\" lacks \"%s\"", err.msg, phrase);
+	/* Opened for reading in pieces: refused alike, and never waiting. */
+	memset(&err, 0, sizeof(err));
+	alarm(HANG_GUARD_S);
+	assert_int_equal(ms_open_regular(path, &err), code);
+	alarm(0);
 	assert_int_equal(err.sys_errno, sys_errno);
 	if (!strstr(err.msg, phrase))
 		fail_msg("\"%s\" lacks \"%s\"", err.msg, phrase);

@@ -1,19 +1,20 @@
 /*
  * The package lookup over a dpkg database made here: 400 list files of
- * a few hundred lines each, a merged-/usr library, a path listed by two
- * packages, lines of every length, a status file.  Every way of reading it
+ * a few hundred lines each, a merged-/usr library (Multi-Arch: same, for
+ * two architectures), a path listed by two packages, lines of every length, a status file.  Every way of reading it
  * must give the answer of the plain sequential lookup: the reader thread
  * reading ahead (find called at once, or after it has read everything),
  * with a budget so small that the caller reads nearly every file itself,
  * and the careful per-file path used when others may write the directory.
  * A database opened with the reader and closed unused leaks nothing (the
- * sanitizer build checks).  Random lists of short lines over three
+ * sanitizer build checks).  No answer depends on readdir's order: each
+ * database is also read with that order turned round (a seam of pkgdb.h).
+ * The status stanza that answers puts its Version before its Package.  Random lists of short lines over three
  * characters (equal lines, equal lengths, empty lines, no last newline)
  * are checked against the plainest reading of the files.
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <setjmp.h>
@@ -27,6 +28,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "pkg/candidates.h"
 #include "pkg/pkgdb.h"
 #include "testutil.h"
 
@@ -35,12 +37,11 @@
 
 struct db {
 	char *dir;
-	char *first;   /* the first list in readdir order, without ".list" */
 };
 
 static const char *const wanted[NPATHS] = {
 	"/usr/lib/x86_64-linux-gnu/libfoo.so.1", /* listed as /lib/...: merged /usr */
-	"/usr/share/shared/common",              /* in two lists: the first owns it */
+	"/usr/share/shared/common",              /* in pkg100 and pkg200: pkg100's */
 	"/usr/share/pkg123/file-0076",           /* an ordinary line mid-file */
 	"/usr/share/pkg399/file-0000",           /* the first line of a list */
 	"/usr/share/pkg007/file-0249",           /* the last line, no newline after it */
@@ -79,9 +80,7 @@ static char *list_text(int i, bool last_newline)
 static int setup(void **state)
 {
 	struct db *db = calloc(1, sizeof(*db));
-	char *info, *text, *path, last[300] = "";
-	struct dirent *de;
-	DIR *d;
+	char *info, *text, *path;
 	int rc = 0;
 
 	db->dir = tu_tmpdir();
@@ -100,26 +99,14 @@ static int setup(void **state)
 	path = tu_join(info, "libfoo1:amd64.md5sums");
 	rc |= tu_spit(path, "/usr/share/shared/common\n");
 	free(path);
-	/* The shared path goes into the first and the last list in readdir order. */
-	d = opendir(info);
-	while (rc == 0 && d && (de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-
-		if (n <= 5 || strcmp(de->d_name + n - 5, ".list"))
-			continue;
-		if (!db->first)
-			db->first = strndup(de->d_name, n - 5);
-		snprintf(last, sizeof(last), "%.*s", (int)(n - 5), de->d_name);
-	}
-	if (d)
-		closedir(d);
-	if (!db->first || !strcmp(db->first, last))
-		return -1;
+	/* Multi-Arch: same, for two architectures: the name sorting first owns it. */
+	rc |= write_list(info, "libfoo1:i386", "/.\n/lib\n/lib/x86_64-linux-gnu\n/lib/x86_64-linux-gnu/libfoo.so.1\n");
+	/* The shared path goes into two lists, the later in name order made first. */
 	for (int k = 0; k < 2 && rc == 0; k++) {
 		char list[4096];
 		FILE *f;
 
-		snprintf(list, sizeof(list), "%s/%s.list", info, k ? last : db->first);
+		snprintf(list, sizeof(list), "%s/%s.list", info, k ? "pkg100" : "pkg200");
 		f = fopen(list, "a");
 		rc = !f || fputs("\n/usr/share/shared\n/usr/share/shared/common\n", f) < 0 || fclose(f);
 	}
@@ -127,7 +114,7 @@ static int setup(void **state)
 	rc |= tu_spit(path,
 		      "Package: libfoo1\nStatus: install ok installed\nArchitecture: amd64\nVersion: 1.2-3\n\n"
 		      "Package: pkg123\nStatus: deinstall ok config-files\nVersion: 9\n\n"
-		      "Package: pkg123\nStatus: install ok installed\nVersion: 4.5\n");
+		      "Version: 4.5\nPackage: pkg123\nStatus: install ok installed\n");
 	free(path);
 	free(info);
 	*state = db;
@@ -140,7 +127,6 @@ static int teardown(void **state)
 
 	tu_rmtree(db->dir);
 	free(db->dir);
-	free(db->first);
 	free(db);
 	return 0;
 }
@@ -187,6 +173,17 @@ static void expect_same(const struct ms_pkg *a, const struct ms_pkg *b, size_t n
 	}
 }
 
+/* The answers with readdir's order turned round are plain's. */
+static void expect_same_reversed(const char *dir, const char *const *paths, size_t n, const struct ms_pkg *plain)
+{
+	struct ms_pkg *rev = calloc(n, sizeof(*rev));
+
+	assert_non_null(rev);
+	lookup(dir, paths, n, &(struct ms_pkgdb_opts){ .reverse_readdir = true }, false, rev);
+	expect_same(plain, rev, n);
+	free(rev);
+}
+
 /*
  * Read ahead with budget, rounds times, searched at once in even rounds
  * (the reader still listing or reading) and after it is done in odd ones:
@@ -210,18 +207,15 @@ static void expect_read_ahead_as_plain(const char *dir, const char *const *paths
 	free(ahead);
 }
 
-static void test_sequential_answers(void **state)
+/* The answers, whichever order readdir gives the lists in. */
+static void expect_sequential_answers(const struct ms_pkg *out)
 {
-	const struct db *db = *state;
-	struct ms_pkg out[NPATHS];
-
-	lookup_plain(db, out);
 	assert_true(out[0].found);
 	assert_string_equal(out[0].name, "libfoo1");
 	assert_string_equal(out[0].arch, "amd64");
 	assert_string_equal(out[0].version, "1.2-3");
 	assert_true(out[1].found);
-	assert_string_equal(out[1].name, db->first);
+	assert_string_equal(out[1].name, "pkg100");
 	assert_true(out[2].found);
 	assert_string_equal(out[2].name, "pkg123");
 	assert_string_equal(out[2].arch, "");
@@ -237,7 +231,24 @@ static void test_sequential_answers(void **state)
 	assert_string_equal(out[7].version, "4.5");
 	assert_true(out[8].found);
 	assert_string_equal(out[8].name, "libfoo1");
+	assert_string_equal(out[8].arch, "amd64");
 	assert_string_equal(out[8].version, "1.2-3");
+}
+
+static void test_sequential_answers(void **state)
+{
+	const struct db *db = *state;
+	struct ms_pkgdb_opts reversed = { .reverse_readdir = true };
+	struct ms_pkg out[NPATHS];
+
+	lookup_plain(db, out);
+	expect_sequential_answers(out);
+	/* The same directory listed the other way round: the same answers. */
+	lookup(db->dir, wanted, NPATHS, &reversed, false, out);
+	expect_sequential_answers(out);
+	reversed.read_ahead = true;
+	lookup(db->dir, wanted, NPATHS, &reversed, false, out);
+	expect_sequential_answers(out);
 }
 
 static void test_read_ahead_same_answers(void **state)
@@ -311,7 +322,7 @@ static void test_closed_unused(void **state)
 	}
 }
 
-/* Random lists against the plainest reading: split at '\n', first list in readdir order. */
+/* Random lists against the plainest reading: split at '\n', the first list in name order. */
 #define RLISTS 60
 #define RWANT 40
 
@@ -356,9 +367,7 @@ static void test_random_lists(void **state)
 	char want_buf[RWANT][48];
 	struct ms_pkg plain[RWANT];
 	unsigned seed = 12345;
-	struct dirent *de;
 	size_t n = 0;
-	DIR *d;
 
 	(void)state;
 	assert_int_equal(mkdir(info, 0755), 0);
@@ -371,19 +380,16 @@ static void test_random_lists(void **state)
 		assert_int_equal(write_list(info, name, texts[i]), 0);
 		free(texts[i]);
 	}
-	/* Read back in readdir order, as the lookup sees them. */
-	d = opendir(info);
-	assert_non_null(d);
-	while ((de = readdir(d)))
-		if (strlen(de->d_name) > 5 && !strcmp(de->d_name + strlen(de->d_name) - 5, ".list")) {
-			char *path = tu_join(info, de->d_name);
+	/* Read back, in name order (the names are made in that order). */
+	for (int i = 0; i < RLISTS; i++) {
+		char name[32], *path;
 
-			names[n] = strndup(de->d_name, strlen(de->d_name) - 5);
-			texts[n++] = tu_slurp(path, NULL);
-			free(path);
-		}
-	closedir(d);
-	assert_int_equal(n, RLISTS);
+		snprintf(name, sizeof(name), "r%02d.list", i);
+		path = tu_join(info, name);
+		names[n] = strndup(name, strlen(name) - 5);
+		texts[n++] = tu_slurp(path, NULL);
+		free(path);
+	}
 	for (int w = 0; w < RWANT; w++) {
 		size_t len = 1 + (size_t)(rand_r(&seed) % 12);
 
@@ -393,6 +399,7 @@ static void test_random_lists(void **state)
 		paths[w] = want_buf[w];
 	}
 	lookup(dir, paths, RWANT, NULL, false, plain);
+	expect_same_reversed(dir, paths, RWANT, plain);
 	for (int w = 0; w < RWANT; w++) {
 		const char *owner = naive_owner(names, texts, n, paths[w], strlen(paths[w]));
 
@@ -409,6 +416,147 @@ static void test_random_lists(void **state)
 	tu_rmtree(dir);
 	free(info);
 	free(dir);
+}
+
+/* A database of the given lists (NAME, TEXT pairs, NULL-ended) and diversions (or NULL). */
+static char *small_db(const char *const *lists, const char *diversions)
+{
+	char *dir = tu_tmpdir(), *info = tu_join(dir, "info");
+
+	assert_int_equal(mkdir(info, 0755), 0);
+	for (size_t i = 0; lists[i]; i += 2)
+		assert_int_equal(write_list(info, lists[i], lists[i + 1]), 0);
+	if (diversions) {
+		char *path = tu_join(dir, "diversions");
+
+		assert_int_equal(tu_spit(path, diversions), 0);
+		free(path);
+	}
+	free(info);
+	return dir;
+}
+
+/* The owner of path in dir, looked up with opts (NULL: the usual way); "" for none. */
+static void expect_owner(const char *dir, const struct ms_pkgdb_opts *opts, const char *path, const char *name,
+			 const char *arch)
+{
+	struct ms_pkg out;
+
+	lookup(dir, &path, 1, opts, false, &out);
+	assert_int_equal(out.found, name[0] != '\0');
+	assert_string_equal(out.name, name);
+	assert_string_equal(out.arch, arch);
+}
+
+/* The name suggests libfoo1, whose list does not hold the path: bar-utils's does. */
+static void test_name_suggests_wrong_package(void **state)
+{
+	const char *lists[] = { "libfoo1", "/.\n/usr\n/usr/lib\n/usr/lib/libfoo.so.1.0\n",
+				"bar-utils", "/.\n/usr\n/usr/lib\n/usr/lib/libfoo.so.1\n",
+				"libbar2:amd64", "/.\n/usr/lib/libbar.so.2\n", NULL };
+	const struct ms_pkgdb_opts full = { .full_scan = true }, only = { .no_full_scan = true };
+	char *dir = small_db(lists, NULL);
+
+	(void)state;
+	expect_owner(dir, NULL, "/usr/lib/libfoo.so.1", "bar-utils", "");
+	expect_owner(dir, &full, "/usr/lib/libfoo.so.1", "bar-utils", "");
+	/* Only the full scan finds it: the candidates alone do not. */
+	expect_owner(dir, &only, "/usr/lib/libfoo.so.1", "", "");
+	/* And the candidates alone find what the name suggests. */
+	expect_owner(dir, &only, "/usr/lib/libbar.so.2", "libbar2", "amd64");
+	tu_rmtree(dir);
+	free(dir);
+}
+
+/*
+ * libodd.so.1 suggests nothing, but libc6 ships it beside libc.so.6: the
+ * list read for libc.so.6 answers every path it holds.
+ */
+static void test_list_answers_every_path(void **state)
+{
+	const char *lists[] = { "libc6:amd64", "/.\n/usr/lib/x\n/usr/lib/x/libc.so.6\n/usr/lib/x/libodd.so.1\n",
+				"other", "/.\n/usr/lib/y/libodd.so.1\n", NULL };
+	const char *both[] = { "/usr/lib/x/libodd.so.1", "/usr/lib/x/libc.so.6", "/usr/lib/y/libodd.so.1" };
+	const struct ms_pkgdb_opts only = { .no_full_scan = true };
+	struct ms_pkg out[3];
+	char *dir = small_db(lists, NULL);
+
+	(void)state;
+	/* Alone, only the full scan finds it. */
+	expect_owner(dir, &only, "/usr/lib/x/libodd.so.1", "", "");
+	expect_owner(dir, NULL, "/usr/lib/x/libodd.so.1", "libc6", "amd64");
+	/* Asked with libc.so.6, the candidates alone do; another package's copy elsewhere is not libc6's. */
+	lookup(dir, both, 3, &only, false, out);
+	assert_true(out[0].found);
+	assert_string_equal(out[0].name, "libc6");
+	assert_true(out[1].found);
+	assert_false(out[2].found);
+	tu_rmtree(dir);
+	free(dir);
+}
+
+/*
+ * dash diverts /bin/sh (listed by dash and by sh-provider) to
+ * /bin/sh.distrib; the administrator diverts /usr/bin/tool (tool-pkg's)
+ * to /usr/bin/tool.orig.  Both ways, in both modes.
+ */
+static void test_diversions(void **state)
+{
+	const char *lists[] = { "dash:amd64", "/.\n/bin\n/bin/dash\n/bin/sh\n",
+				"sh-provider", "/.\n/bin\n/bin/sh\n",
+				"tool-pkg", "/.\n/usr/bin\n/usr/bin/tool\n", NULL };
+	const char *div = "/bin/sh\n/bin/sh.distrib\ndash\n/usr/bin/tool\n/usr/bin/tool.orig\n:\n/usr/bin/cut\n";
+	const struct ms_pkgdb_opts modes[] = { { .full_scan = false }, { .full_scan = true } };
+	char *dir = small_db(lists, div);
+
+	(void)state;
+	for (size_t m = 0; m < 2; m++) {
+		const struct ms_pkgdb_opts *o = &modes[m];
+
+		/* The file at the diverted path is the diverter's, under either spelling. */
+		expect_owner(dir, o, "/bin/sh", "dash", "amd64");
+		expect_owner(dir, o, "/usr/bin/sh", "dash", "amd64");
+		/* The file it was moved to is the other lister's. */
+		expect_owner(dir, o, "/bin/sh.distrib", "sh-provider", "");
+		expect_owner(dir, o, "/usr/bin/sh.distrib", "sh-provider", "");
+		/* A local diversion: the file at the path is nobody's, the moved one the package's. */
+		expect_owner(dir, o, "/usr/bin/tool", "", "");
+		expect_owner(dir, o, "/usr/bin/tool.orig", "tool-pkg", "");
+		/* An undiverted path as ever; the cut-short last triple is no diversion. */
+		expect_owner(dir, o, "/bin/dash", "dash", "amd64");
+		expect_owner(dir, o, "/usr/bin/cut", "", "");
+	}
+	tu_rmtree(dir);
+	free(dir);
+}
+
+/* The prefixes a path suggests, in order. */
+static void expect_prefixes(const char *path, const char *const *want)
+{
+	char out[MS_PKG_PREFIXES][MS_PKG_PREFIX_MAX];
+	size_t n = ms_pkg_prefixes(path, strlen(path), out), k = 0;
+
+	for (; want[k]; k++) {
+		assert_true(k < n);
+		assert_string_equal(out[k], want[k]);
+	}
+	assert_int_equal(n, k);
+}
+
+static void test_prefixes(void **state)
+{
+	(void)state;
+	expect_prefixes("/usr/lib/x86_64-linux-gnu/libssl.so.3", (const char *[]){ "libssl", "libssl3", "ssllib", NULL });
+	expect_prefixes("/lib/x86_64-linux-gnu/libgcc_s.so.1", (const char *[]){ "libgcc-s", "libgcc-s1", "gcc-slib", NULL });
+	expect_prefixes("/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0",
+			(const char *[]){ "libpython3.11", "libpython", "libpython3.11-1", "python3.11lib", NULL });
+	expect_prefixes("/usr/bin/python3.11", (const char *[]){ "python3.11", "python", "coreutils", "procps", NULL });
+	expect_prefixes("/usr/lib/python3.11/lib-dynload/_ssl.cpython-311-x86_64-linux-gnu.so",
+			(const char *[]){ "lib-dynload", "python3.11", "libpython3.11", NULL });
+	expect_prefixes("/usr/lib/locale/C.utf8/LC_CTYPE",
+			(const char *[]){ "lc-ctype", "libc-bin", "locales", "c.utf8", "libc.utf8", "locale", "liblocale", NULL });
+	expect_prefixes("/x/ab", (const char *[]){ "libx", NULL });
+	expect_prefixes("/Ab_/x.so.1", (const char *[]){ "ab-", "libab-", NULL });
 }
 
 static void test_not_dpkg(void **state)
@@ -436,6 +584,10 @@ int main(void)
 		cmocka_unit_test(test_closed_unused),
 		cmocka_unit_test(test_random_lists),
 		cmocka_unit_test(test_not_dpkg),
+		cmocka_unit_test(test_name_suggests_wrong_package),
+		cmocka_unit_test(test_diversions),
+		cmocka_unit_test(test_list_answers_every_path),
+		cmocka_unit_test(test_prefixes),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,194 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/saferead.h"
+#include "pkg/pkg_status.h"
+
+void ms_pkg_copy_field(char *dst, size_t size, const char *src, size_t len)
+{
+	if (len >= size)
+		len = size - 1;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+/* A field of one stanza: its value, without the name and leading blanks. */
+static bool field(const char *line, size_t n, const char *name, const char **val, size_t *vlen)
+{
+	size_t k = strlen(name);
+
+	if (n <= k || memcmp(line, name, k))
+		return false;
+	*val = line + k;
+	*vlen = n - k;
+	while (*vlen && (**val == ' ' || **val == '\t'))
+		(*val)++, (*vlen)--;
+	return true;
+}
+
+struct stanza {
+	const char *pkg, *arch, *version;
+	size_t pkg_len, arch_len, version_len;
+	bool installed;
+};
+
+static void apply(const struct stanza *s, struct ms_pkg *out, size_t n)
+{
+	if (!s->installed || !s->pkg || !s->version)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct ms_pkg *p = &out[i];
+
+		if (!p->found || p->version[0] || strlen(p->name) != s->pkg_len ||
+		    memcmp(p->name, s->pkg, s->pkg_len))
+			continue;
+		if (p->arch[0] && s->arch && (strlen(p->arch) != s->arch_len || memcmp(p->arch, s->arch, s->arch_len)))
+			continue;
+		ms_pkg_copy_field(p->version, sizeof(p->version), s->version, s->version_len);
+	}
+}
+
+/* Every stanza of text, line by line. */
+static void scan_stanzas(const char *text, size_t len, struct ms_pkg *out, size_t n)
+{
+	struct stanza s = { 0 };
+	size_t pos = 0;
+
+	while (pos <= len) {
+		const char *nl = pos < len ? memchr(text + pos, '\n', len - pos) : NULL;
+		size_t k = nl ? (size_t)(nl - (text + pos)) : len - pos;
+		const char *line = text + pos, *v;
+		size_t vl;
+
+		if (k == 0) {
+			apply(&s, out, n);
+			memset(&s, 0, sizeof(s));
+		} else if (field(line, k, "Package:", &v, &vl)) {
+			s.pkg = v, s.pkg_len = vl;
+		} else if (field(line, k, "Architecture:", &v, &vl)) {
+			s.arch = v, s.arch_len = vl;
+		} else if (field(line, k, "Version:", &v, &vl)) {
+			s.version = v, s.version_len = vl;
+		} else if (field(line, k, "Status:", &v, &vl)) {
+			s.installed = vl >= 9 && !memcmp(v + vl - 9, "installed", 9) &&
+				      (vl < 16 || memcmp(v + vl - 16, "not-installed", 13));
+		}
+		pos += k + 1;
+	}
+	apply(&s, out, n);
+}
+
+/* Some path found in the package named so (len bytes) still wants a version. */
+static bool wanted(const struct ms_pkg *out, size_t n, const char *name, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (out[i].found && !out[i].version[0] && out[i].name[0] == name[0] &&
+		    !strncmp(out[i].name, name, len) && out[i].name[len] == '\0')
+			return true;
+	return false;
+}
+
+/*
+ * Most of the file is packages nobody asked about: find each "Package:"
+ * line (memmem, not a look at every line) and read only the stanzas of
+ * the packages wanted, whole, from the blank line before to the one after.
+ */
+void ms_pkg_status_versions(const char *text, size_t len, struct ms_pkg *out, size_t n)
+{
+	const char *p = text, *end = text + len, *hit;
+
+	while (p < end && (hit = memmem(p, (size_t)(end - p), "Package:", 8))) {
+		const char *v = hit + 8, *eol, *start = hit, *stop;
+
+		p = v;
+		if (hit != text && hit[-1] != '\n')
+			continue;
+		while (v < end && (*v == ' ' || *v == '\t'))
+			v++;
+		eol = memchr(v, '\n', (size_t)(end - v));
+		eol = eol ? eol : end;
+		if (eol == v || !wanted(out, n, v, (size_t)(eol - v)))
+			continue;
+		while (start > text && !(start[-1] == '\n' && (start - 1 == text || start[-2] == '\n')))
+			start--;
+		stop = memmem(hit, (size_t)(end - hit), "\n\n", 2);
+		stop = stop ? stop + 1 : end;
+		scan_stanzas(start, (size_t)(stop - start), out, n);
+		p = stop;
+	}
+}
+
+#define CHUNK (64u << 10)
+#define STANZA_MAX (1u << 20)
+
+/* The end of the last stanza of text (just after its blank line), or 0. */
+static size_t whole_stanzas(const char *text, size_t len)
+{
+	for (size_t i = len; i >= 2; i--)
+		if (text[i - 1] == '\n' && text[i - 2] == '\n')
+			return i;
+	return 0;
+}
+
+int ms_pkg_status_versions_fd(int fd, size_t max, struct ms_pkg *out, size_t n)
+{
+	size_t cap = CHUNK, have = 0, total = 0;
+	char *buf = malloc(cap), *grown;
+
+	if (!buf)
+		return MS_ERR_NOMEM;
+	while (total < max) {
+		size_t room, done;
+		ssize_t got;
+
+		/* A stanza longer than the buffer: a bigger one, up to STANZA_MAX, then it is cut. */
+		if (have == cap) {
+			if (cap < STANZA_MAX && (grown = realloc(buf, 2 * cap))) {
+				buf = grown;
+				cap *= 2;
+			} else {
+				ms_pkg_status_versions(buf, have, out, n);
+				have = 0;
+			}
+		}
+		room = cap - have < max - total ? cap - have : max - total;
+		got = read(fd, buf + have, room);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		have += (size_t)got;
+		total += (size_t)got;
+		done = whole_stanzas(buf, have);
+		if (done) {
+			ms_pkg_status_versions(buf, done, out, n);
+			memmove(buf, buf + done, have - done);
+			have -= done;
+		}
+	}
+	ms_pkg_status_versions(buf, have, out, n);
+	free(buf);
+	return 0;
+}
+
+int ms_pkg_status_read_versions(const char *dir, size_t max, struct ms_pkg *out, size_t n)
+{
+	struct ms_error ignored;
+	char path[4096];
+	int fd, rc;
+
+	if (snprintf(path, sizeof(path), "%s/status", dir) >= (int)sizeof(path))
+		return 0;
+	fd = ms_open_regular(path, &ignored);
+	if (fd < 0)
+		return 0;
+	rc = ms_pkg_status_versions_fd(fd, max, out, n);
+	close(fd);
+	return rc;
+}
