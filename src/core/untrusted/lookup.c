@@ -42,6 +42,9 @@ struct ms_lookup_cache {
 	void *race_arg;
 	struct ms_walk_mounts *mounts; /* our root's, read on first use */
 	bool mounts_tried;
+	/* root_fd's mount ID, read once: it cannot change while root_fd is open. */
+	bool root_mnt_tried, root_mnt_known;
+	uint64_t root_mnt;
 	struct entry *buckets[CACHE_BUCKETS];
 };
 
@@ -147,6 +150,12 @@ void ms_lookup_root_ours(struct ms_lookup_cache *c, struct ms_lookup_root *root)
 		ms_walk_mounts_load(-1, &c->mounts, NULL);
 	}
 	root->mounts = c->mounts;
+	if (!c->root_mnt_tried) {
+		c->root_mnt_tried = true;
+		c->root_mnt_known = ms_walk_mnt_id(c->root_fd, &c->root_mnt) == 0;
+	}
+	root->mnt_known = c->root_mnt_known;
+	root->mnt = c->root_mnt;
 }
 
 /*
@@ -172,7 +181,7 @@ static void open_root(int dirfd, uint64_t mntns, bool also_ours, struct ms_looku
 	if (ms_walk_mounts_load(dirfd, &root->mounts, NULL) < 0)
 		root->mounts = NULL;
 	root->own_mounts = root->mounts != NULL;
-	fd = ms_walk_open(&(struct ms_walk_root){ root->fd, root->mounts }, "/", 0, &st, &why);
+	fd = ms_walk_open(&(struct ms_walk_root){ .fd = root->fd, .mounts = root->mounts }, "/", 0, &st, &why);
 	if (fd < 0) {
 		root->err = -fd;
 		root->why = why;
@@ -260,7 +269,8 @@ static uint64_t hash_of(const uint64_t key[3], const char *path, size_t len)
 
 struct ms_walk_root ms_lookup_walk_root(const struct ms_lookup_root *root)
 {
-	return (struct ms_walk_root){ .fd = root->fd, .mounts = root->mounts };
+	return (struct ms_walk_root){ .fd = root->fd, .mounts = root->mounts, .mnt_known = root->mnt_known,
+				     .mnt = root->mnt };
 }
 
 /*

@@ -82,6 +82,8 @@ struct ms_lookup_root {
 	int err;
 	const char *why;
 	bool ours;    /* fd is the cache's own root: not closed on release */
+	bool mnt_known; /* fd's mount ID is mnt (ours: read once per cache) */
+	uint64_t mnt;
 	/*
 	 * Another root in our mount namespace (a chroot, either way round):
 	 * the kernel gave names against our root where the file is reachable

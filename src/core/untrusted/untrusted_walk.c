@@ -126,6 +126,16 @@ int ms_walk_mnt_id(int fd, uint64_t *id)
 	return 0;
 }
 
+/* The root's mount ID: the caller's when it knows it, else from fdinfo. */
+static int root_mnt_id(const struct ms_walk_root *root, uint64_t *id)
+{
+	if (root->mnt_known) {
+		*id = root->mnt;
+		return 0;
+	}
+	return ms_walk_mnt_id(root->fd, id);
+}
+
 /*
  * NULL when the mount is known to be served by the kernel and is the one
  * mounted at path (len bytes, as the table's root sees it; NULL: anywhere).  A mount the
@@ -217,7 +227,7 @@ static int start(struct walk *w)
 	w->cur[0] = '\0';
 	if (!w->root->mounts)
 		return refuse(w, -1, EREMOTE, why_no_table);
-	if (ms_walk_mnt_id(w->root->fd, &w->mnts[0]) < 0)
+	if (root_mnt_id(w->root, &w->mnts[0]) < 0)
 		return refuse(w, -1, EIO, why_mnt_id);
 	/*
 	 * Anywhere: a root need not be a mount point.  Our descriptor holds
@@ -517,7 +527,7 @@ static int open_link_checked(int dirfd, const char *name, const struct ms_walk_r
 	if (ms_walk_mnt_id(fd, &mnt) < 0) {
 		*why = why_mnt_id;
 		rc = -EIO;
-	} else if (!(ms_walk_mnt_id(root->fd, &root_mnt) == 0 && mnt == root_mnt &&
+	} else if (!(root_mnt_id(root, &root_mnt) == 0 && mnt == root_mnt &&
 		     own_root_unlisted(root->mounts, mnt)) &&
 		   (*why = mount_refused(root->mounts, mnt, NULL, 0))) {
 		rc = -EREMOTE;

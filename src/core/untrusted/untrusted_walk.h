@@ -97,6 +97,13 @@ void ms_walk_mounts_free(struct ms_walk_mounts *m);
 struct ms_walk_root {
 	int fd;                        /* the directory "/" stands for */
 	struct ms_walk_mounts *mounts; /* NULL: nothing is known safe, every walk is refused */
+	/*
+	 * fd's mount ID, when the caller read it before (ms_walk_mnt_id): an
+	 * open file's mount cannot change, so a caller that keeps fd open
+	 * reads it once, not at every walk.  false: read at each use.
+	 */
+	bool mnt_known;
+	uint64_t mnt;
 };
 
 /*
