@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -242,6 +243,8 @@ struct msrun_result msrun(const struct msrun_opts *opts, const char *const *args
 		fcntl(ipipe[0], F_SETFL, 0); /* the binary's end blocks as usual */
 	if (o->uid)
 		bin_for_other_user();
+	/* What the binary leaves running comes back to us, not to init (msrun_in_d_state). */
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
 	pid = fork();
 	if (pid == 0)
 		become(o, argv, o->in_text ? ipipe[0] : open("/dev/null", O_RDONLY | O_CLOEXEC),
@@ -339,9 +342,15 @@ int msrun_wait(pid_t pid)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* Whether /proc/PID/stat says a mapscope process in uninterruptible sleep. */
+/*
+ * Whether /proc/PID/stat says a mapscope process of ours in uninterruptible
+ * sleep: a child, or left by one (we are its subreaper), never another
+ * mapscope on the machine, whatever it waits for.
+ */
 static bool mapscope_in_d(const char *pid)
 {
+	char state;
+	long ppid;
 	char path[300], buf[512];
 	const char *close_paren;
 	size_t n;
@@ -354,7 +363,8 @@ static bool mapscope_in_d(const char *pid)
 	fclose(fp);
 	buf[n] = '\0';
 	close_paren = strrchr(buf, ')');
-	return close_paren && strstr(buf, "(mapscope)") && close_paren[1] == ' ' && close_paren[2] == 'D';
+	return close_paren && strstr(buf, "(mapscope)") && sscanf(close_paren + 1, " %c %ld", &state, &ppid) == 2 &&
+	       state == 'D' && ppid == (long)getpid();
 }
 
 /* Still in D a second later: a write's fsync passes through D, a wait on a daemon stays. */

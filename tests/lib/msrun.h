@@ -72,7 +72,9 @@ int msrun_wait(pid_t pid);
 
 /*
  * A mapscope process stuck in uninterruptible sleep (D state, and still
- * there a second later: an fsync passes through D), or 0.
+ * there a second later: an fsync passes through D), or 0.  Only ours: one
+ * msrun started, or one such a process left behind (msrun makes the test
+ * their subreaper); another mapscope on the machine is none of its business.
  */
 pid_t msrun_in_d_state(void);
 
