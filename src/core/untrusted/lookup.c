@@ -24,7 +24,9 @@
 #define OVERLAYFS_SUPER_MAGIC 0x794c7630
 #endif
 
+/* Buckets at first; the table grows fourfold past two entries a bucket. */
 #define CACHE_BUCKETS 4096u
+#define CACHE_BUCKETS_MAX (1u << 22)
 
 struct entry {
 	struct entry *next;
@@ -45,7 +47,19 @@ struct ms_lookup_cache {
 	/* root_fd's mount ID, read once: it cannot change while root_fd is open. */
 	bool root_mnt_tried, root_mnt_known;
 	uint64_t root_mnt;
-	struct entry *buckets[CACHE_BUCKETS];
+	/* The directories the last walk from root_fd passed, until forgotten (NULL: none). */
+	struct ms_walk_dircache *dirs;
+	/*
+	 * The file system type of the last device a lookup ended on: a device
+	 * number stands for one superblock while it is mounted, and files of
+	 * one process mostly share a few; forgotten with the entries.
+	 */
+	bool fs_known;
+	dev_t fs_dev;
+	const char *fs_unreliable;
+	struct entry **buckets; /* nbuckets of them, a power of two */
+	size_t nbuckets;
+	size_t count;
 };
 
 /*
@@ -88,13 +102,17 @@ int ms_lookup_cache_new(struct ms_lookup_cache **out, struct ms_error *err)
 	struct stat st;
 	int e;
 
-	if (!c)
+	if (!c || !(c->buckets = calloc(CACHE_BUCKETS, sizeof(*c->buckets)))) {
+		free(c);
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	}
+	c->nbuckets = CACHE_BUCKETS;
 	c->root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (c->root_fd < 0 || fstat(c->root_fd, &st) < 0) {
 		e = errno;
 		if (c->root_fd >= 0)
 			close(c->root_fd);
+		free(c->buckets);
 		free(c);
 		return ms_error_set(err, MS_ERR_IO, e, "cannot open /: %s", strerror(e));
 	}
@@ -107,7 +125,10 @@ int ms_lookup_cache_new(struct ms_lookup_cache **out, struct ms_error *err)
 
 void ms_lookup_cache_forget(struct ms_lookup_cache *c)
 {
-	for (size_t i = 0; i < CACHE_BUCKETS; i++) {
+	ms_walk_dircache_clear(c->dirs);
+	c->fs_known = false;
+	c->count = 0;
+	for (size_t i = 0; i < c->nbuckets; i++) {
 		struct entry *e = c->buckets[i];
 
 		while (e) {
@@ -131,6 +152,8 @@ void ms_lookup_cache_free(struct ms_lookup_cache *c)
 	if (!c)
 		return;
 	ms_lookup_cache_forget(c);
+	ms_walk_dircache_free(c->dirs);
+	free(c->buckets);
 	ms_walk_mounts_free(c->mounts);
 	close(c->root_fd);
 	free(c);
@@ -156,6 +179,9 @@ void ms_lookup_root_ours(struct ms_lookup_cache *c, struct ms_lookup_root *root)
 	}
 	root->mnt_known = c->root_mnt_known;
 	root->mnt = c->root_mnt;
+	if (!c->dirs)
+		c->dirs = ms_walk_dircache_new();
+	root->dirs = c->dirs;
 }
 
 /*
@@ -270,14 +296,15 @@ static uint64_t hash_of(const uint64_t key[3], const char *path, size_t len)
 struct ms_walk_root ms_lookup_walk_root(const struct ms_lookup_root *root)
 {
 	return (struct ms_walk_root){ .fd = root->fd, .mounts = root->mounts, .mnt_known = root->mnt_known,
-				     .mnt = root->mnt };
+				     .mnt = root->mnt, .dirs = root->dirs };
 }
 
 /*
  * The last component is never followed: the kernel's name for a mapping
  * is the file's own, so a symlink there is another thing at the path.
  */
-static void stat_path(const struct ms_lookup_root *root, const char *path, struct ms_lookup *l)
+static void stat_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root, const char *path,
+		      struct ms_lookup *l)
 {
 	struct ms_walk_root wr = ms_lookup_walk_root(root);
 	struct stat st;
@@ -293,7 +320,12 @@ static void stat_path(const struct ms_lookup_root *root, const char *path, struc
 	l->inode = (uint64_t)st.st_ino;
 	l->mode = st.st_mode;
 	/* The walk has checked this mount is served by the kernel. */
-	l->unreliable_fs = ms_lookup_unreliable_fs(fd);
+	if (!c->fs_known || c->fs_dev != st.st_dev) {
+		c->fs_unreliable = ms_lookup_unreliable_fs(fd);
+		c->fs_dev = st.st_dev;
+		c->fs_known = true;
+	}
+	l->unreliable_fs = c->fs_unreliable;
 	close(fd);
 }
 
@@ -322,11 +354,30 @@ static char *path_dup(const char *path, size_t len)
 	return strndup(path, len);
 }
 
+/* Four times the buckets, when memory allows; else the chains grow longer. */
+static void grow(struct ms_lookup_cache *c)
+{
+	size_t n = c->nbuckets * 4;
+	struct entry **b;
+
+	if (n > CACHE_BUCKETS_MAX || !(b = calloc(n, sizeof(*b))))
+		return;
+	for (size_t i = 0; i < c->nbuckets; i++)
+		for (struct entry *e = c->buckets[i], *next; e; e = next) {
+			next = e->next;
+			e->next = b[e->hash & (n - 1)];
+			b[e->hash & (n - 1)] = e;
+		}
+	free(c->buckets);
+	c->buckets = b;
+	c->nbuckets = n;
+}
+
 int ms_lookup_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
 		   const char *path, size_t len, struct ms_lookup **out)
 {
 	uint64_t h = hash_of(root->key, path, len);
-	struct entry **bucket = &c->buckets[h % CACHE_BUCKETS];
+	struct entry **bucket = &c->buckets[h & (c->nbuckets - 1)];
 	struct entry *e;
 	char *cpath;
 
@@ -347,11 +398,14 @@ int ms_lookup_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
 	if (!cpath)
 		e->value.err = EINVAL;
 	else
-		stat_path(root, cpath, &e->value);
+		stat_path(c, root, cpath, &e->value);
 	free(cpath);
+	/* stat_path walked nothing of the table: the bucket is still this one. */
 	e->next = *bucket;
 	*bucket = e;
 	*out = &e->value;
+	if (++c->count > 2 * c->nbuckets)
+		grow(c);
 	return 0;
 }
 

@@ -84,6 +84,8 @@ struct ms_lookup_root {
 	bool ours;    /* fd is the cache's own root: not closed on release */
 	bool mnt_known; /* fd's mount ID is mnt (ours: read once per cache) */
 	uint64_t mnt;
+	/* ours: the cache's directories kept between walks, dropped when it forgets (untrusted_walk.h) */
+	struct ms_walk_dircache *dirs;
 	/*
 	 * Another root in our mount namespace (a chroot, either way round):
 	 * the kernel gave names against our root where the file is reachable

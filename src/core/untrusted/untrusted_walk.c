@@ -197,6 +197,96 @@ static void pop_to(struct walk *w, size_t depth)
 	w->cur[w->cur_len] = '\0';
 }
 
+/* The directories below the root that a walk passed through, kept for the next. */
+struct ms_walk_dircache {
+	int root_fd;   /* whose walk it was, with which flags */
+	unsigned flags;
+	size_t depth;  /* 0: nothing kept */
+	int dirs[MS_WALK_CACHE_DEPTH + 1];
+	uint64_t mnts[MS_WALK_CACHE_DEPTH + 1];
+	size_t lens[MS_WALK_CACHE_DEPTH + 1];
+	char cur[PATH_MAX + NAME_MAX + 2];
+};
+
+struct ms_walk_dircache *ms_walk_dircache_new(void)
+{
+	return calloc(1, sizeof(struct ms_walk_dircache));
+}
+
+void ms_walk_dircache_clear(struct ms_walk_dircache *c)
+{
+	if (!c)
+		return;
+	while (c->depth > 0)
+		close(c->dirs[c->depth--]);
+}
+
+void ms_walk_dircache_free(struct ms_walk_dircache *c)
+{
+	ms_walk_dircache_clear(c);
+	free(c);
+}
+
+/*
+ * Take from the cache the directories path begins with (whole plain
+ * components), closing the rest; the bytes of path they cover.
+ */
+static size_t adopt(struct walk *w, const char *path)
+{
+	struct ms_walk_dircache *c = w->root->dirs;
+	size_t at = 0, d = 0;
+
+	if (!c || c->depth == 0)
+		return 0;
+	if (c->root_fd == w->root->fd && c->flags == w->flags) {
+		while (d < c->depth) {
+			size_t from = c->lens[d] + 1, len = c->lens[d + 1] - from, p = at;
+
+			while (path[p] == '/')
+				p++;
+			if (p == at || strncmp(path + p, c->cur + from, len) || (path[p + len] != '/' && path[p + len]))
+				break;
+			at = p + len;
+			d++;
+		}
+	}
+	for (size_t i = 1; i <= d; i++) {
+		w->dirs[i] = c->dirs[i];
+		w->mnts[i] = c->mnts[i];
+		w->lens[i] = c->lens[i];
+	}
+	memcpy(w->cur, c->cur, c->lens[d]);
+	w->depth = d;
+	w->cur_len = c->lens[d];
+	w->cur[w->cur_len] = '\0';
+	/* What the walk did not take is closed; the cache is empty until it ends. */
+	while (c->depth > d)
+		close(c->dirs[c->depth--]);
+	c->depth = 0;
+	return at;
+}
+
+/* Give the walk's directories to the cache (at most MS_WALK_CACHE_DEPTH), or close them. */
+static void keep(struct walk *w)
+{
+	struct ms_walk_dircache *c = w->root->dirs;
+
+	ms_walk_dircache_clear(c);
+	if (c && w->depth <= MS_WALK_CACHE_DEPTH) {
+		c->root_fd = w->root->fd;
+		c->flags = w->flags;
+		for (size_t i = 1; i <= w->depth; i++) {
+			c->dirs[i] = w->dirs[i];
+			c->mnts[i] = w->mnts[i];
+		}
+		memcpy(c->lens, w->lens, (w->depth + 1) * sizeof(c->lens[0]));
+		memcpy(c->cur, w->cur, w->lens[w->depth]);
+		c->depth = w->depth;
+		w->depth = 0;
+	}
+	pop_to(w, 0);
+}
+
 static int refuse(struct walk *w, int fd, int err, const char *why)
 {
 	if (fd >= 0)
@@ -437,8 +527,8 @@ int ms_walk_open(const struct ms_walk_root *root, const char *path, unsigned fla
 	w->why = why;
 	rc = start(w);
 	if (rc == 0)
-		rc = walk(w, path, st);
-	pop_to(w, 0);
+		rc = walk(w, path + adopt(w, path), st);
+	keep(w);
 	free(w);
 	return rc;
 }

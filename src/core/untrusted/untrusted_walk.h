@@ -40,6 +40,16 @@
  *     O_PATH descriptor through /proc/self/fd/N (O_RDONLY | O_NONBLOCK |
  *     O_NOCTTY), after checking it is a regular file (and the expected
  *     inode), and checks the reopened one again.
+ * Directories kept (ms_walk_dircache): a root may carry the chain of
+ * directory descriptors its last walk passed through, and a walk with the
+ * same flags whose path begins with that chain's components starts at its
+ * deepest shared directory instead of the root.  Each was checked as above
+ * when it was entered; a descriptor keeps naming the directory it opened,
+ * so what the cache saves is only the lookups, and what a later walk finds
+ * is what is in those directories now.  Its owner drops it when a batch of
+ * walks is over (ms_walk_dircache_clear), so that it pins no mount for
+ * long.  Only plain components are matched ("." and ".." end the shared
+ * part), and at most MS_WALK_CACHE_DEPTH directories are kept.
  * Flags:
  *   - MS_WALK_NO_SYMLINKS: any symlink on the path refuses it (debug files);
  *   - MS_WALK_ROOT_DIRS: every directory passed through, the root
@@ -72,6 +82,7 @@
 #define MS_WALK_MAX_STEPS 4096
 #define MS_WALK_MAX_DEPTH 256
 #define MS_WALK_MAX_REREADS 3
+#define MS_WALK_CACHE_DEPTH 32
 
 enum ms_walk_flags {
 	MS_WALK_NO_SYMLINKS = 1u << 0,
@@ -104,7 +115,15 @@ struct ms_walk_root {
 	 */
 	bool mnt_known;
 	uint64_t mnt;
+	struct ms_walk_dircache *dirs; /* NULL: every walk starts at the root */
 };
+
+struct ms_walk_dircache;
+/* NULL when out of memory (walks then start at the root). */
+struct ms_walk_dircache *ms_walk_dircache_new(void);
+/* Close what it keeps; it stays usable. */
+void ms_walk_dircache_clear(struct ms_walk_dircache *c);
+void ms_walk_dircache_free(struct ms_walk_dircache *c);
 
 /*
  * path: absolute (leading slashes are the root), NUL-terminated.  An
