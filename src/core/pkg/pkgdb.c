@@ -525,7 +525,9 @@ static void write_index(struct ms_pkgdb *db)
 	if (!db->building)
 		return;
 	db->pins.nlists = db->nfiles;
-	(void)ms_pkg_index_write(db->index_path, &db->pins, &db->build);
+	/* Every list hashed once, or nothing written. */
+	if (db->build.lists == db->nfiles)
+		(void)ms_pkg_index_write(db->index_path, &db->pins, &db->build);
 	db->building = false;
 	ms_pkg_index_build_free(&db->build);
 }

@@ -147,6 +147,7 @@ void ms_pkg_index_add(struct ms_pkg_index_build *b, const char *text, const uint
 {
 	if (b->failed)
 		return;
+	b->lists++;
 	if (b->count + nlines > b->cap) {
 		size_t want = b->cap ? b->cap : 65536;
 		uint64_t *grown;

@@ -79,6 +79,7 @@ uint64_t ms_pkg_index_hash(const char *p, size_t len);
 struct ms_pkg_index_build {
 	uint64_t *hashes;
 	size_t count, cap;
+	size_t lists;    /* hashed so far */
 	bool failed;     /* a list could not be read, or memory ran out: write nothing */
 };
 
