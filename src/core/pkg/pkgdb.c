@@ -522,11 +522,17 @@ static bool index_rules_out(struct ms_pkgdb *db, const char *const *keys, const 
 /* After a full scan that hashed every list: write the index, silently. */
 static void write_index(struct ms_pkgdb *db)
 {
+	struct ms_pkg_index_pins now;
+
 	if (!db->building)
 		return;
 	db->pins.nlists = db->nfiles;
-	/* Every list hashed once, or nothing written. */
-	if (db->build.lists == db->nfiles)
+	/*
+	 * Every list hashed once, or nothing written; nor when dpkg changed
+	 * the database during the scan (the index might miss what it added).
+	 */
+	if (db->build.lists == db->nfiles && ms_pkg_index_pins_take(dirfd(db->d), db->dir, &now) == 0 &&
+	    ms_pkg_index_pins_equal(&now, &db->pins))
 		(void)ms_pkg_index_write(db->index_path, &db->pins, &db->build);
 	db->building = false;
 	ms_pkg_index_build_free(&db->build);

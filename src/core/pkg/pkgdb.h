@@ -33,8 +33,9 @@
  * a full scan runs as root (euid 0), that scan reads every list (it does
  * not stop once every path is found), hashes every line of every list as
  * it goes, including the candidates read before, and writes the index
- * after; a list it could not read, or memory short, and nothing is
- * written.  Writing fails silently: the answers are the same without.
+ * after; a list it could not read, memory short, or the database pinned
+ * otherwise after the scan than before (dpkg ran meanwhile), and nothing
+ * is written.  Writing fails silently: the answers are the same without.
  * Others only read it.
  *
  * Diversions (DIR/diversions, diversions.h) are honoured in both ways:

@@ -63,7 +63,7 @@ int ms_pkg_index_pins_take(int infofd, const char *dir, struct ms_pkg_index_pins
 	return 0;
 }
 
-static bool same_pins(const struct ms_pkg_index_pins *a, const struct ms_pkg_index_pins *b)
+bool ms_pkg_index_pins_equal(const struct ms_pkg_index_pins *a, const struct ms_pkg_index_pins *b)
 {
 	return !memcmp(a->info, b->info, sizeof(a->info)) && !memcmp(a->status, b->status, sizeof(a->status)) &&
 	       !memcmp(a->diversions, b->diversions, sizeof(a->diversions));
@@ -104,7 +104,7 @@ bool ms_pkg_index_open(const char *path, const struct ms_pkg_index_pins *pins, s
 	    (st.st_mode & (S_IWGRP | S_IWOTH)) || st.st_size < (off_t)sizeof(h) ||
 	    st.st_size > (off_t)MS_PKG_INDEX_MAX || pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
 	    h.magic != MAGIC || h.version != FORMAT || h.count != ((uint64_t)st.st_size - sizeof(h)) / 8 ||
-	    ((uint64_t)st.st_size - sizeof(h)) % 8 || h.pins.nlists != h.nlists || !same_pins(&h.pins, pins)) {
+	    ((uint64_t)st.st_size - sizeof(h)) % 8 || h.pins.nlists != h.nlists || !ms_pkg_index_pins_equal(&h.pins, pins)) {
 		close(fd);
 		return false;
 	}

@@ -58,6 +58,8 @@ struct ms_pkg_index_pins {
 
 /* The pins of dpkg's database in dir, infofd its info directory.  0, or -1 if it cannot be told. */
 int ms_pkg_index_pins_take(int infofd, const char *dir, struct ms_pkg_index_pins *p);
+/* The same database, the number of lists aside. */
+bool ms_pkg_index_pins_equal(const struct ms_pkg_index_pins *a, const struct ms_pkg_index_pins *b);
 
 struct ms_pkg_index {
 	void *map;       /* NULL: no index */
