@@ -489,14 +489,11 @@ static void scan_lists(struct ms_pkgdb *db, struct ms_pkg_table *t, struct scann
 /*
  * Whether the index says no list holds any path still wanted, under its
  * spelling or its merged-/usr alias.  keys are what the lookup searches
- * for (a diverted-to path's diverted-from path).  An index built from
- * another number of lists is dropped.
+ * for (a diverted-to path's diverted-from path).
  */
 static bool index_rules_out(struct ms_pkgdb *db, const char *const *keys, const size_t *klens, size_t n,
 			    const struct ms_pkg *out)
 {
-	if (db->index.map && db->index.nlists != db->nfiles)
-		ms_pkg_index_close(&db->index);
 	if (!db->index.map)
 		return false;
 	for (size_t i = 0; i < n; i++) {
@@ -609,6 +606,9 @@ int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *l
 		t.excl = excl, t.excl_len = excl_len;
 		nomem = ms_pkg_table_init(&t, keys, klens, n) < 0;
 	}
+	/* An index of another number of lists is not sound. */
+	if (db->index.map && db->index.nlists != db->nfiles)
+		ms_pkg_index_close(&db->index);
 	/* Root leaves an index behind from a full scan, when none was sound. */
 	db->building = !nomem && db->index_path && db->pinned && !db->index.map && !db->no_full_scan &&
 		       geteuid() == 0;

@@ -127,20 +127,20 @@ void ms_pkg_index_close(struct ms_pkg_index *ix)
 	memset(ix, 0, sizeof(*ix));
 }
 
+
+static int by_value(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* By bisection: a few of the mapped pages are touched. */
 bool ms_pkg_index_may_hold(const struct ms_pkg_index *ix, const char *p, size_t len)
 {
 	uint64_t h = ms_pkg_index_hash(p, len);
-	size_t lo = 0, hi = ix->count;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ix->hashes[mid] < h)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < ix->count && ix->hashes[lo] == h;
+	return ix->count && bsearch(&h, ix->hashes, ix->count, sizeof(h), by_value);
 }
 
 void ms_pkg_index_add(struct ms_pkg_index_build *b, const char *text, const uint32_t *lengths, size_t nlines)
@@ -174,12 +174,6 @@ void ms_pkg_index_build_free(struct ms_pkg_index_build *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static int by_value(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* Write all of len bytes.  0 or -1. */
 static int put(int fd, const void *buf, size_t len)
