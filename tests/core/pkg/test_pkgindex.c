@@ -14,6 +14,8 @@
  *     not used (every list read, the new answer given) and is rebuilt;
  *   - a symlink at the index path, a group-writable, another user's,
  *     truncated, garbage or huge index: not used, nothing followed.
+ *   - another user (a child as nobody) reads root's index and, without
+ *     it, reads every list and writes no index.
  * Writing needs root: as another user the tests skip, and say so.
  */
 #include "config.h"
@@ -26,7 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -409,6 +413,43 @@ static void test_built_whole_read_ahead(void **state)
 	built_whole(*state, true);
 }
 
+/*
+ * Another user reads root's index and writes none: a child as nobody
+ * answers an unlisted path reading no list, and, the index gone, reads
+ * them all and leaves nothing behind.
+ */
+static void test_user_reads_never_writes(void **state)
+{
+	struct fx *fx = *state;
+	struct ms_pkg out;
+	struct stat st;
+	int status;
+	pid_t pid;
+
+	need_root(fx);
+	build(fx);
+	assert_int_equal(chmod(fx->cache, 0755), 0);
+	assert_int_equal(chmod(fx->dir, 0755), 0);
+	if (tu_tmpdir_open_to(65534) != 1)
+		skip();
+	for (int gone = 0; gone < 2; gone++) {
+		if (gone)
+			assert_int_equal(unlink(fx->index), 0);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			if (setgroups(0, NULL) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
+				_exit(2);
+			/* It reads root's index, and leaves none of its own. */
+			_exit(find1(fx, "/usr/share/nobody/owns-this", &out) == (gone ? NFILES : 0) && !out.found ? 0 : 1);
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	assert_int_equal(lstat(fx->index, &st), -1);
+}
+
 static void test_no_full_scan_writes_nothing(void **state)
 {
 	struct fx *fx = *state;
@@ -437,6 +478,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hostile_index, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_built_whole, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_built_whole_read_ahead, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_user_reads_never_writes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_full_scan_writes_nothing, setup, teardown),
 	};
 
