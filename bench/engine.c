@@ -322,10 +322,14 @@ static int probe(int n, char **pids, bool full)
 	return 0;
 }
 
-/* One lookup of every path, the usual way or by the full scan; the number found. */
+/*
+ * One lookup of every path, the usual way (candidates, then the index of
+ * the lists, as stale and list use it) or by the full scan without the
+ * index; the number found.
+ */
 static size_t pkg_find(struct bench *b, bool full_scan)
 {
-	struct ms_pkgdb_opts opts = { .full_scan = full_scan };
+	struct ms_pkgdb_opts opts = { .full_scan = full_scan, .index_path = full_scan ? NULL : MS_PKGDB_INDEX };
 	struct ms_pkg *out = calloc(b->npaths ? b->npaths : 1, sizeof(*out));
 	struct ms_pkgdb *db;
 	struct ms_error err;

@@ -551,7 +551,8 @@ fleet_cases() {
 			"$BENCH_BIN/ms-bench-engine read-lists /var/lib/dpkg" "lsof -nP -p $commas" 10 "stale.floor.lists"
 	fi
 	# The lookup alone over every file the fleet maps: its deleted copies are
-	# packaged by nobody, and only the full scan can say so.
+	# packaged by nobody, which the index of dpkg's lists says (the full
+	# scan, the other number, is what says it without the index).
 	pkg_lookup_row "the fleet's mapped files" $pids
 	# checkrestart (debian-goodies) takes no PIDs: both walk every process,
 	# the fleet included, which is the comparison it offers.

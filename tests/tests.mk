@@ -74,6 +74,7 @@ CMOCKA_TESTS = \
 	tests/core/resid/test_residency \
 	tests/core/pkg/test_pkgdb \
 	tests/core/pkg/test_pkgdb_real \
+	tests/core/pkg/test_pkgindex \
 	tests/core/pkg/test_pkg_status \
 	tests/core/pkg/test_packages \
 	tests/core/stale/test_stale \

@@ -205,7 +205,8 @@ int cmd_stale(int argc, char **argv)
 	status = CLI_EXIT_OK;
 	packages = packages && !so.openmetrics;
 	/* Once a file is stale, a second thread reads the package lists while the walk goes on. */
-	if (packages && ms_pkgdb_open(MS_PKGDB_DIR, NULL, &pkgdb, &err) == MS_ERR_NOMEM) {
+	if (packages && ms_pkgdb_open(MS_PKGDB_DIR, &(struct ms_pkgdb_opts){ .index_path = MS_PKGDB_INDEX }, &pkgdb,
+				      &err) == MS_ERR_NOMEM) {
 		cli_error("%s", err.msg);
 		status = STALE_EXIT_ERROR;
 		goto scanned;

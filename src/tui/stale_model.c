@@ -73,6 +73,7 @@ static int remember_pkg(struct tui_staleview *sv, const struct ms_stale_file *f,
 static int learn_packages(struct tui_staleview *sv, struct ms_stale_report *report, struct ms_error *err)
 {
 	struct ms_pkgdb *db = NULL;
+	struct ms_pkgdb_opts opts = { 0 };
 	bool missing = false;
 	const char *why;
 	int rc;
@@ -86,7 +87,9 @@ static int learn_packages(struct tui_staleview *sv, struct ms_stale_report *repo
 	if (!missing)
 		return 0;
 	/* Not a dpkg system: no database, and every package is not found. */
-	if (ms_pkgdb_open(sv->pkgdb_dir, NULL, &db, err) == MS_ERR_NOMEM)
+	/* The index is the real database's: a test's own directory has none. */
+	opts.index_path = !strcmp(sv->pkgdb_dir, MS_PKGDB_DIR) ? MS_PKGDB_INDEX : NULL;
+	if (ms_pkgdb_open(sv->pkgdb_dir, &opts, &db, err) == MS_ERR_NOMEM)
 		return MS_ERR_NOMEM;
 	rc = ms_stale_report_packages(report, db, &why, err);
 	ms_pkgdb_close(db);

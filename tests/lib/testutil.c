@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -77,6 +78,30 @@ char *tu_tmpdir(void)
 	char *dir;
 
 	if (asprintf(&dir, "%s/ms-test-XXXXXX", tmp_base()) < 0)
+		return NULL;
+	if (!mkdtemp(dir)) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+char *tu_root_tmpdir(void)
+{
+	char cwd[4096], *dir;
+	struct stat st;
+
+	if (geteuid() != 0 || !getcwd(cwd, sizeof(cwd)))
+		return NULL;
+	/* The directory, then each level above it, "/" last. */
+	for (size_t len = strlen(cwd);; len = (size_t)(strrchr(cwd, '/') - cwd), cwd[len] = '\0') {
+		if (lstat(len ? cwd : "/", &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0 ||
+		    (st.st_mode & (S_IWGRP | S_IWOTH)))
+			return NULL;
+		if (!len)
+			break;
+	}
+	if (!getcwd(cwd, sizeof(cwd)) || asprintf(&dir, "%s/ms-root-XXXXXX", cwd) < 0)
 		return NULL;
 	if (!mkdtemp(dir)) {
 		free(dir);

@@ -35,6 +35,13 @@ char *tu_tmpdir(void);
  * run or map as that user: 1 or 0; -1 if it cannot tell (not root).
  */
 int tu_tmpdir_open_to(uid_t uid);
+/*
+ * A new directory ms-root-XXXXXX under the current one, for files root
+ * writes only where nobody else can steer it (root's caches): NULL unless
+ * we are root and the current directory and every level above it are
+ * root's and writable by no group or other.
+ */
+char *tu_root_tmpdir(void);
 /* cmocka setup and teardown: *state is a new tu_tmpdir, then removed. */
 int tu_tmpdir_setup(void **state);
 int tu_tmpdir_teardown(void **state);

@@ -515,15 +515,24 @@ static int root_only_dir(int fd, const char *shown, int len, struct ms_error *er
 	return 0;
 }
 
-/* The next level below dir into *out, made 0700 when missing.  0 or an error, with err filled. */
-static int root_dir_level(int dir, const char *name, const char *shown, int len, int *out,
+/*
+ * The next level below dir into *out, made with mode when missing (set
+ * after the mkdir, whatever the umask).  0 or an error, with err filled.
+ */
+static int root_dir_level(int dir, const char *name, mode_t mode, const char *shown, int len, int *out,
 			  struct ms_error *err)
 {
 	int flags = O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC;
 	int fd = openat(dir, name, flags), rc;
 
-	if (fd < 0 && errno == ENOENT && (mkdirat(dir, name, 0700) == 0 || errno == EEXIST))
-		fd = openat(dir, name, flags);
+	if (fd < 0 && errno == ENOENT) {
+		if (mkdirat(dir, name, mode) == 0) {
+			(void)fchmodat(dir, name, mode, 0); /* dir is checked root-only: no swap */
+			fd = openat(dir, name, flags);
+		} else if (errno == EEXIST) {
+			fd = openat(dir, name, flags);
+		}
+	}
 	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
 		return ms_error_set(err, MS_ERR_NOACCESS, errno, "%.*s: a symbolic link or not a directory",
 				    len, shown);
@@ -537,7 +546,7 @@ static int root_dir_level(int dir, const char *name, const char *shown, int len,
 	return rc;
 }
 
-int ms_safewrite_root_dir(int dirfd, const char *path, struct ms_error *err)
+int ms_safewrite_root_dir_open(int dirfd, const char *path, mode_t mode, int *out, struct ms_error *err)
 {
 	char name[NAME_MAX + 1];
 	const char *at = path;
@@ -560,13 +569,26 @@ int ms_safewrite_root_dir(int dirfd, const char *path, struct ms_error *err)
 		}
 		memcpy(name, at, n);
 		name[n] = '\0';
-		rc = root_dir_level(dir, name, path, (int)(at + n - path), &next, err);
+		rc = root_dir_level(dir, name, mode, path, (int)(at + n - path), &next, err);
 		if (rc == 0) {
 			close(dir);
 			dir = next;
 		}
 		at += n + (at[n] == '/');
 	}
+	if (rc == 0) {
+		*out = dir;
+		return 0;
+	}
 	close(dir);
+	return rc;
+}
+
+int ms_safewrite_root_dir(int dirfd, const char *path, struct ms_error *err)
+{
+	int fd, rc = ms_safewrite_root_dir_open(dirfd, path, 0700, &fd, err);
+
+	if (rc == 0)
+		close(fd);
 	return rc;
 }

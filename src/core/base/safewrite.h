@@ -151,6 +151,12 @@ int ms_safewrite_file(const char *path, const struct ms_safewrite_opts *opts,
  * or MS_ERR_IO, with err naming the level.
  */
 int ms_safewrite_root_dir(int dirfd, const char *path, struct ms_error *err);
+/*
+ * The same, missing levels made with mode (whatever the umask), and the
+ * last level left open (O_PATH) in *out on success, for a caller that
+ * then creates its files there with openat.
+ */
+int ms_safewrite_root_dir_open(int dirfd, const char *path, mode_t mode, int *out, struct ms_error *err);
 
 /* Write all of buf to an already open fd (stdout).  0, or -errno. */
 int ms_write_all(int fd, const void *buf, size_t len);

@@ -153,7 +153,7 @@ void ms_pkg_table_scan(struct ms_pkg_table *t, const char *text, const uint32_t 
 }
 
 /* Split then scan, with *lengths (*cap entries) grown as needed. */
-void ms_pkg_table_split_scan(struct ms_pkg_table *t, const char *text, size_t len, uint32_t **lengths, size_t *cap,
+size_t ms_pkg_table_split_scan(struct ms_pkg_table *t, const char *text, size_t len, uint32_t **lengths, size_t *cap,
 		       const char *file, size_t file_idx, struct ms_pkg *out, size_t *owner)
 {
 	size_t n;
@@ -164,9 +164,10 @@ void ms_pkg_table_split_scan(struct ms_pkg_table *t, const char *text, size_t le
 								     : NULL;
 
 		if (!grown)
-			return;
+			return SIZE_MAX;
 		*lengths = grown;
 		*cap = want;
 	}
 	ms_pkg_table_scan(t, text, *lengths, n, file, file_idx, out, owner);
+	return n;
 }

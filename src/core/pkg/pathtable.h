@@ -59,8 +59,12 @@ void ms_pkg_table_free(struct ms_pkg_table *t);
 /* The lines of one list file (their lengths from listlines.h) against the table. */
 void ms_pkg_table_scan(struct ms_pkg_table *t, const char *text, const uint32_t *lengths, size_t nlines,
 		       const char *file, size_t file_idx, struct ms_pkg *out, size_t *owner);
-/* Split then scan, with *lengths (*cap entries) grown as needed. */
-void ms_pkg_table_split_scan(struct ms_pkg_table *t, const char *text, size_t len, uint32_t **lengths,
+/*
+ * Split then scan, with *lengths (*cap entries) grown as needed.  The
+ * number of lines, their lengths left in *lengths; SIZE_MAX when memory
+ * ran out and nothing was scanned.
+ */
+size_t ms_pkg_table_split_scan(struct ms_pkg_table *t, const char *text, size_t len, uint32_t **lengths,
 			     size_t *cap, const char *file, size_t file_idx, struct ms_pkg *out, size_t *owner);
 /* The other spelling of a path under merged /usr, malloc'd; NULL if none. */
 char *ms_pkg_alias_of(const char *p, size_t len, size_t *alias_len);

@@ -19,6 +19,7 @@
 #include "pkg/diversions.h"
 #include "pkg/listlines.h"
 #include "pkg/pathtable.h"
+#include "pkg/pkgindex.h"
 #include "pkg/pkg_status.h"
 #include "base/saferead.h"
 
@@ -52,6 +53,13 @@ struct ms_pkgdb {
 	bool reverse_readdir;   /* opts: for tests */
 	bool full_scan;         /* opts: for tests and benches */
 	bool no_full_scan;
+	char *index_path;       /* opts: the negative index (pkgindex.h), or NULL */
+	struct ms_pkg_index_pins pins; /* the database at open, for the index */
+	bool pinned;
+	struct ms_pkg_index index; /* mapped when sound and pinned to the database */
+	struct ms_pkg_index_build build; /* the hashes of a full scan that will write the index */
+	bool building;
+	size_t lists_read;      /* atomic: list files read, by either thread */
 	struct list_file *files; /* sorted by name: the first that lists a path owns it */
 	size_t nfiles;
 	bool nomem;
@@ -129,6 +137,7 @@ static int read_list(struct ms_pkgdb *db, const char *name, char **buf, size_t *
 	char path[4096];
 	char *text;
 
+	__atomic_fetch_add(&db->lists_read, 1, __ATOMIC_RELAXED);
 	if (db->direct)
 		return ms_read_regular_entry(dirfd(db->d), name, MS_PKGDB_LIST_MAX, buf, cap, len, &ignored);
 	if (snprintf(path, sizeof(path), "%s/info/%s", db->dir, name) >= (int)sizeof(path) ||
@@ -256,6 +265,20 @@ static void *reader(void *arg)
 	return NULL;
 }
 
+/*
+ * The database as it is now, pinned before any list is read (a change
+ * while they are read then invalidates the index written after), and the
+ * index when it is sound and pinned to it.  Memory short: no index.
+ */
+static void open_index(struct ms_pkgdb *db, const char *path)
+{
+	if (!path || !(db->index_path = strdup(path)))
+		return;
+	db->pinned = ms_pkg_index_pins_take(dirfd(db->d), db->dir, &db->pins) == 0;
+	if (db->pinned)
+		(void)ms_pkg_index_open(path, &db->pins, &db->index);
+}
+
 int ms_pkgdb_open(const char *dir, const struct ms_pkgdb_opts *opts, struct ms_pkgdb **out,
 		  struct ms_error *err)
 {
@@ -279,6 +302,7 @@ int ms_pkgdb_open(const char *dir, const struct ms_pkgdb_opts *opts, struct ms_p
 	db->full_scan = opts && opts->full_scan;
 	db->no_full_scan = opts && opts->no_full_scan;
 	db->budget = opts && opts->read_ahead_max ? opts->read_ahead_max : MS_PKGDB_READ_AHEAD_MAX;
+	open_index(db, opts ? opts->index_path : NULL);
 	*out = db;
 	if (opts && opts->read_ahead)
 		ms_pkgdb_read_ahead(db);
@@ -289,7 +313,8 @@ void ms_pkgdb_read_ahead(struct ms_pkgdb *db)
 {
 	sigset_t all, old;
 
-	if (!db || db->begun)
+	/* With an index, a full scan is rare: no list is read ahead. */
+	if (!db || db->begun || db->index.map)
 		return;
 	db->begun = true;
 	/* Room for the budget, then for the largest list and its line lengths. */
@@ -328,6 +353,9 @@ void ms_pkgdb_close(struct ms_pkgdb *db)
 	for (size_t i = 0; i < db->nfiles; i++)
 		free(db->files[i].name);
 	arena_free(&db->arena);
+	ms_pkg_index_close(&db->index);
+	ms_pkg_index_build_free(&db->build);
+	free(db->index_path);
 	free(db->files);
 	free(db->status);
 	closedir(db->d);
@@ -348,13 +376,20 @@ static void scan_one(struct ms_pkgdb *db, struct ms_pkg_table *t, struct scanner
 		     size_t *owner)
 {
 	struct list_file *f = &db->files[i];
-	size_t len;
+	size_t len, n;
 
 	if (f->scanned)
 		return;
 	f->scanned = true;
-	if (read_list(db, f->name, &sc->buf, &sc->cap, &len) == 0)
-		ms_pkg_table_split_scan(t, sc->buf, len, &sc->lengths, &sc->lcap, f->name, i, out, owner);
+	if (read_list(db, f->name, &sc->buf, &sc->cap, &len) < 0) {
+		db->build.failed = true;
+		return;
+	}
+	n = ms_pkg_table_split_scan(t, sc->buf, len, &sc->lengths, &sc->lcap, f->name, i, out, owner);
+	if (n == SIZE_MAX)
+		db->build.failed = true;
+	else if (db->building)
+		ms_pkg_index_add(&db->build, sc->buf, sc->lengths, n);
 }
 
 /* The file names, listed by the reader or here; the database is then searched. */
@@ -423,26 +458,81 @@ static void scan_candidates(struct ms_pkgdb *db, struct ms_pkg_table *t, struct 
 }
 
 /*
- * Claim and scan files until none is left or every path is found; then
- * stop the reader and scan what it read.  Claims go in name order, so
- * every file left unclaimed comes after every file scanned, and stopping
- * early never misses an earlier owner.
+ * Claim and scan files until none is left or every path is found (every
+ * file when building the index); then stop the reader and scan what it
+ * read.  Claims go in name order, so every file left unclaimed comes
+ * after every file scanned, and stopping early never misses an earlier
+ * owner.
  */
 static void scan_lists(struct ms_pkgdb *db, struct ms_pkg_table *t, struct scanner *sc, struct ms_pkg *out, size_t *owner)
 {
 	size_t i;
 
-	while (t->left && (i = claim(db, false)) < db->nfiles)
+	while ((t->left || db->building) && (i = claim(db, false)) < db->nfiles)
 		scan_one(db, t, sc, i, out, owner);
 	join_reader(db);
 	for (i = 0; i < db->nfiles; i++) {
 		struct list_file *f = &db->files[i];
 
-		if (f->text && !f->scanned)
+		if (f->text && !f->scanned) {
 			ms_pkg_table_scan(t, f->text, f->lengths, f->nlines, f->name, i, out, owner);
-		else if (f->deferred)
+			if (db->building)
+				ms_pkg_index_add(&db->build, f->text, f->lengths, f->nlines);
+		} else if (f->deferred) {
 			scan_one(db, t, sc, i, out, owner);
+		} else if (!f->scanned) {
+			db->build.failed = true; /* the reader could not read it */
+		}
 	}
+}
+
+/*
+ * Whether the index says no list holds any path still wanted, under its
+ * spelling or its merged-/usr alias.  keys are what the lookup searches
+ * for (a diverted-to path's diverted-from path).
+ */
+static bool index_rules_out(struct ms_pkgdb *db, const char *const *keys, const size_t *klens, size_t n,
+			    const struct ms_pkg *out)
+{
+	if (!db->index.map)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		size_t alen = 0;
+		char *alias;
+		bool hit;
+
+		if (!keys[i] || out[i].found)
+			continue;
+		if (ms_pkg_index_may_hold(&db->index, keys[i], klens[i]))
+			return false;
+		errno = 0;
+		alias = ms_pkg_alias_of(keys[i], klens[i], &alen);
+		/* Out of memory, the alias unknown: it may be listed. */
+		hit = alias ? ms_pkg_index_may_hold(&db->index, alias, alen) : errno == ENOMEM;
+		free(alias);
+		if (hit)
+			return false;
+	}
+	return true;
+}
+
+/* After a full scan that hashed every list: write the index, silently. */
+static void write_index(struct ms_pkgdb *db)
+{
+	struct ms_pkg_index_pins now;
+
+	if (!db->building)
+		return;
+	db->pins.nlists = db->nfiles;
+	/*
+	 * Every list hashed once, or nothing written; nor when dpkg changed
+	 * the database during the scan (the index might miss what it added).
+	 */
+	if (db->build.lists == db->nfiles && ms_pkg_index_pins_take(dirfd(db->d), db->dir, &now) == 0 &&
+	    ms_pkg_index_pins_equal(&now, &db->pins))
+		(void)ms_pkg_index_write(db->index_path, &db->pins, &db->build);
+	db->building = false;
+	ms_pkg_index_build_free(&db->build);
 }
 
 /* The diverting package answers for the file at a diverted path. */
@@ -516,12 +606,21 @@ int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *l
 		t.excl = excl, t.excl_len = excl_len;
 		nomem = ms_pkg_table_init(&t, keys, klens, n) < 0;
 	}
+	/* An index of another number of lists is not sound. */
+	if (db->index.map && db->index.nlists != db->nfiles)
+		ms_pkg_index_close(&db->index);
+	/* Root leaves an index behind from a full scan, when none was sound. */
+	db->building = !nomem && db->index_path && db->pinned && !db->index.map && !db->no_full_scan &&
+		       geteuid() == 0;
 	if (!nomem && !db->full_scan) {
 		scan_candidates(db, &t, &sc, keys, klens, n, out, owner);
 	}
-	/* What no candidate holds: every list, the exact answer. */
-	if (!nomem && t.left && !db->no_full_scan)
+	/* What no candidate holds: every list, the exact answer, unless the index says none holds it. */
+	if (!nomem && t.left && !db->no_full_scan && !index_rules_out(db, keys, klens, n, out)) {
 		scan_lists(db, &t, &sc, out, owner);
+		write_index(db);
+	}
+	db->building = false;
 	join_reader(db);
 	ms_pkg_table_free(&t);
 	ms_pkg_diversions_free(&dv);
@@ -541,11 +640,22 @@ int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *l
 	return 0;
 }
 
+size_t ms_pkgdb_lists_read(const struct ms_pkgdb *db)
+{
+	return __atomic_load_n(&db->lists_read, __ATOMIC_RELAXED);
+}
+
 int ms_pkgdb_lookup(const char *dir, const char *const *paths, const size_t *lens, size_t n,
 		    struct ms_pkg *out, struct ms_error *err)
 {
+	return ms_pkgdb_lookup_with(dir, NULL, paths, lens, n, out, err);
+}
+
+int ms_pkgdb_lookup_with(const char *dir, const struct ms_pkgdb_opts *opts, const char *const *paths,
+			 const size_t *lens, size_t n, struct ms_pkg *out, struct ms_error *err)
+{
 	struct ms_pkgdb *db;
-	int rc = ms_pkgdb_open(dir, NULL, &db, err);
+	int rc = ms_pkgdb_open(dir, opts, &db, err);
 
 	if (rc < 0) {
 		memset(out, 0, n * sizeof(*out));

@@ -22,6 +22,22 @@
  * packaged".  The opts full_scan (every list, no candidates) and
  * no_full_scan (candidates only) are seams for tests and benches.
  *
+ * The negative index (pkgindex.h, at opts index_path; NULL: none) spares
+ * most full scans.  It is pinned when the database is opened, before any
+ * list is read.  When it is sound and pinned to the database as it is,
+ * and neither spelling of any path still wanted (for a diverted-to path:
+ * the diverted-from path, the one looked for) has its hash in it, those
+ * paths are "not packaged" without the full scan; one hash found, and the
+ * full scan runs as without an index.  An open database with a sound
+ * index reads nothing ahead.  When the index is missing or not sound and
+ * a full scan runs as root (euid 0), that scan reads every list (it does
+ * not stop once every path is found), hashes every line of every list as
+ * it goes, including the candidates read before, and writes the index
+ * after; a list it could not read, memory short, or the database pinned
+ * otherwise after the scan than before (dpkg ran meanwhile), and nothing
+ * is written.  Writing fails silently: the answers are the same without.
+ * Others only read it.
+ *
  * Diversions (DIR/diversions, diversions.h) are honoured in both ways:
  * the file at a diverted path is the diverting package's (a local
  * diversion: no package's), and the file at the path it was diverted to
@@ -63,6 +79,7 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "pkg/pkgindex.h"
 
 #define MS_PKGDB_DIR "/var/lib/dpkg"
 #define MS_PKGDB_LISTS 100000
@@ -85,6 +102,7 @@ struct ms_pkgdb_opts {
 	bool reverse_readdir;  /* for tests: take readdir's order turned round */
 	bool full_scan;        /* for tests and benches: no candidates, every list */
 	bool no_full_scan;     /* for tests and benches: candidates only, to see what they miss */
+	const char *index_path; /* the negative index (pkgindex.h): MS_PKGDB_INDEX, or NULL for none */
 };
 
 /* 0, MS_ERR_NOTSUP (no DIR/info: not a dpkg system) or MS_ERR_NOMEM. */
@@ -96,10 +114,15 @@ void ms_pkgdb_read_ahead(struct ms_pkgdb *db);
 int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *lens, size_t n,
 		  struct ms_pkg *out, struct ms_error *err);
 void ms_pkgdb_close(struct ms_pkgdb *db);
+/* For tests and benches: the list files read so far, by either thread. */
+size_t ms_pkgdb_lists_read(const struct ms_pkgdb *db);
 
-/* open (no read-ahead), find, close. */
+/* open (no read-ahead, no index), find, close. */
 int ms_pkgdb_lookup(const char *dir, const char *const *paths, const size_t *lens, size_t n,
 		    struct ms_pkg *out, struct ms_error *err);
+/* The same with opts (NULL: none). */
+int ms_pkgdb_lookup_with(const char *dir, const struct ms_pkgdb_opts *opts, const char *const *paths,
+			 const size_t *lens, size_t n, struct ms_pkg *out, struct ms_error *err);
 
 /* "libssl3 (now 3.0.22-1~deb12u2)", escaped; returns the length. */
 size_t ms_pkg_describe(const struct ms_pkg *p, unsigned esc_flags, char *buf, size_t size);

@@ -4,7 +4,14 @@
  * device and inode, is looked up the usual way (candidate lists first)
  * and by the full scan of every list (the seam full_scan of pkgdb.h).
  * Both must give the same package, architecture and version, or both
- * none.  It must have covered packaged files, libc.so.6 among them, so it
+ * none.  So must the lookup with the negative index of the lists
+ * (pkgindex.h), built by a first lookup in a directory of root's made
+ * here (never under /var/cache) and used by a second; not being root, it
+ * says so and compares the other two only.  Besides the mapped files,
+ * the last line of every list that names a regular file is asked too:
+ * some of those are in lists their names do not suggest, and the index
+ * must send them to the full scan (the test checks the candidates alone
+ * miss one, so the index is put to work).  It must have covered packaged files, libc.so.6 among them, so it
  * cannot pass on nothing.  Without dpkg's database it skips and says so.
  */
 #include "config.h"
@@ -21,6 +28,7 @@
 #include <cmocka.h>
 
 #include "pkg/pkgdb.h"
+#include "testutil.h"
 
 #define MAX_PATHS 20000
 
@@ -74,9 +82,41 @@ static void collect(struct mapped *m, const char *pid)
 	fclose(f);
 }
 
-static struct ms_pkg *find(const struct mapped *m, bool full_scan)
+/* The last line of each list of dpkg's, when it names a regular file. */
+static void add_listed(struct mapped *m)
 {
-	struct ms_pkgdb_opts opts = { .full_scan = full_scan };
+	DIR *d = opendir(MS_PKGDB_DIR "/info");
+	struct dirent *de;
+
+	assert_non_null(d);
+	while (m->n < MAX_PATHS && (de = readdir(d))) {
+		char path[4096], line[4096], last[4096] = "";
+		size_t len = strlen(de->d_name);
+		struct stat st;
+		FILE *f;
+
+		if (len < 6 || strcmp(de->d_name + len - 5, ".list"))
+			continue;
+		snprintf(path, sizeof(path), "%s/info/%s", MS_PKGDB_DIR, de->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (line[0] == '/')
+				memcpy(last, line, sizeof(last));
+		fclose(f);
+		last[strcspn(last, "\n")] = '\0';
+		if (!last[0] || lstat(last, &st) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		m->paths[m->n] = strdup(last);
+		assert_non_null(m->paths[m->n]);
+		m->lens[m->n++] = strlen(last);
+	}
+	closedir(d);
+}
+
+static struct ms_pkg *find_with(const struct mapped *m, struct ms_pkgdb_opts opts)
+{
 	struct ms_pkg *out = calloc(m->n ? m->n : 1, sizeof(*out));
 	struct ms_pkgdb *db;
 	struct ms_error err;
@@ -88,11 +128,49 @@ static struct ms_pkg *find(const struct mapped *m, bool full_scan)
 	return out;
 }
 
+static struct ms_pkg *find(const struct mapped *m, bool full_scan, const char *index)
+{
+	return find_with(m, (struct ms_pkgdb_opts){ .full_scan = full_scan, .index_path = index });
+}
+
+static void expect_equal(const struct mapped *m, const char *how, const struct ms_pkg *usual,
+			 const struct ms_pkg *full)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (usual[i].found != full[i].found || strcmp(usual[i].name, full[i].name) ||
+		    strcmp(usual[i].arch, full[i].arch) || strcmp(usual[i].version, full[i].version))
+			fail_msg("%s: %s says %s:%s %s (%d), the full scan %s:%s %s (%d)", m->paths[i], how,
+				 usual[i].name, usual[i].arch, usual[i].version, usual[i].found, full[i].name,
+				 full[i].arch, full[i].version, full[i].found);
+}
+
+/* Built by the first lookup, used by the second: both answer as the full scan. */
+static void expect_index_equal(const struct mapped *m, const struct ms_pkg *full)
+{
+	char *dir = tu_root_tmpdir(), *index;
+	struct ms_pkg *building, *indexed;
+	struct stat st;
+
+	if (!dir) {
+		print_message("not root, or the current directory is not root's alone: the index is not compared\n");
+		return;
+	}
+	index = tu_join(dir, "dpkg-paths");
+	building = find(m, false, index);
+	assert_int_equal(lstat(index, &st), 0);
+	indexed = find(m, false, index);
+	expect_equal(m, "the lookup building the index", building, full);
+	expect_equal(m, "the lookup with the index", indexed, full);
+	free(building), free(indexed), free(index);
+	tu_rmtree(dir);
+	free(dir);
+}
+
 static void test_candidates_as_full_scan(void **state)
 {
 	struct mapped *m = calloc(1, sizeof(*m));
-	struct ms_pkg *usual, *full;
-	size_t found = 0;
+	struct ms_pkg *usual, *full, *only;
+	size_t found = 0, missed = 0;
 	bool libc = false;
 	struct dirent *de;
 	DIR *d = opendir("/proc");
@@ -100,19 +178,24 @@ static void test_candidates_as_full_scan(void **state)
 	(void)state;
 	assert_non_null(m);
 	assert_non_null(d);
+	/* First, so that processes mapping many files leave room for them. */
+	add_listed(m);
 	collect(m, "self");
 	while ((de = readdir(d)))
 		if (de->d_name[0] >= '1' && de->d_name[0] <= '9')
 			collect(m, de->d_name);
 	closedir(d);
-	usual = find(m, false);
-	full = find(m, true);
+	usual = find(m, false, NULL);
+	full = find(m, true, NULL);
+	only = find_with(m, (struct ms_pkgdb_opts){ .no_full_scan = true });
+	for (size_t i = 0; i < m->n; i++)
+		missed += full[i].found && !only[i].found;
+	print_message("%zu packaged files the candidates alone miss\n", missed);
+	assert_true(missed > 0);
+	free(only);
+	expect_equal(m, "the usual lookup", usual, full);
+	expect_index_equal(m, full);
 	for (size_t i = 0; i < m->n; i++) {
-		if (usual[i].found != full[i].found || strcmp(usual[i].name, full[i].name) ||
-		    strcmp(usual[i].arch, full[i].arch) || strcmp(usual[i].version, full[i].version))
-			fail_msg("%s: the usual lookup says %s:%s %s (%d), the full scan %s:%s %s (%d)", m->paths[i],
-				 usual[i].name, usual[i].arch, usual[i].version, usual[i].found, full[i].name,
-				 full[i].arch, full[i].version, full[i].found);
 		found += full[i].found;
 		if (full[i].found && m->lens[i] > 10 && !memcmp(m->paths[i] + m->lens[i] - 10, "/libc.so.6", 10))
 			libc = true;

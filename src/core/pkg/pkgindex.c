@@ -1,0 +1,228 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/safewrite.h"
+#include "pkg/pkgindex.h"
+
+#define MAGIC 0x7870646b7067736dull /* "msgpkdpx" as a little-endian word */
+#define FORMAT 1u
+
+/* The header, MS_PKG_INDEX_HEADER bytes of native words. */
+struct header {
+	uint64_t magic, version, nlists, count;
+	struct ms_pkg_index_pins pins; /* nlists repeated there */
+	uint64_t spare[20 - 4 - 13];
+};
+
+_Static_assert(sizeof(struct header) == MS_PKG_INDEX_HEADER, "the index header is 160 bytes");
+
+static void pin_file(const struct stat *st, uint64_t p[4])
+{
+	p[0] = (uint64_t)st->st_ino;
+	p[1] = (uint64_t)st->st_size;
+	p[2] = (uint64_t)st->st_mtim.tv_sec;
+	p[3] = (uint64_t)st->st_mtim.tv_nsec;
+}
+
+/* A file's pins, all 0 when it is missing.  0, or -1 when stat fails otherwise. */
+static int pin_entry(const char *dir, const char *name, uint64_t p[4])
+{
+	char path[4096];
+	struct stat st;
+
+	memset(p, 0, 4 * sizeof(*p));
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+		return -1;
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	pin_file(&st, p);
+	return 0;
+}
+
+int ms_pkg_index_pins_take(int infofd, const char *dir, struct ms_pkg_index_pins *p)
+{
+	struct stat st;
+
+	memset(p, 0, sizeof(*p));
+	if (fstat(infofd, &st) < 0)
+		return -1;
+	p->info[0] = (uint64_t)st.st_dev;
+	p->info[1] = (uint64_t)st.st_ino;
+	p->info[2] = (uint64_t)st.st_mtim.tv_sec;
+	p->info[3] = (uint64_t)st.st_mtim.tv_nsec;
+	if (pin_entry(dir, "status", p->status) < 0 || pin_entry(dir, "diversions", p->diversions) < 0)
+		return -1;
+	return 0;
+}
+
+bool ms_pkg_index_pins_equal(const struct ms_pkg_index_pins *a, const struct ms_pkg_index_pins *b)
+{
+	return !memcmp(a->info, b->info, sizeof(a->info)) && !memcmp(a->status, b->status, sizeof(a->status)) &&
+	       !memcmp(a->diversions, b->diversions, sizeof(a->diversions));
+}
+
+/* Fixed and unkeyed: the format depends on it. */
+uint64_t ms_pkg_index_hash(const char *p, size_t len)
+{
+	const uint64_t k = 0x9e3779b97f4a7c15ull;
+	uint64_t h = 0x6d617073636f7065ull ^ ((uint64_t)len * k), w;
+
+	for (; len >= 8; p += 8, len -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * k;
+		h ^= h >> 29;
+	}
+	w = 0;
+	memcpy(&w, p, len);
+	h = (h ^ w) * k;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
+bool ms_pkg_index_open(const char *path, const struct ms_pkg_index_pins *pins, struct ms_pkg_index *ix)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct header h;
+	struct stat st;
+	void *map;
+
+	memset(ix, 0, sizeof(*ix));
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 || st.st_uid != 0 ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH)) || st.st_size < (off_t)sizeof(h) ||
+	    st.st_size > (off_t)MS_PKG_INDEX_MAX || pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    h.magic != MAGIC || h.version != FORMAT || h.count != ((uint64_t)st.st_size - sizeof(h)) / 8 ||
+	    ((uint64_t)st.st_size - sizeof(h)) % 8 || h.pins.nlists != h.nlists || !ms_pkg_index_pins_equal(&h.pins, pins)) {
+		close(fd);
+		return false;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return false;
+	ix->map = map;
+	ix->map_size = (size_t)st.st_size;
+	ix->hashes = (const uint64_t *)(const void *)((const char *)map + sizeof(h));
+	ix->count = (size_t)h.count;
+	ix->nlists = h.nlists;
+	return true;
+}
+
+void ms_pkg_index_close(struct ms_pkg_index *ix)
+{
+	if (ix->map)
+		munmap(ix->map, ix->map_size);
+	memset(ix, 0, sizeof(*ix));
+}
+
+
+static int by_value(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* By bisection: a few of the mapped pages are touched. */
+bool ms_pkg_index_may_hold(const struct ms_pkg_index *ix, const char *p, size_t len)
+{
+	uint64_t h = ms_pkg_index_hash(p, len);
+
+	return ix->count && bsearch(&h, ix->hashes, ix->count, sizeof(h), by_value);
+}
+
+void ms_pkg_index_add(struct ms_pkg_index_build *b, const char *text, const uint32_t *lengths, size_t nlines)
+{
+	if (b->failed)
+		return;
+	b->lists++;
+	if (b->count + nlines > b->cap) {
+		size_t want = b->cap ? b->cap : 65536;
+		uint64_t *grown;
+
+		while (want < b->count + nlines)
+			want *= 2;
+		grown = want < SIZE_MAX / 8 ? realloc(b->hashes, want * sizeof(*grown)) : NULL;
+		if (!grown) {
+			b->failed = true;
+			return;
+		}
+		b->hashes = grown;
+		b->cap = want;
+	}
+	for (size_t i = 0; i < nlines; i++) {
+		b->hashes[b->count++] = ms_pkg_index_hash(text, lengths[i]);
+		text += lengths[i] + 1;
+	}
+}
+
+void ms_pkg_index_build_free(struct ms_pkg_index_build *b)
+{
+	free(b->hashes);
+	memset(b, 0, sizeof(*b));
+}
+
+
+/* Write all of len bytes.  0 or -1. */
+static int put(int fd, const void *buf, size_t len)
+{
+	return ms_write_all(fd, buf, len) == 0 ? 0 : -1;
+}
+
+int ms_pkg_index_write(const char *path, const struct ms_pkg_index_pins *pins, struct ms_pkg_index_build *b)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096], tmp[512];
+	struct ms_error ignored;
+	struct header h = { .magic = MAGIC, .version = FORMAT };
+	size_t n = 0;
+	int dfd, fd = -1, rc = -1;
+
+	if (b->failed || !slash || slash == path || !slash[1] || (size_t)(slash - path) >= sizeof(dir) ||
+	    strlen(slash + 1) > 200)
+		return -1;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	if (ms_safewrite_root_dir_open(AT_FDCWD, dir, 0755, &dfd, &ignored) < 0)
+		return -1;
+	if (b->count)
+		qsort(b->hashes, b->count, sizeof(*b->hashes), by_value);
+	for (size_t i = 0; i < b->count; i++)
+		if (!n || b->hashes[n - 1] != b->hashes[i])
+			b->hashes[n++] = b->hashes[i];
+	h.pins = *pins;
+	h.nlists = pins->nlists;
+	h.count = n;
+	for (unsigned try = 0; fd < 0 && try < 16; try++) {
+		snprintf(tmp, sizeof(tmp), ".%s.%ld.%u", slash + 1, (long)getpid(), try);
+		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd >= 0) {
+		/* Readable by everyone, whatever the umask. */
+		rc = fchmod(fd, 0644) < 0 || put(fd, &h, sizeof(h)) < 0 || put(fd, b->hashes, n * sizeof(*b->hashes)) < 0
+			     ? -1
+			     : 0;
+		if (close(fd) < 0 && errno != EINTR)
+			rc = -1;
+		if (rc == 0 && renameat(dfd, tmp, dfd, slash + 1) < 0)
+			rc = -1;
+		if (rc < 0)
+			(void)unlinkat(dfd, tmp, 0);
+	}
+	close(dfd);
+	return rc;
+}

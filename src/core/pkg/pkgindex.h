@@ -1,0 +1,94 @@
+/*
+ * pkgindex.h - a negative index of dpkg's lists: the hashes of every line
+ * of every list file, so that a path none of them holds is known "not
+ * packaged" without reading them all (pkgdb.h uses it).
+ *
+ * dpkg keeps no index of its own, so root's lookups leave one behind, at
+ * MS_PKGDB_INDEX by default.  The file is a header of MS_PKG_INDEX_HEADER
+ * bytes (native 64-bit words: the magic, the format version, the number
+ * of list files, the number of hashes, then what it was built from) and
+ * the sorted, distinct 64-bit hashes (ms_pkg_index_hash: fixed, unkeyed,
+ * part of the format) of the lines as listed.  The header pins the
+ * database it was built from (ms_pkg_index_pins): the info directory's
+ * st_dev, st_ino and st_mtim (dpkg renames every list into place, so a
+ * list added, removed or rewritten moves it), the status file's and the
+ * diversions file's st_ino, st_size and st_mtim (dpkg replaces status at
+ * every run), and the number of lists.  Any difference and the index is
+ * not used.
+ *
+ * The index only ever says "no list holds this": a hash it lacks is a
+ * line no list had when it was built.  A hash it holds may be a collision
+ * and says nothing; the caller then reads the lists.
+ *
+ * Reading (ms_pkg_index_open): O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC,
+ * then fstat must say a regular file with one link, owned by root,
+ * writable by neither group nor others, at most MS_PKG_INDEX_MAX bytes
+ * and exactly the header and its count of hashes; then it is mapped
+ * read-only and searched by bisection, which touches a few pages.
+ * Anything else, a symlink included, is no index.  The hashes are trusted
+ * to be sorted (only root writes the file, and checking would touch every
+ * page).
+ *
+ * Writing (ms_pkg_index_write, the caller being root): the directory is
+ * made 0755 if missing and refused unless it and every level above it is
+ * root's and writable by no one else (safewrite.h, as the debuginfod
+ * cache); the file goes to a temporary name beside it, created with
+ * O_CREAT|O_EXCL|O_NOFOLLOW, 0644, then renamed over the old name, which
+ * is replaced whatever it is and never followed.  Any failure leaves no
+ * temporary behind and is returned, never fatal to a lookup.
+ */
+#ifndef MAPSCOPE_PKG_PKGINDEX_H
+#define MAPSCOPE_PKG_PKGINDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MS_PKGDB_INDEX "/var/cache/mapscope/dpkg-paths"
+#define MS_PKG_INDEX_MAX (64u << 20)
+#define MS_PKG_INDEX_HEADER 160u
+
+/* What the index was built from: the database now, as stat says. */
+struct ms_pkg_index_pins {
+	uint64_t info[4];       /* st_dev, st_ino, st_mtim seconds and nanoseconds */
+	uint64_t status[4];     /* st_ino, st_size, st_mtim; all 0 when missing */
+	uint64_t diversions[4]; /* likewise */
+	uint64_t nlists;        /* the list files read */
+};
+
+/* The pins of dpkg's database in dir, infofd its info directory.  0, or -1 if it cannot be told. */
+int ms_pkg_index_pins_take(int infofd, const char *dir, struct ms_pkg_index_pins *p);
+/* The same database, the number of lists aside. */
+bool ms_pkg_index_pins_equal(const struct ms_pkg_index_pins *a, const struct ms_pkg_index_pins *b);
+
+struct ms_pkg_index {
+	void *map;       /* NULL: no index */
+	size_t map_size;
+	const uint64_t *hashes;
+	size_t count;
+	uint64_t nlists; /* from the header: the caller compares it once it has listed */
+};
+
+/* Map the index at path if it is sound and pinned to pins (nlists aside).  true if so. */
+bool ms_pkg_index_open(const char *path, const struct ms_pkg_index_pins *pins, struct ms_pkg_index *ix);
+void ms_pkg_index_close(struct ms_pkg_index *ix);
+/* Could a list hold the len bytes at p?  false: no list does. */
+bool ms_pkg_index_may_hold(const struct ms_pkg_index *ix, const char *p, size_t len);
+
+uint64_t ms_pkg_index_hash(const char *p, size_t len);
+
+/* The hashes gathered while every list is read. */
+struct ms_pkg_index_build {
+	uint64_t *hashes;
+	size_t count, cap;
+	size_t lists;    /* hashed so far */
+	bool failed;     /* a list could not be read, or memory ran out: write nothing */
+};
+
+/* The nlines lines of a list (lengths from listlines.h), hashed. */
+void ms_pkg_index_add(struct ms_pkg_index_build *b, const char *text, const uint32_t *lengths, size_t nlines);
+/* Sort and write the index of b to path.  0, or -1 with nothing left behind. */
+int ms_pkg_index_write(const char *path, const struct ms_pkg_index_pins *pins, struct ms_pkg_index_build *b);
+void ms_pkg_index_build_free(struct ms_pkg_index_build *b);
+
+#endif
