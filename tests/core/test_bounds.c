@@ -215,6 +215,34 @@ static void test_proclist_judges_again_only_when_due(void **state)
 	fixture_stop(&h);
 }
 
+/*
+ * A process of 2,100 files (over 2,000 mappings) is walked again every
+ * rejudge_every + 2 scans, not every rejudge_every: a walk costs in
+ * proportion to the mappings.
+ */
+static void test_proclist_large_process_walked_less_often(void **state)
+{
+	static const char *const env[] = { "MS_HOSTILE_FILES=2100", NULL };
+	struct ms_proclist list = { 0 };
+	struct ms_stale_ctx *ctx;
+	struct fixture h;
+	struct ms_error err;
+
+	(void)state;
+	hostile_start(&h, env);
+	assert_int_equal(ms_stale_ctx_new(NULL, &ctx, &err), 0);
+	list.rejudge_every = 2;
+	assert_true(scan_list(&list, ctx, h.pid)->stale_judged);
+	assert_true(row_of(&list, h.pid)->nmaps > 2000 && row_of(&list, h.pid)->nmaps < 3000);
+	for (int i = 2; i <= 4; i++)
+		if (scan_list(&list, ctx, h.pid)->stale_judged)
+			fail_msg("scan %d walked the process again: due only at scan 5", i);
+	assert_true(scan_list(&list, ctx, h.pid)->stale_judged);
+	ms_proclist_free(&list);
+	ms_stale_ctx_free(ctx);
+	fixture_stop(&h);
+}
+
 /* ---- snapshots: streamed, byte for byte what the in-memory writer made ---- */
 
 /* A name with every kind of byte the escaper handles. */
@@ -676,6 +704,7 @@ int main(void)
 		cmocka_unit_test(test_stale_groups_65000_files_linearly),
 		cmocka_unit_test(test_stale_groups_hard_links_linearly),
 		cmocka_unit_test(test_proclist_judges_again_only_when_due),
+		cmocka_unit_test(test_proclist_large_process_walked_less_often),
 		cmocka_unit_test(test_snapshot_dump_matches_golden),
 		cmocka_unit_test(test_hostile_names_refused_whole),
 		cmocka_unit_test(test_hostile_names_accepted_read_back),

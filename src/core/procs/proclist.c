@@ -140,11 +140,23 @@ static uint64_t fold(uint64_t h, uint64_t v)
 }
 
 /* Judge row's stale files now, or keep the last count when nothing is due. */
+/*
+ * How many counts a walk stands for: rejudge_every, plus one per 1,000
+ * mappings the process had, so that the periodic walk of a process of
+ * 60,000 mappings (tens of milliseconds) is not paid every few seconds.
+ */
+static unsigned every_for(const struct ms_proclist *list, const struct ms_proclist_memo *was)
+{
+	unsigned every = list->rejudge_every ? list->rejudge_every : MS_PROCLIST_REJUDGE_EVERY;
+
+	return every + (unsigned)(was->nmaps / 1000);
+}
+
 static void count_stale(const struct ms_proclist *list, struct ms_procrow *row,
 			struct ms_stale_ctx *stale, struct ms_maps *maps,
 			const struct ms_proclist_memo *was, struct ms_proclist_memo *now)
 {
-	unsigned every = list->rejudge_every ? list->rejudge_every : MS_PROCLIST_REJUDGE_EVERY;
+	unsigned every = every_for(list, was);
 	struct ms_stale_counts counts;
 	struct ms_error err;
 
@@ -230,9 +242,9 @@ static void apply_memo(struct ms_procrow *row, const struct ms_proclist_memo *no
 static void count_row(struct ms_proclist *list, size_t i, struct ms_stale_ctx *stale,
 		      struct ms_proclist_memo *now)
 {
-	unsigned every = list->rejudge_every ? list->rejudge_every : MS_PROCLIST_REJUDGE_EVERY;
 	struct ms_procrow *row = &list->rows[i];
 	struct ms_proclist_memo was = *now;
+	unsigned every = every_for(list, &was);
 	int rc;
 
 	if (row->kthread || row->state == 'Z')

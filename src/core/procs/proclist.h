@@ -31,7 +31,8 @@
  *     read; every mmap, munmap, brk and most mprotects move one of them),
  *     or statm could not be read; or
  *   - it was walked rejudge_every counts ago (MS_PROCLIST_REJUDGE_EVERY by
- *     default), for the changes those fields miss.
+ *     default), plus one count per 1,000 mappings it had, for the changes
+ *     those fields miss (a walk costs in proportion to the mappings).
  * walked says how many processes the last count walked.
  *
  * Stale counts ride on the same walk.  Judging a process's files walks its
