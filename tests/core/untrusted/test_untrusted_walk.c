@@ -76,7 +76,7 @@ static int setup(void **state)
 	fx->rootfd = open(fx->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	assert_true(fx->rootfd >= 0);
 	assert_int_equal(ms_walk_mounts_load(-1, &fx->ours, NULL), 0);
-	fx->root = (struct ms_walk_root){ fx->rootfd, fx->ours };
+	fx->root = (struct ms_walk_root){ .fd = fx->rootfd, .mounts = fx->ours };
 	return 0;
 }
 
@@ -301,7 +301,7 @@ static void test_refused_mount_point(void **state)
 	struct fx *fx = *state;
 	struct ms_walk_mounts *m = table_with("999999 1 0:999 / /a/b rw - fuse.evil evil rw\n"
 					      "999998 1 0:998 / /sp\\040ace rw - nfs4 srv:/x rw\n");
-	struct ms_walk_root root = { fx->rootfd, m };
+	struct ms_walk_root root = { .fd = fx->rootfd, .mounts = m };
 	const char *why = NULL;
 	char *p;
 
@@ -348,7 +348,7 @@ static void test_unknown_mount_id(void **state)
 {
 	struct fx *fx = *state;
 	struct ms_walk_mounts *before = table_with(""), *reread, *moved;
-	struct ms_walk_root root = { open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), before };
+	struct ms_walk_root root = { .fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), .mounts = before };
 	char *path = at(fx, "m/f"), *text, *line, *mnt_field, *moved_text = NULL;
 	const char *why = NULL;
 
@@ -473,7 +473,7 @@ static void test_in_chroot(void **state)
 
 		if (chroot(fx->dir) < 0 || chdir("/") < 0 || ms_walk_mounts_load(-1, &m, NULL) < 0)
 			_exit(100);
-		root = (struct ms_walk_root){ open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), m };
+		root = (struct ms_walk_root){ .fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), .mounts = m };
 		rc = walk(&root, "/a/b/file", 0, NULL, &why);
 		_exit(rc);
 	}
