@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <grp.h>
@@ -86,22 +87,42 @@ char *tu_tmpdir(void)
 	return dir;
 }
 
+/* Whether dir and every level above it are directories root alone may change. */
+static bool roots_alone(const char *dir)
+{
+	char path[4096];
+	struct stat st;
+
+	if (strlen(dir) >= sizeof(path))
+		return false;
+	strcpy(path, dir);
+	/* The directory, then each level above it, "/" last. */
+	for (size_t len = strlen(path);; len = (size_t)(strrchr(path, '/') - path), path[len] = '\0') {
+		if (lstat(len ? path : "/", &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0 ||
+		    (st.st_mode & (S_IWGRP | S_IWOTH)))
+			return false;
+		if (!len)
+			return true;
+	}
+}
+
+/*
+ * Under the current directory (the build tree) when that is root's alone,
+ * else under /run: a tree cloned under /tmp (sticky, everyone's) still gets
+ * one, so the tests that need it run rather than skip.
+ */
 char *tu_root_tmpdir(void)
 {
 	char cwd[4096], *dir;
-	struct stat st;
+	const char *base = NULL;
 
-	if (geteuid() != 0 || !getcwd(cwd, sizeof(cwd)))
+	if (geteuid() != 0)
 		return NULL;
-	/* The directory, then each level above it, "/" last. */
-	for (size_t len = strlen(cwd);; len = (size_t)(strrchr(cwd, '/') - cwd), cwd[len] = '\0') {
-		if (lstat(len ? cwd : "/", &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0 ||
-		    (st.st_mode & (S_IWGRP | S_IWOTH)))
-			return NULL;
-		if (!len)
-			break;
-	}
-	if (!getcwd(cwd, sizeof(cwd)) || asprintf(&dir, "%s/ms-root-XXXXXX", cwd) < 0)
+	if (getcwd(cwd, sizeof(cwd)) && roots_alone(cwd))
+		base = cwd;
+	else if (roots_alone("/run"))
+		base = "/run";
+	if (!base || asprintf(&dir, "%s/ms-root-XXXXXX", base) < 0)
 		return NULL;
 	if (!mkdtemp(dir)) {
 		free(dir);

@@ -36,10 +36,11 @@ char *tu_tmpdir(void);
  */
 int tu_tmpdir_open_to(uid_t uid);
 /*
- * A new directory ms-root-XXXXXX under the current one, for files root
- * writes only where nobody else can steer it (root's caches): NULL unless
- * we are root and the current directory and every level above it are
- * root's and writable by no group or other.
+ * A new directory (malloc'd path) for a file only root may write, where
+ * nobody else can steer it (root's caches): under the current directory
+ * when it and every level above it are root's and writable by no group or
+ * other, else under /run when that is so; NULL when we are not root or
+ * neither is.
  */
 char *tu_root_tmpdir(void);
 /* cmocka setup and teardown: *state is a new tu_tmpdir, then removed. */
