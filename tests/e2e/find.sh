@@ -148,7 +148,6 @@ pass "the stale view: PACKAGE column ('-' as stale -o PACKAGE), Tab shows why an
 # is neither on screen nor in the window, so the search that wraps to it
 # has to ask the kernel.
 keys q
-tmux -S "$SOCK" kill-server 2>/dev/null
 explore 200 12 "$CPID"
 wait_for "the child's maps view, 12 lines" shows "pid $CPID stale-child-fin"
 MAPS=$(wc -l < "/proc/$CPID/maps")

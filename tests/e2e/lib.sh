@@ -102,9 +102,11 @@ start_stale_child() {
 }
 
 # explore COLS ROWS PID: start mapscope --delay=0.2 PID in the tmux session
-# ms, a COLS x ROWS terminal; again: in the same pane, in place of the last.
+# ms, a COLS x ROWS terminal; again: in the same pane, in place of the last,
+# resized (a new server in place of a killed one can race its exit).
 explore() {
 	if tmux -S "$SOCK" has-session -t ms 2>/dev/null; then
+		tmux -S "$SOCK" resize-window -t ms -x "$1" -y "$2" || fail "cannot resize the terminal"
 		tmux -S "$SOCK" respawn-pane -k -t ms "$BIN --delay=0.2 $3; sleep 60" ||
 			fail "cannot start mapscope again"
 		return
