@@ -82,7 +82,7 @@ static bool ours_open(struct ours *o, pid_t pid)
 
 	if (ms_proc_open(pid, &o->proc, &err) < 0)
 		return false;
-	o->root.fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	o->root = (struct ms_walk_root){ .fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC) };
 	return o->root.fd >= 0 && ms_walk_mounts_load(-1, &o->root.mounts, &err) == 0;
 }
 
