@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -99,7 +100,7 @@ static bool roots_alone(const char *dir)
 	/* The directory, then each level above it, "/" last. */
 	for (size_t len = strlen(path);; len = (size_t)(strrchr(path, '/') - path), path[len] = '\0') {
 		if (lstat(len ? path : "/", &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0 ||
-		    (st.st_mode & (S_IWGRP | S_IWOTH)))
+		    (st.st_mode & (S_IWGRP | S_IWOTH)) || !(st.st_mode & S_IXOTH))
 			return false;
 		if (!len)
 			return true;
@@ -358,6 +359,7 @@ int tu_mapped_dev(const char *path, unsigned *major, unsigned *minor)
 {
 	char fdinfo[64], *info = NULL, *mounts = NULL;
 	long long mnt = -1;
+	struct stat st;
 	int fd = open(path, O_PATH | O_CLOEXEC), rc = -1;
 
 	if (fd < 0)
@@ -382,5 +384,15 @@ int tu_mapped_dev(const char *path, unsigned *major, unsigned *minor)
 	}
 	free(info);
 	free(mounts);
+	/*
+	 * In a chroot that is no mount point, mountinfo leaves out the mount
+	 * the root sits in: there the file system's device is stat's, as it
+	 * is everywhere but on btrfs subvolumes.
+	 */
+	if (rc < 0 && stat(path, &st) == 0) {
+		*major = major(st.st_dev);
+		*minor = minor(st.st_dev);
+		rc = 0;
+	}
 	return rc;
 }

@@ -38,9 +38,9 @@ int tu_tmpdir_open_to(uid_t uid);
 /*
  * A new directory (malloc'd path) for a file only root may write, where
  * nobody else can steer it (root's caches): under the current directory
- * when it and every level above it are root's and writable by no group or
- * other, else under /run when that is so; NULL when we are not root or
- * neither is.
+ * when it and every level above it are root's, writable by no group or
+ * other and open to others' search (a test reads it as nobody), else under
+ * /run when that is so; NULL when we are not root or neither is.
  */
 char *tu_root_tmpdir(void);
 /* cmocka setup and teardown: *state is a new tu_tmpdir, then removed. */
@@ -86,7 +86,8 @@ int tu_copy(const char *src, const char *dst);
 /*
  * The device the kernel names path's mappings by (/proc/PID/maps,
  * PROCMAP_QUERY): its file system's, as /proc/self/mountinfo gives it for
- * the file's mount.  stat's st_dev differs on btrfs (a subvolume's).
+ * the file's mount (stat's st_dev where mountinfo lacks it: a chroot).
+ * stat's st_dev differs on btrfs (a subvolume's).
  * 0, or -1.
  */
 int tu_mapped_dev(const char *path, unsigned *major, unsigned *minor);
