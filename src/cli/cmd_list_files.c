@@ -13,7 +13,7 @@
 #include "core/base/escape.h"
 #include "core/files/fileinfo.h"
 #include "core/files/filemap.h"
-#include "core/pkg/pkgdb.h"
+#include "core/pkg/owner.h"
 #include "core/stale/ignore.h"
 #include "core/resid/residency.h"
 
@@ -176,8 +176,7 @@ static int add_packages(pid_t pid, const struct ms_filemap *fm, struct ms_pkg **
 			lens[n++] = ms_name_strip_deleted(fm->rows[i].name, fm->rows[i].name_len);
 		}
 	if (rc == 0)
-		rc = ms_pkgdb_lookup_with(MS_PKGDB_DIR, &(struct ms_pkgdb_opts){ .index_path = MS_PKGDB_INDEX },
-					  paths, lens, n, found, &err);
+		rc = ms_owner_lookup(paths, lens, n, found, &err);
 	for (size_t i = 0, k = 0; rc == 0 && i < fm->count; i++)
 		if (fm->rows[i].kind == MS_FILEKIND_FILE && fm->rows[i].name)
 			out[i] = found[k++];

@@ -46,6 +46,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/pkg/listlines.c src/core/pkg/listlines.h \
 	src/core/pkg/pathtable.c src/core/pkg/pathtable.h \
 	src/core/pkg/pkgindex.c src/core/pkg/pkgindex.h \
+	src/core/pkg/owner.c src/core/pkg/owner.h \
 	src/core/stale/stale.c src/core/stale/stale.h \
 	src/core/stale/stale_group.c src/core/stale/stale_group.h \
 	src/core/stale/stale_report.c src/core/stale/stale_report.h \
