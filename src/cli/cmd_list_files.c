@@ -44,17 +44,19 @@ void filecols_help(void)
 	cli_columns_help(filecols, FILECOL_COUNT);
 }
 
-/* The PACKAGE cell: "" for anonymous memory or where there is no dpkg database. */
-static char *package_cell(const struct cli_opts *o, const struct ms_filerow *r, const struct ms_pkg *pkg)
+/* The PACKAGE cell: "" where it was not asked (anonymous memory, another root). */
+static char *package_cell(const struct cli_opts *o, const struct ms_filerow *r)
 {
-	if (r->kind != MS_FILEKIND_FILE || !r->name || !pkg)
+	const struct ms_pkg *pkg = &r->info.pkg;
+
+	if (!r->info.pkg_known || r->info.pkg_why)
 		return strdup("");
 	if (!pkg->found)
 		return strdup("not packaged");
 	return ms_escape_dup(pkg->name, strnlen(pkg->name, sizeof(pkg->name)), o->escape_flags);
 }
 
-static char *render(const struct cli_opts *o, int col, const struct ms_filerow *r, const struct ms_pkg *pkg)
+static char *render(const struct cli_opts *o, int col, const struct ms_filerow *r)
 {
 	char buf[2 * MS_BUILD_ID_MAX + 64];
 	const char *text = buf;
@@ -85,7 +87,7 @@ static char *render(const struct cli_opts *o, int col, const struct ms_filerow *
 		text = ms_fileinfo_soname_text(&r->info);
 		return ms_escape_dup(text, strlen(text), o->escape_flags);
 	case FILECOL_VERSION: text = r->info.version; break;
-	case FILECOL_PACKAGE: return package_cell(o, r, pkg);
+	case FILECOL_PACKAGE: return package_cell(o, r);
 	default: break;
 	}
 	return strdup(text);
@@ -103,6 +105,8 @@ static unsigned wanted_info(const int *selected, size_t n, bool *rss)
 			what |= MS_FILEINFO_VERDICT;
 		else if (selected[i] == FILECOL_SONAME)
 			what |= MS_FILEINFO_SONAME;
+		else if (selected[i] == FILECOL_PACKAGE)
+			what |= MS_FILEINFO_PACKAGE;
 		else if (selected[i] == FILECOL_RSS)
 			*rss = true;
 	}
@@ -110,7 +114,7 @@ static unsigned wanted_info(const int *selected, size_t n, bool *rss)
 }
 
 static int add_lines(struct libscols_table *tb, const struct cli_opts *o, const int *selected,
-		     size_t n, const struct ms_filemap *fm, const struct ms_pkg *pkgs)
+		     size_t n, const struct ms_filemap *fm)
 {
 	for (size_t i = 0; i < fm->count; i++) {
 		struct libscols_line *ln = scols_table_new_line(tb, NULL);
@@ -118,7 +122,7 @@ static int add_lines(struct libscols_table *tb, const struct cli_opts *o, const 
 		if (!ln)
 			return -1;
 		for (size_t c = 0; c < n; c++) {
-			char *text = render(o, selected[c], &fm->rows[i], pkgs ? &pkgs[i] : NULL);
+			char *text = render(o, selected[c], &fm->rows[i]);
 
 			if (!text || scols_line_refer_data(ln, c, text) < 0) {
 				free(text);
@@ -146,52 +150,6 @@ static int add_residency(struct ms_proc *proc, struct ms_filemap *fm, const stru
 	if (rc < 0)
 		cli_error_pid(ms_proc_pid(proc), &err);
 	return rc < 0 ? ms_error_exit_status(err.code) : CLI_EXIT_OK;
-}
-
-static bool wants_package(const int *selected, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (selected[i] == FILECOL_PACKAGE)
-			return true;
-	return false;
-}
-
-/*
- * The package of every file row, in one lookup (rows of anonymous memory
- * ask nothing); *pkgs stays NULL where there is no dpkg database.
- */
-static int add_packages(pid_t pid, const struct ms_filemap *fm, struct ms_pkg **pkgs)
-{
-	const char **paths = calloc(fm->count ? fm->count : 1, sizeof(*paths));
-	size_t *lens = calloc(fm->count ? fm->count : 1, sizeof(*lens));
-	struct ms_pkg *out = calloc(fm->count ? fm->count : 1, sizeof(*out));
-	struct ms_pkg *found = calloc(fm->count ? fm->count : 1, sizeof(*found));
-	size_t n = 0;
-	struct ms_error err;
-	int rc = paths && lens && out && found ? 0 : ms_error_set(&err, MS_ERR_NOMEM, ENOMEM, "out of memory");
-
-	for (size_t i = 0; rc == 0 && i < fm->count; i++)
-		if (fm->rows[i].kind == MS_FILEKIND_FILE && fm->rows[i].name) {
-			paths[n] = fm->rows[i].name;
-			lens[n++] = ms_name_strip_deleted(fm->rows[i].name, fm->rows[i].name_len);
-		}
-	if (rc == 0)
-		rc = ms_owner_lookup(paths, lens, n, found, &err);
-	for (size_t i = 0, k = 0; rc == 0 && i < fm->count; i++)
-		if (fm->rows[i].kind == MS_FILEKIND_FILE && fm->rows[i].name)
-			out[i] = found[k++];
-	free(paths);
-	free(lens);
-	free(found);
-	if (rc == 0) {
-		*pkgs = out;
-		return CLI_EXIT_OK;
-	}
-	free(out);
-	if (rc == MS_ERR_NOTSUP)
-		return CLI_EXIT_OK;
-	cli_error_pid(pid, &err);
-	return ms_error_exit_status(err.code);
 }
 
 static int describe(struct ms_proc *proc, struct ms_maps *maps, struct ms_filemap *fm,
@@ -223,7 +181,6 @@ int cmd_list_by_file(pid_t pid, const struct cli_opts *o)
 	struct ms_proc *proc = NULL;
 	struct ms_maps *maps = NULL;
 	struct libscols_table *tb = NULL;
-	struct ms_pkg *pkgs = NULL;
 	struct ms_error err;
 	int selected[CLI_MAX_COLUMNS];
 	unsigned what;
@@ -250,14 +207,12 @@ int cmd_list_by_file(pid_t pid, const struct cli_opts *o)
 		goto out;
 	if (what && (status = describe(proc, maps, &fm, &list, what)) != CLI_EXIT_OK)
 		goto out;
-	if (wants_package(selected, (size_t)nsel) && (status = add_packages(pid, &fm, &pkgs)) != CLI_EXIT_OK)
-		goto out;
 	tb = cli_table_new(o, "files", filecols, selected, (size_t)nsel);
 	if (!tb) {
 		status = CLI_EXIT_FAIL;
 		goto out;
 	}
-	if (add_lines(tb, o, selected, (size_t)nsel, &fm, pkgs) < 0) {
+	if (add_lines(tb, o, selected, (size_t)nsel, &fm) < 0) {
 		cli_error("pid %d: out of memory", (int)pid);
 		status = CLI_EXIT_FAIL;
 		goto out;
@@ -266,7 +221,6 @@ int cmd_list_by_file(pid_t pid, const struct cli_opts *o)
 out:
 	if (tb)
 		scols_unref_table(tb);
-	free(pkgs);
 	ms_filemap_free(&fm);
 	ms_maplist_free(&list);
 	ms_maps_close(maps);

@@ -55,6 +55,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/procs/proclist_procfs.c src/core/procs/proclist_libproc2.c \
 	src/core/files/filemap.c src/core/files/filemap.h \
 	src/core/files/fileinfo.c src/core/files/fileinfo.h \
+	src/core/files/filepkg.c src/core/files/filepkg.h \
 	src/core/snap/snapshot.c src/core/snap/snapshot.h \
 	src/core/snap/snapshot_read.c \
 	src/core/snap/snapshot_write.c src/core/snap/snapshot_write.h \

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "files/fileinfo.h"
+#include "files/filepkg.h"
 #include "untrusted/lookup.h"
 #include "untrusted/mapfiles.h"
 
@@ -154,6 +155,8 @@ int ms_fileinfo_describe(struct ms_fileinfo_ctx *c, struct ms_filemap *fm,
 			return rc;
 		r->info.described = true;
 	}
+	if (what & MS_FILEINFO_PACKAGE)
+		return ms_filepkg_describe(NULL, fm, from, n, ms_stale_ctx_other_root(c->stale, c->proc), err);
 	return 0;
 }
 

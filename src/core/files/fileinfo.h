@@ -18,7 +18,10 @@
  *     else; for a file replaced or deleted since, its running copy
  *     through map_files (mapfiles.h, root only; soname_why says why not);
  *     then soname.h's bounded reader.  The version comes from the
- *     name alone.
+ *     name alone;
+ *   - package: filepkg.h, for the rows of the call whose package is not
+ *     known yet (info.pkg_known), in one lookup of every database, and
+ *     only for a process under our own root.
  * A described row keeps its answers (info.described); ms_filemap_build
  * carries them to the next map, so a refresh does not read files again.
  * ms_fileinfo_forget drops the context's lookups and verdicts, so the next
@@ -44,7 +47,8 @@
 #define MS_FILEINFO_BUILD_ID 0x1u
 #define MS_FILEINFO_VERDICT 0x2u
 #define MS_FILEINFO_SONAME 0x4u
-#define MS_FILEINFO_ALL (MS_FILEINFO_BUILD_ID | MS_FILEINFO_VERDICT | MS_FILEINFO_SONAME)
+#define MS_FILEINFO_PACKAGE 0x8u
+#define MS_FILEINFO_ALL (MS_FILEINFO_BUILD_ID | MS_FILEINFO_VERDICT | MS_FILEINFO_SONAME | MS_FILEINFO_PACKAGE)
 
 struct ms_fileinfo_ctx;
 

@@ -36,6 +36,7 @@
 #include "base/error.h"
 #include "maps/mapping.h"
 #include "elf/soname.h"
+#include "pkg/pkgdb.h"
 #include "stale/stale.h"
 
 enum ms_filekind {
@@ -64,6 +65,9 @@ struct ms_fileinfo {
 	char version[MS_VERSION_MAX + 1]; /* from the name; "" when it carries none */
 	bool rss_known;
 	uint64_t rss;
+	bool pkg_known;          /* filepkg.h looked the package up */
+	struct ms_pkg pkg;       /* found = false: not packaged (or pkg_why) */
+	const char *pkg_why;     /* static text when it could not be asked, or NULL */
 };
 
 struct ms_filerow {
