@@ -102,7 +102,11 @@ static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *c
 	p = &r->procs[r->count];
 	memset(p, 0, sizeof(*p));
 	p->pid = ms_proc_pid(proc);
-	rc = ms_stale_scan(ctx, maps, opts->scan_flags, &p->files, err);
+	/* Files shown although current: their process's executable is marked too. */
+	rc = ms_stale_scan(ctx, maps,
+			   opts->scan_flags | (opts->show & ((1u << MS_STALE_OK) | (1u << MS_STALE_IGNORED))
+						       ? MS_STALE_MARK_EXE : 0),
+			   &p->files, err);
 	if (rc < 0) {
 		ms_stale_list_free(&p->files);
 		return rc;
