@@ -82,7 +82,7 @@ static void test_json_matches_core(void **state)
 	size_t i, twice = 0;
 	bool libc = false;
 
-	assert_int_equal(msrun_capture((const char *const[]){ "list", c->pid, "--by-file", "-J", "-b", "-o",
+	assert_int_equal(msrun_capture((const char *const[]){ "list", c->pid, "--by-file", "-J", "-o",
 			 "START,KIND,MAPS,SIZE,PERMS,INODE,SONAME,FILEVER,NAME", NULL }, NULL, &out, NULL), 0);
 	root = json_loads(out, 0, &jerr);
 	if (!root)
