@@ -4,7 +4,8 @@
 # ioctl never reports it), on ms-residency-fixture, whose pages are in
 # known states and which touches nothing after "ready":
 #   - the table's and -r's last line is "total" with SIZE, RSS and SWAP;
-#   - -J has a "total" object (mappings, size, rss, swap) beside the array;
+#   - -J has a "total" object (mappings, size, rss, swap) beside the array,
+#     numbers of bytes without -b;
 #   - the streaming writer and libsmartcols print the same bytes;
 #   - -o picks where the sums show; --by-file refuses it.
 set -u
@@ -50,7 +51,7 @@ last=$(tail -n 1 "$tmp/raw")
 [ "$(($(wc -l < "$tmp/raw") - 1))" -eq "$maps" ] || fail "-r: $(wc -l < "$tmp/raw") lines for $maps mappings and a total"
 ok "-r -b: the last line sums SIZE $size, RSS $rss, SWAP $swap as smaps does"
 
-"$BIN" list "$pid" --total -J -b > "$tmp/json" || fail "list --total -J failed"
+"$BIN" list "$pid" --total -J > "$tmp/json" || fail "list --total -J failed"
 python3 - "$tmp/json" "$maps" "$size" "$rss" "$swap" <<'PY' || fail "-J total differs from smaps"
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -59,7 +60,10 @@ assert doc["total"] == want, (doc["total"], want)
 assert len(doc["mappings"]) == want["mappings"]
 assert sum(m["size"] for m in doc["mappings"]) == want["size"]
 PY
-ok "-J -b: a \"total\" object beside the mappings, equal to smaps"
+ok "-J: a \"total\" object beside the mappings, numbers of bytes equal to smaps"
+"$BIN" list "$pid" --total -J -b > "$tmp/json-b" || fail "list --total -J -b failed"
+cmp -s "$tmp/json" "$tmp/json-b" || fail "-J and -J -b differ: sizes are not bytes by default"
+ok "-J prints sizes in bytes with or without -b"
 
 for args in "-J" "-J -b" "-r" "-r -b" ""; do
 	# shellcheck disable=SC2086

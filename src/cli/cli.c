@@ -110,7 +110,11 @@ int cli_opts_common(struct cli_opts *o, int opt, const char *arg)
 
 	switch (opt) {
 	case 'o': o->columns = arg; return 1;
-	case 'J': o->json = true; return 1;
+	case 'J':
+		/* JSON sizes are numbers of bytes, as lsblk -J -b prints them. */
+		o->json = true;
+		o->bytes = true;
+		return 1;
 	case 'r': o->raw = true; return 1;
 	case 'n': o->noheadings = true; return 1;
 	case 'b': o->bytes = true; return 1;

@@ -2,6 +2,10 @@
  * cli.h - what the batch commands share: option parsing, column selection
  * and libsmartcols output in util-linux's conventions (-o, -J, -r, -n, -b).
  *
+ * Sizes are human-readable ("188K") in tables and raw output unless -b,
+ * and JSON numbers of bytes with -J, as lsblk -J -b prints them; addresses
+ * stay hex strings.
+ *
  * A command describes its columns in a table of struct cli_column, picks its
  * defaults, and lets cli_columns_parse turn "-o START,NAME" (or "-o +BUILDID"
  * to add to the defaults) into indexes.  cli_table_new builds a libsmartcols
@@ -38,7 +42,7 @@ struct cli_column {
 	double whint;
 	int flags;     /* SCOLS_FL_* */
 	int json_type; /* SCOLS_JSON_*; numbers only when sizes are in bytes */
-	bool numeric_in_bytes; /* a size: human-readable unless -b */
+	bool numeric_in_bytes; /* a size: human-readable unless -b or -J (a JSON number of bytes) */
 	const char *help;
 };
 
@@ -48,7 +52,7 @@ struct cli_opts {
 	bool json;
 	bool raw;
 	bool noheadings;
-	bool bytes;
+	bool bytes;    /* sizes in bytes: -b, and always with -J */
 	unsigned filter;
 	unsigned escape_flags; /* MS_ESC_ASCII outside UTF-8 locales */
 };

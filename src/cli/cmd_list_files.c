@@ -28,14 +28,14 @@ const struct cli_column filecols[FILECOL_COUNT] = {
 	[FILECOL_INODE] = { "INODE", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "inode of the file, 0 if anonymous" },
 	[FILECOL_START] = { "START", 12, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, false, "start of its first mapping (hex)" },
 	[FILECOL_BUILDID] = { "BUILDID", 40, 0, SCOLS_JSON_STRING, false, "GNU build ID of the mapped file (hex; ioctl backend)" },
-	[FILECOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false, "stale verdict: ok, same build, replaced, deleted, ignored, unknown" },
+	[FILECOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false, "stale verdict: ok, same-build, replaced, deleted, ignored, unknown" },
 	[FILECOL_SONAME] = { "SONAME", 12, 0, SCOLS_JSON_STRING, false, "SONAME from the ELF dynamic section, escaped; ? when unknown" },
-	[FILECOL_VERSION] = { "VERSION", 6, 0, SCOLS_JSON_STRING, false, "version the file name carries (libz.so.1.2.13: 1.2.13)" },
+	[FILECOL_FILEVER] = { "FILEVER", 7, 0, SCOLS_JSON_STRING, false, "the version the file name carries (libz.so.1.2.13: 1.2.13; libc.so.6: 6), not the library's own" },
 	[FILECOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false, "Debian package whose list holds the file's path, escaped; \"not packaged\" for none" },
 };
 
 static const int file_defaults[] = {
-	FILECOL_MAPS, FILECOL_SIZE, FILECOL_PERMS, FILECOL_VERSION, FILECOL_SONAME, FILECOL_NAME,
+	FILECOL_MAPS, FILECOL_SIZE, FILECOL_PERMS, FILECOL_FILEVER, FILECOL_SONAME, FILECOL_NAME,
 };
 
 void filecols_help(void)
@@ -86,7 +86,7 @@ static char *render(const struct cli_opts *o, int col, const struct ms_filerow *
 	case FILECOL_SONAME:
 		text = ms_fileinfo_soname_text(&r->info);
 		return ms_escape_dup(text, strlen(text), o->escape_flags);
-	case FILECOL_VERSION: text = r->info.version; break;
+	case FILECOL_FILEVER: text = r->info.filever; break;
 	case FILECOL_PACKAGE: return package_cell(o, r);
 	default: break;
 	}

@@ -33,7 +33,7 @@ static const struct cli_column who_own_cols[WHOCOL_MAP0] = {
 	[WHOCOL_PID] = { "PID", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "process ID" },
 	[WHOCOL_COMM] = { "COMM", 0.1, 0, SCOLS_JSON_STRING, false, "command name (escaped)" },
 	[WHOCOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false,
-			     "stale verdict: ok, same build, replaced, deleted, ignored, unknown" },
+			     "stale verdict: ok, same-build, replaced, deleted, ignored, unknown" },
 };
 
 /* PID and COMM, then the mapping columns of `list`. */

@@ -201,10 +201,7 @@ int stale_metrics_write(FILE *out, const struct ms_stale_report *r, const struct
 	for (int v = 0; v < MS_STALE_VERDICT_COUNT; v++) {
 		const char *name = ms_stale_verdict_name((enum ms_stale_verdict)v);
 
-		fprintf(out, "mapscope_stale_files{verdict=\"");
-		for (; *name; name++)
-			fputc(*name == ' ' ? '_' : *name, out);
-		fprintf(out, "\"} %zu\n", r->totals.files[v]);
+		fprintf(out, "mapscope_stale_files{verdict=\"%s\"} %zu\n", name, r->totals.files[v]);
 	}
 	fprintf(out, "# HELP mapscope_stale_processes Processes that map a deleted or replaced file.\n"
 		"# TYPE mapscope_stale_processes gauge\n"

@@ -18,7 +18,7 @@ const struct cli_column stalecols[STALECOL_COUNT] = {
 	[STALECOL_CONTAINER] = { "CONTAINER", 0.1, 0, SCOLS_JSON_STRING, false,
 				 "where a process under another root lives: ENGINE:ID, machine:NAME or \"other root\"" },
 	[STALECOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false,
-			       "deleted, replaced, same build, unknown, ignored or ok (file lines)" },
+			       "deleted, replaced, same-build, unknown, ignored or ok (file lines)" },
 	[STALECOL_PACKAGE] = { "PACKAGE", 0.1, 0, SCOLS_JSON_STRING, false,
 			       "dpkg package owning a deleted or replaced file, and its version now (file lines; "
 			       "empty on systems without dpkg, and for processes under another root)" },

@@ -15,7 +15,8 @@
  * What the user chose is a struct tui_colset per view: the order of the
  * non-last columns and which of them are hidden.  The config file stores it
  * as `columns.VIEW = NAME,NAME,...` (the shown columns, in order; see
- * settings.h).  The last column is always shown, always last.
+ * settings.h).  A column's former name still reads as the column (the
+ * files view's VERSION is FILEVER now); it is saved under its new name.  The last column is always shown, always last.
  *
  * tui_layout_make places the shown columns on a screen `width` wide, each
  * cell followed by one space, the last column from last_x on.  The last
@@ -50,7 +51,7 @@ enum tui_pcol_id { TUI_PC_PID, TUI_PC_USER, TUI_PC_MAPS, TUI_PC_MAPPED, TUI_PC_R
 enum tui_mcol_id { TUI_MC_RANGE, TUI_MC_SIZE, TUI_MC_RSS, TUI_MC_PERMS, TUI_MC_OFFSET, TUI_MC_DEV,
 		   TUI_MC_NAME };
 enum tui_fcol_id { TUI_FC_MAPS, TUI_FC_SIZE, TUI_FC_RSS, TUI_FC_PERMS, TUI_FC_VERDICT,
-		   TUI_FC_VERSION, TUI_FC_SONAME, TUI_FC_BUILDID, TUI_FC_NAME };
+		   TUI_FC_FILEVER, TUI_FC_SONAME, TUI_FC_BUILDID, TUI_FC_NAME };
 enum tui_scol_id { TUI_SC_PID, TUI_SC_USER, TUI_SC_FILES, TUI_SC_LAST };
 
 #define TUI_COLS_MAX 16

@@ -595,8 +595,8 @@ static void file_cell(const void *ctx, int id, char *out, size_t size)
 		if (r->info.verdict_known)
 			snprintf(out, size, "%s", ms_stale_verdict_name(r->info.verdict.verdict));
 		break;
-	case TUI_FC_VERSION:
-		ascii_cell(out, 9, r->info.version, strlen(r->info.version));
+	case TUI_FC_FILEVER:
+		ascii_cell(out, 9, r->info.filever, strlen(r->info.filever));
 		break;
 	case TUI_FC_SONAME:
 		text = ms_fileinfo_soname_text(&r->info);

@@ -82,8 +82,8 @@ static void test_json_matches_core(void **state)
 	size_t i, twice = 0;
 	bool libc = false;
 
-	assert_int_equal(msrun_capture((const char *const[]){ "list", c->pid, "--by-file", "-J", "-b", "-o",
-			 "START,KIND,MAPS,SIZE,PERMS,INODE,SONAME,VERSION,NAME", NULL }, NULL, &out, NULL), 0);
+	assert_int_equal(msrun_capture((const char *const[]){ "list", c->pid, "--by-file", "-J", "-o",
+			 "START,KIND,MAPS,SIZE,PERMS,INODE,SONAME,FILEVER,NAME", NULL }, NULL, &out, NULL), 0);
 	root = json_loads(out, 0, &jerr);
 	if (!root)
 		fail_msg("not JSON: %s", jerr.text);
@@ -108,7 +108,7 @@ static void test_json_matches_core(void **state)
 		}
 		if (strstr(name, "/libc.so.6")) {
 			assert_string_equal(json_string_value(json_object_get(f, "soname")), "libc.so.6");
-			assert_string_equal(json_string_value(json_object_get(f, "version")), "6");
+			assert_string_equal(json_string_value(json_object_get(f, "filever")), "6");
 			libc = true;
 		}
 	}
@@ -200,7 +200,7 @@ static void test_help_lists_columns(void **state)
 	assert_int_equal(msrun_capture((const char *const[]){ "list", "--help", NULL }, NULL, &out, NULL), 0);
 	assert_non_null(strstr(out, "--by-file"));
 	assert_non_null(strstr(out, "SONAME"));
-	assert_non_null(strstr(out, "VERSION"));
+	assert_non_null(strstr(out, "FILEVER"));
 	assert_non_null(strstr(out, "PACKAGE"));
 	free(out);
 	assert_int_equal(msrun_capture((const char *const[]){ "list", "1", "--by-file", "-o", "NOPE", NULL },

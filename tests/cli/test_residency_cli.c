@@ -1,5 +1,5 @@
 /*
- * RSS and SWAP in `list`: with -b -J every mapping's numbers equal what
+ * RSS and SWAP in `list`: with -J (numbers of bytes by default) every mapping's numbers equal what
  * /proc/PID/smaps says, the default columns leave residency out, and
  * human-readable sizes follow the SIZE column's style.  `who` fills the
  * same columns for the mappings it finds.  `snapshot --residency` keeps
@@ -44,7 +44,7 @@ static json_t *list_json(pid_t pid, const char *columns)
 	char pidarg[16];
 
 	snprintf(pidarg, sizeof(pidarg), "%d", (int)pid);
-	return run_json((const char *const[]){ "list", pidarg, "-J", "-b", "-o", columns, NULL });
+	return run_json((const char *const[]){ "list", pidarg, "-J", "-o", columns, NULL });
 }
 
 static uint64_t hexval(json_t *v)
@@ -140,10 +140,10 @@ static void test_who_rss_equals_smaps(void **state)
 
 	assert_non_null(f);
 	assert_true(asprintf(&path, "%s/partial.dat", fx->dir) > 0);
-	assert_int_equal(expect_smaps_numbers(fx->pid, (const char *const[]){ "who", path, "-J", "-b", "-o",
+	assert_int_equal(expect_smaps_numbers(fx->pid, (const char *const[]){ "who", path, "-J", "-o",
 									  "PID,START,END,RSS,SWAP", NULL }), 1);
 	/* Two pages were read, MADV_RANDOM: exactly those are resident. */
-	root = run_json((const char *const[]){ "who", path, "-J", "-b", "-o", "PID,START,RSS", NULL });
+	root = run_json((const char *const[]){ "who", path, "-J", "-o", "PID,START,RSS", NULL });
 	json_array_foreach(json_object_get(root, "mappings"), i, m) {
 		if (json_integer_value(json_object_get(m, "pid")) != fx->pid)
 			continue;
@@ -299,7 +299,7 @@ static json_t *diff_json(const char *a, const char *b, int want_status)
 	json_error_t jerr;
 	json_t *root;
 
-	assert_int_equal(msrun_capture((const char *const[]){ "diff", "--residency", a, b, "-J", "-b", "-o",
+	assert_int_equal(msrun_capture((const char *const[]){ "diff", "--residency", a, b, "-J", "-o",
 							    "START,OLDRSS,RSS,RSSDIFF,SWAPDIFF,FIELDS", NULL },
 				     NULL, &out, NULL), want_status);
 	root = json_loads(out, 0, &jerr);

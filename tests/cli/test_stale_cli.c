@@ -170,6 +170,8 @@ static void test_stale_openmetrics(void **state)
 	assert_int_equal(run(fx, args), 1);
 	assert_non_null(strstr(fx->out, "\nmapscope_stale_processes 1\n"));
 	assert_non_null(strstr(fx->out, "mapscope_stale_files{verdict=\"deleted\"} 1\n"));
+	/* The label spells verdicts as every other output does. */
+	assert_non_null(strstr(fx->out, "mapscope_stale_files{verdict=\"same-build\"} 0\n"));
 	assert_non_null(strstr(fx->out, "# TYPE mapscope_stale_processes gauge\n"));
 	len = strlen(fx->out);
 	assert_true(len > 6);

@@ -45,12 +45,11 @@ case_of() {
 # row_text CASE: the text that names CASE's file wherever it is shown.
 row_text() { if [ "$1" = memfd ]; then echo "/memfd:ms-stale"; else echo "/libv-$1.so"; fi; }
 # leading_verdict PLACE FILE: for each case, the verdict at the start of
-# FILE's first line naming it ("same build" is two words; raw output
-# writes its blank as \x20), to $GOT/PLACE.
+# FILE's first line naming it (every verdict is one word: "same-build"),
+# to $GOT/PLACE.
 leading_verdict() {
 	for c in $CASES; do
-		grep -F "$(row_text "$c")" "$2" | head -1 | sed 's/\\x20/ /' |
-			awk -v c="$c" '{ print c, ($1 == "same" && $2 == "build") ? "same build" : $1 }'
+		grep -F "$(row_text "$c")" "$2" | head -1 | awk -v c="$c" '{ print c, $1 }'
 	done | sort > "$GOT/$1"
 }
 # verdicts_json [PID]: from JSON on stdin, "NAME<TAB>VERDICT" for every
@@ -119,10 +118,10 @@ export XDG_CONFIG_HOME
 [ $? -le 1 ] || fail "stale -J failed: $(cat "$TMP/stale.json")"
 verdicts_json "$CPID" < "$TMP/stale.json" | by_case stale-json
 printf '%s\n' "deleted deleted" "ignored ignored" "memfd ignored" "replaced replaced" \
-	"same same build" > "$TMP/want"
+	"same same-build" > "$TMP/want"
 cmp -s "$TMP/want" "$GOT/stale-json" ||
 	fail "stale -J: $(tr '\n' ',' < "$GOT/stale-json"), want $(tr '\n' ',' < "$TMP/want")"
-pass "stale -J: deleted, replaced, same build, ignored (a rule), ignored (memfd)"
+pass "stale -J: deleted, replaced, same-build, ignored (a rule), ignored (memfd)"
 REF="$GOT/stale-json"
 # ref CASE: the reference verdict.
 ref() { awk -v c="$1" '$1 == c { sub(/^[^ ]+ /, ""); print }' "$REF"; }

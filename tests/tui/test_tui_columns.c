@@ -239,6 +239,24 @@ static void test_colset_lines(void **state)
 	assert_false(tui_colset_toggle(&s, TUI_CV_MAPS, 0)); /* START-END */
 }
 
+/* A settings file saved when FILEVER was VERSION still loads, and saves the new name. */
+static void test_colset_former_name(void **state)
+{
+	struct tui_colset s;
+	char text[256];
+
+	(void)state;
+	assert_int_equal(tui_colset_parse(&s, TUI_CV_FILES, "MAPS,version,SONAME,NAME"), 0);
+	assert_int_equal(s.order[1], TUI_FC_FILEVER);
+	assert_false(s.hidden & (1u << TUI_FC_FILEVER));
+	tui_colset_format(&s, TUI_CV_FILES, text, sizeof(text));
+	assert_string_equal(text, "MAPS,FILEVER,SONAME,NAME");
+	/* Both names are one column: naming it twice is the usual error. */
+	assert_int_equal(tui_colset_parse(&s, TUI_CV_FILES, "FILEVER,VERSION,NAME"), -1);
+	/* The former name is the files view's only. */
+	assert_int_equal(tui_colset_parse(&s, TUI_CV_MAPS, "VERSION,NAME"), -1);
+}
+
 /* `hide` keeps working; a columns.maps line wins over it. */
 static void test_hide_and_columns(void **state)
 {
@@ -359,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_sort_click),
 		cmocka_unit_test(test_one_arrow_meaning),
 		cmocka_unit_test(test_colset_lines),
+		cmocka_unit_test(test_colset_former_name),
 		cmocka_unit_test(test_hide_and_columns),
 		cmocka_unit_test_setup_teardown(test_save_round_trip, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_save_refuses_symlink, tu_tmpdir_setup,

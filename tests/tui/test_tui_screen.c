@@ -536,7 +536,7 @@ static void files_model(struct tui_fileview *fv, size_t height)
 			continue;
 		r->info.verdict_known = true;
 		r->info.verdict.verdict = r->inode == 22 ? MS_STALE_DELETED : MS_STALE_OK;
-		ms_version_from_name(r->name, r->name_len, r->info.version);
+		ms_version_from_name(r->name, r->name_len, r->info.filever);
 		r->info.build_id_len = r->inode == 20 ? 20 : 0;
 		for (int b = 0; b < 20; b++)
 			r->info.build_id[b] = (unsigned char)(0xa0 + b);

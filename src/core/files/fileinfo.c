@@ -139,7 +139,7 @@ int ms_fileinfo_describe(struct ms_fileinfo_ctx *c, struct ms_filemap *fm,
 			r->info.described = true;
 			continue;
 		}
-		ms_version_from_name(r->name, r->name_len, r->info.version);
+		ms_version_from_name(r->name, r->name_len, r->info.filever);
 		if (what & MS_FILEINFO_BUILD_ID)
 			rc = describe_build_id(c, r, err);
 		if (rc == 0 && (what & MS_FILEINFO_VERDICT)) {

@@ -62,7 +62,7 @@ struct ms_fileinfo {
 	int soname_rc;           /* 0, MS_END (none) or an error: soname_why says */
 	char soname[MS_SONAME_MAX + 1];
 	char soname_why[160];
-	char version[MS_VERSION_MAX + 1]; /* from the name; "" when it carries none */
+	char filever[MS_VERSION_MAX + 1]; /* the version the name carries; "" when none */
 	bool rss_known;
 	uint64_t rss;
 	bool pkg_known;          /* filepkg.h looked the package up */

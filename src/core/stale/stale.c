@@ -29,7 +29,7 @@ struct ms_stale_ctx {
 
 static const char *const verdict_names[MS_STALE_VERDICT_COUNT] = {
 	[MS_STALE_OK] = "ok",
-	[MS_STALE_SAME_BUILD] = "same build",
+	[MS_STALE_SAME_BUILD] = "same-build",
 	[MS_STALE_IGNORED] = "ignored",
 	[MS_STALE_UNKNOWN] = "unknown",
 	[MS_STALE_REPLACED] = "replaced",
@@ -47,7 +47,7 @@ int ms_stale_verdict_parse(const char *s, enum ms_stale_verdict *out)
 		const char *n = verdict_names[v];
 		size_t i = 0;
 
-		while (n[i] && (s[i] == n[i] || (n[i] == ' ' && (s[i] == '-' || s[i] == '_'))))
+		while (n[i] && (s[i] == n[i] || (n[i] == '-' && (s[i] == '_' || s[i] == ' '))))
 			i++;
 		if (!n[i] && !s[i]) {
 			*out = (enum ms_stale_verdict)v;
@@ -186,7 +186,7 @@ static bool same_file(const struct ms_lookup *l, const struct ms_mapping *m)
 	       l->dev_major == m->dev_major && l->dev_minor == m->dev_minor;
 }
 
-/* A file other than the mapped one is at the path: replaced, same build or unknown. */
+/* A file other than the mapped one is at the path: replaced, same-build or unknown. */
 static int judge_other_file(const struct ms_lookup_root *root, const char *path, size_t len,
 			    struct ms_lookup *l, struct subject *s, bool marked_deleted,
 			    struct ms_stale_result *out)

@@ -8,7 +8,7 @@
  *                 the path now;
  *   - replaced:   another file is at the path (other device or inode), and
  *                 its build ID differs or cannot be compared;
- *   - same build: another file is at the path, with the mapping's GNU build
+ *   - same-build: another file is at the path, with the mapping's GNU build
  *                 ID: a reinstall of identical code, no restart needed;
  *   - unknown:    mapscope cannot tell (no access to /proc/PID/root, a failed
  *                 lookup, a filesystem whose device numbers do not identify
@@ -47,7 +47,7 @@
  * kernel reads the file's ELF headers for one) gets it from the kernel
  * through the engine (ms_maps_build_id_of: PROCMAP_QUERY, also under the
  * text backend) only when another file is at the path, where the build IDs
- * decide between replaced and same build.  So no verdict says "no build ID"
+ * decide between replaced and same-build.  So no verdict says "no build ID"
  * about a mapping whose build ID the kernel would give.
  *
  * Calls for a front end:
@@ -92,9 +92,12 @@ struct ms_stale_result {
 	char why[MS_STALE_WHY_MAX]; /* one line; may quote an ignore rule's reason */
 };
 
-/* "ok", "same build", "ignored", "unknown", "replaced", "deleted". */
+/*
+ * "ok", "same-build", "ignored", "unknown", "replaced", "deleted": one word
+ * each, the same in tables, JSON, --show and metric labels.
+ */
 const char *ms_stale_verdict_name(enum ms_stale_verdict v);
-/* The name, or with '-' or '_' for the space ("same-build"); -1 if unknown. */
+/* The name, or with '_' or ' ' for the '-' ("same_build", as older versions took); -1 if unknown. */
 int ms_stale_verdict_parse(const char *s, enum ms_stale_verdict *out);
 bool ms_stale_verdict_is_stale(enum ms_stale_verdict v);
 

@@ -225,8 +225,17 @@ static void test_verdict_names(void **state)
 		assert_int_equal(ms_stale_verdict_parse(ms_stale_verdict_name((enum ms_stale_verdict)i), &v), 0);
 		assert_int_equal(v, i);
 	}
+	/* One spelling everywhere; the older ones still parse (--show=same_build). */
+	assert_string_equal(ms_stale_verdict_name(MS_STALE_SAME_BUILD), "same-build");
 	assert_int_equal(ms_stale_verdict_parse("same-build", &v), 0);
 	assert_int_equal(v, MS_STALE_SAME_BUILD);
+	v = MS_STALE_OK;
+	assert_int_equal(ms_stale_verdict_parse("same_build", &v), 0);
+	assert_int_equal(v, MS_STALE_SAME_BUILD);
+	v = MS_STALE_OK;
+	assert_int_equal(ms_stale_verdict_parse("same build", &v), 0);
+	assert_int_equal(v, MS_STALE_SAME_BUILD);
+	assert_int_equal(ms_stale_verdict_parse("same-build-x", &v), -1);
 	assert_int_equal(ms_stale_verdict_parse("stale", &v), -1);
 	assert_int_equal(ms_stale_verdict_parse("same", &v), -1);
 	assert_true(ms_stale_verdict_is_stale(MS_STALE_DELETED));
