@@ -474,7 +474,7 @@ pkg_lookup_row() {
 # `list --by-file` with PACKAGE, on a python3 that has imported about 30
 # extension modules and libraries, against the same without PACKAGE.
 package_list_case() {
-	local case="list --by-file -o +PACKAGE vs without, python3 with 30 modules" pid t ta tb x py=python3
+	local case="list --by-file (PACKAGE, VERSION) vs without them, python3 with 30 modules" pid t ta tb x py=python3
 	local imports="ssl, sqlite3, ctypes, decimal, lzma, bz2, zlib, json, csv, hashlib, curses, readline, uuid, socket, select, mmap, array, math, cmath, binascii, unicodedata, pyexpat, xml.etree.ElementTree, asyncio, multiprocessing, queue, zoneinfo, dbm.ndbm, _curses_panel, _multibytecodec, _codecs_jp"
 	# Debian's own, whose files dpkg lists; another (pyenv, /usr/local) is
 	# packaged by nobody, and only the full scan of every list can say so.
@@ -497,7 +497,7 @@ signal.pause()"; then
 		return
 	fi
 	pid=${started[-1]}
-	if ! t=$(hf_pair "list.package" "$MS_BIN list $pid --by-file -o +PACKAGE" "$MS_BIN list $pid --by-file"); then
+	if ! t=$(hf_pair "list.package" "$MS_BIN list $pid --by-file" "$MS_BIN list $pid --by-file -o MAPS,SIZE,PERMS,SONAME,NAME"); then
 		row "$case" "-" "<= 2.0x" "skipped (hyperfine failed)"
 	else
 		read -r ta tb <<<"$t"

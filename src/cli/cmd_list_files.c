@@ -31,11 +31,15 @@ const struct cli_column filecols[FILECOL_COUNT] = {
 	[FILECOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false, "stale verdict: ok, same-build, replaced, deleted, ignored, unknown" },
 	[FILECOL_SONAME] = { "SONAME", 12, 0, SCOLS_JSON_STRING, false, "SONAME from the ELF dynamic section, escaped; ? when unknown" },
 	[FILECOL_FILEVER] = { "FILEVER", 7, 0, SCOLS_JSON_STRING, false, "the version the file name carries (libz.so.1.2.13: 1.2.13; libc.so.6: 6), not the library's own" },
-	[FILECOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false, "Debian package whose list holds the file's path, escaped; \"not packaged\" for none" },
+	[FILECOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false, "package that owns the file (dpkg, rpm or a Python distribution), escaped; \"not packaged\" for none" },
+	[FILECOL_PKGVERSION] = { "VERSION", 10, 0, SCOLS_JSON_STRING, false, "package version of the copy mapped: the installed one, or for a replaced or deleted file the one that ran (\"unknown\" when that cannot be known)" },
+	[FILECOL_INSTALLED] = { "INSTALLED", 10, 0, SCOLS_JSON_STRING, false, "package version installed now" },
+	[FILECOL_PKGSOURCE] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which database answered PACKAGE: dpkg, rpm, python or none" },
+	[FILECOL_VENDORED] = { "VENDORED", 8, 0, SCOLS_JSON_STRING, false, "the Python distribution that vendors the file in its NAME.libs folder" },
 };
 
 static const int file_defaults[] = {
-	FILECOL_MAPS, FILECOL_SIZE, FILECOL_PERMS, FILECOL_FILEVER, FILECOL_SONAME, FILECOL_NAME,
+	FILECOL_MAPS, FILECOL_SIZE, FILECOL_PERMS, FILECOL_PACKAGE, FILECOL_PKGVERSION, FILECOL_SONAME, FILECOL_NAME,
 };
 
 void filecols_help(void)
@@ -44,16 +48,36 @@ void filecols_help(void)
 	cli_columns_help(filecols, FILECOL_COUNT);
 }
 
-/* The PACKAGE cell: "" where it was not asked (anonymous memory, another root). */
-static char *package_cell(const struct cli_opts *o, const struct ms_filerow *r)
+static char *escaped_field(const struct cli_opts *o, const char *field, size_t size)
+{
+	return ms_escape_dup(field, strnlen(field, size), o->escape_flags);
+}
+
+/*
+ * The package cells: "" (null in JSON) where nothing was asked (anonymous
+ * memory, another root) or where the answer has no such part.
+ */
+static char *package_cell(const struct cli_opts *o, int col, const struct ms_filerow *r)
 {
 	const struct ms_pkg *pkg = &r->info.pkg;
 
 	if (!r->info.pkg_known || r->info.pkg_why)
 		return strdup("");
+	if (col == FILECOL_PKGSOURCE)
+		return strdup(ms_pkg_source_name(pkg->found ? pkg->source : MS_PKG_SOURCE_NONE));
 	if (!pkg->found)
-		return strdup("not packaged");
-	return ms_escape_dup(pkg->name, strnlen(pkg->name, sizeof(pkg->name)), o->escape_flags);
+		return strdup(col == FILECOL_PACKAGE ? "not packaged" : "");
+	switch (col) {
+	case FILECOL_PACKAGE: return escaped_field(o, pkg->name, sizeof(pkg->name));
+	case FILECOL_INSTALLED: return escaped_field(o, pkg->version, sizeof(pkg->version));
+	case FILECOL_VENDORED: return pkg->vendored ? escaped_field(o, pkg->name, sizeof(pkg->name)) : strdup("");
+	default: break;
+	}
+	if (pkg->running_state == MS_PKG_RUNNING_UNKNOWN)
+		return strdup(o->json ? "" : "unknown");
+	if (pkg->running_state == MS_PKG_RUNNING_KNOWN)
+		return escaped_field(o, pkg->running, sizeof(pkg->running));
+	return escaped_field(o, pkg->version, sizeof(pkg->version));
 }
 
 static char *render(const struct cli_opts *o, int col, const struct ms_filerow *r)
@@ -87,7 +111,12 @@ static char *render(const struct cli_opts *o, int col, const struct ms_filerow *
 		text = ms_fileinfo_soname_text(&r->info);
 		return ms_escape_dup(text, strlen(text), o->escape_flags);
 	case FILECOL_FILEVER: text = r->info.filever; break;
-	case FILECOL_PACKAGE: return package_cell(o, r);
+	case FILECOL_PACKAGE:
+	case FILECOL_PKGVERSION:
+	case FILECOL_INSTALLED:
+	case FILECOL_PKGSOURCE:
+	case FILECOL_VENDORED:
+		return package_cell(o, col, r);
 	default: break;
 	}
 	return strdup(text);
@@ -105,7 +134,7 @@ static unsigned wanted_info(const int *selected, size_t n, bool *rss)
 			what |= MS_FILEINFO_VERDICT;
 		else if (selected[i] == FILECOL_SONAME)
 			what |= MS_FILEINFO_SONAME;
-		else if (selected[i] == FILECOL_PACKAGE)
+		else if (selected[i] >= FILECOL_PACKAGE && selected[i] <= FILECOL_VENDORED)
 			what |= MS_FILEINFO_PACKAGE;
 		else if (selected[i] == FILECOL_RSS)
 			*rss = true;
