@@ -37,14 +37,14 @@ static const struct tui_column maps_cols[] = {
 };
 
 static const struct tui_column files_cols[] = {
-	[TUI_FC_MAPS] = { "MAPS", NULL, 5, false, 6, MS_FILESORT_MAPS, true, 0, 0 },
+	[TUI_FC_MAPS] = { "MAPS", NULL, 5, false, 7, MS_FILESORT_MAPS, true, 0, 0 },
 	[TUI_FC_SIZE] = { "SIZE", NULL, 6, false, 0, MS_FILESORT_SIZE, true, 0, 0 },
-	[TUI_FC_RSS] = { "RSS", NULL, 6, false, 7, MS_FILESORT_RSS, true, 0, TUI_COLF_TOGGLED },
+	[TUI_FC_RSS] = { "RSS", NULL, 6, false, 8, MS_FILESORT_RSS, true, 0, TUI_COLF_TOGGLED },
 	/* 11: "r--,r-x,rw-", a library's usual sets (filemap.h) */
-	[TUI_FC_PERMS] = { "PERMS", NULL, 11, true, 8, -1, false, 0, 0 },
+	[TUI_FC_PERMS] = { "PERMS", NULL, 11, true, 5, -1, false, 0, 0 },
 	[TUI_FC_VERDICT] = { "VERDICT", NULL, 10, true, 9, -1, false, 0, 0 },
 	/* 13: "not packaged"; 16: "3.0.19-1~deb12u1", a usual Debian version */
-	[TUI_FC_PACKAGE] = { "PACKAGE", NULL, 13, true, 5, -1, false, 0, 0 },
+	[TUI_FC_PACKAGE] = { "PACKAGE", NULL, 13, true, 6, -1, false, 0, 0 },
 	[TUI_FC_VERSION] = { "VERSION", NULL, 16, true, 4, -1, false, 0, 0 },
 	[TUI_FC_FILEVER] = { "FILEVER", NULL, 9, true, 3, -1, false, 0, TUI_COLF_OFF },
 	[TUI_FC_SONAME] = { "SONAME", NULL, 22, true, 2, -1, false, TUI_FILEVIEW_SONAME_COLS, 0 },
