@@ -88,6 +88,7 @@ CMOCKA_TESTS = \
 	tests/core/test_fuzz_regress \
 	tests/cli/test_cli \
 	tests/cli/test_stale_cli \
+	tests/cli/test_who_cli \
 	tests/cli/test_stale_metrics \
 	tests/cli/test_residency_cli \
 	tests/cli/test_files_cli \

@@ -1,0 +1,301 @@
+/*
+ * `mapscope who NAME` end to end, on real processes holding copies of the
+ * system's zlib (any dynamically built Debian system has it):
+ *   - current: stale-child dlopens "libz.so.1" (the file the kernel names
+ *     libz.so.1.2.13: only its SONAME is libz.so.1);
+ *   - deleted: one dlopens a copy DIR/del/libz.so.1, then the copy is
+ *     removed;
+ *   - replaced: one dlopens DIR/rep/libz.so.1, then another copy is renamed
+ *     over it;
+ *   - renamed: one dlopens DIR/libzcopy.so, whose base name is not its
+ *     SONAME.
+ * Each test runs the real binary, parses its JSON with jansson (or reads
+ * its raw lines), and looks at the rows of those processes only: others on
+ * the machine may map zlib too.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "fixture_client.h"
+#include "msrun.h"
+#include "testutil.h"
+
+enum { CURRENT, DELETED, REPLACED, RENAMED, HOLDERS };
+
+struct fx {
+	char *dir;
+	char *zlib;            /* the system's, as the kernel names it */
+	char *paths[HOLDERS];  /* what each holder dlopened (CURRENT: NULL) */
+	struct fixture child[HOLDERS];
+	char *out;
+};
+
+/* The path of the first mapping of pid whose name contains needle, or NULL. */
+static char *mapped_path(pid_t pid, const char *needle)
+{
+	char maps[64], *text, *line, *found = NULL;
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
+	text = tu_slurp(maps, NULL);
+	if (!text)
+		return NULL;
+	for (line = strtok(text, "\n"); line && !found; line = strtok(NULL, "\n")) {
+		char *name = strchr(line, '/');
+
+		if (name && strstr(name, needle))
+			found = strdup(name);
+	}
+	free(text);
+	return found;
+}
+
+static void hold(struct fx *fx, int which, const char *path)
+{
+	assert_int_equal(fixture_start_with(&fx->child[which], FIXTURE_STALE_CHILD), 0);
+	assert_int_equal(fixture_commandf(&fx->child[which], "dlopen %s", path), 0);
+}
+
+static char *in_dir(struct fx *fx, const char *name)
+{
+	char *p = tu_join(fx->dir, name);
+
+	assert_non_null(p);
+	return p;
+}
+
+static int setup(void **state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+	char *sub, *other;
+
+	assert_non_null(fx);
+	*state = fx;
+	fx->dir = tu_tmpdir();
+	assert_non_null(fx->dir);
+	hold(fx, CURRENT, "libz.so.1");
+	fx->zlib = mapped_path(fx->child[CURRENT].pid, "/libz.so");
+	assert_non_null(fx->zlib);
+
+	sub = in_dir(fx, "del");
+	assert_int_equal(mkdir(sub, 0755), 0);
+	free(sub);
+	fx->paths[DELETED] = in_dir(fx, "del/libz.so.1");
+	assert_int_equal(tu_copy(fx->zlib, fx->paths[DELETED]), 0);
+	hold(fx, DELETED, fx->paths[DELETED]);
+	assert_int_equal(unlink(fx->paths[DELETED]), 0);
+
+	sub = in_dir(fx, "rep");
+	assert_int_equal(mkdir(sub, 0755), 0);
+	free(sub);
+	fx->paths[REPLACED] = in_dir(fx, "rep/libz.so.1");
+	assert_int_equal(tu_copy(fx->zlib, fx->paths[REPLACED]), 0);
+	hold(fx, REPLACED, fx->paths[REPLACED]);
+	other = in_dir(fx, "rep/libz.so.1.new");
+	assert_int_equal(tu_copy(fx->zlib, other), 0);
+	assert_int_equal(rename(other, fx->paths[REPLACED]), 0);
+	free(other);
+
+	fx->paths[RENAMED] = in_dir(fx, "libzcopy.so");
+	assert_int_equal(tu_copy(fx->zlib, fx->paths[RENAMED]), 0);
+	hold(fx, RENAMED, fx->paths[RENAMED]);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+
+	for (int i = 0; i < HOLDERS; i++) {
+		fixture_stop(&fx->child[i]);
+		free(fx->paths[i]);
+	}
+	tu_rmtree(fx->dir);
+	free(fx->dir);
+	free(fx->zlib);
+	free(fx->out);
+	free(fx);
+	return 0;
+}
+
+static int run(struct fx *fx, const char *const *args)
+{
+	free(fx->out);
+	fx->out = NULL;
+	return msrun_capture(args, NULL, &fx->out, NULL);
+}
+
+/* `mapscope who ARGS -J`, which must exit 0: its rows. */
+static json_t *who_json(struct fx *fx, const char *const *args)
+{
+	json_error_t jerr;
+	json_t *root;
+
+	assert_int_equal(run(fx, args), 0);
+	root = json_loads(fx->out, 0, &jerr);
+	if (!root)
+		fail_msg("bad JSON (%s) in: %s", jerr.text, fx->out);
+	assert_true(json_is_array(json_object_get(root, "mappings")));
+	return root;
+}
+
+static const char *text_of(json_t *row, const char *key)
+{
+	json_t *v = json_object_get(row, key);
+
+	if (!json_is_string(v))
+		fail_msg("no string \"%s\" in a row", key);
+	return json_string_value(v);
+}
+
+/*
+ * Every row of holder which: named name, with copy and match as given (match
+ * NULL: not shown).  How many there are; none when the holder is not listed.
+ */
+static size_t rows_of(struct fx *fx, json_t *root, int which, const char *name, const char *copy,
+		      const char *match)
+{
+	json_t *row;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(root, "mappings"), i, row) {
+		if (json_integer_value(json_object_get(row, "pid")) != fx->child[which].pid)
+			continue;
+		n++;
+		assert_string_equal(text_of(row, "name"), name);
+		assert_string_equal(text_of(row, "copy"), copy);
+		if (match)
+			assert_string_equal(text_of(row, "match"), match);
+	}
+	return n;
+}
+
+static char *deleted_name(const char *path)
+{
+	char *s;
+
+	assert_true(asprintf(&s, "%s (deleted)", path) > 0);
+	return s;
+}
+
+/* One name finds every copy: by SONAME the system's and the renamed one, by base name the others. */
+static void test_who_soname_finds_every_copy(void **state)
+{
+	struct fx *fx = *state;
+	json_t *root = who_json(fx, MSRUN_ARGS("who", "libz.so.1", "-J", "-o", "+MATCH,PID"));
+	char *del = deleted_name(fx->paths[DELETED]), *rep = deleted_name(fx->paths[REPLACED]);
+
+	assert_true(rows_of(fx, root, CURRENT, fx->zlib, "current", "soname") >= 1);
+	assert_true(rows_of(fx, root, DELETED, del, "deleted", "name") >= 1);
+	assert_true(rows_of(fx, root, REPLACED, rep, "replaced", "name") >= 1);
+	assert_true(rows_of(fx, root, RENAMED, fx->paths[RENAMED], "current", "soname") >= 1);
+	json_decref(root);
+	free(del);
+	free(rep);
+}
+
+/* COPY is shown by default, beside the name. */
+static void test_who_copy_by_default(void **state)
+{
+	struct fx *fx = *state;
+	json_t *root = who_json(fx, MSRUN_ARGS("who", "libzcopy.so", "-J"));
+	json_t *row = json_array_get(json_object_get(root, "mappings"), 0);
+
+	assert_non_null(row);
+	assert_string_equal(text_of(row, "copy"), "current");
+	assert_int_equal(rows_of(fx, root, CURRENT, "", "", NULL), 0);
+	assert_true(rows_of(fx, root, RENAMED, fx->paths[RENAMED], "current", NULL) >= 1);
+	json_decref(root);
+}
+
+/* A path with nothing at it now still finds the holders of what was there. */
+static void test_who_deleted_path(void **state)
+{
+	struct fx *fx = *state;
+	char *del = deleted_name(fx->paths[DELETED]);
+	char *link = in_dir(fx, "link"), *via_link = in_dir(fx, "link/libz.so.1"), *target = in_dir(fx, "del");
+	json_t *root = who_json(fx, MSRUN_ARGS("who", fx->paths[DELETED], "-J", "-o", "PID,COPY,MATCH,NAME"));
+
+	assert_true(rows_of(fx, root, DELETED, del, "deleted", "path") >= 1);
+	assert_int_equal(rows_of(fx, root, REPLACED, "", "", NULL), 0);
+	json_decref(root);
+
+	/* Through a symlinked directory, as /lib on a merged /usr. */
+	assert_int_equal(symlink(target, link), 0);
+	root = who_json(fx, MSRUN_ARGS("who", via_link, "-J", "-o", "PID,COPY,MATCH,NAME"));
+	assert_true(rows_of(fx, root, DELETED, del, "deleted", "path") >= 1);
+	json_decref(root);
+	free(del);
+	free(link);
+	free(via_link);
+	free(target);
+}
+
+/* A path whose file was replaced: the old copy's holders, marked, and not the file there now. */
+static void test_who_replaced_path(void **state)
+{
+	struct fx *fx = *state;
+	char *rep = deleted_name(fx->paths[REPLACED]);
+	json_t *root = who_json(fx, MSRUN_ARGS("who", fx->paths[REPLACED], "-J", "-o", "PID,COPY,MATCH,NAME"));
+
+	assert_true(rows_of(fx, root, REPLACED, rep, "replaced", "path") >= 1);
+	assert_int_equal(rows_of(fx, root, DELETED, "", "", NULL), 0);
+	json_decref(root);
+	free(rep);
+}
+
+/* Globs, on the base name and on the SONAME; raw output escapes the kernel's name. */
+static void test_who_glob_raw(void **state)
+{
+	struct fx *fx = *state;
+	char line[4200];
+	json_t *root;
+
+	root = who_json(fx, MSRUN_ARGS("who", "libzcop*", "-J", "-o", "PID,COPY,MATCH,NAME"));
+	assert_true(rows_of(fx, root, RENAMED, fx->paths[RENAMED], "current", "name") >= 1);
+	assert_int_equal(rows_of(fx, root, CURRENT, "", "", NULL), 0);
+	json_decref(root);
+
+	root = who_json(fx, MSRUN_ARGS("who", "libz.so.[0-9]", "-J", "-o", "PID,COPY,MATCH,NAME"));
+	assert_true(rows_of(fx, root, CURRENT, fx->zlib, "current", "soname") >= 1);
+	json_decref(root);
+
+	assert_int_equal(run(fx, MSRUN_ARGS("who", "libz.so.1", "-r", "-o", "PID,COPY,NAME")), 0);
+	snprintf(line, sizeof(line), "\n%d deleted %s\\x20(deleted)\n", (int)fx->child[DELETED].pid,
+		 fx->paths[DELETED]);
+	if (!strstr(fx->out, line))
+		fail_msg("no line \"%s\" in:\n%s", line + 1, fx->out);
+}
+
+/* Nothing maps the name: status 1, not an error. */
+static void test_who_no_holder(void **state)
+{
+	struct fx *fx = *state;
+	char *gone = in_dir(fx, "never/here.so");
+
+	assert_int_equal(run(fx, MSRUN_ARGS("who", "libms-no-such-library.so.77")), 1);
+	assert_int_equal(run(fx, MSRUN_ARGS("who", gone)), 1);
+	free(gone);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_who_soname_finds_every_copy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_who_copy_by_default, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_who_deleted_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_who_replaced_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_who_glob_raw, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_who_no_holder, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
