@@ -81,6 +81,7 @@ CMOCKA_TESTS = \
 	tests/core/stale/test_stale_parse \
 	tests/core/stale/test_roots \
 	tests/core/files/test_filemap \
+	tests/core/files/test_filematch \
 	tests/core/snap/test_snapshot \
 	tests/core/snap/test_snapshot_record \
 	tests/core/test_bounds \

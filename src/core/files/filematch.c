@@ -50,6 +50,7 @@ struct ms_filematch {
 	struct soname_slot *slots;      /* open addressing; nslots a power of two */
 	size_t nslots, nused;
 	size_t unknown;
+	size_t reads;
 	char unknown_why[160];
 	bool capped;
 	struct ms_stale_ctx *stale;     /* for ms_filematch_copy, made at its first call */
@@ -392,6 +393,7 @@ static int soname_matches(struct ms_filematch *fm, struct ms_maps *maps, const s
 		soname_unknown(fm, "the process's root cannot be opened");
 		return 0;
 	}
+	fm->reads++;
 	fd = ms_mapfiles_open_mapped(fm->lookups, root, ms_maps_proc(maps), m, NULL, why, sizeof(why), NULL);
 	if (fd == MS_ERR_NOMEM)
 		return fd;
@@ -487,4 +489,9 @@ size_t ms_filematch_soname_unknown(const struct ms_filematch *fm, const char **w
 		*why = fm->capped ? "more files than are read in one run" :
 		       fm->unknown ? fm->unknown_why : NULL;
 	return fm->unknown + fm->capped;
+}
+
+size_t ms_filematch_soname_reads(const struct ms_filematch *fm)
+{
+	return fm->reads;
 }

@@ -110,5 +110,7 @@ int ms_filematch_copy(struct ms_filematch *fm, struct ms_maps *maps, const struc
 
 /* Files whose SONAME was wanted but not known; *why (may be NULL) the first reason, or NULL. */
 size_t ms_filematch_soname_unknown(const struct ms_filematch *fm, const char **why);
+/* Files whose SONAME was looked for so far: once each.  For the tests and `make bench`. */
+size_t ms_filematch_soname_reads(const struct ms_filematch *fm);
 
 #endif
