@@ -36,7 +36,7 @@ struct fx {
 	char *zlib;            /* the system's, as the kernel names it */
 	char *paths[HOLDERS];  /* what each holder dlopened (CURRENT: NULL) */
 	struct fixture child[HOLDERS];
-	char *out;
+	struct msrun_result run;   /* the last run's */
 };
 
 /* The path of the first mapping of pid whose name contains needle, or NULL. */
@@ -64,18 +64,32 @@ static void hold(struct fx *fx, int which, const char *path)
 	assert_int_equal(fixture_commandf(&fx->child[which], "dlopen %s", path), 0);
 }
 
-static char *in_dir(struct fx *fx, const char *name)
+/* DIR/name, or DIR/name/more when more is given. */
+static char *in_dir(struct fx *fx, const char *name, const char *more)
 {
-	char *p = tu_join(fx->dir, name);
+	char *p;
 
-	assert_non_null(p);
+	assert_true(asprintf(&p, "%s/%s%s%s", fx->dir, name, more ? "/" : "", more ? more : "") > 0);
 	return p;
+}
+
+/* A copy of zlib at DIR/name(/more), made here (a new directory name when more is given), held by which. */
+static void hold_copy(struct fx *fx, int which, const char *name, const char *more)
+{
+	char *sub = in_dir(fx, name, NULL);
+
+	if (more)
+		assert_int_equal(mkdir(sub, 0755), 0);
+	free(sub);
+	fx->paths[which] = in_dir(fx, name, more);
+	assert_int_equal(tu_copy(fx->zlib, fx->paths[which]), 0);
+	hold(fx, which, fx->paths[which]);
 }
 
 static int setup(void **state)
 {
 	struct fx *fx = calloc(1, sizeof(*fx));
-	char *sub, *other;
+	char *other;
 
 	assert_non_null(fx);
 	*state = fx;
@@ -85,28 +99,16 @@ static int setup(void **state)
 	fx->zlib = mapped_path(fx->child[CURRENT].pid, "/libz.so");
 	assert_non_null(fx->zlib);
 
-	sub = in_dir(fx, "del");
-	assert_int_equal(mkdir(sub, 0755), 0);
-	free(sub);
-	fx->paths[DELETED] = in_dir(fx, "del/libz.so.1");
-	assert_int_equal(tu_copy(fx->zlib, fx->paths[DELETED]), 0);
-	hold(fx, DELETED, fx->paths[DELETED]);
+	hold_copy(fx, DELETED, "del", "libz.so.1");
 	assert_int_equal(unlink(fx->paths[DELETED]), 0);
 
-	sub = in_dir(fx, "rep");
-	assert_int_equal(mkdir(sub, 0755), 0);
-	free(sub);
-	fx->paths[REPLACED] = in_dir(fx, "rep/libz.so.1");
-	assert_int_equal(tu_copy(fx->zlib, fx->paths[REPLACED]), 0);
-	hold(fx, REPLACED, fx->paths[REPLACED]);
-	other = in_dir(fx, "rep/libz.so.1.new");
+	hold_copy(fx, REPLACED, "rep", "libz.so.1");
+	other = in_dir(fx, "rep", "libz.so.1.new");
 	assert_int_equal(tu_copy(fx->zlib, other), 0);
 	assert_int_equal(rename(other, fx->paths[REPLACED]), 0);
 	free(other);
 
-	fx->paths[RENAMED] = in_dir(fx, "libzcopy.so");
-	assert_int_equal(tu_copy(fx->zlib, fx->paths[RENAMED]), 0);
-	hold(fx, RENAMED, fx->paths[RENAMED]);
+	hold_copy(fx, RENAMED, "libzcopy.so", NULL);
 	return 0;
 }
 
@@ -121,16 +123,17 @@ static int teardown(void **state)
 	tu_rmtree(fx->dir);
 	free(fx->dir);
 	free(fx->zlib);
-	free(fx->out);
+	msrun_free(&fx->run);
 	free(fx);
 	return 0;
 }
 
+/* Its exit status; what it printed stays in fx->run. */
 static int run(struct fx *fx, const char *const *args)
 {
-	free(fx->out);
-	fx->out = NULL;
-	return msrun_capture(args, NULL, &fx->out, NULL);
+	msrun_free(&fx->run);
+	fx->run = msrun(NULL, args);
+	return fx->run.status;
 }
 
 /* `mapscope who ARGS -J`, which must exit 0: its rows. */
@@ -140,9 +143,9 @@ static json_t *who_json(struct fx *fx, const char *const *args)
 	json_t *root;
 
 	assert_int_equal(run(fx, args), 0);
-	root = json_loads(fx->out, 0, &jerr);
+	root = json_loads(fx->run.out, 0, &jerr);
 	if (!root)
-		fail_msg("bad JSON (%s) in: %s", jerr.text, fx->out);
+		fail_msg("bad JSON (%s) in: %s", jerr.text, fx->run.out);
 	assert_true(json_is_array(json_object_get(root, "mappings")));
 	return root;
 }
@@ -221,7 +224,7 @@ static void test_who_deleted_path(void **state)
 {
 	struct fx *fx = *state;
 	char *del = deleted_name(fx->paths[DELETED]);
-	char *link = in_dir(fx, "link"), *via_link = in_dir(fx, "link/libz.so.1"), *target = in_dir(fx, "del");
+	char *link = in_dir(fx, "link", NULL), *via_link = in_dir(fx, "link", "libz.so.1"), *target = in_dir(fx, "del", NULL);
 	json_t *root = who_json(fx, MSRUN_ARGS("who", fx->paths[DELETED], "-J", "-o", "PID,COPY,MATCH,NAME"));
 
 	assert_true(rows_of(fx, root, DELETED, del, "deleted", "path") >= 1);
@@ -271,15 +274,15 @@ static void test_who_glob_raw(void **state)
 	assert_int_equal(run(fx, MSRUN_ARGS("who", "libz.so.1", "-r", "-o", "PID,COPY,NAME")), 0);
 	snprintf(line, sizeof(line), "\n%d deleted %s\\x20(deleted)\n", (int)fx->child[DELETED].pid,
 		 fx->paths[DELETED]);
-	if (!strstr(fx->out, line))
-		fail_msg("no line \"%s\" in:\n%s", line + 1, fx->out);
+	if (!strstr(fx->run.out, line))
+		fail_msg("no line \"%s\" in:\n%s", line + 1, fx->run.out);
 }
 
 /* Nothing maps the name: status 1, not an error. */
 static void test_who_no_holder(void **state)
 {
 	struct fx *fx = *state;
-	char *gone = in_dir(fx, "never/here.so");
+	char *gone = in_dir(fx, "never", "here.so");
 
 	assert_int_equal(run(fx, MSRUN_ARGS("who", "libms-no-such-library.so.77")), 1);
 	assert_int_equal(run(fx, MSRUN_ARGS("who", gone)), 1);

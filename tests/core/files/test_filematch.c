@@ -39,15 +39,13 @@ static int setup(void **state)
 	struct fx *fx = calloc(1, sizeof(*fx));
 	struct ms_error err;
 
+	*state = fx;
 	assert_non_null(fx);
-	fx->dir = tu_tmpdir();
-	assert_non_null(fx->dir);
-	fx->real = realpath(fx->dir, NULL);
-	assert_non_null(fx->real);
-	assert_non_null(getcwd(fx->cwd, sizeof(fx->cwd)));
 	if (ms_filematch_new(&fx->fm, &err) < 0)
 		fail_msg("%s", err.msg);
-	*state = fx;
+	assert_non_null(getcwd(fx->cwd, sizeof(fx->cwd)));
+	assert_non_null(fx->dir = tu_tmpdir());
+	assert_non_null(fx->real = realpath(fx->dir, NULL));
 	return 0;
 }
 
