@@ -22,7 +22,8 @@
 #   BENCH_CASES         which groups run (default "sizes fleet files symbols";
 #                       "explorer" runs only the explorer's CPU rows, at 60,000;
 #                       "goto" only the g row, at 60,000;
-#                       "packages" only the list PACKAGE rows, which fleet runs too)
+#                       "packages" only the list PACKAGE rows, which fleet runs too;
+#                       "who" only the who rows, which fleet runs too)
 set -u
 
 : "${MS_BIN:?MS_BIN: the mapscope binary}"
@@ -573,6 +574,35 @@ fleet_cases() {
 	stop_last
 }
 
+# ---- who: a name (base name or SONAME) against a path ---------------------------------------
+# who NAME reads the SONAME of every distinct file whose base name is not
+# NAME, once each, whoever maps it; who PATH reads none.  Both walk every
+# process, with a fleet of its own up (its deleted copies included), and
+# first show they found the same holders of zlib.
+who_case() {
+	local case="who libz.so.1 (SONAMEs read) vs who PATH, every process" zlib byname bypath
+	zlib=$(ls /usr/lib/x86_64-linux-gnu/libz.so.1 /lib/x86_64-linux-gnu/libz.so.1 /usr/lib64/libz.so.1 \
+		2>/dev/null | head -n 1)
+	if [ -z "$zlib" ]; then
+		row "$case" "-" ">= 0.5x faster" "skipped (no libz.so.1)"
+		return
+	fi
+	mkdir -p "$tmp/whofleet"
+	if ! start_bg "$tmp/whofleet.out" "$BENCH_BIN/ms-bench-fleet" "$FLEET" "$tmp/whofleet"; then
+		row "$case" "-" ">= 0.5x faster" "skipped (fleet did not start)"
+		return
+	fi
+	byname=$("$MS_BIN" who libz.so.1 -n -r -o PID 2>/dev/null | sort -u | wc -l)
+	bypath=$("$MS_BIN" who "$zlib" -n -r -o PID 2>/dev/null | sort -u | wc -l)
+	say "who: libz.so.1 in $byname processes, $zlib in $bypath"
+	if [ "$byname" -lt "$bypath" ] || [ "$bypath" -lt 1 ]; then
+		row "$case" "by name $byname, by path $bypath" ">= 0.5x faster" "FAIL (the name missed holders)"
+	else
+		speed_row "$case" judge "$MS_BIN who libz.so.1 -o PID" "$MS_BIN who $zlib -o PID" 0.5 "who"
+	fi
+	stop_last
+}
+
 # ---- one process with 65,000 distinct mapped files ---------------------------------------
 # Grouping mappings into files was a linear search per mapping: 4 s here.
 many_files_case() {
@@ -692,6 +722,7 @@ at_target() {
 [[ $CASES == *" goto "* ]] && at_target goto_case
 [[ $CASES == *" fleet "* ]] && fleet_cases
 [[ $CASES == *" fleet "* || $CASES == *" packages "* ]] && package_list_case
+[[ $CASES == *" fleet "* || $CASES == *" who "* ]] && who_case
 [[ $CASES == *" files "* ]] && many_files_case
 [[ $CASES == *" symbols "* ]] && symbols_case
 
