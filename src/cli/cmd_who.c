@@ -63,9 +63,9 @@ static void who_usage(void)
 	       "inode (so hard links and renamed paths match too), and the deleted or\n"
 	       "replaced copies the kernel still names with that path.  FILE need not\n"
 	       "exist any more.  A FILE without '/' is a base name or a SONAME, in any\n"
-	       "directory (libz.so.1), or a glob of either ('libssl*').  COPY says\n"
-	       "whether a mapping holds the current file, or one replaced or deleted\n"
-	       "since.\n\n"
+	       "directory (libz.so.1), or a glob of either ('libssl*'); ./NAME is the\n"
+	       "file in the working directory.  COPY says whether a mapping holds the\n"
+	       "current file, or one replaced or deleted since.\n\n"
 	       "Options:\n"
 	       "      --perms=rwxs       only mappings with all these permissions\n"
 	       CLI_OUTPUT_OPTIONS_HELP
