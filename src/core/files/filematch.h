@@ -35,8 +35,9 @@
  * file system; else the running copy through map_files, root only), then
  * read by soname.h's bounded reader.  The kernel's names for memory on no
  * file system (memfd, SysV shm...: "/memfd:x (deleted)" on a device of
- * major 0) are not files with a SONAME, and are not read.  At most MS_FILEMATCH_SONAME_FILES
- * files are read in one matcher's life, whatever processes map; past that,
+ * major 0) are not files with a SONAME, and are not read.  At most
+ * MS_FILEMATCH_SONAME_FILES files are read in one matcher's life, whatever
+ * processes map; past that,
  * and where a file cannot be opened, its SONAME is unknown and it matches
  * by name only.  ms_filematch_soname_unknown counts those files (the
  * files past the bound count as one) and keeps the first reason, for the
@@ -50,13 +51,19 @@
  *   - replaced: another file is at that path now (the verdict's replaced
  *     or same build);
  *   - deleted: nothing is at that path now;
- *   - unknown: the verdict could not tell (it says why).
+ *   - unknown: the verdict could not tell (the process's root cannot be
+ *     opened, the path crosses a daemon-served mount, the name is not a
+ *     path).
+ * maps, the mapping's process, serves only to read SONAMEs and to judge
+ * copies: a caller with neither (path patterns, a match by device and
+ * inode) may pass NULL.
  *
  * Errors: ms_filematch_add returns MS_ERR_INVAL (an empty pattern, or more
  * than MS_FILEMATCH_MAX), MS_ERR_IO for a path that cannot be looked up
  * (err's message is the reason alone, "the path crosses a daemon-served
  * mount", so the caller can name the pattern escaped), or MS_ERR_NOMEM.
- * ms_filematch_test and ms_filematch_copy return MS_ERR_NOMEM or 0.
+ * ms_filematch_test returns 1 (a match), 0 or MS_ERR_NOMEM;
+ * ms_filematch_copy 0 or MS_ERR_NOMEM.
  */
 #ifndef MAPSCOPE_FILEMATCH_H
 #define MAPSCOPE_FILEMATCH_H
