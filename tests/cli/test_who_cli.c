@@ -8,7 +8,11 @@
  *   - replaced: one dlopens DIR/rep/libz.so.1, then another copy is renamed
  *     over it;
  *   - renamed: one dlopens DIR/libzcopy.so, whose base name is not its
- *     SONAME.
+ *     SONAME;
+ *   - planted: one dlopens DIR/fifo/libq.so, which is then removed and a
+ *     FIFO made in its place (a user's trap for a reader that opens the
+ *     name: the SONAME must come from the running copy, root only);
+ *   - hostile: one dlopens a copy whose name holds ESC and a newline.
  * Each test runs the real binary, parses its JSON with jansson (or reads
  * its raw lines), and looks at the rows of those processes only: others on
  * the machine may map zlib too.
@@ -29,7 +33,9 @@
 #include "msrun.h"
 #include "testutil.h"
 
-enum { CURRENT, DELETED, REPLACED, RENAMED, HOLDERS };
+enum { CURRENT, DELETED, REPLACED, RENAMED, PLANTED, HOSTILE, HOLDERS };
+
+#define HOSTILE_NAME "libz\x1b[31m\nevil.so"
 
 struct fx {
 	char *dir;
@@ -109,6 +115,18 @@ static int setup(void **state)
 	free(other);
 
 	hold_copy(fx, RENAMED, "libzcopy.so", NULL);
+
+	hold_copy(fx, PLANTED, "fifo", "libq.so");
+	assert_int_equal(unlink(fx->paths[PLANTED]), 0);
+	assert_int_equal(mkfifo(fx->paths[PLANTED], 0644), 0);
+
+	/* The fixture reads lines: it dlopens a symlink, and the kernel names the file itself. */
+	fx->paths[HOSTILE] = in_dir(fx, HOSTILE_NAME, NULL);
+	assert_int_equal(tu_copy(fx->zlib, fx->paths[HOSTILE]), 0);
+	other = in_dir(fx, "hostile-link.so", NULL);
+	assert_int_equal(symlink(fx->paths[HOSTILE], other), 0);
+	hold(fx, HOSTILE, other);
+	free(other);
 	return 0;
 }
 
@@ -195,14 +213,21 @@ static void test_who_soname_finds_every_copy(void **state)
 	struct fx *fx = *state;
 	json_t *root = who_json(fx, MSRUN_ARGS("who", "libz.so.1", "-J", "-o", "+MATCH,PID"));
 	char *del = deleted_name(fx->paths[DELETED]), *rep = deleted_name(fx->paths[REPLACED]);
+	char *planted = deleted_name(fx->paths[PLANTED]);
 
 	assert_true(rows_of(fx, root, CURRENT, fx->zlib, "current", "soname") >= 1);
 	assert_true(rows_of(fx, root, DELETED, del, "deleted", "name") >= 1);
 	assert_true(rows_of(fx, root, REPLACED, rep, "replaced", "name") >= 1);
 	assert_true(rows_of(fx, root, RENAMED, fx->paths[RENAMED], "current", "soname") >= 1);
+	/* A FIFO at the path: only root reads the running copy's SONAME; nothing waits on the FIFO. */
+	if (geteuid() == 0)
+		assert_true(rows_of(fx, root, PLANTED, planted, "replaced", "soname") >= 1);
+	else
+		assert_int_equal(rows_of(fx, root, PLANTED, "", "", NULL), 0);
 	json_decref(root);
 	free(del);
 	free(rep);
+	free(planted);
 }
 
 /* COPY is shown by default, beside the name. */
@@ -276,6 +301,14 @@ static void test_who_glob_raw(void **state)
 		 fx->paths[DELETED]);
 	if (!strstr(fx->run.out, line))
 		fail_msg("no line \"%s\" in:\n%s", line + 1, fx->run.out);
+
+	/* A glob's match is escaped as every name is: no raw ESC or newline reaches the terminal. */
+	assert_int_equal(run(fx, MSRUN_ARGS("who", "libz*evil.so", "-r", "-o", "PID,NAME")), 0);
+	/* Raw output escapes the escapes' backslashes once more (\x5c), as libsmartcols does. */
+	snprintf(line, sizeof(line), "%d %s/libz\\x5cx1b[31m\\x5cx0aevil.so\n", (int)fx->child[HOSTILE].pid,
+		 fx->dir);
+	if (!strstr(fx->run.out, line) || strchr(fx->run.out, '\x1b'))
+		fail_msg("no escaped line \"%s\" in:\n%s", line, fx->run.out);
 }
 
 /* Nothing maps the name: status 1, not an error. */
