@@ -12,7 +12,8 @@
  *   - planted: one dlopens DIR/fifo/libq.so, which is then removed and a
  *     FIFO made in its place (a user's trap for a reader that opens the
  *     name: the SONAME must come from the running copy, root only);
- *   - hostile: one dlopens a copy whose name holds ESC and a newline.
+ *   - hostile: one dlopens a copy whose name holds ESC and a newline;
+ *   - other root: one test pivots a process into a root of its own.
  * Each test runs the real binary, parses its JSON with jansson (or reads
  * its raw lines), and looks at the rows of those processes only: others on
  * the machine may map zlib too.
@@ -322,6 +323,59 @@ static void test_who_no_holder(void **state)
 	free(gone);
 }
 
+/*
+ * A process in a mount namespace of its own, after pivot_root into DIR/root,
+ * maps P = DIR/lib/libq.so there: the kernel names it P, and our P is
+ * another copy.  Its copy is judged under its own root: current, and
+ * replaced once its root's P is replaced.  Root only (mounts); skipped
+ * where pivot_root is refused (the tests run in a chroot).
+ */
+static void test_who_other_root(void **state)
+{
+	struct fx *fx = *state;
+	char *root = in_dir(fx, "root", NULL), *libdir = in_dir(fx, "lib", NULL), *lib = in_dir(fx, "lib", "libq.so");
+	char *inner_dir, *inner, *other, *del = deleted_name(lib);
+	struct fixture child = { 0 };
+	json_t *out;
+
+	if (geteuid() != 0)
+		skip();
+	assert_true(asprintf(&inner_dir, "%s%s", root, libdir) > 0);
+	assert_true(asprintf(&inner, "%s%s", root, lib) > 0);
+	assert_true(asprintf(&other, "%s.new", inner) > 0);
+	assert_int_equal(tu_mkdirs(inner_dir), 0);
+	assert_int_equal(mkdir(libdir, 0755), 0);
+	assert_int_equal(tu_copy(fx->zlib, inner), 0);
+	assert_int_equal(tu_copy(fx->zlib, lib), 0);
+	assert_int_equal(fixture_start_with(&child, FIXTURE_STALE_CHILD), 0);
+	if (fixture_commandf(&child, "pivot %s", root) != 0) {
+		fixture_stop(&child);
+		skip();
+	}
+	assert_int_equal(fixture_commandf(&child, "dlopen %s", lib), 0);
+	/* rows_of looks holders up by their slot: this one takes the hostile one's. */
+	fixture_stop(&fx->child[HOSTILE]);
+	fx->child[HOSTILE].pid = child.pid;
+
+	out = who_json(fx, MSRUN_ARGS("who", lib, "-J", "-o", "PID,COPY,MATCH,NAME"));
+	assert_true(rows_of(fx, out, HOSTILE, lib, "current", "path") >= 1);
+	json_decref(out);
+
+	assert_int_equal(tu_copy(fx->zlib, other), 0);
+	assert_int_equal(rename(other, inner), 0);
+	out = who_json(fx, MSRUN_ARGS("who", lib, "-J", "-o", "PID,COPY,MATCH,NAME"));
+	assert_true(rows_of(fx, out, HOSTILE, del, "replaced", "path") >= 1);
+	json_decref(out);
+	fixture_stop(&child);
+	free(del);
+	free(other);
+	free(inner);
+	free(inner_dir);
+	free(lib);
+	free(libdir);
+	free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -331,6 +385,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_who_replaced_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_who_glob_raw, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_who_no_holder, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_who_other_root, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
