@@ -19,13 +19,15 @@
 #include "cli/cli.h"
 #include "cli/mapcols.h"
 #include "cli/procscan.h"
+#include "cli/who_pkg.h"
 #include "core/base/escape.h"
 #include "core/files/filematch.h"
 #include "core/stale/ignore.h"
 #include "core/stale/stale.h"
 
 enum {
-	WHOCOL_PID, WHOCOL_COMM, WHOCOL_VERDICT, WHOCOL_COPY, WHOCOL_MATCH, WHOCOL_MAP0,
+	WHOCOL_PID, WHOCOL_COMM, WHOCOL_VERDICT, WHOCOL_COPY, WHOCOL_MATCH, WHOCOL_PACKAGE, WHOCOL_VERSION,
+	WHOCOL_MAP0,
 	WHOCOL_COUNT = WHOCOL_MAP0 + MAPCOL_LIST_COUNT
 };
 
@@ -43,6 +45,10 @@ static const struct cli_column who_own_cols[WHOCOL_MAP0] = {
 			  "which copy: current, replaced or deleted since, unknown" },
 	[WHOCOL_MATCH] = { "MATCH", 6, 0, SCOLS_JSON_STRING, false,
 			   "how FILE matched: file (device and inode), path, name, soname" },
+	[WHOCOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false,
+			     "package that owns the file at the path, escaped; \"not packaged\" for none" },
+	[WHOCOL_VERSION] = { "VERSION", 10, 0, SCOLS_JSON_STRING, false,
+			     "package version of the copy mapped; \"unknown\" for an old copy whose version cannot be known" },
 };
 
 /* PID and COMM, then the mapping columns of `list`. */
@@ -104,25 +110,28 @@ static char *who_cell(const struct cli_opts *o, int col, const struct ms_proc *p
 	}
 }
 
-static int who_add_line(struct libscols_table *tb, const struct cli_opts *o, const int *selected,
-			size_t nselected, const struct ms_proc *proc, const struct ms_mapping *m,
-			const struct who_extra *x)
+/* The line, its package cells left for who_pkg_fill; NULL when out of memory. */
+static struct libscols_line *who_add_line(struct libscols_table *tb, const struct cli_opts *o,
+					  const int *selected, size_t nselected, const struct ms_proc *proc,
+					  const struct ms_mapping *m, const struct who_extra *x)
 {
 	struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
 	if (!ln)
-		return -1;
+		return NULL;
 	for (size_t i = 0; i < nselected; i++) {
-		char *text = who_cell(o, selected[i], proc, m, x);
+		char *text;
 
-		if (selected[i] == WHOCOL_VERDICT && !x->verdict)
-			continue; /* not judged: empty, null with -J */
+		if ((selected[i] == WHOCOL_VERDICT && !x->verdict) || selected[i] == WHOCOL_PACKAGE ||
+		    selected[i] == WHOCOL_VERSION)
+			continue; /* not judged, or filled later: empty, null with -J */
+		text = who_cell(o, selected[i], proc, m, x);
 		if (!text || scols_line_refer_data(ln, i, text) != 0) {
 			free(text);
-			return -1;
+			return NULL;
 		}
 	}
-	return 0;
+	return ln;
 }
 
 /*
@@ -162,21 +171,37 @@ static const struct ms_resinfo *who_residency(struct who_res *wr, struct ms_proc
 	return out;
 }
 
-/* Is col among the selected columns? */
-static bool who_selected(const int *selected, size_t nselected, int col)
+/* Where col is among the selected columns, or -1. */
+static int who_column_at(const int *selected, size_t nselected, int col)
 {
 	for (size_t i = 0; i < nselected; i++)
 		if (selected[i] == col)
-			return true;
-	return false;
+			return (int)i;
+	return -1;
 }
+
+static bool who_selected(const int *selected, size_t nselected, int col)
+{
+	return who_column_at(selected, nselected, col) >= 0;
+}
+
+/*
+ * Package cells, when PACKAGE or VERSION is selected: the lines to fill
+ * after the walk, and a stale context that says which processes live under
+ * another root (NULL when neither is selected).
+ */
+struct who_pkg_ctx {
+	struct who_pkgs lines;
+	struct ms_stale_ctx *roots;
+};
 
 /* Add the mappings of one process that match; count them.  stale: judge them (VERDICT). */
 static int who_scan(struct libscols_table *tb, const struct cli_opts *o, const int *selected,
 		    size_t nselected, struct ms_maps *maps, struct ms_stale_ctx *stale,
-		    struct ms_filematch *match, size_t *found, struct ms_error *err)
+		    struct ms_filematch *match, struct who_pkg_ctx *pc, size_t *found, struct ms_error *err)
 {
-	bool want_copy = who_selected(selected, nselected, WHOCOL_COPY);
+	bool want_copy = who_selected(selected, nselected, WHOCOL_COPY) || pc->roots;
+	int other_root = -1; /* asked at the process's first match */
 	struct ms_proc *proc = ms_maps_proc(maps);
 	struct who_res wr = { mapcols_want_residency(selected, nselected, WHOCOL_MAP0), false, false, NULL };
 	struct ms_mapping m = { 0 };
@@ -195,6 +220,7 @@ static int who_scan(struct libscols_table *tb, const struct cli_opts *o, const i
 		struct ms_filematch_hit hit;
 		enum ms_filecopy copy = MS_FILECOPY_UNKNOWN;
 		struct ms_resinfo ri;
+		struct libscols_line *ln;
 
 		addr = m.end;
 		rc = ms_filematch_test(match, maps, &m, &hit);
@@ -211,7 +237,10 @@ static int who_scan(struct libscols_table *tb, const struct cli_opts *o, const i
 		x.res = who_residency(&wr, proc, &m, &ri);
 		if (stale && ms_stale_judge(stale, maps, &m, &verdict) == 0)
 			x.verdict = ms_stale_verdict_name(verdict.verdict);
-		if (who_add_line(tb, o, selected, nselected, proc, &m, &x) < 0) {
+		ln = who_add_line(tb, o, selected, nselected, proc, &m, &x);
+		if (ln && pc->roots && other_root < 0)
+			other_root = ms_stale_ctx_other_root(pc->roots, proc);
+		if (!ln || (pc->roots && who_pkg_note(&pc->lines, ln, &m, other_root == 1, copy) < 0)) {
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 			break;
 		}
@@ -285,8 +314,9 @@ int cmd_who(int argc, char **argv)
 	struct ms_maps *maps;
 	struct ms_error err;
 	struct cli_opts o;
+	struct who_pkg_ctx pc = { .roots = NULL };
 	size_t found = 0;
-	int nsel, status;
+	int nsel, status, col_pkg, col_ver;
 
 	status = cli_getopt(argc, argv, "who", who_options, who_usage, &o);
 	if (status >= 0)
@@ -300,7 +330,11 @@ int cmd_who(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	if (!(match = who_matcher(argv[optind], &o)))
 		return CLI_EXIT_USAGE;
-	if (who_stale(selected, nsel, &ignore, &stale) < 0) {
+	col_pkg = who_column_at(selected, (size_t)nsel, WHOCOL_PACKAGE);
+	col_ver = who_column_at(selected, (size_t)nsel, WHOCOL_VERSION);
+	if (who_stale(selected, nsel, &ignore, &stale) < 0 ||
+	    ((col_pkg >= 0 || col_ver >= 0) && ms_stale_ctx_new(NULL, &pc.roots, &err) < 0)) {
+		ms_stale_ctx_free(stale);
 		ms_ignore_free(ignore);
 		ms_filematch_free(match);
 		return CLI_EXIT_USAGE;
@@ -310,13 +344,14 @@ int cmd_who(int argc, char **argv)
 		if (tb)
 			scols_unref_table(tb);
 		ms_stale_ctx_free(stale);
+		ms_stale_ctx_free(pc.roots);
 		ms_ignore_free(ignore);
 		ms_filematch_free(match);
 		return tb ? status : CLI_EXIT_USAGE;
 	}
 	status = CLI_EXIT_OK;
 	while (status == CLI_EXIT_OK && procscan_next(&ps, &proc, &maps)) {
-		int rc = who_scan(tb, &o, selected, (size_t)nsel, maps, stale, match, &found, &err);
+		int rc = who_scan(tb, &o, selected, (size_t)nsel, maps, stale, match, &pc, &found, &err);
 
 		if (rc == MS_ERR_NOMEM) {
 			cli_error("who: out of memory");
@@ -327,9 +362,15 @@ int cmd_who(int argc, char **argv)
 		ms_maps_close(maps);
 		ms_proc_close(proc);
 	}
+	if (status == CLI_EXIT_OK && who_pkg_fill(&pc.lines, &o, col_pkg, col_ver, &err) < 0) {
+		cli_error("%s", err.msg);
+		status = CLI_EXIT_USAGE;
+	}
 	if (status == CLI_EXIT_OK)
 		status = cli_table_print(tb);
 	scols_unref_table(tb);
+	who_pkg_free(&pc.lines);
+	ms_stale_ctx_free(pc.roots);
 	ms_stale_ctx_free(stale);
 	ms_ignore_free(ignore);
 	who_soname_note(match);

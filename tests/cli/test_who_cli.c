@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,6 +232,68 @@ static void test_who_soname_finds_every_copy(void **state)
 	free(planted);
 }
 
+/* One line of a shell command's output (trailing newline off), or NULL. */
+static char *command_line(const char *cmd)
+{
+	char buf[512];
+	FILE *f = popen(cmd, "r");
+	bool got;
+
+	assert_non_null(f);
+	got = fgets(buf, sizeof(buf), f) != NULL;
+	pclose(f);
+	if (!got)
+		return NULL;
+	buf[strcspn(buf, "\n")] = '\0';
+	return strdup(buf);
+}
+
+/*
+ * PACKAGE and VERSION: the system's zlib has dpkg's answer (dpkg-query's
+ * package and version); the copies under the test's directory belong to
+ * no package, and have no version.
+ */
+static void test_who_package_and_version(void **state)
+{
+	struct fx *fx = *state;
+	json_t *root, *row;
+	char *cmd, *owner, *version;
+	const char *base = strrchr(fx->zlib, '/') + 1;
+	size_t i, current = 0, copies = 0;
+
+	if (access("/var/lib/dpkg/info", F_OK) != 0)
+		skip();
+	/* "zlib1g:amd64: /lib/x86_64-linux-gnu/libz.so.1.2.13": the package, then its architecture. */
+	assert_true(asprintf(&cmd, "dpkg-query -S '%s' 2>/dev/null | head -1 | cut -d: -f1", base) > 0);
+	owner = command_line(cmd);
+	free(cmd);
+	assert_non_null(owner);
+	assert_true(asprintf(&cmd, "dpkg-query -S '%s' | head -1 | cut -d: -f1,2 | "
+			     "xargs -I{} dpkg-query -W -f='${Version}' {}", base) > 0);
+	version = command_line(cmd);
+	free(cmd);
+	assert_non_null(version);
+	root = who_json(fx, MSRUN_ARGS("who", "libz.so.1", "-J", "-o", "PID,NAME,COPY,PACKAGE,VERSION"));
+	json_array_foreach(json_object_get(root, "mappings"), i, row) {
+		json_int_t pid = json_integer_value(json_object_get(row, "pid"));
+
+		if (pid == fx->child[CURRENT].pid) {
+			assert_string_equal(text_of(row, "package"), owner);
+			assert_string_equal(text_of(row, "version"), version);
+			current++;
+		} else if (pid == fx->child[DELETED].pid || pid == fx->child[REPLACED].pid) {
+			assert_string_equal(text_of(row, "package"), "not packaged");
+			assert_true(json_is_null(json_object_get(row, "version")));
+			copies++;
+		}
+	}
+	assert_true(current >= 1);
+	assert_true(copies >= 2);
+	json_decref(root);
+	free(owner);
+	free(version);
+}
+
 /* COPY is shown by default, beside the name. */
 static void test_who_copy_by_default(void **state)
 {
@@ -381,6 +444,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_who_soname_finds_every_copy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_who_copy_by_default, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_who_package_and_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_who_deleted_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_who_replaced_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_who_glob_raw, setup, teardown),
