@@ -128,6 +128,9 @@ int ms_fileinfo_describe(struct ms_fileinfo_ctx *c, struct ms_filemap *fm,
 			 const struct ms_maplist *list, size_t from, size_t n, unsigned what,
 			 struct ms_error *err)
 {
+	/* A package's version is the copy's: a replaced or deleted one needs its verdict. */
+	if (what & MS_FILEINFO_PACKAGE)
+		what |= MS_FILEINFO_VERDICT;
 	for (size_t i = from; i < fm->count && i - from < n; i++) {
 		struct ms_filerow *r = &fm->rows[i];
 		int rc = 0;

@@ -67,8 +67,15 @@ int ms_filepkg_describe(const struct ms_owner_opts *opts, struct ms_filemap *fm,
 		rc = ms_owner_find(owner, paths, lens, k, found, err);
 	for (size_t i = from, at = 0; rc == 0 && i < end; i++)
 		if (wanted(&fm->rows[i])) {
-			fm->rows[i].info.pkg = found[at++];
-			fm->rows[i].info.pkg_known = true;
+			struct ms_fileinfo *info = &fm->rows[i].info;
+
+			info->pkg = found[at++];
+			info->pkg_known = true;
+			/* The version installed now is not the one a replaced or deleted copy holds. */
+			if (info->pkg.found && info->verdict_known &&
+			    ms_stale_verdict_is_stale(info->verdict.verdict) &&
+			    info->pkg.running_state == MS_PKG_RUNNING_INSTALLED)
+				info->pkg.running_state = MS_PKG_RUNNING_UNKNOWN;
 		}
 	ms_owner_close(owner);
 	free(paths);

@@ -13,6 +13,11 @@
  * describe its files, so every row says so in pkg_why rather than a wrong
  * "not packaged".
  *
+ * A row whose verdict is known to be replaced or deleted (fileinfo.h
+ * judges it whenever packages are asked) holds a copy older than the
+ * package installed now: its running_state is then not INSTALLED, but the
+ * version that ran where it can be known, else UNKNOWN.
+ *
  * Answers are kept with the row: ms_filemap_build carries a described
  * row's info, pkg included, to the next map, so a view that refreshes does
  * not ask again; a caller that wants today's answers rebuilds without a
