@@ -1,11 +1,13 @@
 /* owner.c - dpkg, then rpm, then Python distributions: see owner.h. */
 #include "pkg/owner.h"
+#include "pkg/rpmdb.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
 struct ms_owner {
 	struct ms_pkgdb *dpkg; /* NULL: not a dpkg system */
+	struct ms_rpmdb *rpm;  /* NULL: not an rpm system, or its database refused */
 };
 
 int ms_owner_open(const struct ms_owner_opts *opts, struct ms_owner **out, struct ms_error *err)
@@ -27,6 +29,11 @@ int ms_owner_open(const struct ms_owner_opts *opts, struct ms_owner **out, struc
 		free(o);
 		return rc;
 	}
+	rc = ms_rpmdb_open(&(struct ms_rpmdb_opts){ .root = opts->rpm_root }, &o->rpm, err);
+	if (rc == MS_ERR_NOMEM) {
+		ms_owner_close(o);
+		return rc;
+	}
 	*out = o;
 	return 0;
 }
@@ -39,7 +46,7 @@ void ms_owner_read_ahead(struct ms_owner *o)
 
 bool ms_owner_has_db(const struct ms_owner *o)
 {
-	return o && o->dpkg;
+	return o && (o->dpkg || o->rpm);
 }
 
 int ms_owner_find(struct ms_owner *o, const char *const *paths, const size_t *lens, size_t n,
@@ -51,6 +58,8 @@ int ms_owner_find(struct ms_owner *o, const char *const *paths, const size_t *le
 		out[i] = (struct ms_pkg){ .found = false };
 	if (o->dpkg)
 		rc = ms_pkgdb_find(o->dpkg, paths, lens, n, out, err);
+	if (o->rpm && rc != MS_ERR_NOMEM)
+		rc = ms_rpmdb_find(o->rpm, paths, lens, n, out, err);
 	return rc == MS_ERR_NOMEM ? rc : 0;
 }
 
@@ -59,6 +68,7 @@ void ms_owner_close(struct ms_owner *o)
 	if (!o)
 		return;
 	ms_pkgdb_close(o->dpkg);
+	ms_rpmdb_close(o->rpm);
 	free(o);
 }
 

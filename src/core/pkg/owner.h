@@ -33,6 +33,7 @@ struct ms_owner_opts {
 	const char *dpkg_dir;   /* NULL: MS_PKGDB_DIR */
 	const char *index_path; /* dpkg's negative index (pkgindex.h); NULL: none */
 	bool read_ahead;        /* start dpkg's reader now */
+	const char *rpm_root;   /* whose rpm database answers for the paths below it (rpmdb.h); NULL: "/" */
 };
 
 struct ms_owner;
