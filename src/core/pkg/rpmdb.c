@@ -169,17 +169,17 @@ int ms_rpmdb_open(const struct ms_rpmdb_opts *opts, struct ms_rpmdb **out, struc
 	*out = NULL;
 	if (root[0] != '/')
 		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "rpm: the root must be an absolute path");
-	at = locate(root, err);
-	if (at < 0)
-		return at;
 	db = calloc(1, sizeof(*db));
 	if (!db)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "rpm: out of memory");
+	/* Resolved once: the kernel names files by resolved paths, and librpm opens this one. */
 	db->root = realpath(root, NULL);
-	if (!db->root) {
-		free(db);
-		return ms_error_set(err, errno == ENOMEM ? MS_ERR_NOMEM : MS_ERR_NOTSUP, errno,
-				    "rpm: the root cannot be resolved");
+	at = db->root ? locate(db->root, err)
+		      : ms_error_set(err, errno == ENOMEM ? MS_ERR_NOMEM : MS_ERR_NOTSUP, errno,
+				     "rpm: the root cannot be resolved");
+	if (at < 0) {
+		ms_rpmdb_close(db);
+		return at;
 	}
 	db->prefix = strcmp(db->root, "/") ? strlen(db->root) : 0;
 	db->dbpath = rpm_dirs[at];
