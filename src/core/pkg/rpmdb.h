@@ -2,8 +2,8 @@
  * rpmdb.h - the rpm package that owns a file, from rpm's database through
  * librpm (rpmlib.h), on rpm systems; elsewhere nothing, cheaply.
  *
- * ms_rpmdb_open looks for the database under ROOT (opts root; NULL: "/")
- * without librpm: in ROOT/usr/lib/sysimage/rpm (Fedora 36 on, openSUSE),
+ * ms_rpmdb_open looks for the database under ROOT (opts root, resolved
+ * once with realpath; NULL: "/") without librpm: in ROOT/usr/lib/sysimage/rpm (Fedora 36 on, openSUSE),
  * then ROOT/var/lib/rpm, the first that is a directory holding a database
  * file (rpmdb.sqlite, Packages.db or Packages).  Debian's rpm package
  * ships an empty /var/lib/rpm: no database file, no rpm.  A symlink on
@@ -38,13 +38,12 @@
  *
  * rpm keeps no history of the versions it replaced, so an rpm answer
  * never knows the version of a deleted or replaced copy: the callers that
- * know a copy is one (filepkg.h, the stale report) make its running
- * version unknown.  The header's INSTALLTIME against the process's start
+ * know a copy is one (filepkg.h) make its running version unknown.  The header's INSTALLTIME against the process's start
  * would only say that the installed version came after the process, not
  * which version ran; it is not used.
  *
- * Returns of find: 0 or MS_ERR_NOMEM.  Names and versions are raw bytes:
- * escape before display.
+ * find returns 0: what fails answers nothing.  Names and versions are
+ * raw bytes: escape before display.
  */
 #ifndef MAPSCOPE_RPMDB_H
 #define MAPSCOPE_RPMDB_H
@@ -65,8 +64,10 @@ struct ms_rpmdb_opts {
 
 struct ms_rpmdb;
 
-/* 0, MS_ERR_NOTSUP (no database), MS_ERR_NOACCESS (refused), MS_ERR_INVAL or MS_ERR_NOMEM. */
+/* 0, MS_ERR_NOTSUP (no database), MS_ERR_NOACCESS (refused), MS_ERR_LIMIT (too many
+ * entries), MS_ERR_IO (the directory changed while read), MS_ERR_INVAL or MS_ERR_NOMEM. */
 int ms_rpmdb_open(const struct ms_rpmdb_opts *opts, struct ms_rpmdb **out, struct ms_error *err);
+/* 0. */
 int ms_rpmdb_find(struct ms_rpmdb *db, const char *const *paths, const size_t *lens, size_t n,
 		  struct ms_pkg *out, struct ms_error *err);
 void ms_rpmdb_close(struct ms_rpmdb *db);
