@@ -47,6 +47,9 @@ libmapscope_core_a_SOURCES = \
 	src/core/pkg/pathtable.c src/core/pkg/pathtable.h \
 	src/core/pkg/pkgindex.c src/core/pkg/pkgindex.h \
 	src/core/pkg/owner.c src/core/pkg/owner.h \
+	src/core/pkg/pydist.c src/core/pkg/pydist.h \
+	src/core/pkg/pyrecord.c src/core/pkg/pyrecord.h \
+	src/core/pkg/pymeta.c src/core/pkg/pymeta.h \
 	src/core/stale/stale.c src/core/stale/stale.h \
 	src/core/stale/stale_group.c src/core/stale/stale_group.h \
 	src/core/stale/stale_report.c src/core/stale/stale_report.h \

@@ -1,11 +1,13 @@
 /* owner.c - dpkg, then rpm, then Python distributions: see owner.h. */
 #include "pkg/owner.h"
+#include "pkg/pydist.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
 struct ms_owner {
 	struct ms_pkgdb *dpkg; /* NULL: not a dpkg system */
+	struct ms_pydist *python;
 };
 
 int ms_owner_open(const struct ms_owner_opts *opts, struct ms_owner **out, struct ms_error *err)
@@ -26,6 +28,10 @@ int ms_owner_open(const struct ms_owner_opts *opts, struct ms_owner **out, struc
 	if (rc == MS_ERR_NOMEM) {
 		free(o);
 		return rc;
+	}
+	if (ms_pydist_open(&o->python, err) < 0) {
+		ms_owner_close(o);
+		return MS_ERR_NOMEM;
 	}
 	*out = o;
 	return 0;
@@ -51,6 +57,8 @@ int ms_owner_find(struct ms_owner *o, const char *const *paths, const size_t *le
 		out[i] = (struct ms_pkg){ .found = false };
 	if (o->dpkg)
 		rc = ms_pkgdb_find(o->dpkg, paths, lens, n, out, err);
+	if (rc != MS_ERR_NOMEM)
+		rc = ms_pydist_find(o->python, paths, lens, n, out, err);
 	return rc == MS_ERR_NOMEM ? rc : 0;
 }
 
@@ -59,6 +67,7 @@ void ms_owner_close(struct ms_owner *o)
 	if (!o)
 		return;
 	ms_pkgdb_close(o->dpkg);
+	ms_pydist_close(o->python);
 	free(o);
 }
 

@@ -593,6 +593,38 @@ int ms_walk_open_read(const struct ms_walk_root *root, const char *path, unsigne
 	return fd;
 }
 
+/* "." below the checked directory is that directory: no lookup leaves it. */
+int ms_walk_open_dir(const struct ms_walk_root *root, const char *path, unsigned flags,
+		     const char **why)
+{
+	struct stat pst, rst;
+	int pathfd = ms_walk_open(root, path, flags, &pst, why), fd;
+
+	if (pathfd < 0) {
+		if (!*why)
+			*why = "the directory cannot be opened now";
+		return -1;
+	}
+	if (!S_ISDIR(pst.st_mode)) {
+		*why = "not a directory";
+		close(pathfd);
+		return -1;
+	}
+	fd = openat(pathfd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	close(pathfd);
+	if (fd < 0) {
+		*why = "cannot reopen the checked directory";
+		return -1;
+	}
+	if (fstat(fd, &rst) < 0 || !S_ISDIR(rst.st_mode) || !same_inode(&rst, &pst)) {
+		*why = "the reopened directory is not the checked one";
+		close(fd);
+		return -1;
+	}
+	*why = NULL;
+	return fd;
+}
+
 /*
  * An O_PATH descriptor of what the magic link name below dirfd leads to,
  * once its mount is known to root's table as kernel-served; -errno with
