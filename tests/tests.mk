@@ -77,6 +77,7 @@ CMOCKA_TESTS = \
 	tests/core/pkg/test_pkgindex \
 	tests/core/pkg/test_pkg_status \
 	tests/core/pkg/test_packages \
+	tests/core/pkg/test_pydist \
 	tests/core/stale/test_stale \
 	tests/core/stale/test_stale_parse \
 	tests/core/stale/test_roots \
