@@ -15,7 +15,7 @@ static bool take(const char *v, size_t len, char *out, size_t cap)
 	}
 	while (len > 0 && (v[len - 1] == ' ' || v[len - 1] == '\t'))
 		len--;
-	if (len == 0 || len >= cap || memchr(v, '\0', len))
+	if (len == 0 || len >= cap || memchr(v, '\0', len) || memchr(v, '\n', len) || memchr(v, '\r', len))
 		return false;
 	memcpy(out, v, len);
 	out[len] = '\0';
@@ -41,16 +41,20 @@ unsigned ms_pymeta_parse(const char *text, size_t len, bool complete, char *name
 	size_t pos = 0;
 
 	while (pos < len && seen != (MS_PYMETA_NAME | MS_PYMETA_VERSION)) {
-		const char *line = text + pos, *nl = memchr(line, '\n', len - pos), *v;
-		size_t llen, vlen;
+		const char *line = text + pos, *v;
+		size_t llen = 0, vlen;
 		bool folded;
 
-		if (!nl && !complete)
+		while (pos + llen < len && line[llen] != '\n' && line[llen] != '\r')
+			llen++;
+		if (pos + llen == len && !complete)
 			break;
-		llen = nl ? (size_t)(nl - line) : len - pos;
-		pos += llen + (nl ? 1 : 0);
-		if (llen > 0 && line[llen - 1] == '\r')
-			llen--;
+		pos += llen;
+		/* Lines end as Python's email parser ends them: "\r\n", "\n" or "\r". */
+		if (pos < len && text[pos] == '\r')
+			pos++;
+		if (pos < len && text[pos] == '\n')
+			pos++;
 		if (llen == 0)
 			break;
 		/* A folded header goes on in lines that start with a space or tab. */

@@ -3,15 +3,16 @@
  * its METADATA, or from the name of its *.dist-info directory.
  *
  * METADATA (the core metadata format) is email headers, "Name: value" a
- * line, then a blank line and the description.  ms_pymeta_parse reads the
+ * line, then a blank line and the description; a line ends in "\r\n",
+ * "\n" or a lone "\r", as Python's email parser ends it.  ms_pymeta_parse reads the
  * first "Name:" and "Version:" headers (their names in any case) of the
  * lines before the first blank one, the value without the spaces and tabs
  * around it.  The caller reads only the first bytes of the file
  * (pydist.h: MS_PYDIST_META_MAX), so text may end inside a line: unless
  * complete is set, a last line without its newline is not taken, and a
- * value is never one cut short.  A value that is empty, holds a NUL or a
- * newline of a folded continuation, or does not fit in cap bytes (its
- * NUL included) is not taken either.  The answer: which of the two it
+ * value is never one cut short.  A value that is empty, holds a NUL, CR
+ * or LF, goes on in folded continuation lines, or does not fit in cap
+ * bytes (its NUL included) is not taken either.  The answer: which of the two it
  * found (MS_PYMETA_NAME, MS_PYMETA_VERSION).
  *
  * ms_pymeta_from_dirname reads "NAME-VERSION.dist-info" (the binary

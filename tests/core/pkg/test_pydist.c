@@ -124,6 +124,14 @@ static void test_metadata_headers(void **state)
 	/* A folded Name is not taken. */
 	assert_int_equal(ms_pymeta_parse("Name: a\n b\nVersion: 1\n", 22, true, name, sizeof(name), version,
 					 sizeof(version)), MS_PYMETA_VERSION);
+	/* A lone CR ends a line, as in Python's email parser (found by fuzz-pymeta). */
+	assert_int_equal(ms_pymeta_parse("Version:-V\r:1 2.\rName: a\r\rName: b\n", 34, true, name, sizeof(name),
+					 version, sizeof(version)), MS_PYMETA_NAME | MS_PYMETA_VERSION);
+	assert_string_equal(version, "-V");
+	assert_string_equal(name, "a");
+	/* No newline in a value, from a directory's name either (found by fuzz-pymeta). */
+	assert_int_equal(ms_pymeta_from_dirname("a\nb-1.dist-info", 15, name, sizeof(name), version, sizeof(version)),
+			 MS_PYMETA_VERSION);
 	assert_int_equal(ms_pymeta_from_dirname("zope.interface-5.4.0.dist-info", 30, name, sizeof(name), version,
 						sizeof(version)), MS_PYMETA_NAME | MS_PYMETA_VERSION);
 	assert_string_equal(name, "zope.interface");
