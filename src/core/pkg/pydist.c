@@ -88,31 +88,6 @@ static bool root_ready(struct ms_pydist *pd)
 	return pd->root.fd >= 0 && pd->root.mounts;
 }
 
-static bool is_site_name(const char *c, size_t len)
-{
-	return len == 13 && (!memcmp(c, "site-packages", 13) || !memcmp(c, "dist-packages", 13));
-}
-
-/* The length of p's site directory (its last site-packages or dist-packages component); 0: none. */
-static size_t site_of(const char *p, size_t len)
-{
-	size_t site = 0;
-
-	for (size_t i = 0; i < len;) {
-		size_t start, end;
-
-		while (i < len && p[i] == '/')
-			i++;
-		start = i;
-		while (i < len && p[i] != '/')
-			i++;
-		end = i;
-		if (is_site_name(p + start, end - start) && end + 1 < len)
-			site = end;
-	}
-	return site;
-}
-
 static int cmp_bytes(const char *a, size_t alen, const char *b, size_t blen)
 {
 	int c = memcmp(a, b, alen < blen ? alen : blen);
@@ -460,7 +435,7 @@ int ms_pydist_find(struct ms_pydist *pd, const char *const *paths, const size_t 
 	for (size_t i = 0; i < n; i++) {
 		size_t site;
 
-		if (out[i].found || !paths[i] || !(site = site_of(paths[i], lens[i])))
+		if (out[i].found || !paths[i] || !(site = ms_pyrecord_site_of(paths[i], lens[i])))
 			continue;
 		if (!w && !(w = calloc(n - i, sizeof(*w))))
 			return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "python distributions: out of memory");

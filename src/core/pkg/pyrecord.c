@@ -135,6 +135,31 @@ bool ms_pyrecord_next(struct ms_pyrecord_iter *it, char *buf, size_t cap, size_t
 	return false;
 }
 
+/* The component of p (len bytes) at or after *r, past its slashes: its start and length; *r moves past it. */
+static size_t component(const char *p, size_t len, size_t *r, size_t *start)
+{
+	while (*r < len && p[*r] == '/')
+		(*r)++;
+	*start = *r;
+	while (*r < len && p[*r] != '/')
+		(*r)++;
+	return *r - *start;
+}
+
+size_t ms_pyrecord_site_of(const char *path, size_t len)
+{
+	size_t site = 0, r = 0, start;
+
+	while (r < len) {
+		size_t clen = component(path, len, &r, &start);
+
+		if (clen == 13 && (!memcmp(path + start, "site-packages", 13) || !memcmp(path + start, "dist-packages", 13)) &&
+		    r + 1 < len)
+			site = r;
+	}
+	return site;
+}
+
 /*
  * Components of p (len bytes) written back from its start, joined by one
  * slash, without "." or empty ones; ".." drops the one before.  The new
@@ -145,14 +170,8 @@ static size_t normalise(char *p, size_t len)
 	size_t r = 0, w = 0;
 
 	while (r < len) {
-		size_t start, clen;
+		size_t start, clen = component(p, len, &r, &start);
 
-		while (r < len && p[r] == '/')
-			r++;
-		start = r;
-		while (r < len && p[r] != '/')
-			r++;
-		clen = r - start;
 		if (clen == 0 || (clen == 1 && p[start] == '.'))
 			continue;
 		if (clen == 2 && p[start] == '.' && p[start + 1] == '.') {

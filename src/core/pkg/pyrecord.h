@@ -23,6 +23,10 @@
  * none of this distribution's files there: SIZE_MAX.  A RECORD names only
  * files under its own site directory.
  *
+ * ms_pyrecord_site_of gives the length of a path's site directory: its
+ * prefix up to its last component named site-packages or dist-packages
+ * that has more after it; 0 when it has none.
+ *
  * Pure: no I/O, no allocation, bounded by the bytes given.  Fuzzed
  * (tests/fuzz/fuzz_pyrecord.c).
  */
@@ -43,5 +47,7 @@ bool ms_pyrecord_next(struct ms_pyrecord_iter *it, char *buf, size_t cap, size_t
 
 /* The new length of path (len bytes, rewritten in place), or SIZE_MAX: outside site. */
 size_t ms_pyrecord_site_relative(const char *site, size_t site_len, char *path, size_t len);
+
+size_t ms_pyrecord_site_of(const char *path, size_t len);
 
 #endif

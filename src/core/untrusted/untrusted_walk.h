@@ -151,9 +151,9 @@ int ms_walk_open_read(const struct ms_walk_root *root, const char *path, unsigne
 
 /*
  * The directory at path, open O_RDONLY | O_DIRECTORY | O_NONBLOCK |
- * O_CLOEXEC for listing (fdopendir), walked as ms_walk_open does: the
- * checked O_PATH descriptor is reopened as "." below itself, and the
- * reopened one must be the same directory.  -1 with *why always set
+ * O_CLOEXEC for listing (fdopendir), walked as ms_walk_open does and
+ * reopened through /proc/self/fd/N as ms_walk_open_read reopens a file:
+ * the reopened one must be the same directory.  -1 with *why always set
  * (static text).
  */
 int ms_walk_open_dir(const struct ms_walk_root *root, const char *path, unsigned flags,

@@ -156,20 +156,6 @@ static const char *fill(char *buf, const char *fmt, ...)
 	return buf;
 }
 
-static void make_dirs(const char *path)
-{
-	char buf[PATH_MAX];
-
-	fill(buf, "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(buf, 0755);
-			*p = '/';
-		}
-	assert_true(mkdir(buf, 0755) == 0 || errno == EEXIST);
-}
-
 /* dir/name, into buf. */
 static const char *at(char *buf, const char *dir, const char *name)
 {
@@ -183,7 +169,7 @@ static void put(const char *dir, const char *name, const char *text)
 	at(path, dir, name);
 	fill(parent, "%s", path);
 	*strrchr(parent, '/') = '\0';
-	make_dirs(parent);
+	assert_int_equal(tu_mkdirs(parent), 0);
 	assert_int_equal(tu_spit(path, text), 0);
 }
 
@@ -193,6 +179,13 @@ static void put_copy(const char *dir, const char *name, const char *src)
 
 	put(dir, name, "");
 	assert_int_equal(tu_copy(src, at(path, dir, name)), 0);
+}
+
+/* A file site/name, its path into path. */
+static void put_file(const char *site, const char *name, char *path)
+{
+	put(site, name, "x");
+	at(path, site, name);
 }
 
 /* A distribution NAME-VERSION in site, whose RECORD is record. */
@@ -460,12 +453,9 @@ static int tmp_teardown(void **state)
 /* site under dir, with good-1.0 owning good.so, so each lookup shows it still answers. */
 static void hostile_site(const char *dir, char *site, char *good)
 {
-	char buf[PATH_MAX];
-
 	fill(site, "%s/" SITE, dir);
 	put_dist(site, "good", "1.0", "good/good.so,,\n");
-	put(site, "good/good.so", "x");
-	fill(good, "%s", at(buf, site, "good/good.so"));
+	put_file(site, "good/good.so", good);
 }
 
 static void test_symlinked_record_and_dist_info(void **state)
@@ -475,8 +465,7 @@ static void test_symlinked_record_and_dist_info(void **state)
 	struct answer a;
 
 	hostile_site(dir, site, good);
-	put(site, "victim/v.so", "x");
-	fill(victim, "%s", at(buf, site, "victim/v.so"));
+	put_file(site, "victim/v.so", victim);
 	/* A RECORD elsewhere that names the victim, reached by a symlinked RECORD and dist-info. */
 	fill(elsewhere, "%s/elsewhere/victim-6.6.dist-info", dir);
 	put(elsewhere, "RECORD", "victim/v.so,,\n");
@@ -500,13 +489,11 @@ static void test_fifo_record(void **state)
 	hostile_site(dir, site, good);
 	put(site, "fifo-1.0.dist-info/METADATA", "Name: fifo\nVersion: 1.0\n\n");
 	assert_int_equal(mkfifo(at(buf, site, "fifo-1.0.dist-info/RECORD"), 0666), 0);
-	put(site, "fifo/f.so", "x");
-	fill(victim, "%s", at(buf, site, "fifo/f.so"));
+	put_file(site, "fifo/f.so", victim);
 	/* A FIFO METADATA: the name and version come from the directory's name. */
 	put(site, "fifometa-3.0.dist-info/RECORD", "fifometa/m.so,,\n");
 	assert_int_equal(mkfifo(at(buf, site, "fifometa-3.0.dist-info/METADATA"), 0666), 0);
-	put(site, "fifometa/m.so", "x");
-	fill(meta, "%s", at(buf, site, "fifometa/m.so"));
+	put_file(site, "fifometa/m.so", meta);
 	give_to_nobody(dir);
 	lookup(false, (const char *const[]){ victim, meta, good }, 3, &a);
 	assert_false(a.pkg[0].found);
@@ -528,8 +515,7 @@ static void test_huge_files(void **state)
 	hostile_site(dir, site, good);
 	put(site, "big-1.0.dist-info/RECORD", "big/b.so,,\n");
 	assert_int_equal(truncate(at(buf, site, "big-1.0.dist-info/RECORD"), 1L << 30), 0);
-	put(site, "big/b.so", "x");
-	fill(big, "%s", at(buf, site, "big/b.so"));
+	put_file(site, "big/b.so", big);
 	/* Headers past the cap: the name comes from the directory, never from what lies beyond. */
 	memset(junk, 'j', MS_PYDIST_META_MAX);
 	memcpy(junk, "X-Junk: ", 8);
@@ -542,8 +528,7 @@ static void test_huge_files(void **state)
 	assert_int_equal(write(fd, "Name: evil\nVersion: 6.6.6\n\n", 27), 27);
 	assert_int_equal(ftruncate(fd, 1L << 30), 0);
 	close(fd);
-	put(site, "huge/h.so", "x");
-	fill(huge, "%s", at(buf, site, "huge/h.so"));
+	put_file(site, "huge/h.so", huge);
 	give_to_nobody(dir);
 	lookup(false, (const char *const[]){ big, huge, good }, 3, &a);
 	assert_false(a.pkg[0].found);
@@ -563,8 +548,7 @@ static void test_claims_outside(void **state)
 
 	hostile_site(dir, site, good);
 	fill(other, "%s/venv/" SITE, dir);
-	put(other, "theirs.so", "x");
-	fill(theirs, "%s", at(buf, other, "theirs.so"));
+	put_file(other, "theirs.so", theirs);
 	assert_true(mapped(getpid(), "/libc.so.6", libc));
 	fill(buf, "../../../venv/" SITE "/theirs.so,,\n"
 		 "../../../../../../../../../../../..%s,,\n%s,,\n%s,,\n", libc, libc, theirs);
@@ -580,12 +564,11 @@ static void test_claims_outside(void **state)
 static void test_unlisted_libs_folder(void **state)
 {
 	const char *dir = *state;
-	char site[PATH_MAX], good[PATH_MAX], buf[PATH_MAX], planted[PATH_MAX];
+	char site[PATH_MAX], good[PATH_MAX], planted[PATH_MAX];
 	struct answer a;
 
 	hostile_site(dir, site, good);
-	put(site, "good.libs/libplanted-12345678.so", "x");
-	fill(planted, "%s", at(buf, site, "good.libs/libplanted-12345678.so"));
+	put_file(site, "good.libs/libplanted-12345678.so", planted);
 	give_to_nobody(dir);
 	lookup(false, (const char *const[]){ planted, good }, 2, &a);
 	assert_false(a.pkg[0].found);
