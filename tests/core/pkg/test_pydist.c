@@ -6,7 +6,8 @@
  * (a copy of libz.so.1), both loaded by a real python3 process.  Then the
  * hostile site directories of a user (owned by nobody when we are root):
  * a symlinked RECORD or dist-info, a FIFO RECORD, a sparse 1 GB RECORD, a
- * huge METADATA, a RECORD that claims files outside its site directory.
+ * huge METADATA, a RECORD that claims files outside its site directory, a
+ * dist-info served by a FUSE daemon that never answers a LOOKUP.
  * Every lookup of a hostile tree runs in a child with a deadline, so a
  * hang fails the test instead of stalling it.  And the RECORD and METADATA
  * parsers on bytes.
@@ -34,6 +35,7 @@
 #include "core/pkg/pydist.h"
 #include "core/pkg/pymeta.h"
 #include "core/pkg/pyrecord.h"
+#include "fuse_server.h"
 #include "linechild.h"
 #include "msrun.h"
 #include "testutil.h"
@@ -575,6 +577,49 @@ static void test_unlisted_libs_folder(void **state)
 	assert_python(&a.pkg[1], "good", "1.0", false);
 }
 
+/*
+ * A dist-info directory served by a user's FUSE daemon that answers no
+ * LOOKUP, holding a file a process maps: looking for its RECORD never
+ * steps into the mount (the walk refuses it), so nothing waits on the
+ * daemon, and the file is not packaged.
+ */
+static void test_fuse_site(void **state)
+{
+	const char *dir = *state;
+	char site[PATH_MAX], good[PATH_MAX], pid[16], name[PATH_MAX], fused[PATH_MAX];
+	struct fuse_server server = { 0 };
+	const char *why = NULL;
+	pid_t mapper = 0;
+	char *lib = tu_built("libstale-a.so"), *out, *line;
+	int status = -1;
+
+	hostile_site(dir, site, good);
+	at(fused, site, "fused-1.0.dist-info");
+	assert_int_equal(tu_mkdirs(fused), 0);
+	if (fuse_server_start_over(&server, lib, fused, &why) < 0) {
+		free(lib);
+		print_message("skipped: %s\n", why);
+		skip();
+	}
+	free(lib);
+	assert_int_equal(fuse_server_map_in_child(&server, &mapper, NULL), 0);
+	server.modes->hang_lookups = 1;
+	snprintf(pid, sizeof(pid), "%d", (int)mapper);
+	out = fuse_server_run(&server, MSRUN_ARGS("list", pid, "--by-file", "-o", "PACKAGE,NAME", "-r", "-n"),
+			      &status, &why);
+	fuse_server_stop_mapped(&server, &mapper);
+	if (why)
+		fail_msg("%s", why);
+	assert_non_null(out);
+	assert_int_equal(status, 0);
+	at(name, fused, FUSE_SERVER_NAME);
+	line = strstr(out, name);
+	assert_non_null(line);
+	/* -r: a space in a cell is written \x20. */
+	assert_true(line - out >= 16 && !strncmp(line - 16, "not\\x20packaged ", 16));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -587,6 +632,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_huge_files, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_claims_outside, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_unlisted_libs_folder, tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_fuse_site, tmp_setup, tmp_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
