@@ -464,6 +464,7 @@ static void test_symlinked_record_and_dist_info(void **state)
 {
 	const char *dir = *state;
 	char site[PATH_MAX], good[PATH_MAX], victim[PATH_MAX], elsewhere[PATH_MAX], buf[PATH_MAX], target[PATH_MAX];
+	char linked[PATH_MAX];
 	struct answer a;
 
 	hostile_site(dir, site, good);
@@ -475,11 +476,18 @@ static void test_symlinked_record_and_dist_info(void **state)
 	put(site, "victim-6.6.dist-info/METADATA", "Name: victim\nVersion: 6.6\n\n");
 	assert_int_equal(symlink(at(target, elsewhere, "RECORD"), at(buf, site, "victim-6.6.dist-info/RECORD")), 0);
 	assert_int_equal(symlink(elsewhere, at(buf, site, "victim_b-6.6.dist-info")), 0);
+	/* A site directory that is a symlink now (to this one, whose RECORD names good.so). */
+	fill(linked, "%s/linked/lib/python3.11", dir);
+	assert_int_equal(tu_mkdirs(linked), 0);
+	assert_int_equal(symlink(site, at(buf, linked, "site-packages")), 0);
+	fill(linked, "%s/linked/" SITE "/good/good.so", dir);
 	give_to_nobody(dir);
-	lookup(false, (const char *const[]){ victim, good }, 2, &a);
+	lookup(false, (const char *const[]){ victim, good, linked }, 3, &a);
 	assert_false(a.pkg[0].found);
 	assert_python(&a.pkg[1], "good", "1.0", false);
+	assert_false(a.pkg[2].found);
 	assert_int_equal(a.st.records, 1);
+	assert_int_equal(a.st.sites, 1);
 }
 
 static void test_fifo_record(void **state)
