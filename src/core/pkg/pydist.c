@@ -352,9 +352,9 @@ static void describe(struct ms_pydist *pd, const char *site, struct dist *d)
 		return;
 	from_dir = ms_pymeta_from_dirname(d->dir, strlen(d->dir), name, sizeof(name), version, sizeof(version));
 	if (!(d->found & MS_PYMETA_NAME) && (from_dir & MS_PYMETA_NAME))
-		memcpy(d->name, name, sizeof(name));
+		memcpy(d->name, name, strlen(name) + 1);
 	if (!(d->found & MS_PYMETA_VERSION) && (from_dir & MS_PYMETA_VERSION))
-		memcpy(d->version, version, sizeof(version));
+		memcpy(d->version, version, strlen(version) + 1);
 	d->found |= from_dir;
 }
 
@@ -414,9 +414,9 @@ static int find_in_site(struct ms_pydist *pd, struct want *w, size_t n, struct m
 		if (!(o->found & MS_PYMETA_NAME))
 			continue;
 		*p = (struct ms_pkg){ .found = true, .source = MS_PKG_SOURCE_PYTHON, .vendored = vendored(&w[i]) };
-		memcpy(p->name, o->name, sizeof(p->name));
+		memcpy(p->name, o->name, strlen(o->name) + 1);
 		if (o->found & MS_PYMETA_VERSION)
-			memcpy(p->version, o->version, sizeof(p->version));
+			memcpy(p->version, o->version, strlen(o->version) + 1);
 	}
 out:
 	free(keys);
