@@ -387,15 +387,16 @@ static int fx_setup(void **state)
 	return 0;
 }
 
-static const char *package_of(json_t *root, const char *name)
+/* The field of the file row named name: its string, "(null)", or "(not mapped)". */
+static const char *field_of(json_t *root, const char *name, const char *field)
 {
 	size_t i;
 	json_t *f;
 
 	json_array_foreach(json_object_get(root, "files"), i, f)
 		if (!strcmp(json_string_value(json_object_get(f, "name")), name))
-			return json_is_string(json_object_get(f, "package")) ?
-				       json_string_value(json_object_get(f, "package")) : "(null)";
+			return json_is_string(json_object_get(f, field)) ?
+				       json_string_value(json_object_get(f, field)) : "(null)";
 	return "(not mapped)";
 }
 
@@ -411,13 +412,18 @@ static void test_process_files(void **state)
 	const char *paths[] = { fx->ext, fx->vendored, fx->stray, fx->libc };
 
 	snprintf(pid, sizeof(pid), "%d", (int)fx->py.pid);
-	r = MSRUN(NULL, "list", pid, "--by-file", "-o", "NAME,PACKAGE", "-J");
+	r = MSRUN(NULL, "list", pid, "--by-file", "-o", "NAME,PACKAGE,VERSION,PKGSRC,VENDORED", "-J");
 	assert_int_equal(r.status, 0);
 	root = json_loads(r.out, 0, &jerr);
 	assert_non_null(root);
-	assert_string_equal(package_of(root, fx->ext), "mypkg");
-	assert_string_equal(package_of(root, fx->vendored), "mypkg");
-	assert_string_equal(package_of(root, fx->stray), "not packaged");
+	assert_string_equal(field_of(root, fx->ext, "package"), "mypkg");
+	assert_string_equal(field_of(root, fx->ext, "version"), "1.2.3");
+	assert_string_equal(field_of(root, fx->ext, "pkgsrc"), "python");
+	assert_string_equal(field_of(root, fx->ext, "vendored"), "(null)");
+	assert_string_equal(field_of(root, fx->vendored, "package"), "mypkg");
+	assert_string_equal(field_of(root, fx->vendored, "vendored"), "mypkg");
+	assert_string_equal(field_of(root, fx->stray, "package"), "not packaged");
+	assert_string_equal(field_of(root, fx->stray, "pkgsrc"), "none");
 	json_decref(root);
 	msrun_free(&r);
 
