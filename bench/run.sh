@@ -472,10 +472,28 @@ pkg_lookup_row() {
 		"$(printf '%.2f ms; full scan %.2f ms' "$(fnum "$usual / 1000")" "$(fnum "$full / 1000")")" "info" info
 }
 
+# package_ratio_row CASE JUDGE NAME PID: `list --by-file` of PID (the package
+# columns are in its defaults) against the same without them, as a ratio;
+# JUDGE is "judge" (within 2x) or "info".
+package_ratio_row() {
+	local case=$1 judged=$2 name=$3 pid=$4 t ta tb x target="<= 2.0x" status
+	[ "$judged" = judge ] || target=info
+	if ! t=$(hf_pair "$name" "$MS_BIN list $pid --by-file" "$MS_BIN list $pid --by-file -o MAPS,SIZE,PERMS,SONAME,NAME"); then
+		row "$case" "-" "$target" "skipped (hyperfine failed)"
+		return
+	fi
+	read -r ta tb <<<"$t"
+	x=$(fnum "$ta / $tb")
+	status=info
+	[ "$judged" = judge ] && status=$(judge "$x" "<=" 2.0)
+	row "$case" "$(printf '%.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")" \
+		"$target" "$status"
+}
+
 # `list --by-file` with PACKAGE, on a python3 that has imported about 30
 # extension modules and libraries, against the same without PACKAGE.
 package_list_case() {
-	local case="list --by-file (PACKAGE, VERSION) vs without them, python3 with 30 modules" pid t ta tb x py=python3
+	local case="list --by-file (PACKAGE, VERSION) vs without them, python3 with 30 modules" pid py=python3
 	local imports="ssl, sqlite3, ctypes, decimal, lzma, bz2, zlib, json, csv, hashlib, curses, readline, uuid, socket, select, mmap, array, math, cmath, binascii, unicodedata, pyexpat, xml.etree.ElementTree, asyncio, multiprocessing, queue, zoneinfo, dbm.ndbm, _curses_panel, _multibytecodec, _codecs_jp"
 	# Debian's own, whose files dpkg lists; another (pyenv, /usr/local) is
 	# packaged by nobody, and only the full scan of every list can say so.
@@ -498,26 +516,19 @@ signal.pause()"; then
 		return
 	fi
 	pid=${started[-1]}
-	if ! t=$(hf_pair "list.package" "$MS_BIN list $pid --by-file" "$MS_BIN list $pid --by-file -o MAPS,SIZE,PERMS,SONAME,NAME"); then
-		row "$case" "-" "<= 2.0x" "skipped (hyperfine failed)"
-	else
-		read -r ta tb <<<"$t"
-		x=$(fnum "$ta / $tb")
-		row "$case" "$(printf '%.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")" \
-			"<= 2.0x" "$(judge "$x" "<=" 2.0)"
-	fi
+	package_ratio_row "$case" judge list.package "$pid"
 	pkg_lookup_row "python3's mapped files" "$pid"
 	stop_last
 }
 
-# `list --by-file` with PACKAGE on a python3 whose extension modules sit in a
-# site-packages of 200 distributions (RECORDs of 300 lines, about 5 MB in
-# all), against the same without PACKAGE.  One module no RECORD lists, so
+# `list --by-file` (its package columns) on a python3 whose extension modules
+# sit in a site-packages of 200 distributions (RECORDs of 300 lines, about
+# 5 MB in all), against the same without them.  One module no RECORD lists, so
 # every RECORD is read (core/pkg/pydist.h): the most a Python lookup costs
 # per site directory.  Info: the target is the Debian python3's row above.
 pydist_list_case() {
-	local case="list --by-file -o +PACKAGE vs without, python3 with 11 modules in 200 distributions"
-	local pid t ta tb x py=python3
+	local case="list --by-file (PACKAGE, VERSION) vs without them, python3 with 11 modules in 200 distributions"
+	local py=python3
 	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
 	if ! have "$py" || ! have_hf; then
 		row "$case" "-" "info" "skipped (no python3, or no hyperfine/jq)"
@@ -553,15 +564,7 @@ signal.pause()"; then
 		row "$case" "-" "info" "skipped (python3 did not start)"
 		return
 	fi
-	pid=${started[-1]}
-	if ! t=$(hf_pair "list.pydist" "$MS_BIN list $pid --by-file -o +PACKAGE" "$MS_BIN list $pid --by-file"); then
-		row "$case" "-" "info" "skipped (hyperfine failed)"
-	else
-		read -r ta tb <<<"$t"
-		x=$(fnum "$ta / $tb")
-		row "$case" "$(printf '%.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")" \
-			"info" info
-	fi
+	package_ratio_row "$case" info list.pydist "${started[-1]}"
 	stop_last
 }
 
