@@ -472,10 +472,28 @@ pkg_lookup_row() {
 		"$(printf '%.2f ms; full scan %.2f ms' "$(fnum "$usual / 1000")" "$(fnum "$full / 1000")")" "info" info
 }
 
+# package_ratio_row CASE JUDGE NAME PID: `list --by-file` of PID (the package
+# columns are in its defaults) against the same without them, as a ratio;
+# JUDGE is "judge" (within 2x) or "info".
+package_ratio_row() {
+	local case=$1 judged=$2 name=$3 pid=$4 t ta tb x target="<= 2.0x" status
+	[ "$judged" = judge ] || target=info
+	if ! t=$(hf_pair "$name" "$MS_BIN list $pid --by-file" "$MS_BIN list $pid --by-file -o MAPS,SIZE,PERMS,SONAME,NAME"); then
+		row "$case" "-" "$target" "skipped (hyperfine failed)"
+		return
+	fi
+	read -r ta tb <<<"$t"
+	x=$(fnum "$ta / $tb")
+	status=info
+	[ "$judged" = judge ] && status=$(judge "$x" "<=" 2.0)
+	row "$case" "$(printf '%.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")" \
+		"$target" "$status"
+}
+
 # `list --by-file` with PACKAGE, on a python3 that has imported about 30
 # extension modules and libraries, against the same without PACKAGE.
 package_list_case() {
-	local case="list --by-file (PACKAGE, VERSION) vs without them, python3 with 30 modules" pid t ta tb x py=python3
+	local case="list --by-file (PACKAGE, VERSION) vs without them, python3 with 30 modules" pid py=python3
 	local imports="ssl, sqlite3, ctypes, decimal, lzma, bz2, zlib, json, csv, hashlib, curses, readline, uuid, socket, select, mmap, array, math, cmath, binascii, unicodedata, pyexpat, xml.etree.ElementTree, asyncio, multiprocessing, queue, zoneinfo, dbm.ndbm, _curses_panel, _multibytecodec, _codecs_jp"
 	# Debian's own, whose files dpkg lists; another (pyenv, /usr/local) is
 	# packaged by nobody, and only the full scan of every list can say so.
@@ -498,15 +516,55 @@ signal.pause()"; then
 		return
 	fi
 	pid=${started[-1]}
-	if ! t=$(hf_pair "list.package" "$MS_BIN list $pid --by-file" "$MS_BIN list $pid --by-file -o MAPS,SIZE,PERMS,SONAME,NAME"); then
-		row "$case" "-" "<= 2.0x" "skipped (hyperfine failed)"
-	else
-		read -r ta tb <<<"$t"
-		x=$(fnum "$ta / $tb")
-		row "$case" "$(printf '%.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")" \
-			"<= 2.0x" "$(judge "$x" "<=" 2.0)"
-	fi
+	package_ratio_row "$case" judge list.package "$pid"
 	pkg_lookup_row "python3's mapped files" "$pid"
+	stop_last
+}
+
+# `list --by-file` (its package columns) on a python3 whose extension modules
+# sit in a site-packages of 200 distributions (RECORDs of 300 lines, about
+# 5 MB in all), against the same without them.  One module no RECORD lists, so
+# every RECORD is read (core/pkg/pydist.h): the most a Python lookup costs
+# per site directory.  Info: the target is the Debian python3's row above.
+pydist_list_case() {
+	local case="list --by-file (PACKAGE, VERSION) vs without them, python3 with 11 modules in 200 distributions"
+	local py=python3
+	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+	if ! have "$py" || ! have_hf; then
+		row "$case" "-" "info" "skipped (no python3, or no hyperfine/jq)"
+		return
+	fi
+	if ! start_bg "$tmp/pydist.out" "$py" -c "
+import ctypes, ctypes.util, os, shutil, signal
+ctypes.CDLL(ctypes.util.find_library('z'))
+lib = [l.split()[-1] for l in open('/proc/self/maps') if 'libz.so' in l][0]
+site = '$tmp/venv/lib/python3/site-packages'
+mods = []
+for d in range(200):
+    name = 'dist%03d' % d
+    info = os.path.join(site, name + '-1.0.dist-info')
+    os.makedirs(info)
+    os.makedirs(os.path.join(site, name))
+    with open(os.path.join(info, 'METADATA'), 'w') as f:
+        f.write('Metadata-Version: 2.1\\nName: %s\\nVersion: 1.0\\n\\n' % name)
+    lines = ['%s/module_%03d.py,sha256=%s,1234\\n' % (name, m, 'x' * 43) for m in range(300)]
+    if d % 20 == 0:
+        ext = os.path.join(site, name, '_ext.so')
+        shutil.copy(lib, ext)
+        mods.append(ext)
+        lines.append('%s/_ext.so,,\\n' % name)
+    with open(os.path.join(info, 'RECORD'), 'w') as f:
+        f.writelines(lines)
+stray = os.path.join(site, 'stray.so')
+shutil.copy(lib, stray)
+for m in mods + [stray]:
+    ctypes.CDLL(m)
+print('ready', flush=True)
+signal.pause()"; then
+		row "$case" "-" "info" "skipped (python3 did not start)"
+		return
+	fi
+	package_ratio_row "$case" info list.pydist "${started[-1]}"
 	stop_last
 }
 
@@ -722,6 +780,7 @@ at_target() {
 [[ $CASES == *" goto "* ]] && at_target goto_case
 [[ $CASES == *" fleet "* ]] && fleet_cases
 [[ $CASES == *" fleet "* || $CASES == *" packages "* ]] && package_list_case
+[[ $CASES == *" fleet "* || $CASES == *" packages "* ]] && pydist_list_case
 [[ $CASES == *" fleet "* || $CASES == *" who "* ]] && who_case
 [[ $CASES == *" files "* ]] && many_files_case
 [[ $CASES == *" symbols "* ]] && symbols_case

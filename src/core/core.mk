@@ -49,6 +49,9 @@ libmapscope_core_a_SOURCES = \
 	src/core/pkg/owner.c src/core/pkg/owner.h \
 	src/core/pkg/rpmdb.c src/core/pkg/rpmdb.h \
 	src/core/pkg/rpmlib.c src/core/pkg/rpmlib.h \
+	src/core/pkg/pydist.c src/core/pkg/pydist.h \
+	src/core/pkg/pyrecord.c src/core/pkg/pyrecord.h \
+	src/core/pkg/pymeta.c src/core/pkg/pymeta.h \
 	src/core/stale/stale.c src/core/stale/stale.h \
 	src/core/stale/stale_group.c src/core/stale/stale_group.h \
 	src/core/stale/stale_report.c src/core/stale/stale_report.h \

@@ -1,6 +1,7 @@
 /* owner.c - dpkg, then rpm, then Python distributions: see owner.h. */
 #include "pkg/owner.h"
 #include "pkg/rpmdb.h"
+#include "pkg/pydist.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 struct ms_owner {
 	struct ms_pkgdb *dpkg; /* NULL: not a dpkg system */
 	struct ms_rpmdb *rpm;  /* NULL: not an rpm system, or its database refused */
+	struct ms_pydist *python;
 };
 
 int ms_owner_open(const struct ms_owner_opts *opts, struct ms_owner **out, struct ms_error *err)
@@ -33,6 +35,10 @@ int ms_owner_open(const struct ms_owner_opts *opts, struct ms_owner **out, struc
 	if (rc == MS_ERR_NOMEM) {
 		ms_owner_close(o);
 		return rc;
+	}
+	if (ms_pydist_open(&o->python, err) < 0) {
+		ms_owner_close(o);
+		return MS_ERR_NOMEM;
 	}
 	*out = o;
 	return 0;
@@ -60,6 +66,8 @@ int ms_owner_find(struct ms_owner *o, const char *const *paths, const size_t *le
 		rc = ms_pkgdb_find(o->dpkg, paths, lens, n, out, err);
 	if (o->rpm && rc != MS_ERR_NOMEM)
 		rc = ms_rpmdb_find(o->rpm, paths, lens, n, out, err);
+	if (rc != MS_ERR_NOMEM)
+		rc = ms_pydist_find(o->python, paths, lens, n, out, err);
 	return rc == MS_ERR_NOMEM ? rc : 0;
 }
 
@@ -69,6 +77,7 @@ void ms_owner_close(struct ms_owner *o)
 		return;
 	ms_pkgdb_close(o->dpkg);
 	ms_rpmdb_close(o->rpm);
+	ms_pydist_close(o->python);
 	free(o);
 }
 

@@ -545,6 +545,36 @@ static void race_point(ms_walk_race_fn race, void *arg, enum ms_walk_step step, 
 }
 
 /*
+ * The checked O_PATH descriptor pathfd (closed here), of what pst says,
+ * reopened through /proc/self/fd/N for reading (oflags: O_DIRECTORY for a
+ * directory), and checked again to be the same inode of the same type.
+ * The descriptor, or -1 with *why set.
+ */
+static int reopen_checked(int pathfd, const struct stat *pst, int oflags, struct stat *st, const char **why)
+{
+	struct stat rst;
+	char self[64];
+	int fd;
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pathfd);
+	fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | oflags);
+	close(pathfd);
+	if (fd < 0) {
+		*why = "cannot reopen the checked file";
+		return -1;
+	}
+	if (fstat(fd, &rst) < 0 || (rst.st_mode & S_IFMT) != (pst->st_mode & S_IFMT) || !same_inode(&rst, pst)) {
+		*why = "the reopened file is not the checked one";
+		close(fd);
+		return -1;
+	}
+	if (st)
+		*st = rst;
+	*why = NULL;
+	return fd;
+}
+
+/*
  * Reading goes through a reopen of the checked descriptor (proc_fd_link in
  * fs/proc/base.c follows to the very file), so a swap of the name after the
  * check changes nothing.
@@ -553,9 +583,8 @@ int ms_walk_open_read(const struct ms_walk_root *root, const char *path, unsigne
 		      const struct stat *expect, ms_walk_race_fn race, void *race_arg,
 		      struct stat *st, const char **why)
 {
-	struct stat pst, rst;
-	char self[64];
-	int pathfd, fd;
+	struct stat pst;
+	int pathfd;
 
 	race_point(race, race_arg, MS_WALK_BEFORE_OPEN, path);
 	pathfd = ms_walk_open(root, path, flags, &pst, why);
@@ -575,22 +604,26 @@ int ms_walk_open_read(const struct ms_walk_root *root, const char *path, unsigne
 		return -1;
 	}
 	race_point(race, race_arg, MS_WALK_BEFORE_REOPEN, path);
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", pathfd);
-	fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	close(pathfd);
-	if (fd < 0) {
-		*why = "cannot reopen the checked file";
+	return reopen_checked(pathfd, &pst, 0, st, why);
+}
+
+int ms_walk_open_dir(const struct ms_walk_root *root, const char *path, unsigned flags,
+		     const char **why)
+{
+	struct stat pst;
+	int pathfd = ms_walk_open(root, path, flags, &pst, why);
+
+	if (pathfd < 0) {
+		if (!*why)
+			*why = "the directory cannot be opened now";
 		return -1;
 	}
-	if (fstat(fd, &rst) < 0 || !S_ISREG(rst.st_mode) || !same_inode(&rst, &pst)) {
-		*why = "the reopened file is not the checked one";
-		close(fd);
+	if (!S_ISDIR(pst.st_mode)) {
+		*why = "not a directory";
+		close(pathfd);
 		return -1;
 	}
-	if (st)
-		*st = rst;
-	*why = NULL;
-	return fd;
+	return reopen_checked(pathfd, &pst, O_DIRECTORY, NULL, why);
 }
 
 /*

@@ -150,6 +150,16 @@ int ms_walk_open_read(const struct ms_walk_root *root, const char *path, unsigne
 		      struct stat *st, const char **why);
 
 /*
+ * The directory at path, open O_RDONLY | O_DIRECTORY | O_NONBLOCK |
+ * O_CLOEXEC for listing (fdopendir), walked as ms_walk_open does and
+ * reopened through /proc/self/fd/N as ms_walk_open_read reopens a file:
+ * the reopened one must be the same directory.  -1 with *why always set
+ * (static text).
+ */
+int ms_walk_open_dir(const struct ms_walk_root *root, const char *path, unsigned flags,
+		     const char **why);
+
+/*
  * fstat of what a /proc magic link (a process's exe, cwd...) leads to,
  * name below dirfd, only once its mount is known to root's table as
  * kernel-served (anywhere: the link's target has no path in that root), or
