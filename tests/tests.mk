@@ -78,6 +78,7 @@ CMOCKA_TESTS = \
 	tests/core/pkg/test_pkg_status \
 	tests/core/pkg/test_packages \
 	tests/core/pkg/test_rpmdb \
+	tests/core/pkg/test_dpkglog \
 	tests/core/stale/test_stale \
 	tests/core/stale/test_stale_parse \
 	tests/core/stale/test_roots \
