@@ -120,6 +120,7 @@ static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *c
 		return 0;
 	}
 	memcpy(p->comm, ms_proc_stat_at_open(proc)->comm, sizeof(p->comm));
+	p->start_time = ms_proc_stat_at_open(proc)->start_time;
 	p->other_root = ms_stale_ctx_other_root(ctx, proc);
 	read_cgroup(p, proc);
 	if (opts->cmdline)
@@ -133,9 +134,62 @@ static bool wants_package(const struct ms_stale_proc *p, const struct ms_stale_f
 	return !p->other_root && ms_stale_verdict_is_stale(f->result.verdict);
 }
 
+struct copy_ref {
+	const struct ms_stale_file *file;
+	time_t *start;
+};
+
+static int copy_cmp(const void *a, const void *b)
+{
+	const struct ms_stale_file *x = ((const struct copy_ref *)a)->file;
+	const struct ms_stale_file *y = ((const struct copy_ref *)b)->file;
+
+	if (x->dev_major != y->dev_major)
+		return x->dev_major < y->dev_major ? -1 : 1;
+	if (x->dev_minor != y->dev_minor)
+		return x->dev_minor < y->dev_minor ? -1 : 1;
+	return x->inode < y->inode ? -1 : x->inode > y->inode;
+}
+
+/* Each file's process start, then the earliest of those that map the same copy. */
+static int copy_starts(struct ms_stale_report *r, time_t *starts, size_t n, struct ms_error *err)
+{
+	struct copy_ref *refs = calloc(n ? n : 1, sizeof(*refs));
+	struct ms_error why;
+	time_t btime;
+	size_t k = 0;
+
+	if (!refs)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
+	/* Without the boot time no start is known: the earliest possible one. */
+	if (ms_boot_time(&btime, &why) < 0)
+		btime = 0;
+	for (size_t i = 0; i < r->count; i++)
+		for (size_t j = 0; j < r->procs[i].files.count; j++) {
+			if (!wants_package(&r->procs[i], &r->procs[i].files.items[j]))
+				continue;
+			starts[k] = btime ? ms_proc_started_at(r->procs[i].start_time, btime) : 0;
+			refs[k] = (struct copy_ref){ &r->procs[i].files.items[j], &starts[k] };
+			k++;
+		}
+	qsort(refs, n, sizeof(*refs), copy_cmp);
+	for (size_t a = 0, b; a < n; a = b) {
+		time_t earliest = *refs[a].start;
+
+		for (b = a; b < n && !copy_cmp(&refs[a], &refs[b]); b++)
+			if (*refs[b].start < earliest)
+				earliest = *refs[b].start;
+		while (a < b)
+			*refs[a++].start = earliest;
+	}
+	free(refs);
+	return 0;
+}
+
 int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 			     const char **why, struct ms_error *err)
 {
+	time_t *starts = NULL;
 	const char **paths = NULL;
 	struct ms_pkg *found = NULL;
 	size_t *lens = NULL, n = 0, k = 0;
@@ -150,6 +204,7 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 	paths = calloc(n, sizeof(*paths));
 	lens = calloc(n, sizeof(*lens));
 	found = calloc(n, sizeof(*found));
+	starts = calloc(n, sizeof(*starts));
 	for (size_t i = 0; paths && lens && found && i < r->count; i++)
 		for (size_t j = 0; j < r->procs[i].files.count; j++) {
 			const struct ms_stale_file *f = &r->procs[i].files.items[j];
@@ -159,10 +214,14 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 			paths[k] = f->name;
 			lens[k++] = ms_name_strip_deleted(f->name, f->name_len);
 		}
-	if (!paths || !lens || !found)
+	if (!paths || !lens || !found || !starts)
 		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
 	else
 		rc = db ? ms_owner_find(db, paths, lens, n, found, err) : 0;
+	if (rc == 0 && db)
+		rc = copy_starts(r, starts, n, err);
+	if (rc == 0 && db)
+		rc = ms_owner_running(db, found, starts, n, err);
 	if (rc == 0 && !ms_owner_has_db(db))
 		*why = "not a dpkg system";
 	for (size_t i = 0, at = 0; rc == 0 && !*why && i < r->count; i++) {
@@ -180,6 +239,7 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 	free(paths);
 	free(lens);
 	free(found);
+	free(starts);
 	return rc;
 }
 

@@ -41,6 +41,7 @@
 
 struct ms_stale_proc {
 	pid_t pid;
+	unsigned long long start_time; /* stat's field 22, clock ticks since boot */
 	char comm[64];              /* raw, from stat */
 	char *cmd;                  /* raw command line, NULs as spaces; NULL unless asked */
 	size_t cmd_len;
@@ -82,9 +83,13 @@ int ms_stale_report_walk(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
 /*
  * The package that owns each deleted or replaced file of every process with
  * our root, from the open package databases (owner.h; NULL: none), in
- * one pass and only when something is stale.  0 (also when nothing was
- * asked or there is no system database: *why then says so), or
- * MS_ERR_NOMEM.
+ * one pass and only when something is stale, with the version of the copy
+ * mapped (ms_owner_running).  That version belongs to the copy, not to the
+ * process: every process mapping the same device and inode is answered
+ * for the earliest start among them, so a process forked later from a
+ * parent that mapped the copy before an upgrade does not move the answer.
+ * 0 (also when nothing was asked or there is no system database: *why
+ * then says so), or MS_ERR_NOMEM.
  */
 int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 			     const char **why, struct ms_error *err);
