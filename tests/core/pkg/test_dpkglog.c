@@ -383,6 +383,29 @@ static void test_file_over_cap(void **state)
 	assert_int_equal(stats.stopped.code, MS_ERR_LIMIT);
 }
 
+#ifdef HAVE_ZLIB
+/* A small gzip file that inflates past the cap is cut off there, and ends the log. */
+static void test_gzip_bomb(void **state)
+{
+	const char *dir = *state;
+	struct ms_dpkglog_stats stats;
+	char *text = NULL, *cmd;
+
+	add_line(&text, start + 60, "upgrade one:amd64 1.0 2.0");
+	write_log(dir, "dpkg.log", text);
+	free(text);
+	assert_true(asprintf(&cmd, "head -c %u /dev/zero | gzip -n -9 > '%s/dpkg.log.1.gz'",
+			     MS_DPKGLOG_FILE_MAX + (1u << 20), dir) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	expect_unknown(dir, pkg("one", "", "2.0"));
+	ask(dir, pkg("one", "", "2.0"), &stats);
+	assert_int_equal(stats.files, 1);
+	assert_int_equal(stats.stopped.code, MS_ERR_LIMIT);
+	assert_non_null(strstr(stats.stopped.msg, "dpkg.log.1.gz"));
+}
+#endif
+
 /* Files that are not the owner's, or writable by others, are not trusted. */
 static void test_owner_and_mode(void **state)
 {
@@ -516,6 +539,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stops_when_far_enough, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_malformed_and_long_lines, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_file_over_cap, tu_tmpdir_setup, tu_tmpdir_teardown),
+#ifdef HAVE_ZLIB
+		cmocka_unit_test_setup_teardown(test_gzip_bomb, tu_tmpdir_setup, tu_tmpdir_teardown),
+#endif
 		cmocka_unit_test_setup_teardown(test_owner_and_mode, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test(test_attack_as_nobody),
 	};
