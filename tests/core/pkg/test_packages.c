@@ -28,10 +28,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "core/pkg/dpkglog.h"
 #include "msrun.h"
 #include "fixture_client.h"
 #include "testutil.h"
@@ -199,17 +201,23 @@ static size_t occurrences(const char *s, const char *text)
 	return n;
 }
 
-/* `mapscope stale` of both processes, every verdict, with format ("-J" or "-n"), columns and extra (may be NULL). */
-static char *stale_output_with(struct fx *fx, const char *format, const char *columns, const char *extra)
+/*
+ * `mapscope stale` of processes pid and pid2 (0: only pid), every verdict,
+ * with format ("-J" or "-n"), columns and extra (may be NULL).
+ */
+static char *stale_output_of(struct fx *fx, pid_t pid, pid_t pid2, const char *format, const char *columns,
+			     const char *extra)
 {
 	char pidstr[16], pid2str[16], *out, *empty = tu_join(fx->dir, "no-ignores"), *opt;
-	const char *args[] = { "stale", pidstr, pid2str, "--show=all", format, "-o", columns, NULL, extra, NULL };
+	const char *args[] = { "stale", "--show=all", format, "-o", columns, NULL, pidstr, pid2str, extra, NULL };
 
 	write_file(empty, "");
 	assert_true(asprintf(&opt, "--ignore-file=%s", empty) > 0);
-	args[7] = opt;
-	snprintf(pidstr, sizeof(pidstr), "%d", (int)fx->child.pid);
-	snprintf(pid2str, sizeof(pid2str), "%d", (int)fx->child2.pid);
+	args[5] = opt;
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	snprintf(pid2str, sizeof(pid2str), "%d", (int)pid2);
+	if (!pid2)
+		args[7] = extra, args[8] = NULL;
 	msrun_capture(args, NULL, &out, NULL);
 	assert_non_null(out);
 	free(opt);
@@ -217,14 +225,20 @@ static char *stale_output_with(struct fx *fx, const char *format, const char *co
 	return out;
 }
 
+static char *stale_output_with(struct fx *fx, const char *format, const char *columns, const char *extra)
+{
+	return stale_output_of(fx, fx->child.pid, fx->child2.pid, format, columns, extra);
+}
+
 static char *stale_output(struct fx *fx, const char *format, const char *columns)
 {
 	return stale_output_with(fx, format, columns, NULL);
 }
 
-static json_t *stale_json(struct fx *fx, const char *columns)
+/* The JSON of stale_output_of. */
+static json_t *stale_json_of(struct fx *fx, pid_t pid, pid_t pid2, const char *columns)
 {
-	char *out = stale_output(fx, "-J", columns);
+	char *out = stale_output_of(fx, pid, pid2, "-J", columns, NULL);
 	json_error_t jerr;
 	json_t *root;
 
@@ -233,6 +247,25 @@ static json_t *stale_json(struct fx *fx, const char *columns)
 		fail_msg("stale -J is not JSON: %s", out);
 	free(out);
 	return root;
+}
+
+static json_t *stale_json(struct fx *fx, const char *columns)
+{
+	return stale_json_of(fx, fx->child.pid, fx->child2.pid, columns);
+}
+
+/* The one child of pid (from /proc/PID/task/PID/children), or 0. */
+static pid_t only_child(pid_t pid)
+{
+	char path[64], *text;
+	long child = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	text = tu_slurp(path, NULL);
+	if (text && sscanf(text, "%ld", &child) != 1)
+		child = 0;
+	free(text);
+	return (pid_t)child;
 }
 
 /* The file at path swapped for another build by hand, as dpkg would not: the log never hears of it. */
@@ -253,7 +286,9 @@ static void test_upgrade_names_the_package(void **state)
 	const char *purge[] = { "dpkg", "--purge", PKG, NULL };
 	char deleted[PATH_MAX + 16], *table;
 	struct fx *fx = *state;
+	time_t upgraded;
 	json_t *root, *f;
+	pid_t worker;
 
 	/* A first install (logged as such), not a reinstall over what an earlier run left. */
 	run(purge);
@@ -287,6 +322,7 @@ static void test_upgrade_names_the_package(void **state)
 
 	/* Upgraded by dpkg after both started: they run 1.0, 2.0-1 is installed. */
 	assert_int_equal(run(install2), 0);
+	upgraded = time(NULL);
 	root = stale_json(fx, "NAME,VERDICT,PACKAGE,VERSION,RUNNING,SOURCE");
 	f = file_entry(root, deleted);
 	if (!f)
@@ -312,6 +348,24 @@ static void test_upgrade_names_the_package(void **state)
 	table = stale_output_with(fx, "-n", "NAME,PACKAGE", "--by-file");
 	assert_int_equal(occurrences(table, PKG " 1.0 (now 2.0-1)"), 1);
 	free(table);
+
+	/*
+	 * A worker forked after the upgrade (past the log's slack) keeps its
+	 * parent's old copy: alone, nothing is logged after its start and the
+	 * version is unknown; beside its parent, which maps the same copy, it
+	 * is the parent's start that counts.
+	 */
+	while (time(NULL) <= upgraded + MS_DPKGLOG_SLACK + 1)
+		usleep(100 * 1000);
+	assert_int_equal(fixture_command(&fx->child, "fork"), 0);
+	worker = only_child(fx->child.pid);
+	assert_true(worker > 0);
+	root = stale_json_of(fx, worker, 0, "NAME,VERDICT,PACKAGE,VERSION,RUNNING,SOURCE");
+	assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", NULL), 1);
+	json_decref(root);
+	root = stale_json_of(fx, fx->child.pid, worker, "NAME,VERDICT,PACKAGE,VERSION,RUNNING,SOURCE");
+	assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", "1.0"), 2);
+	json_decref(root);
 }
 
 int main(void)
