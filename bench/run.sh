@@ -479,18 +479,18 @@ pkg_lookup_row() {
 dpkglog_row() {
 	local hours=$1 out t files bytes entries known names
 	if [ ! -r /var/log/dpkg.log ]; then
-		row "dpkg log read for RUNNING, start ${hours} h ago" "-" "info" "skipped (no /var/log/dpkg.log)"
+		row "dpkg log read for a replaced copy's VERSION, start ${hours} h ago" "-" "info" "skipped (no /var/log/dpkg.log)"
 		return
 	fi
 	names=$(awk '$3 == "upgrade" || $3 == "install" { sub(/:.*/, "", $4); print $4 }' /var/log/dpkg.log |
 		tail -n 50)
 	# shellcheck disable=SC2086
 	if [ -z "$names" ] || ! out=$("$BENCH_BIN/ms-bench-engine" dpkglog 20 "$hours" $names); then
-		row "dpkg log read for RUNNING, start ${hours} h ago" "-" "info" "skipped (ms-bench-engine failed)"
+		row "dpkg log read for a replaced copy's VERSION, start ${hours} h ago" "-" "info" "skipped (ms-bench-engine failed)"
 		return
 	fi
 	read -r _ t files bytes entries known <<<"$out"
-	row "dpkg log read for RUNNING, 50 packages, start ${hours} h ago ($files files, $((bytes / 1024)) KiB, $known known)" \
+	row "dpkg log read for a replaced copy's VERSION, 50 packages, start ${hours} h ago ($files files, $((bytes / 1024)) KiB, $known known)" \
 		"$(printf '%.2f ms' "$(fnum "$t / 1000")")" "info" info
 }
 

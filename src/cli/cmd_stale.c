@@ -46,7 +46,7 @@ static const int stale_defaults[] = {
 /* In JSON the package's facts are fields of their own (PACKAGE is its name alone there). */
 static const int stale_json_defaults[] = {
 	STALECOL_NAME, STALECOL_PID, STALECOL_UNIT, STALECOL_CONTAINER, STALECOL_VERDICT,
-	STALECOL_PACKAGE, STALECOL_VERSION, STALECOL_RUNNING, STALECOL_SOURCE, STALECOL_WHY,
+	STALECOL_PACKAGE, STALECOL_VERSION, STALECOL_INSTALLED, STALECOL_PKGSRC, STALECOL_WHY,
 };
 
 static void stale_usage(void)
@@ -199,7 +199,7 @@ int cmd_stale(int argc, char **argv)
 		if (selected[i] == STALECOL_BUILDID)
 			so.scan_flags |= MS_STALE_BUILD_IDS;
 		packages |= selected[i] == STALECOL_PACKAGE || selected[i] == STALECOL_VERSION ||
-			    selected[i] == STALECOL_RUNNING || selected[i] == STALECOL_SOURCE;
+			    selected[i] == STALECOL_INSTALLED || selected[i] == STALECOL_PKGSRC;
 	}
 	ro = (struct ms_stale_report_opts){ .scan_flags = so.scan_flags, .show = so.show };
 	if (load_ignore(so.ignore_file, &ignore) < 0)

@@ -24,12 +24,12 @@ const struct cli_column stalecols[STALECOL_COUNT] = {
 			       "the version now (file lines; empty on systems without dpkg, and for processes under "
 			       "another root; in JSON the name alone)" },
 	[STALECOL_VERSION] = { "VERSION", 0.1, 0, SCOLS_JSON_STRING, false,
-			       "version of that package installed now (file lines)" },
-	[STALECOL_RUNNING] = { "RUNNING", 0.1, 0, SCOLS_JSON_STRING, false,
-			       "version of the copy the process maps, from dpkg's log (file lines; empty, null "
-			       "in JSON, when it cannot be known)" },
-	[STALECOL_SOURCE] = { "SOURCE", 4, 0, SCOLS_JSON_STRING, false,
-			      "database that named the package: dpkg, or none (file lines)" },
+			       "package version of the copy the process maps, from dpkg's log (file lines; "
+			       "\"unknown\", null in JSON, when it cannot be known)" },
+	[STALECOL_INSTALLED] = { "INSTALLED", 0.1, 0, SCOLS_JSON_STRING, false,
+				 "package version installed now (file lines)" },
+	[STALECOL_PKGSRC] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false,
+			      "which database answered PACKAGE: dpkg, or none (file lines)" },
 	[STALECOL_WHY] = { "WHY", 0.3, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, "why that verdict (file lines)" },
 	[STALECOL_MAPS] = { "MAPS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "mappings of the file in the process" },
 	[STALECOL_EXE] = { "EXE", 3, 0, SCOLS_JSON_BOOLEAN, false, "the file is the process's executable" },
@@ -93,7 +93,7 @@ static const char *source_of(const struct ms_stale_proc *p, const struct ms_stal
 		       ? ms_pkg_source_name(MS_PKG_SOURCE_NONE) : NULL;
 }
 
-/* The package cells: PACKAGE (described, or the name alone in JSON), VERSION, RUNNING. */
+/* The package cells: PACKAGE (described, or the name alone in JSON), VERSION, INSTALLED. */
 static char *package_cell(int col, const struct ms_pkg *pkg, unsigned esc, bool json)
 {
 	char text[4 * 3 * 128 + 64];
@@ -106,15 +106,16 @@ static char *package_cell(int col, const struct ms_pkg *pkg, unsigned esc, bool 
 			return ms_escape_dup(pkg->name, strnlen(pkg->name, sizeof(pkg->name)), esc);
 		ms_pkg_describe(pkg, esc, text, sizeof(text));
 		return strdup(text);
-	case STALECOL_VERSION:
+	case STALECOL_INSTALLED:
 		return pkg->version[0] ? ms_escape_dup(pkg->version, strnlen(pkg->version, sizeof(pkg->version)), esc)
 				       : NULL;
-	case STALECOL_RUNNING:
+	case STALECOL_VERSION:
 		if (pkg->running_state == MS_PKG_RUNNING_KNOWN)
 			return ms_escape_dup(pkg->running, strnlen(pkg->running, sizeof(pkg->running)), esc);
-		return pkg->running_state == MS_PKG_RUNNING_INSTALLED && pkg->version[0]
-			       ? ms_escape_dup(pkg->version, strnlen(pkg->version, sizeof(pkg->version)), esc)
-			       : NULL;
+		if (pkg->running_state == MS_PKG_RUNNING_UNKNOWN)
+			return json ? NULL : strdup("unknown");
+		return pkg->version[0] ? ms_escape_dup(pkg->version, strnlen(pkg->version, sizeof(pkg->version)), esc)
+				       : NULL;
 	default: return NULL;
 	}
 }
@@ -129,9 +130,9 @@ static char *file_cell(int col, const struct ms_stale_proc *p, const struct ms_s
 	switch (col) {
 	case STALECOL_PACKAGE:
 	case STALECOL_VERSION:
-	case STALECOL_RUNNING:
+	case STALECOL_INSTALLED:
 		return package_cell(col, package_of(p, f), esc, json);
-	case STALECOL_SOURCE: return source_of(p, f) ? strdup(source_of(p, f)) : NULL;
+	case STALECOL_PKGSRC: return source_of(p, f) ? strdup(source_of(p, f)) : NULL;
 	case STALECOL_NAME: return ms_escape_dup(f->name, f->name_len, esc);
 	case STALECOL_VERDICT: return strdup(ms_stale_verdict_name(f->result.verdict));
 	case STALECOL_WHY: return ms_escape_dup(f->result.why, strlen(f->result.why), esc);

@@ -186,8 +186,8 @@ static size_t entries_naming(json_t *root, const char *name, const char *pkg, co
 	json_array_foreach(procs, i, p)
 		json_array_foreach(json_object_get(p, "children"), k, f)
 			n += field_is(f, "name", name) && field_is(f, "package", pkg) &&
-			     field_is(f, "version", version) && field_is(f, "running", running) &&
-			     field_is(f, "source", "dpkg");
+			     field_is(f, "installed", version) && field_is(f, "version", running) &&
+			     field_is(f, "pkgsrc", "dpkg");
 	return n;
 }
 
@@ -298,18 +298,18 @@ static void test_upgrade_names_the_package(void **state)
 	assert_int_equal(fixture_start_with(&fx->child2, FIXTURE_STALE_CHILD), 0);
 	assert_int_equal(fixture_commandf(&fx->child2, "mapx %s", fx->mapped), 0);
 	/* Nothing stale: no package is named, for nothing needs one. */
-	root = stale_json(fx, "NAME,VERDICT,PACKAGE,RUNNING");
+	root = stale_json(fx, "NAME,VERDICT,PACKAGE,VERSION");
 	f = file_entry(root, fx->mapped);
 	assert_non_null(f);
 	assert_string_equal(json_string_value(json_object_get(f, "verdict")), "ok");
 	assert_true(json_is_null(json_object_get(f, "package")));
-	assert_true(json_is_null(json_object_get(f, "running")));
+	assert_true(json_is_null(json_object_get(f, "version")));
 	json_decref(root);
 	snprintf(deleted, sizeof(deleted), "%s (deleted)", fx->mapped);
 
 	/* Replaced without dpkg: which version runs cannot be known from its log. */
 	replace_by_hand(fx->mapped);
-	root = stale_json(fx, "NAME,VERDICT,PACKAGE,VERSION,RUNNING,SOURCE");
+	root = stale_json(fx, "NAME,VERDICT,PACKAGE,VERSION,INSTALLED,PKGSRC");
 	f = file_entry(root, deleted);
 	if (!f)
 		fail_msg("no entry for %s after the file was replaced by hand", deleted);
@@ -319,18 +319,21 @@ static void test_upgrade_names_the_package(void **state)
 	table = stale_output(fx, "-n", "NAME,PACKAGE");
 	assert_int_equal(occurrences(table, PKG " (running: unknown; now 1.0)"), 2);
 	free(table);
+	table = stale_output(fx, "-n", "VERSION,INSTALLED");
+	assert_int_equal(occurrences(table, "unknown 1.0"), 2);
+	free(table);
 
 	/* Upgraded by dpkg after both started: they run 1.0, 2.0-1 is installed. */
 	assert_int_equal(run(install2), 0);
 	upgraded = time(NULL);
-	root = stale_json(fx, "NAME,VERDICT,PACKAGE,VERSION,RUNNING,SOURCE");
+	root = stale_json(fx, "NAME,VERDICT,PACKAGE,VERSION,INSTALLED,PKGSRC");
 	f = file_entry(root, deleted);
 	if (!f)
 		fail_msg("no entry for %s after the upgrade", deleted);
 	assert_string_equal(json_string_value(json_object_get(f, "verdict")), "replaced");
 	assert_string_equal(json_string_value(json_object_get(f, "package")), PKG);
-	assert_string_equal(json_string_value(json_object_get(f, "version")), "2.0-1");
-	assert_string_equal(json_string_value(json_object_get(f, "running")), "1.0");
+	assert_string_equal(json_string_value(json_object_get(f, "installed")), "2.0-1");
+	assert_string_equal(json_string_value(json_object_get(f, "version")), "1.0");
 	/* Both processes, not only the first to ask. */
 	assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", "1.0"), 2);
 	json_decref(root);
@@ -360,10 +363,10 @@ static void test_upgrade_names_the_package(void **state)
 	assert_int_equal(fixture_command(&fx->child, "fork"), 0);
 	worker = only_child(fx->child.pid);
 	assert_true(worker > 0);
-	root = stale_json_of(fx, worker, 0, "NAME,VERDICT,PACKAGE,VERSION,RUNNING,SOURCE");
+	root = stale_json_of(fx, worker, 0, "NAME,VERDICT,PACKAGE,VERSION,INSTALLED,PKGSRC");
 	assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", NULL), 1);
 	json_decref(root);
-	root = stale_json_of(fx, fx->child.pid, worker, "NAME,VERDICT,PACKAGE,VERSION,RUNNING,SOURCE");
+	root = stale_json_of(fx, fx->child.pid, worker, "NAME,VERDICT,PACKAGE,VERSION,INSTALLED,PKGSRC");
 	assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", "1.0"), 2);
 	json_decref(root);
 }
