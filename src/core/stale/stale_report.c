@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "maps/maps.h"
+#include "proc/proc.h"
 #include "stale/stale_report.h"
 
 void ms_stale_report_free(struct ms_stale_report *r)
@@ -85,6 +87,64 @@ static void read_cgroup(struct ms_stale_proc *p, const struct ms_proc *proc)
 	free(buf);
 }
 
+struct holds_ctx {
+	const struct ms_stale_proc *p;
+	bool found;
+};
+
+/* Walk callback: stop at a mapping of one of p's stale files (the same device and inode). */
+static int holds_stale_copy(void *arg, struct ms_mapping *m)
+{
+	struct holds_ctx *h = arg;
+
+	for (size_t j = 0; j < h->p->files.count; j++) {
+		const struct ms_stale_file *f = &h->p->files.items[j];
+
+		if (ms_stale_verdict_is_stale(f->result.verdict) && f->inode == m->inode &&
+		    f->dev_major == m->dev_major && f->dev_minor == m->dev_minor)
+			return (h->found = true);
+	}
+	return 0;
+}
+
+/*
+ * The earliest start among p's process and its parents, grandparents...
+ * (at most MS_STALE_ANCESTORS_MAX, without a break) that map one of its
+ * stale copies: a worker a server forked holds copies its parent mapped
+ * before the worker started.  A parent that cannot be read ends the climb.
+ */
+static unsigned long long mapped_since(const struct ms_stale_proc *p, const struct ms_proc *proc)
+{
+	unsigned long long start = p->start_time;
+	int ppid = ms_proc_stat_at_open(proc)->ppid;
+
+	for (int depth = 0; depth < MS_STALE_ANCESTORS_MAX && ppid > 1; depth++) {
+		struct holds_ctx h = { .p = p };
+		struct ms_proc *parent = NULL;
+		struct ms_maps *maps = NULL;
+		struct ms_error why;
+		const struct ms_proc_stat *st;
+
+		if (ms_proc_open((pid_t)ppid, &parent, &why) < 0)
+			break;
+		st = ms_proc_stat_at_open(parent);
+		if (st->state != 'X' && st->start_time <= start &&
+		    ms_maps_open(parent, &(struct ms_maps_opts){ .backend = MS_BACKEND_AUTO }, &maps, &why) == 0) {
+			ms_maps_set_fields(maps, 0);
+			ms_maps_walk(maps, 0, MS_FILTER_FILE_BACKED, holds_stale_copy, &h, &why);
+			ms_maps_close(maps);
+		}
+		if (h.found) {
+			start = st->start_time;
+			ppid = st->ppid;
+		}
+		ms_proc_close(parent);
+		if (!h.found)
+			break;
+	}
+	return start;
+}
+
 /*
  * Judge one open process into r.  0 (recorded or nothing to keep),
  * MS_ERR_NOMEM, or the scan's error with err filled (the process went away,
@@ -122,6 +182,9 @@ static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *c
 	memcpy(p->comm, ms_proc_stat_at_open(proc)->comm, sizeof(p->comm));
 	p->start_time = ms_proc_stat_at_open(proc)->start_time;
 	p->other_root = ms_stale_ctx_other_root(ctx, proc);
+	/* Only the versions of our root's stale copies are asked (ms_stale_report_packages). */
+	if (p->stale_files && !p->other_root && opts->versions)
+		p->start_time = mapped_since(p, proc);
 	read_cgroup(p, proc);
 	if (opts->cmdline)
 		read_cmdline(p, proc);

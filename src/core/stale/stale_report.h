@@ -36,12 +36,20 @@
 #include "pkg/owner.h"
 #include "proc/unit.h"
 
+/* Parents climbed to find who mapped a stale copy first (ms_stale_report_packages). */
+#define MS_STALE_ANCESTORS_MAX 16
+
 /* Command lines are cut here: a process chooses the length of its own. */
 #define MS_STALE_CMDLINE_MAX 4096
 
 struct ms_stale_proc {
 	pid_t pid;
-	unsigned long long start_time; /* stat's field 22, clock ticks since boot */
+	/*
+	 * Clock ticks since boot (stat's field 22) of the process's start, or
+	 * of a parent's that maps one of its stale copies (see
+	 * ms_stale_report_packages), when the walk was asked for versions.
+	 */
+	unsigned long long start_time;
 	char comm[64];              /* raw, from stat */
 	char *cmd;                  /* raw command line, NULs as spaces; NULL unless asked */
 	size_t cmd_len;
@@ -68,6 +76,7 @@ struct ms_stale_report_opts {
 	unsigned show;       /* verdicts kept: a bit (1u << verdict) each */
 	bool cmdline;        /* read the command line of each process kept */
 	struct ms_owner *owner; /* may be NULL: dpkg reads ahead once a file is stale */
+	bool versions;       /* packages' versions will be asked: find who mapped each copy first */
 };
 
 /*
@@ -85,9 +94,13 @@ int ms_stale_report_walk(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
  * our root, from the open package databases (owner.h; NULL: none), in
  * one pass and only when something is stale, with the version of the copy
  * mapped (ms_owner_running).  That version belongs to the copy, not to the
- * process: every process mapping the same device and inode is answered
- * for the earliest start among them, so a process forked later from a
- * parent that mapped the copy before an upgrade does not move the answer.
+ * process, and the copy was mapped at the latest when the first of its
+ * holders did: every process mapping the same device and inode is
+ * answered for the earliest start among them, and among their parents,
+ * grandparents... that map it too (the walk climbs at most
+ * MS_STALE_ANCESTORS_MAX, when the walk's opts asked for versions, for a
+ * process with a stale file in our root), so a worker a server forked after an upgrade
+ * is answered for its parent's start and not its own.
  * 0 (also when nothing was asked or there is no system database: *why
  * then says so), or MS_ERR_NOMEM.
  */

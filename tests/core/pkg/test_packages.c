@@ -354,9 +354,9 @@ static void test_upgrade_names_the_package(void **state)
 
 	/*
 	 * A worker forked after the upgrade (past the log's slack) keeps its
-	 * parent's old copy: alone, nothing is logged after its start and the
-	 * version is unknown; beside its parent, which maps the same copy, it
-	 * is the parent's start that counts.
+	 * parent's old copy: nothing is logged after its own start, but its
+	 * parent, which maps the same copy, started before the upgrade, and
+	 * that start counts, asked alone or beside the parent.
 	 */
 	while (time(NULL) <= upgraded + MS_DPKGLOG_SLACK + 1)
 		usleep(100 * 1000);
@@ -364,7 +364,7 @@ static void test_upgrade_names_the_package(void **state)
 	worker = only_child(fx->child.pid);
 	assert_true(worker > 0);
 	root = stale_json_of(fx, worker, 0, "NAME,VERDICT,PACKAGE,VERSION,INSTALLED,PKGSRC");
-	assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", NULL), 1);
+	assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", "1.0"), 1);
 	json_decref(root);
 	root = stale_json_of(fx, fx->child.pid, worker, "NAME,VERDICT,PACKAGE,VERSION,INSTALLED,PKGSRC");
 	assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", "1.0"), 2);
