@@ -220,7 +220,6 @@ int cmd_stale(int argc, char **argv)
 		goto scanned;
 	}
 	ro.owner = owner;
-	ro.versions = packages;
 	if (ms_stale_report_walk(&report, ctx, &ps.fleet, &ro, report_named, NULL, &err) < 0 ||
 	    (packages && ms_stale_report_packages(&report, owner, &why, &err) < 0)) {
 		cli_error("%s", err.msg);

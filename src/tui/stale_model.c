@@ -280,7 +280,6 @@ int tui_staleview_scan(struct tui_staleview *sv, struct ms_stale_ctx *ctx,
 {
 	const struct ms_stale_report_opts opts = {
 		.show = 1u << MS_STALE_DELETED | 1u << MS_STALE_REPLACED,
-		.versions = true,
 	};
 	struct ms_stale_report report = { 0 };
 	struct ms_fleet fleet = { 0 };

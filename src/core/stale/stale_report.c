@@ -113,10 +113,10 @@ static int holds_stale_copy(void *arg, struct ms_mapping *m)
  * stale copies: a worker a server forked holds copies its parent mapped
  * before the worker started.  A parent that cannot be read ends the climb.
  */
-static unsigned long long mapped_since(const struct ms_stale_proc *p, const struct ms_proc *proc)
+static unsigned long long mapped_since(const struct ms_stale_proc *p)
 {
 	unsigned long long start = p->start_time;
-	int ppid = ms_proc_stat_at_open(proc)->ppid;
+	int ppid = p->ppid;
 
 	for (int depth = 0; depth < MS_STALE_ANCESTORS_MAX && ppid > 1; depth++) {
 		struct holds_ctx h = { .p = p };
@@ -181,10 +181,8 @@ static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *c
 	}
 	memcpy(p->comm, ms_proc_stat_at_open(proc)->comm, sizeof(p->comm));
 	p->start_time = ms_proc_stat_at_open(proc)->start_time;
+	p->ppid = ms_proc_stat_at_open(proc)->ppid;
 	p->other_root = ms_stale_ctx_other_root(ctx, proc);
-	/* Only the versions of our root's stale copies are asked (ms_stale_report_packages). */
-	if (p->stale_files && !p->other_root && opts->versions)
-		p->start_time = mapped_since(p, proc);
 	read_cgroup(p, proc);
 	if (opts->cmdline)
 		read_cmdline(p, proc);
@@ -214,8 +212,13 @@ static int copy_cmp(const void *a, const void *b)
 	return x->inode < y->inode ? -1 : x->inode > y->inode;
 }
 
-/* Each file's process start, then the earliest of those that map the same copy. */
-static int copy_starts(struct ms_stale_report *r, time_t *starts, size_t n, struct ms_error *err)
+/*
+ * Each file's process start (or its parent's that mapped the copy, for a
+ * process with a copy dpkg owns, whose version the log is asked for), then
+ * the earliest of those that map the same copy.
+ */
+static int copy_starts(struct ms_stale_report *r, const struct ms_pkg *found, time_t *starts, size_t n,
+		       struct ms_error *err)
 {
 	struct copy_ref *refs = calloc(n ? n : 1, sizeof(*refs));
 	struct ms_error why;
@@ -227,14 +230,22 @@ static int copy_starts(struct ms_stale_report *r, time_t *starts, size_t n, stru
 	/* Without the boot time no start is known: the earliest possible one. */
 	if (ms_boot_time(&btime, &why) < 0)
 		btime = 0;
-	for (size_t i = 0; i < r->count; i++)
+	for (size_t i = 0; i < r->count; i++) {
+		size_t first = k;
+		bool dpkg = false;
+
 		for (size_t j = 0; j < r->procs[i].files.count; j++) {
 			if (!wants_package(&r->procs[i], &r->procs[i].files.items[j]))
 				continue;
-			starts[k] = btime ? ms_proc_started_at(r->procs[i].start_time, btime) : 0;
+			dpkg = dpkg || (found[k].found && found[k].source == MS_PKG_SOURCE_DPKG);
 			refs[k] = (struct copy_ref){ &r->procs[i].files.items[j], &starts[k] };
 			k++;
 		}
+		if (dpkg)
+			r->procs[i].start_time = mapped_since(&r->procs[i]);
+		for (size_t at = first; at < k; at++)
+			starts[at] = btime ? ms_proc_started_at(r->procs[i].start_time, btime) : 0;
+	}
 	qsort(refs, n, sizeof(*refs), copy_cmp);
 	for (size_t a = 0, b; a < n; a = b) {
 		time_t earliest = *refs[a].start;
@@ -282,7 +293,7 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 	else
 		rc = db ? ms_owner_find(db, paths, lens, n, found, err) : 0;
 	if (rc == 0 && db)
-		rc = copy_starts(r, starts, n, err);
+		rc = copy_starts(r, found, starts, n, err);
 	if (rc == 0 && db)
 		rc = ms_owner_running(db, found, starts, n, err);
 	if (rc == 0 && !ms_owner_has_db(db))

@@ -45,11 +45,12 @@
 struct ms_stale_proc {
 	pid_t pid;
 	/*
-	 * Clock ticks since boot (stat's field 22) of the process's start, or
-	 * of a parent's that maps one of its stale copies (see
-	 * ms_stale_report_packages), when the walk was asked for versions.
+	 * Clock ticks since boot (stat's field 22) of the process's start;
+	 * ms_stale_report_packages moves it back to a parent's that maps one
+	 * of its stale copies.
 	 */
 	unsigned long long start_time;
+	int ppid;
 	char comm[64];              /* raw, from stat */
 	char *cmd;                  /* raw command line, NULs as spaces; NULL unless asked */
 	size_t cmd_len;
@@ -76,7 +77,6 @@ struct ms_stale_report_opts {
 	unsigned show;       /* verdicts kept: a bit (1u << verdict) each */
 	bool cmdline;        /* read the command line of each process kept */
 	struct ms_owner *owner; /* may be NULL: dpkg reads ahead once a file is stale */
-	bool versions;       /* packages' versions will be asked: find who mapped each copy first */
 };
 
 /*
@@ -97,9 +97,9 @@ int ms_stale_report_walk(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
  * process, and the copy was mapped at the latest when the first of its
  * holders did: every process mapping the same device and inode is
  * answered for the earliest start among them, and among their parents,
- * grandparents... that map it too (the walk climbs at most
- * MS_STALE_ANCESTORS_MAX, when the walk's opts asked for versions, for a
- * process with a stale file in our root), so a worker a server forked after an upgrade
+ * grandparents... that map it too (it climbs at most
+ * MS_STALE_ANCESTORS_MAX, by PID, for a process with a stale copy dpkg
+ * owns; a parent that started later than the child is another process), so a worker a server forked after an upgrade
  * is answered for its parent's start and not its own.
  * 0 (also when nothing was asked or there is no system database: *why
  * then says so), or MS_ERR_NOMEM.
