@@ -31,9 +31,12 @@
  * common: around the hour a clock goes back (the end of summer time)
  * local times repeat; a wall clock stepped since the process started moves
  * T by as much; a process forked after an upgrade from a parent that had
- * mapped the old copy started later than its mapping (the caller takes,
- * for each mapped inode, the earliest start of the processes that map it,
- * which covers a parent still alive).
+ * mapped the old copy started later than its mapping (the caller,
+ * stale_report.h, passes for each copy the earliest start of the
+ * processes that map it and of their parents that map it too, which
+ * covers a parent still alive); a copy mapped long after its process
+ * started (dlopen) and replaced by hand, not by dpkg, after an upgrade
+ * logged in between is taken for that upgrade's old version.
  *
  * Bounds and trust.  A log file is read only when it is a regular file
  * owned by root (opts owner_uid, a seam for tests) that no group or other
