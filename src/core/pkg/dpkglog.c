@@ -255,8 +255,14 @@ static int read_logs(struct logread *lr, const struct ms_dpkglog_opts *opts, uin
 			close(dirfd);
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "dpkg log: out of memory");
 	}
-	if (dirfd < 0)
-		ms_error_set(&lr->stats->stopped, MS_ERR_IO, errno, "%s: %s", dir, strerror(errno));
+	if (dirfd < 0) {
+		int e = errno;
+		char *shown = ms_escape_dup(dir, strlen(dir), MS_ESC_ASCII);
+
+		ms_error_set(&lr->stats->stopped, MS_ERR_IO, e, "%s: %s", shown ? shown : "dpkg's log directory",
+			     strerror(e));
+		free(shown);
+	}
 	for (unsigned i = 0; dirfd >= 0 && i < MS_DPKGLOG_FILES; i++) {
 		char name[64], shown[4 * sizeof(name)];
 		bool gz = false;
