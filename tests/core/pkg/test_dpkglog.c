@@ -240,6 +240,19 @@ static void test_only_dpkg_answers(void **state)
 	assert_int_equal(p[2].running_state, MS_PKG_RUNNING_INSTALLED);
 }
 
+/* The last line without its newline (dpkg still writing it) counts. */
+static void test_last_line_unfinished(void **state)
+{
+	const char *dir = *state;
+	char *text = log_from_before();
+
+	add_line(&text, start + 60, "upgrade one:amd64 1.0 2.0");
+	text[strlen(text) - 1] = '\0';
+	write_log(dir, "dpkg.log", text);
+	free(text);
+	expect_known(dir, pkg("one", "", "2.0"), "1.0");
+}
+
 /* The log must reach back before the start, or an upgrade could be missing. */
 static void test_log_too_young(void **state)
 {
@@ -534,6 +547,7 @@ int main(void)
 		cmocka_unit_test(test_parse_line),
 		cmocka_unit_test_setup_teardown(test_rule, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_only_dpkg_answers, tu_tmpdir_setup, tu_tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_last_line_unfinished, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_log_too_young, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_rotated, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_stops_when_far_enough, tu_tmpdir_setup, tu_tmpdir_teardown),
