@@ -20,16 +20,16 @@ const struct cli_column stalecols[STALECOL_COUNT] = {
 	[STALECOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false,
 			       "deleted, replaced, same-build, unknown, ignored or ok (file lines)" },
 	[STALECOL_PACKAGE] = { "PACKAGE", 0.1, 0, SCOLS_JSON_STRING, false,
-			       "dpkg package owning a deleted or replaced file, the version of the copy mapped and "
-			       "the version now (file lines; empty on systems without dpkg, and for processes under "
-			       "another root; in JSON the name alone)" },
+			       "package (dpkg or rpm) owning a deleted or replaced file, the version of the copy "
+			       "mapped and the version now (file lines; empty on systems without either, and for "
+			       "processes under another root; in JSON the name alone)" },
 	[STALECOL_VERSION] = { "VERSION", 0.1, 0, SCOLS_JSON_STRING, false,
 			       "package version of the copy the process maps, from dpkg's log (file lines; "
 			       "\"unknown\", null in JSON, when it cannot be known)" },
 	[STALECOL_INSTALLED] = { "INSTALLED", 0.1, 0, SCOLS_JSON_STRING, false,
 				 "package version installed now (file lines)" },
 	[STALECOL_PKGSRC] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false,
-			      "which database answered PACKAGE: dpkg, or none (file lines)" },
+			      "which database answered PACKAGE: dpkg, rpm, python or none (file lines)" },
 	[STALECOL_WHY] = { "WHY", 0.3, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, "why that verdict (file lines)" },
 	[STALECOL_MAPS] = { "MAPS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "mappings of the file in the process" },
 	[STALECOL_EXE] = { "EXE", 3, 0, SCOLS_JSON_BOOLEAN, false, "the file is the process's executable" },
