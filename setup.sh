@@ -29,6 +29,7 @@ zsh:/bin/zsh
 fish:/usr/bin/fish
 strace:/usr/bin/strace
 libdw-dev:/usr/include/elfutils/libdwfl.h
+zlib1g-dev:/usr/include/zlib.h
 libdebuginfod-dev:/usr/include/elfutils/debuginfod.h
 elfutils:/usr/bin/eu-addr2line
 binutils:/usr/bin/addr2line

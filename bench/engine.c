@@ -21,6 +21,14 @@
  * ns/mnt per process.  "read-lists" reads every list file of dpkg's
  * database into one buffer: the floor of a package lookup.
  *
+ *        ms-bench-engine dpkglog REPS HOURS PACKAGE...
+ *
+ * times the read of dpkg's log for RUNNING (ms_dpkglog_running over
+ * /var/log) for the packages named, each as if mapped by a process
+ * started HOURS ago (the further back, the more rotated files are read),
+ * and prints "dpkglog MEDIAN FILES BYTES ENTRIES KNOWN", the median in
+ * microseconds.
+ *
  *        ms-bench-engine pkg-lookup REPS PID...
  *
  * looks up the package of every distinct file mapped by the PIDs (one
@@ -75,6 +83,7 @@
 #include "core/base/compat.h"
 #include "core/maps/maps.h"
 #include "core/maps/maps_parse.h"
+#include "core/pkg/dpkglog.h"
 #include "core/pkg/pkgdb.h"
 
 #define WINDOW_ROWS 50
@@ -410,6 +419,37 @@ static int pkg_lookup(int reps, int n, char **pids)
 	return 0;
 }
 
+static int dpkglog(int reps, long hours, int n, char **names)
+{
+	struct ms_pkg *pkgs = calloc((size_t)n, sizeof(*pkgs));
+	time_t *starts = calloc((size_t)n, sizeof(*starts));
+	double *t = calloc((size_t)reps, sizeof(*t));
+	struct ms_dpkglog_stats stats = { 0 };
+	struct ms_error err;
+	size_t known = 0;
+
+	if (!pkgs || !starts || !t)
+		fail("out of memory", NULL);
+	for (int r = 0; r < reps; r++) {
+		for (int i = 0; i < n; i++) {
+			pkgs[i] = (struct ms_pkg){ .found = true, .source = MS_PKG_SOURCE_DPKG };
+			snprintf(pkgs[i].name, sizeof(pkgs[i].name), "%s", names[i]);
+			starts[i] = time(NULL) - hours * 3600;
+		}
+		t[r] = now_us();
+		if (ms_dpkglog_running(NULL, pkgs, starts, (size_t)n, &stats, &err) < 0)
+			fail("dpkglog", &err);
+		t[r] = now_us() - t[r];
+	}
+	for (int i = 0; i < n; i++)
+		known += pkgs[i].running_state == MS_PKG_RUNNING_KNOWN;
+	printf("dpkglog %.1f %u %llu %zu %zu\n", median(t, reps), stats.files, stats.bytes, stats.events, known);
+	free(pkgs);
+	free(starts);
+	free(t);
+	return 0;
+}
+
 /*
  * Read every list file of dpkg's database (DIR/info/NAME.list) into one
  * reused buffer, and print the bytes read: the least a package lookup
@@ -469,6 +509,8 @@ int main(int argc, char **argv)
 		return probe(argc - 2, argv + 2, true);
 	if (argc == 3 && !strcmp(argv[1], "read-lists"))
 		return read_lists(argv[2]);
+	if (argc >= 5 && !strcmp(argv[1], "dpkglog") && (reps = atoi(argv[2])) > 0)
+		return dpkglog(reps, strtol(argv[3], NULL, 10), argc - 4, argv + 4);
 	if (argc >= 4 && !strcmp(argv[1], "pkg-lookup") && (reps = atoi(argv[2])) > 0)
 		return pkg_lookup(reps, argc - 3, argv + 3);
 	if (argc == 3 && !strcmp(argv[2], "once") && (pid = strtol(argv[1], NULL, 10)) > 0) {

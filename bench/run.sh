@@ -23,7 +23,8 @@
 #                       "explorer" runs only the explorer's CPU rows, at 60,000;
 #                       "goto" only the g row, at 60,000;
 #                       "packages" only the list PACKAGE rows, which fleet runs too;
-#                       "who" only the who rows, which fleet runs too)
+#                       "who" only the who rows, which fleet runs too;
+#                       "dpkglog" only the dpkg log rows, which fleet and packages run too)
 set -u
 
 : "${MS_BIN:?MS_BIN: the mapscope binary}"
@@ -490,6 +491,27 @@ package_ratio_row() {
 		"$target" "$status"
 }
 
+# RUNNING's read of dpkg's log alone, for the 50 packages dpkg upgraded or
+# installed last, as if mapped by a process started HOURS ago: an hour back
+# the newest file answers; a year back every rotated copy is read.
+dpkglog_row() {
+	local hours=$1 out t files bytes entries known names
+	if [ ! -r /var/log/dpkg.log ]; then
+		row "dpkg log read for a replaced copy's VERSION, start ${hours} h ago" "-" "info" "skipped (no /var/log/dpkg.log)"
+		return
+	fi
+	names=$(awk '$3 == "upgrade" || $3 == "install" { sub(/:.*/, "", $4); print $4 }' /var/log/dpkg.log |
+		tail -n 50)
+	# shellcheck disable=SC2086
+	if [ -z "$names" ] || ! out=$("$BENCH_BIN/ms-bench-engine" dpkglog 20 "$hours" $names); then
+		row "dpkg log read for a replaced copy's VERSION, start ${hours} h ago" "-" "info" "skipped (ms-bench-engine failed)"
+		return
+	fi
+	read -r _ t files bytes entries known <<<"$out"
+	row "dpkg log read for a replaced copy's VERSION, 50 packages, start ${hours} h ago ($files files, $((bytes / 1024)) KiB, $known known)" \
+		"$(printf '%.2f ms' "$(fnum "$t / 1000")")" "info" info
+}
+
 # `list --by-file` with PACKAGE, on a python3 that has imported about 30
 # extension modules and libraries, against the same without PACKAGE.
 package_list_case() {
@@ -782,6 +804,10 @@ at_target() {
 [[ $CASES == *" fleet "* || $CASES == *" packages "* ]] && package_list_case
 [[ $CASES == *" fleet "* || $CASES == *" packages "* ]] && pydist_list_case
 [[ $CASES == *" fleet "* || $CASES == *" who "* ]] && who_case
+if [[ $CASES == *" fleet "* || $CASES == *" packages "* || $CASES == *" dpkglog "* ]]; then
+	dpkglog_row 1
+	dpkglog_row 8760
+fi
 [[ $CASES == *" files "* ]] && many_files_case
 [[ $CASES == *" symbols "* ]] && symbols_case
 

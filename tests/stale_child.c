@@ -10,6 +10,9 @@
  *   chroot DIR     chroot into DIR (root only), in the mount namespace it has
  *   pivot DIR      a private mount namespace whose root is DIR, by
  *                  pivot_root, the old root unmounted (root only)
+ *   fork           fork a copy that keeps every mapping, reads and writes
+ *                  nothing and dies with this process (a server's worker);
+ *                  its PID is in /proc/PID/task/PID/children
  *   exit           exit with status 0
  * At end of input it exits.
  */
@@ -21,7 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -73,6 +78,22 @@ static int pivot_into(const char *dir)
 	return rmdir("/.old-root");
 }
 
+static int fork_worker(void)
+{
+	pid_t parent = getpid(), pid = fork();
+	int null;
+
+	if (pid != 0)
+		return pid < 0 ? -1 : 0;
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(1);
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0)
+		_exit(1);
+	for (;;)
+		pause();
+}
+
 static void answer(int rc, const char *what)
 {
 	if (rc == 0)
@@ -102,6 +123,8 @@ int main(void)
 			answer(enter_root(line + 7), "chroot");
 		else if (!strncmp(line, "pivot ", 6))
 			answer(pivot_into(line + 6), "pivot");
+		else if (!strcmp(line, "fork"))
+			answer(fork_worker(), "fork");
 		else if (!strcmp(line, "exit"))
 			return 0;
 		else

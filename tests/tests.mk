@@ -79,6 +79,7 @@ CMOCKA_TESTS = \
 	tests/core/pkg/test_packages \
 	tests/core/pkg/test_rpmdb \
 	tests/core/pkg/test_pydist \
+	tests/core/pkg/test_dpkglog \
 	tests/core/stale/test_stale \
 	tests/core/stale/test_stale_parse \
 	tests/core/stale/test_roots \
@@ -180,7 +181,8 @@ FUZZ_CPPFLAGS = -I$(top_builddir) -I$(top_srcdir)/src -I$(top_srcdir)/src/core \
 FUZZ_BUILD = $(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_CPPFLAGS) -o $@
 FUZZ_TARGETS = tests/fuzz/fuzz-maps-parse tests/fuzz/fuzz-escape tests/fuzz/fuzz-settings \
 	tests/fuzz/fuzz-snapshot tests/fuzz/fuzz-ignore tests/fuzz/fuzz-buildid \
-	tests/fuzz/fuzz-fstype tests/fuzz/fuzz-soname tests/fuzz/fuzz-pyrecord tests/fuzz/fuzz-pymeta
+	tests/fuzz/fuzz-fstype tests/fuzz/fuzz-soname tests/fuzz/fuzz-pyrecord tests/fuzz/fuzz-pymeta \
+	tests/fuzz/fuzz-dpkglog
 if HAVE_LIBDW
 FUZZ_TARGETS += tests/fuzz/fuzz-symbols tests/fuzz/fuzz-symmsg
 endif
@@ -224,6 +226,8 @@ tests/fuzz/fuzz-pyrecord: $(srcdir)/tests/fuzz/fuzz_pyrecord.c $(FUZZ_CHECK) $(F
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_pyrecord.c $(FUZZ_LINK)
 tests/fuzz/fuzz-pymeta: $(srcdir)/tests/fuzz/fuzz_pymeta.c $(FUZZ_CHECK) $(FUZZ_CORE)
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_pymeta.c $(FUZZ_LINK)
+tests/fuzz/fuzz-dpkglog: $(srcdir)/tests/fuzz/fuzz_dpkglog.c $(FUZZ_CHECK) $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_dpkglog.c $(FUZZ_LINK)
 # libdw and libelf are the system's, not instrumented: the fuzzer steers
 # through mapscope's checks and index, and ASan still sees every access
 # mapscope makes.

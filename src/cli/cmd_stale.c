@@ -43,6 +43,11 @@ static const int stale_defaults[] = {
 	STALECOL_NAME, STALECOL_PID, STALECOL_UNIT, STALECOL_CONTAINER, STALECOL_VERDICT,
 	STALECOL_PACKAGE, STALECOL_WHY,
 };
+/* In JSON the package's facts are fields of their own (PACKAGE is its name alone there). */
+static const int stale_json_defaults[] = {
+	STALECOL_NAME, STALECOL_PID, STALECOL_UNIT, STALECOL_CONTAINER, STALECOL_VERDICT,
+	STALECOL_PACKAGE, STALECOL_VERSION, STALECOL_INSTALLED, STALECOL_PKGSRC, STALECOL_WHY,
+};
 
 static void stale_usage(void)
 {
@@ -183,14 +188,18 @@ int cmd_stale(int argc, char **argv)
 	status = stale_getopt(argc, argv, &so);
 	if (status >= 0)
 		return status;
-	nsel = cli_columns_parse(so.cli.columns, stalecols, STALECOL_COUNT, stale_defaults,
-				 sizeof(stale_defaults) / sizeof(stale_defaults[0]), selected, CLI_MAX_COLUMNS);
+	nsel = cli_columns_parse(so.cli.columns, stalecols, STALECOL_COUNT,
+				 so.cli.json ? stale_json_defaults : stale_defaults,
+				 so.cli.json ? sizeof(stale_json_defaults) / sizeof(stale_json_defaults[0])
+					     : sizeof(stale_defaults) / sizeof(stale_defaults[0]),
+				 selected, CLI_MAX_COLUMNS);
 	if (nsel < 0)
 		return CLI_EXIT_USAGE;
 	for (int i = 0; i < nsel; i++) {
 		if (selected[i] == STALECOL_BUILDID)
 			so.scan_flags |= MS_STALE_BUILD_IDS;
-		packages |= selected[i] == STALECOL_PACKAGE;
+		packages |= selected[i] == STALECOL_PACKAGE || selected[i] == STALECOL_VERSION ||
+			    selected[i] == STALECOL_INSTALLED || selected[i] == STALECOL_PKGSRC;
 	}
 	ro = (struct ms_stale_report_opts){ .scan_flags = so.scan_flags, .show = so.show };
 	if (load_ignore(so.ignore_file, &ignore) < 0)

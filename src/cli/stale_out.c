@@ -20,8 +20,16 @@ const struct cli_column stalecols[STALECOL_COUNT] = {
 	[STALECOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false,
 			       "deleted, replaced, same-build, unknown, ignored or ok (file lines)" },
 	[STALECOL_PACKAGE] = { "PACKAGE", 0.1, 0, SCOLS_JSON_STRING, false,
-			       "dpkg package owning a deleted or replaced file, and its version now (file lines; "
-			       "empty on systems without dpkg, and for processes under another root)" },
+			       "package (dpkg or rpm) owning a deleted or replaced file, the version of the copy "
+			       "mapped and the version now (file lines; empty on systems without either, and for "
+			       "processes under another root; in JSON the name alone)" },
+	[STALECOL_VERSION] = { "VERSION", 0.1, 0, SCOLS_JSON_STRING, false,
+			       "package version of the copy the process maps, from dpkg's log (file lines; "
+			       "\"unknown\", null in JSON, when it cannot be known)" },
+	[STALECOL_INSTALLED] = { "INSTALLED", 0.1, 0, SCOLS_JSON_STRING, false,
+				 "package version installed now (file lines)" },
+	[STALECOL_PKGSRC] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false,
+			      "which database answered PACKAGE: dpkg, rpm, python or none (file lines)" },
 	[STALECOL_WHY] = { "WHY", 0.3, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, "why that verdict (file lines)" },
 	[STALECOL_MAPS] = { "MAPS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "mappings of the file in the process" },
 	[STALECOL_EXE] = { "EXE", 3, 0, SCOLS_JSON_BOOLEAN, false, "the file is the process's executable" },
@@ -74,19 +82,57 @@ static const struct ms_pkg *package_of(const struct ms_stale_proc *p, const stru
 	return p->pkgs && j < p->files.count && p->pkgs[j].found ? &p->pkgs[j] : NULL;
 }
 
+/* The database that answered for f: NULL where no package was asked for. */
+static const char *source_of(const struct ms_stale_proc *p, const struct ms_stale_file *f)
+{
+	const struct ms_pkg *pkg = package_of(p, f);
+
+	if (pkg)
+		return ms_pkg_source_name(pkg->source);
+	return p->pkgs && !p->other_root && ms_stale_verdict_is_stale(f->result.verdict)
+		       ? ms_pkg_source_name(MS_PKG_SOURCE_NONE) : NULL;
+}
+
+/* The package cells: PACKAGE (described, or the name alone in JSON), VERSION, INSTALLED. */
+static char *package_cell(int col, const struct ms_pkg *pkg, unsigned esc, bool json)
+{
+	char text[4 * 3 * 128 + 64];
+
+	if (!pkg)
+		return NULL;
+	switch (col) {
+	case STALECOL_PACKAGE:
+		if (json)
+			return ms_escape_dup(pkg->name, strnlen(pkg->name, sizeof(pkg->name)), esc);
+		ms_pkg_describe(pkg, esc, text, sizeof(text));
+		return strdup(text);
+	case STALECOL_INSTALLED:
+		return pkg->version[0] ? ms_escape_dup(pkg->version, strnlen(pkg->version, sizeof(pkg->version)), esc)
+				       : NULL;
+	case STALECOL_VERSION:
+		if (pkg->running_state == MS_PKG_RUNNING_KNOWN)
+			return ms_escape_dup(pkg->running, strnlen(pkg->running, sizeof(pkg->running)), esc);
+		if (pkg->running_state == MS_PKG_RUNNING_UNKNOWN)
+			return json ? NULL : strdup("unknown");
+		return pkg->version[0] ? ms_escape_dup(pkg->version, strnlen(pkg->version, sizeof(pkg->version)), esc)
+				       : NULL;
+	default: return NULL;
+	}
+}
+
 /* Cell text of a file line (of process p); NULL for an empty cell. */
 static char *file_cell(int col, const struct ms_stale_proc *p, const struct ms_stale_file *f,
-		       unsigned esc)
+		       unsigned esc, bool json)
 {
-	char hex[2 * MS_BUILD_ID_MAX + 1], pkg[4 * 256 + 16];
+	char hex[2 * MS_BUILD_ID_MAX + 1];
 	char *s = NULL;
 
 	switch (col) {
 	case STALECOL_PACKAGE:
-		if (!package_of(p, f))
-			return NULL;
-		ms_pkg_describe(package_of(p, f), esc, pkg, sizeof(pkg));
-		return strdup(pkg);
+	case STALECOL_VERSION:
+	case STALECOL_INSTALLED:
+		return package_cell(col, package_of(p, f), esc, json);
+	case STALECOL_PKGSRC: return source_of(p, f) ? strdup(source_of(p, f)) : NULL;
 	case STALECOL_NAME: return ms_escape_dup(f->name, f->name_len, esc);
 	case STALECOL_VERDICT: return strdup(ms_stale_verdict_name(f->result.verdict));
 	case STALECOL_WHY: return ms_escape_dup(f->result.why, strlen(f->result.why), esc);
@@ -105,7 +151,7 @@ static char *file_cell(int col, const struct ms_stale_proc *p, const struct ms_s
 
 /* Add a line under parent with the process's cells, or with those of its file f. */
 static struct libscols_line *add_line(struct libscols_table *tb, struct libscols_line *parent,
-				      const int *selected, size_t nselected, unsigned esc,
+				      const int *selected, size_t nselected, unsigned esc, bool json,
 				      const struct ms_stale_proc *p, const struct ms_stale_file *f)
 {
 	struct libscols_line *ln = scols_table_new_line(tb, parent);
@@ -113,7 +159,7 @@ static struct libscols_line *add_line(struct libscols_table *tb, struct libscols
 	if (!ln)
 		return NULL;
 	for (size_t i = 0; i < nselected; i++) {
-		char *text = f ? file_cell(selected[i], p, f, esc) : proc_cell(selected[i], p, esc);
+		char *text = f ? file_cell(selected[i], p, f, esc, json) : proc_cell(selected[i], p, esc);
 
 		/* refer: the line owns the text from here. */
 		if (text && scols_line_refer_data(ln, i, text) != 0) {
@@ -150,7 +196,7 @@ static int file_ref_cmp(const void *a, const void *b)
 }
 
 static int fill_by_file(struct libscols_table *tb, const struct ms_stale_report *r,
-			const int *selected, size_t nselected, unsigned esc)
+			const int *selected, size_t nselected, unsigned esc, bool json)
 {
 	struct file_ref *refs;
 	struct libscols_line *file_line = NULL;
@@ -169,8 +215,8 @@ static int fill_by_file(struct libscols_table *tb, const struct ms_stale_report 
 	qsort(refs, n, sizeof(*refs), file_ref_cmp);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		if (i == 0 || file_ref_cmp(&refs[i - 1], &refs[i]) != 0)
-			file_line = add_line(tb, NULL, selected, nselected, esc, refs[i].proc, refs[i].file);
-		if (!file_line || !add_line(tb, file_line, selected, nselected, esc, refs[i].proc, NULL))
+			file_line = add_line(tb, NULL, selected, nselected, esc, json, refs[i].proc, refs[i].file);
+		if (!file_line || !add_line(tb, file_line, selected, nselected, esc, json, refs[i].proc, NULL))
 			rc = -1;
 	}
 	free(refs);
@@ -178,7 +224,7 @@ static int fill_by_file(struct libscols_table *tb, const struct ms_stale_report 
 }
 
 static int fill_by_process(struct libscols_table *tb, const struct ms_stale_report *r,
-			   const int *selected, size_t nselected, unsigned esc)
+			   const int *selected, size_t nselected, unsigned esc, bool json)
 {
 	for (size_t i = 0; i < r->count; i++) {
 		const struct ms_stale_proc *p = &r->procs[i];
@@ -186,11 +232,11 @@ static int fill_by_process(struct libscols_table *tb, const struct ms_stale_repo
 
 		if (!p->files.count)
 			continue;
-		ln = add_line(tb, NULL, selected, nselected, esc, p, NULL);
+		ln = add_line(tb, NULL, selected, nselected, esc, json, p, NULL);
 		if (!ln)
 			return -1;
 		for (size_t j = 0; j < p->files.count; j++)
-			if (!add_line(tb, ln, selected, nselected, esc, p, &p->files.items[j]))
+			if (!add_line(tb, ln, selected, nselected, esc, json, p, &p->files.items[j]))
 				return -1;
 	}
 	return 0;
@@ -205,8 +251,8 @@ int stale_print_tree(const struct ms_stale_report *r, const struct cli_opts *o,
 
 	if (!tb)
 		return CLI_EXIT_USAGE;
-	rc = by_file ? fill_by_file(tb, r, selected, nselected, o->escape_flags)
-		     : fill_by_process(tb, r, selected, nselected, o->escape_flags);
+	rc = by_file ? fill_by_file(tb, r, selected, nselected, o->escape_flags, o->json)
+		     : fill_by_process(tb, r, selected, nselected, o->escape_flags, o->json);
 	if (rc < 0) {
 		scols_unref_table(tb);
 		cli_error("stale: out of memory");

@@ -1,7 +1,10 @@
 /*
  * stale_out.h - the two tables of a stale report (core/stale_report.h): a
  * libsmartcols tree by process (files below each), and the same tree by
- * file (processes below each).  The OpenMetrics rendering is
+ * file (processes below each).  PACKAGE is one line for people
+ * ("libssl3 3.0.19-1 (now 3.0.22-1)", ms_pkg_describe) in a table, and the
+ * package's bare name in JSON, where VERSION (the copy mapped), INSTALLED
+ * and PKGSRC are fields of their own, named as list --by-file names them.  The OpenMetrics rendering is
  * stale_metrics.h.  Everything read from processes is escaped here, at the
  * edge.
  */
@@ -23,6 +26,9 @@ enum {
 	STALECOL_CONTAINER,
 	STALECOL_VERDICT,
 	STALECOL_PACKAGE,
+	STALECOL_VERSION,
+	STALECOL_INSTALLED,
+	STALECOL_PKGSRC,
 	STALECOL_WHY,
 	STALECOL_MAPS,
 	STALECOL_EXE,

@@ -73,7 +73,7 @@ static int remember_pkg(struct tui_staleview *sv, const struct ms_stale_file *f,
 static int learn_packages(struct tui_staleview *sv, struct ms_stale_report *report, struct ms_error *err)
 {
 	struct ms_owner *db = NULL;
-	struct ms_owner_opts opts = { .dpkg_dir = sv->pkgdb_dir };
+	struct ms_owner_opts opts = { .dpkg_dir = sv->pkgdb_dir, .dpkg_log_dir = sv->dpkglog_dir };
 	bool missing = false;
 	const char *why;
 	int rc;

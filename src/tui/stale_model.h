@@ -88,6 +88,7 @@ struct tui_staleview {
 	size_t nknown, known_cap;
 	unsigned pkg_scans;        /* scans since the packages were forgotten */
 	const char *pkgdb_dir;     /* MS_PKGDB_DIR; tests point it elsewhere */
+	const char *dpkglog_dir;   /* dpkg's log: NULL for MS_DPKGLOG_DIR; tests point it elsewhere */
 	bool detail;               /* the detail pane (Tab) shows */
 	char filter[TUI_FIND_MAX]; /* "" shows every line */
 	char search[TUI_FIND_MAX];

@@ -2,6 +2,7 @@
 #include "pkg/owner.h"
 #include "pkg/rpmdb.h"
 #include "pkg/pydist.h"
+#include "pkg/dpkglog.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@ struct ms_owner {
 	struct ms_pkgdb *dpkg; /* NULL: not a dpkg system */
 	struct ms_rpmdb *rpm;  /* NULL: not an rpm system, or its database refused */
 	struct ms_pydist *python;
+	const char *dpkg_log_dir;
 };
 
 int ms_owner_open(const struct ms_owner_opts *opts, struct ms_owner **out, struct ms_error *err)
@@ -40,6 +42,7 @@ int ms_owner_open(const struct ms_owner_opts *opts, struct ms_owner **out, struc
 		ms_owner_close(o);
 		return MS_ERR_NOMEM;
 	}
+	o->dpkg_log_dir = opts->dpkg_log_dir;
 	*out = o;
 	return 0;
 }
@@ -69,6 +72,16 @@ int ms_owner_find(struct ms_owner *o, const char *const *paths, const size_t *le
 	if (rc != MS_ERR_NOMEM)
 		rc = ms_pydist_find(o->python, paths, lens, n, out, err);
 	return rc == MS_ERR_NOMEM ? rc : 0;
+}
+
+int ms_owner_running(struct ms_owner *o, struct ms_pkg *pkgs, const time_t *starts, size_t n,
+		     struct ms_error *err)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pkgs[i].found && pkgs[i].source != MS_PKG_SOURCE_DPKG)
+			pkgs[i].running_state = MS_PKG_RUNNING_UNKNOWN;
+	return ms_dpkglog_running(&(struct ms_dpkglog_opts){ .dir = o->dpkg_log_dir }, pkgs, starts, n,
+				  NULL, err);
 }
 
 void ms_owner_close(struct ms_owner *o)

@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "base/error.h"
 #include "pkg/pkgdb.h"
@@ -34,6 +35,7 @@ struct ms_owner_opts {
 	const char *index_path; /* dpkg's negative index (pkgindex.h); NULL: none */
 	bool read_ahead;        /* start dpkg's reader now */
 	const char *rpm_root;   /* whose rpm database answers for the paths below it (rpmdb.h); NULL: "/" */
+	const char *dpkg_log_dir; /* dpkg's log (dpkglog.h); NULL: MS_DPKGLOG_DIR */
 };
 
 struct ms_owner;
@@ -46,6 +48,15 @@ bool ms_owner_has_db(const struct ms_owner *o);
 int ms_owner_find(struct ms_owner *o, const char *const *paths, const size_t *lens, size_t n,
 		  struct ms_pkg *out, struct ms_error *err);
 void ms_owner_close(struct ms_owner *o);
+/*
+ * The version of the copy a process maps, for found files that were
+ * replaced or deleted: pkgs[i] (from ms_owner_find) mapped by a process
+ * started at starts[i] (seconds since the epoch) gets running_state KNOWN
+ * or UNKNOWN, from the log of the database that owns it (dpkg: dpkglog.h;
+ * others: UNKNOWN).  0 or MS_ERR_NOMEM.
+ */
+int ms_owner_running(struct ms_owner *o, struct ms_pkg *pkgs, const time_t *starts, size_t n,
+		     struct ms_error *err);
 
 /* open (the system's databases), find, close. */
 int ms_owner_lookup(const char *const *paths, const size_t *lens, size_t n, struct ms_pkg *out,

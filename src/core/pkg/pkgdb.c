@@ -667,22 +667,48 @@ int ms_pkgdb_lookup_with(const char *dir, const struct ms_pkgdb_opts *opts, cons
 	return rc;
 }
 
+/* Append fixed text at *at (always NUL-terminated); false when it does not fit whole. */
+static bool describe_add(char *buf, size_t size, size_t *at, const char *text)
+{
+	size_t len = strlen(text);
+
+	if (*at + len >= size)
+		return false;
+	memcpy(buf + *at, text, len + 1);
+	*at += len;
+	return true;
+}
+
+/* Append a raw field, escaped, keeping room for reserve more bytes. */
+static void describe_field(char *buf, size_t size, size_t *at, const char *field, size_t field_size,
+			   size_t reserve, unsigned esc_flags)
+{
+	if (*at + reserve < size)
+		*at += ms_escape(field, strnlen(field, field_size), buf + *at, size - *at - reserve, esc_flags);
+}
+
 size_t ms_pkg_describe(const struct ms_pkg *p, unsigned esc_flags, char *buf, size_t size)
 {
-	size_t at;
-	int more;
+	bool known = p->running_state == MS_PKG_RUNNING_KNOWN && p->running[0];
+	bool unknown = p->running_state == MS_PKG_RUNNING_UNKNOWN;
+	size_t at = 0;
 
 	if (size == 0)
 		return 0;
-	at = ms_escape(p->name, strnlen(p->name, sizeof(p->name)), buf, size, esc_flags);
-	if (!p->version[0] || at + 8 >= size)
+	buf[0] = '\0';
+	describe_field(buf, size, &at, p->name, sizeof(p->name), 0, esc_flags);
+	if (known && (!describe_add(buf, size, &at, " ")))
 		return at;
-	more = snprintf(buf + at, size - at, " (now ");
-	if (more < 0 || (size_t)more >= size - at)
+	if (known)
+		describe_field(buf, size, &at, p->running, sizeof(p->running), 0, esc_flags);
+	if (!p->version[0]) {
+		if (unknown)
+			describe_add(buf, size, &at, " (" MS_PKG_RUNNING_UNKNOWN_TEXT ")");
 		return at;
-	at += (size_t)more;
-	at += ms_escape(p->version, strnlen(p->version, sizeof(p->version)), buf + at, size - at - 1, esc_flags);
-	buf[at++] = ')';
-	buf[at] = '\0';
+	}
+	if (!describe_add(buf, size, &at, unknown ? " (" MS_PKG_RUNNING_UNKNOWN_TEXT "; now " : " (now "))
+		return at;
+	describe_field(buf, size, &at, p->version, sizeof(p->version), 1, esc_flags);
+	describe_add(buf, size, &at, ")");
 	return at;
 }

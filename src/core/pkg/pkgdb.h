@@ -143,7 +143,17 @@ int ms_pkgdb_lookup(const char *dir, const char *const *paths, const size_t *len
 int ms_pkgdb_lookup_with(const char *dir, const struct ms_pkgdb_opts *opts, const char *const *paths,
 			 const size_t *lens, size_t n, struct ms_pkg *out, struct ms_error *err);
 
-/* "libssl3 (now 3.0.22-1~deb12u2)", escaped; returns the length. */
+/* How every front end says running_state UNKNOWN. */
+#define MS_PKG_RUNNING_UNKNOWN_TEXT "running: unknown"
+
+/*
+ * One line for a package, escaped; returns the length.  By running_state:
+ *   INSTALLED  "libssl3 (now 3.0.22-1~deb12u2)"
+ *   KNOWN      "libssl3 3.0.19-1~deb12u1 (now 3.0.22-1~deb12u2)"
+ *   UNKNOWN    "libssl3 (running: unknown; now 3.0.22-1~deb12u2)"
+ * (without the version installed: "libssl3", "libssl3 3.0.19-1~deb12u1",
+ * "libssl3 (running: unknown)").  Cut short to size, never mid-escape.
+ */
 size_t ms_pkg_describe(const struct ms_pkg *p, unsigned esc_flags, char *buf, size_t size);
 
 #endif

@@ -368,3 +368,32 @@ int ms_pid_list(pid_t **pids, size_t *count, struct ms_error *err)
 	*count = n;
 	return 0;
 }
+
+/* /proc/stat holds a line per CPU and per interrupt before btime. */
+#define MS_PROC_STAT_MAX (4u << 20)
+
+int ms_boot_time(time_t *btime, struct ms_error *err)
+{
+	size_t len;
+	char *buf, *at;
+	long long v;
+	int rc = ms_read_file_at(AT_FDCWD, "/proc/stat", MS_PROC_STAT_MAX, &buf, &len, NULL);
+
+	*btime = 0;
+	if (rc < 0)
+		return ms_error_set(err, MS_ERR_IO, -rc, "/proc/stat: %s", strerror(-rc));
+	at = strstr(buf, "\nbtime ");
+	v = at ? strtoll(at + 7, NULL, 10) : 0;
+	free(buf);
+	if (v <= 0)
+		return ms_error_set(err, MS_ERR_PROTO, 0, "/proc/stat: no boot time");
+	*btime = (time_t)v;
+	return 0;
+}
+
+time_t ms_proc_started_at(unsigned long long start_time, time_t btime)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return btime + (time_t)(start_time / (unsigned long long)(hz > 0 ? hz : 100));
+}

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "base/error.h"
 
@@ -108,6 +109,15 @@ int ms_proc_statm(const struct ms_proc *proc, struct ms_statm *out, struct ms_er
  * *pids is malloc'd.  0, or MS_ERR_IO / MS_ERR_NOMEM with err filled.
  */
 int ms_pid_list(pid_t **pids, size_t *count, struct ms_error *err);
+
+/*
+ * When the machine booted, in seconds since the epoch: btime of /proc/stat
+ * (whole seconds, taken from the wall clock as it reads now).  0, or
+ * MS_ERR_IO / MS_ERR_PROTO with err filled.
+ */
+int ms_boot_time(time_t *btime, struct ms_error *err);
+/* A process's start (stat's start_time, in clock ticks since boot) in seconds since the epoch. */
+time_t ms_proc_started_at(unsigned long long start_time, time_t btime);
 
 /* Same, for any directory fd (used by the process list). */
 int ms_read_file_at(int dirfd, const char *name, size_t cap, char **buf,

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "maps/maps.h"
+#include "proc/proc.h"
 #include "stale/stale_report.h"
 
 void ms_stale_report_free(struct ms_stale_report *r)
@@ -85,6 +87,64 @@ static void read_cgroup(struct ms_stale_proc *p, const struct ms_proc *proc)
 	free(buf);
 }
 
+struct holds_ctx {
+	const struct ms_stale_proc *p;
+	bool found;
+};
+
+/* Walk callback: stop at a mapping of one of p's stale files (the same device and inode). */
+static int holds_stale_copy(void *arg, struct ms_mapping *m)
+{
+	struct holds_ctx *h = arg;
+
+	for (size_t j = 0; j < h->p->files.count; j++) {
+		const struct ms_stale_file *f = &h->p->files.items[j];
+
+		if (ms_stale_verdict_is_stale(f->result.verdict) && f->inode == m->inode &&
+		    f->dev_major == m->dev_major && f->dev_minor == m->dev_minor)
+			return (h->found = true);
+	}
+	return 0;
+}
+
+/*
+ * The earliest start among p's process and its parents, grandparents...
+ * (at most MS_STALE_ANCESTORS_MAX, without a break) that map one of its
+ * stale copies: a worker a server forked holds copies its parent mapped
+ * before the worker started.  A parent that cannot be read ends the climb.
+ */
+static unsigned long long mapped_since(const struct ms_stale_proc *p)
+{
+	unsigned long long start = p->start_time;
+	int ppid = p->ppid;
+
+	for (int depth = 0; depth < MS_STALE_ANCESTORS_MAX && ppid > 1; depth++) {
+		struct holds_ctx h = { .p = p };
+		struct ms_proc *parent = NULL;
+		struct ms_maps *maps = NULL;
+		struct ms_error why;
+		const struct ms_proc_stat *st;
+
+		if (ms_proc_open((pid_t)ppid, &parent, &why) < 0)
+			break;
+		st = ms_proc_stat_at_open(parent);
+		if (st->state != 'X' && st->start_time <= start &&
+		    ms_maps_open(parent, &(struct ms_maps_opts){ .backend = MS_BACKEND_AUTO }, &maps, &why) == 0) {
+			ms_maps_set_fields(maps, 0);
+			ms_maps_walk(maps, 0, MS_FILTER_FILE_BACKED, holds_stale_copy, &h, &why);
+			ms_maps_close(maps);
+		}
+		if (h.found) {
+			start = st->start_time;
+			ppid = st->ppid;
+		}
+		ms_proc_close(parent);
+		if (!h.found)
+			break;
+	}
+	return start;
+}
+
 /*
  * Judge one open process into r.  0 (recorded or nothing to keep),
  * MS_ERR_NOMEM, or the scan's error with err filled (the process went away,
@@ -120,6 +180,8 @@ static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *c
 		return 0;
 	}
 	memcpy(p->comm, ms_proc_stat_at_open(proc)->comm, sizeof(p->comm));
+	p->start_time = ms_proc_stat_at_open(proc)->start_time;
+	p->ppid = ms_proc_stat_at_open(proc)->ppid;
 	p->other_root = ms_stale_ctx_other_root(ctx, proc);
 	read_cgroup(p, proc);
 	if (opts->cmdline)
@@ -133,9 +195,75 @@ static bool wants_package(const struct ms_stale_proc *p, const struct ms_stale_f
 	return !p->other_root && ms_stale_verdict_is_stale(f->result.verdict);
 }
 
+struct copy_ref {
+	const struct ms_stale_file *file;
+	time_t *start;
+};
+
+static int copy_cmp(const void *a, const void *b)
+{
+	const struct ms_stale_file *x = ((const struct copy_ref *)a)->file;
+	const struct ms_stale_file *y = ((const struct copy_ref *)b)->file;
+
+	if (x->dev_major != y->dev_major)
+		return x->dev_major < y->dev_major ? -1 : 1;
+	if (x->dev_minor != y->dev_minor)
+		return x->dev_minor < y->dev_minor ? -1 : 1;
+	return x->inode < y->inode ? -1 : x->inode > y->inode;
+}
+
+/*
+ * Each file's process start (or its parent's that mapped the copy, for a
+ * process with a copy dpkg owns, whose version the log is asked for), then
+ * the earliest of those that map the same copy.
+ */
+static int copy_starts(struct ms_stale_report *r, const struct ms_pkg *found, time_t *starts, size_t n,
+		       struct ms_error *err)
+{
+	struct copy_ref *refs = calloc(n ? n : 1, sizeof(*refs));
+	struct ms_error why;
+	time_t btime;
+	size_t k = 0;
+
+	if (!refs)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
+	/* Without the boot time no start is known: the earliest possible one. */
+	if (ms_boot_time(&btime, &why) < 0)
+		btime = 0;
+	for (size_t i = 0; i < r->count; i++) {
+		size_t first = k;
+		bool dpkg = false;
+
+		for (size_t j = 0; j < r->procs[i].files.count; j++) {
+			if (!wants_package(&r->procs[i], &r->procs[i].files.items[j]))
+				continue;
+			dpkg = dpkg || (found[k].found && found[k].source == MS_PKG_SOURCE_DPKG);
+			refs[k] = (struct copy_ref){ &r->procs[i].files.items[j], &starts[k] };
+			k++;
+		}
+		if (dpkg)
+			r->procs[i].start_time = mapped_since(&r->procs[i]);
+		for (size_t at = first; at < k; at++)
+			starts[at] = btime ? ms_proc_started_at(r->procs[i].start_time, btime) : 0;
+	}
+	qsort(refs, n, sizeof(*refs), copy_cmp);
+	for (size_t a = 0, b; a < n; a = b) {
+		time_t earliest = *refs[a].start;
+
+		for (b = a; b < n && !copy_cmp(&refs[a], &refs[b]); b++)
+			if (*refs[b].start < earliest)
+				earliest = *refs[b].start;
+		while (a < b)
+			*refs[a++].start = earliest;
+	}
+	free(refs);
+	return 0;
+}
+
 int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 			     const char **why, struct ms_error *err)
 {
+	time_t *starts = NULL;
 	const char **paths = NULL;
 	struct ms_pkg *found = NULL;
 	size_t *lens = NULL, n = 0, k = 0;
@@ -150,6 +278,7 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 	paths = calloc(n, sizeof(*paths));
 	lens = calloc(n, sizeof(*lens));
 	found = calloc(n, sizeof(*found));
+	starts = calloc(n, sizeof(*starts));
 	for (size_t i = 0; paths && lens && found && i < r->count; i++)
 		for (size_t j = 0; j < r->procs[i].files.count; j++) {
 			const struct ms_stale_file *f = &r->procs[i].files.items[j];
@@ -159,10 +288,14 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 			paths[k] = f->name;
 			lens[k++] = ms_name_strip_deleted(f->name, f->name_len);
 		}
-	if (!paths || !lens || !found)
+	if (!paths || !lens || !found || !starts)
 		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
 	else
 		rc = db ? ms_owner_find(db, paths, lens, n, found, err) : 0;
+	if (rc == 0 && db)
+		rc = copy_starts(r, found, starts, n, err);
+	if (rc == 0 && db)
+		rc = ms_owner_running(db, found, starts, n, err);
 	if (rc == 0 && !ms_owner_has_db(db))
 		*why = "not a dpkg system";
 	for (size_t i = 0, at = 0; rc == 0 && !*why && i < r->count; i++) {
@@ -180,6 +313,7 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 	free(paths);
 	free(lens);
 	free(found);
+	free(starts);
 	return rc;
 }
 

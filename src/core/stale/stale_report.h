@@ -36,11 +36,21 @@
 #include "pkg/owner.h"
 #include "proc/unit.h"
 
+/* Parents climbed to find who mapped a stale copy first (ms_stale_report_packages). */
+#define MS_STALE_ANCESTORS_MAX 16
+
 /* Command lines are cut here: a process chooses the length of its own. */
 #define MS_STALE_CMDLINE_MAX 4096
 
 struct ms_stale_proc {
 	pid_t pid;
+	/*
+	 * Clock ticks since boot (stat's field 22) of the process's start;
+	 * ms_stale_report_packages moves it back to a parent's that maps one
+	 * of its stale copies.
+	 */
+	unsigned long long start_time;
+	int ppid;
 	char comm[64];              /* raw, from stat */
 	char *cmd;                  /* raw command line, NULs as spaces; NULL unless asked */
 	size_t cmd_len;
@@ -82,9 +92,17 @@ int ms_stale_report_walk(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
 /*
  * The package that owns each deleted or replaced file of every process with
  * our root, from the open package databases (owner.h; NULL: none), in
- * one pass and only when something is stale.  0 (also when nothing was
- * asked or there is no system database: *why then says so), or
- * MS_ERR_NOMEM.
+ * one pass and only when something is stale, with the version of the copy
+ * mapped (ms_owner_running).  That version belongs to the copy, not to the
+ * process, and the copy was mapped at the latest when the first of its
+ * holders did: every process mapping the same device and inode is
+ * answered for the earliest start among them, and among their parents,
+ * grandparents... that map it too (it climbs at most
+ * MS_STALE_ANCESTORS_MAX, by PID, for a process with a stale copy dpkg
+ * owns; a parent that started later than the child is another process), so a worker a server forked after an upgrade
+ * is answered for its parent's start and not its own.
+ * 0 (also when nothing was asked or there is no system database: *why
+ * then says so), or MS_ERR_NOMEM.
  */
 int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 			     const char **why, struct ms_error *err);

@@ -3,8 +3,12 @@
  * test builds two versions of a small package with dpkg-deb (each ships a
  * different build of a test library), installs the first with dpkg, has
  * two processes map the library, installs the second over it, and expects
- * `mapscope stale` to call the file replaced and name the package with the
- * version installed now, for each process.  Where /lib is merged into /usr, the package ships
+ * `mapscope stale` to call the file replaced and name the package, the
+ * version installed now and the version the processes run (the first:
+ * dpkg's own log, /var/log/dpkg.log, says it upgraded from it after they
+ * started), for each process, in the table and in JSON.  Before that the
+ * file is replaced by hand, not by dpkg: the log knows nothing of it, so
+ * the version running is unknown, and said so.  Where /lib is merged into /usr, the package ships
  * the library under /lib while the kernel names it under /usr/lib, as on a
  * real Debian system.  It needs root and dpkg; without them it skips and
  * says why.  The package is purged at the end.
@@ -16,6 +20,7 @@
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,10 +28,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "core/pkg/dpkglog.h"
 #include "msrun.h"
 #include "fixture_client.h"
 #include "testutil.h"
@@ -162,76 +169,205 @@ static json_t *file_entry(json_t *root, const char *name)
 	return NULL;
 }
 
-/* How many file entries named name say package pkg. */
-static size_t entries_naming(json_t *root, const char *name, const char *pkg)
+static bool field_is(json_t *f, const char *key, const char *want)
+{
+	const char *got = json_string_value(json_object_get(f, key));
+
+	return want ? got && !strcmp(got, want) : json_is_null(json_object_get(f, key));
+}
+
+/* How many file entries named name say package pkg, version installed and running (NULL: null), from dpkg. */
+static size_t entries_naming(json_t *root, const char *name, const char *pkg, const char *version,
+			     const char *running)
 {
 	json_t *procs = json_object_get(root, "processes"), *p, *f;
 	size_t i, k, n = 0;
 
 	json_array_foreach(procs, i, p)
-		json_array_foreach(json_object_get(p, "children"), k, f) {
-			const char *got = json_string_value(json_object_get(f, "package"));
-
-			n += !strcmp(json_string_value(json_object_get(f, "name")), name) && got && !strcmp(got, pkg);
-		}
+		json_array_foreach(json_object_get(p, "children"), k, f)
+			n += field_is(f, "name", name) && field_is(f, "package", pkg) &&
+			     field_is(f, "installed", version) && field_is(f, "version", running) &&
+			     field_is(f, "pkgsrc", "dpkg");
 	return n;
 }
 
-static json_t *stale_json(struct fx *fx, const char *columns)
+/* How many times text occurs in s. */
+static size_t occurrences(const char *s, const char *text)
+{
+	size_t n = 0;
+
+	for (const char *at = strstr(s, text); at; at = strstr(at + 1, text))
+		n++;
+	return n;
+}
+
+/*
+ * `mapscope stale` of processes pid and pid2 (0: only pid), every verdict,
+ * with format ("-J" or "-n"), columns and extra (may be NULL).
+ */
+static char *stale_output_of(struct fx *fx, pid_t pid, pid_t pid2, const char *format, const char *columns,
+			     const char *extra)
 {
 	char pidstr[16], pid2str[16], *out, *empty = tu_join(fx->dir, "no-ignores"), *opt;
-	const char *args[] = { "stale", pidstr, pid2str, "--show=all", "-J", "-o", columns, NULL, NULL };
-	json_error_t jerr;
-	json_t *root;
+	const char *args[] = { "stale", "--show=all", format, "-o", columns, NULL, pidstr, pid2str, extra, NULL };
 
 	write_file(empty, "");
 	assert_true(asprintf(&opt, "--ignore-file=%s", empty) > 0);
-	args[7] = opt;
-	snprintf(pidstr, sizeof(pidstr), "%d", (int)fx->child.pid);
-	snprintf(pid2str, sizeof(pid2str), "%d", (int)fx->child2.pid);
+	args[5] = opt;
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	snprintf(pid2str, sizeof(pid2str), "%d", (int)pid2);
+	if (!pid2)
+		args[7] = extra, args[8] = NULL;
 	msrun_capture(args, NULL, &out, NULL);
 	assert_non_null(out);
+	free(opt);
+	free(empty);
+	return out;
+}
+
+static char *stale_output_with(struct fx *fx, const char *format, const char *columns, const char *extra)
+{
+	return stale_output_of(fx, fx->child.pid, fx->child2.pid, format, columns, extra);
+}
+
+static char *stale_output(struct fx *fx, const char *format, const char *columns)
+{
+	return stale_output_with(fx, format, columns, NULL);
+}
+
+/* The JSON of stale_output_of. */
+static json_t *stale_json_of(struct fx *fx, pid_t pid, pid_t pid2, const char *columns)
+{
+	char *out = stale_output_of(fx, pid, pid2, "-J", columns, NULL);
+	json_error_t jerr;
+	json_t *root;
+
 	root = json_loads(out, 0, &jerr);
 	if (!root)
 		fail_msg("stale -J is not JSON: %s", out);
 	free(out);
-	free(opt);
-	free(empty);
 	return root;
+}
+
+static json_t *stale_json(struct fx *fx, const char *columns)
+{
+	return stale_json_of(fx, fx->child.pid, fx->child2.pid, columns);
+}
+
+/* The one child of pid (from /proc/PID/task/PID/children), or 0. */
+static pid_t only_child(pid_t pid)
+{
+	char path[64], *text;
+	long child = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	text = tu_slurp(path, NULL);
+	if (text && sscanf(text, "%ld", &child) != 1)
+		child = 0;
+	free(text);
+	return (pid_t)child;
+}
+
+/* The file at path swapped for another build by hand, as dpkg would not: the log never hears of it. */
+static void replace_by_hand(const char *path)
+{
+	char tmp[PATH_MAX + 16], *lib = tu_built("libstale-b.so");
+
+	snprintf(tmp, sizeof(tmp), "%s.by-hand", path);
+	assert_int_equal(tu_copy(lib, tmp), 0);
+	assert_int_equal(rename(tmp, path), 0);
+	free(lib);
 }
 
 static void test_upgrade_names_the_package(void **state)
 {
 	const char *install1[] = { "dpkg", "-i", ((struct fx *)*state)->deb[0], NULL };
 	const char *install2[] = { "dpkg", "-i", ((struct fx *)*state)->deb[1], NULL };
-	char deleted[PATH_MAX + 16];
+	const char *purge[] = { "dpkg", "--purge", PKG, NULL };
+	char deleted[PATH_MAX + 16], *table;
 	struct fx *fx = *state;
+	time_t upgraded;
 	json_t *root, *f;
+	pid_t worker;
 
+	/* A first install (logged as such), not a reinstall over what an earlier run left. */
+	run(purge);
 	assert_int_equal(run(install1), 0);
 	assert_int_equal(fixture_start_with(&fx->child, FIXTURE_STALE_CHILD), 0);
 	assert_int_equal(fixture_commandf(&fx->child, "mapx %s", fx->mapped), 0);
 	assert_int_equal(fixture_start_with(&fx->child2, FIXTURE_STALE_CHILD), 0);
 	assert_int_equal(fixture_commandf(&fx->child2, "mapx %s", fx->mapped), 0);
 	/* Nothing stale: no package is named, for nothing needs one. */
-	root = stale_json(fx, "NAME,VERDICT,PACKAGE");
+	root = stale_json(fx, "NAME,VERDICT,PACKAGE,VERSION");
 	f = file_entry(root, fx->mapped);
 	assert_non_null(f);
 	assert_string_equal(json_string_value(json_object_get(f, "verdict")), "ok");
 	assert_true(json_is_null(json_object_get(f, "package")));
+	assert_true(json_is_null(json_object_get(f, "version")));
 	json_decref(root);
-
-	assert_int_equal(run(install2), 0);
-	root = stale_json(fx, "NAME,VERDICT,PACKAGE");
 	snprintf(deleted, sizeof(deleted), "%s (deleted)", fx->mapped);
+
+	/* Replaced without dpkg: which version runs cannot be known from its log. */
+	replace_by_hand(fx->mapped);
+	root = stale_json(fx, "NAME,VERDICT,PACKAGE,VERSION,INSTALLED,PKGSRC");
+	f = file_entry(root, deleted);
+	if (!f)
+		fail_msg("no entry for %s after the file was replaced by hand", deleted);
+	assert_string_equal(json_string_value(json_object_get(f, "verdict")), "replaced");
+	assert_int_equal(entries_naming(root, deleted, PKG, "1.0", NULL), 2);
+	json_decref(root);
+	table = stale_output(fx, "-n", "NAME,PACKAGE");
+	assert_int_equal(occurrences(table, PKG " (running: unknown; now 1.0)"), 2);
+	free(table);
+	table = stale_output(fx, "-n", "VERSION,INSTALLED");
+	assert_int_equal(occurrences(table, "unknown 1.0"), 2);
+	free(table);
+
+	/* Upgraded by dpkg after both started: they run 1.0, 2.0-1 is installed. */
+	assert_int_equal(run(install2), 0);
+	upgraded = time(NULL);
+	root = stale_json(fx, "NAME,VERDICT,PACKAGE,VERSION,INSTALLED,PKGSRC");
 	f = file_entry(root, deleted);
 	if (!f)
 		fail_msg("no entry for %s after the upgrade", deleted);
 	assert_string_equal(json_string_value(json_object_get(f, "verdict")), "replaced");
-	assert_non_null(json_string_value(json_object_get(f, "package")));
-	assert_string_equal(json_string_value(json_object_get(f, "package")), PKG " (now 2.0-1)");
+	assert_string_equal(json_string_value(json_object_get(f, "package")), PKG);
+	assert_string_equal(json_string_value(json_object_get(f, "installed")), "2.0-1");
+	assert_string_equal(json_string_value(json_object_get(f, "version")), "1.0");
 	/* Both processes, not only the first to ask. */
-	assert_int_equal(entries_naming(root, deleted, PKG " (now 2.0-1)"), 2);
+	assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", "1.0"), 2);
+	json_decref(root);
+	/* The default JSON fields carry them too. */
+	table = stale_output(fx, "-J", "+MAPS");
+	root = json_loads(table, 0, NULL);
+	assert_non_null(root);
+	assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", "1.0"), 2);
+	json_decref(root);
+	free(table);
+	/* The table says it in one cell, for each process; by file too. */
+	table = stale_output(fx, "-n", "NAME,PACKAGE");
+	assert_int_equal(occurrences(table, PKG " 1.0 (now 2.0-1)"), 2);
+	free(table);
+	table = stale_output_with(fx, "-n", "NAME,PACKAGE", "--by-file");
+	assert_int_equal(occurrences(table, PKG " 1.0 (now 2.0-1)"), 1);
+	free(table);
+
+	/*
+	 * A worker forked after the upgrade (past the log's slack) keeps its
+	 * parent's old copy: nothing is logged after its own start, but its
+	 * parent, which maps the same copy, started before the upgrade, and
+	 * that start counts, asked alone or beside the parent.
+	 */
+	while (time(NULL) <= upgraded + MS_DPKGLOG_SLACK + 1)
+		usleep(100 * 1000);
+	assert_int_equal(fixture_command(&fx->child, "fork"), 0);
+	worker = only_child(fx->child.pid);
+	assert_true(worker > 0);
+	root = stale_json_of(fx, worker, 0, "NAME,VERDICT,PACKAGE,VERSION,INSTALLED,PKGSRC");
+	assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", "1.0"), 1);
+	json_decref(root);
+	root = stale_json_of(fx, fx->child.pid, worker, "NAME,VERDICT,PACKAGE,VERSION,INSTALLED,PKGSRC");
+	assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", "1.0"), 2);
 	json_decref(root);
 }
 
