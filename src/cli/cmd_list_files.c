@@ -30,6 +30,7 @@ const struct cli_column filecols[FILECOL_COUNT] = {
 	[FILECOL_BUILDID] = { "BUILDID", 40, 0, SCOLS_JSON_STRING, false, "GNU build ID of the mapped file (hex; ioctl backend)" },
 	[FILECOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false, "stale verdict: ok, same-build, replaced, deleted, ignored, unknown" },
 	[FILECOL_SONAME] = { "SONAME", 12, 0, SCOLS_JSON_STRING, false, "SONAME from the ELF dynamic section, escaped; ? when unknown" },
+	[FILECOL_LIBVER] = { "LIBVER", 12, 0, SCOLS_JSON_STRING, false, "the library's own version: its highest ELF version definition (GLIBC_2.36); ? when unknown" },
 	[FILECOL_FILEVER] = { "FILEVER", 7, 0, SCOLS_JSON_STRING, false, "the version the file name carries (libz.so.1.2.13: 1.2.13; libc.so.6: 6), not the library's own" },
 	[FILECOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false, "Debian package whose list holds the file's path, escaped; \"not packaged\" for none" },
 };
@@ -84,6 +85,9 @@ static char *render(const struct cli_opts *o, int col, const struct ms_filerow *
 	case FILECOL_SONAME:
 		text = ms_fileinfo_soname_text(&r->info);
 		return ms_escape_dup(text, strlen(text), o->escape_flags);
+	case FILECOL_LIBVER:
+		text = ms_fileinfo_libver_text(&r->info);
+		return ms_escape_dup(text, strlen(text), o->escape_flags);
 	case FILECOL_FILEVER: text = r->info.filever; break;
 	case FILECOL_PACKAGE: return package_cell(o, r, pkg);
 	default: break;
@@ -103,6 +107,8 @@ static unsigned wanted_info(const int *selected, size_t n, bool *rss)
 			what |= MS_FILEINFO_VERDICT;
 		else if (selected[i] == FILECOL_SONAME)
 			what |= MS_FILEINFO_SONAME;
+		else if (selected[i] == FILECOL_LIBVER)
+			what |= MS_FILEINFO_LIBVER;
 		else if (selected[i] == FILECOL_RSS)
 			*rss = true;
 	}

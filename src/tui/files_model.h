@@ -20,7 +20,7 @@
  * while the RSS column is on.
  *
  * Rows format to text in format.h (tui_format_filerow): MAPS SIZE [RSS]
- * PERMS VERDICT FILEVER SONAME [BUILDID] NAME, every field escaped, the
+ * PERMS VERDICT FILEVER SONAME [LIBVER] [BUILDID] NAME (LIBVER once chosen), every field escaped, the
  * columns before NAME pure ASCII (MS_ESC_ASCII), so tui_fit_last_column
  * can elide or scroll NAME.  SONAME shows when the screen is at least
  * TUI_FILEVIEW_SONAME_COLS wide, BUILDID from TUI_FILEVIEW_BUILDID_COLS:
