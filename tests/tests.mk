@@ -24,7 +24,7 @@ LDADD = tests/libms-test.a $(TUI_LIBS) $(CORE_LIBS) $(CMOCKA_LIBS)
 STALE_LIB_FLAGS = -shared -Wl,--build-id=sha1 -Wl,-soname,libstale.so.1
 check_PROGRAMS += tests/ms-fixture tests/ms-residency-fixture tests/ms-hostile tests/stale-child \
 	tests/ms-fuse-serve tests/libstale-a.so tests/libstale-b.so tests/libms-fixture-sym.so \
-	tests/ms-dlopen-hold tests/ms-maxrss tests/ms-sleeper
+	tests/ms-dlopen-hold tests/ms-maxrss tests/ms-sleeper tests/libms-verdef.so
 tests_ms_fixture_SOURCES = tests/fixture.c
 # The fixture maps a library with a symbol the symbol tests know, found next to it.
 tests_ms_fixture_LDADD = tests/libms-fixture-sym.so
@@ -48,6 +48,12 @@ tests_libstale_a_so_LDFLAGS = $(STALE_LIB_FLAGS)
 tests_libstale_b_so_SOURCES = tests/stale_lib_b.c
 tests_libstale_b_so_CFLAGS = $(AM_CFLAGS) -fPIC
 tests_libstale_b_so_LDFLAGS = $(STALE_LIB_FLAGS)
+# Version definitions for LIBVER (test_verdef): their highest is not the highest as text.
+tests_libms_verdef_so_SOURCES = tests/verdef_lib.c
+tests_libms_verdef_so_CFLAGS = $(AM_CFLAGS) -fPIC
+tests_libms_verdef_so_LDFLAGS = -shared -Wl,-soname,libms-verdef.so.1 \
+	-Wl,--version-script=$(srcdir)/tests/verdef_lib.map
+EXTRA_tests_libms_verdef_so_DEPENDENCIES = tests/verdef_lib.map
 
 if HAVE_CMOCKA
 CMOCKA_TESTS = \
@@ -69,6 +75,7 @@ CMOCKA_TESTS = \
 	tests/core/untrusted/test_mapfiles \
 	tests/core/elf/test_buildid \
 	tests/core/elf/test_elfcheck \
+	tests/core/elf/test_verdef \
 	tests/core/elf/test_symbol_text \
 	tests/core/elf/test_fuse \
 	tests/core/resid/test_residency \
@@ -137,7 +144,7 @@ SHELL_TESTS = \
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/fixture_sym.sh tests/dlopen_hold.sh tests/screens tests/golden tests/fuzz \
 	tests/prometheus tests/zsh_complete.zsh tests/symbols_ref.py tests/e2e/debuginfod_stub.py \
-	tests/hostile_elf.py tests/hostile_lib.c
+	tests/hostile_elf.py tests/hostile_lib.c tests/verdef_lib.map
 
 # No test reads the user's settings or stale-ignore.conf (rss = yes there
 # failed the explorer's tests): the tests that want a file there set
