@@ -140,11 +140,11 @@ SHELL_TESTS = \
 	tests/test_symbols_debuglink.sh tests/test_symbols_runcopy.sh \
 	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh \
 	tests/test_symbols_hostile.sh tests/e2e/symbols_hostile.sh tests/e2e/symbols_runcopy.sh \
-	tests/e2e/verdicts.sh
+	tests/e2e/verdicts.sh tests/test_libver_hostile.sh
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/fixture_sym.sh tests/dlopen_hold.sh tests/screens tests/golden tests/fuzz \
 	tests/prometheus tests/zsh_complete.zsh tests/symbols_ref.py tests/e2e/debuginfod_stub.py \
-	tests/hostile_elf.py tests/hostile_lib.c tests/verdef_lib.map
+	tests/hostile_elf.py tests/hostile_lib.c tests/verdef_lib.map tests/hostile_verdef.py
 
 # No test reads the user's settings or stale-ignore.conf (rss = yes there
 # failed the explorer's tests): the tests that want a file there set
@@ -182,7 +182,7 @@ FUZZ_CPPFLAGS = -I$(top_builddir) -I$(top_srcdir)/src -I$(top_srcdir)/src/core \
 FUZZ_BUILD = $(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_CPPFLAGS) -o $@
 FUZZ_TARGETS = tests/fuzz/fuzz-maps-parse tests/fuzz/fuzz-escape tests/fuzz/fuzz-settings \
 	tests/fuzz/fuzz-snapshot tests/fuzz/fuzz-ignore tests/fuzz/fuzz-buildid \
-	tests/fuzz/fuzz-fstype tests/fuzz/fuzz-soname
+	tests/fuzz/fuzz-fstype tests/fuzz/fuzz-soname tests/fuzz/fuzz-verdef
 if HAVE_LIBDW
 FUZZ_TARGETS += tests/fuzz/fuzz-symbols tests/fuzz/fuzz-symmsg
 endif
@@ -222,6 +222,8 @@ tests/fuzz/fuzz-fstype: $(srcdir)/tests/fuzz/fuzz_fstype.c $(FUZZ_CHECK) $(FUZZ_
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_fstype.c $(FUZZ_LINK)
 tests/fuzz/fuzz-soname: $(srcdir)/tests/fuzz/fuzz_soname.c $(FUZZ_CHECK) $(FUZZ_CORE)
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_soname.c $(FUZZ_LINK)
+tests/fuzz/fuzz-verdef: $(srcdir)/tests/fuzz/fuzz_verdef.c $(FUZZ_CHECK) $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_verdef.c $(FUZZ_LINK)
 # libdw and libelf are the system's, not instrumented: the fuzzer steers
 # through mapscope's checks and index, and ASan still sees every access
 # mapscope makes.
