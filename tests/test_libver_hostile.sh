@@ -44,15 +44,11 @@ SECONDS_OK=5 DEADLINE=20 GUARD_MB=512
 [ -n "${ASAN_OPTIONS:-}" ] && SECONDS_OK=15 DEADLINE=40
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ms-libverhostile.XXXXXX") || exit 1
-HPID=
-cleanup() {
-	[ -n "$HPID" ] && kill -KILL "$HPID" 2>/dev/null
-	exec 3>&-
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 fail() { echo "$NAME: FAIL: $*"; exit 1; }
+HPID=
+# The holder ends when its standard input (fd 3) closes; killed if it does not.
+trap 'exec 3>&-; [ -z "$HPID" ] || kill -KILL "$HPID" 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'exit 1' INT TERM
 
 CASES="sane auxloop chain wrap huge outside trunc"
 for k in $CASES; do

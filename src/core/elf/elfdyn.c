@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -245,4 +246,33 @@ int ms_elfdyn_string(struct ms_elfdyn *e, uint64_t name, const char *what, char 
 		       ms_error_set(err, MS_ERR_LIMIT, 0, "%s runs past the end of its table", what);
 	}
 	return 0;
+}
+
+/* The reader's state holds 64 KiB of program headers: on the heap, not a thread's stack. */
+static int answer(struct ms_elfdyn *e, int rc, ms_elfdyn_reader read, char *out, struct ms_error *err)
+{
+	out[0] = '\0';
+	if (rc == 0)
+		rc = read(e, out, err);
+	free(e);
+	return rc;
+}
+
+int ms_elfdyn_read_fd_with(int fd, ms_elfdyn_reader read, char *out, struct ms_error *err)
+{
+	struct ms_elfdyn *e = malloc(sizeof(*e));
+
+	if (!e)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	return answer(e, ms_elfdyn_open_fd(e, fd, err), read, out, err);
+}
+
+int ms_elfdyn_parse_with(const unsigned char *buf, size_t size, ms_elfdyn_reader read, char *out,
+			 struct ms_error *err)
+{
+	struct ms_elfdyn *e = malloc(sizeof(*e));
+
+	if (!e)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	return answer(e, ms_elfdyn_open_mem(e, buf, size, err), read, out, err);
 }

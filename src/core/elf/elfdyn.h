@@ -88,4 +88,13 @@ int ms_elfdyn_refuse(const struct ms_elfdyn *e, struct ms_error *err, const char
 int ms_elfdyn_string(struct ms_elfdyn *e, uint64_t name, const char *what, char *out, size_t max,
 		     struct ms_error *err);
 
+/*
+ * Open (as above) and, when that succeeds, answer with read (ms_soname_of,
+ * ms_verdef_of): its code, or the open's with out "".
+ */
+typedef int (*ms_elfdyn_reader)(struct ms_elfdyn *e, char *out, struct ms_error *err);
+int ms_elfdyn_read_fd_with(int fd, ms_elfdyn_reader read, char *out, struct ms_error *err);
+int ms_elfdyn_parse_with(const unsigned char *buf, size_t size, ms_elfdyn_reader read, char *out,
+			 struct ms_error *err);
+
 #endif

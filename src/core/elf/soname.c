@@ -17,25 +17,15 @@ int ms_soname_of(struct ms_elfdyn *e, char out[MS_SONAME_MAX + 1], struct ms_err
 	return rc;
 }
 
-static int read_soname(struct ms_elfdyn *e, int rc, char out[MS_SONAME_MAX + 1], struct ms_error *err)
-{
-	out[0] = '\0';
-	return rc ? rc : ms_soname_of(e, out, err);
-}
-
 int ms_soname_read_fd(int fd, char out[MS_SONAME_MAX + 1], struct ms_error *err)
 {
-	struct ms_elfdyn e;
-
-	return read_soname(&e, ms_elfdyn_open_fd(&e, fd, err), out, err);
+	return ms_elfdyn_read_fd_with(fd, ms_soname_of, out, err);
 }
 
 int ms_soname_parse(const unsigned char *buf, size_t size, char out[MS_SONAME_MAX + 1],
 		    struct ms_error *err)
 {
-	struct ms_elfdyn e;
-
-	return read_soname(&e, ms_elfdyn_open_mem(&e, buf, size, err), out, err);
+	return ms_elfdyn_parse_with(buf, size, ms_soname_of, out, err);
 }
 
 size_t ms_version_from_name(const char *name, size_t len, char out[MS_VERSION_MAX + 1])

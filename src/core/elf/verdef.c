@@ -140,24 +140,13 @@ int ms_verdef_of(struct ms_elfdyn *e, char out[MS_VERDEF_NAME_MAX + 1], struct m
 	return 0;
 }
 
-static int read_verdef(struct ms_elfdyn *e, int rc, char out[MS_VERDEF_NAME_MAX + 1],
-		       struct ms_error *err)
-{
-	out[0] = '\0';
-	return rc ? rc : ms_verdef_of(e, out, err);
-}
-
 int ms_verdef_read_fd(int fd, char out[MS_VERDEF_NAME_MAX + 1], struct ms_error *err)
 {
-	struct ms_elfdyn e;
-
-	return read_verdef(&e, ms_elfdyn_open_fd(&e, fd, err), out, err);
+	return ms_elfdyn_read_fd_with(fd, ms_verdef_of, out, err);
 }
 
 int ms_verdef_parse(const unsigned char *buf, size_t size, char out[MS_VERDEF_NAME_MAX + 1],
 		    struct ms_error *err)
 {
-	struct ms_elfdyn e;
-
-	return read_verdef(&e, ms_elfdyn_open_mem(&e, buf, size, err), out, err);
+	return ms_elfdyn_parse_with(buf, size, ms_verdef_of, out, err);
 }
