@@ -22,7 +22,8 @@
 #   BENCH_CASES         which groups run (default "sizes fleet files symbols";
 #                       "explorer" runs only the explorer's CPU rows, at 60,000;
 #                       "goto" only the g row, at 60,000;
-#                       "packages" only the list PACKAGE rows, which fleet runs too)
+#                       "packages" only the list PACKAGE rows, which fleet runs too;
+#                       "libver" only the list LIBVER rows, which files runs too)
 set -u
 
 : "${MS_BIN:?MS_BIN: the mapscope binary}"
@@ -509,6 +510,45 @@ signal.pause()"; then
 	stop_last
 }
 
+# `list --by-file` with LIBVER on a python3 with a dozen libraries that
+# define versions (libssl, libcrypto, libsqlite3, libffi, libz...): against
+# the default columns, whose SONAME opens the same files (LIBVER adds its
+# walk of the version definitions), and against the columns that read no
+# file (what opening them costs at all).
+libver_list_case() {
+	local case="list --by-file -o +LIBVER vs default, python3, a dozen libraries" pid t ta tb x
+	local plain py=python3 cols=MAPS,SIZE,PERMS,NAME
+	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+	if ! have "$py" || ! have_hf; then
+		row "$case" "-" "<= 1.5x" "skipped (no python3, or no hyperfine/jq)"
+		return
+	fi
+	if ! start_bg "$tmp/libver.out" "$py" -c "
+import signal, ssl, sqlite3, ctypes, lzma, bz2, zlib, uuid, pyexpat, readline, curses, decimal
+print('ready', flush=True)
+signal.pause()"; then
+		row "$case" "-" "<= 1.5x" "skipped (python3 did not start, or lacks a module)"
+		return
+	fi
+	pid=${started[-1]}
+	if ! t=$(hf_pair "list.libver" "$MS_BIN list $pid --by-file -o +LIBVER" "$MS_BIN list $pid --by-file"); then
+		row "$case" "-" "<= 1.5x" "skipped (hyperfine failed)"
+	else
+		read -r ta tb <<<"$t"
+		x=$(fnum "$ta / $tb")
+		row "$case" "$(printf '%.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")" \
+			"<= 1.5x" "$(judge "$x" "<=" 1.5)"
+	fi
+	plain="list --by-file -o $cols,SONAME,LIBVER vs -o $cols, the same python3"
+	if t=$(hf_pair "list.libver.plain" "$MS_BIN list $pid --by-file -o $cols,SONAME,LIBVER" \
+		"$MS_BIN list $pid --by-file -o $cols"); then
+		read -r ta tb <<<"$t"
+		row "$plain" "$(printf '%.2fx (%.1f vs %.1f ms)' "$(fnum "$ta / $tb")" "$(fnum "$ta * 1000")" \
+			"$(fnum "$tb * 1000")")" "info" info
+	fi
+	stop_last
+}
+
 # ---- the fleet ------------------------------------------------------------------------------
 fleet_cases() {
 	local case="stale vs lsof -nP, $FLEET processes" pids commas found del
@@ -693,6 +733,7 @@ at_target() {
 [[ $CASES == *" fleet "* ]] && fleet_cases
 [[ $CASES == *" fleet "* || $CASES == *" packages "* ]] && package_list_case
 [[ $CASES == *" files "* ]] && many_files_case
+[[ $CASES == *" files "* || $CASES == *" libver "* ]] && libver_list_case
 [[ $CASES == *" symbols "* ]] && symbols_case
 
 {
