@@ -140,7 +140,7 @@ SHELL_TESTS = \
 	tests/test_symbols_debuglink.sh tests/test_symbols_runcopy.sh \
 	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh \
 	tests/test_symbols_hostile.sh tests/e2e/symbols_hostile.sh tests/e2e/symbols_runcopy.sh \
-	tests/e2e/verdicts.sh tests/test_libver_hostile.sh
+	tests/e2e/verdicts.sh tests/test_libver_hostile.sh tests/test_libver_runcopy.sh
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/fixture_sym.sh tests/dlopen_hold.sh tests/screens tests/golden tests/fuzz \
 	tests/prometheus tests/zsh_complete.zsh tests/symbols_ref.py tests/e2e/debuginfod_stub.py \

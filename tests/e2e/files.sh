@@ -124,12 +124,9 @@ want=$("$BIN" list "$PID" --by-file -r -n -o LIBVER,SONAME | awk '$2 == "libc.so
 case $want in GLIBC_[0-9]*) ;; *) fail "list --by-file gives libc the LIBVER '$want'" ;; esac
 keys C
 wait_for "the chooser" shows "columns of the files view"
-row=$(screen | awk 'NR > 2 && /^\[ \] LIBVER/ { print NR - 3; exit }')
-[ -n "$row" ] || fail "the chooser lists no unticked LIBVER"
-i=0
-while [ "$i" -lt "$row" ]; do keys Down; i=$((i + 1)); done
-keys Space
-wait_for "LIBVER ticked" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -qE '^\[x\] LIBVER'"
+screen | grep -qE '^\[ \] LIBVER' || fail "the chooser does not list LIBVER unticked"
+chooser_toggle LIBVER
+screen | grep -qE '^\[x\] LIBVER' || fail "LIBVER is not ticked"
 keys Escape
 wait_for "the files view with LIBVER" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n 2p | grep -q ' LIBVER '"
 wait_for "libc's LIBVER $want" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -F '/libc.so.6' | grep -qF ' $want '"
