@@ -135,6 +135,22 @@ speed_row() {
 		">= ${target}x faster" "$status"
 }
 
+# ratio_row CASE NAME A B LIMIT: a row for "A takes at most LIMIT times B's
+# time" (LIMIT "info": a row without a target).
+ratio_row() {
+	local case=$1 name=$2 a=$3 b=$4 limit=$5 t ta tb x target status
+	target="<= ${limit}x" status=
+	[ "$limit" = info ] && target=info status=info
+	if ! t=$(hf_pair "$name" "$a" "$b"); then
+		row "$case" "-" "$target" "skipped (hyperfine failed)"
+		return
+	fi
+	read -r ta tb <<<"$t"
+	x=$(fnum "$ta / $tb")
+	row "$case" "$(printf '%.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")" \
+		"$target" "${status:-$(judge "$x" "<=" "$limit")}"
+}
+
 # ---- the generator ----------------------------------------------------------------
 # start_bg OUTFILE CMD...: start CMD in the background, wait (deadline) for its
 # "ready" line in OUTFILE.
@@ -475,7 +491,7 @@ pkg_lookup_row() {
 # `list --by-file` with PACKAGE, on a python3 that has imported about 30
 # extension modules and libraries, against the same without PACKAGE.
 package_list_case() {
-	local case="list --by-file -o +PACKAGE vs without, python3 with 30 modules" pid t ta tb x py=python3
+	local case="list --by-file -o +PACKAGE vs without, python3 with 30 modules" pid py=python3
 	local imports="ssl, sqlite3, ctypes, decimal, lzma, bz2, zlib, json, csv, hashlib, curses, readline, uuid, socket, select, mmap, array, math, cmath, binascii, unicodedata, pyexpat, xml.etree.ElementTree, asyncio, multiprocessing, queue, zoneinfo, dbm.ndbm, _curses_panel, _multibytecodec, _codecs_jp"
 	# Debian's own, whose files dpkg lists; another (pyenv, /usr/local) is
 	# packaged by nobody, and only the full scan of every list can say so.
@@ -498,14 +514,7 @@ signal.pause()"; then
 		return
 	fi
 	pid=${started[-1]}
-	if ! t=$(hf_pair "list.package" "$MS_BIN list $pid --by-file -o +PACKAGE" "$MS_BIN list $pid --by-file"); then
-		row "$case" "-" "<= 2.0x" "skipped (hyperfine failed)"
-	else
-		read -r ta tb <<<"$t"
-		x=$(fnum "$ta / $tb")
-		row "$case" "$(printf '%.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")" \
-			"<= 2.0x" "$(judge "$x" "<=" 2.0)"
-	fi
+	ratio_row "$case" list.package "$MS_BIN list $pid --by-file -o +PACKAGE" "$MS_BIN list $pid --by-file" 2.0
 	pkg_lookup_row "python3's mapped files" "$pid"
 	stop_last
 }
@@ -516,8 +525,8 @@ signal.pause()"; then
 # walk of the version definitions), and against the columns that read no
 # file (what opening them costs at all).
 libver_list_case() {
-	local case="list --by-file -o +LIBVER vs default, python3, a dozen libraries" pid t ta tb x
-	local plain py=python3 cols=MAPS,SIZE,PERMS,NAME
+	local case="list --by-file -o +LIBVER vs default, python3, a dozen libraries" pid
+	local py=python3 cols=MAPS,SIZE,PERMS,NAME
 	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
 	if ! have "$py" || ! have_hf; then
 		row "$case" "-" "<= 1.5x" "skipped (no python3, or no hyperfine/jq)"
@@ -531,21 +540,9 @@ signal.pause()"; then
 		return
 	fi
 	pid=${started[-1]}
-	if ! t=$(hf_pair "list.libver" "$MS_BIN list $pid --by-file -o +LIBVER" "$MS_BIN list $pid --by-file"); then
-		row "$case" "-" "<= 1.5x" "skipped (hyperfine failed)"
-	else
-		read -r ta tb <<<"$t"
-		x=$(fnum "$ta / $tb")
-		row "$case" "$(printf '%.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")" \
-			"<= 1.5x" "$(judge "$x" "<=" 1.5)"
-	fi
-	plain="list --by-file -o $cols,SONAME,LIBVER vs -o $cols, the same python3"
-	if t=$(hf_pair "list.libver.plain" "$MS_BIN list $pid --by-file -o $cols,SONAME,LIBVER" \
-		"$MS_BIN list $pid --by-file -o $cols"); then
-		read -r ta tb <<<"$t"
-		row "$plain" "$(printf '%.2fx (%.1f vs %.1f ms)' "$(fnum "$ta / $tb")" "$(fnum "$ta * 1000")" \
-			"$(fnum "$tb * 1000")")" "info" info
-	fi
+	ratio_row "$case" list.libver "$MS_BIN list $pid --by-file -o +LIBVER" "$MS_BIN list $pid --by-file" 1.5
+	ratio_row "list --by-file -o $cols,SONAME,LIBVER vs -o $cols, the same python3" list.libver.plain \
+		"$MS_BIN list $pid --by-file -o $cols,SONAME,LIBVER" "$MS_BIN list $pid --by-file -o $cols" info
 	stop_last
 }
 
