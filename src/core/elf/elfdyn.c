@@ -11,16 +11,11 @@
 
 #include "elf/elfdyn.h"
 
-bool ms_elfdyn_read(struct ms_elfdyn *e, uint64_t off, size_t len, unsigned char *out)
+/* Exactly len bytes at off from the descriptor. */
+static bool pread_all(struct ms_elfdyn *e, uint64_t off, size_t len, unsigned char *out)
 {
 	size_t have = 0;
 
-	if (off > e->size || len > e->size - off)
-		return false;
-	if (e->buf) {
-		memcpy(out, e->buf + off, len);
-		return true;
-	}
 	while (have < len) {
 		ssize_t n = pread(e->fd, out + have, len - have, (off_t)(off + have));
 
@@ -33,6 +28,48 @@ bool ms_elfdyn_read(struct ms_elfdyn *e, uint64_t off, size_t len, unsigned char
 		have += (size_t)n;
 	}
 	return true;
+}
+
+/* A small read through the windows: the one that holds it, or the older one refilled. */
+static bool read_windowed(struct ms_elfdyn *e, uint64_t off, size_t len, unsigned char *out)
+{
+	uint64_t start;
+	size_t n;
+	unsigned w;
+
+	for (w = 0; w < 2; w++)
+		if (e->win_len[w] && off >= e->win_off[w] && off - e->win_off[w] <= e->win_len[w] &&
+		    len <= e->win_len[w] - (off - e->win_off[w])) {
+			memcpy(out, e->win[w] + (off - e->win_off[w]), len);
+			return true;
+		}
+	w = e->win_next;
+	e->win_next ^= 1;
+	start = off & ~(uint64_t)(MS_ELFDYN_WINDOW - 1);
+	if (off + len > start + MS_ELFDYN_WINDOW)
+		start = off;
+	/* off + len <= size: the window holds the read. */
+	n = e->size - start < MS_ELFDYN_WINDOW ? (size_t)(e->size - start) : MS_ELFDYN_WINDOW;
+	e->win_len[w] = 0;
+	e->win_off[w] = start;
+	if (!pread_all(e, start, n, e->win[w]))
+		return false;
+	e->win_len[w] = n;
+	memcpy(out, e->win[w] + (off - start), len);
+	return true;
+}
+
+bool ms_elfdyn_read(struct ms_elfdyn *e, uint64_t off, size_t len, unsigned char *out)
+{
+	if (off > e->size || len > e->size - off)
+		return false;
+	if (e->buf) {
+		memcpy(out, e->buf + off, len);
+		return true;
+	}
+	if (len <= MS_ELFDYN_WINDOW / 2)
+		return read_windowed(e, off, len, out);
+	return pread_all(e, off, len, out);
 }
 
 uint64_t ms_elfdyn_get(const struct ms_elfdyn *e, const unsigned char *p, unsigned width)

@@ -6,7 +6,8 @@
  * handed to a library that allocates by what it says (libelf did:
  * gigabytes for a crafted file).  The reader preads small bounded pieces
  * at the offsets the headers give, never mmap (a file truncated under us
- * cannot raise SIGBUS), and allocates nothing:
+ * cannot raise SIGBUS; small reads go through two 4 KiB windows), and
+ * allocates nothing:
  *   - the ELF header, then the program headers (at most
  *     MS_ELFDYN_PHDRS_MAX bytes; extended numbering, PN_XNUM, is refused);
  *   - PT_DYNAMIC, at most MS_ELFDYN_DYN_MAX bytes, read whole, keeping the
@@ -46,6 +47,7 @@
 
 #define MS_ELFDYN_PHDRS_MAX (64u * 1024u)
 #define MS_ELFDYN_DYN_MAX (64u * 1024u)
+#define MS_ELFDYN_WINDOW 4096u
 
 struct ms_elfdyn {
 	/* Where the bytes come from: a descriptor (pread) or memory. */
@@ -55,6 +57,15 @@ struct ms_elfdyn {
 	bool big_endian;
 	unsigned word; /* 4 or 8 */
 	int io_errno;  /* of the first failed read */
+	/*
+	 * Two windows of the file, so that walking the version definitions
+	 * and their names in the string table is two preads, not three a
+	 * definition.
+	 */
+	unsigned char win[2][MS_ELFDYN_WINDOW];
+	uint64_t win_off[2];
+	size_t win_len[2];
+	unsigned win_next;
 	/* The program headers, as read. */
 	unsigned char phdrs[MS_ELFDYN_PHDRS_MAX];
 	size_t phnum, phentsize;
