@@ -33,6 +33,8 @@ libdebuginfod-dev:/usr/include/elfutils/debuginfod.h
 elfutils:/usr/bin/eu-addr2line
 binutils:/usr/bin/addr2line
 python3:/usr/bin/python3
+rpm:/usr/bin/rpmbuild
+librpm-dev:/usr/include/rpm/rpmts.h
 "
 
 missing=""

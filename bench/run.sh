@@ -23,6 +23,7 @@
 #                       "explorer" runs only the explorer's CPU rows, at 60,000;
 #                       "goto" only the g row, at 60,000;
 #                       "packages" only the list PACKAGE rows, which fleet runs too;
+#                       "who" only the who rows, which fleet runs too;
 #                       "libver" only the list LIBVER rows, which files runs too)
 set -u
 
@@ -491,7 +492,7 @@ pkg_lookup_row() {
 # `list --by-file` with PACKAGE, on a python3 that has imported about 30
 # extension modules and libraries, against the same without PACKAGE.
 package_list_case() {
-	local case="list --by-file -o +PACKAGE vs without, python3 with 30 modules" pid py=python3
+	local case="list --by-file (PACKAGE, VERSION) vs without them, python3 with 30 modules" pid py=python3
 	local imports="ssl, sqlite3, ctypes, decimal, lzma, bz2, zlib, json, csv, hashlib, curses, readline, uuid, socket, select, mmap, array, math, cmath, binascii, unicodedata, pyexpat, xml.etree.ElementTree, asyncio, multiprocessing, queue, zoneinfo, dbm.ndbm, _curses_panel, _multibytecodec, _codecs_jp"
 	# Debian's own, whose files dpkg lists; another (pyenv, /usr/local) is
 	# packaged by nobody, and only the full scan of every list can say so.
@@ -514,19 +515,20 @@ signal.pause()"; then
 		return
 	fi
 	pid=${started[-1]}
-	ratio_row "$case" list.package "$MS_BIN list $pid --by-file -o +PACKAGE" "$MS_BIN list $pid --by-file" 2.0
+	ratio_row "$case" list.package "$MS_BIN list $pid --by-file" \
+		"$MS_BIN list $pid --by-file -o MAPS,SIZE,PERMS,SONAME,NAME" 2.0
 	pkg_lookup_row "python3's mapped files" "$pid"
 	stop_last
 }
 
 # `list --by-file` with LIBVER on a python3 with a dozen libraries that
 # define versions (libssl, libcrypto, libsqlite3, libffi, libz...): against
-# the default columns, whose SONAME opens the same files (LIBVER adds its
-# walk of the version definitions), and against the columns that read no
-# file (what opening them costs at all).
+# the same columns with SONAME only, which opens the same files (LIBVER
+# adds its walk of the version definitions), and against columns that read
+# no file (what opening them costs at all).
 libver_list_case() {
-	local case="list --by-file -o +LIBVER vs default, python3, a dozen libraries" pid
-	local py=python3 cols=MAPS,SIZE,PERMS,NAME
+	local cols=MAPS,SIZE,PERMS,SONAME,NAME pid py=python3
+	local case="list --by-file -o $cols,LIBVER vs -o $cols, python3, a dozen libraries"
 	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
 	if ! have "$py" || ! have_hf; then
 		row "$case" "-" "<= 1.5x" "skipped (no python3, or no hyperfine/jq)"
@@ -540,9 +542,11 @@ signal.pause()"; then
 		return
 	fi
 	pid=${started[-1]}
-	ratio_row "$case" list.libver "$MS_BIN list $pid --by-file -o +LIBVER" "$MS_BIN list $pid --by-file" 1.5
-	ratio_row "list --by-file -o $cols,SONAME,LIBVER vs -o $cols, the same python3" list.libver.plain \
-		"$MS_BIN list $pid --by-file -o $cols,SONAME,LIBVER" "$MS_BIN list $pid --by-file -o $cols" info
+	ratio_row "$case" list.libver "$MS_BIN list $pid --by-file -o $cols,LIBVER" \
+		"$MS_BIN list $pid --by-file -o $cols" 1.5
+	ratio_row "list --by-file -o $cols,LIBVER vs -o MAPS,SIZE,PERMS,NAME, the same python3" \
+		list.libver.plain "$MS_BIN list $pid --by-file -o $cols,LIBVER" \
+		"$MS_BIN list $pid --by-file -o MAPS,SIZE,PERMS,NAME" info
 	stop_last
 }
 
@@ -606,6 +610,35 @@ fleet_cases() {
 		speed_row "stale vs lsof -nP, every process" info "$STALE" "lsof -nP" 10 "stale.all"
 	else
 		row "stale vs lsof -nP, every process" "-" "info" "skipped (reads others' processes; BENCH_SYSTEM_WIDE=1)"
+	fi
+	stop_last
+}
+
+# ---- who: a name (base name or SONAME) against a path ---------------------------------------
+# who NAME reads the SONAME of every distinct file whose base name is not
+# NAME, once each, whoever maps it; who PATH reads none.  Both walk every
+# process, with a fleet of its own up (its deleted copies included), and
+# first show they found the same holders of zlib.
+who_case() {
+	local case="who libz.so.1 (SONAMEs read) vs who PATH, every process" zlib byname bypath
+	zlib=$(ls /usr/lib/x86_64-linux-gnu/libz.so.1 /lib/x86_64-linux-gnu/libz.so.1 /usr/lib64/libz.so.1 \
+		2>/dev/null | head -n 1)
+	if [ -z "$zlib" ]; then
+		row "$case" "-" ">= 0.5x faster" "skipped (no libz.so.1)"
+		return
+	fi
+	mkdir -p "$tmp/whofleet"
+	if ! start_bg "$tmp/whofleet.out" "$BENCH_BIN/ms-bench-fleet" "$FLEET" "$tmp/whofleet"; then
+		row "$case" "-" ">= 0.5x faster" "skipped (fleet did not start)"
+		return
+	fi
+	byname=$("$MS_BIN" who libz.so.1 -n -r -o PID 2>/dev/null | sort -u | wc -l)
+	bypath=$("$MS_BIN" who "$zlib" -n -r -o PID 2>/dev/null | sort -u | wc -l)
+	say "who: libz.so.1 in $byname processes, $zlib in $bypath"
+	if [ "$byname" -lt "$bypath" ] || [ "$bypath" -lt 1 ]; then
+		row "$case" "by name $byname, by path $bypath" ">= 0.5x faster" "FAIL (the name missed holders)"
+	else
+		speed_row "$case" judge "$MS_BIN who libz.so.1 -o PID" "$MS_BIN who $zlib -o PID" 0.5 "who"
 	fi
 	stop_last
 }
@@ -729,6 +762,7 @@ at_target() {
 [[ $CASES == *" goto "* ]] && at_target goto_case
 [[ $CASES == *" fleet "* ]] && fleet_cases
 [[ $CASES == *" fleet "* || $CASES == *" packages "* ]] && package_list_case
+[[ $CASES == *" fleet "* || $CASES == *" who "* ]] && who_case
 [[ $CASES == *" files "* ]] && many_files_case
 [[ $CASES == *" files "* || $CASES == *" libver "* ]] && libver_list_case
 [[ $CASES == *" symbols "* ]] && symbols_case

@@ -84,10 +84,12 @@ CMOCKA_TESTS = \
 	tests/core/pkg/test_pkgindex \
 	tests/core/pkg/test_pkg_status \
 	tests/core/pkg/test_packages \
+	tests/core/pkg/test_rpmdb \
 	tests/core/stale/test_stale \
 	tests/core/stale/test_stale_parse \
 	tests/core/stale/test_roots \
 	tests/core/files/test_filemap \
+	tests/core/files/test_filematch \
 	tests/core/snap/test_snapshot \
 	tests/core/snap/test_snapshot_record \
 	tests/core/test_bounds \
@@ -95,6 +97,7 @@ CMOCKA_TESTS = \
 	tests/core/test_fuzz_regress \
 	tests/cli/test_cli \
 	tests/cli/test_stale_cli \
+	tests/cli/test_who_cli \
 	tests/cli/test_stale_metrics \
 	tests/cli/test_residency_cli \
 	tests/cli/test_files_cli \
@@ -140,7 +143,8 @@ SHELL_TESTS = \
 	tests/test_symbols_debuglink.sh tests/test_symbols_runcopy.sh \
 	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh \
 	tests/test_symbols_hostile.sh tests/e2e/symbols_hostile.sh tests/e2e/symbols_runcopy.sh \
-	tests/e2e/verdicts.sh tests/test_libver_hostile.sh tests/test_libver_runcopy.sh
+	tests/e2e/verdicts.sh tests/test_libver_hostile.sh tests/test_libver_runcopy.sh \
+	tests/test_rpm_owner.sh
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/fixture_sym.sh tests/dlopen_hold.sh tests/screens tests/golden tests/fuzz \
 	tests/prometheus tests/zsh_complete.zsh tests/symbols_ref.py tests/e2e/debuginfod_stub.py \

@@ -18,7 +18,7 @@ function __mapscope_columns
         case at
             printf '%s\n' $maps ADDR FILEOFF SYMBOL SOURCE
         case who
-            printf '%s\n' PID COMM VERDICT $maps
+            printf '%s\n' PID COMM VERDICT COPY MATCH $maps
         case diff
             printf '%s\n' CHANGE FIELDS WAS OLDRSS RSSDIFF SWAPDIFF $maps
         case stale

@@ -14,7 +14,7 @@ libmapscope_cli_a_SOURCES = \
 	src/cli/cmd_at.c \
 	src/cli/cmd_snapshot.c src/cli/cmd_record.c src/cli/cmd_diff.c \
 	src/cli/cmd_stale.c \
-	src/cli/cmd_who.c
+	src/cli/cmd_who.c src/cli/who_pkg.c src/cli/who_pkg.h
 libmapscope_cli_a_CFLAGS = $(AM_CFLAGS) $(SMARTCOLS_CFLAGS)
 CLI_LIBS = libmapscope-cli.a $(SMARTCOLS_LIBS)
 

@@ -13,7 +13,7 @@
 #include "core/base/escape.h"
 #include "core/files/fileinfo.h"
 #include "core/files/filemap.h"
-#include "core/pkg/pkgdb.h"
+#include "core/pkg/owner.h"
 #include "core/stale/ignore.h"
 #include "core/resid/residency.h"
 
@@ -32,11 +32,15 @@ const struct cli_column filecols[FILECOL_COUNT] = {
 	[FILECOL_SONAME] = { "SONAME", 12, 0, SCOLS_JSON_STRING, false, "SONAME from the ELF dynamic section, escaped; ? when unknown" },
 	[FILECOL_LIBVER] = { "LIBVER", 12, 0, SCOLS_JSON_STRING, false, "the library's own version: its highest ELF version definition (GLIBC_2.36); ? when unknown" },
 	[FILECOL_FILEVER] = { "FILEVER", 7, 0, SCOLS_JSON_STRING, false, "the version the file name carries (libz.so.1.2.13: 1.2.13; libc.so.6: 6), not the library's own" },
-	[FILECOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false, "Debian package whose list holds the file's path, escaped; \"not packaged\" for none" },
+	[FILECOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false, "package that owns the file (dpkg, rpm or a Python distribution), escaped; \"not packaged\" for none" },
+	[FILECOL_PKGVERSION] = { "VERSION", 10, 0, SCOLS_JSON_STRING, false, "package version of the copy mapped: the installed one, or for a replaced or deleted file the one that ran (\"unknown\" when that cannot be known)" },
+	[FILECOL_INSTALLED] = { "INSTALLED", 10, 0, SCOLS_JSON_STRING, false, "package version installed now" },
+	[FILECOL_PKGSOURCE] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which database answered PACKAGE: dpkg, rpm, python or none" },
+	[FILECOL_VENDORED] = { "VENDORED", 8, 0, SCOLS_JSON_STRING, false, "the Python distribution that vendors the file in its NAME.libs folder" },
 };
 
 static const int file_defaults[] = {
-	FILECOL_MAPS, FILECOL_SIZE, FILECOL_PERMS, FILECOL_FILEVER, FILECOL_SONAME, FILECOL_NAME,
+	FILECOL_MAPS, FILECOL_SIZE, FILECOL_PERMS, FILECOL_PACKAGE, FILECOL_PKGVERSION, FILECOL_SONAME, FILECOL_NAME,
 };
 
 void filecols_help(void)
@@ -45,17 +49,39 @@ void filecols_help(void)
 	cli_columns_help(filecols, FILECOL_COUNT);
 }
 
-/* The PACKAGE cell: "" for anonymous memory or where there is no dpkg database. */
-static char *package_cell(const struct cli_opts *o, const struct ms_filerow *r, const struct ms_pkg *pkg)
+static char *escaped_field(const struct cli_opts *o, const char *field, size_t size)
 {
-	if (r->kind != MS_FILEKIND_FILE || !r->name || !pkg)
-		return strdup("");
-	if (!pkg->found)
-		return strdup("not packaged");
-	return ms_escape_dup(pkg->name, strnlen(pkg->name, sizeof(pkg->name)), o->escape_flags);
+	return ms_escape_dup(field, strnlen(field, size), o->escape_flags);
 }
 
-static char *render(const struct cli_opts *o, int col, const struct ms_filerow *r, const struct ms_pkg *pkg)
+/*
+ * The package cells: "" (null in JSON) where nothing was asked (anonymous
+ * memory, another root) or where the answer has no such part.
+ */
+static char *package_cell(const struct cli_opts *o, int col, const struct ms_filerow *r)
+{
+	const struct ms_pkg *pkg = &r->info.pkg;
+
+	if (!r->info.pkg_known || r->info.pkg_why)
+		return strdup("");
+	if (col == FILECOL_PKGSOURCE)
+		return strdup(ms_pkg_source_name(pkg->found ? pkg->source : MS_PKG_SOURCE_NONE));
+	if (!pkg->found)
+		return strdup(col == FILECOL_PACKAGE ? "not packaged" : "");
+	switch (col) {
+	case FILECOL_PACKAGE: return escaped_field(o, pkg->name, sizeof(pkg->name));
+	case FILECOL_INSTALLED: return escaped_field(o, pkg->version, sizeof(pkg->version));
+	case FILECOL_VENDORED: return pkg->vendored ? escaped_field(o, pkg->name, sizeof(pkg->name)) : strdup("");
+	default: break;
+	}
+	if (pkg->running_state == MS_PKG_RUNNING_UNKNOWN)
+		return strdup(o->json ? "" : "unknown");
+	if (pkg->running_state == MS_PKG_RUNNING_KNOWN)
+		return escaped_field(o, pkg->running, sizeof(pkg->running));
+	return escaped_field(o, pkg->version, sizeof(pkg->version));
+}
+
+static char *render(const struct cli_opts *o, int col, const struct ms_filerow *r)
 {
 	char buf[2 * MS_BUILD_ID_MAX + 64];
 	const char *text = buf;
@@ -89,7 +115,12 @@ static char *render(const struct cli_opts *o, int col, const struct ms_filerow *
 		text = ms_fileinfo_libver_text(&r->info);
 		return ms_escape_dup(text, strlen(text), o->escape_flags);
 	case FILECOL_FILEVER: text = r->info.filever; break;
-	case FILECOL_PACKAGE: return package_cell(o, r, pkg);
+	case FILECOL_PACKAGE:
+	case FILECOL_PKGVERSION:
+	case FILECOL_INSTALLED:
+	case FILECOL_PKGSOURCE:
+	case FILECOL_VENDORED:
+		return package_cell(o, col, r);
 	default: break;
 	}
 	return strdup(text);
@@ -109,6 +140,8 @@ static unsigned wanted_info(const int *selected, size_t n, bool *rss)
 			what |= MS_FILEINFO_SONAME;
 		else if (selected[i] == FILECOL_LIBVER)
 			what |= MS_FILEINFO_LIBVER;
+		else if (selected[i] >= FILECOL_PACKAGE && selected[i] <= FILECOL_VENDORED)
+			what |= MS_FILEINFO_PACKAGE;
 		else if (selected[i] == FILECOL_RSS)
 			*rss = true;
 	}
@@ -116,7 +149,7 @@ static unsigned wanted_info(const int *selected, size_t n, bool *rss)
 }
 
 static int add_lines(struct libscols_table *tb, const struct cli_opts *o, const int *selected,
-		     size_t n, const struct ms_filemap *fm, const struct ms_pkg *pkgs)
+		     size_t n, const struct ms_filemap *fm)
 {
 	for (size_t i = 0; i < fm->count; i++) {
 		struct libscols_line *ln = scols_table_new_line(tb, NULL);
@@ -124,7 +157,7 @@ static int add_lines(struct libscols_table *tb, const struct cli_opts *o, const 
 		if (!ln)
 			return -1;
 		for (size_t c = 0; c < n; c++) {
-			char *text = render(o, selected[c], &fm->rows[i], pkgs ? &pkgs[i] : NULL);
+			char *text = render(o, selected[c], &fm->rows[i]);
 
 			if (!text || scols_line_refer_data(ln, c, text) < 0) {
 				free(text);
@@ -152,53 +185,6 @@ static int add_residency(struct ms_proc *proc, struct ms_filemap *fm, const stru
 	if (rc < 0)
 		cli_error_pid(ms_proc_pid(proc), &err);
 	return rc < 0 ? ms_error_exit_status(err.code) : CLI_EXIT_OK;
-}
-
-static bool wants_package(const int *selected, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (selected[i] == FILECOL_PACKAGE)
-			return true;
-	return false;
-}
-
-/*
- * The package of every file row, in one lookup (rows of anonymous memory
- * ask nothing); *pkgs stays NULL where there is no dpkg database.
- */
-static int add_packages(pid_t pid, const struct ms_filemap *fm, struct ms_pkg **pkgs)
-{
-	const char **paths = calloc(fm->count ? fm->count : 1, sizeof(*paths));
-	size_t *lens = calloc(fm->count ? fm->count : 1, sizeof(*lens));
-	struct ms_pkg *out = calloc(fm->count ? fm->count : 1, sizeof(*out));
-	struct ms_pkg *found = calloc(fm->count ? fm->count : 1, sizeof(*found));
-	size_t n = 0;
-	struct ms_error err;
-	int rc = paths && lens && out && found ? 0 : ms_error_set(&err, MS_ERR_NOMEM, ENOMEM, "out of memory");
-
-	for (size_t i = 0; rc == 0 && i < fm->count; i++)
-		if (fm->rows[i].kind == MS_FILEKIND_FILE && fm->rows[i].name) {
-			paths[n] = fm->rows[i].name;
-			lens[n++] = ms_name_strip_deleted(fm->rows[i].name, fm->rows[i].name_len);
-		}
-	if (rc == 0)
-		rc = ms_pkgdb_lookup_with(MS_PKGDB_DIR, &(struct ms_pkgdb_opts){ .index_path = MS_PKGDB_INDEX },
-					  paths, lens, n, found, &err);
-	for (size_t i = 0, k = 0; rc == 0 && i < fm->count; i++)
-		if (fm->rows[i].kind == MS_FILEKIND_FILE && fm->rows[i].name)
-			out[i] = found[k++];
-	free(paths);
-	free(lens);
-	free(found);
-	if (rc == 0) {
-		*pkgs = out;
-		return CLI_EXIT_OK;
-	}
-	free(out);
-	if (rc == MS_ERR_NOTSUP)
-		return CLI_EXIT_OK;
-	cli_error_pid(pid, &err);
-	return ms_error_exit_status(err.code);
 }
 
 static int describe(struct ms_proc *proc, struct ms_maps *maps, struct ms_filemap *fm,
@@ -230,7 +216,6 @@ int cmd_list_by_file(pid_t pid, const struct cli_opts *o)
 	struct ms_proc *proc = NULL;
 	struct ms_maps *maps = NULL;
 	struct libscols_table *tb = NULL;
-	struct ms_pkg *pkgs = NULL;
 	struct ms_error err;
 	int selected[CLI_MAX_COLUMNS];
 	unsigned what;
@@ -257,14 +242,12 @@ int cmd_list_by_file(pid_t pid, const struct cli_opts *o)
 		goto out;
 	if (what && (status = describe(proc, maps, &fm, &list, what)) != CLI_EXIT_OK)
 		goto out;
-	if (wants_package(selected, (size_t)nsel) && (status = add_packages(pid, &fm, &pkgs)) != CLI_EXIT_OK)
-		goto out;
 	tb = cli_table_new(o, "files", filecols, selected, (size_t)nsel);
 	if (!tb) {
 		status = CLI_EXIT_FAIL;
 		goto out;
 	}
-	if (add_lines(tb, o, selected, (size_t)nsel, &fm, pkgs) < 0) {
+	if (add_lines(tb, o, selected, (size_t)nsel, &fm) < 0) {
 		cli_error("pid %d: out of memory", (int)pid);
 		status = CLI_EXIT_FAIL;
 		goto out;
@@ -273,7 +256,6 @@ int cmd_list_by_file(pid_t pid, const struct cli_opts *o)
 out:
 	if (tb)
 		scols_unref_table(tb);
-	free(pkgs);
 	ms_filemap_free(&fm);
 	ms_maplist_free(&list);
 	ms_maps_close(maps);

@@ -173,7 +173,7 @@ int cmd_stale(int argc, char **argv)
 	struct stale_opts so;
 	struct procscan ps;
 	struct ms_stale_report_opts ro;
-	struct ms_pkgdb *pkgdb = NULL;
+	struct ms_owner *owner = NULL;
 	struct ms_error err;
 	int selected[CLI_MAX_COLUMNS];
 	bool packages = false;
@@ -205,15 +205,14 @@ int cmd_stale(int argc, char **argv)
 	status = CLI_EXIT_OK;
 	packages = packages && !so.openmetrics;
 	/* Once a file is stale, a second thread reads the package lists while the walk goes on. */
-	if (packages && ms_pkgdb_open(MS_PKGDB_DIR, &(struct ms_pkgdb_opts){ .index_path = MS_PKGDB_INDEX }, &pkgdb,
-				      &err) == MS_ERR_NOMEM) {
+	if (packages && ms_owner_open(NULL, &owner, &err) == MS_ERR_NOMEM) {
 		cli_error("%s", err.msg);
 		status = STALE_EXIT_ERROR;
 		goto scanned;
 	}
-	ro.pkgdb = pkgdb;
+	ro.owner = owner;
 	if (ms_stale_report_walk(&report, ctx, &ps.fleet, &ro, report_named, NULL, &err) < 0 ||
-	    (packages && ms_stale_report_packages(&report, pkgdb, &why, &err) < 0)) {
+	    (packages && ms_stale_report_packages(&report, owner, &why, &err) < 0)) {
 		cli_error("%s", err.msg);
 		status = STALE_EXIT_ERROR;
 	}
@@ -228,7 +227,7 @@ int cmd_stale(int argc, char **argv)
 	if (status == CLI_EXIT_OK && report.stale_procs)
 		status = STALE_EXIT_FOUND;
 scanned:
-	ms_pkgdb_close(pkgdb);
+	ms_owner_close(owner);
 	procscan_free(&ps);
 out:
 	ms_stale_report_free(&report);

@@ -48,6 +48,9 @@ libmapscope_core_a_SOURCES = \
 	src/core/pkg/listlines.c src/core/pkg/listlines.h \
 	src/core/pkg/pathtable.c src/core/pkg/pathtable.h \
 	src/core/pkg/pkgindex.c src/core/pkg/pkgindex.h \
+	src/core/pkg/owner.c src/core/pkg/owner.h \
+	src/core/pkg/rpmdb.c src/core/pkg/rpmdb.h \
+	src/core/pkg/rpmlib.c src/core/pkg/rpmlib.h \
 	src/core/stale/stale.c src/core/stale/stale.h \
 	src/core/stale/stale_group.c src/core/stale/stale_group.h \
 	src/core/stale/stale_report.c src/core/stale/stale_report.h \
@@ -56,6 +59,8 @@ libmapscope_core_a_SOURCES = \
 	src/core/procs/proclist_procfs.c src/core/procs/proclist_libproc2.c \
 	src/core/files/filemap.c src/core/files/filemap.h \
 	src/core/files/fileinfo.c src/core/files/fileinfo.h \
+	src/core/files/filepkg.c src/core/files/filepkg.h \
+	src/core/files/filematch.c src/core/files/filematch.h \
 	src/core/snap/snapshot.c src/core/snap/snapshot.h \
 	src/core/snap/snapshot_read.c \
 	src/core/snap/snapshot_write.c src/core/snap/snapshot_write.h \
@@ -71,9 +76,9 @@ libmapscope_core_a_SOURCES += \
 	src/core/elf/symbols_fetch.c src/core/elf/symbols_fetch.h
 endif
 nodist_libmapscope_core_a_SOURCES = src/core/stale/stale_ignore_default.c
-libmapscope_core_a_CFLAGS = $(AM_CFLAGS) $(LIBPROC2_CFLAGS) $(LIBDW_CFLAGS) $(DEBUGINFOD_CFLAGS)
-# libproc2, libdw and libdebuginfod are not linked: they are loaded when
-# first needed (dwload.c, symbols_fetch.c, proclist_libproc2.c).
+libmapscope_core_a_CFLAGS = $(AM_CFLAGS) $(LIBPROC2_CFLAGS) $(LIBDW_CFLAGS) $(DEBUGINFOD_CFLAGS) $(LIBRPM_CFLAGS)
+# libproc2, libdw, libdebuginfod and librpm are not linked: they are loaded
+# when first needed (dwload.c, symbols_fetch.c, proclist_libproc2.c, rpmlib.c).
 CORE_LIBS = libmapscope-core.a $(JANSSON_LIBS)
 
 # The default ignore list is data/stale-ignore.conf, compiled in as a C string.

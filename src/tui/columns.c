@@ -37,13 +37,16 @@ static const struct tui_column maps_cols[] = {
 };
 
 static const struct tui_column files_cols[] = {
-	[TUI_FC_MAPS] = { "MAPS", NULL, 5, false, 5, MS_FILESORT_MAPS, true, 0, 0 },
+	[TUI_FC_MAPS] = { "MAPS", NULL, 5, false, 8, MS_FILESORT_MAPS, true, 0, 0 },
 	[TUI_FC_SIZE] = { "SIZE", NULL, 6, false, 0, MS_FILESORT_SIZE, true, 0, 0 },
-	[TUI_FC_RSS] = { "RSS", NULL, 6, false, 6, MS_FILESORT_RSS, true, 0, TUI_COLF_TOGGLED },
+	[TUI_FC_RSS] = { "RSS", NULL, 6, false, 9, MS_FILESORT_RSS, true, 0, TUI_COLF_TOGGLED },
 	/* 11: "r--,r-x,rw-", a library's usual sets (filemap.h) */
-	[TUI_FC_PERMS] = { "PERMS", NULL, 11, true, 7, -1, false, 0, 0 },
-	[TUI_FC_VERDICT] = { "VERDICT", NULL, 10, true, 8, -1, false, 0, 0 },
-	[TUI_FC_FILEVER] = { "FILEVER", NULL, 9, true, 4, -1, false, 0, 0 },
+	[TUI_FC_PERMS] = { "PERMS", NULL, 11, true, 6, -1, false, 0, 0 },
+	[TUI_FC_VERDICT] = { "VERDICT", NULL, 10, true, 10, -1, false, 0, 0 },
+	/* 13: "not packaged"; 16: "3.0.19-1~deb12u1", a usual Debian version */
+	[TUI_FC_PACKAGE] = { "PACKAGE", NULL, 13, true, 7, -1, false, 0, 0 },
+	[TUI_FC_VERSION] = { "VERSION", NULL, 16, true, 5, -1, false, 0, 0 },
+	[TUI_FC_FILEVER] = { "FILEVER", NULL, 9, true, 4, -1, false, 0, TUI_COLF_OFF },
 	[TUI_FC_SONAME] = { "SONAME", NULL, 22, true, 3, -1, false, TUI_FILEVIEW_SONAME_COLS, 0 },
 	/* 16: "GLIBCXX_3.4.30"; longer names end in '~'.  Chosen in the chooser (C). */
 	[TUI_FC_LIBVER] = { "LIBVER", NULL, 16, true, 2, -1, false, 0, TUI_COLF_OFF },
@@ -102,20 +105,6 @@ void tui_colset_default(struct tui_colset *s, enum tui_colview view)
 	}
 }
 
-/*
- * Names columns had before, so that a settings file saved then still
- * loads.  Asked only when no column has the name: a later column may take
- * it back.
- */
-static const struct {
-	enum tui_colview view;
-	const char *name;
-	int id;
-} former_names[] = {
-	/* The file name's digits were VERSION; that is not a version (issue 25). */
-	{ TUI_CV_FILES, "VERSION", TUI_FC_FILEVER },
-};
-
 static int find_column(enum tui_colview view, const char *name, size_t len)
 {
 	size_t n;
@@ -124,10 +113,6 @@ static int find_column(enum tui_colview view, const char *name, size_t len)
 	for (size_t i = 0; i < n; i++)
 		if (strlen(c[i].name) == len && !strncasecmp(c[i].name, name, len))
 			return (int)i;
-	for (size_t i = 0; i < sizeof(former_names) / sizeof(former_names[0]); i++)
-		if (former_names[i].view == view && strlen(former_names[i].name) == len &&
-		    !strncasecmp(former_names[i].name, name, len))
-			return former_names[i].id;
 	return -1;
 }
 

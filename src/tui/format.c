@@ -595,6 +595,11 @@ static void file_cell(const void *ctx, int id, char *out, size_t size)
 		if (r->info.verdict_known)
 			snprintf(out, size, "%s", ms_stale_verdict_name(r->info.verdict.verdict));
 		break;
+	case TUI_FC_PACKAGE:
+	case TUI_FC_VERSION:
+		text = tui_filerow_package_text(r, id == TUI_FC_VERSION);
+		ascii_cell(out, id == TUI_FC_VERSION ? 16 : 13, text, strlen(text));
+		break;
 	case TUI_FC_FILEVER:
 		ascii_cell(out, 9, r->info.filever, strlen(r->info.filever));
 		break;

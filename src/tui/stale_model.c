@@ -72,8 +72,8 @@ static int remember_pkg(struct tui_staleview *sv, const struct ms_stale_file *f,
  */
 static int learn_packages(struct tui_staleview *sv, struct ms_stale_report *report, struct ms_error *err)
 {
-	struct ms_pkgdb *db = NULL;
-	struct ms_pkgdb_opts opts = { 0 };
+	struct ms_owner *db = NULL;
+	struct ms_owner_opts opts = { .dpkg_dir = sv->pkgdb_dir };
 	bool missing = false;
 	const char *why;
 	int rc;
@@ -89,10 +89,10 @@ static int learn_packages(struct tui_staleview *sv, struct ms_stale_report *repo
 	/* Not a dpkg system: no database, and every package is not found. */
 	/* The index is the real database's: a test's own directory has none. */
 	opts.index_path = !strcmp(sv->pkgdb_dir, MS_PKGDB_DIR) ? MS_PKGDB_INDEX : NULL;
-	if (ms_pkgdb_open(sv->pkgdb_dir, &opts, &db, err) == MS_ERR_NOMEM)
+	if (ms_owner_open(&opts, &db, err) == MS_ERR_NOMEM)
 		return MS_ERR_NOMEM;
 	rc = ms_stale_report_packages(report, db, &why, err);
-	ms_pkgdb_close(db);
+	ms_owner_close(db);
 	/* A database that cannot be read leaves the packages unknown, not the view empty. */
 	if (rc < 0 && rc != MS_ERR_NOMEM)
 		rc = 0;

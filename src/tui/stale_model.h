@@ -36,7 +36,7 @@
 
 #include "core/maps/maps.h"
 #include "core/procs/proclist.h"
-#include "core/pkg/pkgdb.h"
+#include "core/pkg/owner.h"
 #include "core/stale/stale.h"
 #include "core/proc/container.h"
 #include "core/proc/unit.h"

@@ -211,6 +211,7 @@ struct tui_maps_frame {
 	bool rss_column;              /* the RSS column (rows' rss from the model) */
 	const char *where;            /* NULL, or where a process under another root lives */
 	const char *symbol;           /* NULL, or g's symbol line for the selected mapping */
+	const char *package;          /* NULL, or the selected file's package line (detail_pkg.h) */
 	const struct tui_strip *strip; /* the address-space strip, or NULL */
 	bool rss_total_known;         /* rss_total: the filtered list's RSS, from the index */
 	uint64_t rss_total;

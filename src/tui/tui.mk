@@ -25,6 +25,7 @@ libmapscope_tui_a_SOURCES = \
 	src/tui/files_model.c src/tui/files_model.h \
 	src/tui/files_feed.c src/tui/files_feed.h \
 	src/tui/symbol_at.c src/tui/symbol_at.h \
+	src/tui/detail_pkg.c src/tui/detail_pkg.h \
 	src/tui/strip.c src/tui/strip.h \
 	src/tui/bars.c src/tui/bars.h \
 	src/tui/maps_header.c src/tui/maps_header.h

@@ -56,7 +56,8 @@ static unsigned info_wanted(const struct tui_app *app, const struct tui_fileview
 	files_layout(app, fv, COLS > 0 ? COLS : 80, &l);
 	return MS_FILEINFO_VERDICT | (tui_layout_shows(&l, TUI_FC_SONAME) ? MS_FILEINFO_SONAME : 0) |
 	       (tui_layout_shows(&l, TUI_FC_LIBVER) ? MS_FILEINFO_LIBVER : 0) |
-	       (tui_layout_shows(&l, TUI_FC_BUILDID) ? MS_FILEINFO_BUILD_ID : 0);
+	       (tui_layout_shows(&l, TUI_FC_BUILDID) ? MS_FILEINFO_BUILD_ID : 0) |
+	       (tui_layout_shows(&l, TUI_FC_PACKAGE) || tui_layout_shows(&l, TUI_FC_VERSION) ? MS_FILEINFO_PACKAGE : 0);
 }
 
 /* One PAGEMAP_SCAN over the mappings of the rows on screen. */

@@ -14,6 +14,7 @@
 #include "core/resid/residency.h"
 #include "core/snap/snapshot.h"
 #include "tui/bars.h"
+#include "tui/detail_pkg.h"
 #include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/maps_feed.h"
@@ -46,6 +47,7 @@ struct maps_view {
 	bool rss_column;           /* R: the visible rows' RSS, one walk per refresh */
 	struct tui_maps_drawn drawn; /* the rows the last frame showed, for clicks */
 	struct tui_symbols_shown symbols; /* g's symbol */
+	struct tui_detail_pkg pkg;        /* the detail pane's package line */
 	struct tui_strip strip;    /* from the index listing */
 	uint64_t rss_total;        /* the filtered list's RSS, from the index listing */
 	bool rss_total_known;
@@ -450,6 +452,7 @@ static unsigned maps_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 				      mv->vm.filter, mv->rss_column, mv->title });
 	case TUI_ACT_REFRESH:
 		tui_verdicts_forget(&mv->verdicts);
+		tui_detail_pkg_forget(&mv->pkg);
 		return TUI_F_REQUERY | TUI_F_REDRAW;
 	case TUI_ACT_BACK:
 		/* Esc closes the innermost thing: the pane before the view. */
@@ -552,6 +555,9 @@ static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		f.detail_map = &shown;
 	}
 	f.symbol = tui_symbols_show_line(&mv->symbols, sel ? sel->m : NULL);
+	if (mv->detail)
+		f.package = tui_detail_pkg_line(&mv->pkg, sel ? sel->m : NULL, mv->where[0] != '\0',
+						app->escape_flags);
 	if (mv->detail && mv->res) {
 		f.res = mv->sel_res_ok ? &mv->sel_res : NULL;
 		f.res_source = ms_res_backend_name(ms_residency_backend(mv->res));
@@ -566,6 +572,7 @@ static void maps_destroy(struct tui_view *v)
 	tui_mapview_free(&mv->vm);
 	tui_strip_free(&mv->strip);
 	tui_symbols_show_forget(&mv->symbols);
+	tui_detail_pkg_forget(&mv->pkg);
 	ms_mapping_reset(&mv->sel_bid);
 	ms_residency_close(mv->res);
 	tui_verdicts_free(&mv->verdicts);

@@ -22,6 +22,10 @@ size_t tui_maps_detail_lines(const struct tui_app *app, const struct tui_maps_fr
 	n = tui_format_detail(lines, TUI_DETAIL_LINES - 4, f->detail_map ? f->detail_map : sel->m,
 			      f->verdict, f->ioctl_backend,
 			      app->escape_flags);
+	if (f->package) {
+		lines[n].label = "package";
+		snprintf(lines[n++].value, sizeof(lines[0].value), "%s", f->package);
+	}
 	if (f->symbol) {
 		lines[n].label = "symbol";
 		snprintf(lines[n++].value, sizeof(lines[0].value), "%s", f->symbol);

@@ -66,17 +66,17 @@ wait_for "the heading" heading_has NAME
 heading_lacks OFFSET || fail "OFFSET is back after a restart"
 pass "after a restart OFFSET is still gone"
 
-# The files view at 80: its size bar takes NAME's room, so FILEVER drops; the
+# The files view at 80: its size bar takes NAME's room, so VERSION drops; the
 # chooser says which columns this screen drops, as the view lays them out.
 keys F
 wait_for "the files view" shows "| sorted by SIZE"
-heading_lacks FILEVER || fail "FILEVER shows beside the size bar at 80 columns"
+heading_lacks VERSION || fail "VERSION shows beside the size bar at 80 columns"
 keys C
 wait_for "the chooser" shows "columns of the files view"
-wait_for "FILEVER marked dropped" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -E '^\[x\] FILEVER' | grep -q 'dropped at this width'"
+wait_for "VERSION marked dropped" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -E '^\[x\] VERSION' | grep -q 'dropped at this width'"
 keys Escape Escape
 wait_for "the maps view again" shows "pid $PID ms-fixture | ioctl"
-pass "the chooser marks the files view's FILEVER dropped beside the size bar at 80"
+pass "the chooser marks the files view's VERSION dropped beside the size bar at 80"
 
 # A symlink at the path (a dotfiles manager's) is left alone, and the chooser says so.
 mv "$CFG" "$TMP/real-config"

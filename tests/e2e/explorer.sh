@@ -38,6 +38,19 @@ keys g "$start" Enter
 keys Enter
 wait_for "the build ID in the detail pane" shows "build ID  $buildid"
 pass "detail pane shows build ID $buildid of the mapping at $start"
+# The package line, as list --by-file names libc's package, version and source.
+libc_start=$("$BIN" list "$PID" -o START,NAME -n -r | awk '$2 ~ /\/libc\.so\.6$/ { print $1; exit }')
+[ -n "$libc_start" ] || fail "mapscope list shows no libc.so.6 mapping"
+pkg=$("$BIN" list "$PID" --by-file -J -o SONAME,PACKAGE,VERSION,PKGSRC | python3 -c '
+import json, sys
+for f in json.load(sys.stdin)["files"]:
+    if f["soname"] == "libc.so.6":
+        print("not packaged" if f["pkgsrc"] == "none" else "%s %s (%s)" % (f["package"], f["version"], f["pkgsrc"]))
+        break')
+[ -n "$pkg" ] || fail "list --by-file names no package for libc.so.6"
+keys g "$libc_start" Enter
+wait_for "libc's package in the detail pane ($pkg)" shows "package   $pkg"
+pass "detail pane shows libc's package as list --by-file does: $pkg"
 keys Tab
 wait_for "the detail pane to close" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q 'build ID'"
 

@@ -26,7 +26,7 @@ body_row() { screen | awk -v n="$1" 'NR > 2 && index($0, n) { print NR; exit }';
 # which ignores the shared file wherever it is.
 mkdir -p "$TMP/config/mapscope"
 printf '*/fx/shared.dat the test'"'"'s temporary file\n' > "$TMP/config/mapscope/stale-ignore.conf"
-tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 160 -y 50 \
+tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 200 -y 50 \
 	"XDG_CONFIG_HOME='$TMP/config' $BIN $PID; echo \$? > '$TMP/status'; sleep 60" || fail "cannot start tmux"
 wait_for "the maps view" shows "pid $PID ms-fixture | ioctl"
 
@@ -41,6 +41,13 @@ libc=$("$BIN" list "$PID" --by-file -r -n -o BUILDID,SONAME,NAME | awk '$2 == "l
 [ -n "$libc" ] || fail "list --by-file shows no libc.so.6 SONAME"
 wait_for "libc's SONAME and build ID" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -F 'libc.so.6' | grep -qF '$libc'"
 pass "libc's row shows SONAME libc.so.6 and build ID $libc, as list --by-file does"
+
+# The package and its version, as list --by-file says them (a dpkg system:
+# libc6 and its version; elsewhere "not packaged" and no version).
+pkg=$("$BIN" list "$PID" --by-file -r -n -o SONAME,PACKAGE,VERSION | awk '$1 == "libc.so.6" { print $2, $3; exit }')
+[ -n "$pkg" ] || fail "list --by-file shows no package for libc.so.6"
+wait_for "libc's package and version ($pkg)" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -F 'libc.so.6' | grep -qE ' $(echo "$pkg" | sed 's/[.+~]/\\&/g; s/ / +/') '"
+pass "libc's row shows PACKAGE and VERSION $pkg, as list --by-file does"
 
 # Largest first: the top row is the largest in list --by-file.
 top=$("$BIN" list "$PID" --by-file -r -n -b -o SIZE,NAME | sort -rn | head -1 | cut -d' ' -f2-)

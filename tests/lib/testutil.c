@@ -260,6 +260,22 @@ int tu_spit(const char *path, const char *text)
 	return rc;
 }
 
+int tu_mkdirs(const char *path)
+{
+	char *parent = strdup(path), *slash;
+	int rc = parent ? 0 : -1;
+
+	slash = parent ? strrchr(parent, '/') : NULL;
+	if (slash && slash != parent) {
+		*slash = '\0';
+		rc = tu_mkdirs(parent);
+	}
+	free(parent);
+	if (rc == 0 && mkdir(path, 0755) < 0 && errno != EEXIST)
+		rc = -1;
+	return rc;
+}
+
 int tu_copy(const char *src, const char *dst)
 {
 	char buf[65536];

@@ -80,6 +80,9 @@ pid_t tu_spawn_many(size_t n);
 /* A kernel thread's PID (PF_KTHREAD in /proc/PID/stat), or 0 if none is visible. */
 pid_t tu_kernel_thread(void);
 
+/* mkdir -p: path and the directories above it (mode 0755; existing ones kept).  0 or -1. */
+int tu_mkdirs(const char *path);
+
 /* Copy src to dst (created or truncated, mode 0755).  0 or -1. */
 int tu_copy(const char *src, const char *dst);
 

@@ -239,7 +239,11 @@ static void test_colset_lines(void **state)
 	assert_false(tui_colset_toggle(&s, TUI_CV_MAPS, 0)); /* START-END */
 }
 
-/* A settings file saved when FILEVER was VERSION still loads, and saves the new name. */
+/*
+ * VERSION is the package version now; a settings file saved when the file
+ * name's digits were VERSION loads with the package version in its place,
+ * and FILEVER, hidden by default, is a column of its own.
+ */
 static void test_colset_former_name(void **state)
 {
 	struct tui_colset s;
@@ -247,13 +251,16 @@ static void test_colset_former_name(void **state)
 
 	(void)state;
 	assert_int_equal(tui_colset_parse(&s, TUI_CV_FILES, "MAPS,version,SONAME,NAME"), 0);
-	assert_int_equal(s.order[1], TUI_FC_FILEVER);
-	assert_false(s.hidden & (1u << TUI_FC_FILEVER));
+	assert_int_equal(s.order[1], TUI_FC_VERSION);
+	assert_false(s.hidden & (1u << TUI_FC_VERSION));
+	assert_true(s.hidden & (1u << TUI_FC_FILEVER));
 	tui_colset_format(&s, TUI_CV_FILES, text, sizeof(text));
-	assert_string_equal(text, "MAPS,FILEVER,SONAME,NAME");
-	/* Both names are one column: naming it twice is the usual error. */
-	assert_int_equal(tui_colset_parse(&s, TUI_CV_FILES, "FILEVER,VERSION,NAME"), -1);
-	/* The former name is the files view's only. */
+	assert_string_equal(text, "MAPS,VERSION,SONAME,NAME");
+	assert_int_equal(tui_colset_parse(&s, TUI_CV_FILES, "FILEVER,VERSION,NAME"), 0);
+	assert_int_equal(s.order[0], TUI_FC_FILEVER);
+	tui_colset_default(&s, TUI_CV_FILES);
+	assert_true(s.hidden & (1u << TUI_FC_FILEVER));
+	assert_false(s.hidden & (1u << TUI_FC_PACKAGE));
 	assert_int_equal(tui_colset_parse(&s, TUI_CV_MAPS, "VERSION,NAME"), -1);
 }
 

@@ -8,6 +8,7 @@
 
 #include "elf/elfdyn.h"
 #include "files/fileinfo.h"
+#include "files/filepkg.h"
 #include "untrusted/lookup.h"
 #include "untrusted/mapfiles.h"
 
@@ -152,6 +153,9 @@ int ms_fileinfo_describe(struct ms_fileinfo_ctx *c, struct ms_filemap *fm,
 			 const struct ms_maplist *list, size_t from, size_t n, unsigned what,
 			 struct ms_error *err)
 {
+	/* A package's version is the copy's: a replaced or deleted one needs its verdict. */
+	if (what & MS_FILEINFO_PACKAGE)
+		what |= MS_FILEINFO_VERDICT;
 	for (size_t i = from; i < fm->count && i - from < n; i++) {
 		struct ms_filerow *r = &fm->rows[i];
 		/* A row described already gets only the parts asked for since (a column chosen). */
@@ -188,6 +192,8 @@ int ms_fileinfo_describe(struct ms_fileinfo_ctx *c, struct ms_filemap *fm,
 		r->info.asked |= todo;
 		r->info.described = true;
 	}
+	if (what & MS_FILEINFO_PACKAGE)
+		return ms_filepkg_describe(NULL, fm, from, n, ms_stale_ctx_other_root(c->stale, c->proc), err);
 	return 0;
 }
 

@@ -23,7 +23,10 @@
  *     file as the SONAME; asked together, the file is opened and its
  *     headers read once (elfdyn.h), and a file that cannot be read gives
  *     both the same reason (libver_why);
- *   - FILEVER comes from the name alone, for every file row.
+ *   - FILEVER comes from the name alone, for every file row;
+ *   - package: filepkg.h, for the rows of the call whose package is not
+ *     known yet (info.pkg_known), in one lookup of every database, and
+ *     only for a process under our own root.
  * A described row keeps its answers (info.described); ms_filemap_build
  * carries them to the next map, so a refresh does not read files again.
  * ms_fileinfo_forget drops the context's lookups and verdicts, so the next
@@ -49,9 +52,10 @@
 #define MS_FILEINFO_BUILD_ID 0x1u
 #define MS_FILEINFO_VERDICT 0x2u
 #define MS_FILEINFO_SONAME 0x4u
-#define MS_FILEINFO_LIBVER 0x8u
+#define MS_FILEINFO_PACKAGE 0x8u
+#define MS_FILEINFO_LIBVER 0x10u
 #define MS_FILEINFO_ALL (MS_FILEINFO_BUILD_ID | MS_FILEINFO_VERDICT | MS_FILEINFO_SONAME | \
-			 MS_FILEINFO_LIBVER)
+			 MS_FILEINFO_PACKAGE | MS_FILEINFO_LIBVER)
 
 struct ms_fileinfo_ctx;
 

@@ -37,6 +37,7 @@
 #include "maps/mapping.h"
 #include "elf/soname.h"
 #include "elf/verdef.h"
+#include "pkg/pkgdb.h"
 #include "stale/stale.h"
 
 enum ms_filekind {
@@ -69,6 +70,9 @@ struct ms_fileinfo {
 	char filever[MS_VERSION_MAX + 1]; /* the version the name carries; "" when none */
 	bool rss_known;
 	uint64_t rss;
+	bool pkg_known;          /* filepkg.h looked the package up */
+	struct ms_pkg pkg;       /* found = false: not packaged (or pkg_why) */
+	const char *pkg_why;     /* static text when it could not be asked, or NULL */
 };
 
 struct ms_filerow {

@@ -129,6 +129,7 @@ static void found_in(struct ms_pkg_table *t, const struct ms_pkg_want *w, const 
 			if (!p->found)
 				t->left--;
 			p->found = true;
+			p->source = MS_PKG_SOURCE_DPKG;
 			owner[i] = file_idx;
 			memset(p->arch, 0, sizeof(p->arch));
 			ms_pkg_copy_field(p->name, sizeof(p->name), file, plen);

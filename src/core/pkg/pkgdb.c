@@ -543,6 +543,7 @@ static void diverter(const struct ms_pkgdb *db, const struct ms_pkg_diversion *v
 	if (!v->by)
 		return;
 	p->found = true;
+	p->source = MS_PKG_SOURCE_DPKG;
 	ms_pkg_copy_field(p->name, sizeof(p->name), v->by, v->by_len);
 	/* Its architecture from its list's name, the first sorted. */
 	for (f = first_with(db, v->by, v->by_len); f < db->nfiles && starts_with(db->files[f].name, v->by, v->by_len); f++)

@@ -87,11 +87,30 @@
 #define MS_PKGDB_STATUS_MAX (64u << 20)
 #define MS_PKGDB_READ_AHEAD_MAX (64u << 20)
 
+/* Which database answered (owner.h asks them in this order). */
+enum ms_pkg_source {
+	MS_PKG_SOURCE_NONE = 0, /* no package owns the file ("not packaged"), or not asked */
+	MS_PKG_SOURCE_DPKG,
+	MS_PKG_SOURCE_RPM,
+	MS_PKG_SOURCE_PYTHON, /* a *.dist-info whose RECORD lists the file */
+};
+
+/* What is known of the version of the copy a process maps. */
+enum ms_pkg_running {
+	MS_PKG_RUNNING_INSTALLED = 0, /* the file mapped is the one installed (or not asked) */
+	MS_PKG_RUNNING_KNOWN,         /* replaced or deleted; running holds its version */
+	MS_PKG_RUNNING_UNKNOWN,       /* replaced or deleted; its version cannot be known */
+};
+
 struct ms_pkg {
 	bool found;
+	enum ms_pkg_source source;
+	bool vendored;     /* python: the file is in the distribution's NAME.libs folder */
+	enum ms_pkg_running running_state;
 	char name[128];    /* the package, without its architecture */
 	char arch[32];     /* from the list file's name; empty when it has none */
 	char version[128]; /* installed now; empty when status does not say */
+	char running[128]; /* the mapped copy's version, when running_state is KNOWN */
 };
 
 struct ms_pkgdb;

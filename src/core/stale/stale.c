@@ -437,28 +437,62 @@ static int group_mapping(struct ms_stale_list *list, struct ms_stale_group *g,
 	return 0;
 }
 
+/* The one file of the list named exactly name, or NULL (none, or two). */
+static struct ms_stale_file *only_named(struct ms_stale_list *list, const char *name, size_t len)
+{
+	struct ms_stale_file *found = NULL;
+
+	for (size_t i = 0; i < list->count; i++) {
+		struct ms_stale_file *f = &list->items[i];
+
+		if (f->name_ambiguous || f->name_len != len || memcmp(f->name, name, len))
+			continue;
+		if (found)
+			return NULL;
+		found = f;
+	}
+	return found;
+}
+
 /*
  * /proc/PID/exe: readlink gives its name (d_path, as for mappings) and stat
  * follows the link to the running inode.  Kernel threads have none.
+ *
+ * Most often the executable is mapped, under the very name readlink gives
+ * (both are d_path of one dentry, " (deleted)" included once it was
+ * replaced or deleted): that file is marked without a stat, which spares
+ * every process an O_PATH open, a mount check and a stat.  Only a name
+ * that no mapping, or two, carry is settled by the stat.  Two files of one
+ * name are possible only where a mount hides one path under another; the
+ * mark is shown, never judged on, so a wrong one there costs nothing else.
  */
 static int add_exe(struct ms_stale_ctx *ctx, struct ms_stale_list *list, struct ms_stale_group *g,
 		   const struct ms_proc *proc)
 {
-	const struct ms_lookup_root *root = root_for(ctx, proc, false);
+	const struct ms_lookup_root *root;
 	struct ms_mapping m = { 0 };
+	struct ms_walk_root wr;
 	struct ms_stale_file *f;
 	const char *why;
 	char name[4096];
 	struct stat st;
 	ssize_t n;
 
+	n = readlinkat(ms_proc_dirfd(proc), "exe", name, sizeof(name));
+	if (n <= 0 || (size_t)n == sizeof(name))
+		return 0;
+	f = only_named(list, name, (size_t)n);
+	if (f) {
+		f->is_exe = true;
+		return 0;
+	}
 	/*
 	 * A program run from a user's FUSE mount: a stat of it may wait on the
 	 * daemon for ever.  Its mappings are judged as they are; it is only not
 	 * marked as the executable.
 	 */
-	struct ms_walk_root wr = ms_lookup_walk_root(root);
-
+	root = root_for(ctx, proc, false);
+	wr = ms_lookup_walk_root(root);
 	if (!root->mounts || root->fd < 0 || ms_walk_stat_link(ms_proc_dirfd(proc), "exe", &wr, &st, &why) < 0)
 		return 0;
 	f = ms_stale_group_find_inode(g, list, major(st.st_dev), minor(st.st_dev), (uint64_t)st.st_ino);
@@ -466,9 +500,6 @@ static int add_exe(struct ms_stale_ctx *ctx, struct ms_stale_list *list, struct 
 		f->is_exe = true;
 		return 0;
 	}
-	n = readlinkat(ms_proc_dirfd(proc), "exe", name, sizeof(name));
-	if (n <= 0 || (size_t)n == sizeof(name))
-		return 0;
 	m.inode = (uint64_t)st.st_ino;
 	m.dev_major = major(st.st_dev);
 	m.dev_minor = minor(st.st_dev);
@@ -511,26 +542,11 @@ static int collect(struct ms_maps *maps, unsigned filter, bool build_ids,
 	return rc == MS_END ? 0 : rc;
 }
 
-int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
-		  struct ms_stale_list *list, struct ms_error *err)
+/* Judge files [from, list->count) of the list. */
+static int judge_from(struct ms_stale_ctx *ctx, struct ms_maps *maps, struct ms_stale_list *list, size_t from,
+		      struct ms_error *err)
 {
-	struct ms_proc *proc = ms_maps_proc(maps);
-	struct ms_stale_group group;
-	int rc;
-
-	ms_stale_group_init(&group);
-	rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, &group, err);
-	if (rc == MS_ERR_EXECED) {
-		rc = ms_maps_reopen(maps, err);
-		if (rc == 0)
-			rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, &group,
-				     err);
-	}
-	if (rc == 0 && add_exe(ctx, list, &group, proc) < 0)
-		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)ms_proc_pid(proc));
-	ctx->group_probes = group.probes;
-	ms_stale_group_free(&group);
-	for (size_t i = 0; rc == 0 && i < list->count; i++) {
+	for (size_t i = from; i < list->count; i++) {
 		struct ms_stale_file *f = &list->items[i];
 		struct subject s = { .maps = maps };
 
@@ -547,11 +563,52 @@ int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags
 		memcpy(s.m.build_id, f->build_id, sizeof(s.m.build_id));
 		s.m.build_id_skipped = f->build_id_skipped;
 		if (judge(ctx, &s, &f->result) < 0)
-			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)ms_proc_pid(proc));
+			return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
+					    (int)ms_proc_pid(ms_maps_proc(maps)));
 		f->build_id_len = s.m.build_id_len;
 		memcpy(f->build_id, s.m.build_id, sizeof(f->build_id));
 		f->build_id_skipped = s.m.build_id_skipped;
 	}
+	return 0;
+}
+
+/* Is any file of the list other than current or ignored (so shown by default)? */
+static bool any_flagged(const struct ms_stale_list *list)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (list->items[i].result.verdict != MS_STALE_OK && list->items[i].result.verdict != MS_STALE_IGNORED)
+			return true;
+	return false;
+}
+
+int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
+		  struct ms_stale_list *list, struct ms_error *err)
+{
+	struct ms_proc *proc = ms_maps_proc(maps);
+	struct ms_stale_group group;
+	size_t mapped;
+	int rc;
+
+	ms_stale_group_init(&group);
+	rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, &group, err);
+	if (rc == MS_ERR_EXECED) {
+		rc = ms_maps_reopen(maps, err);
+		if (rc == 0)
+			rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, &group,
+				     err);
+	}
+	mapped = list->count;
+	if (rc == 0)
+		rc = judge_from(ctx, maps, list, 0, err);
+	/* The executable: see MS_STALE_MARK_EXE. */
+	if (rc == 0 && ((flags & MS_STALE_MARK_EXE) || !mapped || any_flagged(list))) {
+		if (add_exe(ctx, list, &group, proc) < 0)
+			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)ms_proc_pid(proc));
+		else
+			rc = judge_from(ctx, maps, list, mapped, err);
+	}
+	ctx->group_probes = group.probes;
+	ms_stale_group_free(&group);
 	return rc;
 }
 

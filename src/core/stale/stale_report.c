@@ -102,7 +102,11 @@ static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *c
 	p = &r->procs[r->count];
 	memset(p, 0, sizeof(*p));
 	p->pid = ms_proc_pid(proc);
-	rc = ms_stale_scan(ctx, maps, opts->scan_flags, &p->files, err);
+	/* Files shown although current: their process's executable is marked too. */
+	rc = ms_stale_scan(ctx, maps,
+			   opts->scan_flags | (opts->show & ((1u << MS_STALE_OK) | (1u << MS_STALE_IGNORED))
+						       ? MS_STALE_MARK_EXE : 0),
+			   &p->files, err);
 	if (rc < 0) {
 		ms_stale_list_free(&p->files);
 		return rc;
@@ -110,7 +114,7 @@ static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *c
 	keep_shown(r, p, opts->show);
 	/* Packages will be looked up: the lists can be read while the walk goes on. */
 	if (p->stale_files)
-		ms_pkgdb_read_ahead(opts->pkgdb);
+		ms_owner_read_ahead(opts->owner);
 	if (!p->files.count && !p->stale_files) {
 		ms_stale_list_free(&p->files);
 		return 0;
@@ -129,7 +133,7 @@ static bool wants_package(const struct ms_stale_proc *p, const struct ms_stale_f
 	return !p->other_root && ms_stale_verdict_is_stale(f->result.verdict);
 }
 
-int ms_stale_report_packages(struct ms_stale_report *r, struct ms_pkgdb *db,
+int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 			     const char **why, struct ms_error *err)
 {
 	const char **paths = NULL;
@@ -158,8 +162,8 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_pkgdb *db,
 	if (!paths || !lens || !found)
 		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
 	else
-		rc = db ? ms_pkgdb_find(db, paths, lens, n, found, err) : 0;
-	if (rc == 0 && !db)
+		rc = db ? ms_owner_find(db, paths, lens, n, found, err) : 0;
+	if (rc == 0 && !ms_owner_has_db(db))
 		*why = "not a dpkg system";
 	for (size_t i = 0, at = 0; rc == 0 && !*why && i < r->count; i++) {
 		struct ms_stale_proc *p = &r->procs[i];

@@ -33,7 +33,7 @@
 #include "maps/fleet.h"
 #include "stale/stale.h"
 #include "proc/container.h"
-#include "pkg/pkgdb.h"
+#include "pkg/owner.h"
 #include "proc/unit.h"
 
 /* Command lines are cut here: a process chooses the length of its own. */
@@ -66,7 +66,7 @@ struct ms_stale_report_opts {
 	unsigned scan_flags; /* MS_STALE_* for ms_stale_scan */
 	unsigned show;       /* verdicts kept: a bit (1u << verdict) each */
 	bool cmdline;        /* read the command line of each process kept */
-	struct ms_pkgdb *pkgdb; /* may be NULL: read ahead once a file is stale */
+	struct ms_owner *owner; /* may be NULL: dpkg reads ahead once a file is stale */
 };
 
 /*
@@ -81,12 +81,12 @@ int ms_stale_report_walk(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
 
 /*
  * The package that owns each deleted or replaced file of every process with
- * our root, from the open dpkg database db (pkgdb.h; NULL: not a dpkg
- * system), in one pass and only when something is stale.  0 (also when
- * nothing was asked or there is no database: *why then says so), or
+ * our root, from the open package databases (owner.h; NULL: none), in
+ * one pass and only when something is stale.  0 (also when nothing was
+ * asked or there is no system database: *why then says so), or
  * MS_ERR_NOMEM.
  */
-int ms_stale_report_packages(struct ms_stale_report *r, struct ms_pkgdb *db,
+int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 			     const char **why, struct ms_error *err);
 
 void ms_stale_report_free(struct ms_stale_report *r);

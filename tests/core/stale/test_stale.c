@@ -415,23 +415,36 @@ static void test_cache_until_forget(void **state)
 	ms_proc_close(proc);
 }
 
-static void test_main_executable_is_listed(void **state)
+/* The executable, marked; whether the scan marked it; its verdict ok. */
+static bool exe_marked(struct fx *fx, unsigned flags)
 {
-	struct fx *fx = *state;
 	char *exe = tu_built("stale-child");
 	char *real = realpath(exe, NULL);
 	const struct ms_stale_file *f;
 
 	assert_non_null(real);
-	scan(fx, 0);
+	ms_stale_ctx_forget(fx->ctx);
+	scan(fx, flags);
 	f = find(fx, real, false);
-	assert_true(f->is_exe);
 	assert_int_equal(f->result.verdict, MS_STALE_OK);
 	free(exe);
 	free(real);
+	return f->is_exe;
 }
 
-/* The note reader finds the same build ID from disk as the kernel reports for the mapping. */
+static void test_main_executable_is_listed(void **state)
+{
+	struct fx *fx = *state;
+
+	/* Asked for: marked, though every file is current. */
+	assert_true(exe_marked(fx, MS_STALE_MARK_EXE));
+	/* Not asked for, and every file current: not looked at (a fleet walk's saving). */
+	assert_false(exe_marked(fx, 0));
+	/* A stale file in the process: the executable is marked beside it. */
+	assert_int_equal(unlink(fx->lib), 0);
+	assert_true(exe_marked(fx, 0));
+}
+
 static void test_build_id_matches_kernel(void **state)
 {
 	struct fx *fx = *state;

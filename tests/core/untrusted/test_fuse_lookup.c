@@ -19,7 +19,8 @@
  * first (ms_walk_stat_link).
  *
  * Each command (stale, stale --metrics-file, list --by-file with SONAME
- * and VERDICT, at with SYMBOL, who with the library's path, snapshot) runs
+ * and VERDICT, at with SYMBOL, who with the library's path and with names
+ * whose SONAMEs it reads, snapshot) runs
  * the real binary under a 10 s deadline and must finish on its own, say
  * unknown (and why) for the library or program where it judges it (who
  * refuses the path, status 2; snapshot writes the mapping), leave the
@@ -289,6 +290,34 @@ static void test_who_path(void **state)
 	free(out);
 }
 
+/*
+ * who NAME reads the SONAME of every file whose base name does not match:
+ * the library's by its running copy (map_files, on its own kernel-served
+ * mount), the program's not at all (its file system is the daemon's).
+ */
+static void test_who_soname(void **state)
+{
+	struct fx *fx = *state;
+	int status;
+	char *out = run(fx, MSRUN_ARGS("who", "libstale.so.1", "-r", "-o", "PID,MATCH,NAME"), &status);
+	char *line = lib_line(fx, out);
+
+	assert_int_equal(status, 0);
+	if (strncmp(line, fx->pid, strlen(fx->pid)) || !strstr(line, " soname "))
+		fail_msg("not the mapper's match by SONAME: %s", line);
+	free(out);
+}
+
+static void test_who_no_such_soname(void **state)
+{
+	struct fx *fx = *state;
+	int status;
+	char *out = run(fx, MSRUN_ARGS("who", "libms-no-such-library.so.77"), &status);
+
+	assert_int_equal(status, 1);
+	free(out);
+}
+
 static void test_snapshot(void **state)
 {
 	struct fx *fx = *state;
@@ -318,10 +347,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_list_verdict, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_at_symbol, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_who_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_who_soname, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_who_no_such_soname, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_snapshot, setup, teardown),
 		PROGRAM_TEST(test_stale_pid),
 		PROGRAM_TEST(test_stale_metrics_file),
 		PROGRAM_TEST(test_list_verdict),
+		PROGRAM_TEST(test_who_no_such_soname),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

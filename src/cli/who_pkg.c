@@ -1,0 +1,120 @@
+/* who_pkg.c - `who`'s package cells: see who_pkg.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/who_pkg.h"
+#include "core/base/escape.h"
+#include "core/base/grow.h"
+#include "core/pkg/owner.h"
+#include "core/stale/ignore.h"
+
+static int path_index(struct who_pkgs *wp, const char *name, size_t len, size_t *out)
+{
+	struct who_pkg_path *p;
+
+	for (size_t i = wp->npaths; i-- > 0;)
+		if (wp->paths[i].len == len && !memcmp(wp->paths[i].name, name, len)) {
+			*out = i;
+			return 0;
+		}
+	if (ms_grow((void **)&wp->paths, &wp->cap_paths, wp->npaths, sizeof(*wp->paths), 16) < 0)
+		return -1;
+	p = &wp->paths[wp->npaths];
+	p->name = malloc(len + 1);
+	if (!p->name)
+		return -1;
+	memcpy(p->name, name, len);
+	p->name[len] = '\0';
+	p->len = len;
+	*out = wp->npaths++;
+	return 0;
+}
+
+int who_pkg_note(struct who_pkgs *wp, struct libscols_line *ln, const struct ms_mapping *m, bool other_root,
+		 enum ms_filecopy copy)
+{
+	struct who_pkg_line *l;
+
+	if (other_root || !m->name || !m->name_len || m->name[0] != '/' || m->name_ambiguous)
+		return 0;
+	if (ms_grow((void **)&wp->lines, &wp->cap_lines, wp->nlines, sizeof(*wp->lines), 64) < 0)
+		return -1;
+	l = &wp->lines[wp->nlines];
+	l->ln = ln;
+	l->copy = copy;
+	if (path_index(wp, m->name, ms_name_strip_deleted(m->name, m->name_len), &l->path) < 0)
+		return -1;
+	wp->nlines++;
+	return 0;
+}
+
+static char *version_cell(const struct cli_opts *o, const struct ms_pkg *p, enum ms_filecopy copy)
+{
+	if (!p->found)
+		return strdup("");
+	if (copy == MS_FILECOPY_CURRENT)
+		return ms_escape_dup(p->version, strnlen(p->version, sizeof(p->version)), o->escape_flags);
+	if (p->running_state == MS_PKG_RUNNING_KNOWN)
+		return ms_escape_dup(p->running, strnlen(p->running, sizeof(p->running)), o->escape_flags);
+	return strdup(o->json ? "" : "unknown");
+}
+
+static int set_cell(struct libscols_line *ln, int col, char *text)
+{
+	if (!text || scols_line_refer_data(ln, (size_t)col, text) != 0) {
+		free(text);
+		return -1;
+	}
+	return 0;
+}
+
+int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, int col_package, int col_version,
+		 struct ms_error *err)
+{
+	struct ms_pkg *found;
+	const char **names;
+	size_t *lens;
+	int rc = 0;
+
+	if (!wp->nlines || (col_package < 0 && col_version < 0))
+		return 0;
+	found = calloc(wp->npaths, sizeof(*found));
+	names = calloc(wp->npaths, sizeof(*names));
+	lens = calloc(wp->npaths, sizeof(*lens));
+	if (!found || !names || !lens)
+		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "who: out of memory");
+	for (size_t i = 0; rc == 0 && i < wp->npaths; i++) {
+		names[i] = wp->paths[i].name;
+		lens[i] = wp->paths[i].len;
+	}
+	if (rc == 0)
+		rc = ms_owner_lookup(names, lens, wp->npaths, found, err);
+	free(names);
+	free(lens);
+	for (size_t i = 0; rc == 0 && i < wp->nlines; i++) {
+		const struct who_pkg_line *l = &wp->lines[i];
+		const struct ms_pkg *p = &found[l->path];
+
+		if (col_package >= 0 &&
+		    set_cell(l->ln, col_package,
+			     p->found ? ms_escape_dup(p->name, strnlen(p->name, sizeof(p->name)), o->escape_flags)
+				      : strdup("not packaged")) < 0)
+			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "who: out of memory");
+		if (rc == 0 && col_version >= 0 && set_cell(l->ln, col_version, version_cell(o, p, l->copy)) < 0)
+			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "who: out of memory");
+	}
+	free(found);
+	return rc;
+}
+
+void who_pkg_free(struct who_pkgs *wp)
+{
+	for (size_t i = 0; i < wp->npaths; i++)
+		free(wp->paths[i].name);
+	free(wp->paths);
+	free(wp->lines);
+	memset(wp, 0, sizeof(*wp));
+}

@@ -1,0 +1,53 @@
+/*
+ * who_pkg.h - the PACKAGE and VERSION cells of `who`, filled after the
+ * walk in one package lookup (core/pkg/owner.h) for every distinct path
+ * the lines name, rather than once per mapping.
+ *
+ * who_pkg_note remembers a line just added: its file's path as the kernel
+ * names it, which copy it holds (filematch.h), and whether its process
+ * lives under another root (then no package is asked: our databases do
+ * not describe its files, and the cells stay empty, null in JSON).
+ * who_pkg_fill looks the paths up and sets the cells of the columns given
+ * (a negative index: not selected).  VERSION is the installed version for
+ * the current copy; for a replaced or deleted copy it is the version that
+ * ran where that can be known, else "unknown" (null in JSON): the version
+ * installed now is not the one that copy holds.
+ */
+#ifndef MAPSCOPE_WHO_PKG_H
+#define MAPSCOPE_WHO_PKG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <libsmartcols.h>
+
+#include "cli/cli.h"
+#include "core/files/filematch.h"
+#include "core/maps/mapping.h"
+
+struct who_pkg_line {
+	struct libscols_line *ln;
+	size_t path; /* index in paths */
+	enum ms_filecopy copy;
+};
+
+struct who_pkg_path {
+	char *name; /* raw, " (deleted)" taken off */
+	size_t len;
+};
+
+struct who_pkgs {
+	struct who_pkg_line *lines;
+	size_t nlines, cap_lines;
+	struct who_pkg_path *paths;
+	size_t npaths, cap_paths;
+};
+
+/* 0 or -1 (out of memory). */
+int who_pkg_note(struct who_pkgs *wp, struct libscols_line *ln, const struct ms_mapping *m, bool other_root,
+		 enum ms_filecopy copy);
+/* 0, or -1 with err filled. */
+int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, int col_package, int col_version,
+		 struct ms_error *err);
+void who_pkg_free(struct who_pkgs *wp);
+
+#endif

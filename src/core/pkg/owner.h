@@ -1,0 +1,57 @@
+/*
+ * owner.h - the package that owns a mapped file, whichever database knows:
+ * dpkg (pkgdb.h), then rpm, then Python distributions, asked in that order
+ * for the paths the ones before did not answer.  The answer (struct
+ * ms_pkg, pkgdb.h) says which database gave it (source); a path none of
+ * them owns is found = false, source MS_PKG_SOURCE_NONE: "not packaged".
+ *
+ * Paths are as the kernel names them in our root (the callers ask only for
+ * processes in our root), " (deleted)" already taken off by the caller.
+ * Each database keeps its own attacker-model rules (its header says
+ * which); none runs a program, and none follows a user's symlinks.
+ *
+ * An owner is opened once per run and asked once (ms_owner_find), as the
+ * dpkg database is; ms_owner_read_ahead starts dpkg's reader thread when
+ * a caller knows it will ask.  ms_owner_has_db says whether any system
+ * database (dpkg or rpm) exists here; without one, callers say "not a
+ * dpkg or rpm system" rather than "not packaged" for every file.
+ *
+ * Errors: MS_ERR_NOMEM only; a database that cannot be read answers
+ * nothing for its paths.  Names and versions are raw bytes: escape before
+ * display.
+ */
+#ifndef MAPSCOPE_OWNER_H
+#define MAPSCOPE_OWNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/error.h"
+#include "pkg/pkgdb.h"
+
+struct ms_owner_opts {
+	const char *dpkg_dir;   /* NULL: MS_PKGDB_DIR */
+	const char *index_path; /* dpkg's negative index (pkgindex.h); NULL: none */
+	bool read_ahead;        /* start dpkg's reader now */
+	const char *rpm_root;   /* whose rpm database answers for the paths below it (rpmdb.h); NULL: "/" */
+};
+
+struct ms_owner;
+
+/* 0 or MS_ERR_NOMEM.  opts NULL: the system's databases, with the index. */
+int ms_owner_open(const struct ms_owner_opts *opts, struct ms_owner **out, struct ms_error *err);
+void ms_owner_read_ahead(struct ms_owner *o);
+bool ms_owner_has_db(const struct ms_owner *o);
+/* Once per open owner: out[i] for paths[i] (lens[i] bytes).  0 or MS_ERR_NOMEM. */
+int ms_owner_find(struct ms_owner *o, const char *const *paths, const size_t *lens, size_t n,
+		  struct ms_pkg *out, struct ms_error *err);
+void ms_owner_close(struct ms_owner *o);
+
+/* open (the system's databases), find, close. */
+int ms_owner_lookup(const char *const *paths, const size_t *lens, size_t n, struct ms_pkg *out,
+		    struct ms_error *err);
+
+/* "dpkg", "rpm", "python" or "none". */
+const char *ms_pkg_source_name(enum ms_pkg_source source);
+
+#endif
