@@ -24,7 +24,8 @@
 #                       "goto" only the g row, at 60,000;
 #                       "packages" only the list PACKAGE rows, which fleet runs too;
 #                       "who" only the who rows, which fleet runs too;
-#                       "dpkglog" only the dpkg log rows, which fleet and packages run too)
+#                       "dpkglog" only the dpkg log rows, which fleet and packages run too;
+#                       "libver" only the list LIBVER rows, which files runs too)
 set -u
 
 : "${MS_BIN:?MS_BIN: the mapscope binary}"
@@ -134,6 +135,22 @@ speed_row() {
 	[ "$judged" = judge ] || status=info
 	row "$case" "$(printf 'speedup %.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")" \
 		">= ${target}x faster" "$status"
+}
+
+# ratio_row CASE NAME A B LIMIT: a row for "A takes at most LIMIT times B's
+# time" (LIMIT "info": a row without a target).
+ratio_row() {
+	local case=$1 name=$2 a=$3 b=$4 limit=$5 t ta tb x target status
+	target="<= ${limit}x" status=
+	[ "$limit" = info ] && target=info status=info
+	if ! t=$(hf_pair "$name" "$a" "$b"); then
+		row "$case" "-" "$target" "skipped (hyperfine failed)"
+		return
+	fi
+	read -r ta tb <<<"$t"
+	x=$(fnum "$ta / $tb")
+	row "$case" "$(printf '%.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")" \
+		"$target" "${status:-$(judge "$x" "<=" "$limit")}"
 }
 
 # ---- the generator ----------------------------------------------------------------
@@ -473,24 +490,6 @@ pkg_lookup_row() {
 		"$(printf '%.2f ms; full scan %.2f ms' "$(fnum "$usual / 1000")" "$(fnum "$full / 1000")")" "info" info
 }
 
-# package_ratio_row CASE JUDGE NAME PID: `list --by-file` of PID (the package
-# columns are in its defaults) against the same without them, as a ratio;
-# JUDGE is "judge" (within 2x) or "info".
-package_ratio_row() {
-	local case=$1 judged=$2 name=$3 pid=$4 t ta tb x target="<= 2.0x" status
-	[ "$judged" = judge ] || target=info
-	if ! t=$(hf_pair "$name" "$MS_BIN list $pid --by-file" "$MS_BIN list $pid --by-file -o MAPS,SIZE,PERMS,SONAME,NAME"); then
-		row "$case" "-" "$target" "skipped (hyperfine failed)"
-		return
-	fi
-	read -r ta tb <<<"$t"
-	x=$(fnum "$ta / $tb")
-	status=info
-	[ "$judged" = judge ] && status=$(judge "$x" "<=" 2.0)
-	row "$case" "$(printf '%.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")" \
-		"$target" "$status"
-}
-
 # RUNNING's read of dpkg's log alone, for the 50 packages dpkg upgraded or
 # installed last, as if mapped by a process started HOURS ago: an hour back
 # the newest file answers; a year back every rotated copy is read.
@@ -538,7 +537,8 @@ signal.pause()"; then
 		return
 	fi
 	pid=${started[-1]}
-	package_ratio_row "$case" judge list.package "$pid"
+	ratio_row "$case" list.package "$MS_BIN list $pid --by-file" \
+		"$MS_BIN list $pid --by-file -o MAPS,SIZE,PERMS,SONAME,NAME" 2.0
 	pkg_lookup_row "python3's mapped files" "$pid"
 	stop_last
 }
@@ -586,7 +586,37 @@ signal.pause()"; then
 		row "$case" "-" "info" "skipped (python3 did not start)"
 		return
 	fi
-	package_ratio_row "$case" info list.pydist "${started[-1]}"
+	ratio_row "$case" list.pydist "$MS_BIN list ${started[-1]} --by-file" \
+		"$MS_BIN list ${started[-1]} --by-file -o MAPS,SIZE,PERMS,SONAME,NAME" info
+	stop_last
+}
+
+# `list --by-file` with LIBVER on a python3 with a dozen libraries that
+# define versions (libssl, libcrypto, libsqlite3, libffi, libz...): against
+# the same columns with SONAME only, which opens the same files (LIBVER
+# adds its walk of the version definitions), and against columns that read
+# no file (what opening them costs at all).
+libver_list_case() {
+	local cols=MAPS,SIZE,PERMS,SONAME,NAME pid py=python3
+	local case="list --by-file -o $cols,LIBVER vs -o $cols, python3, a dozen libraries"
+	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+	if ! have "$py" || ! have_hf; then
+		row "$case" "-" "<= 1.5x" "skipped (no python3, or no hyperfine/jq)"
+		return
+	fi
+	if ! start_bg "$tmp/libver.out" "$py" -c "
+import signal, ssl, sqlite3, ctypes, lzma, bz2, zlib, uuid, pyexpat, readline, curses, decimal
+print('ready', flush=True)
+signal.pause()"; then
+		row "$case" "-" "<= 1.5x" "skipped (python3 did not start, or lacks a module)"
+		return
+	fi
+	pid=${started[-1]}
+	ratio_row "$case" list.libver "$MS_BIN list $pid --by-file -o $cols,LIBVER" \
+		"$MS_BIN list $pid --by-file -o $cols" 1.5
+	ratio_row "list --by-file -o $cols,LIBVER vs -o MAPS,SIZE,PERMS,NAME, the same python3" \
+		list.libver.plain "$MS_BIN list $pid --by-file -o $cols,LIBVER" \
+		"$MS_BIN list $pid --by-file -o MAPS,SIZE,PERMS,NAME" info
 	stop_last
 }
 
@@ -809,6 +839,7 @@ if [[ $CASES == *" fleet "* || $CASES == *" packages "* || $CASES == *" dpkglog 
 	dpkglog_row 8760
 fi
 [[ $CASES == *" files "* ]] && many_files_case
+[[ $CASES == *" files "* || $CASES == *" libver "* ]] && libver_list_case
 [[ $CASES == *" symbols "* ]] && symbols_case
 
 {

@@ -8,6 +8,9 @@
 #       ms_fixture_sym_target; ms-dlopen-hold is started as uid 65534
 #       already (through setpriv), so it stays dumpable and that uid may
 #       read its maps too.  DIR and TDIR are absolute; DIR is made 0755.
+#   hold_lib_own DIR TDIR LIB SYMBOL
+#       the same for any library LIB of TDIR (copied to DIR/LIB), SYMBOL
+#       one of its functions
 #   hold_need_tmpdir
 #       exit 77 (skip) unless uid 65534 may enter $TMPDIR, where the callers
 #       keep LIB (it may not: a $TMPDIR under /root); hold_start checks it
@@ -41,10 +44,13 @@ hold_start() {
 }
 
 hold_fixture_lib_own() {
+	hold_lib_own "$1" "$2" libms-fixture-sym.so ms_fixture_sym_target
+}
+
+hold_lib_own() {
 	chmod 0755 "$1" || fail "chmod $1"
-	cp "$2/libms-fixture-sym.so" "$1/libms-fixture-sym.so" && chmod 0644 "$1/libms-fixture-sym.so" ||
-		fail "cannot copy the library"
+	cp "$2/$3" "$1/$3" && chmod 0644 "$1/$3" || fail "cannot copy the library"
 	printf '#!/bin/sh\nexec setpriv --reuid=65534 --regid=65534 --clear-groups "%s" "$@"\n' \
 		"$2/ms-dlopen-hold" >"$1/hold-own" && chmod 0755 "$1/hold-own" || fail "cannot write the holder"
-	hold_start "$1" "$1/hold-own" "$1/libms-fixture-sym.so" ms_fixture_sym_target
+	hold_start "$1" "$1/hold-own" "$1/$3" "$4"
 }

@@ -24,7 +24,7 @@ LDADD = tests/libms-test.a $(TUI_LIBS) $(CORE_LIBS) $(CMOCKA_LIBS)
 STALE_LIB_FLAGS = -shared -Wl,--build-id=sha1 -Wl,-soname,libstale.so.1
 check_PROGRAMS += tests/ms-fixture tests/ms-residency-fixture tests/ms-hostile tests/stale-child \
 	tests/ms-fuse-serve tests/libstale-a.so tests/libstale-b.so tests/libms-fixture-sym.so \
-	tests/ms-dlopen-hold tests/ms-maxrss tests/ms-sleeper
+	tests/ms-dlopen-hold tests/ms-maxrss tests/ms-sleeper tests/libms-verdef.so
 tests_ms_fixture_SOURCES = tests/fixture.c
 # The fixture maps a library with a symbol the symbol tests know, found next to it.
 tests_ms_fixture_LDADD = tests/libms-fixture-sym.so
@@ -48,6 +48,12 @@ tests_libstale_a_so_LDFLAGS = $(STALE_LIB_FLAGS)
 tests_libstale_b_so_SOURCES = tests/stale_lib_b.c
 tests_libstale_b_so_CFLAGS = $(AM_CFLAGS) -fPIC
 tests_libstale_b_so_LDFLAGS = $(STALE_LIB_FLAGS)
+# Version definitions for LIBVER (test_verdef): their highest is not the highest as text.
+tests_libms_verdef_so_SOURCES = tests/verdef_lib.c
+tests_libms_verdef_so_CFLAGS = $(AM_CFLAGS) -fPIC
+tests_libms_verdef_so_LDFLAGS = -shared -Wl,-soname,libms-verdef.so.1 \
+	-Wl,--version-script=$(srcdir)/tests/verdef_lib.map
+EXTRA_tests_libms_verdef_so_DEPENDENCIES = tests/verdef_lib.map
 
 if HAVE_CMOCKA
 CMOCKA_TESTS = \
@@ -69,6 +75,7 @@ CMOCKA_TESTS = \
 	tests/core/untrusted/test_mapfiles \
 	tests/core/elf/test_buildid \
 	tests/core/elf/test_elfcheck \
+	tests/core/elf/test_verdef \
 	tests/core/elf/test_symbol_text \
 	tests/core/elf/test_fuse \
 	tests/core/resid/test_residency \
@@ -138,12 +145,12 @@ SHELL_TESTS = \
 	tests/test_symbols_debuglink.sh tests/test_symbols_runcopy.sh \
 	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh \
 	tests/test_symbols_hostile.sh tests/e2e/symbols_hostile.sh tests/e2e/symbols_runcopy.sh \
-	tests/e2e/verdicts.sh \
+	tests/e2e/verdicts.sh tests/test_libver_hostile.sh tests/test_libver_runcopy.sh \
 	tests/test_rpm_owner.sh
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/fixture_sym.sh tests/dlopen_hold.sh tests/screens tests/golden tests/fuzz \
 	tests/prometheus tests/zsh_complete.zsh tests/symbols_ref.py tests/e2e/debuginfod_stub.py \
-	tests/hostile_elf.py tests/hostile_lib.c
+	tests/hostile_elf.py tests/hostile_lib.c tests/verdef_lib.map tests/hostile_verdef.py
 
 # No test reads the user's settings or stale-ignore.conf (rss = yes there
 # failed the explorer's tests): the tests that want a file there set
@@ -182,7 +189,8 @@ FUZZ_BUILD = $(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_CPPFLAGS) -o $@
 FUZZ_TARGETS = tests/fuzz/fuzz-maps-parse tests/fuzz/fuzz-escape tests/fuzz/fuzz-settings \
 	tests/fuzz/fuzz-snapshot tests/fuzz/fuzz-ignore tests/fuzz/fuzz-buildid \
 	tests/fuzz/fuzz-fstype tests/fuzz/fuzz-soname tests/fuzz/fuzz-pyrecord tests/fuzz/fuzz-pymeta \
-	tests/fuzz/fuzz-dpkglog
+	tests/fuzz/fuzz-dpkglog \
+	tests/fuzz/fuzz-verdef
 if HAVE_LIBDW
 FUZZ_TARGETS += tests/fuzz/fuzz-symbols tests/fuzz/fuzz-symmsg
 endif
@@ -228,6 +236,8 @@ tests/fuzz/fuzz-pymeta: $(srcdir)/tests/fuzz/fuzz_pymeta.c $(FUZZ_CHECK) $(FUZZ_
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_pymeta.c $(FUZZ_LINK)
 tests/fuzz/fuzz-dpkglog: $(srcdir)/tests/fuzz/fuzz_dpkglog.c $(FUZZ_CHECK) $(FUZZ_CORE)
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_dpkglog.c $(FUZZ_LINK)
+tests/fuzz/fuzz-verdef: $(srcdir)/tests/fuzz/fuzz_verdef.c $(FUZZ_CHECK) $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_verdef.c $(FUZZ_LINK)
 # libdw and libelf are the system's, not instrumented: the fuzzer steers
 # through mapscope's checks and index, and ASan still sees every access
 # mapscope makes.

@@ -58,6 +58,7 @@ vg() {
 vg list 0 list "$PID"
 vg list-json 0 list "$PID" -J
 vg list-text 0 list "$PID" --backend=text -o +BUILDID
+vg list-files 0 list "$PID" --by-file -o +LIBVER,BUILDID,VERDICT
 vg at 0 at "$PID" "0x$RX"
 vg stale 0 stale "$PID" --show=all
 vg stale-json 0 stale "$PID" --show=all -J --by-file

@@ -30,6 +30,7 @@ const struct cli_column filecols[FILECOL_COUNT] = {
 	[FILECOL_BUILDID] = { "BUILDID", 40, 0, SCOLS_JSON_STRING, false, "GNU build ID of the mapped file (hex; ioctl backend)" },
 	[FILECOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false, "stale verdict: ok, same-build, replaced, deleted, ignored, unknown" },
 	[FILECOL_SONAME] = { "SONAME", 12, 0, SCOLS_JSON_STRING, false, "SONAME from the ELF dynamic section, escaped; ? when unknown" },
+	[FILECOL_LIBVER] = { "LIBVER", 12, 0, SCOLS_JSON_STRING, false, "the library's own version: its highest ELF version definition (GLIBC_2.36); ? when unknown" },
 	[FILECOL_FILEVER] = { "FILEVER", 7, 0, SCOLS_JSON_STRING, false, "the version the file name carries (libz.so.1.2.13: 1.2.13; libc.so.6: 6), not the library's own" },
 	[FILECOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false, "package that owns the file (dpkg, rpm or a Python distribution), escaped; \"not packaged\" for none" },
 	[FILECOL_PKGVERSION] = { "VERSION", 10, 0, SCOLS_JSON_STRING, false, "package version of the copy mapped: the installed one, or for a replaced or deleted file the one that ran (\"unknown\" when that cannot be known)" },
@@ -110,6 +111,9 @@ static char *render(const struct cli_opts *o, int col, const struct ms_filerow *
 	case FILECOL_SONAME:
 		text = ms_fileinfo_soname_text(&r->info);
 		return ms_escape_dup(text, strlen(text), o->escape_flags);
+	case FILECOL_LIBVER:
+		text = ms_fileinfo_libver_text(&r->info);
+		return ms_escape_dup(text, strlen(text), o->escape_flags);
 	case FILECOL_FILEVER: text = r->info.filever; break;
 	case FILECOL_PACKAGE:
 	case FILECOL_PKGVERSION:
@@ -134,6 +138,8 @@ static unsigned wanted_info(const int *selected, size_t n, bool *rss)
 			what |= MS_FILEINFO_VERDICT;
 		else if (selected[i] == FILECOL_SONAME)
 			what |= MS_FILEINFO_SONAME;
+		else if (selected[i] == FILECOL_LIBVER)
+			what |= MS_FILEINFO_LIBVER;
 		else if (selected[i] >= FILECOL_PACKAGE && selected[i] <= FILECOL_VENDORED)
 			what |= MS_FILEINFO_PACKAGE;
 		else if (selected[i] == FILECOL_RSS)

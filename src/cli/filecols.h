@@ -2,7 +2,8 @@
  * filecols.h - the columns of `mapscope list PID --by-file`: one line per
  * file (device and inode) or kind of anonymous memory, grouped by the core
  * (core/filemap.h) and described only for the columns selected
- * (core/fileinfo.h: RSS, BUILDID, VERDICT and SONAME cost reads; PACKAGE
+ * (core/fileinfo.h: RSS, BUILDID, VERDICT, SONAME and LIBVER cost reads,
+ * SONAME and LIBVER one open of the file together; PACKAGE
  * one lookup in dpkg's database, core/pkg/pkgdb.h, for the files listed).
  * Names, SONAMEs and packages are escaped; sizes human-readable unless -b.
  */
@@ -26,6 +27,7 @@ enum {
 	FILECOL_BUILDID,
 	FILECOL_VERDICT,
 	FILECOL_SONAME,
+	FILECOL_LIBVER,
 	FILECOL_FILEVER,
 	FILECOL_PACKAGE,
 	FILECOL_PKGVERSION,

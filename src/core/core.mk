@@ -34,7 +34,9 @@ libmapscope_core_a_SOURCES = \
 	src/core/untrusted/mapfiles.c src/core/untrusted/mapfiles.h \
 	src/core/elf/buildid.c src/core/elf/buildid.h \
 	src/core/elf/lookup_buildid.c src/core/elf/lookup_buildid.h \
+	src/core/elf/elfdyn.c src/core/elf/elfdyn.h \
 	src/core/elf/soname.c src/core/elf/soname.h \
+	src/core/elf/verdef.c src/core/elf/verdef.h \
 	src/core/elf/elfcheck.c src/core/elf/elfcheck.h \
 	src/core/elf/symbol_text.c src/core/elf/symbol_text.h \
 	src/core/resid/residency.c src/core/resid/residency.h src/core/resid/residency_backend.h \

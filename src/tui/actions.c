@@ -25,7 +25,7 @@ static const char *const notes[] = {
 	"Narrow screens keep NAME or COMMAND 24 wide; other columns drop in this order:",
 	"process list: MAPS, MAPPED, USER, RSS, STALE; stale view: FILES, USER;",
 	"maps view: DEV, OFFSET, PERMS, RSS, SIZE;",
-	"files view: BUILDID, SONAME, FILEVER, VERSION, PERMS, PACKAGE, MAPS, RSS, VERDICT.",
+	"files view: BUILDID, LIBVER, SONAME, FILEVER, VERSION, PERMS, PACKAGE, MAPS, RSS, VERDICT.",
 };
 
 const char *const *tui_action_notes(size_t *count)

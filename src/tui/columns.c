@@ -37,17 +37,19 @@ static const struct tui_column maps_cols[] = {
 };
 
 static const struct tui_column files_cols[] = {
-	[TUI_FC_MAPS] = { "MAPS", NULL, 5, false, 7, MS_FILESORT_MAPS, true, 0, 0 },
+	[TUI_FC_MAPS] = { "MAPS", NULL, 5, false, 8, MS_FILESORT_MAPS, true, 0, 0 },
 	[TUI_FC_SIZE] = { "SIZE", NULL, 6, false, 0, MS_FILESORT_SIZE, true, 0, 0 },
-	[TUI_FC_RSS] = { "RSS", NULL, 6, false, 8, MS_FILESORT_RSS, true, 0, TUI_COLF_TOGGLED },
+	[TUI_FC_RSS] = { "RSS", NULL, 6, false, 9, MS_FILESORT_RSS, true, 0, TUI_COLF_TOGGLED },
 	/* 11: "r--,r-x,rw-", a library's usual sets (filemap.h) */
-	[TUI_FC_PERMS] = { "PERMS", NULL, 11, true, 5, -1, false, 0, 0 },
-	[TUI_FC_VERDICT] = { "VERDICT", NULL, 10, true, 9, -1, false, 0, 0 },
+	[TUI_FC_PERMS] = { "PERMS", NULL, 11, true, 6, -1, false, 0, 0 },
+	[TUI_FC_VERDICT] = { "VERDICT", NULL, 10, true, 10, -1, false, 0, 0 },
 	/* 13: "not packaged"; 16: "3.0.19-1~deb12u1", a usual Debian version */
-	[TUI_FC_PACKAGE] = { "PACKAGE", NULL, 13, true, 6, -1, false, 0, 0 },
-	[TUI_FC_VERSION] = { "VERSION", NULL, 16, true, 4, -1, false, 0, 0 },
-	[TUI_FC_FILEVER] = { "FILEVER", NULL, 9, true, 3, -1, false, 0, TUI_COLF_OFF },
-	[TUI_FC_SONAME] = { "SONAME", NULL, 22, true, 2, -1, false, TUI_FILEVIEW_SONAME_COLS, 0 },
+	[TUI_FC_PACKAGE] = { "PACKAGE", NULL, 13, true, 7, -1, false, 0, 0 },
+	[TUI_FC_VERSION] = { "VERSION", NULL, 16, true, 5, -1, false, 0, 0 },
+	[TUI_FC_FILEVER] = { "FILEVER", NULL, 9, true, 4, -1, false, 0, TUI_COLF_OFF },
+	[TUI_FC_SONAME] = { "SONAME", NULL, 22, true, 3, -1, false, TUI_FILEVIEW_SONAME_COLS, 0 },
+	/* 16: "GLIBCXX_3.4.30"; longer names end in '~'.  Chosen in the chooser (C). */
+	[TUI_FC_LIBVER] = { "LIBVER", NULL, 16, true, 2, -1, false, 0, TUI_COLF_OFF },
 	[TUI_FC_BUILDID] = { "BUILDID", NULL, 40, true, 1, -1, false, TUI_FILEVIEW_BUILDID_COLS, 0 },
 	[TUI_FC_NAME] = { "NAME", NULL, 0, true, 0, MS_FILESORT_NAME, false, 0, 0 },
 };

@@ -20,8 +20,8 @@
  * while the RSS column is on.
  *
  * Rows format to text in format.h (tui_format_filerow): MAPS SIZE [RSS]
- * PERMS VERDICT PACKAGE VERSION [FILEVER] SONAME [BUILDID] NAME (FILEVER
- * hidden until chosen), every field escaped, the
+ * PERMS VERDICT PACKAGE VERSION [FILEVER] SONAME [LIBVER] [BUILDID] NAME
+ * (FILEVER and LIBVER hidden until chosen), every field escaped, the
  * columns before NAME pure ASCII (MS_ESC_ASCII), so tui_fit_last_column
  * can elide or scroll NAME.  SONAME shows when the screen is at least
  * TUI_FILEVIEW_SONAME_COLS wide, BUILDID from TUI_FILEVIEW_BUILDID_COLS:

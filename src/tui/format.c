@@ -607,6 +607,10 @@ static void file_cell(const void *ctx, int id, char *out, size_t size)
 		text = ms_fileinfo_soname_text(&r->info);
 		ascii_cell(out, 22, text, strlen(text));
 		break;
+	case TUI_FC_LIBVER:
+		text = ms_fileinfo_libver_text(&r->info);
+		ascii_cell(out, 16, text, strlen(text));
+		break;
 	case TUI_FC_BUILDID:
 		ms_buildid_hex(r->info.build_id, r->info.build_id_len, hex);
 		snprintf(out, size, "%s", hex);

@@ -48,13 +48,14 @@ static void files_layout(const struct tui_app *app, const struct tui_fileview *f
 			       fv->rss_column ? 0 : 1u << TUI_FC_RSS, 0, width, TUI_BAR_W + 1);
 }
 
-/* SONAMEs and build IDs only where their columns show. */
+/* SONAMEs, LIBVERs and build IDs only where their columns show. */
 static unsigned info_wanted(const struct tui_app *app, const struct tui_fileview *fv)
 {
 	struct tui_layout l;
 
 	files_layout(app, fv, COLS > 0 ? COLS : 80, &l);
 	return MS_FILEINFO_VERDICT | (tui_layout_shows(&l, TUI_FC_SONAME) ? MS_FILEINFO_SONAME : 0) |
+	       (tui_layout_shows(&l, TUI_FC_LIBVER) ? MS_FILEINFO_LIBVER : 0) |
 	       (tui_layout_shows(&l, TUI_FC_BUILDID) ? MS_FILEINFO_BUILD_ID : 0) |
 	       (tui_layout_shows(&l, TUI_FC_PACKAGE) || tui_layout_shows(&l, TUI_FC_VERSION) ? MS_FILEINFO_PACKAGE : 0);
 }

@@ -76,14 +76,14 @@ static const struct ms_filerow *row_at(const struct ms_filemap *fm, uint64_t sta
 static void test_json_matches_core(void **state)
 {
 	struct ctx *c = *state;
-	char *out = NULL, perms[MS_PERMSETS_MAX];
+	char *out = NULL, *want, perms[MS_PERMSETS_MAX];
 	json_error_t jerr;
 	json_t *root, *files, *f;
 	size_t i, twice = 0;
 	bool libc = false;
 
 	assert_int_equal(msrun_capture((const char *const[]){ "list", c->pid, "--by-file", "-J", "-o",
-			 "START,KIND,MAPS,SIZE,PERMS,INODE,SONAME,FILEVER,NAME", NULL }, NULL, &out, NULL), 0);
+			 "START,KIND,MAPS,SIZE,PERMS,INODE,SONAME,LIBVER,FILEVER,NAME", NULL }, NULL, &out, NULL), 0);
 	root = json_loads(out, 0, &jerr);
 	if (!root)
 		fail_msg("not JSON: %s", jerr.text);
@@ -109,6 +109,13 @@ static void test_json_matches_core(void **state)
 		if (strstr(name, "/libc.so.6")) {
 			assert_string_equal(json_string_value(json_object_get(f, "soname")), "libc.so.6");
 			assert_string_equal(json_string_value(json_object_get(f, "filever")), "6");
+			/* The library's own version: what readelf -V lists highest, not the name's 6. */
+			want = tu_readelf_highest(name, "GLIBC");
+			if (want)
+				assert_string_equal(json_string_value(json_object_get(f, "libver")), want);
+			else
+				assert_true(json_is_string(json_object_get(f, "libver")));
+			free(want);
 			libc = true;
 		}
 	}
@@ -201,6 +208,7 @@ static void test_help_lists_columns(void **state)
 	assert_non_null(strstr(out, "--by-file"));
 	assert_non_null(strstr(out, "SONAME"));
 	assert_non_null(strstr(out, "FILEVER"));
+	assert_non_null(strstr(out, "LIBVER"));
 	assert_non_null(strstr(out, "PACKAGE"));
 	free(out);
 	assert_int_equal(msrun_capture((const char *const[]){ "list", "1", "--by-file", "-o", "NOPE", NULL },

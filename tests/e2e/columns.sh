@@ -45,12 +45,8 @@ keys C
 wait_for "the chooser" shows "columns of the maps view"
 screen | grep -E '^\[x\] DEV .*dropped' > /dev/null || fail "the chooser does not say DEV was dropped"
 # Down to OFFSET: the rows are in the order the maps view shows its columns.
-row=$(screen | awk 'NR > 2 && $2 == "OFFSET" { print NR - 3; exit }')
-[ -n "$row" ] || fail "the chooser lists no OFFSET"
-i=0
-while [ "$i" -lt "$row" ]; do keys Down; i=$((i + 1)); done
-keys Space
-wait_for "OFFSET unticked" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -qE '^\[ \] OFFSET'"
+chooser_toggle OFFSET
+screen | grep -qE '^\[ \] OFFSET' || fail "OFFSET is still ticked"
 wait_for "the save message" shows "columns saved to $CFG"
 grep -qx 'columns.maps = START-END,SIZE,RSS,PERMS,DEV,NAME' "$CFG" ||
 	fail "no columns.maps line: $(cat "$CFG")"

@@ -4,7 +4,8 @@
 # size and permissions; libc shows its SONAME and the build ID `list
 # --by-file` prints; < > I sort and the header says by what; Enter goes back
 # to the maps view at the selected file's first mapping; Esc and q go back;
-# with R on, RSS shows and sorts every row.
+# with R on, RSS shows and sorts every row; LIBVER, chosen with C, shows
+# libc's version as list --by-file does.
 # Polls with a deadline; no fixed sleeps.  Exit 77 (skip) only when tmux is
 # absent.
 set -u
@@ -122,6 +123,21 @@ wait_for "sort by RSS" shows "| sorted by RSS"
 top=$("$BIN" list "$PID" --by-file -r -n -b -o RSS,NAME | sort -rn | head -1 | cut -d' ' -f2-)
 wait_for "the largest RSS on top, $top" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n 3p | grep -qF '${top##*/}'"
 pass "R adds RSS, and sorting by it puts $top on top"
+
+# LIBVER is hidden until chosen: C, Space on it, Esc; libc's row then shows
+# what list --by-file prints (readelf's highest GLIBC_x.y, test_verdef).
+heading | grep -q LIBVER && fail "LIBVER shows before it was chosen"
+want=$("$BIN" list "$PID" --by-file -r -n -o LIBVER,SONAME | awk '$2 == "libc.so.6" { print $1; exit }')
+case $want in GLIBC_[0-9]*) ;; *) fail "list --by-file gives libc the LIBVER '$want'" ;; esac
+keys C
+wait_for "the chooser" shows "columns of the files view"
+screen | grep -qE '^\[ \] LIBVER' || fail "the chooser does not list LIBVER unticked"
+chooser_toggle LIBVER
+screen | grep -qE '^\[x\] LIBVER' || fail "LIBVER is not ticked"
+keys Escape
+wait_for "the files view with LIBVER" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n 2p | grep -q ' LIBVER '"
+wait_for "libc's LIBVER $want" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -F '/libc.so.6' | grep -qF ' $want '"
+pass "C adds LIBVER; libc's row shows $want, as list --by-file does"
 keys q
 wait_for "the maps view" shows "pid $PID ms-fixture | ioctl"
 keys q

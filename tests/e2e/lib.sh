@@ -48,6 +48,18 @@ wait_for() {
 shows() { screen | grep -F -e "$1"; }
 shows_re() { screen | grep -E -e "$1"; }
 
+# chooser_toggle NAME: in the open column chooser (C), go down to NAME's
+# row from the first and press Space; waits until its box flips.
+chooser_toggle() {
+	_row=$(screen | awk -v n="$1 " 'NR > 2 && index($0 " ", "] " n) == 3 { print NR - 3; exit }')
+	[ -n "$_row" ] || fail "the chooser lists no $1"
+	_was=$(screen | sed -n "$((_row + 3))p" | cut -c2)
+	_i=0
+	while [ "$_i" -lt "$_row" ]; do keys Down; _i=$((_i + 1)); done
+	keys Space
+	wait_for "$1 toggled" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n '$((_row + 3))p' | cut -c2 | grep -qv '^$_was\$'"
+}
+
 # start_fixture: ms-fixture over $TMP/fx, its lines in $TMP/fixture.out;
 # sets CPID and PID once it says ready.
 start_fixture() {

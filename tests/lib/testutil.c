@@ -412,3 +412,26 @@ int tu_mapped_dev(const char *path, unsigned *major, unsigned *minor)
 	}
 	return rc;
 }
+
+char *tu_readelf_highest(const char *path, const char *prefix)
+{
+	char *cmd, line[256] = "";
+	FILE *f;
+	size_t n;
+
+	/* The definitions section ends at its blank line; "Parent" lines are not definitions. */
+	if (asprintf(&cmd, "readelf -V -W '%s' 2>/dev/null | awk '/^Version definition section/ { on = 1; next } "
+		     "on && /^$/ { exit } on && / Name: / { sub(/.* Name: /, \"\"); print }' | "
+		     "grep -E '^%s_[0-9]+([.][0-9]+)*$' | sort -V | tail -n 1", path, prefix) < 0)
+		return NULL;
+	f = popen(cmd, "r");
+	free(cmd);
+	if (!f)
+		return NULL;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	pclose(f);
+	n = strcspn(line, "\n");
+	line[n] = '\0';
+	return n ? strdup(line) : NULL;
+}

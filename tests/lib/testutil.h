@@ -95,4 +95,12 @@ int tu_copy(const char *src, const char *dst);
  */
 int tu_mapped_dev(const char *path, unsigned *major, unsigned *minor);
 
+/*
+ * The highest version definition PREFIX_N[.N...] of the ELF file at path,
+ * as readelf -V lists them and sort -V orders them (an independent
+ * reference for LIBVER), or NULL (readelf missing, or no such name).
+ * path and prefix must need no shell quoting beyond single quotes.
+ */
+char *tu_readelf_highest(const char *path, const char *prefix);
+
 #endif

@@ -3,24 +3,15 @@
  * its file name carries.
  *
  * The files view shows which version of a library a process runs.  Two
- * answers, both cheap:
+ * cheap answers here (the library's own version is verdef.h's):
  *   - the SONAME (DT_SONAME in the dynamic section: "libc.so.6");
- *   - the version in the file name after ".so." ("libz.so.1.2.13" gives
- *     "1.2.13"), from the mapping's name alone, no read.
+ *   - the version the file name carries after ".so." (FILEVER:
+ *     "libz.so.1.2.13" gives "1.2.13", but "libc.so.6" only "6"), from
+ *     the mapping's name alone, no read.
  *
- * The file is untrusted (any user can map a crafted ELF), so it is never
- * handed to a library that allocates by what it says (libelf did: gigabytes
- * for a crafted file).  The reader preads small bounded pieces at the
- * offsets the headers give, never mmap (a file truncated under us cannot
- * raise SIGBUS), and allocates nothing:
- *   - the ELF header, then the program headers (at most
- *     MS_SONAME_PHDRS_MAX bytes; extended numbering, PN_XNUM, is refused);
- *   - PT_DYNAMIC, at most MS_SONAME_DYN_MAX bytes, read whole;
- *   - DT_STRTAB is an address: it becomes a file offset through the
- *     PT_LOAD segment that holds it in its file part; DT_STRSZ, when
- *     given, must hold the SONAME's offset and lie inside the file;
- *   - the name itself, at most MS_SONAME_MAX bytes up to its NUL.
- * Every sum is checked against overflow and against the file's size.
+ * The SONAME is read with the bounded reader of the dynamic section
+ * (elfdyn.h: no allocation, every offset checked against the file), the
+ * name itself at most MS_SONAME_MAX bytes up to its NUL.
  *
  * ms_soname_read_fd returns:
  *   - 0 with the SONAME in out (NUL-terminated raw bytes: escape them
@@ -31,11 +22,12 @@
  *     the file, a bound was hit);
  *   - MS_ERR_IO: a read failed.
  * Every non-zero return fills err (when not NULL) with a short reason fit
- * to follow "SONAME unknown: " ("dynamic segment past the end of the file").
+ * to follow "SONAME unknown: " ("dynamic section past the end of the file").
  * ms_soname_parse is the same reader over bytes in memory (the fuzz
- * target's entry point).  Neither opens anything: callers open the file the
- * safe way (lookup.h) and never on a file system served by someone
- * else.
+ * target's entry point), and ms_soname_of the same over a file the caller
+ * opened with elfdyn.h (to read the version definitions from it too).
+ * None opens anything: callers open the file the safe way (lookup.h) and
+ * never on a file system served by someone else.
  *
  * ms_version_from_name writes the digits-and-dots after the last ".so." of
  * the name's last component (a " (deleted)" suffix ignored) and returns
@@ -47,15 +39,15 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "elf/elfdyn.h"
 
 #define MS_SONAME_MAX 256
-#define MS_SONAME_PHDRS_MAX (64u * 1024u)
-#define MS_SONAME_DYN_MAX (64u * 1024u)
 #define MS_VERSION_MAX 64
 
 int ms_soname_read_fd(int fd, char out[MS_SONAME_MAX + 1], struct ms_error *err);
 int ms_soname_parse(const unsigned char *buf, size_t size, char out[MS_SONAME_MAX + 1],
 		    struct ms_error *err);
+int ms_soname_of(struct ms_elfdyn *e, char out[MS_SONAME_MAX + 1], struct ms_error *err);
 
 size_t ms_version_from_name(const char *name, size_t len, char out[MS_VERSION_MAX + 1]);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elf/elfdyn.h"
 #include "files/fileinfo.h"
 #include "files/filepkg.h"
 #include "untrusted/lookup.h"
@@ -18,6 +19,7 @@ struct ms_fileinfo_ctx {
 	struct ms_lookup_cache *lookups;
 	struct ms_lookup_root root;
 	bool have_root;
+	struct ms_elfdyn *elf; /* the reader's state, 64 KiB: allocated at the first read */
 };
 
 int ms_fileinfo_ctx_new(const struct ms_ignore *ignore, struct ms_proc *proc, struct ms_maps *maps,
@@ -55,6 +57,7 @@ void ms_fileinfo_ctx_free(struct ms_fileinfo_ctx *c)
 		ms_lookup_root_release(&c->root);
 	ms_lookup_cache_free(c->lookups);
 	ms_stale_ctx_free(c->stale);
+	free(c->elf);
 	free(c);
 }
 
@@ -85,19 +88,34 @@ static int describe_build_id(struct ms_fileinfo_ctx *c, struct ms_filerow *r, st
 	return rc;
 }
 
-static void soname_unknown(struct ms_filerow *r, const char *why)
+static void set_why(char *dst, size_t size, const char *why)
 {
-	r->info.soname_rc = MS_ERR_LIMIT;
-	snprintf(r->info.soname_why, sizeof(r->info.soname_why), "%s", why);
+	snprintf(dst, size, "%.*s", (int)size - 1, why);
 }
 
-static int describe_soname(struct ms_fileinfo_ctx *c, struct ms_filerow *r, const struct ms_mapping *m)
+/* The SONAME and LIBVER asked for are unknown, for the same reason. */
+static void elf_unknown(struct ms_filerow *r, unsigned what, int rc, const char *why)
+{
+	if (what & MS_FILEINFO_SONAME) {
+		r->info.soname_rc = rc;
+		set_why(r->info.soname_why, sizeof(r->info.soname_why), why);
+	}
+	if (what & MS_FILEINFO_LIBVER) {
+		r->info.libver_rc = rc;
+		set_why(r->info.libver_why, sizeof(r->info.libver_why), why);
+	}
+}
+
+/* SONAME and LIBVER (what says which) from one open of the mapped file, its headers read once. */
+static int describe_elf(struct ms_fileinfo_ctx *c, struct ms_filerow *r, const struct ms_mapping *m,
+			unsigned what)
 {
 	struct ms_error err = { 0 };
-	int fd;
+	char why[sizeof(r->info.soname_why)];
+	int fd, rc;
 
 	if (r->name_ambiguous || !r->name_len || r->name[0] != '/') {
-		soname_unknown(r, "the name is not a path to look up");
+		elf_unknown(r, what, MS_ERR_LIMIT, "the name is not a path to look up");
 		return 0;
 	}
 	if (!c->have_root) {
@@ -105,22 +123,29 @@ static int describe_soname(struct ms_fileinfo_ctx *c, struct ms_filerow *r, cons
 		c->have_root = true;
 	}
 	if (c->root.fd < 0) {
-		soname_unknown(r, "the process's root cannot be opened");
+		elf_unknown(r, what, MS_ERR_LIMIT, "the process's root cannot be opened");
 		return 0;
 	}
-	fd = ms_mapfiles_open_mapped(c->lookups, &c->root, c->proc, m, NULL, r->info.soname_why,
-				     sizeof(r->info.soname_why), NULL);
+	if (!c->elf && !(c->elf = malloc(sizeof(*c->elf))))
+		return MS_ERR_NOMEM;
+	why[0] = '\0';
+	fd = ms_mapfiles_open_mapped(c->lookups, &c->root, c->proc, m, NULL, why, sizeof(why), NULL);
 	if (fd == MS_ERR_NOMEM)
 		return fd;
 	if (fd < 0) {
-		r->info.soname_rc = MS_ERR_LIMIT;
+		elf_unknown(r, what, MS_ERR_LIMIT, why);
 		return 0;
 	}
-	r->info.soname_rc = ms_soname_read_fd(fd, r->info.soname, &err);
+	rc = ms_elfdyn_open_fd(c->elf, fd, &err);
+	if (rc != 0)
+		elf_unknown(r, what, rc, err.msg);
+	if (rc == 0 && (what & MS_FILEINFO_SONAME) &&
+	    (r->info.soname_rc = ms_soname_of(c->elf, r->info.soname, &err)) != 0)
+		set_why(r->info.soname_why, sizeof(r->info.soname_why), err.msg);
+	if (rc == 0 && (what & MS_FILEINFO_LIBVER) &&
+	    (r->info.libver_rc = ms_verdef_of(c->elf, r->info.libver, &err)) != 0)
+		set_why(r->info.libver_why, sizeof(r->info.libver_why), err.msg);
 	close(fd);
-	if (r->info.soname_rc != 0)
-		snprintf(r->info.soname_why, sizeof(r->info.soname_why), "%.*s",
-			 (int)sizeof(r->info.soname_why) - 1, err.msg);
 	return 0;
 }
 
@@ -133,29 +158,38 @@ int ms_fileinfo_describe(struct ms_fileinfo_ctx *c, struct ms_filemap *fm,
 		what |= MS_FILEINFO_VERDICT;
 	for (size_t i = from; i < fm->count && i - from < n; i++) {
 		struct ms_filerow *r = &fm->rows[i];
+		/* A row described already gets only the parts asked for since (a column chosen). */
+		unsigned todo = r->info.described ? what & ~r->info.asked : what;
 		int rc = 0;
 
-		if (r->info.described)
+		if (r->info.described && !todo)
 			continue;
-		r->info.soname_rc = MS_END;
+		if (!r->info.described)
+			r->info.asked = 0;
+		if (todo & MS_FILEINFO_SONAME)
+			r->info.soname_rc = MS_END;
+		if (todo & MS_FILEINFO_LIBVER)
+			r->info.libver_rc = MS_END;
 		if (r->kind != MS_FILEKIND_FILE) {
+			r->info.asked |= todo;
 			r->info.described = true;
 			continue;
 		}
 		ms_version_from_name(r->name, r->name_len, r->info.filever);
-		if (what & MS_FILEINFO_BUILD_ID)
+		if (todo & MS_FILEINFO_BUILD_ID)
 			rc = describe_build_id(c, r, err);
-		if (rc == 0 && (what & MS_FILEINFO_VERDICT)) {
+		if (rc == 0 && (todo & MS_FILEINFO_VERDICT)) {
 			rc = ms_stale_judge(c->stale, c->maps, &list->items[r->first], &r->info.verdict);
 			r->info.verdict_known = rc == 0;
 			if (rc < 0)
 				ms_error_set(err, rc, ENOMEM, "out of memory for stale verdicts");
 		}
-		if (rc == 0 && (what & MS_FILEINFO_SONAME) &&
-		    describe_soname(c, r, &list->items[r->first]) < 0)
+		if (rc == 0 && (todo & (MS_FILEINFO_SONAME | MS_FILEINFO_LIBVER)) &&
+		    describe_elf(c, r, &list->items[r->first], todo) < 0)
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory looking files up");
 		if (rc < 0)
 			return rc;
+		r->info.asked |= todo;
 		r->info.described = true;
 	}
 	if (what & MS_FILEINFO_PACKAGE)

@@ -1,7 +1,8 @@
 /*
  * fileinfo.h - what a files view shows beyond the grouping (filemap.h):
- * RSS, build ID, stale verdict, SONAME and version, for the rows asked
- * about only.  You pay for what you ask for:
+ * RSS, build ID, stale verdict, SONAME, the library's own version (LIBVER)
+ * and the version the name carries (FILEVER), for the rows asked about
+ * only.  You pay for what you ask for:
  *   - RSS: one residency query (PAGEMAP_SCAN, or smaps) over the mappings
  *     of the rows asked about, in address order, summed per row;
  *   - build ID: one PROCMAP_QUERY per row, at its first mapping, with the
@@ -17,8 +18,12 @@
  *     through /proc/self/fd) and never on a file system served by someone
  *     else; for a file replaced or deleted since, its running copy
  *     through map_files (mapfiles.h, root only; soname_why says why not);
- *     then soname.h's bounded reader.  The version comes from the
- *     name alone;
+ *     then soname.h's bounded reader;
+ *   - LIBVER: the highest version definition (verdef.h), from the same
+ *     file as the SONAME; asked together, the file is opened and its
+ *     headers read once (elfdyn.h), and a file that cannot be read gives
+ *     both the same reason (libver_why);
+ *   - FILEVER comes from the name alone, for every file row;
  *   - package: filepkg.h, for the rows of the call whose package is not
  *     known yet (info.pkg_known), in one lookup of every database, and
  *     only for a process under our own root.
@@ -48,7 +53,9 @@
 #define MS_FILEINFO_VERDICT 0x2u
 #define MS_FILEINFO_SONAME 0x4u
 #define MS_FILEINFO_PACKAGE 0x8u
-#define MS_FILEINFO_ALL (MS_FILEINFO_BUILD_ID | MS_FILEINFO_VERDICT | MS_FILEINFO_SONAME | MS_FILEINFO_PACKAGE)
+#define MS_FILEINFO_LIBVER 0x10u
+#define MS_FILEINFO_ALL (MS_FILEINFO_BUILD_ID | MS_FILEINFO_VERDICT | MS_FILEINFO_SONAME | \
+			 MS_FILEINFO_PACKAGE | MS_FILEINFO_LIBVER)
 
 struct ms_fileinfo_ctx;
 

@@ -46,11 +46,22 @@ const char *ms_filerow_name(const struct ms_filerow *row, size_t *len)
 	return row->name;
 }
 
+/* A cell read from the file: "" when there is none (or not asked), "?" when unknown. */
+static const char *read_cell(const struct ms_fileinfo *info, int rc, const char *text)
+{
+	if (!info->described || rc == MS_END)
+		return "";
+	return rc == 0 ? text : "?";
+}
+
 const char *ms_fileinfo_soname_text(const struct ms_fileinfo *info)
 {
-	if (!info->described || info->soname_rc == MS_END)
-		return "";
-	return info->soname_rc == 0 ? info->soname : "?";
+	return read_cell(info, info->soname_rc, info->soname);
+}
+
+const char *ms_fileinfo_libver_text(const struct ms_fileinfo *info)
+{
+	return read_cell(info, info->libver_rc, info->libver);
 }
 
 static bool has_prefix(const struct ms_mapping *m, const char *prefix)

@@ -18,7 +18,7 @@
  * in the mappings whatever their names (probes counts the slots compared,
  * for the tests).  Rows come out in the order of their first mapping.
  *
- * Everything beyond the grouping (RSS, build ID, verdict, SONAME) is
+ * Everything beyond the grouping (RSS, build ID, verdict, SONAME, LIBVER) is
  * filled by fileinfo.h, only for the rows a front end shows.  A previous
  * map handed to ms_filemap_build lends those details to the rows of the
  * same file, so a refresh does not read them again.
@@ -36,6 +36,7 @@
 #include "base/error.h"
 #include "maps/mapping.h"
 #include "elf/soname.h"
+#include "elf/verdef.h"
 #include "pkg/pkgdb.h"
 #include "stale/stale.h"
 
@@ -53,7 +54,8 @@ const char *ms_filekind_name(enum ms_filekind kind);
 
 /* What fileinfo.h found out about a row; each part says whether it was asked. */
 struct ms_fileinfo {
-	bool described;          /* build ID, verdict and SONAME were looked at */
+	bool described;          /* the parts in asked were looked at */
+	unsigned asked;          /* MS_FILEINFO_* (fileinfo.h) described */
 	uint32_t build_id_len;
 	unsigned char build_id[MS_BUILD_ID_MAX];
 	const char *build_id_why; /* static text when there is none, or NULL */
@@ -62,6 +64,9 @@ struct ms_fileinfo {
 	int soname_rc;           /* 0, MS_END (none) or an error: soname_why says */
 	char soname[MS_SONAME_MAX + 1];
 	char soname_why[160];
+	int libver_rc;           /* as soname_rc, for the highest version definition (verdef.h) */
+	char libver[MS_VERDEF_NAME_MAX + 1];
+	char libver_why[160];
 	char filever[MS_VERSION_MAX + 1]; /* the version the name carries; "" when none */
 	bool rss_known;
 	uint64_t rss;
@@ -120,6 +125,8 @@ const char *ms_filerow_name(const struct ms_filerow *row, size_t *len);
 
 /* The SONAME cell: the name (raw bytes), "" when there is none, "?" when unknown. */
 const char *ms_fileinfo_soname_text(const struct ms_fileinfo *info);
+/* The LIBVER cell, the same way: "GLIBC_2.36", "" or "?". */
+const char *ms_fileinfo_libver_text(const struct ms_fileinfo *info);
 
 /* The row of the same file or kind as row in fm, or NULL. */
 const struct ms_filerow *ms_filemap_find(const struct ms_filemap *fm, const struct ms_filerow *row);

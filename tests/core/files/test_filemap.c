@@ -231,13 +231,26 @@ static void test_perms_union(void **state)
 		struct ms_fileinfo_ctx *ctx;
 		const struct ms_filerow *libc = NULL;
 
+		char *want;
+
 		assert_int_equal(ms_fileinfo_ctx_new(NULL, proc, maps, &ctx, &err), 0);
-		assert_int_equal(ms_fileinfo_describe(ctx, &fm, &list, 0, fm.count, MS_FILEINFO_ALL, &err), 0);
+		assert_int_equal(ms_fileinfo_describe(ctx, &fm, &list, 0, fm.count,
+						      MS_FILEINFO_ALL & ~MS_FILEINFO_LIBVER, &err), 0);
 		for (size_t i = 0; i < fm.count; i++)
 			if (fm.rows[i].info.soname_rc == 0 && !strcmp(fm.rows[i].info.soname, "libc.so.6"))
 				libc = &fm.rows[i];
 		if (!libc)
 			fail_msg("no row with the SONAME libc.so.6");
+		/* LIBVER not asked: none shown; asked later (a column chosen), the described row gets it. */
+		assert_string_equal(ms_fileinfo_libver_text(&libc->info), "");
+		assert_int_equal(ms_fileinfo_describe(ctx, &fm, &list, 0, fm.count, MS_FILEINFO_ALL, &err), 0);
+		want = tu_readelf_highest(libc->name, "GLIBC");
+		if (want)
+			assert_string_equal(ms_fileinfo_libver_text(&libc->info), want);
+		else
+			assert_int_equal(strncmp(ms_fileinfo_libver_text(&libc->info), "GLIBC_", 6), 0);
+		free(want);
+		assert_string_equal(libc->info.soname, "libc.so.6");
 		assert_true(libc->info.verdict_known);
 		assert_int_equal(libc->info.verdict.verdict, MS_STALE_OK);
 		if (ms_maps_backend(maps) == MS_BACKEND_IOCTL)
@@ -246,6 +259,8 @@ static void test_perms_union(void **state)
 		r = row_of_path(&fm, path);
 		assert_int_equal(r->info.soname_rc, MS_END);
 		assert_string_equal(r->info.soname_why, "not an ELF file");
+		assert_int_equal(r->info.libver_rc, MS_END);
+		assert_string_equal(r->info.libver_why, "not an ELF file");
 		assert_int_equal(ms_filemap_build(&again, &list, &fm, &err), 0);
 		r = ms_filemap_find(&again, libc);
 		if (!r)
