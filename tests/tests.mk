@@ -95,6 +95,7 @@ CMOCKA_TESTS = \
 	tests/cli/test_stale_metrics \
 	tests/cli/test_residency_cli \
 	tests/cli/test_files_cli \
+	tests/cli/test_libs_cli \
 	tests/cli/test_diff \
 	tests/tui/test_tui_mapview \
 	tests/tui/test_tui_filefeed \
