@@ -15,6 +15,8 @@
 #include "cli/cli.h"
 #include "cli/libs_out.h"
 #include "cli/procscan.h"
+#include "core/base/escape.h"
+#include "core/files/filematch.h"
 #include "core/files/libtable.h"
 #include "core/stale/ignore.h"
 #include "core/stale/stale.h"
@@ -52,8 +54,9 @@ static void libs_usage(void)
 	       "List every file the processes map (code only, unless --all-mappings),\n"
 	       "one line per file by device and inode: its package, the version that\n"
 	       "runs, how many processes map it, and whether it is still on disk.\n"
-	       "A PATTERN with a '/' is matched against the path, one without against\n"
-	       "the base name, then the SONAME; both take fnmatch(3) globs (libssl*).\n\n"
+	       "PATTERNs are matched as 'who' matches: with a '/', a path (the file at\n"
+	       "it now, and deleted or replaced copies that were there); without, a\n"
+	       "base name or SONAME in any directory, with fnmatch(3) globs (libssl*).\n\n"
 	       "Options:\n"
 	       "  -p, --pid=PID[,PID...] only these processes (default: every process)\n"
 	       "      --pids             list each file's processes below it\n"
@@ -141,10 +144,48 @@ static int columns(const struct libs_opts *lo, int *selected)
 	return n;
 }
 
+/* The matcher of the PATTERNs (filematch.h, as `who` matches), or NULL for none; -1 on error. */
+static int make_matcher(char **patterns, int n, const struct cli_opts *o, struct ms_filematch **out)
+{
+	struct ms_error err;
+	int i = 0;
+
+	*out = NULL;
+	if (!n)
+		return 0;
+	if (ms_filematch_new(out, &err) == 0)
+		for (; i < n; i++)
+			if (ms_filematch_add(*out, patterns[i], &err) < 0)
+				break;
+	if (i == n)
+		return 0;
+	if (err.code == MS_ERR_NOMEM) {
+		cli_error("libs: %s", err.msg);
+	} else {
+		char *shown = ms_escape_dup(patterns[i], strlen(patterns[i]), o->escape_flags);
+
+		cli_error("libs: %s: %s", shown ? shown : "?", err.msg);
+		free(shown);
+	}
+	ms_filematch_free(*out);
+	*out = NULL;
+	return -1;
+}
+
+/* Files a SONAME pattern could not judge: said once. */
+static void note_soname_unknown(const struct ms_filematch *match)
+{
+	const char *why;
+	size_t n = match ? ms_filematch_soname_unknown(match, &why) : 0;
+
+	if (n)
+		cli_error("libs: %zu file%s matched by name only, SONAME unknown (%s)", n, n == 1 ? "" : "s", why);
+}
+
 static int run(struct libs_opts *lo, char **patterns, int npatterns, const int *selected, int nsel)
 {
-	struct ms_libtable_opts to = { .scan_flags = lo->scan_flags, .patterns = (const char *const *)patterns,
-				       .npatterns = (size_t)npatterns };
+	struct ms_libtable_opts to = { .scan_flags = lo->scan_flags };
+	struct ms_filematch *match = NULL;
 	struct ms_libtable t;
 	struct ms_ignore *ignore = NULL;
 	struct ms_stale_ctx *ctx = NULL;
@@ -156,8 +197,12 @@ static int run(struct libs_opts *lo, char **patterns, int npatterns, const int *
 	int status = LIBS_EXIT_ERROR;
 
 	to.what = wanted(lo, selected, nsel, &packages);
+	if (make_matcher(patterns, npatterns, &lo->cli, &match) < 0)
+		return LIBS_EXIT_ERROR;
+	to.match = match;
 	if (ms_libtable_init(&t, &to, &err) < 0) {
 		cli_error("%s", err.msg);
+		ms_filematch_free(match);
 		return LIBS_EXIT_ERROR;
 	}
 	if (ms_ignore_load_user(&ignore, &err) < 0 || ms_stale_ctx_new(ignore, &ctx, &err) < 0) {
@@ -185,6 +230,7 @@ static int run(struct libs_opts *lo, char **patterns, int npatterns, const int *
 			cli_error("libs: PACKAGE: %s", why);
 		if (t.res_why)
 			cli_error("libs: RSS: %s for some processes; their cells are empty", t.res_why);
+		note_soname_unknown(match);
 		if (t.dropped)
 			cli_error("libs: %zu files past the first %u left out", t.dropped, MS_LIBTABLE_ROWS_MAX);
 		status = libs_print(&t, &lo->cli, selected, (size_t)nsel, lo->pids);
@@ -198,6 +244,7 @@ out:
 	ms_stale_ctx_free(ctx);
 	ms_ignore_free(ignore);
 	ms_libtable_free(&t);
+	ms_filematch_free(match);
 	return status;
 }
 

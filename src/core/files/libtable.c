@@ -2,14 +2,13 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fnmatch.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/grow.h"
 #include "base/hash.h"
+#include "files/filematch.h"
 #include "files/libtable.h"
 #include "files/libtable_res.h"
 #include "stale/ignore.h"
@@ -105,37 +104,6 @@ static int grow_slots(struct ms_libtable *t)
 	return 0;
 }
 
-int ms_libtable_match(const char *const *patterns, size_t n, const char *name, size_t len,
-		      const char *soname)
-{
-	char path[PATH_MAX + 1];
-	const char *base;
-	bool need_soname = false;
-
-	if (!n)
-		return 1;
-	len = ms_name_strip_deleted(name, len);
-	if (len > PATH_MAX)
-		len = PATH_MAX;
-	memcpy(path, name, len);
-	path[len] = '\0';
-	base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	for (size_t i = 0; i < n; i++) {
-		if (strchr(patterns[i], '/')) {
-			if (fnmatch(patterns[i], path, 0) == 0)
-				return 1;
-			continue;
-		}
-		if (fnmatch(patterns[i], base, 0) == 0)
-			return 1;
-		if (soname && fnmatch(patterns[i], soname, 0) == 0)
-			return 1;
-		need_soname |= !soname;
-	}
-	return need_soname ? -1 : 0;
-}
-
 /* The process's record, added at its first row. */
 static int record_proc(struct libtable_visit *v, struct ms_error *err)
 {
@@ -162,13 +130,22 @@ static void soname_unknown(struct ms_libtable_row *r, const char *why)
 	r->soname_why = strdup(why);
 }
 
-/* The SONAME of the file f maps, read once for its row (libtable.h). */
-static int read_soname(struct libtable_visit *v, struct ms_libtable_row *r, const struct ms_stale_file *f)
+/* The first mapping of f, as the scan saw it (names borrowed). */
+static struct ms_mapping first_mapping(const struct ms_stale_file *f)
 {
 	struct ms_mapping m = { .start = f->first_addr, .end = f->first_end, .inode = f->inode,
 				.dev_major = f->dev_major, .dev_minor = f->dev_minor,
-				.name = f->name, .name_len = f->name_len,
-				.name_ambiguous = f->name_ambiguous };
+				.name = f->name, .name_len = f->name_len, .name_ambiguous = f->name_ambiguous,
+				.build_id_len = f->build_id_len, .build_id_skipped = f->build_id_skipped };
+
+	memcpy(m.build_id, f->build_id, sizeof(m.build_id));
+	return m;
+}
+
+/* The SONAME of the file f maps, read once for its row (libtable.h). */
+static int read_soname(struct libtable_visit *v, struct ms_libtable_row *r, const struct ms_stale_file *f,
+		       const struct ms_mapping *m)
+{
 	char soname[MS_SONAME_MAX + 1], why[160] = "";
 	struct ms_error e = { 0 };
 	int fd;
@@ -186,7 +163,7 @@ static int read_soname(struct libtable_visit *v, struct ms_libtable_row *r, cons
 		return 0;
 	}
 	v->t->soname_reads++;
-	fd = ms_mapfiles_open_mapped(v->t->lookups, &v->root, v->proc, &m, NULL, why, sizeof(why), NULL);
+	fd = ms_mapfiles_open_mapped(v->t->lookups, &v->root, v->proc, m, NULL, why, sizeof(why), NULL);
 	if (fd == MS_ERR_NOMEM)
 		return fd;
 	if (fd < 0) {
@@ -204,12 +181,9 @@ static int read_soname(struct libtable_visit *v, struct ms_libtable_row *r, cons
 
 static void read_build_id(struct libtable_visit *v, struct ms_libtable_row *r, const struct ms_stale_file *f)
 {
-	struct ms_mapping m = { .start = f->first_addr, .end = f->first_end, .inode = f->inode,
-				.dev_major = f->dev_major, .dev_minor = f->dev_minor,
-				.build_id_len = f->build_id_len, .build_id_skipped = f->build_id_skipped };
+	struct ms_mapping m = first_mapping(f);
 	struct ms_error e;
 
-	memcpy(m.build_id, f->build_id, sizeof(m.build_id));
 	if (!m.build_id_len && !m.build_id_skipped && ms_maps_build_id_of(v->maps, &m, &e) < 0) {
 		r->build_id_why = "the process went away";
 		return;
@@ -230,6 +204,8 @@ static int new_row(struct libtable_visit *v, const struct ms_stale_file *f, size
 {
 	struct ms_libtable *t = v->t;
 	const struct ms_libtable_opts *o = &t->opts;
+	struct ms_mapping m = first_mapping(f);
+	struct ms_filematch_hit hit;
 	struct ms_libtable_row *r;
 	int match;
 
@@ -254,14 +230,11 @@ static int new_row(struct libtable_visit *v, const struct ms_stale_file *f, size
 	r->verdict = f->result.verdict;
 	r->soname_rc = 1;
 	t->slots[slot] = ++t->count;
-	match = ms_libtable_match(o->patterns, o->npatterns, r->name, r->name_len, NULL);
-	if ((o->what & MS_LIBTABLE_SONAME) || match < 0) {
-		if (read_soname(v, r, f) < 0)
-			return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
-		if (match < 0)
-			match = ms_libtable_match(o->patterns, o->npatterns, r->name, r->name_len,
-						  r->soname ? r->soname : "");
-	}
+	match = o->match ? ms_filematch_test(o->match, v->maps, &m, &hit) : 1;
+	if (match < 0)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
+	if (match && (o->what & MS_LIBTABLE_SONAME) && read_soname(v, r, f, &m) < 0)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
 	r->kept = match > 0;
 	t->kept += r->kept;
 	if (r->kept && (o->what & MS_LIBTABLE_BUILD_ID))

@@ -38,12 +38,12 @@
  * smaps) over the process's mappings of the rows kept; PSS reads smaps
  * text, so it is asked only when wanted.
  *
- * Patterns (opts.patterns) keep only the rows they match: a pattern with
- * a '/' matches the kernel's name (less " (deleted)") as an fnmatch(3)
- * glob; one without matches the base name, then the SONAME (read for that).
- * A row that no pattern matches is remembered, so it is never looked at
- * again, but it is not kept (kept = false), takes no residency query and
- * no package lookup.  ms_libtable_match is the one matcher.
+ * Patterns: opts.match (filematch.h, the matcher `who` uses: a path, a
+ * base name or a SONAME, with globs) keeps only the rows it matches, tested
+ * on the file's first mapping in the process that shows it first.  A row
+ * it does not match is remembered, so it is never looked at again, but it
+ * is not kept (kept = false), gets no fact beyond its verdict, and takes no
+ * residency query and no package lookup.
  *
  * Bounds: at most MS_LIBTABLE_ROWS_MAX rows (files past it are counted in
  * dropped, never added); everything is linear in the mappings read.
@@ -72,6 +72,7 @@
 
 #define MS_LIBTABLE_ROWS_MAX (1u << 20)
 
+struct ms_filematch;
 struct ms_lookup_cache;
 
 /* What to find out (opts.what). */
@@ -128,8 +129,7 @@ struct ms_libtable_row {
 struct ms_libtable_opts {
 	unsigned scan_flags;            /* MS_STALE_ALL_MAPPINGS */
 	unsigned what;                  /* MS_LIBTABLE_* */
-	const char *const *patterns;    /* borrowed; NULL or none: every row */
-	size_t npatterns;
+	struct ms_filematch *match;     /* borrowed; NULL: every row */
 };
 
 struct ms_libtable {
@@ -170,14 +170,6 @@ int ms_libtable_walk(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_
  */
 int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char **why,
 			 struct ms_error *err);
-
-/*
- * The one matcher: 1 when name (less " (deleted)") or soname (NULL: not
- * known) matches one of the patterns, 0 when none does, -1 when only the
- * SONAME could tell and soname is NULL.  No patterns: 1.
- */
-int ms_libtable_match(const char *const *patterns, size_t n, const char *name, size_t len,
-		      const char *soname);
 
 /* The row of the file (device, inode), or NULL. */
 struct ms_libtable_row *ms_libtable_find(const struct ms_libtable *t, uint32_t major, uint32_t minor,
