@@ -114,7 +114,8 @@ static void report_named(void *arg, const struct ms_error *err)
 /* What the selected columns cost (libtable.h's MS_LIBTABLE_*), and whether packages are wanted. */
 static unsigned wanted(const struct libs_opts *lo, const int *selected, int n, bool *packages)
 {
-	unsigned what = lo->pss ? MS_LIBTABLE_PSS : 0;
+	/* Process lines are named by their command, and say where each lives. */
+	unsigned what = (lo->pss ? MS_LIBTABLE_PSS : 0) | (lo->pids ? MS_LIBTABLE_PROCS : 0);
 
 	*packages = false;
 	for (int i = 0; i < n; i++) {
@@ -214,11 +215,15 @@ static int run(struct libs_opts *lo, char **patterns, int npatterns, const int *
 		goto out;
 	}
 	status = CLI_EXIT_OK;
-	/* dpkg's lists are read while the walk goes on: every row will be asked about. */
-	if (packages && ms_owner_open(&(struct ms_owner_opts){ .read_ahead = true }, &owner, &err) < 0) {
+	/*
+	 * Every row will be asked about: what dpkg's lists the index does not
+	 * spare are read while the walk goes on.
+	 */
+	if (packages && ms_owner_open(NULL, &owner, &err) < 0) {
 		cli_error("%s", err.msg);
 		status = LIBS_EXIT_ERROR;
 	}
+	ms_owner_read_ahead(owner);
 	if (status == CLI_EXIT_OK &&
 	    (ms_libtable_walk(&t, ctx, &ps.fleet, report_named, NULL, &err) < 0 ||
 	     (packages && ms_libtable_packages(&t, owner, &why, &err) < 0))) {

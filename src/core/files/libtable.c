@@ -22,7 +22,6 @@ struct libtable_visit {
 	struct ms_proc *proc;
 	struct ms_maps *maps;
 	size_t proc_index;   /* in t->procs, once recorded; SIZE_MAX before */
-	bool other_root;
 	bool have_root;
 	struct ms_lookup_root root;
 };
@@ -104,6 +103,22 @@ static int grow_slots(struct ms_libtable *t)
 	return 0;
 }
 
+/*
+ * Does the visited process live under another root?  Asked once, and only
+ * where it matters (libtable.h): the answer costs a stat of its root.
+ */
+static bool visit_other_root(struct libtable_visit *v)
+{
+	struct ms_libtable_proc *p = &v->t->procs[v->proc_index];
+
+	if (!p->root_known) {
+		p->other_root = ms_stale_ctx_other_root(v->ctx, v->proc);
+		p->has_container = p->other_root && ms_container_of(v->proc, &p->container) == 0;
+		p->root_known = true;
+	}
+	return p->other_root;
+}
+
 /* The process's record, added at its first row. */
 static int record_proc(struct libtable_visit *v, struct ms_error *err)
 {
@@ -117,10 +132,11 @@ static int record_proc(struct libtable_visit *v, struct ms_error *err)
 	p = &t->procs[t->nprocs];
 	memset(p, 0, sizeof(*p));
 	p->pid = ms_proc_pid(v->proc);
-	memcpy(p->comm, ms_proc_stat_at_open(v->proc)->comm, sizeof(p->comm));
-	p->other_root = v->other_root;
-	p->has_container = v->other_root && ms_container_of(v->proc, &p->container) == 0;
 	v->proc_index = t->nprocs++;
+	if (t->opts.what & MS_LIBTABLE_PROCS) {
+		memcpy(p->comm, ms_proc_stat_at_open(v->proc)->comm, sizeof(p->comm));
+		visit_other_root(v);
+	}
 	return 0;
 }
 
@@ -278,7 +294,9 @@ static int add_file(struct libtable_visit *v, const struct ms_stale_file *f, str
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
 	u = &r->uses[r->nuses++];
 	*u = (struct ms_libtable_use){ .proc = v->proc_index, .mappings = f->mappings };
-	if (!v->other_root && !r->host) {
+	if (r->host)
+		return 0;
+	if (!visit_other_root(v)) {
 		char *name = r->nuses > 1 ? malloc(f->name_len + 1) : NULL;
 
 		/* The first name seen from our root: the one our package databases know. */
@@ -291,7 +309,7 @@ static int add_file(struct libtable_visit *v, const struct ms_stale_file *f, str
 			r->name_ambiguous = f->name_ambiguous;
 		}
 		r->host = true;
-	} else if (!r->host && r->nuses == 1) {
+	} else if (r->nuses == 1) {
 		r->where_proc = v->proc_index;
 	}
 	return 0;
@@ -305,11 +323,8 @@ int ms_libtable_add(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_p
 				    .proc_index = SIZE_MAX };
 	int rc = ms_stale_scan(ctx, maps, t->opts.scan_flags, &files, err);
 
-	if (rc == 0) {
-		v.other_root = ms_stale_ctx_other_root(ctx, proc);
-		for (size_t i = 0; rc == 0 && i < files.count; i++)
-			rc = add_file(&v, &files.items[i], err);
-	}
+	for (size_t i = 0; rc == 0 && i < files.count; i++)
+		rc = add_file(&v, &files.items[i], err);
 	if (v.have_root)
 		ms_lookup_root_release(&v.root);
 	ms_stale_list_free(&files);

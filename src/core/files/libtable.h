@@ -13,9 +13,12 @@
  * renamed path, a bind mount) is one row, under the first name seen from a
  * process in our root (else the first name seen).  A row keeps the
  * processes that map it (uses: the process, its mappings of the file, their
- * RSS and PSS); processes are recorded once each (procs: PID, command
- * name, and where a process under another root lives, named as `stale`
- * names it, container.h).
+ * RSS and PSS); processes are recorded once each (procs: the PID; with
+ * MS_LIBTABLE_PROCS the command name and where the process lives, a
+ * container named as `stale` names it, container.h).  Whether a process
+ * lives under another root is otherwise asked only while a row it maps is
+ * not known to be mapped from our root, so a walk where every process maps
+ * the same libraries asks it of few processes.
  *
  * Facts, each computed once per row, when the row is first seen, from the
  * process that showed it (a later process never reads the file again):
@@ -80,10 +83,17 @@ struct ms_lookup_cache;
 #define MS_LIBTABLE_BUILD_ID 0x2u
 #define MS_LIBTABLE_RSS 0x4u
 #define MS_LIBTABLE_PSS 0x8u /* from smaps: RSS then comes from smaps too */
+/*
+ * Each process's command name and where it lives: a read of its stat and
+ * a stat of its root, per process.  Without it a process record has its
+ * PID, and where it lives only when a row needed to know (root_known).
+ */
+#define MS_LIBTABLE_PROCS 0x10u
 
 struct ms_libtable_proc {
 	pid_t pid;
-	char comm[64];       /* raw, from stat */
+	char comm[64];       /* raw, from stat, with MS_LIBTABLE_PROCS; else "" */
+	bool root_known;     /* other_root was asked (always with MS_LIBTABLE_PROCS) */
 	bool other_root;     /* lives under another root than ours */
 	bool has_container;  /* other_root, and its engine is known */
 	struct ms_container container;
