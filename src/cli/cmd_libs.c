@@ -58,7 +58,7 @@ static void libs_usage(void)
 	       "it now, and deleted or replaced copies that were there); without, a\n"
 	       "base name or SONAME in any directory, with fnmatch(3) globs (libssl*).\n\n"
 	       "Options:\n"
-	       "  -p, --pid=PID[,PID...] only these processes (default: every process)\n"
+	       "      --pid=PID[,PID...] only these processes (default: every process)\n"
 	       "      --pids             list each file's processes below it\n"
 	       "      --all-mappings     data files too, not only executable mappings\n"
 	       "      --pss              add PSS, from smaps (a text read per process)\n"
