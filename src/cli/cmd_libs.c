@@ -105,12 +105,6 @@ static int libs_own(void *ctx, int opt, const char *arg)
 	}
 }
 
-static void report_named(void *arg, const struct ms_error *err)
-{
-	(void)arg;
-	cli_error("%s", err->msg);
-}
-
 /* What the selected columns cost (libtable.h's MS_LIBTABLE_*), and whether packages are wanted. */
 static unsigned wanted(const struct libs_opts *lo, const int *selected, int n, bool *packages)
 {
@@ -192,6 +186,8 @@ static int run(struct libs_opts *lo, char **patterns, int npatterns, const int *
 	struct ms_stale_ctx *ctx = NULL;
 	struct ms_owner *owner = NULL;
 	struct procscan ps;
+	struct ms_proc *proc;
+	struct ms_maps *maps;
 	struct ms_error err;
 	const char *why = NULL;
 	bool packages;
@@ -224,9 +220,19 @@ static int run(struct libs_opts *lo, char **patterns, int npatterns, const int *
 		status = LIBS_EXIT_ERROR;
 	}
 	ms_owner_read_ahead(owner);
-	if (status == CLI_EXIT_OK &&
-	    (ms_libtable_walk(&t, ctx, &ps.fleet, report_named, NULL, &err) < 0 ||
-	     (packages && ms_libtable_packages(&t, owner, &why, &err) < 0))) {
+	while (status == CLI_EXIT_OK && procscan_next(&ps, &proc, &maps)) {
+		int rc = ms_libtable_add(&t, ctx, proc, maps, &err);
+
+		ms_maps_close(maps);
+		ms_proc_close(proc);
+		if (rc == MS_ERR_NOMEM) {
+			cli_error("%s", err.msg);
+			status = LIBS_EXIT_ERROR;
+		} else if (rc < 0) {
+			procscan_note_error(&ps, &err);
+		}
+	}
+	if (status == CLI_EXIT_OK && packages && ms_libtable_packages(&t, owner, &why, &err) < 0) {
 		cli_error("%s", err.msg);
 		status = LIBS_EXIT_ERROR;
 	}

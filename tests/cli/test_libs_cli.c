@@ -18,6 +18,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "jsoncheck.h"
+
 #include "msrun.h"
 #include "fixture_client.h"
 #include "testutil.h"
@@ -93,23 +95,13 @@ static int run(struct fx *fx, const char *const *args)
 	return msrun_capture(args, NULL, &fx->out, NULL);
 }
 
-static json_t *parse(const char *text)
-{
-	json_error_t jerr;
-	json_t *root = json_loads(text, 0, &jerr);
-
-	if (!root)
-		fail_msg("bad JSON (%s) in: %s", jerr.text, text);
-	return root;
-}
-
 /* The "libraries" array of libs -J with args (a NULL-terminated list after "libs"). */
 static json_t *libs_json(struct fx *fx, const char *const *args, json_t **root)
 {
 	json_t *rows;
 
 	assert_int_equal(run(fx, args), 0);
-	*root = parse(fx->out);
+	*root = jc_parse(fx->out);
 	rows = json_object_get(*root, "libraries");
 	assert_true(json_is_array(rows));
 	return rows;

@@ -333,36 +333,6 @@ int ms_libtable_add(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_p
 	return rc;
 }
 
-int ms_libtable_walk(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_fleet *fleet,
-		     void (*named_failed)(void *arg, const struct ms_error *err), void *arg,
-		     struct ms_error *err)
-{
-	struct ms_proc *proc;
-	struct ms_maps *maps;
-	struct ms_error why;
-	int rc;
-
-	for (;;) {
-		rc = ms_fleet_next(fleet, &proc, &maps, &why);
-		if (rc == MS_FLEET_DONE)
-			return 0;
-		if (rc == MS_FLEET_NAMED_FAILED) {
-			if (named_failed)
-				named_failed(arg, &why);
-			continue;
-		}
-		rc = ms_libtable_add(t, ctx, proc, maps, &why);
-		ms_maps_close(maps);
-		ms_proc_close(proc);
-		if (rc == MS_ERR_NOMEM) {
-			*err = why;
-			return rc;
-		}
-		if (rc < 0 && ms_fleet_note_error(fleet, &why) && named_failed)
-			named_failed(arg, &why);
-	}
-}
-
 static bool wants_package(const struct ms_libtable_row *r)
 {
 	return r->kept && r->host && !r->name_ambiguous && r->name[0] == '/';

@@ -54,9 +54,8 @@
  * before display.
  *
  * Errors: ms_libtable_add returns MS_ERR_NOMEM, or the scan's error for a
- * process that went away or cannot be read (the caller counts it; what was
- * added stays).  ms_libtable_walk passes a named PID that cannot be read
- * to named_failed and goes on; 0 or MS_ERR_NOMEM.
+ * process that went away or cannot be read (the caller counts it, as the
+ * fleet walk does: ms_fleet_note_error; what was added stays).
  */
 #ifndef MAPSCOPE_LIBTABLE_H
 #define MAPSCOPE_LIBTABLE_H
@@ -68,7 +67,7 @@
 
 #include "base/error.h"
 #include "elf/soname.h"
-#include "maps/fleet.h"
+#include "maps/maps.h"
 #include "pkg/owner.h"
 #include "proc/container.h"
 #include "stale/stale.h"
@@ -167,11 +166,6 @@ void ms_libtable_free(struct ms_libtable *t);
 /* One process's files into the table (see above). */
 int ms_libtable_add(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_proc *proc,
 		    struct ms_maps *maps, struct ms_error *err);
-
-/* ms_libtable_add over every process of the fleet walk. */
-int ms_libtable_walk(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_fleet *fleet,
-		     void (*named_failed)(void *arg, const struct ms_error *err), void *arg,
-		     struct ms_error *err);
 
 /*
  * The package of every kept row a process in our root maps, in one lookup

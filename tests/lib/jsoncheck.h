@@ -1,0 +1,14 @@
+/*
+ * jsoncheck.h - what the tests of JSON output share: parse a command's
+ * output with jansson, failing the running cmocka test (with the text)
+ * when it is not JSON.
+ */
+#ifndef MAPSCOPE_TESTS_JSONCHECK_H
+#define MAPSCOPE_TESTS_JSONCHECK_H
+
+#include <jansson.h>
+
+/* The parsed document (json_decref it), or the test fails. */
+json_t *jc_parse(const char *text);
+
+#endif
