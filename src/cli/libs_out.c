@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/colwriter.h"
 #include "cli/libs_out.h"
 #include "cli/pkgcells.h"
 #include "core/base/escape.h"
@@ -83,6 +84,8 @@ static bool row_res_known(const struct ms_libtable_row *r)
 	return r->nuses > 0;
 }
 
+static const struct ms_pkg not_packaged = { .found = false };
+
 /* Cell text of a file line; NULL for an empty cell (null in JSON). */
 static char *row_cell(const struct ms_libtable *t, int col, const struct ms_libtable_row *r,
 		      const struct cli_opts *o)
@@ -101,9 +104,9 @@ static char *row_cell(const struct ms_libtable *t, int col, const struct ms_libt
 	case LIBCOL_INSTALLED:
 	case LIBCOL_PKGSOURCE:
 	case LIBCOL_VENDORED:
-		if (!r->pkg)
+		if (!r->pkg_known || r->pkg_why)
 			return NULL;
-		return pkgcell_text(o, (enum pkgcell)(col - LIBCOL_PACKAGE), r->pkg);
+		return pkgcell_text(o, (enum pkgcell)(col - LIBCOL_PACKAGE), r->pkg ? r->pkg : &not_packaged);
 	case LIBCOL_BUILDID:
 		if (!r->build_id_len)
 			return NULL;
@@ -178,19 +181,28 @@ static int row_cmp(const void *a, const void *b)
 	return x->inode < y->inode ? -1 : x->inode > y->inode;
 }
 
+/* The kept rows in print order (by name), or NULL when out of memory; *n of them. */
+static const struct ms_libtable_row **sorted_rows(const struct ms_libtable *t, size_t *n)
+{
+	const struct ms_libtable_row **order = calloc(t->kept ? t->kept : 1, sizeof(*order));
+
+	*n = 0;
+	if (!order)
+		return NULL;
+	for (size_t i = 0; i < t->count; i++)
+		if (t->rows[i].kept && t->rows[i].nuses)
+			order[(*n)++] = &t->rows[i];
+	qsort(order, *n, sizeof(*order), row_cmp);
+	return order;
+}
+
 static int fill(struct libscols_table *tb, const struct ms_libtable *t, const struct cli_opts *o,
 		const int *selected, size_t nselected, bool pids)
 {
-	const struct ms_libtable_row **order = calloc(t->kept ? t->kept : 1, sizeof(*order));
-	size_t n = 0;
-	int rc = 0;
+	size_t n;
+	const struct ms_libtable_row **order = sorted_rows(t, &n);
+	int rc = order ? 0 : -1;
 
-	if (!order)
-		return -1;
-	for (size_t i = 0; i < t->count; i++)
-		if (t->rows[i].kept && t->rows[i].nuses)
-			order[n++] = &t->rows[i];
-	qsort(order, n, sizeof(*order), row_cmp);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		struct libscols_line *ln = add_line(tb, NULL, t, o, selected, nselected, order[i], NULL);
 
@@ -204,12 +216,51 @@ static int fill(struct libscols_table *tb, const struct ms_libtable *t, const st
 	return rc;
 }
 
+/* The same lines through the streaming writer (no tree): a table of 65,000 files stays cheap. */
+static int stream(struct colw *w, const struct ms_libtable *t, const struct cli_opts *o,
+		  const int *selected, size_t nselected)
+{
+	size_t n;
+	const struct ms_libtable_row **order = sorted_rows(t, &n);
+	int rc = order ? 0 : -1;
+
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		for (size_t c = 0; c < nselected && rc == 0; c++) {
+			char *text = row_cell(t, selected[c], order[i], o);
+
+			rc = colw_cell(w, text ? text : "", text ? strlen(text) : 0);
+			free(text);
+		}
+		if (rc == 0)
+			rc = colw_row_end(w);
+	}
+	free(order);
+	return rc < 0 ? -1 : colw_finish(w);
+}
+
 int libs_print(const struct ms_libtable *t, const struct cli_opts *o, const int *selected,
 	       size_t nselected, bool pids)
 {
-	struct libscols_table *tb = cli_table_new(o, "libraries", libcols, selected, nselected);
+	struct cli_column cols[LIBCOL_COUNT];
+	struct libscols_table *tb;
+	struct colw *w = NULL;
 	int status;
 
+	/* A tree only where there are child lines. */
+	memcpy(cols, libcols, sizeof(cols));
+	if (!pids)
+		cols[LIBCOL_NAME].flags &= ~SCOLS_FL_TREE;
+	status = pids ? CLI_EXIT_OK : cli_writer_new(o, "libraries", cols, selected, nselected, 1024, &w);
+	if (status != CLI_EXIT_OK)
+		return CLI_EXIT_USAGE;
+	if (w) {
+		status = stream(w, t, o, selected, nselected);
+		colw_free(w);
+		if (status < 0)
+			cli_error("libs: out of memory");
+		return cli_stdout_done(status < 0) == CLI_EXIT_OK ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	}
+	tb = cli_table_new(o, "libraries", cols, selected, nselected);
 	if (!tb)
 		return CLI_EXIT_USAGE;
 	if (fill(tb, t, o, selected, nselected, pids) < 0) {

@@ -379,13 +379,15 @@ int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char 
 
 		if (!wants_package(r))
 			continue;
+		r->pkg_known = true;
+		if (!found[at++].found)
+			continue;
 		r->pkg = malloc(sizeof(*r->pkg));
 		if (!r->pkg) {
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
 			break;
 		}
-		*r->pkg = found[at++];
-		r->pkg_known = true;
+		*r->pkg = found[at - 1];
 	}
 	free(paths);
 	free(lens);

@@ -126,7 +126,7 @@ struct ms_libtable_row {
 	unsigned char build_id[MS_BUILD_ID_MAX];
 	const char *build_id_why; /* static text when there is none */
 	bool pkg_known;
-	struct ms_pkg *pkg;  /* when pkg_known and asked: found or "not packaged" */
+	struct ms_pkg *pkg;  /* the owner; NULL with pkg_known and no pkg_why: not packaged */
 	const char *pkg_why; /* static text when it could not be asked */
 	struct ms_libtable_use *uses;
 	size_t nuses;
