@@ -140,6 +140,8 @@ static int record_proc(struct libtable_visit *v, struct ms_error *err)
 	return 0;
 }
 
+_Static_assert(MS_LIBTABLE_SONAME_READS == 8192, "the reason names the bound");
+
 static void soname_unknown(struct ms_libtable_row *r, const char *why)
 {
 	r->soname_rc = MS_ERR_LIMIT;
@@ -176,6 +178,10 @@ static int read_soname(struct libtable_visit *v, struct ms_libtable_row *r, cons
 	}
 	if (v->root.fd < 0) {
 		soname_unknown(r, "the process's root cannot be opened");
+		return 0;
+	}
+	if (v->t->soname_reads >= MS_LIBTABLE_SONAME_READS) {
+		soname_unknown(r, "too many files: SONAMEs are read for the first 8192");
 		return 0;
 	}
 	v->t->soname_reads++;

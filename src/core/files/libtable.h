@@ -28,7 +28,10 @@
  *     from the very file mapped as the files view reads it (fileinfo.h:
  *     the file at the path under the process's root when it is the mapped
  *     inode, never on a daemon-served file system; else the running copy
- *     through map_files, root only; soname_why says why not);
+ *     through map_files, root only; soname_why says why not), for at
+ *     most MS_LIBTABLE_SONAME_READS files: a user's process that maps
+ *     65,000 files costs no more than that, and past it a SONAME is
+ *     unknown with the reason;
  *   - the build ID (MS_LIBTABLE_BUILD_ID), from the kernel
  *     (ms_maps_build_id_of), which never reads a file on a daemon-served
  *     file system;
@@ -73,6 +76,8 @@
 #include "stale/stale.h"
 
 #define MS_LIBTABLE_ROWS_MAX (1u << 20)
+/* SONAMEs read in one table's life (each a lookup and a few reads). */
+#define MS_LIBTABLE_SONAME_READS 8192u
 
 struct ms_filematch;
 struct ms_lookup_cache;
