@@ -126,7 +126,7 @@ static unsigned wanted(const struct libs_opts *lo, const int *selected, int n, b
 	return what;
 }
 
-/* The columns: the defaults, with PSS added by --pss unless -o says otherwise. */
+/* The columns: the defaults or -o's, and PSS at the end with --pss unless -o has it. */
 static int columns(const struct libs_opts *lo, int *selected)
 {
 	const int *defaults = lo->pids ? libs_pid_defaults : libs_defaults;
@@ -134,7 +134,11 @@ static int columns(const struct libs_opts *lo, int *selected)
 	int n = cli_columns_parse(lo->cli.columns, libcols, LIBCOL_COUNT, defaults, ndefaults, selected,
 				  CLI_MAX_COLUMNS);
 
-	if (n > 0 && lo->pss && !lo->cli.columns && n < CLI_MAX_COLUMNS)
+	bool has_pss = false;
+
+	for (int i = 0; i < n; i++)
+		has_pss |= selected[i] == LIBCOL_PSS;
+	if (n > 0 && lo->pss && !has_pss && n < CLI_MAX_COLUMNS)
 		selected[n++] = LIBCOL_PSS;
 	return n;
 }
