@@ -51,6 +51,11 @@
  * is not kept (kept = false), gets no fact beyond its verdict, and takes no
  * residency query and no package lookup.
  *
+ * A table only grows: processes that exit keep their uses.  A view that
+ * refreshes builds a new table over one whole walk (spread over ticks, one
+ * ms_libtable_add at a time, with ms_stale_ctx_forget between walks so
+ * verdicts see the disk as it is) and swaps it in when the walk ends.
+ *
  * Bounds: at most MS_LIBTABLE_ROWS_MAX rows (files past it are counted in
  * dropped, never added); everything is linear in the mappings read.
  * Nothing here prints; names, SONAMEs and packages are raw bytes: escape
