@@ -90,9 +90,7 @@ static int teardown(void **state)
 
 static int run(struct fx *fx, const char *const *args)
 {
-	free(fx->out);
-	fx->out = NULL;
-	return msrun_capture(args, NULL, &fx->out, NULL);
+	return jc_run(&fx->out, args);
 }
 
 /* The "libraries" array of libs -J with args (a NULL-terminated list after "libs"). */

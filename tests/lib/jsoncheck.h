@@ -11,4 +11,7 @@
 /* The parsed document (json_decref it), or the test fails. */
 json_t *jc_parse(const char *text);
 
+/* Run mapscope with args, its output in *out (freed first): msrun_capture's status. */
+int jc_run(char **out, const char *const *args);
+
 #endif
