@@ -620,6 +620,26 @@ signal.pause()"; then
 	stop_last
 }
 
+# ---- libs over the fleet ------------------------------------------------------------------
+# libs_fleet_row "PID PID..." PID,PID,...: `libs` (one line per mapped file, its
+# package and running version, PROCS, verdict) against lsof -nP over the same
+# processes, both listing what they map.  Checked first: both count the
+# same holders of the fleet's deleted copies (libs sums the PROCS of
+# those rows: each copy is its own file; lsof lists their PIDs).
+libs_fleet_row() {
+	local pids=$1 commas=$2 case="libs vs lsof -nP, $FLEET processes" ours theirs
+	ours=$("$MS_BIN" libs --pid="$commas" -r -n -o NAME,PROCS 2>/dev/null |
+		awk -v dir="$tmp/fleet/" 'index($1, dir) == 1 { n += $2 } END { print n + 0 }')
+	theirs=$(lsof -nP -p "$commas" 2>/dev/null | awk -v dir="$tmp/fleet/" 'index($0, dir) { print $2 }' |
+		sort -u | wc -l)
+	say "fleet: libs counts $ours holders of deleted copies; lsof shows $theirs"
+	if [ "$ours" = 0 ] || [ "$ours" != "$theirs" ]; then
+		row "$case" "libs $ours, lsof $theirs" ">= 5x faster" "FAIL (not the same files)"
+		return
+	fi
+	speed_row "$case" judge "$MS_BIN libs --pid=$commas" "lsof -nP -p $commas" 5 "libs"
+}
+
 # ---- the fleet ------------------------------------------------------------------------------
 fleet_cases() {
 	local case="stale vs lsof -nP, $FLEET processes" pids commas found del
@@ -661,6 +681,7 @@ fleet_cases() {
 		speed_row "floor: reading dpkg's list files, as a command, vs lsof -nP" info \
 			"$BENCH_BIN/ms-bench-engine read-lists /var/lib/dpkg" "lsof -nP -p $commas" 10 "stale.floor.lists"
 	fi
+	libs_fleet_row "$pids" "$commas"
 	# The lookup alone over every file the fleet maps: its deleted copies are
 	# packaged by nobody, which the index of dpkg's lists says (the full
 	# scan, the other number, is what says it without the index).

@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{ "at", cmd_at, "at PID ADDR...  the mapping, file offset (and symbol) at addresses" },
 	{ "stale", cmd_stale, "stale [PID...]  processes that map deleted or replaced files" },
 	{ "who", cmd_who, "who FILE        the processes that map FILE" },
+	{ "libs", cmd_libs, "libs [PATTERN]  every mapped file, one line each: package, version, processes" },
 	{ "snapshot", cmd_snapshot, "snapshot PID    save a process's map as a JSON document" },
 	{ "record", cmd_record, "record PID      append each change of a process's map to a JSON-lines file" },
 	{ "diff", cmd_diff, "diff A B        compare two snapshots or live processes" },

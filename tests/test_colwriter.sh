@@ -1,6 +1,6 @@
 #!/bin/bash
-# `mapscope list` prints through the streaming column writer (src/cli/
-# colwriter.h) when its output is not a terminal, and through libsmartcols
+# `mapscope list` (and `libs` without --pids) prints through the streaming
+# column writer (src/cli/colwriter.h) when its output is not a terminal, and through libsmartcols
 # when MAPSCOPE_OUTPUT=smartcols says so.  The two must agree byte for byte,
 # on every output mode and column subset, for:
 #   - the hostile fixture: escape sequences, C1, bidi, invalid UTF-8,
@@ -49,15 +49,16 @@ start() {
 	fi
 }
 
-# same ARGS...: both writers, byte for byte.
+# same ARGS...: both writers, byte for byte (of `mapscope $SAME_CMD`, list by default).
 same() {
-	"$BIN" list "$@" > "$tmp/fast" 2> "$tmp/fast.err"
+	local cmd=${SAME_CMD:-list}
+	"$BIN" "$cmd" "$@" > "$tmp/fast" 2> "$tmp/fast.err"
 	local rc_fast=$?
-	MAPSCOPE_OUTPUT=smartcols "$BIN" list "$@" > "$tmp/scols" 2> "$tmp/scols.err"
+	MAPSCOPE_OUTPUT=smartcols "$BIN" "$cmd" "$@" > "$tmp/scols" 2> "$tmp/scols.err"
 	local rc_scols=$?
 	checked=$((checked + 1))
 	if [ $rc_fast -ne $rc_scols ] || ! cmp -s "$tmp/fast" "$tmp/scols"; then
-		echo "FAIL: list $* (LC_ALL=${LC_ALL:-}): the writers differ (exit $rc_fast vs $rc_scols)"
+		echo "FAIL: $cmd $* (LC_ALL=${LC_ALL:-}): the writers differ (exit $rc_fast vs $rc_scols)"
 		cmp "$tmp/fast" "$tmp/scols" | head -n 3
 		diff "$tmp/fast" "$tmp/scols" | head -n 6 | cat -A | cut -c1-200
 		failed=1
@@ -134,6 +135,16 @@ for loc in C.UTF-8 C; do
 	export LC_ALL=$loc
 	cases "$hostile_pid"
 	cases "$wide_pid"
+done
+# libs prints its flat table through the writer too (a tree, --pids, only through libsmartcols).
+for loc in C.UTF-8 C; do
+	export LC_ALL=$loc
+	for pid in "$hostile_pid" "$wide_pid"; do
+		SAME_CMD=libs same --pid="$pid" --all-mappings
+		SAME_CMD=libs same --pid="$pid" --all-mappings -r
+		SAME_CMD=libs same --pid="$pid" --all-mappings -n -b -o +SONAME,BUILDID,RSS,INODE
+		SAME_CMD=libs same --pid="$pid" --all-mappings -J -o +PKGSRC,MAPS,RSS,DEV,WHY
+	done
 done
 export LC_ALL=C.UTF-8
 same "$many_pid"

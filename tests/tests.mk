@@ -15,6 +15,7 @@ tests_libms_test_a_SOURCES = \
 	tests/lib/fixture_client.c tests/lib/fixture_client.h \
 	tests/lib/resfix.c tests/lib/resfix.h \
 	tests/lib/snapfix.c tests/lib/snapfix.h \
+	tests/lib/jsoncheck.c tests/lib/jsoncheck.h \
 	tests/lib/fuse_server.c tests/lib/fuse_server.h \
 	tests/lib/safe_text.h
 LDADD = tests/libms-test.a $(TUI_LIBS) $(CORE_LIBS) $(CMOCKA_LIBS)
@@ -103,6 +104,7 @@ CMOCKA_TESTS = \
 	tests/cli/test_stale_metrics \
 	tests/cli/test_residency_cli \
 	tests/cli/test_files_cli \
+	tests/cli/test_libs_cli \
 	tests/cli/test_diff \
 	tests/tui/test_tui_mapview \
 	tests/tui/test_tui_filefeed \

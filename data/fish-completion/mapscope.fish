@@ -1,7 +1,7 @@
 # fish completion for mapscope.  tests/test_completion_shells.sh checks it
 # against every command's --help.
 
-set -l mapscope_commands list at stale who snapshot record diff
+set -l mapscope_commands list at stale who libs snapshot record diff
 
 function __mapscope_pids
     for p in /proc/[0-9]*
@@ -23,6 +23,8 @@ function __mapscope_columns
             printf '%s\n' CHANGE FIELDS WAS OLDRSS RSSDIFF SWAPDIFF $maps
         case stale
             printf '%s\n' NAME PID UNIT VERDICT WHY MAPS EXE DEV INODE BUILDID
+        case libs
+            printf '%s\n' NAME SONAME PACKAGE VERSION INSTALLED PKGSRC VENDORED BUILDID PROCS PID MAPS RSS PSS VERDICT WHY WHERE DEV INODE
     end
 end
 
@@ -34,6 +36,7 @@ complete -c mapscope -n $none -a list -d 'the mappings of a process'
 complete -c mapscope -n $none -a at -d 'the mapping, file offset (and symbol) at addresses'
 complete -c mapscope -n $none -a stale -d 'processes that map deleted or replaced files'
 complete -c mapscope -n $none -a who -d 'the processes that map FILE'
+complete -c mapscope -n $none -a libs -d 'every mapped file, one line each: package, version, processes'
 complete -c mapscope -n $none -a snapshot -d "save a process's map as a JSON document"
 complete -c mapscope -n $none -a record -d "append each change of a process's map to a JSON-lines file"
 complete -c mapscope -n $none -a diff -d 'compare two snapshots or live processes'
@@ -48,14 +51,14 @@ complete -c mapscope -s h -l help -d 'this help'
 complete -c mapscope -l backend -x -a 'auto ioctl text' -d 'where mappings are read from'
 
 # The table options, and each command's own.
-for cmd in list at who diff stale
+for cmd in list at who diff stale libs
     set -l on "__fish_seen_subcommand_from $cmd"
     complete -c mapscope -n $on -s o -l output -x -a "(__mapscope_columns $cmd)" -d 'columns to show; +COLUMNS adds to the default'
     complete -c mapscope -n $on -s J -l json -d 'JSON output'
     complete -c mapscope -n $on -s r -l raw -d 'raw output'
     complete -c mapscope -n $on -s n -l noheadings -d 'no column headings'
 end
-for cmd in list at who diff
+for cmd in list at who diff libs
     complete -c mapscope -n "__fish_seen_subcommand_from $cmd" -s b -l bytes -d 'sizes in bytes'
 end
 for cmd in list who
@@ -96,3 +99,9 @@ complete -c mapscope -n $record -l force -d 'continue FILE even if another user 
 set -l diff '__fish_seen_subcommand_from diff'
 complete -c mapscope -n $diff -l residency -d 'compare RSS and swap too'
 complete -c mapscope -n $diff -F -a '(__mapscope_pids)'
+
+set -l libs '__fish_seen_subcommand_from libs'
+complete -c mapscope -n $libs -l pid -x -a '(__mapscope_pids)' -d 'only these processes'
+complete -c mapscope -n $libs -l pids -d "list each file's processes below it"
+complete -c mapscope -n $libs -l all-mappings -d 'data files too, not only executable mappings'
+complete -c mapscope -n $libs -l pss -d 'add PSS, from smaps'

@@ -180,6 +180,7 @@ int cmd_list(int argc, char **argv);
 int cmd_at(int argc, char **argv);
 int cmd_stale(int argc, char **argv);
 int cmd_who(int argc, char **argv);
+int cmd_libs(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_diff(int argc, char **argv);

@@ -8,13 +8,16 @@ libmapscope_cli_a_SOURCES = \
 	src/cli/mapcols.c src/cli/mapcols.h \
 	src/cli/procscan.c src/cli/procscan.h \
 	src/cli/stale_out.c src/cli/stale_out.h \
+	src/cli/pkgcells.c src/cli/pkgcells.h \
+	src/cli/libs_out.c src/cli/libs_out.h \
 	src/cli/stale_metrics.c src/cli/stale_metrics.h \
 	src/cli/cmd_list.c \
 	src/cli/cmd_list_files.c src/cli/filecols.h \
 	src/cli/cmd_at.c \
 	src/cli/cmd_snapshot.c src/cli/cmd_record.c src/cli/cmd_diff.c \
 	src/cli/cmd_stale.c \
-	src/cli/cmd_who.c src/cli/who_pkg.c src/cli/who_pkg.h
+	src/cli/cmd_who.c src/cli/who_pkg.c src/cli/who_pkg.h \
+	src/cli/cmd_libs.c
 libmapscope_cli_a_CFLAGS = $(AM_CFLAGS) $(SMARTCOLS_CFLAGS)
 CLI_LIBS = libmapscope-cli.a $(SMARTCOLS_LIBS)
 

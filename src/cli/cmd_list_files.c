@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/filecols.h"
+#include "cli/pkgcells.h"
 #include "core/elf/buildid.h"
 #include "core/base/escape.h"
 #include "core/files/fileinfo.h"
@@ -49,36 +50,18 @@ void filecols_help(void)
 	cli_columns_help(filecols, FILECOL_COUNT);
 }
 
-static char *escaped_field(const struct cli_opts *o, const char *field, size_t size)
-{
-	return ms_escape_dup(field, strnlen(field, size), o->escape_flags);
-}
-
 /*
  * The package cells: "" (null in JSON) where nothing was asked (anonymous
- * memory, another root) or where the answer has no such part.
+ * memory, another root).
  */
+_Static_assert(FILECOL_VENDORED - FILECOL_PACKAGE == PKGCELL_VENDORED &&
+	       FILECOL_INSTALLED - FILECOL_PACKAGE == PKGCELL_INSTALLED, "package columns in pkgcells.h's order");
+
 static char *package_cell(const struct cli_opts *o, int col, const struct ms_filerow *r)
 {
-	const struct ms_pkg *pkg = &r->info.pkg;
+	bool asked = r->info.pkg_known && !r->info.pkg_why;
 
-	if (!r->info.pkg_known || r->info.pkg_why)
-		return strdup("");
-	if (col == FILECOL_PKGSOURCE)
-		return strdup(ms_pkg_source_name(pkg->found ? pkg->source : MS_PKG_SOURCE_NONE));
-	if (!pkg->found)
-		return strdup(col == FILECOL_PACKAGE ? "not packaged" : "");
-	switch (col) {
-	case FILECOL_PACKAGE: return escaped_field(o, pkg->name, sizeof(pkg->name));
-	case FILECOL_INSTALLED: return escaped_field(o, pkg->version, sizeof(pkg->version));
-	case FILECOL_VENDORED: return pkg->vendored ? escaped_field(o, pkg->name, sizeof(pkg->name)) : strdup("");
-	default: break;
-	}
-	if (pkg->running_state == MS_PKG_RUNNING_UNKNOWN)
-		return strdup(o->json ? "" : "unknown");
-	if (pkg->running_state == MS_PKG_RUNNING_KNOWN)
-		return escaped_field(o, pkg->running, sizeof(pkg->running));
-	return escaped_field(o, pkg->version, sizeof(pkg->version));
+	return pkgcell_text(o, (enum pkgcell)(col - FILECOL_PACKAGE), asked ? &r->info.pkg : NULL);
 }
 
 static char *render(const struct cli_opts *o, int col, const struct ms_filerow *r)

@@ -67,6 +67,8 @@ libmapscope_core_a_SOURCES = \
 	src/core/files/fileinfo.c src/core/files/fileinfo.h \
 	src/core/files/filepkg.c src/core/files/filepkg.h \
 	src/core/files/filematch.c src/core/files/filematch.h \
+	src/core/files/libtable.c src/core/files/libtable.h \
+	src/core/files/libtable_res.c src/core/files/libtable_res.h \
 	src/core/snap/snapshot.c src/core/snap/snapshot.h \
 	src/core/snap/snapshot_read.c \
 	src/core/snap/snapshot_write.c src/core/snap/snapshot_write.h \

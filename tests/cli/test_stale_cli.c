@@ -15,6 +15,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "jsoncheck.h"
+
 #include "msrun.h"
 #include "fixture_client.h"
 #include "testutil.h"
@@ -67,19 +69,7 @@ static int teardown(void **state)
 
 static int run(struct fx *fx, const char *const *args)
 {
-	free(fx->out);
-	fx->out = NULL;
-	return msrun_capture(args, NULL, &fx->out, NULL);
-}
-
-static json_t *parse(const char *text)
-{
-	json_error_t jerr;
-	json_t *root = json_loads(text, 0, &jerr);
-
-	if (!root)
-		fail_msg("bad JSON (%s) in: %s", jerr.text, text);
-	return root;
+	return jc_run(&fx->out, args);
 }
 
 /* The object in array arr whose key equals the string s, or NULL. */
@@ -105,7 +95,7 @@ static void test_stale_exit_and_json(void **state)
 	json_t *root, *procs, *proc, *file;
 
 	assert_int_equal(run(fx, ok_args), 0);
-	root = parse(fx->out);
+	root = jc_parse(fx->out);
 	procs = json_object_get(root, "processes");
 	assert_true(json_is_array(procs));
 	assert_int_equal(json_array_size(procs), 0);
@@ -113,7 +103,7 @@ static void test_stale_exit_and_json(void **state)
 
 	assert_int_equal(unlink(fx->lib), 0);
 	assert_int_equal(run(fx, ok_args), 1);
-	root = parse(fx->out);
+	root = jc_parse(fx->out);
 	procs = json_object_get(root, "processes");
 	assert_int_equal(json_array_size(procs), 1);
 	proc = json_array_get(procs, 0);
@@ -137,7 +127,7 @@ static void test_stale_show_all_and_by_file(void **state)
 	char deleted[4200];
 
 	assert_int_equal(run(fx, all), 0);
-	root = parse(fx->out);
+	root = jc_parse(fx->out);
 	proc = json_array_get(json_object_get(root, "processes"), 0);
 	assert_non_null(proc);
 	file = find_by(json_object_get(proc, "children"), "name", fx->lib);
@@ -149,7 +139,7 @@ static void test_stale_show_all_and_by_file(void **state)
 
 	assert_int_equal(unlink(fx->lib), 0);
 	assert_int_equal(run(fx, by_file), 1);
-	root = parse(fx->out);
+	root = jc_parse(fx->out);
 	files = json_object_get(root, "files");
 	snprintf(deleted, sizeof(deleted), "%s (deleted)", fx->lib);
 	file = find_by(files, "name", deleted);
@@ -299,7 +289,7 @@ static void test_who_by_hard_link(void **state)
 
 	assert_int_equal(link(fx->lib, hard), 0);
 	assert_int_equal(run(fx, by_link), 0);
-	root = parse(fx->out);
+	root = jc_parse(fx->out);
 	maps = json_object_get(root, "mappings");
 	json_array_foreach(maps, i, item)
 		if (json_integer_value(json_object_get(item, "pid")) == fx->child.pid) {
@@ -313,7 +303,7 @@ static void test_who_by_hard_link(void **state)
 	assert_int_equal(stat(fx->lib, &st), 0);
 	assert_int_equal(rename(fx->lib, moved), 0);
 	assert_int_equal(run(fx, by_move), 0);
-	root = parse(fx->out);
+	root = jc_parse(fx->out);
 	item = json_array_get(json_object_get(root, "mappings"), 0);
 	assert_non_null(item);
 	assert_int_equal(json_integer_value(json_object_get(item, "pid")), fx->child.pid);

@@ -384,6 +384,28 @@ static void test_who_every_mode(void **state)
 	free(out);
 }
 
+/* libs: every output mode safe; the hostile names and comm escaped in JSON, once per file. */
+static void test_libs_every_mode(void **state)
+{
+	char *pid, *out;
+	json_t *root;
+
+	(void)state;
+	assert_true(asprintf(&pid, "--pid=%s", hx.pidstr) > 0);
+	free(run_safe(0, "libs", pid, "--all-mappings", NULL));
+	free(run_safe(0, "libs", pid, "--all-mappings", "-r", NULL));
+	free(run_safe(0, "libs", pid, "--all-mappings", "--pids", NULL));
+	free(run_safe(0, "libs", pid, "--all-mappings", "-o", "+SONAME,BUILDID,WHY,RSS", NULL));
+	out = run_safe(0, "libs", pid, "--all-mappings", "--pids", "-J", NULL);
+	root = parse_json(out);
+	assert_true(json_is_array(json_object_get(root, "libraries")));
+	assert_non_null(strstr(out, "osc52-\\\\x1b]52;c;cm0gLXJmIC8K\\\\x07-gone (deleted)\""));
+	assert_non_null(strstr(out, "\"\\\\x1b[7m\\\\x07host\\\\x1b]0;x\""));
+	json_decref(root);
+	free(out);
+	free(pid);
+}
+
 /* snapshot and diff: the file and the diff against another process. */
 static void test_snapshot_and_diff(void **state)
 {
@@ -493,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_lang_c_is_ascii),
 		cmocka_unit_test(test_stale_every_mode),
 		cmocka_unit_test(test_who_every_mode),
+		cmocka_unit_test(test_libs_every_mode),
 		cmocka_unit_test(test_snapshot_and_diff),
 		cmocka_unit_test(test_proclist_sources_agree_on_hostile_comm),
 	};

@@ -36,7 +36,9 @@
  *     pagemap backend knows a hugetlb mapping by its page_size, which only
  *     the ioctl maps backend reports;
  *   - zero: bytes mapped to the shared zero page (pagemap backend only;
- *     zero_known says whether it was counted).
+ *     zero_known says whether it was counted);
+ *   - pss: the proportional set size, smaps Pss (smaps backend only, so a
+ *     caller that wants it opens with MS_RES_SMAPS; pss_known says).
  *
  * The mappings given must be in address order without overlap (what the
  * maps engine returns).  Addresses between them are not reported.  Nothing
@@ -75,6 +77,8 @@ struct ms_resinfo {
 	uint64_t hugetlb;
 	uint64_t zero;
 	bool zero_known;
+	uint64_t pss;    /* smaps backend only: pss_known says */
+	bool pss_known;
 };
 
 struct ms_res_stats {

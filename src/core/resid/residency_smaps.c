@@ -83,6 +83,11 @@ static void smaps_field(struct ms_resinfo *info, const char *line, size_t len)
 		info->rss = v;
 		return;
 	}
+	if (field_bytes(line, len, "Pss", &v)) {
+		info->pss = v;
+		info->pss_known = true;
+		return;
+	}
 	if (field_bytes(line, len, "Swap", &v)) {
 		info->swap = v;
 		return;

@@ -20,7 +20,8 @@
  *
  * Each command (stale, stale --metrics-file, list --by-file with SONAME
  * and VERDICT, at with SYMBOL, who with the library's path and with names
- * whose SONAMEs it reads, snapshot) runs
+ * whose SONAMEs it reads, snapshot, libs with every column that reads the
+ * file and with a SONAME pattern over every process) runs
  * the real binary under a 10 s deadline and must finish on its own, say
  * unknown (and why) for the library or program where it judges it (who
  * refuses the path, status 2; snapshot writes the mapping), leave the
@@ -335,6 +336,31 @@ static void test_snapshot(void **state)
 	free(out);
 }
 
+/*
+ * libs, every fact of the library's row asked for: the verdict and SONAME
+ * as list --by-file finds them, and a walk of every process (nobody's
+ * included) with a SONAME pattern, which must finish too.
+ */
+static void test_libs(void **state)
+{
+	struct fx *fx = *state;
+	char pid_opt[32], *line;
+	int status;
+	char *out;
+
+	snprintf(pid_opt, sizeof(pid_opt), "--pid=%s", fx->pid);
+	out = run(fx, MSRUN_ARGS("libs", pid_opt, "-r", "-o", "NAME,SONAME,BUILDID,PACKAGE,RSS,VERDICT,WHY"), &status);
+	assert_int_equal(status, 0);
+	line = lib_line(fx, out);
+	/* -r escapes the spaces of WHY. */
+	if (!strstr(line, "unknown") || !strstr(line, "daemon-served\\x20mount"))
+		fail_msg("not unknown, or not why, in:\n%s", line);
+	free(out);
+	out = run(fx, MSRUN_ARGS("libs", "-r", "-o", "NAME,SONAME,VERDICT", "libstale.so.*"), &status);
+	assert_int_equal(status, 0);
+	free(out);
+}
+
 /* A test of the program fixture, named apart from the same test of the library's. */
 #define PROGRAM_TEST(f) { #f "_program", f, setup_program, teardown, NULL }
 
@@ -350,9 +376,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_who_soname, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_who_no_such_soname, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_snapshot, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_libs, setup, teardown),
 		PROGRAM_TEST(test_stale_pid),
 		PROGRAM_TEST(test_stale_metrics_file),
 		PROGRAM_TEST(test_list_verdict),
+		PROGRAM_TEST(test_libs),
 		PROGRAM_TEST(test_who_no_such_soname),
 	};
 

@@ -1,0 +1,284 @@
+/*
+ * `mapscope libs [PATTERN...]`: every distinct file mapped by the
+ * processes we may read (executable mappings, that is code, unless
+ * --all-mappings), one line per file by device and inode, with its
+ * package, the version running, how many processes map it and its stale
+ * verdict.  The table is core/files/libtable.h's; libs_out.h prints it.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/libs_out.h"
+#include "cli/procscan.h"
+#include "core/base/escape.h"
+#include "core/files/filematch.h"
+#include "core/files/libtable.h"
+#include "core/stale/ignore.h"
+#include "core/stale/stale.h"
+
+#define LIBS_EXIT_ERROR 2
+#define LIBS_PIDS_MAX 4096
+
+enum {
+	OPT_ALL_MAPPINGS = 512,
+	OPT_PIDS,
+	OPT_PSS,
+	OPT_PID,
+};
+
+struct libs_opts {
+	struct cli_opts cli;
+	unsigned scan_flags;
+	bool pids;   /* --pids: each file's processes below it */
+	bool pss;
+	char *pid_args[LIBS_PIDS_MAX]; /* --pid: the processes to look at (none: all) */
+	int npids;
+};
+
+static const int libs_defaults[] = {
+	LIBCOL_NAME, LIBCOL_PACKAGE, LIBCOL_VERSION, LIBCOL_PROCS, LIBCOL_VERDICT, LIBCOL_WHERE,
+};
+
+static const int libs_pid_defaults[] = {
+	LIBCOL_NAME, LIBCOL_PID, LIBCOL_PACKAGE, LIBCOL_VERSION, LIBCOL_PROCS, LIBCOL_VERDICT, LIBCOL_WHERE,
+};
+
+static void libs_usage(void)
+{
+	printf("Usage: mapscope libs [options] [PATTERN...]\n\n"
+	       "List every file the processes map (code only, unless --all-mappings),\n"
+	       "one line per file by device and inode: its package, the version that\n"
+	       "runs, how many processes map it, and whether it is still on disk.\n"
+	       "PATTERNs are matched as 'who' matches: with a '/', a path (the file at\n"
+	       "it now, and deleted or replaced copies that were there); without, a\n"
+	       "base name or SONAME in any directory, with fnmatch(3) globs (libssl*).\n\n"
+	       "Options:\n"
+	       "      --pid=PID[,PID...] only these processes (default: every process)\n"
+	       "      --pids             list each file's processes below it\n"
+	       "      --all-mappings     data files too, not only executable mappings\n"
+	       "      --pss              add PSS, from smaps (a text read per process)\n"
+	       CLI_OUTPUT_OPTIONS_HELP
+	       "\n"
+	       "Exit status: 0 success, 2 error.\n\n"
+	       "Columns:\n");
+	cli_columns_help(libcols, LIBCOL_COUNT);
+}
+
+static const struct option libs_options[] = {
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "pids", no_argument, NULL, OPT_PIDS },
+	{ "all-mappings", no_argument, NULL, OPT_ALL_MAPPINGS },
+	{ "pss", no_argument, NULL, OPT_PSS },
+	CLI_OUTPUT_LONG_OPTIONS,
+};
+
+/* --pid=1,2 --pid=3: the PIDs as operands for procscan (checked there). */
+static int add_pids(struct libs_opts *lo, char *arg)
+{
+	char *save = NULL;
+
+	for (char *tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (lo->npids == LIBS_PIDS_MAX) {
+			cli_error("libs: --pid: at most %d processes", LIBS_PIDS_MAX);
+			return -1;
+		}
+		lo->pid_args[lo->npids++] = tok;
+	}
+	return 1;
+}
+
+static int libs_own(void *ctx, int opt, const char *arg)
+{
+	struct libs_opts *lo = ctx;
+
+	switch (opt) {
+	case OPT_PID: return add_pids(lo, (char *)arg);
+	case OPT_PIDS: lo->pids = true; return 1;
+	case OPT_ALL_MAPPINGS: lo->scan_flags |= MS_STALE_ALL_MAPPINGS; return 1;
+	case OPT_PSS: lo->pss = true; return 1;
+	default: return 0;
+	}
+}
+
+/* What the selected columns cost (libtable.h's MS_LIBTABLE_*), and whether packages are wanted. */
+static unsigned wanted(const struct libs_opts *lo, const int *selected, int n, bool *packages)
+{
+	/* Process lines are named by their command, and say where each lives. */
+	unsigned what = (lo->pss ? MS_LIBTABLE_PSS : 0) | (lo->pids ? MS_LIBTABLE_PROCS : 0);
+
+	*packages = false;
+	for (int i = 0; i < n; i++) {
+		switch (selected[i]) {
+		case LIBCOL_SONAME: what |= MS_LIBTABLE_SONAME; break;
+		case LIBCOL_BUILDID: what |= MS_LIBTABLE_BUILD_ID; break;
+		case LIBCOL_RSS: what |= MS_LIBTABLE_RSS; break;
+		case LIBCOL_PSS: what |= MS_LIBTABLE_PSS; break;
+		case LIBCOL_PACKAGE: case LIBCOL_VERSION: case LIBCOL_INSTALLED:
+		case LIBCOL_PKGSOURCE: case LIBCOL_VENDORED: *packages = true; break;
+		default: break;
+		}
+	}
+	return what;
+}
+
+/* The columns: the defaults or -o's, and PSS at the end with --pss unless -o has it. */
+static int columns(const struct libs_opts *lo, int *selected)
+{
+	const int *defaults = lo->pids ? libs_pid_defaults : libs_defaults;
+	size_t ndefaults = lo->pids ? sizeof(libs_pid_defaults) / sizeof(int) : sizeof(libs_defaults) / sizeof(int);
+	int n = cli_columns_parse(lo->cli.columns, libcols, LIBCOL_COUNT, defaults, ndefaults, selected,
+				  CLI_MAX_COLUMNS);
+
+	bool has_pss = false;
+
+	for (int i = 0; i < n; i++)
+		has_pss |= selected[i] == LIBCOL_PSS;
+	if (n > 0 && lo->pss && !has_pss && n < CLI_MAX_COLUMNS)
+		selected[n++] = LIBCOL_PSS;
+	return n;
+}
+
+/* The matcher of the PATTERNs (filematch.h, as `who` matches), or NULL for none; -1 on error. */
+static int make_matcher(char **patterns, int n, const struct cli_opts *o, struct ms_filematch **out)
+{
+	struct ms_error err;
+	int i = 0;
+
+	*out = NULL;
+	if (!n)
+		return 0;
+	if (ms_filematch_new(out, &err) == 0)
+		for (; i < n; i++)
+			if (ms_filematch_add(*out, patterns[i], &err) < 0)
+				break;
+	if (i == n)
+		return 0;
+	if (err.code == MS_ERR_NOMEM) {
+		cli_error("libs: %s", err.msg);
+	} else {
+		char *shown = ms_escape_dup(patterns[i], strlen(patterns[i]), o->escape_flags);
+
+		cli_error("libs: %s: %s", shown ? shown : "?", err.msg);
+		free(shown);
+	}
+	ms_filematch_free(*out);
+	*out = NULL;
+	return -1;
+}
+
+/* Files a SONAME pattern could not judge: said once. */
+static void note_soname_unknown(const struct ms_filematch *match)
+{
+	const char *why;
+	size_t n = match ? ms_filematch_soname_unknown(match, &why) : 0;
+
+	if (n)
+		cli_error("libs: %zu file%s matched by name only, SONAME unknown (%s)", n, n == 1 ? "" : "s", why);
+}
+
+static int run(struct libs_opts *lo, char **patterns, int npatterns, const int *selected, int nsel)
+{
+	struct ms_libtable_opts to = { .scan_flags = lo->scan_flags };
+	struct ms_filematch *match = NULL;
+	struct ms_libtable t;
+	struct ms_ignore *ignore = NULL;
+	struct ms_stale_ctx *ctx = NULL;
+	struct ms_owner *owner = NULL;
+	struct procscan ps;
+	struct ms_proc *proc;
+	struct ms_maps *maps;
+	struct ms_error err;
+	const char *why = NULL;
+	bool packages;
+	int status = LIBS_EXIT_ERROR;
+
+	to.what = wanted(lo, selected, nsel, &packages);
+	if (make_matcher(patterns, npatterns, &lo->cli, &match) < 0)
+		return LIBS_EXIT_ERROR;
+	to.match = match;
+	if (ms_libtable_init(&t, &to, &err) < 0) {
+		cli_error("%s", err.msg);
+		ms_filematch_free(match);
+		return LIBS_EXIT_ERROR;
+	}
+	if (ms_ignore_load_user(&ignore, &err) < 0 || ms_stale_ctx_new(ignore, &ctx, &err) < 0) {
+		cli_error("%s", err.msg);
+		goto out;
+	}
+	if (procscan_init(&ps, lo->npids, lo->pid_args, &lo->cli, &status) < 0) {
+		status = LIBS_EXIT_ERROR;
+		goto out;
+	}
+	status = CLI_EXIT_OK;
+	/*
+	 * Every row will be asked about: what dpkg's lists the index does not
+	 * spare are read while the walk goes on.
+	 */
+	if (packages && ms_owner_open(NULL, &owner, &err) < 0) {
+		cli_error("%s", err.msg);
+		status = LIBS_EXIT_ERROR;
+	}
+	ms_owner_read_ahead(owner);
+	while (status == CLI_EXIT_OK && procscan_next(&ps, &proc, &maps)) {
+		int rc = ms_libtable_add(&t, ctx, proc, maps, &err);
+
+		ms_maps_close(maps);
+		ms_proc_close(proc);
+		if (rc == MS_ERR_NOMEM) {
+			cli_error("%s", err.msg);
+			status = LIBS_EXIT_ERROR;
+		} else if (rc < 0) {
+			procscan_note_error(&ps, &err);
+		}
+	}
+	if (status == CLI_EXIT_OK && packages && ms_libtable_packages(&t, owner, &why, &err) < 0) {
+		cli_error("%s", err.msg);
+		status = LIBS_EXIT_ERROR;
+	}
+	if (status == CLI_EXIT_OK) {
+		if (why)
+			cli_error("libs: PACKAGE: %s", why);
+		if (t.res_why)
+			cli_error("libs: RSS: %s for some processes; their cells are empty", t.res_why);
+		note_soname_unknown(match);
+		if (t.dropped)
+			cli_error("libs: %zu files past the first %u left out", t.dropped, MS_LIBTABLE_ROWS_MAX);
+		status = libs_print(&t, &lo->cli, selected, (size_t)nsel, lo->pids);
+		procscan_summary(&ps, "libs");
+	}
+	if (status == CLI_EXIT_OK && procscan_failed(&ps))
+		status = LIBS_EXIT_ERROR;
+	ms_owner_close(owner);
+	procscan_free(&ps);
+out:
+	ms_stale_ctx_free(ctx);
+	ms_ignore_free(ignore);
+	ms_libtable_free(&t);
+	ms_filematch_free(match);
+	return status;
+}
+
+int cmd_libs(int argc, char **argv)
+{
+	struct libs_opts *lo = calloc(1, sizeof(*lo));
+	int selected[CLI_MAX_COLUMNS];
+	int status, nsel;
+
+	if (!lo) {
+		cli_error("libs: out of memory");
+		return LIBS_EXIT_ERROR;
+	}
+	cli_opts_init(&lo->cli);
+	status = cli_getopt_own(argc, argv, "libs", libs_options, libs_usage, &lo->cli, libs_own, lo);
+	if (status < 0) {
+		nsel = columns(lo, selected);
+		status = nsel < 0 ? CLI_EXIT_USAGE : run(lo, argv + optind, argc - optind, selected, nsel);
+	}
+	free(lo);
+	return status;
+}

@@ -1,0 +1,274 @@
+/* libs_out.c - the table of `mapscope libs`: see libs_out.h. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/colwriter.h"
+#include "cli/libs_out.h"
+#include "cli/pkgcells.h"
+#include "core/base/escape.h"
+#include "core/elf/buildid.h"
+
+const struct cli_column libcols[LIBCOL_COUNT] = {
+	[LIBCOL_NAME] = { "NAME", 0.4, SCOLS_FL_TREE | SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, false,
+			  "path of the file as the kernel names it (escaped); with --pids, a process's command name" },
+	[LIBCOL_SONAME] = { "SONAME", 12, 0, SCOLS_JSON_STRING, false, "SONAME from the ELF dynamic section, escaped; ? when unknown" },
+	[LIBCOL_PACKAGE] = { "PACKAGE", 0.1, 0, SCOLS_JSON_STRING, false,
+			     "package that owns the file (dpkg, rpm or a Python distribution); \"not packaged\" for none; "
+			     "empty for files only processes under another root map" },
+	[LIBCOL_VERSION] = { "VERSION", 0.1, 0, SCOLS_JSON_STRING, false,
+			     "package version of the copy mapped: the installed one, or for a replaced or deleted file the one that ran (\"unknown\" when that cannot be known)" },
+	[LIBCOL_INSTALLED] = { "INSTALLED", 10, 0, SCOLS_JSON_STRING, false,
+			       "package version installed now, always (compare with VERSION)" },
+	[LIBCOL_PKGSOURCE] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which database answered PACKAGE: dpkg, rpm, python or none" },
+	[LIBCOL_VENDORED] = { "VENDORED", 8, 0, SCOLS_JSON_STRING, false, "the Python distribution that vendors the file in its NAME.libs folder" },
+	[LIBCOL_BUILDID] = { "BUILDID", 40, 0, SCOLS_JSON_STRING, false, "GNU build ID of the mapped file (hex)" },
+	[LIBCOL_PROCS] = { "PROCS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "how many processes map the file" },
+	[LIBCOL_PID] = { "PID", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "process ID (--pids lines)" },
+	[LIBCOL_MAPS] = { "MAPS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "mappings of the file, summed over its processes" },
+	[LIBCOL_RSS] = { "RSS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "resident memory of the file's mappings, summed over its processes" },
+	[LIBCOL_PSS] = { "PSS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "proportional set size of the file's mappings, from smaps (--pss)" },
+	[LIBCOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false, "stale verdict: ok, same-build, replaced, deleted, ignored, unknown" },
+	[LIBCOL_WHY] = { "WHY", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, "why that verdict" },
+	[LIBCOL_WHERE] = { "WHERE", 6, 0, SCOLS_JSON_STRING, false,
+			   "host, or where processes under another root live: ENGINE:ID, machine:NAME or \"other root\"" },
+	[LIBCOL_DEV] = { "DEV", 5, 0, SCOLS_JSON_STRING, false, "device of the file, MAJ:MIN" },
+	[LIBCOL_INODE] = { "INODE", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "inode of the file" },
+};
+
+static char *where_text(const struct ms_libtable_proc *p, unsigned esc)
+{
+	char text[4 * MS_CONTAINER_NAME_MAX + 32];
+
+	if (!p->other_root)
+		return strdup("host");
+	if (!p->has_container)
+		return strdup("other root");
+	ms_container_describe(&p->container, esc, text, sizeof(text));
+	return strdup(text);
+}
+
+static char *number(uint64_t v)
+{
+	char *s = NULL;
+
+	return asprintf(&s, "%" PRIu64, v) < 0 ? NULL : s;
+}
+
+static char *size_text(const struct cli_opts *o, uint64_t v)
+{
+	char buf[64];
+
+	ms_format_size(v, o->bytes, buf, sizeof(buf));
+	return strdup(buf);
+}
+
+static size_t row_maps(const struct ms_libtable_row *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nuses; i++)
+		n += r->uses[i].mappings;
+	return n;
+}
+
+/* RSS and PSS are known for a row when every one of its processes' were read. */
+static bool row_res_known(const struct ms_libtable_row *r)
+{
+	for (size_t i = 0; i < r->nuses; i++)
+		if (!r->uses[i].res_known)
+			return false;
+	return r->nuses > 0;
+}
+
+static const struct ms_pkg not_packaged = { .found = false };
+
+/* Cell text of a file line; NULL for an empty cell (null in JSON). */
+static char *row_cell(const struct ms_libtable *t, int col, const struct ms_libtable_row *r,
+		      const struct cli_opts *o)
+{
+	char hex[2 * MS_BUILD_ID_MAX + 1];
+	const char *text;
+	char *s = NULL;
+
+	switch (col) {
+	case LIBCOL_NAME: return ms_escape_dup(r->name, r->name_len, o->escape_flags);
+	case LIBCOL_SONAME:
+		text = r->soname ? r->soname : r->soname_rc == MS_END ? "" : "?";
+		return ms_escape_dup(text, strlen(text), o->escape_flags);
+	case LIBCOL_PACKAGE:
+	case LIBCOL_VERSION:
+	case LIBCOL_INSTALLED:
+	case LIBCOL_PKGSOURCE:
+	case LIBCOL_VENDORED:
+		if (!r->pkg_known || r->pkg_why)
+			return NULL;
+		return pkgcell_text(o, (enum pkgcell)(col - LIBCOL_PACKAGE), r->pkg ? r->pkg : &not_packaged);
+	case LIBCOL_BUILDID:
+		if (!r->build_id_len)
+			return NULL;
+		ms_buildid_hex(r->build_id, r->build_id_len, hex);
+		return strdup(hex);
+	case LIBCOL_PROCS: return number(r->nuses);
+	case LIBCOL_MAPS: return number(row_maps(r));
+	case LIBCOL_RSS: return row_res_known(r) ? size_text(o, r->rss) : NULL;
+	case LIBCOL_PSS: return row_res_known(r) && (t->opts.what & MS_LIBTABLE_PSS) ? size_text(o, r->pss) : NULL;
+	case LIBCOL_VERDICT: return strdup(ms_stale_verdict_name(r->verdict));
+	case LIBCOL_WHY: return ms_escape_dup(r->why, strlen(r->why), o->escape_flags);
+	case LIBCOL_WHERE: return r->host ? strdup("host") : where_text(&t->procs[r->where_proc], o->escape_flags);
+	case LIBCOL_DEV: return asprintf(&s, "%" PRIu32 ":%" PRIu32, r->dev_major, r->dev_minor) < 0 ? NULL : s;
+	case LIBCOL_INODE: return number(r->inode);
+	default: return NULL;
+	}
+}
+
+/* Cell text of a process line under a file. */
+static char *use_cell(const struct ms_libtable *t, int col, const struct ms_libtable_use *u,
+		      const struct cli_opts *o)
+{
+	const struct ms_libtable_proc *p = ms_libtable_proc_of(t, u);
+
+	switch (col) {
+	case LIBCOL_NAME: return ms_escape_dup(p->comm, strnlen(p->comm, sizeof(p->comm)), o->escape_flags);
+	case LIBCOL_PID: return number((uint64_t)p->pid);
+	case LIBCOL_MAPS: return number(u->mappings);
+	case LIBCOL_RSS: return u->res_known ? size_text(o, u->rss) : NULL;
+	case LIBCOL_PSS: return u->res_known && (t->opts.what & MS_LIBTABLE_PSS) ? size_text(o, u->pss) : NULL;
+	case LIBCOL_WHERE: return where_text(p, o->escape_flags);
+	default: return NULL;
+	}
+}
+
+static struct libscols_line *add_line(struct libscols_table *tb, struct libscols_line *parent,
+				      const struct ms_libtable *t, const struct cli_opts *o,
+				      const int *selected, size_t nselected,
+				      const struct ms_libtable_row *r, const struct ms_libtable_use *u)
+{
+	struct libscols_line *ln = scols_table_new_line(tb, parent);
+
+	if (!ln)
+		return NULL;
+	for (size_t i = 0; i < nselected; i++) {
+		char *text = u ? use_cell(t, selected[i], u, o) : row_cell(t, selected[i], r, o);
+
+		/* refer: the line owns the text from here. */
+		if (text && scols_line_refer_data(ln, i, text) != 0) {
+			free(text);
+			return NULL;
+		}
+	}
+	return ln;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct ms_libtable_row *x = *(const struct ms_libtable_row *const *)a;
+	const struct ms_libtable_row *y = *(const struct ms_libtable_row *const *)b;
+	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+	int c = memcmp(x->name, y->name, n);
+
+	if (c)
+		return c;
+	if (x->name_len != y->name_len)
+		return x->name_len < y->name_len ? -1 : 1;
+	if (x->dev_major != y->dev_major)
+		return x->dev_major < y->dev_major ? -1 : 1;
+	if (x->dev_minor != y->dev_minor)
+		return x->dev_minor < y->dev_minor ? -1 : 1;
+	return x->inode < y->inode ? -1 : x->inode > y->inode;
+}
+
+/* The kept rows in print order (by name), or NULL when out of memory; *n of them. */
+static const struct ms_libtable_row **sorted_rows(const struct ms_libtable *t, size_t *n)
+{
+	const struct ms_libtable_row **order = calloc(t->kept ? t->kept : 1, sizeof(*order));
+
+	*n = 0;
+	if (!order)
+		return NULL;
+	for (size_t i = 0; i < t->count; i++)
+		if (t->rows[i].kept && t->rows[i].nuses)
+			order[(*n)++] = &t->rows[i];
+	qsort(order, *n, sizeof(*order), row_cmp);
+	return order;
+}
+
+static int fill(struct libscols_table *tb, const struct ms_libtable *t, const struct cli_opts *o,
+		const int *selected, size_t nselected, bool pids)
+{
+	size_t n;
+	const struct ms_libtable_row **order = sorted_rows(t, &n);
+	int rc = order ? 0 : -1;
+
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct libscols_line *ln = add_line(tb, NULL, t, o, selected, nselected, order[i], NULL);
+
+		if (!ln)
+			rc = -1;
+		for (size_t j = 0; pids && rc == 0 && j < order[i]->nuses; j++)
+			if (!add_line(tb, ln, t, o, selected, nselected, order[i], &order[i]->uses[j]))
+				rc = -1;
+	}
+	free(order);
+	return rc;
+}
+
+/* The same lines through the streaming writer (no tree): a table of 65,000 files stays cheap. */
+static int stream(struct colw *w, const struct ms_libtable *t, const struct cli_opts *o,
+		  const int *selected, size_t nselected)
+{
+	size_t n;
+	const struct ms_libtable_row **order = sorted_rows(t, &n);
+	int rc = order ? 0 : -1;
+
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		for (size_t c = 0; c < nselected && rc == 0; c++) {
+			char *text = row_cell(t, selected[c], order[i], o);
+
+			rc = colw_cell(w, text ? text : "", text ? strlen(text) : 0);
+			free(text);
+		}
+		if (rc == 0)
+			rc = colw_row_end(w);
+	}
+	free(order);
+	return rc < 0 ? -1 : colw_finish(w);
+}
+
+int libs_print(const struct ms_libtable *t, const struct cli_opts *o, const int *selected,
+	       size_t nselected, bool pids)
+{
+	struct cli_column cols[LIBCOL_COUNT];
+	struct libscols_table *tb;
+	struct colw *w = NULL;
+	int status;
+
+	/* A tree only where there are child lines. */
+	memcpy(cols, libcols, sizeof(cols));
+	if (!pids)
+		cols[LIBCOL_NAME].flags &= ~SCOLS_FL_TREE;
+	status = pids ? CLI_EXIT_OK : cli_writer_new(o, "libraries", cols, selected, nselected, 1024, &w);
+	if (status != CLI_EXIT_OK)
+		return CLI_EXIT_USAGE;
+	if (w) {
+		status = stream(w, t, o, selected, nselected);
+		colw_free(w);
+		if (status < 0)
+			cli_error("libs: out of memory");
+		return cli_stdout_done(status < 0) == CLI_EXIT_OK ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	}
+	tb = cli_table_new(o, "libraries", cols, selected, nselected);
+	if (!tb)
+		return CLI_EXIT_USAGE;
+	if (fill(tb, t, o, selected, nselected, pids) < 0) {
+		scols_unref_table(tb);
+		cli_error("libs: out of memory");
+		return CLI_EXIT_USAGE;
+	}
+	status = cli_table_print(tb);
+	scols_unref_table(tb);
+	return status == CLI_EXIT_OK ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+}

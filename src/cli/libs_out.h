@@ -1,0 +1,44 @@
+/*
+ * libs_out.h - the table of `mapscope libs` (core/files/libtable.h): one
+ * line per mapped file, sorted by name, and with --pids the processes that
+ * map it as child lines (a libsmartcols tree, as `stale --by-file`).
+ * Everything read from processes and files is escaped here, at the edge;
+ * counts and sizes are JSON numbers with -J.
+ */
+#ifndef MAPSCOPE_CLI_LIBS_OUT_H
+#define MAPSCOPE_CLI_LIBS_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli/cli.h"
+#include "core/files/libtable.h"
+
+enum {
+	LIBCOL_NAME,
+	LIBCOL_SONAME,
+	LIBCOL_PACKAGE,
+	LIBCOL_VERSION,
+	LIBCOL_INSTALLED,
+	LIBCOL_PKGSOURCE,
+	LIBCOL_VENDORED,
+	LIBCOL_BUILDID,
+	LIBCOL_PROCS,
+	LIBCOL_PID,
+	LIBCOL_MAPS,
+	LIBCOL_RSS,
+	LIBCOL_PSS,
+	LIBCOL_VERDICT,
+	LIBCOL_WHY,
+	LIBCOL_WHERE,
+	LIBCOL_DEV,
+	LIBCOL_INODE,
+	LIBCOL_COUNT,
+};
+
+extern const struct cli_column libcols[LIBCOL_COUNT];
+
+int libs_print(const struct ms_libtable *t, const struct cli_opts *o, const int *selected,
+	       size_t nselected, bool pids);
+
+#endif

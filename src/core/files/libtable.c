@@ -1,0 +1,402 @@
+/* libtable.c - the machine's mapped files, one row per file: see libtable.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/grow.h"
+#include "base/hash.h"
+#include "files/filematch.h"
+#include "files/libtable.h"
+#include "files/libtable_res.h"
+#include "stale/ignore.h"
+#include "untrusted/lookup.h"
+#include "untrusted/mapfiles.h"
+
+/* What one ms_libtable_add needs while it looks at one process. */
+struct libtable_visit {
+	struct ms_libtable *t;
+	struct ms_stale_ctx *ctx;
+	struct ms_proc *proc;
+	struct ms_maps *maps;
+	size_t proc_index;   /* in t->procs, once recorded; SIZE_MAX before */
+	bool have_root;
+	struct ms_lookup_root root;
+};
+
+int ms_libtable_init(struct ms_libtable *t, const struct ms_libtable_opts *opts, struct ms_error *err)
+{
+	memset(t, 0, sizeof(*t));
+	if (opts)
+		t->opts = *opts;
+	return ms_lookup_cache_new(&t->lookups, err);
+}
+
+void ms_libtable_free(struct ms_libtable *t)
+{
+	for (size_t i = 0; i < t->count; i++) {
+		struct ms_libtable_row *r = &t->rows[i];
+
+		free(r->name);
+		free(r->why);
+		free(r->soname);
+		free(r->soname_why);
+		free(r->pkg);
+		free(r->uses);
+	}
+	free(t->rows);
+	free(t->procs);
+	free(t->slots);
+	ms_lookup_cache_free(t->lookups);
+	memset(t, 0, sizeof(*t));
+}
+
+static uint64_t key_hash(uint32_t major, uint32_t minor, uint64_t inode)
+{
+	return ms_hash_mix(ms_hash_mix(ms_hash_seed(), ((uint64_t)major << 32) | minor), inode);
+}
+
+/* The slot of the row with this key, or the empty slot where it would go. */
+static size_t find_slot(const struct ms_libtable *t, uint32_t major, uint32_t minor, uint64_t inode)
+{
+	size_t mask = t->nslots - 1, i = (size_t)key_hash(major, minor, inode) & mask;
+
+	while (t->slots[i]) {
+		const struct ms_libtable_row *r = &t->rows[t->slots[i] - 1];
+
+		if (r->inode == inode && r->dev_major == major && r->dev_minor == minor)
+			break;
+		i = (i + 1) & mask;
+	}
+	return i;
+}
+
+struct ms_libtable_row *ms_libtable_find(const struct ms_libtable *t, uint32_t major, uint32_t minor,
+					 uint64_t inode)
+{
+	size_t slot;
+
+	if (!t->nslots)
+		return NULL;
+	slot = find_slot(t, major, minor, inode);
+	return t->slots[slot] ? &t->rows[t->slots[slot] - 1] : NULL;
+}
+
+/* Keep the hash at most half full.  0 or -1. */
+static int grow_slots(struct ms_libtable *t)
+{
+	size_t *old = t->slots, nold = t->nslots, n = nold ? nold * 2 : 256;
+
+	if (t->count + 1 <= nold / 2)
+		return 0;
+	t->slots = calloc(n, sizeof(*t->slots));
+	if (!t->slots) {
+		t->slots = old;
+		return -1;
+	}
+	t->nslots = n;
+	for (size_t i = 0; i < t->count; i++)
+		t->slots[find_slot(t, t->rows[i].dev_major, t->rows[i].dev_minor, t->rows[i].inode)] = i + 1;
+	free(old);
+	return 0;
+}
+
+/*
+ * Does the visited process live under another root?  Asked once, and only
+ * where it matters (libtable.h): the answer costs a stat of its root.
+ */
+static bool visit_other_root(struct libtable_visit *v)
+{
+	struct ms_libtable_proc *p = &v->t->procs[v->proc_index];
+
+	if (!p->root_known) {
+		p->other_root = ms_stale_ctx_other_root(v->ctx, v->proc);
+		p->has_container = p->other_root && ms_container_of(v->proc, &p->container) == 0;
+		p->root_known = true;
+	}
+	return p->other_root;
+}
+
+/* The process's record, added at its first row. */
+static int record_proc(struct libtable_visit *v, struct ms_error *err)
+{
+	struct ms_libtable *t = v->t;
+	struct ms_libtable_proc *p;
+
+	if (v->proc_index != SIZE_MAX)
+		return 0;
+	if (ms_grow((void **)&t->procs, &t->procs_cap, t->nprocs, sizeof(*t->procs), 64) < 0)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
+	p = &t->procs[t->nprocs];
+	memset(p, 0, sizeof(*p));
+	p->pid = ms_proc_pid(v->proc);
+	v->proc_index = t->nprocs++;
+	if (t->opts.what & MS_LIBTABLE_PROCS) {
+		memcpy(p->comm, ms_proc_stat_at_open(v->proc)->comm, sizeof(p->comm));
+		visit_other_root(v);
+	}
+	return 0;
+}
+
+_Static_assert(MS_LIBTABLE_SONAME_READS == 8192, "the reason names the bound");
+
+static void soname_unknown(struct ms_libtable_row *r, const char *why)
+{
+	r->soname_rc = MS_ERR_LIMIT;
+	r->soname_why = strdup(why);
+}
+
+/* The first mapping of f, as the scan saw it (names borrowed). */
+static struct ms_mapping first_mapping(const struct ms_stale_file *f)
+{
+	struct ms_mapping m = { .start = f->first_addr, .end = f->first_end, .inode = f->inode,
+				.dev_major = f->dev_major, .dev_minor = f->dev_minor,
+				.name = f->name, .name_len = f->name_len, .name_ambiguous = f->name_ambiguous,
+				.build_id_len = f->build_id_len, .build_id_skipped = f->build_id_skipped };
+
+	memcpy(m.build_id, f->build_id, sizeof(m.build_id));
+	return m;
+}
+
+/* The SONAME of the file f maps, read once for its row (libtable.h). */
+static int read_soname(struct libtable_visit *v, struct ms_libtable_row *r, const struct ms_stale_file *f,
+		       const struct ms_mapping *m)
+{
+	char soname[MS_SONAME_MAX + 1], why[160] = "";
+	struct ms_error e = { 0 };
+	int fd;
+
+	if (f->name_ambiguous || !f->name_len || f->name[0] != '/') {
+		soname_unknown(r, "the name is not a path to look up");
+		return 0;
+	}
+	if (!v->have_root) {
+		ms_lookup_root_of(v->t->lookups, v->proc, &v->root);
+		v->have_root = true;
+	}
+	if (v->root.fd < 0) {
+		soname_unknown(r, "the process's root cannot be opened");
+		return 0;
+	}
+	if (v->t->soname_reads >= MS_LIBTABLE_SONAME_READS) {
+		soname_unknown(r, "too many files: SONAMEs are read for the first 8192");
+		return 0;
+	}
+	v->t->soname_reads++;
+	fd = ms_mapfiles_open_mapped(v->t->lookups, &v->root, v->proc, m, NULL, why, sizeof(why), NULL);
+	if (fd == MS_ERR_NOMEM)
+		return fd;
+	if (fd < 0) {
+		soname_unknown(r, why);
+		return 0;
+	}
+	r->soname_rc = ms_soname_read_fd(fd, soname, &e);
+	close(fd);
+	if (r->soname_rc == 0)
+		r->soname = strdup(soname);
+	else if (r->soname_rc != MS_END)
+		r->soname_why = strdup(e.msg);
+	return 0;
+}
+
+static void read_build_id(struct libtable_visit *v, struct ms_libtable_row *r, const struct ms_stale_file *f)
+{
+	struct ms_mapping m = first_mapping(f);
+	struct ms_error e;
+
+	if (!m.build_id_len && !m.build_id_skipped && ms_maps_build_id_of(v->maps, &m, &e) < 0) {
+		r->build_id_why = "the process went away";
+		return;
+	}
+	if (m.inode != f->inode || m.dev_major != f->dev_major || m.dev_minor != f->dev_minor)
+		r->build_id_why = "the mapping changed under us";
+	else if (m.build_id_len) {
+		r->build_id_len = m.build_id_len;
+		memcpy(r->build_id, m.build_id, m.build_id_len);
+	} else {
+		r->build_id_why = m.build_id_skipped ? m.build_id_skipped : "no build ID";
+	}
+}
+
+/* A new row for f: its facts, read once, and whether the patterns keep it. */
+static int new_row(struct libtable_visit *v, const struct ms_stale_file *f, size_t slot,
+		   struct ms_libtable_row **out, struct ms_error *err)
+{
+	struct ms_libtable *t = v->t;
+	const struct ms_libtable_opts *o = &t->opts;
+	struct ms_mapping m = first_mapping(f);
+	struct ms_filematch_hit hit;
+	struct ms_libtable_row *r;
+	int match;
+
+	if (ms_grow((void **)&t->rows, &t->capacity, t->count, sizeof(*t->rows), 64) < 0)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
+	r = &t->rows[t->count];
+	memset(r, 0, sizeof(*r));
+	r->name = malloc(f->name_len + 1);
+	r->why = strdup(f->result.why);
+	if (!r->name || !r->why) {
+		free(r->name);
+		free(r->why);
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
+	}
+	memcpy(r->name, f->name, f->name_len);
+	r->name[f->name_len] = '\0';
+	r->name_len = f->name_len;
+	r->name_ambiguous = f->name_ambiguous;
+	r->dev_major = f->dev_major;
+	r->dev_minor = f->dev_minor;
+	r->inode = f->inode;
+	r->verdict = f->result.verdict;
+	r->soname_rc = 1;
+	t->slots[slot] = ++t->count;
+	match = o->match ? ms_filematch_test(o->match, v->maps, &m, &hit) : 1;
+	if (match < 0)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
+	if (match && (o->what & MS_LIBTABLE_SONAME) && read_soname(v, r, f, &m) < 0)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
+	r->kept = match > 0;
+	t->kept += r->kept;
+	if (r->kept && (o->what & MS_LIBTABLE_BUILD_ID))
+		read_build_id(v, r, f);
+	*out = r;
+	return 0;
+}
+
+/* The process maps f: its row (new or not), and the process among its uses. */
+static int add_file(struct libtable_visit *v, const struct ms_stale_file *f, struct ms_error *err)
+{
+	struct ms_libtable *t = v->t;
+	struct ms_libtable_row *r = NULL;
+	struct ms_libtable_use *u;
+	size_t slot;
+	int rc;
+
+	if (!f->mappings)
+		return 0; /* the executable, not mapped any more: no file of this table */
+	if (grow_slots(t) < 0)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
+	slot = find_slot(t, f->dev_major, f->dev_minor, f->inode);
+	if (t->slots[slot]) {
+		r = &t->rows[t->slots[slot] - 1];
+	} else if (t->count >= MS_LIBTABLE_ROWS_MAX) {
+		t->dropped++;
+		return 0;
+	} else if ((rc = new_row(v, f, slot, &r, err)) < 0) {
+		return rc;
+	}
+	if (!r || !r->kept)
+		return 0;
+	if ((rc = record_proc(v, err)) < 0)
+		return rc;
+	/* One file under two names is two files of the scan, one use here. */
+	if (r->nuses && r->uses[r->nuses - 1].proc == v->proc_index) {
+		r->uses[r->nuses - 1].mappings += f->mappings;
+		return 0;
+	}
+	if (ms_grow((void **)&r->uses, &r->uses_cap, r->nuses, sizeof(*r->uses), 4) < 0)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
+	u = &r->uses[r->nuses++];
+	*u = (struct ms_libtable_use){ .proc = v->proc_index, .mappings = f->mappings };
+	if (r->host)
+		return 0;
+	if (!visit_other_root(v)) {
+		char *name = r->nuses > 1 ? malloc(f->name_len + 1) : NULL;
+
+		/* The first name seen from our root: the one our package databases know. */
+		if (name) {
+			memcpy(name, f->name, f->name_len);
+			name[f->name_len] = '\0';
+			free(r->name);
+			r->name = name;
+			r->name_len = f->name_len;
+			r->name_ambiguous = f->name_ambiguous;
+		}
+		r->host = true;
+	} else if (r->nuses == 1) {
+		r->where_proc = v->proc_index;
+	}
+	return 0;
+}
+
+int ms_libtable_add(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_proc *proc,
+		    struct ms_maps *maps, struct ms_error *err)
+{
+	struct ms_stale_list files = { 0 };
+	struct libtable_visit v = { .t = t, .ctx = ctx, .proc = proc, .maps = maps,
+				    .proc_index = SIZE_MAX };
+	int rc = ms_stale_scan(ctx, maps, t->opts.scan_flags, &files, err);
+
+	for (size_t i = 0; rc == 0 && i < files.count; i++)
+		rc = add_file(&v, &files.items[i], err);
+	if (v.have_root)
+		ms_lookup_root_release(&v.root);
+	ms_stale_list_free(&files);
+	if (rc == 0 && v.proc_index != SIZE_MAX && (t->opts.what & (MS_LIBTABLE_RSS | MS_LIBTABLE_PSS)))
+		rc = ms_libtable_residency(t, v.proc_index, proc, maps, err);
+	return rc;
+}
+
+static bool wants_package(const struct ms_libtable_row *r)
+{
+	return r->kept && r->host && !r->name_ambiguous && r->name[0] == '/';
+}
+
+int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char **why,
+			 struct ms_error *err)
+{
+	const char **paths = NULL;
+	struct ms_pkg *found = NULL;
+	size_t *lens = NULL, n = 0, k = 0;
+	int rc = 0;
+
+	if (why)
+		*why = NULL;
+	for (size_t i = 0; i < t->count; i++) {
+		struct ms_libtable_row *r = &t->rows[i];
+
+		n += wants_package(r);
+		if (r->kept && !wants_package(r)) {
+			r->pkg_known = true;
+			r->pkg_why = r->host ? "the name is not a path to look up"
+					     : "the processes live under another root";
+		}
+	}
+	if (!n)
+		return 0;
+	paths = calloc(n, sizeof(*paths));
+	lens = calloc(n, sizeof(*lens));
+	found = calloc(n, sizeof(*found));
+	if (!paths || !lens || !found)
+		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
+	for (size_t i = 0; rc == 0 && i < t->count; i++)
+		if (wants_package(&t->rows[i])) {
+			paths[k] = t->rows[i].name;
+			lens[k++] = ms_name_strip_deleted(t->rows[i].name, t->rows[i].name_len);
+		}
+	if (rc == 0 && db)
+		rc = ms_owner_find(db, paths, lens, n, found, err);
+	if (rc == 0 && why && !ms_owner_has_db(db))
+		*why = "not a dpkg or rpm system";
+	for (size_t i = 0, at = 0; rc == 0 && i < t->count; i++) {
+		struct ms_libtable_row *r = &t->rows[i];
+
+		if (!wants_package(r))
+			continue;
+		r->pkg_known = true;
+		if (!found[at++].found)
+			continue;
+		r->pkg = malloc(sizeof(*r->pkg));
+		if (!r->pkg) {
+			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
+			break;
+		}
+		*r->pkg = found[at - 1];
+	}
+	free(paths);
+	free(lens);
+	free(found);
+	return rc;
+}
