@@ -240,7 +240,7 @@ static int who_scan(struct libscols_table *tb, const struct cli_opts *o, const i
 		ln = who_add_line(tb, o, selected, nselected, proc, &m, &x);
 		if (ln && pc->roots && other_root < 0)
 			other_root = ms_stale_ctx_other_root(pc->roots, proc);
-		if (!ln || (pc->roots && who_pkg_note(&pc->lines, ln, &m, other_root == 1, copy) < 0)) {
+		if (!ln || (pc->roots && who_pkg_note(&pc->lines, ln, proc, &m, other_root == 1, copy) < 0)) {
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 			break;
 		}

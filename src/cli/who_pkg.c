@@ -8,6 +8,7 @@
 #include "cli/who_pkg.h"
 #include "core/base/escape.h"
 #include "core/base/grow.h"
+#include "core/maps/ancestry.h"
 #include "core/pkg/owner.h"
 #include "core/stale/ignore.h"
 
@@ -33,9 +34,10 @@ static int path_index(struct who_pkgs *wp, const char *name, size_t len, size_t 
 	return 0;
 }
 
-int who_pkg_note(struct who_pkgs *wp, struct libscols_line *ln, const struct ms_mapping *m, bool other_root,
-		 enum ms_filecopy copy)
+int who_pkg_note(struct who_pkgs *wp, struct libscols_line *ln, const struct ms_proc *proc,
+		 const struct ms_mapping *m, bool other_root, enum ms_filecopy copy)
 {
+	const struct ms_proc_stat *st = ms_proc_stat_at_open(proc);
 	struct who_pkg_line *l;
 
 	if (other_root || !m->name || !m->name_len || m->name[0] != '/' || m->name_ambiguous)
@@ -45,6 +47,11 @@ int who_pkg_note(struct who_pkgs *wp, struct libscols_line *ln, const struct ms_
 	l = &wp->lines[wp->nlines];
 	l->ln = ln;
 	l->copy = copy;
+	l->start_time = st->start_time;
+	l->ppid = st->ppid;
+	l->dev_major = m->dev_major;
+	l->dev_minor = m->dev_minor;
+	l->inode = m->inode;
 	if (path_index(wp, m->name, ms_name_strip_deleted(m->name, m->name_len), &l->path) < 0)
 		return -1;
 	wp->nlines++;
@@ -62,6 +69,59 @@ static char *version_cell(const struct cli_opts *o, const struct ms_pkg *p, enum
 	return strdup(o->json ? "" : "unknown");
 }
 
+static bool holds_line(void *arg, const struct ms_mapping *m)
+{
+	const struct who_pkg_line *l = arg;
+
+	return m->inode == l->inode && m->dev_major == l->dev_major && m->dev_minor == l->dev_minor;
+}
+
+/*
+ * *mine: a package per line, with its running version for the lines of an
+ * old copy the owner found (NULL when there is none).  0 or MS_ERR_NOMEM.
+ */
+static int running_versions(struct who_pkgs *wp, struct ms_owner *owner, const struct ms_pkg *found,
+			    struct ms_pkg **mine, struct ms_error *err)
+{
+	struct ms_error why;
+	time_t *starts, btime;
+	bool any = false;
+	int rc;
+
+	for (size_t i = 0; i < wp->nlines; i++)
+		any = any || (wp->lines[i].copy != MS_FILECOPY_CURRENT && found[wp->lines[i].path].found);
+	if (!any)
+		return 0;
+	*mine = calloc(wp->nlines, sizeof(**mine));
+	starts = calloc(wp->nlines, sizeof(*starts));
+	if (!*mine || !starts) {
+		free(starts);
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "who: out of memory");
+	}
+	if (ms_boot_time(&btime, &why) < 0)
+		btime = 0;
+	for (size_t i = 0; i < wp->nlines; i++) {
+		struct who_pkg_line *l = &wp->lines[i];
+
+		(*mine)[i] = found[l->path];
+		if (l->copy == MS_FILECOPY_CURRENT || !(*mine)[i].found)
+			(*mine)[i].found = false; /* not asked: ms_owner_running skips it */
+		else if (btime)
+			starts[i] = ms_proc_started_at(ms_ancestry_mapped_since(l->start_time, l->ppid, holds_line, l),
+						       btime);
+	}
+	rc = btime ? ms_owner_running(owner, *mine, starts, wp->nlines, err) : 0;
+	for (size_t i = 0; i < wp->nlines; i++) {
+		/* Back to the lookup's answer where nothing was asked; unknown where nothing was said. */
+		if (wp->lines[i].copy == MS_FILECOPY_CURRENT || !found[wp->lines[i].path].found)
+			(*mine)[i] = found[wp->lines[i].path];
+		else if ((*mine)[i].running_state == MS_PKG_RUNNING_INSTALLED)
+			(*mine)[i].running_state = MS_PKG_RUNNING_UNKNOWN;
+	}
+	free(starts);
+	return rc;
+}
+
 static int set_cell(struct libscols_line *ln, int col, char *text)
 {
 	if (!text || scols_line_refer_data(ln, (size_t)col, text) != 0) {
@@ -74,7 +134,8 @@ static int set_cell(struct libscols_line *ln, int col, char *text)
 int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, int col_package, int col_version,
 		 struct ms_error *err)
 {
-	struct ms_pkg *found;
+	struct ms_pkg *found, *mine = NULL;
+	struct ms_owner *owner = NULL;
 	const char **names;
 	size_t *lens;
 	int rc = 0;
@@ -91,12 +152,17 @@ int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, int col_package,
 		lens[i] = wp->paths[i].len;
 	}
 	if (rc == 0)
-		rc = ms_owner_lookup(names, lens, wp->npaths, found, err);
+		rc = ms_owner_open(NULL, &owner, err);
+	if (rc == 0)
+		rc = ms_owner_find(owner, names, lens, wp->npaths, found, err);
+	if (rc == 0)
+		rc = running_versions(wp, owner, found, &mine, err);
+	ms_owner_close(owner);
 	free(names);
 	free(lens);
 	for (size_t i = 0; rc == 0 && i < wp->nlines; i++) {
 		const struct who_pkg_line *l = &wp->lines[i];
-		const struct ms_pkg *p = &found[l->path];
+		const struct ms_pkg *p = mine && l->copy != MS_FILECOPY_CURRENT ? &mine[i] : &found[l->path];
 
 		if (col_package >= 0 &&
 		    set_cell(l->ln, col_package,
@@ -107,6 +173,7 @@ int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, int col_package,
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "who: out of memory");
 	}
 	free(found);
+	free(mine);
 	return rc;
 }
 

@@ -11,7 +11,10 @@
  * (a negative index: not selected).  VERSION is the installed version for
  * the current copy; for a replaced or deleted copy it is the version that
  * ran where that can be known, else "unknown" (null in JSON): the version
- * installed now is not the one that copy holds.
+ * installed now is not the one that copy holds.  The version that ran is
+ * asked of the owner (owner.h, ms_owner_running) for the copy's start: its
+ * process's, or its ancestor's that mapped the same copy first
+ * (ancestry.h).
  */
 #ifndef MAPSCOPE_WHO_PKG_H
 #define MAPSCOPE_WHO_PKG_H
@@ -23,11 +26,16 @@
 #include "cli/cli.h"
 #include "core/files/filematch.h"
 #include "core/maps/mapping.h"
+#include "core/proc/proc.h"
 
 struct who_pkg_line {
 	struct libscols_line *ln;
 	size_t path; /* index in paths */
 	enum ms_filecopy copy;
+	unsigned long long start_time; /* the process's, clock ticks since boot */
+	int ppid;
+	uint32_t dev_major, dev_minor;
+	uint64_t inode;
 };
 
 struct who_pkg_path {
@@ -43,8 +51,8 @@ struct who_pkgs {
 };
 
 /* 0 or -1 (out of memory). */
-int who_pkg_note(struct who_pkgs *wp, struct libscols_line *ln, const struct ms_mapping *m, bool other_root,
-		 enum ms_filecopy copy);
+int who_pkg_note(struct who_pkgs *wp, struct libscols_line *ln, const struct ms_proc *proc,
+		 const struct ms_mapping *m, bool other_root, enum ms_filecopy copy);
 /* 0, or -1 with err filled. */
 int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, int col_package, int col_version,
 		 struct ms_error *err);

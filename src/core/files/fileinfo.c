@@ -193,7 +193,8 @@ int ms_fileinfo_describe(struct ms_fileinfo_ctx *c, struct ms_filemap *fm,
 		r->info.described = true;
 	}
 	if (what & MS_FILEINFO_PACKAGE)
-		return ms_filepkg_describe(NULL, fm, from, n, ms_stale_ctx_other_root(c->stale, c->proc), err);
+		return ms_filepkg_describe(NULL, fm, from, n, c->proc, ms_stale_ctx_other_root(c->stale, c->proc),
+					   err);
 	return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "files/filepkg.h"
+#include "maps/ancestry.h"
 #include "stale/ignore.h"
 
 static bool wanted(const struct ms_filerow *r)
@@ -39,8 +40,71 @@ static size_t settle_unasked(struct ms_filemap *fm, size_t from, size_t end, boo
 	return n;
 }
 
+/* Does m hold the row's copy (the same device and inode)? */
+static bool holds_row(void *arg, const struct ms_mapping *m)
+{
+	const struct ms_filerow *r = arg;
+
+	return m->inode == r->inode && m->dev_major == r->dev_major && m->dev_minor == r->dev_minor;
+}
+
+static bool old_copy(const struct ms_fileinfo *info)
+{
+	return info->pkg.found && info->verdict_known && ms_stale_verdict_is_stale(info->verdict.verdict) &&
+	       info->pkg.running_state == MS_PKG_RUNNING_INSTALLED;
+}
+
+/*
+ * The version of each old copy among rows [from, end) just looked up: the
+ * one installed when proc (or the ancestor that mapped it first) started,
+ * else UNKNOWN.  0 or MS_ERR_NOMEM.
+ */
+static int running_versions(struct ms_owner *owner, struct ms_filemap *fm, size_t from, size_t end,
+			    const struct ms_proc *proc, struct ms_error *err)
+{
+	const struct ms_proc_stat *st = proc ? ms_proc_stat_at_open(proc) : NULL;
+	size_t k = 0, at = 0;
+	struct ms_pkg *pkgs;
+	time_t *starts, btime;
+	struct ms_error why;
+	int rc = 0;
+
+	for (size_t i = from; i < end; i++)
+		k += old_copy(&fm->rows[i].info);
+	if (!k)
+		return 0;
+	if (!st || ms_boot_time(&btime, &why) < 0) {
+		for (size_t i = from; i < end; i++)
+			if (old_copy(&fm->rows[i].info))
+				fm->rows[i].info.pkg.running_state = MS_PKG_RUNNING_UNKNOWN;
+		return 0;
+	}
+	pkgs = calloc(k, sizeof(*pkgs));
+	starts = calloc(k, sizeof(*starts));
+	if (!pkgs || !starts)
+		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory for packages");
+	for (size_t i = from; rc == 0 && i < end; i++)
+		if (old_copy(&fm->rows[i].info)) {
+			pkgs[at] = fm->rows[i].info.pkg;
+			starts[at++] = ms_proc_started_at(
+				ms_ancestry_mapped_since(st->start_time, st->ppid, holds_row, &fm->rows[i]), btime);
+		}
+	if (rc == 0)
+		rc = ms_owner_running(owner, pkgs, starts, k, err);
+	for (size_t i = from, j = 0; i < end && j < k; i++)
+		if (old_copy(&fm->rows[i].info)) {
+			fm->rows[i].info.pkg = pkgs[j++];
+			/* Out of memory on the way: still not the installed version. */
+			if (fm->rows[i].info.pkg.running_state == MS_PKG_RUNNING_INSTALLED)
+				fm->rows[i].info.pkg.running_state = MS_PKG_RUNNING_UNKNOWN;
+		}
+	free(pkgs);
+	free(starts);
+	return rc;
+}
+
 int ms_filepkg_describe(const struct ms_owner_opts *opts, struct ms_filemap *fm, size_t from, size_t n,
-			bool other_root, struct ms_error *err)
+			const struct ms_proc *proc, bool other_root, struct ms_error *err)
 {
 	size_t end = from < fm->count ? (n < fm->count - from ? from + n : fm->count) : from;
 	size_t want = settle_unasked(fm, from, end, other_root), k = 0;
@@ -67,16 +131,11 @@ int ms_filepkg_describe(const struct ms_owner_opts *opts, struct ms_filemap *fm,
 		rc = ms_owner_find(owner, paths, lens, k, found, err);
 	for (size_t i = from, at = 0; rc == 0 && i < end; i++)
 		if (wanted(&fm->rows[i])) {
-			struct ms_fileinfo *info = &fm->rows[i].info;
-
-			info->pkg = found[at++];
-			info->pkg_known = true;
-			/* The version installed now is not the one a replaced or deleted copy holds. */
-			if (info->pkg.found && info->verdict_known &&
-			    ms_stale_verdict_is_stale(info->verdict.verdict) &&
-			    info->pkg.running_state == MS_PKG_RUNNING_INSTALLED)
-				info->pkg.running_state = MS_PKG_RUNNING_UNKNOWN;
+			fm->rows[i].info.pkg = found[at++];
+			fm->rows[i].info.pkg_known = true;
 		}
+	if (rc == 0)
+		rc = running_versions(owner, fm, from, end, proc, err);
 	ms_owner_close(owner);
 	free(paths);
 	free(lens);

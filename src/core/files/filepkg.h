@@ -16,7 +16,8 @@
  * A row whose verdict is known to be replaced or deleted (fileinfo.h
  * judges it whenever packages are asked) holds a copy older than the
  * package installed now: its running_state is then not INSTALLED, but the
- * version that ran where it can be known, else UNKNOWN.
+ * version that ran where it can be known (owner.h, ms_owner_running: for
+ * dpkg, its log read for the copy's start), else UNKNOWN.
  *
  * Answers are kept with the row: ms_filemap_build carries a described
  * row's info, pkg included, to the next map, so a view that refreshes does
@@ -35,9 +36,15 @@
 #include "base/error.h"
 #include "files/filemap.h"
 #include "pkg/owner.h"
+#include "proc/proc.h"
 
-/* opts: NULL for the system's databases (owner.h). */
+/*
+ * opts: NULL for the system's databases (owner.h).  proc: the process the
+ * map is of, whose start (or its ancestors' that map the same copy,
+ * ancestry.h) dates the copies it holds; NULL leaves an old copy's version
+ * unknown.
+ */
 int ms_filepkg_describe(const struct ms_owner_opts *opts, struct ms_filemap *fm, size_t from, size_t n,
-			bool other_root, struct ms_error *err);
+			const struct ms_proc *proc, bool other_root, struct ms_error *err);
 
 #endif

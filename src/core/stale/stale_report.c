@@ -8,6 +8,7 @@
 #include "maps/maps.h"
 #include "proc/proc.h"
 #include "stale/stale_report.h"
+#include "maps/ancestry.h"
 
 void ms_stale_report_free(struct ms_stale_report *r)
 {
@@ -87,62 +88,25 @@ static void read_cgroup(struct ms_stale_proc *p, const struct ms_proc *proc)
 	free(buf);
 }
 
-struct holds_ctx {
-	const struct ms_stale_proc *p;
-	bool found;
-};
-
-/* Walk callback: stop at a mapping of one of p's stale files (the same device and inode). */
-static int holds_stale_copy(void *arg, struct ms_mapping *m)
+/* Does m hold one of p's stale copies (the same device and inode)? */
+static bool holds_stale_copy(void *arg, const struct ms_mapping *m)
 {
-	struct holds_ctx *h = arg;
+	const struct ms_stale_proc *p = arg;
 
-	for (size_t j = 0; j < h->p->files.count; j++) {
-		const struct ms_stale_file *f = &h->p->files.items[j];
+	for (size_t j = 0; j < p->files.count; j++) {
+		const struct ms_stale_file *f = &p->files.items[j];
 
 		if (ms_stale_verdict_is_stale(f->result.verdict) && f->inode == m->inode &&
 		    f->dev_major == m->dev_major && f->dev_minor == m->dev_minor)
-			return (h->found = true);
+			return true;
 	}
-	return 0;
+	return false;
 }
 
-/*
- * The earliest start among p's process and its parents, grandparents...
- * (at most MS_STALE_ANCESTORS_MAX, without a break) that map one of its
- * stale copies: a worker a server forked holds copies its parent mapped
- * before the worker started.  A parent that cannot be read ends the climb.
- */
+/* The earliest start among p's process and the ancestors that map one of its stale copies. */
 static unsigned long long mapped_since(const struct ms_stale_proc *p)
 {
-	unsigned long long start = p->start_time;
-	int ppid = p->ppid;
-
-	for (int depth = 0; depth < MS_STALE_ANCESTORS_MAX && ppid > 1; depth++) {
-		struct holds_ctx h = { .p = p };
-		struct ms_proc *parent = NULL;
-		struct ms_maps *maps = NULL;
-		struct ms_error why;
-		const struct ms_proc_stat *st;
-
-		if (ms_proc_open((pid_t)ppid, &parent, &why) < 0)
-			break;
-		st = ms_proc_stat_at_open(parent);
-		if (st->state != 'X' && st->start_time <= start &&
-		    ms_maps_open(parent, &(struct ms_maps_opts){ .backend = MS_BACKEND_AUTO }, &maps, &why) == 0) {
-			ms_maps_set_fields(maps, 0);
-			ms_maps_walk(maps, 0, MS_FILTER_FILE_BACKED, holds_stale_copy, &h, &why);
-			ms_maps_close(maps);
-		}
-		if (h.found) {
-			start = st->start_time;
-			ppid = st->ppid;
-		}
-		ms_proc_close(parent);
-		if (!h.found)
-			break;
-	}
-	return start;
+	return ms_ancestry_mapped_since(p->start_time, p->ppid, holds_stale_copy, (void *)p);
 }
 
 /*

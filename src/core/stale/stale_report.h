@@ -30,6 +30,7 @@
 #include <sys/types.h>
 
 #include "base/error.h"
+#include "maps/ancestry.h"
 #include "maps/fleet.h"
 #include "stale/stale.h"
 #include "proc/container.h"
@@ -37,7 +38,7 @@
 #include "proc/unit.h"
 
 /* Parents climbed to find who mapped a stale copy first (ms_stale_report_packages). */
-#define MS_STALE_ANCESTORS_MAX 16
+#define MS_STALE_ANCESTORS_MAX MS_ANCESTRY_MAX
 
 /* Command lines are cut here: a process chooses the length of its own. */
 #define MS_STALE_CMDLINE_MAX 4096

@@ -279,6 +279,68 @@ static void replace_by_hand(const char *path)
 	free(lib);
 }
 
+/*
+ * The VERSION and INSTALLED pid's `list --by-file` gives the row named
+ * name, in *version and *installed (NULL for null); false when no row.
+ */
+static bool list_versions(pid_t pid, const char *name, char **version, char **installed)
+{
+	char pidstr[16], *out;
+	const char *args[] = { "list", pidstr, "--by-file", "-J", "-o", "NAME,PACKAGE,VERSION,INSTALLED", NULL };
+	json_t *root, *row;
+	size_t i;
+	bool found = false;
+
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	msrun_capture(args, NULL, &out, NULL);
+	assert_non_null(out);
+	root = json_loads(out, 0, NULL);
+	if (!root)
+		fail_msg("list --by-file -J is not JSON: %s", out);
+	json_array_foreach(json_object_get(root, "files"), i, row) {
+		const char *v = json_string_value(json_object_get(row, "version"));
+		const char *inst = json_string_value(json_object_get(row, "installed"));
+
+		if (!json_is_string(json_object_get(row, "name")) ||
+		    strcmp(json_string_value(json_object_get(row, "name")), name))
+			continue;
+		*version = v ? strdup(v) : NULL;
+		*installed = inst ? strdup(inst) : NULL;
+		found = true;
+	}
+	json_decref(root);
+	free(out);
+	return found;
+}
+
+/* Rows of `who path` for pid with COPY copy, PACKAGE pkg and VERSION version (NULL: null). */
+static size_t who_rows(const char *path, pid_t pid, const char *copy, const char *version)
+{
+	const char *args[] = { "who", path, "-J", "-o", "PID,COPY,PACKAGE,VERSION", NULL };
+	json_t *root, *row;
+	size_t i, n = 0;
+	char *out;
+
+	msrun_capture(args, NULL, &out, NULL);
+	assert_non_null(out);
+	root = json_loads(out, 0, NULL);
+	if (!root)
+		fail_msg("who -J is not JSON: %s", out);
+	json_array_foreach(json_object_get(root, "mappings"), i, row) {
+		const char *v = json_string_value(json_object_get(row, "version"));
+
+		if (json_integer_value(json_object_get(row, "pid")) != pid ||
+		    strcmp(json_string_value(json_object_get(row, "copy")), copy) ||
+		    strcmp(json_string_value(json_object_get(row, "package")), PKG))
+			continue;
+		if (version ? v && !strcmp(v, version) : !v)
+			n++;
+	}
+	json_decref(root);
+	free(out);
+	return n;
+}
+
 static void test_upgrade_names_the_package(void **state)
 {
 	const char *install1[] = { "dpkg", "-i", ((struct fx *)*state)->deb[0], NULL };
@@ -322,6 +384,18 @@ static void test_upgrade_names_the_package(void **state)
 	table = stale_output(fx, "-n", "VERSION,INSTALLED");
 	assert_int_equal(occurrences(table, "unknown 1.0"), 2);
 	free(table);
+	/* list --by-file: not the version installed now, but unknown (null). */
+	{
+		char *version = NULL, *installed = NULL;
+
+		assert_true(list_versions(fx->child.pid, deleted, &version, &installed));
+		assert_null(version);
+		/* who: null too, never the version installed now. */
+		assert_true(who_rows(fx->mapped, fx->child.pid, "replaced", NULL) >= 1);
+		assert_non_null(installed);
+		assert_string_equal(installed, "1.0");
+		free(installed);
+	}
 
 	/* Upgraded by dpkg after both started: they run 1.0, 2.0-1 is installed. */
 	assert_int_equal(run(install2), 0);
@@ -351,6 +425,22 @@ static void test_upgrade_names_the_package(void **state)
 	table = stale_output_with(fx, "-n", "NAME,PACKAGE", "--by-file");
 	assert_int_equal(occurrences(table, PKG " 1.0 (now 2.0-1)"), 1);
 	free(table);
+	/* list --by-file says the same of each process: the copy runs 1.0, 2.0-1 is installed. */
+	{
+		char *version = NULL, *installed = NULL;
+
+		assert_true(list_versions(fx->child.pid, deleted, &version, &installed));
+		assert_non_null(version);
+		assert_string_equal(version, "1.0");
+		assert_non_null(installed);
+		assert_string_equal(installed, "2.0-1");
+		free(version);
+		free(installed);
+	}
+	/* who: each process's old copy runs 1.0, whatever is installed now. */
+	assert_true(who_rows(fx->mapped, fx->child.pid, "replaced", "1.0") >= 1);
+	assert_true(who_rows(fx->mapped, fx->child2.pid, "replaced", "1.0") >= 1);
+	assert_int_equal(who_rows(fx->mapped, fx->child.pid, "replaced", "2.0-1"), 0);
 
 	/*
 	 * A worker forked after the upgrade (past the log's slack) keeps its
@@ -366,6 +456,16 @@ static void test_upgrade_names_the_package(void **state)
 	root = stale_json_of(fx, worker, 0, "NAME,VERDICT,PACKAGE,VERSION,INSTALLED,PKGSRC");
 	assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", "1.0"), 1);
 	json_decref(root);
+	/* list --by-file of the worker alone climbs to its parent too. */
+	{
+		char *version = NULL, *installed = NULL;
+
+		assert_true(list_versions(worker, deleted, &version, &installed));
+		assert_non_null(version);
+		assert_string_equal(version, "1.0");
+		free(version);
+		free(installed);
+	}
 	root = stale_json_of(fx, fx->child.pid, worker, "NAME,VERDICT,PACKAGE,VERSION,INSTALLED,PKGSRC");
 	assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", "1.0"), 2);
 	json_decref(root);

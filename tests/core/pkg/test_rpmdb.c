@@ -494,7 +494,7 @@ static void test_upgrade_under_the_process(void **state)
 	row = row_named(&fm, deleted);
 	assert_int_equal(ms_fileinfo_ctx_new(NULL, proc, maps, &ctx, &err), 0);
 	assert_int_equal(ms_fileinfo_describe(ctx, &fm, &list, row, 1, MS_FILEINFO_VERDICT, &err), 0);
-	assert_int_equal(ms_filepkg_describe(&oopts, &fm, row, 1, false, &err), 0);
+	assert_int_equal(ms_filepkg_describe(&oopts, &fm, row, 1, NULL, false, &err), 0);
 	info = &fm.rows[row].info;
 	assert_true(info->verdict_known);
 	assert_true(ms_stale_verdict_is_stale(info->verdict.verdict));
