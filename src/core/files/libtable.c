@@ -329,8 +329,21 @@ int ms_libtable_add(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_p
 				    .proc_index = SIZE_MAX };
 	int rc = ms_stale_scan(ctx, maps, t->opts.scan_flags, &files, err);
 
-	for (size_t i = 0; rc == 0 && i < files.count; i++)
-		rc = add_file(&v, &files.items[i], err);
+	for (size_t i = 0; rc == 0 && i < files.count; i++) {
+		const struct ms_stale_file *f = &files.items[i];
+		struct ms_libtable_row *r;
+
+		rc = add_file(&v, f, err);
+		/* An old copy: the earliest start among its holders dates it. */
+		if (rc == 0 && ms_stale_verdict_is_stale(f->result.verdict) &&
+		    (r = ms_libtable_find(t, f->dev_major, f->dev_minor, f->inode))) {
+			unsigned long long start = ms_proc_stat_at_open(proc)->start_time;
+
+			if (!r->since_known || start < r->since)
+				r->since = start;
+			r->since_known = true;
+		}
+	}
 	if (v.have_root)
 		ms_lookup_root_release(&v.root);
 	ms_stale_list_free(&files);
@@ -342,6 +355,58 @@ int ms_libtable_add(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_p
 static bool wants_package(const struct ms_libtable_row *r)
 {
 	return r->kept && r->host && !r->name_ambiguous && r->name[0] == '/';
+}
+
+/* found[] (one per row that wants a package, in order): old copies get the version that ran. */
+static int running_versions(struct ms_libtable *t, struct ms_owner *db, struct ms_pkg *found, size_t n,
+			    struct ms_error *err)
+{
+	size_t k = 0, j = 0;
+	struct ms_pkg *old;
+	time_t *starts, btime;
+	struct ms_error why;
+	int rc = 0;
+
+	for (size_t i = 0, at = 0; i < t->count; i++)
+		if (wants_package(&t->rows[i]))
+			k += t->rows[i].since_known && found[at++].found;
+	if (!k)
+		return 0;
+	old = calloc(k, sizeof(*old));
+	starts = calloc(k, sizeof(*starts));
+	if (!old || !starts)
+		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
+	if (ms_boot_time(&btime, &why) < 0)
+		btime = 0;
+	for (size_t i = 0, at = 0; rc == 0 && i < t->count; i++) {
+		const struct ms_libtable_row *r = &t->rows[i];
+
+		if (!wants_package(r))
+			continue;
+		if (r->since_known && found[at].found) {
+			old[j] = found[at];
+			starts[j++] = ms_proc_started_at(r->since, btime);
+		}
+		at++;
+	}
+	if (rc == 0 && btime)
+		rc = ms_owner_running(db, old, starts, k, err);
+	for (size_t i = 0, at = 0, o = 0; old && i < t->count && at < n; i++) {
+		const struct ms_libtable_row *r = &t->rows[i];
+
+		if (!wants_package(r))
+			continue;
+		if (r->since_known && found[at].found) {
+			found[at] = old[o++];
+			/* An old copy nothing could date: not the installed version either. */
+			if (found[at].running_state == MS_PKG_RUNNING_INSTALLED)
+				found[at].running_state = MS_PKG_RUNNING_UNKNOWN;
+		}
+		at++;
+	}
+	free(old);
+	free(starts);
+	return rc;
 }
 
 int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char **why,
@@ -378,6 +443,8 @@ int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char 
 		}
 	if (rc == 0 && db)
 		rc = ms_owner_find(db, paths, lens, n, found, err);
+	if (rc == 0 && db)
+		rc = running_versions(t, db, found, n, err);
 	if (rc == 0 && why && !ms_owner_has_db(db))
 		*why = "not a dpkg or rpm system";
 	for (size_t i = 0, at = 0; rc == 0 && i < t->count; i++) {

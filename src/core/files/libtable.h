@@ -137,6 +137,8 @@ struct ms_libtable_row {
 	const char *build_id_why; /* static text when there is none */
 	bool pkg_known;
 	struct ms_pkg *pkg;  /* the owner; NULL with pkg_known and no pkg_why: not packaged */
+	bool since_known;    /* a replaced or deleted copy: since is the earliest start of a process that maps it */
+	unsigned long long since; /* clock ticks since boot, as stat's start_time */
 	const char *pkg_why; /* static text when it could not be asked */
 	struct ms_libtable_use *uses;
 	size_t nuses;
@@ -181,6 +183,10 @@ int ms_libtable_add(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_p
  * The package of every kept row a process in our root maps, in one lookup
  * of the open databases (db; NULL: none).  0 (*why, when not NULL, then
  * says "not a dpkg or rpm system" where none exists) or MS_ERR_NOMEM.
+ * A replaced or deleted copy's package says which version ran (owner.h,
+ * ms_owner_running), dated by the earliest start among the processes of
+ * the walk that map it: walking every process, that takes in a server's
+ * parent that mapped the copy before forking its workers.
  */
 int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char **why,
 			 struct ms_error *err);

@@ -341,6 +341,33 @@ static size_t who_rows(const char *path, pid_t pid, const char *copy, const char
 	return n;
 }
 
+/* The libs row named name, asked by pattern: its VERSION in *version (NULL for null); false when none. */
+static bool libs_version(const char *pattern, const char *name, char **version)
+{
+	const char *args[] = { "libs", pattern, "-J", "-o", "NAME,PACKAGE,VERSION,INSTALLED,PROCS", NULL };
+	json_t *root, *row;
+	bool found = false;
+	size_t i;
+	char *out;
+
+	msrun_capture(args, NULL, &out, NULL);
+	assert_non_null(out);
+	root = json_loads(out, 0, NULL);
+	if (!root)
+		fail_msg("libs -J is not JSON: %s", out);
+	json_array_foreach(json_object_get(root, "libraries"), i, row) {
+		const char *v = json_string_value(json_object_get(row, "version"));
+
+		if (strcmp(json_string_value(json_object_get(row, "name")), name))
+			continue;
+		*version = v ? strdup(v) : NULL;
+		found = true;
+	}
+	json_decref(root);
+	free(out);
+	return found;
+}
+
 static void test_upgrade_names_the_package(void **state)
 {
 	const char *install1[] = { "dpkg", "-i", ((struct fx *)*state)->deb[0], NULL };
@@ -390,6 +417,9 @@ static void test_upgrade_names_the_package(void **state)
 
 		assert_true(list_versions(fx->child.pid, deleted, &version, &installed));
 		assert_null(version);
+		/* libs: null too. */
+		assert_true(libs_version(fx->mapped, deleted, &version));
+		assert_null(version);
 		/* who: null too, never the version installed now. */
 		assert_true(who_rows(fx->mapped, fx->child.pid, "replaced", NULL) >= 1);
 		assert_non_null(installed);
@@ -436,6 +466,15 @@ static void test_upgrade_names_the_package(void **state)
 		assert_string_equal(installed, "2.0-1");
 		free(version);
 		free(installed);
+	}
+	/* libs: the old copy's row runs 1.0. */
+	{
+		char *version = NULL;
+
+		assert_true(libs_version(fx->mapped, deleted, &version));
+		assert_non_null(version);
+		assert_string_equal(version, "1.0");
+		free(version);
 	}
 	/* who: each process's old copy runs 1.0, whatever is installed now. */
 	assert_true(who_rows(fx->mapped, fx->child.pid, "replaced", "1.0") >= 1);
