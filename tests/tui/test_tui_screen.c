@@ -549,6 +549,20 @@ static void files_model(struct tui_fileview *fv, size_t height)
 		} else if (r->inode == 22) {
 			r->info.soname_rc = MS_ERR_LIMIT;
 		}
+		/* Packages: libc's and zlib's installed, libcrypto's old copy of unknown version, the rest none. */
+		r->info.pkg_known = true;
+		if (r->inode >= 20 && r->inode <= 22) {
+			struct ms_pkg *p = &r->info.pkg;
+
+			p->found = true;
+			p->source = MS_PKG_SOURCE_DPKG;
+			snprintf(p->name, sizeof(p->name), "%s",
+				 r->inode == 20 ? "libc6" : r->inode == 21 ? "zlib1g" : "libssl3");
+			snprintf(p->version, sizeof(p->version), "%s",
+				 r->inode == 20 ? "2.36-9+deb12u14" : r->inode == 21 ? "1:1.2.13.dfsg-1" : "3.0.22-1");
+			if (r->inode == 22)
+				p->running_state = MS_PKG_RUNNING_UNKNOWN;
+		}
 	}
 	ms_maplist_free(&l);
 }
