@@ -261,8 +261,9 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 	if (rc == 0 && db)
 		rc = ms_owner_running(db, found, starts, n, err);
 	if (rc == 0 && !ms_owner_has_db(db))
-		*why = "not a dpkg system";
-	for (size_t i = 0, at = 0; rc == 0 && !*why && i < r->count; i++) {
+		*why = "not a dpkg or rpm system";
+	/* Without a system database, Python distributions may still have answered. */
+	for (size_t i = 0, at = 0; rc == 0 && db && i < r->count; i++) {
 		struct ms_stale_proc *p = &r->procs[i];
 
 		p->pkgs = calloc(p->files.count ? p->files.count : 1, sizeof(*p->pkgs));
