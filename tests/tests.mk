@@ -69,6 +69,7 @@ CMOCKA_TESTS = \
 	tests/core/maps/test_engine \
 	tests/core/maps/test_errors \
 	tests/core/maps/test_faults \
+	tests/core/maps/test_mapmatch \
 	tests/core/untrusted/test_untrusted_walk \
 	tests/core/untrusted/test_untrusted_child \
 	tests/core/untrusted/test_stale_race \
