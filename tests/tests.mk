@@ -96,6 +96,7 @@ CMOCKA_TESTS = \
 	tests/core/files/test_filematch \
 	tests/core/snap/test_snapshot \
 	tests/core/snap/test_snapshot_record \
+	tests/core/snap/test_filediff \
 	tests/core/test_bounds \
 	tests/core/test_hostile \
 	tests/core/test_fuzz_regress \

@@ -242,6 +242,11 @@ static void test_malformed(void **state)
 		{ "{\"mapscope\": \"snapshot\", \"version\": 1, \"header\": {\"pid\": -1}, \"mappings\": []}", "\"pid\" must be" },
 		{ "{\"mapscope\": \"snapshot\", \"version\": 1, \"header\": {\"pid\": 7}}", "\"mappings\" must be an array" },
 		{ "{\"mapscope\": \"snapshot\", \"version\": 1, \"mapscope\": \"snapshot\"}", "duplicate" },
+		{ "{\"mapscope\": \"snapshot\", \"version\": 2, \"header\": {\"pid\": 7}, \"packages\": {\"source\": \"dpkg\"}, \"mappings\": []}", "\"packages\" needs version 3" },
+		{ "{\"mapscope\": \"snapshot\", \"version\": 3, \"header\": {\"pid\": 7}, \"packages\": {\"source\": \"npm\"}, \"mappings\": []}", "\"source\": \"dpkg\"" },
+		{ "{\"mapscope\": \"snapshot\", \"version\": 3, \"header\": {\"pid\": 7, \"boot_id\": \"x\\u001b\"}, \"mappings\": []}", "\"boot_id\" must be" },
+		{ "{\"mapscope\": \"snapshot\", \"version\": 3, \"header\": {\"pid\": 7}, \"packages\": {\"source\": \"dpkg\"}, \"mappings\": [{\"start\": \"1000\", \"end\": \"2000\", \"perms\": \"r--p\", \"package\": \"libc6\\u001b[2J\", \"package_version\": \"1\"}]}", "mapping 1: \"package\" must be" },
+		{ "{\"mapscope\": \"snapshot\", \"version\": 3, \"header\": {\"pid\": 7}, \"packages\": {\"source\": \"dpkg\"}, \"mappings\": [{\"start\": \"1000\", \"end\": \"2000\", \"perms\": \"r--p\", \"package\": \"libc6\"}]}", "mapping 1: \"package_version\" must be" },
 	};
 	static const struct bad_doc maps[] = {
 		{ "1]}", "mapping 1 is not an object" },
