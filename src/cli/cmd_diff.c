@@ -121,7 +121,7 @@ static void diff_usage(void)
 	       CLI_OUTPUT_OPTIONS_HELP
 	       "\n"
 	       "Packages come from the snapshot (written since version 3) or, for a PID,\n"
-	       "from the dpkg database now.\n\n"
+	       "from the package databases now (dpkg, rpm, Python distributions).\n\n"
 	       "Exit status: 0 no differences, 1 differences, 2 trouble (usage, a missing\n"
 	       "process, an unreadable or malformed file, no residency with --residency).\n\n"
 	       "Columns:\n");
@@ -161,7 +161,7 @@ static int load_side(const char *arg, const struct cli_opts *o, bool want_res,
 				mapcols_note_smaps(pid);
 		}
 		if (rc == 0 && mode->by_file)
-			rc = ms_snapshot_add_packages(snap, &err);
+			rc = ms_snapshot_add_packages(snap, proc, &err);
 		ms_maps_close(maps);
 		ms_proc_close(proc);
 	} else {

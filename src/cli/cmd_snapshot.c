@@ -21,8 +21,9 @@ static void snapshot_usage(void)
 	printf("Usage: mapscope snapshot PID [-o FILE] [options]\n\n"
 	       "Save every mapping of process PID, with a header naming the process,\n"
 	       "as one JSON document (see mapscope(1) for the format).  Each mapped file\n"
-	       "owned by a package carries its package and version (from dpkg), so that\n"
-	       "'mapscope diff' can compare them by file later (a version 3 document).\n\n"
+	       "owned by a package carries its package and version (dpkg, rpm, Python),\n"
+	       "so that 'mapscope diff' can compare them by file later (a version 3\n"
+	       "document).\n\n"
 	       "Options:\n"
 	       "  -o, --output=FILE      where to write; - (the default) is stdout\n"
 	       "      --no-clobber       leave an existing FILE untouched and fail\n"
@@ -97,7 +98,7 @@ static int take(struct ms_maps *maps, bool residency, bool packages, struct ms_s
 			mapcols_note_smaps(ms_proc_pid(ms_maps_proc(maps)));
 	}
 	if (rc == 0 && packages)
-		rc = ms_snapshot_add_packages(snap, &err);
+		rc = ms_snapshot_add_packages(snap, ms_maps_proc(maps), &err);
 	/* Freeing twice is harmless: ms_snapshot_take leaves a failed one empty. */
 	if (rc < 0)
 		ms_snapshot_free(snap);

@@ -8,10 +8,11 @@
 #include "cli/diff_files.h"
 #include "cli/diff_out.h"
 #include "core/base/escape.h"
+#include "core/pkg/owner.h"
 #include "core/snap/filediff.h"
 
 enum {
-	FDCOL_CHANGE, FDCOL_PACKAGE, FDCOL_VERSION, FDCOL_OLDPACKAGE, FDCOL_OLDVERSION,
+	FDCOL_CHANGE, FDCOL_PACKAGE, FDCOL_VERSION, FDCOL_PKGSRC, FDCOL_OLDPACKAGE, FDCOL_OLDVERSION,
 	FDCOL_FIELDS, FDCOL_BUILDID, FDCOL_OLDBUILDID, FDCOL_INODE, FDCOL_OLDINODE,
 	FDCOL_MAPS, FDCOL_FILE, FDCOL_COUNT
 };
@@ -20,6 +21,7 @@ static const struct cli_column fdcols[FDCOL_COUNT] = {
 	[FDCOL_CHANGE] = { "CHANGE", 7, 0, SCOLS_JSON_STRING, false, "added, removed or changed" },
 	[FDCOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false, "the package owning the file on the new side (the old one's when removed); \"not packaged\" for none, empty when unknown" },
 	[FDCOL_VERSION] = { "VERSION", 8, 0, SCOLS_JSON_STRING, false, "that package's version on the new side, installed when the side was taken; empty when removed or unknown (a deleted file)" },
+	[FDCOL_PKGSRC] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which database answered PACKAGE: dpkg, rpm, python or none" },
 	[FDCOL_OLDPACKAGE] = { "OLDPACKAGE", 8, 0, SCOLS_JSON_STRING, false, "the package owning the file on the old side" },
 	[FDCOL_OLDVERSION] = { "OLDVERSION", 8, 0, SCOLS_JSON_STRING, false, "its version on the old side" },
 	[FDCOL_FIELDS] = { "FIELDS", 10, 0, SCOLS_JSON_STRING, false, "what changed: file (another device or inode), buildid, package, version, deleted" },
@@ -115,6 +117,7 @@ static char *cell(const struct cli_opts *o, int col, const struct ms_filediff_en
 	case FDCOL_CHANGE: return strdup(diff_kind_name(e->kind));
 	case FDCOL_PACKAGE: return package_cell(o, now, false);
 	case FDCOL_VERSION: return package_cell(o, &e->new_side, true);
+	case FDCOL_PKGSRC: return strdup(now->pkg ? ms_pkg_source_name(now->pkg->found ? now->pkg->source : MS_PKG_SOURCE_NONE) : "");
 	case FDCOL_OLDPACKAGE: return package_cell(o, was, false);
 	case FDCOL_OLDVERSION: return package_cell(o, was, true);
 	case FDCOL_FIELDS: return fields_cell(e->changed);

@@ -44,7 +44,7 @@
 struct ms_filediff_side {
 	const struct ms_mapping *map;      /* its first mapping; NULL: not on this side */
 	const struct ms_mapping *build_id; /* its first mapping with a build ID, or NULL */
-	const struct ms_pkg *pkg;          /* NULL: not looked up; !found: not packaged */
+	const struct ms_snapshot_pkg *pkg; /* NULL: not looked up; !found: not packaged */
 	size_t mappings;
 	uint64_t size;                     /* bytes mapped, all its mappings together */
 	bool deleted;

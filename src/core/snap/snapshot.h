@@ -41,13 +41,18 @@
  * Packages (version 3, snapshot_pkg.c).  A snapshot taken with the owners
  * of its files (ms_snapshot_add_packages, what `snapshot` does unless
  * --no-packages) is written as "version": 3 with a root member
- * "packages": { "source": "dpkg" } and, in each file mapping whose file a
- * package owns, "package" and "package_version" (the version installed
- * when the snapshot was taken; "" when unknown, as for a deleted file,
- * whose copy may be older than what is installed).  A file mapping without
- * "package" is one no package owned.  Both are at most
- * MS_SNAPSHOT_PKG_TEXT_MAX bytes of the characters dpkg allows; a longer
- * or stranger answer is not kept (unknown), so the bounds below hold.  A
+ * "packages": {} (the files were looked up) and, in each file mapping
+ * whose file a package owns, "package", "package_version" (the version
+ * installed when the snapshot was taken; "" when unknown, as for a deleted
+ * file, whose copy may be older than what is installed) and
+ * "package_source" ("dpkg", "rpm" or "python": which database said so,
+ * owner.h).  A file mapping without "package" is one no package owned.
+ * Name and version are at most MS_SNAPSHOT_PKG_TEXT_MAX bytes of the
+ * characters package names and versions use (letters, digits, ". _ + - ~ :
+ * ^ !"); a longer or stranger answer is not kept (unknown), so the bounds
+ * below hold.  Packages are kept only where a system database (dpkg or
+ * rpm) exists and the process is in our root: elsewhere our databases do
+ * not describe its files, and the snapshot has none.  A
  * version 3 document may also hold residency; the version is the lowest
  * that describes what is in the file (3 with packages, else 2 with
  * residency, else 1).
@@ -95,6 +100,14 @@
 #define MS_SNAPSHOT_VERSION_PACKAGES 3
 #define MS_SNAPSHOT_PKG_TEXT_MAX 64
 
+/* What a snapshot keeps of a file's package. */
+struct ms_snapshot_pkg {
+	bool found; /* false: no package owns the file */
+	enum ms_pkg_source source;
+	char name[MS_SNAPSHOT_PKG_TEXT_MAX + 1];
+	char version[MS_SNAPSHOT_PKG_TEXT_MAX + 1]; /* "": unknown */
+};
+
 /*
  * Bounds on what a file may make us hold, and on what we write
  * (snapshot_write.h): every snapshot written stays readable.  65,536
@@ -125,8 +138,7 @@ struct ms_snapshot {
 	struct ms_maplist maps;
 	struct ms_resinfo *res;          /* one per mapping; NULL: no residency */
 	enum ms_res_backend res_backend; /* which backend measured res */
-	struct ms_pkg *pkgs;             /* one per mapping; NULL: packages not looked up */
-	char pkgs_source[16];            /* where they come from: "dpkg" */
+	struct ms_snapshot_pkg *pkgs;    /* one per mapping; NULL: packages not looked up */
 };
 
 /* The time now, RFC 3339 in UTC with nanoseconds, into out (40 bytes). */
@@ -192,20 +204,21 @@ int ms_snapshot_res_decode_one(json_t *m, const char *what, size_t index,
 			       struct ms_resinfo *out, struct ms_error *err);
 
 /*
- * The owner of every file mapping of snap (its name a path) into
- * snap->pkgs: the one place diff and snapshot ask a package database.
- * 0, with snap->pkgs left NULL where there is no database (not a dpkg
- * system); MS_ERR_NOMEM.
+ * The owner of every file mapping of snap (taken from proc) into
+ * snap->pkgs, from the package databases (owner.h): the one place diff and
+ * snapshot ask.  A process under another root than ours (a container, a
+ * chroot; stale.h) is not asked about.  0, with snap->pkgs left NULL where
+ * nothing was asked or there is no system database; MS_ERR_NOMEM.
  */
-int ms_snapshot_add_packages(struct ms_snapshot *snap, struct ms_error *err);
+int ms_snapshot_add_packages(struct ms_snapshot *snap, const struct ms_proc *proc,
+			     struct ms_error *err);
 
 /* Packages in a document, as residency above: the root member and one mapping's keys. */
 json_t *ms_snapshot_pkg_meta(const struct ms_snapshot *snap);
-int ms_snapshot_pkg_encode_one(const struct ms_pkg *pkg, json_t *m);
-int ms_snapshot_pkg_decode_meta(json_t *meta, int version, const char *what,
-				struct ms_snapshot *snap, struct ms_error *err);
-int ms_snapshot_pkg_decode_one(json_t *m, const char *what, size_t index, struct ms_pkg *out,
-			       struct ms_error *err);
+int ms_snapshot_pkg_encode_one(const struct ms_snapshot_pkg *pkg, json_t *m);
+int ms_snapshot_pkg_decode_meta(json_t *meta, int version, const char *what, struct ms_error *err);
+int ms_snapshot_pkg_decode_one(json_t *m, const char *what, size_t index,
+			       struct ms_snapshot_pkg *out, struct ms_error *err);
 
 /* The version a document of snap is written as. */
 int ms_snapshot_version_of(const struct ms_snapshot *snap);

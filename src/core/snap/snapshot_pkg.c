@@ -5,27 +5,24 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "maps/mapping.h"
-#include "pkg/pkgdb.h"
-#include "pkg/pkgindex.h"
+#include "pkg/owner.h"
 #include "snap/snapshot.h"
+#include "stale/stale.h"
 
-#define PKG_SOURCE "dpkg"
+/* What package names and versions use (dpkg, rpm, Python), within our bound. */
+static const char pkg_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-~:^!";
 
-/* What dpkg allows in a package name and a version, within our bound. */
-static bool storable(const char *text, const char *allowed)
+static bool storable(const char *text)
 {
 	size_t n = strnlen(text, MS_SNAPSHOT_PKG_TEXT_MAX + 1);
 
-	return n <= MS_SNAPSHOT_PKG_TEXT_MAX && strspn(text, allowed) == n;
+	return n <= MS_SNAPSHOT_PKG_TEXT_MAX && strspn(text, pkg_chars) == n;
 }
-
-static const char pkg_name_chars[] = "abcdefghijklmnopqrstuvwxyz0123456789+-.";
-static const char pkg_version_chars[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.+-~:";
 
 static bool is_file(const struct ms_mapping *m)
 {
@@ -33,15 +30,18 @@ static bool is_file(const struct ms_mapping *m)
 }
 
 /*
- * The one call to a package database.  Mappings of one file sit side by
- * side, so a path is asked once per run of them.
+ * The one call to the package databases.  Mappings of one file sit side by
+ * side, so a path is asked once per run of them.  *has_db: whether a
+ * system database answered at all.
  */
-static int lookup(const struct ms_maplist *maps, struct ms_pkg *out, struct ms_error *err)
+static int lookup(const struct ms_maplist *maps, struct ms_pkg *out, bool *has_db,
+		  struct ms_error *err)
 {
 	size_t n = 0, count = maps->count ? maps->count : 1;
 	const char **paths = calloc(count, sizeof(*paths));
 	size_t *lens = calloc(count, sizeof(*lens)), *which = calloc(count, sizeof(*which));
 	struct ms_pkg *found = calloc(count, sizeof(*found));
+	struct ms_owner *owner = NULL;
 	int rc = paths && lens && which && found ? 0 : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 
 	for (size_t i = 0; rc == 0 && i < maps->count; i++) {
@@ -60,11 +60,14 @@ static int lookup(const struct ms_maplist *maps, struct ms_pkg *out, struct ms_e
 		which[i] = n++;
 	}
 	if (rc == 0)
-		rc = ms_pkgdb_lookup_with(MS_PKGDB_DIR, &(struct ms_pkgdb_opts){ .index_path = MS_PKGDB_INDEX },
-					  paths, lens, n, found, err);
+		rc = ms_owner_open(NULL, &owner, err);
+	*has_db = rc == 0 && ms_owner_has_db(owner);
+	if (rc == 0 && *has_db)
+		rc = ms_owner_find(owner, paths, lens, n, found, err);
 	for (size_t i = 0; rc == 0 && i < maps->count; i++)
 		if (which[i] != SIZE_MAX)
 			out[i] = found[which[i]];
+	ms_owner_close(owner);
 	free(paths);
 	free(lens);
 	free(which);
@@ -72,33 +75,57 @@ static int lookup(const struct ms_maplist *maps, struct ms_pkg *out, struct ms_e
 	return rc;
 }
 
-int ms_snapshot_add_packages(struct ms_snapshot *snap, struct ms_error *err)
+/* What a snapshot keeps of one answer; unknown (not found) when it cannot be kept. */
+static struct ms_snapshot_pkg keep(const struct ms_mapping *m, const struct ms_pkg *p)
 {
-	struct ms_pkg *pkgs = calloc(snap->maps.count ? snap->maps.count : 1, sizeof(*pkgs));
-	int rc = pkgs ? lookup(&snap->maps, pkgs, err) : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	struct ms_snapshot_pkg k = { 0 };
 
-	if (rc < 0) {
+	if (!p->found || !storable(p->name))
+		return k;
+	k.found = true;
+	k.source = p->source;
+	snprintf(k.name, sizeof(k.name), "%s", p->name);
+	/* What is installed at the path is not the deleted copy that is mapped. */
+	if (ms_mapping_name_undeleted(m->name, m->name_len) == m->name_len && storable(p->version))
+		snprintf(k.version, sizeof(k.version), "%s", p->version);
+	return k;
+}
+
+/* Our databases describe the files of a process under our root only. */
+static int under_other_root(const struct ms_proc *proc, bool *other, struct ms_error *err)
+{
+	struct ms_stale_ctx *ctx = NULL;
+	int rc = ms_stale_ctx_new(NULL, &ctx, err);
+
+	*other = rc == 0 && ms_stale_ctx_other_root(ctx, proc);
+	ms_stale_ctx_free(ctx);
+	return rc;
+}
+
+int ms_snapshot_add_packages(struct ms_snapshot *snap, const struct ms_proc *proc,
+			     struct ms_error *err)
+{
+	size_t count = snap->maps.count ? snap->maps.count : 1;
+	struct ms_pkg *found = NULL;
+	struct ms_snapshot_pkg *pkgs = NULL;
+	bool has_db = false, other = false;
+	int rc = under_other_root(proc, &other, err);
+
+	if (rc < 0 || other)
+		return rc;
+	found = calloc(count, sizeof(*found));
+	pkgs = calloc(count, sizeof(*pkgs));
+	rc = found && pkgs ? lookup(&snap->maps, found, &has_db, err)
+			   : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	for (size_t i = 0; rc == 0 && has_db && i < snap->maps.count; i++)
+		pkgs[i] = keep(&snap->maps.items[i], &found[i]);
+	free(found);
+	if (rc < 0 || !has_db) {
 		free(pkgs);
-		return rc == MS_ERR_NOTSUP ? 0 : rc;
-	}
-	for (size_t i = 0; i < snap->maps.count; i++) {
-		const struct ms_mapping *m = &snap->maps.items[i];
-		struct ms_pkg *p = &pkgs[i];
-
-		if (!p->found)
-			continue;
-		/* What is installed at the path is not the deleted copy that is mapped. */
-		if (ms_mapping_name_undeleted(m->name, m->name_len) != m->name_len ||
-		    !storable(p->version, pkg_version_chars))
-			p->version[0] = '\0';
-		if (!storable(p->name, pkg_name_chars))
-			*p = (struct ms_pkg){ 0 };
-		else
-			p->found = true;
+		return rc;
 	}
 	free(snap->pkgs);
 	snap->pkgs = pkgs;
-	snprintf(snap->pkgs_source, sizeof(snap->pkgs_source), "%s", PKG_SOURCE);
 	return 0;
 }
 
@@ -111,61 +138,80 @@ int ms_snapshot_version_of(const struct ms_snapshot *snap)
 
 json_t *ms_snapshot_pkg_meta(const struct ms_snapshot *snap)
 {
-	return json_pack("{s:s}", "source", snap->pkgs_source);
+	(void)snap;
+	return json_object();
 }
 
-int ms_snapshot_pkg_encode_one(const struct ms_pkg *pkg, json_t *m)
+int ms_snapshot_pkg_encode_one(const struct ms_snapshot_pkg *pkg, json_t *m)
 {
 	if (!pkg->found)
 		return 0;
 	return ms_snapshot_put(m, "package", json_string(pkg->name)) |
-	       ms_snapshot_put(m, "package_version", json_string(pkg->version)) ? -1 : 0;
+	       ms_snapshot_put(m, "package_version", json_string(pkg->version)) |
+	       ms_snapshot_put(m, "package_source", json_string(ms_pkg_source_name(pkg->source))) ? -1 : 0;
 }
 
-int ms_snapshot_pkg_decode_meta(json_t *meta, int version, const char *what,
-				struct ms_snapshot *snap, struct ms_error *err)
+int ms_snapshot_pkg_decode_meta(json_t *meta, int version, const char *what, struct ms_error *err)
 {
-	json_t *src = json_object_get(meta, "source");
-
 	if (version < MS_SNAPSHOT_VERSION_PACKAGES)
 		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s: \"packages\" needs version %d", what,
 				    MS_SNAPSHOT_VERSION_PACKAGES);
-	if (!json_is_object(meta) || !json_is_string(src) || strcmp(json_string_value(src), PKG_SOURCE))
-		return ms_error_set(err, MS_ERR_INVAL, EINVAL,
-				    "%s: \"packages\" must be an object with \"source\": \"dpkg\"", what);
-	snprintf(snap->pkgs_source, sizeof(snap->pkgs_source), "%s", PKG_SOURCE);
+	if (!json_is_object(meta))
+		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s: \"packages\" must be an object", what);
 	return 0;
 }
 
-static int get_text(json_t *m, const char *key, const char *allowed, const char *what, size_t index,
-		    char *out, struct ms_error *err)
+static int bad(const char *what, size_t index, const char *key, struct ms_error *err)
 {
-	json_t *v = json_object_get(m, key);
-
-	if (json_is_string(v) && strlen(json_string_value(v)) == json_string_length(v) &&
-	    storable(json_string_value(v), allowed)) {
-		strcpy(out, json_string_value(v));
-		return 0;
-	}
 	return ms_error_set(err, MS_ERR_INVAL, EINVAL,
-			    "%s: mapping %zu: \"%s\" must be at most %d characters that dpkg allows",
+			    "%s: mapping %zu: \"%s\" must be at most %d characters of a package name or version",
 			    what, index + 1, key, MS_SNAPSHOT_PKG_TEXT_MAX);
 }
 
-int ms_snapshot_pkg_decode_one(json_t *m, const char *what, size_t index, struct ms_pkg *out,
-			       struct ms_error *err)
+static int get_text(json_t *m, const char *key, const char *what, size_t index, char *out,
+		    struct ms_error *err)
+{
+	json_t *v = json_object_get(m, key);
+
+	if (!json_is_string(v) || strlen(json_string_value(v)) != json_string_length(v) ||
+	    !storable(json_string_value(v)))
+		return bad(what, index, key, err);
+	strcpy(out, json_string_value(v));
+	return 0;
+}
+
+static int get_source(json_t *m, const char *what, size_t index, enum ms_pkg_source *out,
+		      struct ms_error *err)
+{
+	static const enum ms_pkg_source known[] = { MS_PKG_SOURCE_DPKG, MS_PKG_SOURCE_RPM,
+						    MS_PKG_SOURCE_PYTHON };
+	json_t *v = json_object_get(m, "package_source");
+
+	for (size_t i = 0; json_is_string(v) && i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(json_string_value(v), ms_pkg_source_name(known[i]))) {
+			*out = known[i];
+			return 0;
+		}
+	return ms_error_set(err, MS_ERR_INVAL, EINVAL,
+			    "%s: mapping %zu: \"package_source\" must be dpkg, rpm or python", what, index + 1);
+}
+
+int ms_snapshot_pkg_decode_one(json_t *m, const char *what, size_t index,
+			       struct ms_snapshot_pkg *out, struct ms_error *err)
 {
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (!json_object_get(m, "package") && !json_object_get(m, "package_version"))
+	if (!json_object_get(m, "package") && !json_object_get(m, "package_version") &&
+	    !json_object_get(m, "package_source"))
 		return 0;
-	rc = get_text(m, "package", pkg_name_chars, what, index, out->name, err);
+	rc = get_text(m, "package", what, index, out->name, err);
 	if (rc == 0)
-		rc = get_text(m, "package_version", pkg_version_chars, what, index, out->version, err);
+		rc = get_text(m, "package_version", what, index, out->version, err);
+	if (rc == 0)
+		rc = get_source(m, what, index, &out->source, err);
 	if (rc == 0 && !out->name[0])
-		rc = ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s: mapping %zu: \"package\" is empty",
-				  what, index + 1);
+		rc = bad(what, index, "package", err);
 	out->found = rc == 0;
 	return rc;
 }

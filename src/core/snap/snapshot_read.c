@@ -254,7 +254,7 @@ static int read_root(struct scan *sc, struct members *mb)
 /* Mapping index of the array, decoded alone into snap (and its residency into res). */
 static int read_mapping(struct scan *sc, size_t index, struct ms_snapshot *snap,
 			struct ms_resinfo *res, struct ms_error *res_err, bool *res_bad,
-			struct ms_pkg *pkg, size_t *names)
+			struct ms_snapshot_pkg *pkg, size_t *names)
 {
 	struct ms_maplist *list = &snap->maps;
 	size_t start, values;
@@ -318,9 +318,10 @@ static int grow_zeroed(void **arr, size_t n, size_t *cap, size_t size)
 	return 0;
 }
 
-static int read_mappings(struct scan *sc, json_t *meta, int version, struct ms_snapshot *snap)
+static int read_mappings(struct scan *sc, json_t *meta, int version, bool want_pkgs,
+			 struct ms_snapshot *snap)
 {
-	struct ms_pkg *pkgs = NULL;
+	struct ms_snapshot_pkg *pkgs = NULL;
 	size_t pkgs_cap = 0;
 	struct ms_resinfo *res = NULL;
 	struct ms_error res_err;
@@ -337,13 +338,13 @@ static int read_mappings(struct scan *sc, json_t *meta, int version, struct ms_s
 	else
 		for (size_t i = 0;; i++) {
 			if (grow_zeroed((void **)&res, i, &cap, sizeof(*res)) < 0 ||
-			    (snap->pkgs_source[0] &&
+			    (want_pkgs &&
 			     grow_zeroed((void **)&pkgs, i, &pkgs_cap, sizeof(*pkgs)) < 0)) {
 				rc = nomem(sc->err);
 				break;
 			}
 			rc = read_mapping(sc, i, snap, &res[i], &res_err, &res_bad,
-					  snap->pkgs_source[0] ? &pkgs[i] : NULL, &names);
+					  want_pkgs ? &pkgs[i] : NULL, &names);
 			if (rc < 0)
 				break;
 			if (at(sc, ',')) {
@@ -369,7 +370,7 @@ static int read_mappings(struct scan *sc, json_t *meta, int version, struct ms_s
 			res = NULL;
 		}
 	}
-	if (rc == 0 && snap->pkgs_source[0]) {
+	if (rc == 0 && want_pkgs) {
 		snap->pkgs = pkgs ? pkgs : calloc(1, sizeof(*pkgs));
 		pkgs = NULL;
 		if (!snap->pkgs)
@@ -397,14 +398,14 @@ int ms_snapshot_parse(const char *text, size_t len, const char *name,
 	if (!rc)
 		rc = ms_snapshot_header_from_json(json_object_get(mb.root, "header"), name, &snap->hdr, err);
 	if (!rc && json_object_get(mb.root, "packages"))
-		rc = ms_snapshot_pkg_decode_meta(json_object_get(mb.root, "packages"), version, name, snap,
-						 err);
+		rc = ms_snapshot_pkg_decode_meta(json_object_get(mb.root, "packages"), version, name, err);
 	if (!rc && !mb.maps_end)
 		rc = ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s: \"mappings\" must be an array", name);
 	if (!rc) {
 		struct scan maps = { text, mb.maps_end, mb.maps_start, name, err };
 
-		rc = read_mappings(&maps, json_object_get(mb.root, "residency"), version, snap);
+		rc = read_mappings(&maps, json_object_get(mb.root, "residency"), version,
+				   json_object_get(mb.root, "packages") != NULL, snap);
 	}
 	if (!rc)
 		snap->hdr.version = version;
