@@ -3,7 +3,8 @@
  * created/overwrote, --no-clobber, /dev/full, a closed pipe, a symlink and
  * another user's file planted in nobody's directory; a diff of two fixture
  * snapshots around a mapfile and an unmap, and around a heap growth and a
- * dlopen (mappings and --by-file); two runs of one program under ASLR; the
+ * dlopen (mappings and --by-file); a library replaced under a process and
+ * reloaded (--by-file); two runs of one program under ASLR; the
  * packages a snapshot keeps.
  */
 #include "config.h"
@@ -317,6 +318,57 @@ static void test_diff_heap_growth_and_dlopen(void **state)
 	free(lib);
 }
 
+/* The one row of diff --by-file -J A B, which must differ in that one file. */
+static void expect_one_file(const char *a, const char *b, const char *path, const char *fields)
+{
+	int status;
+	json_t *j = diff_json_with("--by-file", a, b, &status), *c;
+
+	assert_int_equal(status, 1);
+	assert_int_equal(json_array_size(json_object_get(j, "files")), 1);
+	c = json_array_get(json_object_get(j, "files"), 0);
+	assert_string_equal(json_string_value(json_object_get(c, "change")), "changed");
+	assert_string_equal(json_string_value(json_object_get(c, "file")), path);
+	assert_string_equal(json_string_value(json_object_get(c, "fields")), fields);
+	json_decref(j);
+}
+
+/*
+ * An upgrade under a running process: the library is replaced on disk (the
+ * mapped copy is deleted), then reloaded (another file, another build).
+ */
+static void test_diff_by_file_upgrade(void **state)
+{
+	struct snapfix_env *e = *state;
+	char *lib = tu_join(e->dir, "libswap.so"), *next = tu_join(e->dir, "libswap.so.new");
+	char *a = tu_join(e->dir, "a.json"), *b = tu_join(e->dir, "b.json"), *c = tu_join(e->dir, "c.json");
+	char *old_build = tu_built("libstale-a.so"), *new_build = tu_built("libstale-b.so");
+	const char *snap_a[] = { "snapshot", e->pid, "-o", a, NULL };
+	const char *snap_b[] = { "snapshot", e->pid, "-o", b, NULL };
+	const char *snap_c[] = { "snapshot", e->pid, "-o", c, NULL };
+
+	assert_int_equal(tu_copy(old_build, lib), 0);
+	assert_int_equal(fixture_commandf(&e->fx, "dlopen %s stale_lib_answer", lib), 0);
+	assert_int_equal(msrun_capture(snap_a, NULL, NULL, NULL), 0);
+	assert_int_equal(tu_copy(new_build, next), 0);
+	assert_int_equal(rename(next, lib), 0);
+	assert_int_equal(msrun_capture(snap_b, NULL, NULL, NULL), 0);
+	expect_one_file(a, b, lib, "deleted");
+	assert_int_equal(fixture_command(&e->fx, "dlclose"), 0);
+	assert_int_equal(fixture_commandf(&e->fx, "dlopen %s stale_lib_answer", lib), 0);
+	assert_int_equal(msrun_capture(snap_c, NULL, NULL, NULL), 0);
+	expect_one_file(a, c, lib, "file,buildid");
+	/* The reloaded copy against the deleted one: another file, no longer deleted. */
+	expect_one_file(b, c, lib, "file,buildid,deleted");
+	free(lib);
+	free(next);
+	free(a);
+	free(b);
+	free(c);
+	free(old_build);
+	free(new_build);
+}
+
 /* ms-sleeper started, once it runs its own code; *pid to kill. */
 static void start_sleeper(pid_t *pid, char pidstr[16])
 {
@@ -555,6 +607,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_diff_fixture, snapfix_env_setup, snapfix_env_teardown),
 		cmocka_unit_test_setup_teardown(test_diff_errors, snapfix_env_setup, snapfix_env_teardown),
 		cmocka_unit_test_setup_teardown(test_diff_heap_growth_and_dlopen, snapfix_env_setup, snapfix_env_teardown),
+		cmocka_unit_test_setup_teardown(test_diff_by_file_upgrade, snapfix_env_setup, snapfix_env_teardown),
 		cmocka_unit_test_setup_teardown(test_diff_two_runs_under_aslr, sleepers_setup, sleepers_teardown),
 		cmocka_unit_test_setup_teardown(test_snapshot_keeps_packages, snapfix_env_setup, snapfix_env_teardown),
 	};
