@@ -278,8 +278,8 @@ static int read_mapping(struct scan *sc, size_t index, struct ms_snapshot *snap,
 	if (rc < 0)
 		return rc;
 	rc = ms_mapping_from_json(obj, sc->what, index, &m, sc->err);
-	if (rc == 0 && pkg)
-		rc = ms_snapshot_pkg_decode_one(obj, sc->what, index, pkg, sc->err);
+	if (rc == 0 && pkg && (rc = ms_snapshot_pkg_decode_one(obj, sc->what, index, pkg, sc->err)) < 0)
+		ms_mapping_reset(&m);
 	/* Residency is checked once the root says whether there is any. */
 	if (rc == 0 && !*res_bad && ms_snapshot_res_decode_one(obj, sc->what, index, res, res_err) < 0)
 		*res_bad = true;
