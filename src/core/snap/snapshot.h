@@ -43,8 +43,9 @@
  * --no-packages) is written as "version": 3 with a root member
  * "packages": {} (the files were looked up) and, in each file mapping
  * whose file a package owns, "package", "package_version" (the version
- * installed when the snapshot was taken; "" when unknown, as for a deleted
- * file, whose copy may be older than what is installed) and
+ * installed when the snapshot was taken; for a deleted file, whose copy
+ * may be older than what is installed, the copy's version where the
+ * database's log tells it (owner.h, ms_owner_running), else "") and
  * "package_source" ("dpkg", "rpm" or "python": which database said so,
  * owner.h).  A file mapping without "package" is one no package owned.
  * Name and version are at most MS_SNAPSHOT_PKG_TEXT_MAX bytes of the

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "maps/mapping.h"
+#include "proc/proc.h"
 #include "pkg/owner.h"
 #include "snap/snapshot.h"
 #include "stale/stale.h"
@@ -34,9 +36,45 @@ static bool is_file(const struct ms_mapping *m)
  * side, so a path is asked once per run of them.  *has_db: whether a
  * system database answered at all.
  */
-static int lookup(const struct ms_maplist *maps, struct ms_pkg *out, bool *has_db,
+/*
+ * The versions of the deleted copies among found (paths[i] is deleted when
+ * its name goes on past lens[i]), from the database's log (owner.h), for a
+ * process started at start_time (ticks since boot).  Only those are asked,
+ * so a process that maps no deleted file costs no read of the log; left
+ * unknown when the boot time cannot be read.
+ */
+static int running_versions(struct ms_owner *owner, const char *const *paths, const size_t *lens,
+			    size_t n, struct ms_pkg *found, unsigned long long start_time,
+			    struct ms_error *err)
+{
+	struct ms_pkg *copies = calloc(n ? n : 1, sizeof(*copies));
+	size_t *from = calloc(n ? n : 1, sizeof(*from)), k = 0;
+	time_t btime, *starts = calloc(n ? n : 1, sizeof(*starts));
+	struct ms_error ignored;
+	int rc = copies && from && starts ? 0 : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		if (found[i].found && paths[i][lens[i]] != '\0') {
+			from[k] = i;
+			copies[k++] = found[i];
+		}
+	if (rc == 0 && k && ms_boot_time(&btime, &ignored) == 0) {
+		for (size_t i = 0; i < k; i++)
+			starts[i] = ms_proc_started_at(start_time, btime);
+		rc = ms_owner_running(owner, copies, starts, k, err);
+		for (size_t i = 0; rc == 0 && i < k; i++)
+			found[from[i]] = copies[i];
+	}
+	free(copies);
+	free(from);
+	free(starts);
+	return rc;
+}
+
+static int lookup(const struct ms_snapshot *snap, struct ms_pkg *out, bool *has_db,
 		  struct ms_error *err)
 {
+	const struct ms_maplist *maps = &snap->maps;
 	size_t n = 0, count = maps->count ? maps->count : 1;
 	const char **paths = calloc(count, sizeof(*paths));
 	size_t *lens = calloc(count, sizeof(*lens)), *which = calloc(count, sizeof(*which));
@@ -51,7 +89,8 @@ static int lookup(const struct ms_maplist *maps, struct ms_pkg *out, bool *has_d
 		which[i] = SIZE_MAX;
 		if (!len)
 			continue;
-		if (n && lens[n - 1] == len && !memcmp(paths[n - 1], m->name, len)) {
+		/* The whole name: a deleted copy and the file now at its path are two answers. */
+		if (n && lens[n - 1] == len && !memcmp(paths[n - 1], m->name, m->name_len + 1)) {
 			which[i] = n - 1;
 			continue;
 		}
@@ -64,6 +103,8 @@ static int lookup(const struct ms_maplist *maps, struct ms_pkg *out, bool *has_d
 	*has_db = rc == 0 && ms_owner_has_db(owner);
 	if (rc == 0 && *has_db)
 		rc = ms_owner_find(owner, paths, lens, n, found, err);
+	if (rc == 0 && *has_db)
+		rc = running_versions(owner, paths, lens, n, found, snap->hdr.start_time, err);
 	for (size_t i = 0; rc == 0 && i < maps->count; i++)
 		if (which[i] != SIZE_MAX)
 			out[i] = found[which[i]];
@@ -88,6 +129,8 @@ static struct ms_snapshot_pkg keep(const struct ms_mapping *m, const struct ms_p
 	/* What is installed at the path is not the deleted copy that is mapped. */
 	if (ms_mapping_name_undeleted(m->name, m->name_len) == m->name_len && storable(p->version))
 		snprintf(k.version, sizeof(k.version), "%s", p->version);
+	else if (p->running_state == MS_PKG_RUNNING_KNOWN && storable(p->running))
+		snprintf(k.version, sizeof(k.version), "%s", p->running);
 	return k;
 }
 
@@ -115,7 +158,7 @@ int ms_snapshot_add_packages(struct ms_snapshot *snap, const struct ms_proc *pro
 		return rc;
 	found = calloc(count, sizeof(*found));
 	pkgs = calloc(count, sizeof(*pkgs));
-	rc = found && pkgs ? lookup(&snap->maps, found, &has_db, err)
+	rc = found && pkgs ? lookup(snap, found, &has_db, err)
 			   : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	for (size_t i = 0; rc == 0 && has_db && i < snap->maps.count; i++)
 		pkgs[i] = keep(&snap->maps.items[i], &found[i]);
