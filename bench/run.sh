@@ -25,7 +25,8 @@
 #                       "packages" only the list PACKAGE rows, which fleet runs too;
 #                       "who" only the who rows, which fleet runs too;
 #                       "dpkglog" only the dpkg log rows, which fleet and packages run too;
-#                       "libver" only the list LIBVER rows, which files runs too)
+#                       "libver" only the list LIBVER rows, which files runs too;
+#                       "diff" only the diff and snapshot rows, which sizes runs too)
 set -u
 
 : "${MS_BIN:?MS_BIN: the mapscope binary}"
@@ -640,6 +641,25 @@ libs_fleet_row() {
 	speed_row "$case" judge "$MS_BIN libs --pid=$commas" "lsof -nP -p $commas" 5 "libs"
 }
 
+# ---- diff ----------------------------------------------------------------------------------
+# diff_case PID: two snapshots of the generator compared by what each
+# mapping is (hashed keys) against by exact range (one merge), and by file;
+# and the snapshot's package lookup against none.  "At most 1.5x as long"
+# is a speedup of at least 0.67.
+diff_case() {
+	local pid=$1 a="$tmp/diff.a.json" b="$tmp/diff.b.json"
+	if ! "$MS_BIN" snapshot "$pid" -o "$a" 2>/dev/null || ! "$MS_BIN" snapshot "$pid" -o "$b" 2>/dev/null; then
+		row "diff A B vs diff --addresses A B ($TARGET_N)" "-" ">= 0.67x faster" "FAIL (snapshot failed)"
+		return
+	fi
+	speed_row "diff A B vs diff --addresses A B ($TARGET_N)" judge \
+		"$MS_BIN diff $a $b" "$MS_BIN diff --addresses $a $b" 0.67 "diff.kind"
+	speed_row "diff --by-file A B vs diff A B ($TARGET_N)" info \
+		"$MS_BIN diff --by-file $a $b" "$MS_BIN diff $a $b" 0.67 "diff.files"
+	speed_row "snapshot vs snapshot --no-packages ($TARGET_N)" info \
+		"$MS_BIN snapshot $pid -o $tmp/diff.c.json" "$MS_BIN snapshot $pid --no-packages -o $tmp/diff.d.json" 0.67 "diff.snap"
+}
+
 # ---- the fleet ------------------------------------------------------------------------------
 fleet_cases() {
 	local case="stale vs lsof -nP, $FLEET processes" pids commas found del
@@ -862,6 +882,7 @@ fi
 [[ $CASES == *" files "* ]] && many_files_case
 [[ $CASES == *" files "* || $CASES == *" libver "* ]] && libver_list_case
 [[ $CASES == *" symbols "* ]] && symbols_case
+[[ $CASES == *" sizes "* || $CASES == *" diff "* ]] && at_target diff_case
 
 {
 	printf 'mapscope bench, %s\n' "$start_time"

@@ -25,6 +25,8 @@
  *   dlopen LIB SYM dlopen LIB (a path) and answer first "sym SYM ADDR", where
  *                  SYM is in it
  *   dlclose        dlclose the library the last dlopen opened
+ *   brk BYTES      grow the heap by BYTES (decimal) with sbrk, so [heap] grows
+ *                  in place whatever malloc would do
  * Changes the model-based test makes at random, inside one area it is given
  * (ADDR, NEWADDR hex; PAGES, OFF decimal; PROT a subset of "rwx", "-" none):
  *   churn PAGES    reserve PAGES pages for them (answered first by a line
@@ -376,6 +378,12 @@ static void command(char *line)
 			return;
 		}
 		dl_handle = NULL;
+	} else if (!strncmp(line, "brk ", 4)) {
+		if (sbrk((intptr_t)strtol(line + 4, NULL, 10)) == (void *)-1) {
+			printf("err brk: %s\n", strerror(errno));
+			fflush(stdout);
+			return;
+		}
 	} else if (!strcmp(line, "exec")) {
 		fflush(stdout);
 		execl("/proc/self/exe", "ms-fixture", dir, (char *)NULL);

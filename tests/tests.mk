@@ -69,6 +69,7 @@ CMOCKA_TESTS = \
 	tests/core/maps/test_engine \
 	tests/core/maps/test_errors \
 	tests/core/maps/test_faults \
+	tests/core/maps/test_mapmatch \
 	tests/core/untrusted/test_untrusted_walk \
 	tests/core/untrusted/test_untrusted_child \
 	tests/core/untrusted/test_stale_race \
@@ -95,6 +96,7 @@ CMOCKA_TESTS = \
 	tests/core/files/test_filematch \
 	tests/core/snap/test_snapshot \
 	tests/core/snap/test_snapshot_record \
+	tests/core/snap/test_filediff \
 	tests/core/test_bounds \
 	tests/core/test_hostile \
 	tests/core/test_fuzz_regress \

@@ -89,6 +89,7 @@ complete -c mapscope -n $snapshot -s o -l output -r -F -d 'where to write; - is 
 complete -c mapscope -n $snapshot -l no-clobber -d 'leave an existing FILE untouched and fail'
 complete -c mapscope -n $snapshot -l force -d 'overwrite FILE even if another user owns it'
 complete -c mapscope -n $snapshot -l residency -d 'add RSS, swap and huge pages per mapping'
+complete -c mapscope -n $snapshot -l no-packages -d 'leave the packages of the files out'
 
 set -l record '__fish_seen_subcommand_from record'
 complete -c mapscope -n $record -s o -l output -r -F -d 'the recording'
@@ -98,6 +99,8 @@ complete -c mapscope -n $record -l force -d 'continue FILE even if another user 
 
 set -l diff '__fish_seen_subcommand_from diff'
 complete -c mapscope -n $diff -l residency -d 'compare RSS and swap too'
+complete -c mapscope -n $diff -l addresses -d 'match mappings by exact range'
+complete -c mapscope -n $diff -l by-file -d 'compare the files mapped, packages and versions'
 complete -c mapscope -n $diff -F -a '(__mapscope_pids)'
 
 set -l libs '__fish_seen_subcommand_from libs'

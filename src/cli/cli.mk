@@ -15,6 +15,7 @@ libmapscope_cli_a_SOURCES = \
 	src/cli/cmd_list_files.c src/cli/filecols.h \
 	src/cli/cmd_at.c \
 	src/cli/cmd_snapshot.c src/cli/cmd_record.c src/cli/cmd_diff.c \
+	src/cli/diff_out.c src/cli/diff_out.h src/cli/diff_files.c src/cli/diff_files.h \
 	src/cli/cmd_stale.c \
 	src/cli/cmd_who.c src/cli/who_pkg.c src/cli/who_pkg.h \
 	src/cli/cmd_libs.c

@@ -14,13 +14,16 @@
 #include "core/snap/snapshot.h"
 #include "core/snap/snapshot_write.h"
 
-enum { SNAP_OPT_NO_CLOBBER = 300, SNAP_OPT_RESIDENCY, SNAP_OPT_FORCE };
+enum { SNAP_OPT_NO_CLOBBER = 300, SNAP_OPT_RESIDENCY, SNAP_OPT_FORCE, SNAP_OPT_NO_PACKAGES };
 
 static void snapshot_usage(void)
 {
 	printf("Usage: mapscope snapshot PID [-o FILE] [options]\n\n"
 	       "Save every mapping of process PID, with a header naming the process,\n"
-	       "as one JSON document (see mapscope(1) for the format).\n\n"
+	       "as one JSON document (see mapscope(1) for the format).  Each mapped file\n"
+	       "owned by a package carries its package and version (dpkg, rpm, Python),\n"
+	       "so that 'mapscope diff' can compare them by file later (a version 3\n"
+	       "document).\n\n"
 	       "Options:\n"
 	       "  -o, --output=FILE      where to write; - (the default) is stdout\n"
 	       "      --no-clobber       leave an existing FILE untouched and fail\n"
@@ -28,6 +31,8 @@ static void snapshot_usage(void)
 	       "                         it has other hard links\n"
 	       "      --residency        add RSS, swap and huge pages per mapping\n"
 	       "                         (a version 2 document)\n"
+	       "      --no-packages      leave the packages out (a version 1 or 2\n"
+	       "                         document, as older mapscope reads)\n"
 	       "      --backend=WHICH    auto, ioctl or text (default auto)\n"
 	       "  -h, --help             this help\n\n"
 	       "FILE is written only if it is a regular file or new: a symlink, FIFO,\n"
@@ -41,6 +46,7 @@ static const struct option snapshot_options[] = {
 	{ "no-clobber", no_argument, NULL, SNAP_OPT_NO_CLOBBER },
 	{ "force", no_argument, NULL, SNAP_OPT_FORCE },
 	{ "residency", no_argument, NULL, SNAP_OPT_RESIDENCY },
+	{ "no-packages", no_argument, NULL, SNAP_OPT_NO_PACKAGES },
 	{ "backend", required_argument, NULL, CLI_OPT_BACKEND },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -80,8 +86,8 @@ static int to_file(const struct ms_snapshot *snap, pid_t pid, const char *out,
 	return CLI_EXIT_OK;
 }
 
-/* Take the snapshot (with residency when asked), so only writing is left. */
-static int take(struct ms_maps *maps, bool residency, struct ms_snapshot *snap)
+/* Take the snapshot (with residency and packages when asked), so only writing is left. */
+static int take(struct ms_maps *maps, bool residency, bool packages, struct ms_snapshot *snap)
 {
 	struct ms_error err;
 	int rc = ms_snapshot_take(maps, snap, &err);
@@ -90,9 +96,12 @@ static int take(struct ms_maps *maps, bool residency, struct ms_snapshot *snap)
 		rc = ms_snapshot_add_residency(snap, ms_maps_proc(maps), &err);
 		if (rc == 0 && snap->res_backend == MS_RES_SMAPS)
 			mapcols_note_smaps(ms_proc_pid(ms_maps_proc(maps)));
-		if (rc < 0)
-			ms_snapshot_free(snap);
 	}
+	if (rc == 0 && packages)
+		rc = ms_snapshot_add_packages(snap, ms_maps_proc(maps), &err);
+	/* Freeing twice is harmless: ms_snapshot_take leaves a failed one empty. */
+	if (rc < 0)
+		ms_snapshot_free(snap);
 	if (rc < 0) {
 		cli_error_pid(ms_proc_pid(ms_maps_proc(maps)), &err);
 		return ms_error_exit_status(err.code);
@@ -108,7 +117,7 @@ int cmd_snapshot(int argc, char **argv)
 	struct ms_maps *maps = NULL;
 	struct ms_snapshot snap;
 	struct cli_opts o;
-	bool residency = false;
+	bool residency = false, packages = true;
 	int opt, status;
 	pid_t pid;
 
@@ -119,6 +128,7 @@ int cmd_snapshot(int argc, char **argv)
 		case SNAP_OPT_NO_CLOBBER: so.no_clobber = true; break;
 		case SNAP_OPT_FORCE: so.force = true; break;
 		case SNAP_OPT_RESIDENCY: residency = true; break;
+		case SNAP_OPT_NO_PACKAGES: packages = false; break;
 		case 'h': snapshot_usage(); return cli_stdout_done(0);
 		case CLI_OPT_BACKEND:
 			if (cli_opts_common(&o, opt, optarg) < 0)
@@ -139,7 +149,7 @@ int cmd_snapshot(int argc, char **argv)
 		return status;
 	/* The header names the process by its start time: read it now, while it runs. */
 	(void)ms_proc_stat_at_open(proc);
-	status = take(maps, residency, &snap);
+	status = take(maps, residency, packages, &snap);
 	if (status == CLI_EXIT_OK) {
 		status = !strcmp(out, "-") ? to_stdout(&snap, pid) : to_file(&snap, pid, out, &so);
 		ms_snapshot_free(&snap);

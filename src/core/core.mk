@@ -23,6 +23,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/proc/fstype.c src/core/proc/fstype.h \
 	src/core/maps/mapping.c src/core/maps/mapping.h \
 	src/core/maps/mapdiff.c src/core/maps/mapdiff.h \
+	src/core/maps/mapmatch.c src/core/maps/mapmatch.h \
 	src/core/maps/maps.c src/core/maps/maps.h src/core/maps/maps_backend.h \
 	src/core/maps/maps_ioctl.c \
 	src/core/maps/maps_parse.c src/core/maps/maps_parse.h \
@@ -74,6 +75,8 @@ libmapscope_core_a_SOURCES = \
 	src/core/snap/snapshot_read.c \
 	src/core/snap/snapshot_write.c src/core/snap/snapshot_write.h \
 	src/core/snap/snapshot_res.c \
+	src/core/snap/snapshot_pkg.c \
+	src/core/snap/filediff.c src/core/snap/filediff.h \
 	src/core/snap/record.c src/core/snap/record.h
 if HAVE_LIBDW
 libmapscope_core_a_SOURCES += \

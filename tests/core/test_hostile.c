@@ -451,6 +451,13 @@ static void test_snapshot_and_diff(void **state)
 	assert_non_null(strstr(out, "bidi-\\\\xe2\\\\x80\\\\xae"));
 	json_decref(root);
 	free(out);
+	/* By file: the same names, as paths. */
+	free(run_safe(1, "diff", "--by-file", file, self, NULL));
+	out = run_safe(1, "diff", "--by-file", file, self, "-J", NULL);
+	root = parse_json(out);
+	assert_non_null(strstr(out, "bidi-\\\\xe2\\\\x80\\\\xae"));
+	json_decref(root);
+	free(out);
 	free(file);
 }
 

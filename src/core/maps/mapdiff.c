@@ -4,8 +4,7 @@
 
 #include "maps/mapdiff.h"
 
-/* Which MS_DIFF_F_* fields differ between two mappings of the same range. */
-static unsigned ms_mapping_differences(const struct ms_mapping *a, const struct ms_mapping *b)
+unsigned ms_mapping_differences(const struct ms_mapping *a, const struct ms_mapping *b)
 {
 	unsigned d = 0;
 

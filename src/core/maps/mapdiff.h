@@ -12,8 +12,10 @@
  *     has none).
  * A mapping that grew or shrank is therefore a removal plus an addition.
  *
- * The explorer's live highlighting, `mapscope diff` and `mapscope record`
- * all use this one walk.  Entries are delivered in address order through a
+ * The explorer's live highlighting and `mapscope record` use this one walk:
+ * there `+` and `-` mean a range came or went.  `mapscope diff` matches by
+ * what a mapping is instead (mapmatch.h), and keeps this meaning behind
+ * --addresses.  Entries are delivered in address order through a
  * callback; the pointers are valid only during the call.
  */
 #ifndef MAPSCOPE_MAPDIFF_H
@@ -35,6 +37,8 @@ enum ms_diff_kind {
 #define MS_DIFF_F_INODE 0x08u
 #define MS_DIFF_F_NAME 0x10u
 #define MS_DIFF_F_BUILDID 0x20u
+/* Set by the walk of mapmatch.h only: the pair's sizes differ. */
+#define MS_DIFF_F_SIZE 0x40u
 
 struct ms_diff_entry {
 	enum ms_diff_kind kind;
@@ -48,7 +52,11 @@ struct ms_diff_summary {
 	size_t removed;
 	size_t changed;
 	size_t unchanged;
+	size_t moved; /* mapmatch.h: pairs at another address, changed or not */
 };
+
+/* Which MS_DIFF_F_* fields (up to BUILDID) differ between a and b, the range aside. */
+unsigned ms_mapping_differences(const struct ms_mapping *a, const struct ms_mapping *b);
 
 /* Return non-zero from the callback to stop the walk; that value is returned. */
 typedef int (*ms_diff_fn)(void *ctx, const struct ms_diff_entry *entry);

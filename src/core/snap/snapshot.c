@@ -337,6 +337,7 @@ int ms_snapshot_header_fill(struct ms_maps *maps, struct ms_snapshot_header *hdr
 	if (ms_proc_read_file(proc, "cmdline", MS_SNAPSHOT_CMDLINE_MAX, &hdr->cmdline,
 			      &hdr->cmdline_len, &hdr->cmdline_truncated, NULL) < 0)
 		hdr->cmdline = NULL;
+	ms_snapshot_boot_id(hdr->boot_id);
 	n = readlinkat(ms_proc_dirfd(proc), "exe", exe, sizeof(exe));
 	if (n > 0 && n < (ssize_t)sizeof(exe)) {
 		hdr->exe = malloc((size_t)n + 1);
@@ -349,6 +350,17 @@ int ms_snapshot_header_fill(struct ms_maps *maps, struct ms_snapshot_header *hdr
 		hdr->exe_len = (size_t)n;
 	}
 	return 0;
+}
+
+void ms_snapshot_boot_id(char out[40])
+{
+	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, out, 39) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	out[n > 0 ? n : 0] = '\0';
+	out[strspn(out, "0123456789abcdef-")] = '\0';
 }
 
 void ms_snapshot_header_free(struct ms_snapshot_header *hdr)
@@ -374,6 +386,8 @@ json_t *ms_snapshot_header_to_json(const struct ms_snapshot_header *hdr)
 	rc |= put(o, "cmdline", bytes_json(hdr->cmdline, hdr->cmdline_len, hdr->cmdline != NULL));
 	rc |= put(o, "cmdline_truncated", json_boolean(hdr->cmdline_truncated));
 	rc |= put(o, "exe", bytes_json(hdr->exe, hdr->exe_len, hdr->exe != NULL));
+	if (hdr->boot_id[0])
+		rc |= put(o, "boot_id", json_string(hdr->boot_id));
 	if (rc) {
 		json_decref(o);
 		return NULL;
@@ -408,6 +422,10 @@ int ms_snapshot_header_from_json(json_t *obj, const char *what,
 		rc = get_text(&w, obj, "backend", backend, sizeof(backend));
 	if (!rc && ms_backend_parse(backend[0] ? backend : "auto", &hdr->backend) < 0)
 		rc = bad(&w, "backend", "ioctl or text");
+	if (!rc)
+		rc = get_text(&w, obj, "boot_id", hdr->boot_id, sizeof(hdr->boot_id));
+	if (!rc && hdr->boot_id[strspn(hdr->boot_id, "0123456789abcdef-")])
+		rc = bad(&w, "boot_id", "a boot ID as the kernel gives it");
 	if (!rc)
 		rc = get_bool(&w, obj, "cmdline_truncated", &hdr->cmdline_truncated);
 	if (!rc)
@@ -477,4 +495,6 @@ void ms_snapshot_free(struct ms_snapshot *snap)
 	ms_maplist_free(&snap->maps);
 	free(snap->res);
 	snap->res = NULL;
+	free(snap->pkgs);
+	snap->pkgs = NULL;
 }

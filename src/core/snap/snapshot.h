@@ -5,7 +5,7 @@
  *
  *   { "mapscope": "snapshot", "version": 1,
  *     "header": { "time", "kernel", "backend", "pid", "start_time",
- *                 "cmdline", "cmdline_truncated", "exe" },
+ *                 "cmdline", "cmdline_truncated", "exe", "boot_id" },
  *     "mappings": [ { "start", "end", "perms", "offset", "dev_major",
  *                     "dev_minor", "inode", "page_size", "name",
  *                     "name_truncated", "build_id" }, ... ] }
@@ -23,6 +23,10 @@
  * target of /proc/PID/exe, or null when it cannot be read.  time is UTC in
  * RFC 3339 form, start_time the clock ticks since boot of stat field 22
  * (with pid, it names one process: PIDs are reused, start times are not).
+ * boot_id, written when known (since version 3's mapscope; an older
+ * reader skips it), is /proc/sys/kernel/random/boot_id: two sides of one
+ * boot share device and inode numbers, two machines or boots do not, which
+ * is how diff knows whether comparing them means anything.
  *
  * Residency (version 2).  A snapshot taken with residency
  * (ms_snapshot_add_residency, `snapshot --residency`) is written as
@@ -33,6 +37,26 @@
  * without residency is still written as version 1, so an older mapscope
  * reads it; reading accepts both, and restores the residency of a version
  * 2 document into snap->res.
+ *
+ * Packages (version 3, snapshot_pkg.c).  A snapshot taken with the owners
+ * of its files (ms_snapshot_add_packages, what `snapshot` does unless
+ * --no-packages) is written as "version": 3 with a root member
+ * "packages": {} (the files were looked up) and, in each file mapping
+ * whose file a package owns, "package", "package_version" (the version
+ * installed when the snapshot was taken; for a deleted file, whose copy
+ * may be older than what is installed, the copy's version where the
+ * database's log tells it (owner.h, ms_owner_running), else "") and
+ * "package_source" ("dpkg", "rpm" or "python": which database said so,
+ * owner.h).  A file mapping without "package" is one no package owned.
+ * Name and version are at most MS_SNAPSHOT_PKG_TEXT_MAX bytes of the
+ * characters package names and versions use (letters, digits, ". _ + - ~ :
+ * ^ !"); a longer or stranger answer is not kept (unknown), so the bounds
+ * below hold.  Packages are kept only where a system database (dpkg or
+ * rpm) exists and the process is in our root: elsewhere our databases do
+ * not describe its files, and the snapshot has none.  A
+ * version 3 document may also hold residency; the version is the lowest
+ * that describes what is in the file (3 with packages, else 2 with
+ * residency, else 1).
  *
  * A recording (record.h) starts with the same header under
  * "mapscope": "recording", which is why the header has its own encoder.
@@ -68,10 +92,22 @@
 #include "maps/maps.h"
 #include "resid/residency.h"
 #include "base/safewrite.h"
+#include "pkg/pkgdb.h"
 
 #define MS_SNAPSHOT_VERSION 1
 /* The version of a snapshot that carries residency. */
 #define MS_SNAPSHOT_VERSION_RESIDENCY 2
+/* The version of a snapshot that carries the packages of its files. */
+#define MS_SNAPSHOT_VERSION_PACKAGES 3
+#define MS_SNAPSHOT_PKG_TEXT_MAX 64
+
+/* What a snapshot keeps of a file's package. */
+struct ms_snapshot_pkg {
+	bool found; /* false: no package owns the file */
+	enum ms_pkg_source source;
+	char name[MS_SNAPSHOT_PKG_TEXT_MAX + 1];
+	char version[MS_SNAPSHOT_PKG_TEXT_MAX + 1]; /* "": unknown */
+};
 
 /*
  * Bounds on what a file may make us hold, and on what we write
@@ -95,6 +131,7 @@ struct ms_snapshot_header {
 	bool cmdline_truncated;
 	char *exe;               /* raw bytes; NULL if unknown */
 	size_t exe_len;
+	char boot_id[40];        /* "" if unknown */
 };
 
 struct ms_snapshot {
@@ -102,10 +139,14 @@ struct ms_snapshot {
 	struct ms_maplist maps;
 	struct ms_resinfo *res;          /* one per mapping; NULL: no residency */
 	enum ms_res_backend res_backend; /* which backend measured res */
+	struct ms_snapshot_pkg *pkgs;    /* one per mapping; NULL: packages not looked up */
 };
 
 /* The time now, RFC 3339 in UTC with nanoseconds, into out (40 bytes). */
 void ms_snapshot_time_now(char out[40]);
+
+/* This boot's ID (/proc/sys/kernel/random/boot_id), "" when it cannot be read. */
+void ms_snapshot_boot_id(char out[40]);
 
 /* Fill the header from an open process (time now, uname, cmdline, exe). */
 int ms_snapshot_header_fill(struct ms_maps *maps, struct ms_snapshot_header *hdr,
@@ -163,6 +204,26 @@ int ms_snapshot_res_decode_meta(json_t *meta, int version, const char *what,
 int ms_snapshot_res_decode_one(json_t *m, const char *what, size_t index,
 			       struct ms_resinfo *out, struct ms_error *err);
 
+/*
+ * The owner of every file mapping of snap (taken from proc) into
+ * snap->pkgs, from the package databases (owner.h): the one place diff and
+ * snapshot ask.  A process under another root than ours (a container, a
+ * chroot; stale.h) is not asked about.  0, with snap->pkgs left NULL where
+ * nothing was asked or there is no system database; MS_ERR_NOMEM.
+ */
+int ms_snapshot_add_packages(struct ms_snapshot *snap, const struct ms_proc *proc,
+			     struct ms_error *err);
+
+/* Packages in a document, as residency above: the root member and one mapping's keys. */
+json_t *ms_snapshot_pkg_meta(const struct ms_snapshot *snap);
+int ms_snapshot_pkg_encode_one(const struct ms_snapshot_pkg *pkg, json_t *m);
+int ms_snapshot_pkg_decode_meta(json_t *meta, int version, const char *what, struct ms_error *err);
+int ms_snapshot_pkg_decode_one(json_t *m, const char *what, size_t index,
+			       struct ms_snapshot_pkg *out, struct ms_error *err);
+
+/* The version a document of snap is written as. */
+int ms_snapshot_version_of(const struct ms_snapshot *snap);
+
 /* Set obj[key] to v, stolen; a NULL v (out of memory) gives -1. */
 int ms_snapshot_put(json_t *obj, const char *key, json_t *v);
 
@@ -183,7 +244,8 @@ int ms_snapshot_load(const char *path, struct ms_snapshot *snap, struct ms_error
 /*
  * Take a snapshot of an open process and write it to path through
  * safewrite (opts may be NULL).  *created says "created" or "overwrote".
- * This is the call behind `mapscope snapshot` and the explorer's S key.
+ * This is the call behind the explorer's S key; like `mapscope snapshot`
+ * it keeps the packages of the files (ms_snapshot_add_packages).
  */
 int ms_snapshot_save(struct ms_maps *maps, const char *path,
 		     const struct ms_safewrite_opts *opts, bool *created,

@@ -254,7 +254,7 @@ static int read_root(struct scan *sc, struct members *mb)
 /* Mapping index of the array, decoded alone into snap (and its residency into res). */
 static int read_mapping(struct scan *sc, size_t index, struct ms_snapshot *snap,
 			struct ms_resinfo *res, struct ms_error *res_err, bool *res_bad,
-			size_t *names)
+			struct ms_snapshot_pkg *pkg, size_t *names)
 {
 	struct ms_maplist *list = &snap->maps;
 	size_t start, values;
@@ -278,6 +278,8 @@ static int read_mapping(struct scan *sc, size_t index, struct ms_snapshot *snap,
 	if (rc < 0)
 		return rc;
 	rc = ms_mapping_from_json(obj, sc->what, index, &m, sc->err);
+	if (rc == 0 && pkg && (rc = ms_snapshot_pkg_decode_one(obj, sc->what, index, pkg, sc->err)) < 0)
+		ms_mapping_reset(&m);
 	/* Residency is checked once the root says whether there is any. */
 	if (rc == 0 && !*res_bad && ms_snapshot_res_decode_one(obj, sc->what, index, res, res_err) < 0)
 		*res_bad = true;
@@ -300,8 +302,27 @@ static int read_mapping(struct scan *sc, size_t index, struct ms_snapshot *snap,
 	return rc;
 }
 
-static int read_mappings(struct scan *sc, json_t *meta, int version, struct ms_snapshot *snap)
+/* One more slot in *arr (of n, room for *cap), zeroed; -1 when out of memory. */
+static int grow_zeroed(void **arr, size_t n, size_t *cap, size_t size)
 {
+	if (n == *cap) {
+		size_t more = *cap ? 2 * *cap : 256;
+		void *grown = realloc(*arr, more * size);
+
+		if (!grown)
+			return -1;
+		*arr = grown;
+		*cap = more;
+	}
+	memset((char *)*arr + n * size, 0, size);
+	return 0;
+}
+
+static int read_mappings(struct scan *sc, json_t *meta, int version, bool want_pkgs,
+			 struct ms_snapshot *snap)
+{
+	struct ms_snapshot_pkg *pkgs = NULL;
+	size_t pkgs_cap = 0;
 	struct ms_resinfo *res = NULL;
 	struct ms_error res_err;
 	bool res_bad = false;
@@ -316,19 +337,14 @@ static int read_mappings(struct scan *sc, json_t *meta, int version, struct ms_s
 		sc->pos++;
 	else
 		for (size_t i = 0;; i++) {
-			if (i == cap) {
-				struct ms_resinfo *grown;
-
-				cap = cap ? 2 * cap : 256;
-				grown = realloc(res, cap * sizeof(*res));
-				if (!grown) {
-					rc = nomem(sc->err);
-					break;
-				}
-				res = grown;
+			if (grow_zeroed((void **)&res, i, &cap, sizeof(*res)) < 0 ||
+			    (want_pkgs &&
+			     grow_zeroed((void **)&pkgs, i, &pkgs_cap, sizeof(*pkgs)) < 0)) {
+				rc = nomem(sc->err);
+				break;
 			}
-			memset(&res[i], 0, sizeof(res[i]));
-			rc = read_mapping(sc, i, snap, &res[i], &res_err, &res_bad, &names);
+			rc = read_mapping(sc, i, snap, &res[i], &res_err, &res_bad,
+					  want_pkgs ? &pkgs[i] : NULL, &names);
 			if (rc < 0)
 				break;
 			if (at(sc, ',')) {
@@ -354,6 +370,13 @@ static int read_mappings(struct scan *sc, json_t *meta, int version, struct ms_s
 			res = NULL;
 		}
 	}
+	if (rc == 0 && want_pkgs) {
+		snap->pkgs = pkgs ? pkgs : calloc(1, sizeof(*pkgs));
+		pkgs = NULL;
+		if (!snap->pkgs)
+			rc = nomem(sc->err);
+	}
+	free(pkgs);
 	free(res);
 	return rc;
 }
@@ -370,16 +393,19 @@ int ms_snapshot_parse(const char *text, size_t len, const char *name,
 		return nomem(err);
 	rc = read_root(&sc, &mb);
 	if (!rc)
-		rc = ms_snapshot_check_kind_upto(mb.root, "snapshot", name, MS_SNAPSHOT_VERSION_RESIDENCY,
+		rc = ms_snapshot_check_kind_upto(mb.root, "snapshot", name, MS_SNAPSHOT_VERSION_PACKAGES,
 						 &version, err);
 	if (!rc)
 		rc = ms_snapshot_header_from_json(json_object_get(mb.root, "header"), name, &snap->hdr, err);
+	if (!rc && json_object_get(mb.root, "packages"))
+		rc = ms_snapshot_pkg_decode_meta(json_object_get(mb.root, "packages"), version, name, err);
 	if (!rc && !mb.maps_end)
 		rc = ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s: \"mappings\" must be an array", name);
 	if (!rc) {
 		struct scan maps = { text, mb.maps_end, mb.maps_start, name, err };
 
-		rc = read_mappings(&maps, json_object_get(mb.root, "residency"), version, snap);
+		rc = read_mappings(&maps, json_object_get(mb.root, "residency"), version,
+				   json_object_get(mb.root, "packages") != NULL, snap);
 	}
 	if (!rc)
 		snap->hdr.version = version;

@@ -120,14 +120,15 @@ static char *shell_dump(const struct ms_snapshot *snap, size_t *split)
 	if (!root)
 		return NULL;
 	rc = json_object_set_new(root, "mapscope", json_string("snapshot"));
-	rc |= json_object_set_new(root, "version",
-				  json_integer(snap->res ? MS_SNAPSHOT_VERSION_RESIDENCY : MS_SNAPSHOT_VERSION));
+	rc |= json_object_set_new(root, "version", json_integer(ms_snapshot_version_of(snap)));
 	rc |= ms_snapshot_put(root, "header", ms_snapshot_header_to_json(&snap->hdr));
 	rc |= ms_snapshot_put(root, "mappings", json_array());
 	if (snap->res) {
 		meta = ms_snapshot_res_meta(snap);
 		rc |= ms_snapshot_put(root, "residency", meta);
 	}
+	if (snap->pkgs)
+		rc |= ms_snapshot_put(root, "packages", ms_snapshot_pkg_meta(snap));
 	if (!rc)
 		text = json_dumps(root, JSON_INDENT(1));
 	json_decref(root);
@@ -149,7 +150,8 @@ static char *mapping_text(const struct ms_snapshot *snap, size_t i, size_t *len)
 	char *flat, *out = NULL;
 	size_t n, lines = 0, k = 0;
 
-	if (!obj || (snap->res && ms_snapshot_res_encode_one(&snap->res[i], obj) < 0)) {
+	if (!obj || (snap->res && ms_snapshot_res_encode_one(&snap->res[i], obj) < 0) ||
+	    (snap->pkgs && ms_snapshot_pkg_encode_one(&snap->pkgs[i], obj) < 0)) {
 		json_decref(obj);
 		return NULL;
 	}
@@ -304,7 +306,9 @@ int ms_snapshot_save(struct ms_maps *maps, const char *path,
 	rc = ms_snapshot_take(maps, &snap, err);
 	if (rc < 0)
 		return rc;
-	rc = ms_snapshot_write(&snap, path, opts, created, err);
+	rc = ms_snapshot_add_packages(&snap, ms_maps_proc(maps), err);
+	if (rc == 0)
+		rc = ms_snapshot_write(&snap, path, opts, created, err);
 	ms_snapshot_free(&snap);
 	return rc;
 }

@@ -1,0 +1,260 @@
+/*
+ * The packages of a snapshot's files: looked up once when it is taken, kept
+ * in the document (snapshot.h, "Packages"), and read back.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "maps/mapping.h"
+#include "proc/proc.h"
+#include "pkg/owner.h"
+#include "snap/snapshot.h"
+#include "stale/stale.h"
+
+/* What package names and versions use (dpkg, rpm, Python), within our bound. */
+static const char pkg_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-~:^!";
+
+static bool storable(const char *text)
+{
+	size_t n = strnlen(text, MS_SNAPSHOT_PKG_TEXT_MAX + 1);
+
+	return n <= MS_SNAPSHOT_PKG_TEXT_MAX && strspn(text, pkg_chars) == n;
+}
+
+static bool is_file(const struct ms_mapping *m)
+{
+	return m->name_len && m->name[0] == '/' && !m->name_ambiguous;
+}
+
+/*
+ * The one call to the package databases.  Mappings of one file sit side by
+ * side, so a path is asked once per run of them.  *has_db: whether a
+ * system database answered at all.
+ */
+/*
+ * The versions of the deleted copies among found (paths[i] is deleted when
+ * its name goes on past lens[i]), from the database's log (owner.h), for a
+ * process started at start_time (ticks since boot).  Only those are asked,
+ * so a process that maps no deleted file costs no read of the log; left
+ * unknown when the boot time cannot be read.
+ */
+static int running_versions(struct ms_owner *owner, const char *const *paths, const size_t *lens,
+			    size_t n, struct ms_pkg *found, unsigned long long start_time,
+			    struct ms_error *err)
+{
+	struct ms_pkg *copies = calloc(n ? n : 1, sizeof(*copies));
+	size_t *from = calloc(n ? n : 1, sizeof(*from)), k = 0;
+	time_t btime, *starts = calloc(n ? n : 1, sizeof(*starts));
+	struct ms_error ignored;
+	int rc = copies && from && starts ? 0 : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		if (found[i].found && paths[i][lens[i]] != '\0') {
+			from[k] = i;
+			copies[k++] = found[i];
+		}
+	if (rc == 0 && k && ms_boot_time(&btime, &ignored) == 0) {
+		for (size_t i = 0; i < k; i++)
+			starts[i] = ms_proc_started_at(start_time, btime);
+		rc = ms_owner_running(owner, copies, starts, k, err);
+		for (size_t i = 0; rc == 0 && i < k; i++)
+			found[from[i]] = copies[i];
+	}
+	free(copies);
+	free(from);
+	free(starts);
+	return rc;
+}
+
+static int lookup(const struct ms_snapshot *snap, struct ms_pkg *out, bool *has_db,
+		  struct ms_error *err)
+{
+	const struct ms_maplist *maps = &snap->maps;
+	size_t n = 0, count = maps->count ? maps->count : 1;
+	const char **paths = calloc(count, sizeof(*paths));
+	size_t *lens = calloc(count, sizeof(*lens)), *which = calloc(count, sizeof(*which));
+	struct ms_pkg *found = calloc(count, sizeof(*found));
+	struct ms_owner *owner = NULL;
+	int rc = paths && lens && which && found ? 0 : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+
+	for (size_t i = 0; rc == 0 && i < maps->count; i++) {
+		const struct ms_mapping *m = &maps->items[i];
+		size_t len = is_file(m) ? ms_mapping_name_undeleted(m->name, m->name_len) : 0;
+
+		which[i] = SIZE_MAX;
+		if (!len)
+			continue;
+		/* The whole name: a deleted copy and the file now at its path are two answers. */
+		if (n && lens[n - 1] == len && !memcmp(paths[n - 1], m->name, m->name_len + 1)) {
+			which[i] = n - 1;
+			continue;
+		}
+		paths[n] = m->name;
+		lens[n] = len;
+		which[i] = n++;
+	}
+	if (rc == 0)
+		rc = ms_owner_open(NULL, &owner, err);
+	*has_db = rc == 0 && ms_owner_has_db(owner);
+	if (rc == 0 && *has_db)
+		rc = ms_owner_find(owner, paths, lens, n, found, err);
+	if (rc == 0 && *has_db)
+		rc = running_versions(owner, paths, lens, n, found, snap->hdr.start_time, err);
+	for (size_t i = 0; rc == 0 && i < maps->count; i++)
+		if (which[i] != SIZE_MAX)
+			out[i] = found[which[i]];
+	ms_owner_close(owner);
+	free(paths);
+	free(lens);
+	free(which);
+	free(found);
+	return rc;
+}
+
+/* What a snapshot keeps of one answer; unknown (not found) when it cannot be kept. */
+static struct ms_snapshot_pkg keep(const struct ms_mapping *m, const struct ms_pkg *p)
+{
+	struct ms_snapshot_pkg k = { 0 };
+
+	if (!p->found || !storable(p->name))
+		return k;
+	k.found = true;
+	k.source = p->source;
+	snprintf(k.name, sizeof(k.name), "%s", p->name);
+	/* What is installed at the path is not the deleted copy that is mapped. */
+	if (ms_mapping_name_undeleted(m->name, m->name_len) == m->name_len && storable(p->version))
+		snprintf(k.version, sizeof(k.version), "%s", p->version);
+	else if (p->running_state == MS_PKG_RUNNING_KNOWN && storable(p->running))
+		snprintf(k.version, sizeof(k.version), "%s", p->running);
+	return k;
+}
+
+/* Our databases describe the files of a process under our root only. */
+static int under_other_root(const struct ms_proc *proc, bool *other, struct ms_error *err)
+{
+	struct ms_stale_ctx *ctx = NULL;
+	int rc = ms_stale_ctx_new(NULL, &ctx, err);
+
+	*other = rc == 0 && ms_stale_ctx_other_root(ctx, proc);
+	ms_stale_ctx_free(ctx);
+	return rc;
+}
+
+int ms_snapshot_add_packages(struct ms_snapshot *snap, const struct ms_proc *proc,
+			     struct ms_error *err)
+{
+	size_t count = snap->maps.count ? snap->maps.count : 1;
+	struct ms_pkg *found = NULL;
+	struct ms_snapshot_pkg *pkgs = NULL;
+	bool has_db = false, other = false;
+	int rc = under_other_root(proc, &other, err);
+
+	if (rc < 0 || other)
+		return rc;
+	found = calloc(count, sizeof(*found));
+	pkgs = calloc(count, sizeof(*pkgs));
+	rc = found && pkgs ? lookup(snap, found, &has_db, err)
+			   : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	for (size_t i = 0; rc == 0 && has_db && i < snap->maps.count; i++)
+		pkgs[i] = keep(&snap->maps.items[i], &found[i]);
+	free(found);
+	if (rc < 0 || !has_db) {
+		free(pkgs);
+		return rc;
+	}
+	free(snap->pkgs);
+	snap->pkgs = pkgs;
+	return 0;
+}
+
+int ms_snapshot_version_of(const struct ms_snapshot *snap)
+{
+	if (snap->pkgs)
+		return MS_SNAPSHOT_VERSION_PACKAGES;
+	return snap->res ? MS_SNAPSHOT_VERSION_RESIDENCY : MS_SNAPSHOT_VERSION;
+}
+
+json_t *ms_snapshot_pkg_meta(const struct ms_snapshot *snap)
+{
+	(void)snap;
+	return json_object();
+}
+
+int ms_snapshot_pkg_encode_one(const struct ms_snapshot_pkg *pkg, json_t *m)
+{
+	if (!pkg->found)
+		return 0;
+	return ms_snapshot_put(m, "package", json_string(pkg->name)) |
+	       ms_snapshot_put(m, "package_version", json_string(pkg->version)) |
+	       ms_snapshot_put(m, "package_source", json_string(ms_pkg_source_name(pkg->source))) ? -1 : 0;
+}
+
+int ms_snapshot_pkg_decode_meta(json_t *meta, int version, const char *what, struct ms_error *err)
+{
+	if (version < MS_SNAPSHOT_VERSION_PACKAGES)
+		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s: \"packages\" needs version %d", what,
+				    MS_SNAPSHOT_VERSION_PACKAGES);
+	if (!json_is_object(meta))
+		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s: \"packages\" must be an object", what);
+	return 0;
+}
+
+static int bad(const char *what, size_t index, const char *key, struct ms_error *err)
+{
+	return ms_error_set(err, MS_ERR_INVAL, EINVAL,
+			    "%s: mapping %zu: \"%s\" must be at most %d characters of a package name or version",
+			    what, index + 1, key, MS_SNAPSHOT_PKG_TEXT_MAX);
+}
+
+static int get_text(json_t *m, const char *key, const char *what, size_t index, char *out,
+		    struct ms_error *err)
+{
+	json_t *v = json_object_get(m, key);
+
+	if (!json_is_string(v) || strlen(json_string_value(v)) != json_string_length(v) ||
+	    !storable(json_string_value(v)))
+		return bad(what, index, key, err);
+	strcpy(out, json_string_value(v));
+	return 0;
+}
+
+static int get_source(json_t *m, const char *what, size_t index, enum ms_pkg_source *out,
+		      struct ms_error *err)
+{
+	static const enum ms_pkg_source known[] = { MS_PKG_SOURCE_DPKG, MS_PKG_SOURCE_RPM,
+						    MS_PKG_SOURCE_PYTHON };
+	json_t *v = json_object_get(m, "package_source");
+
+	for (size_t i = 0; json_is_string(v) && i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(json_string_value(v), ms_pkg_source_name(known[i]))) {
+			*out = known[i];
+			return 0;
+		}
+	return ms_error_set(err, MS_ERR_INVAL, EINVAL,
+			    "%s: mapping %zu: \"package_source\" must be dpkg, rpm or python", what, index + 1);
+}
+
+int ms_snapshot_pkg_decode_one(json_t *m, const char *what, size_t index,
+			       struct ms_snapshot_pkg *out, struct ms_error *err)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!json_object_get(m, "package") && !json_object_get(m, "package_version") &&
+	    !json_object_get(m, "package_source"))
+		return 0;
+	rc = get_text(m, "package", what, index, out->name, err);
+	if (rc == 0)
+		rc = get_text(m, "package_version", what, index, out->version, err);
+	if (rc == 0)
+		rc = get_source(m, what, index, &out->source, err);
+	if (rc == 0 && !out->name[0])
+		rc = bad(what, index, "package", err);
+	out->found = rc == 0;
+	return rc;
+}
