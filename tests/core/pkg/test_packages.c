@@ -279,24 +279,35 @@ static void replace_by_hand(const char *path)
 	free(lib);
 }
 
+/* `mapscope ARGS` (with -J among them): its JSON. */
+static json_t *run_json(const char *const *args)
+{
+	json_t *root;
+	char *out;
+
+	msrun_capture(args, NULL, &out, NULL);
+	assert_non_null(out);
+	root = json_loads(out, 0, NULL);
+	if (!root)
+		fail_msg("mapscope %s -J is not JSON: %s", args[0], out);
+	free(out);
+	return root;
+}
+
 /*
  * The VERSION and INSTALLED pid's `list --by-file` gives the row named
  * name, in *version and *installed (NULL for null); false when no row.
  */
 static bool list_versions(pid_t pid, const char *name, char **version, char **installed)
 {
-	char pidstr[16], *out;
+	char pidstr[16];
 	const char *args[] = { "list", pidstr, "--by-file", "-J", "-o", "NAME,PACKAGE,VERSION,INSTALLED", NULL };
 	json_t *root, *row;
 	size_t i;
 	bool found = false;
 
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
-	msrun_capture(args, NULL, &out, NULL);
-	assert_non_null(out);
-	root = json_loads(out, 0, NULL);
-	if (!root)
-		fail_msg("list --by-file -J is not JSON: %s", out);
+	root = run_json(args);
 	json_array_foreach(json_object_get(root, "files"), i, row) {
 		const char *v = json_string_value(json_object_get(row, "version"));
 		const char *inst = json_string_value(json_object_get(row, "installed"));
@@ -309,7 +320,6 @@ static bool list_versions(pid_t pid, const char *name, char **version, char **in
 		found = true;
 	}
 	json_decref(root);
-	free(out);
 	return found;
 }
 
@@ -317,15 +327,9 @@ static bool list_versions(pid_t pid, const char *name, char **version, char **in
 static size_t who_rows(const char *path, pid_t pid, const char *copy, const char *version)
 {
 	const char *args[] = { "who", path, "-J", "-o", "PID,COPY,PACKAGE,VERSION", NULL };
-	json_t *root, *row;
+	json_t *root = run_json(args), *row;
 	size_t i, n = 0;
-	char *out;
 
-	msrun_capture(args, NULL, &out, NULL);
-	assert_non_null(out);
-	root = json_loads(out, 0, NULL);
-	if (!root)
-		fail_msg("who -J is not JSON: %s", out);
 	json_array_foreach(json_object_get(root, "mappings"), i, row) {
 		const char *v = json_string_value(json_object_get(row, "version"));
 
@@ -337,7 +341,6 @@ static size_t who_rows(const char *path, pid_t pid, const char *copy, const char
 			n++;
 	}
 	json_decref(root);
-	free(out);
 	return n;
 }
 
@@ -345,16 +348,10 @@ static size_t who_rows(const char *path, pid_t pid, const char *copy, const char
 static bool libs_version(const char *pattern, const char *name, char **version)
 {
 	const char *args[] = { "libs", pattern, "-J", "-o", "NAME,PACKAGE,VERSION,INSTALLED,PROCS", NULL };
-	json_t *root, *row;
+	json_t *root = run_json(args), *row;
 	bool found = false;
 	size_t i;
-	char *out;
 
-	msrun_capture(args, NULL, &out, NULL);
-	assert_non_null(out);
-	root = json_loads(out, 0, NULL);
-	if (!root)
-		fail_msg("libs -J is not JSON: %s", out);
 	json_array_foreach(json_object_get(root, "libraries"), i, row) {
 		const char *v = json_string_value(json_object_get(row, "version"));
 
@@ -364,7 +361,6 @@ static bool libs_version(const char *pattern, const char *name, char **version)
 		found = true;
 	}
 	json_decref(root);
-	free(out);
 	return found;
 }
 
