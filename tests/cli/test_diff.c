@@ -230,6 +230,12 @@ static bool ends_with(const char *s, const char *tail)
 }
 
 /* The size of [heap] in a snapshot file. */
+#ifdef __SANITIZE_ADDRESS__
+#define SANITIZED 1
+#else
+#define SANITIZED 0
+#endif
+
 static json_int_t heap_size(const char *path)
 {
 	json_t *root = json_load_file(path, 0, NULL), *m;
@@ -260,8 +266,10 @@ static void test_diff_heap_growth_and_dlopen(void **state)
 	json_t *j, *c, *files;
 	json_int_t grown;
 	int status;
-	size_t i, added = 0;
+	size_t i, added = 0, heap_changes = 0;
 
+	/* A [heap] to start from: a sanitizer's allocator never calls brk. */
+	assert_int_equal(fixture_command(&e->fx, "brk 4096"), 0);
 	assert_int_equal(msrun_capture(snap_a, NULL, NULL, NULL), 0);
 	assert_int_equal(fixture_command(&e->fx, "brk 262144"), 0);
 	assert_int_equal(fixture_commandf(&e->fx, "dlopen %s stale_lib_answer", lib), 0);
@@ -272,16 +280,25 @@ static void test_diff_heap_growth_and_dlopen(void **state)
 
 	j = diff_json(a, b, &status);
 	assert_int_equal(status, 1);
+#ifndef __SANITIZE_ADDRESS__
 	assert_int_equal(summary_of(j, "changed"), 1);
 	assert_int_equal(summary_of(j, "removed"), 0);
+#endif
 	json_array_foreach(json_object_get(j, "changes"), i, c) {
 		const char *kind = json_string_value(json_object_get(c, "change"));
 		const char *name = json_string_value(json_object_get(c, "name"));
 
+		/*
+		 * A sanitizer's allocator grows and drops anonymous regions of
+		 * its own meanwhile: those are not the heap's, nor a file's.
+		 */
+		if (SANITIZED && (!name || name[0] != '/') && (!name || strcmp(name, "[heap]")))
+			continue;
 		if (!strcmp(kind, "changed")) {
 			assert_string_equal(name, "[heap]");
 			assert_string_equal(json_string_value(json_object_get(c, "fields")), "size");
 			assert_int_equal(json_integer_value(json_object_get(c, "delta")), grown);
+			heap_changes++;
 		} else {
 			assert_string_equal(kind, "added");
 			if (!ends_with(name, "/libstale-a.so"))
@@ -289,8 +306,10 @@ static void test_diff_heap_growth_and_dlopen(void **state)
 			added++;
 		}
 	}
+	assert_int_equal(heap_changes, 1);
 	assert_true(added >= 1);
-	assert_int_equal(summary_of(j, "added"), (json_int_t)added);
+	if (!SANITIZED)
+		assert_int_equal(summary_of(j, "added"), (json_int_t)added);
 	json_decref(j);
 
 	j = diff_json_with("--by-file", a, b, &status);
@@ -310,8 +329,13 @@ static void test_diff_heap_growth_and_dlopen(void **state)
 	j = diff_json_with("--addresses", a, b, &status);
 	assert_int_equal(status, 1);
 	assert_int_equal(summary_of(j, "changed"), 0);
-	assert_int_equal(summary_of(j, "removed"), 1);
-	assert_int_equal(summary_of(j, "added"), (json_int_t)added + 1);
+	if (!SANITIZED) {
+		assert_int_equal(summary_of(j, "removed"), 1);
+		assert_int_equal(summary_of(j, "added"), (json_int_t)added + 1);
+	} else {
+		assert_true(summary_of(j, "removed") >= 1);
+		assert_true(summary_of(j, "added") >= (json_int_t)added + 1);
+	}
 	json_decref(j);
 	free(a);
 	free(b);
@@ -429,8 +453,27 @@ static void test_diff_two_runs_under_aslr(void **state)
 	start_sleeper(&pids[1], two);
 
 	j = diff_json(one, two, &status);
+#ifdef __SANITIZE_ADDRESS__
+	/*
+	 * AddressSanitizer's own anonymous regions differ in size from run to
+	 * run; every mapping of a file must still pair unchanged.
+	 */
+	{
+		json_t *c;
+		size_t i;
+
+		json_array_foreach(json_object_get(j, "changes"), i, c)
+			if (json_is_string(json_object_get(c, "name")) &&
+			    json_string_value(json_object_get(c, "name"))[0] == '/')
+				fail_msg("a file's mapping differs between two runs: %s",
+					 json_string_value(json_object_get(c, "name")));
+		printf("# sanitizer build: %zu anonymous regions of the allocator differ, no file's\n",
+		       json_array_size(json_object_get(j, "changes")));
+	}
+#else
 	assert_int_equal(status, 0);
 	assert_int_equal(json_array_size(json_object_get(j, "changes")), 0);
+#endif
 	assert_true(summary_of(j, "unchanged") > 0);
 	/* Not the same addresses: the match is by what, not where. */
 	assert_true(summary_of(j, "moved") > 0);

@@ -386,7 +386,8 @@ int ms_dpkglog_running(const struct ms_dpkglog_opts *opts, struct ms_pkg *pkgs, 
 	lr.nnames = k;
 	rc = read_logs(&lr, opts, ms_dpkglog_stamp(earliest - MS_DPKGLOG_SLACK), err);
 	if (rc == 0) {
-		qsort(lr.events, lr.nevents, sizeof(*lr.events), event_cmp);
+		if (lr.nevents)
+			qsort(lr.events, lr.nevents, sizeof(*lr.events), event_cmp);
 		for (size_t i = 0; i < n; i++)
 			if (asked(&pkgs[i]))
 				answer(&lr, &pkgs[i], starts[i]);

@@ -75,6 +75,7 @@ static int lookup(const struct ms_snapshot *snap, struct ms_pkg *out, bool *has_
 		  struct ms_error *err)
 {
 	const struct ms_maplist *maps = &snap->maps;
+	const struct ms_mapping *prev = NULL; /* the mapping whose name is paths[n - 1] */
 	size_t n = 0, count = maps->count ? maps->count : 1;
 	const char **paths = calloc(count, sizeof(*paths));
 	size_t *lens = calloc(count, sizeof(*lens)), *which = calloc(count, sizeof(*which));
@@ -90,13 +91,15 @@ static int lookup(const struct ms_snapshot *snap, struct ms_pkg *out, bool *has_
 		if (!len)
 			continue;
 		/* The whole name: a deleted copy and the file now at its path are two answers. */
-		if (n && lens[n - 1] == len && !memcmp(paths[n - 1], m->name, m->name_len + 1)) {
+		if (n && lens[n - 1] == len && prev->name_len == m->name_len &&
+		    !memcmp(paths[n - 1], m->name, m->name_len)) {
 			which[i] = n - 1;
 			continue;
 		}
 		paths[n] = m->name;
 		lens[n] = len;
 		which[i] = n++;
+		prev = m;
 	}
 	if (rc == 0)
 		rc = ms_owner_open(NULL, &owner, err);

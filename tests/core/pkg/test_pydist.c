@@ -2,7 +2,7 @@
  * Python distributions as owners of files (pydist.h), on site directories
  * laid out by hand: TMP/lib/python3.11/site-packages with a
  * mypkg-1.2.3.dist-info (METADATA, RECORD) around a real extension module
- * (a copy of libms-fixture-sym.so) and a vendored library in mypkg.libs/
+ * (a copy of the system's libbz2) and a vendored library in mypkg.libs/
  * (a copy of libz.so.1), both loaded by a real python3 process.  Then the
  * hostile site directories of a user (owned by nobody when we are root):
  * a symlinked RECORD or dist-info, a FIFO RECORD, a sparse 1 GB RECORD, a
@@ -213,17 +213,23 @@ static void give_to_nobody(const char *dir)
 	assert_int_equal(system(cmd), 0);
 }
 
-/* A libz.so.1 of the system, to copy as a vendored libcrypto; else a library we built. */
-static char *real_library(void)
+/*
+ * A library of the system named soname (python3 links with each of those
+ * asked for), else the one we built named fallback.  The system's are not
+ * built with the sanitizers, so a python3 that is not may load them.
+ */
+static char *system_library(const char *soname, const char *fallback)
 {
-	static const char *const libz[] = { "/usr/lib/x86_64-linux-gnu/libz.so.1", "/lib/x86_64-linux-gnu/libz.so.1",
-					    "/usr/lib/aarch64-linux-gnu/libz.so.1", "/usr/lib64/libz.so.1",
-					    "/usr/lib/libz.so.1" };
+	static const char *const dirs[] = { "/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu",
+					    "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib" };
+	char path[PATH_MAX];
 
-	for (size_t i = 0; i < sizeof(libz) / sizeof(libz[0]); i++)
-		if (access(libz[i], R_OK) == 0)
-			return strdup(libz[i]);
-	return tu_built("libstale-a.so");
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dirs[i], soname);
+		if (access(path, R_OK) == 0)
+			return strdup(path);
+	}
+	return tu_built(fallback);
 }
 
 /* ---- lookups with a deadline ---------------------------------------------------------------- */
@@ -350,7 +356,10 @@ static int fx_setup(void **state)
 				     "print('ready', flush=True)\n"
 				     "sys.stdin.readline()\n";
 	const char *py = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
-	char *sym = tu_built("libms-fixture-sym.so"), *lib = real_library(), *stale = tu_built("libstale-b.so");
+	/* A copy of libbz2 as the extension, of libz as the vendored libcrypto, of liblzma as a stray file. */
+	char *sym = system_library("libbz2.so.1.0", "libms-fixture-sym.so");
+	char *lib = system_library("libz.so.1", "libstale-a.so");
+	char *stale = system_library("liblzma.so.5", "libstale-b.so");
 	char line[256], buf[PATH_MAX];
 	struct fx *fx = calloc(1, sizeof(*fx));
 
