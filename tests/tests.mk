@@ -60,6 +60,7 @@ if HAVE_CMOCKA
 CMOCKA_TESTS = \
 	tests/core/base/test_grow \
 	tests/core/base/test_escape \
+	tests/core/base/test_sha256 \
 	tests/core/base/test_saferead \
 	tests/core/base/test_safewrite \
 	tests/core/base/test_safewrite_atomic \
@@ -88,6 +89,7 @@ CMOCKA_TESTS = \
 	tests/core/pkg/test_packages \
 	tests/core/pkg/test_rpmdb \
 	tests/core/pkg/test_pydist \
+	tests/core/pkg/test_purl \
 	tests/core/pkg/test_dpkglog \
 	tests/core/stale/test_stale \
 	tests/core/stale/test_stale_parse \
@@ -150,11 +152,13 @@ SHELL_TESTS = \
 	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh \
 	tests/test_symbols_hostile.sh tests/e2e/symbols_hostile.sh tests/e2e/symbols_runcopy.sh \
 	tests/e2e/verdicts.sh tests/test_libver_hostile.sh tests/test_libver_runcopy.sh \
-	tests/test_rpm_owner.sh
+	tests/test_rpm_owner.sh \
+	tests/test_sbom.sh
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/fixture_sym.sh tests/dlopen_hold.sh tests/screens tests/golden tests/fuzz \
 	tests/prometheus tests/zsh_complete.zsh tests/symbols_ref.py tests/e2e/debuginfod_stub.py \
-	tests/hostile_elf.py tests/hostile_lib.c tests/verdef_lib.map tests/hostile_verdef.py
+	tests/hostile_elf.py tests/hostile_lib.c tests/verdef_lib.map tests/hostile_verdef.py \
+	tests/sbom_check.py tests/data/cyclonedx
 
 # No test reads the user's settings or stale-ignore.conf (rss = yes there
 # failed the explorer's tests): the tests that want a file there set

@@ -43,7 +43,7 @@ bool ms_purl_encode(const char *s, size_t len, char *out, size_t size, size_t *a
 	return true;
 }
 
-/* name lower-cased (and for pypi '_' as '-'), then encoded. */
+/* name lower-cased for deb and pypi (rpm names are case-sensitive), for pypi '_' as '-', then encoded. */
 static bool put_name(const struct ms_pkg *p, char *out, size_t size, size_t *at)
 {
 	char name[sizeof(p->name)];
@@ -52,7 +52,7 @@ static bool put_name(const struct ms_pkg *p, char *out, size_t size, size_t *at)
 	for (size_t i = 0; i < n; i++) {
 		char c = p->name[i];
 
-		name[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+		name[i] = c >= 'A' && c <= 'Z' && p->source != MS_PKG_SOURCE_RPM ? (char)(c - 'A' + 'a') : c;
 		if (p->source == MS_PKG_SOURCE_PYTHON && c == '_')
 			name[i] = '-';
 	}

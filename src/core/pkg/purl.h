@@ -6,7 +6,7 @@
  *   python  pkg:pypi/NAME@VERSION
  * VENDOR is the distribution (os-release's ID, osrelease.h), lower-case;
  * a deb or rpm purl needs one, so without it there is none.  deb names are
- * lower-cased; pypi names lower-cased with '_' as '-' (the pypi type's
+ * lower-cased (rpm names are case-sensitive and kept); pypi names lower-cased with '_' as '-' (the pypi type's
  * normalisation).  rpm's "E:V-R" versions carry their epoch as a
  * qualifier.  arch comes only where the database named it (dpkg: the list
  * file's ":ARCH"; rpm: the header): a package dpkg lists without one gets
