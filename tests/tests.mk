@@ -109,6 +109,7 @@ CMOCKA_TESTS = \
 	tests/cli/test_residency_cli \
 	tests/cli/test_files_cli \
 	tests/cli/test_libs_cli \
+	tests/cli/test_libs_cdx \
 	tests/cli/test_diff \
 	tests/tui/test_tui_mapview \
 	tests/tui/test_tui_filefeed \
@@ -135,6 +136,10 @@ tests_tui_test_tui_screen_LDADD = $(LDADD) $(NCURSESW_LIBS)
 # The OpenMetrics rendering is the command layer's.
 tests_cli_test_stale_metrics_CFLAGS = $(AM_CFLAGS) $(SMARTCOLS_CFLAGS)
 tests_cli_test_stale_metrics_LDADD = $(CLI_LIBS) $(LDADD)
+# The CycloneDX writer is the command layer's; the schema and checker are in the source tree.
+tests_cli_test_libs_cdx_CFLAGS = $(AM_CFLAGS) $(SMARTCOLS_CFLAGS)
+tests_cli_test_libs_cdx_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_cli_test_libs_cdx_LDADD = $(CLI_LIBS) $(LDADD)
 endif
 
 SHELL_TESTS = \
