@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "cli/libs_cdx.h"
+#include "cli/libs_out.h"
 #include "core/base/escape.h"
 #include "core/elf/buildid.h"
 #include "core/files/sbom.h"
@@ -50,16 +51,6 @@ static int prop_raw(json_t *props, const char *name, const char *s, size_t size)
 	return prop(props, name, raw_string(s, strnlen(s, size)));
 }
 
-static char *where_text(const struct ms_libtable_proc *p)
-{
-	char text[4 * MS_CONTAINER_NAME_MAX + 32];
-
-	if (!p->has_container)
-		return strdup("other root");
-	ms_container_describe(&p->container, 0, text, sizeof(text));
-	return strdup(text);
-}
-
 /* mapscope:file:N:... for each row of c. */
 static int file_props(const struct ms_libtable *t, const struct ms_sbom_component *c, json_t *props)
 {
@@ -83,7 +74,7 @@ static int file_props(const struct ms_libtable *t, const struct ms_sbom_componen
 			rc = prop_text(props, name, "true");
 		}
 		if (rc == 0 && !r->host) {
-			char *w = where_text(&t->procs[r->where_proc]);
+			char *w = libs_where_text(&t->procs[r->where_proc], 0);
 
 			snprintf(name, sizeof(name), "mapscope:file:%zu:where", i);
 			rc = w ? prop_text(props, name, w) : -1;
