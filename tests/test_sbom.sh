@@ -9,7 +9,8 @@
 #   - a library no package owns, mapped by both (a file component with the
 #     SHA-256 of the file and both PIDs), one named with a newline and a
 #     quote (escaped), and one deleted after it was loaded (as root, hashed
-#     through the running copy; otherwise no hash, and why).
+#     through the running copy; otherwise no hash, and why), and a file over
+#     the 64 MiB a file is hashed for (no hash, and why).
 # Skips, saying why, without /usr/bin/python3 with jsonschema or dpkg.
 set -u
 BIN=${MS_BIN:-./mapscope}
@@ -56,9 +57,14 @@ gone_sum=$(sum "$gone")
 hold() {
 	out=$1
 	shift
-	$PY -c 'import ctypes, sys, time
+	$PY -c 'import ctypes, mmap, os, sys, time
+held = []
 for p in sys.argv[1:]:
-    ctypes.CDLL(p)
+    if p.endswith(".big"):
+        fd = os.open(p, os.O_RDONLY)
+        held.append(mmap.mmap(fd, os.fstat(fd).st_size, prot=mmap.PROT_READ | mmap.PROT_EXEC))
+    else:
+        ctypes.CDLL(p)
 print("ready", flush=True)
 time.sleep(600)' "$@" > "$out" 2>&1 &
 	pids="$pids $!"
@@ -71,7 +77,10 @@ time.sleep(600)' "$@" > "$out" 2>&1 &
 		sleep 0.05
 	done
 }
-hold "$tmp/one.out" "$site/my_pkg/_ext.so" "$stray" "$hostile" "$gone"
+# Past the 64 MiB a file is hashed for: sparse, mapped executable.
+big=$tmp/stray/huge.big
+truncate -s 65M "$big" || exit 1
+hold "$tmp/one.out" "$site/my_pkg/_ext.so" "$stray" "$hostile" "$gone" "$big"
 p1=$last
 hold "$tmp/two.out" "$stray"
 p2=$last
@@ -93,6 +102,7 @@ $PY "$SRC/tests/sbom_check.py" "$SRC/tests/data/cyclonedx" "$tmp/sbom.json" \
 	pypi My_Pkg 1.2.3+local \
 	file "$stray" "$stray_sum" "$lo $hi" \
 	file "$escaped" "$stray_sum" "$p1" \
+	nohash "$big" "larger than 64 MiB" \
 	"$@" || fail "the SBOM does not hold (above); it is in $tmp/sbom.json: $(head -c 4000 "$tmp/sbom.json")"
 
 # Options that make no sense with it are refused.
