@@ -1,7 +1,7 @@
 /*
  * libtable.h - the machine's mapped files, one row per file: which
  * processes map each library, in which version, from which copy.  The core
- * of `mapscope libs`; a libraries view and an SBOM writer render the same
+ * of `mapscope libs`; a libraries view and an SBOM (sbom.h) render the same
  * rows.
  *
  * Rows.  ms_libtable_add takes one open process (from the fleet walk,

@@ -6,9 +6,9 @@
  *   python  pkg:pypi/NAME@VERSION
  * VENDOR is the distribution (os-release's ID, osrelease.h), lower-case;
  * a deb or rpm purl needs one, so without it there is none.  deb names are
- * lower-cased (rpm names are case-sensitive and kept); pypi names lower-cased with '_' as '-' (the pypi type's
- * normalisation).  rpm's "E:V-R" versions carry their epoch as a
- * qualifier.  arch comes only where the database named it (dpkg: the list
+ * lower-cased, rpm names kept as they are (case-sensitive), pypi names
+ * lower-cased with '_' as '-' (the pypi type's normalisation).  rpm's
+ * "E:V-R" versions carry their epoch as a qualifier.  arch comes only where the database named it (dpkg: the list
  * file's ":ARCH"; rpm: the header): a package dpkg lists without one gets
  * no arch qualifier rather than a guess.  version NULL or "": a purl
  * without a version (what runs cannot be known).
