@@ -379,8 +379,10 @@ static int running_versions(struct ms_libtable *t, struct ms_owner *db, struct m
 	int rc = 0;
 
 	for (size_t i = 0, at = 0; i < t->count; i++)
-		if (wants_package(&t->rows[i]))
-			k += t->rows[i].since_known && found[at++].found;
+		if (wants_package(&t->rows[i])) {
+			k += t->rows[i].since_known && found[at].found;
+			at++;
+		}
 	if (!k)
 		return 0;
 	old = calloc(k, sizeof(*old));
