@@ -13,6 +13,8 @@ expectations:
     pypi NAME VERSION        a component pkg:pypi/NAME@VERSION, NAME as pypi normalises it
     file NAME SHA256 PIDS    a file component named NAME (as escaped), its SHA-256, its PIDs ("1 2")
     nohash NAME WHY          a file component named NAME without a hash, mapscope:hash-skipped containing WHY
+    purl PURL RUNNING INST   a component of exactly that purl, mapscope:running RUNNING, and
+                             mapscope:installed-version INST ("-": none)
 Each purl expected is built here, by this script's own encoder.  Exit 0
 when everything holds, 1 otherwise (every failure printed).
 """
@@ -167,6 +169,20 @@ def main():
                 fail("file %r: pids %r, not %r" % (name, props(c, "mapscope:pids"), pids))
             if props(c, "mapscope:processes") != [str(len(pids.split()))]:
                 fail("file %r: processes %r" % (name, props(c, "mapscope:processes")))
+            continue
+        elif kind == "purl":
+            want, running, installed = args[:3]
+            del args[:3]
+            found = [c for c in components if c.get("purl") == want]
+            if not found:
+                fail("no component %s (purls: %r)" % (want, sorted(p for p in purls if p)))
+            elif props(found[0], "mapscope:running") != [running] or \
+                    props(found[0], "mapscope:installed-version") != ([] if installed == "-" else [installed]):
+                fail("component %s: running %r, installed %r; want %r, %r" % (
+                    want, props(found[0], "mapscope:running"), props(found[0], "mapscope:installed-version"),
+                    running, installed))
+            elif ("@" in want) != ("version" in found[0]):
+                fail("component %s: its version and its purl's disagree" % want)
             continue
         elif kind == "nohash":
             name, why = args[:2]
