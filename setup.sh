@@ -34,6 +34,7 @@ libdebuginfod-dev:/usr/include/elfutils/debuginfod.h
 elfutils:/usr/bin/eu-addr2line
 binutils:/usr/bin/addr2line
 python3:/usr/bin/python3
+python3-jsonschema:/usr/lib/python3/dist-packages/jsonschema/__init__.py
 rpm:/usr/bin/rpmbuild
 librpm-dev:/usr/include/rpm/rpmts.h
 "

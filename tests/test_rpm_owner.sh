@@ -9,7 +9,11 @@
 #   - PACKAGE, VERSION and INSTALLED are what rpm -qf says, PKGSRC rpm;
 #   - after rpm -U to a version with an epoch under the process, the
 #     deleted copy's package is the new version installed, and which one
-#     runs is unknown (null in JSON): rpm keeps no history.
+#     runs is unknown (null in JSON): rpm keeps no history;
+#   - libs --format=cyclonedx names it pkg:rpm/<os-release ID>/NAME@1.0-1?arch=ARCH,
+#     then, after the upgrade, without a version (and says the running
+#     version is unknown, the installed one 2:2.0-3), valid against the
+#     CycloneDX schema (tests/sbom_check.py; where python3-jsonschema is).
 # Needs root, rpm, rpmbuild, python3 and a mapscope built with librpm;
 # otherwise it skips and says why.
 set -u
@@ -111,6 +115,19 @@ got="$(field "$LIB" package) $(field "$LIB" version)"
 [ "$(field "$LIB" pkgsrc)" = rpm ] || fail "PKGSRC is '$(field "$LIB" pkgsrc)', not rpm"
 ok "list --by-file: PACKAGE $PKG, VERSION 1.0-1 as rpm -qf says, PKGSRC rpm"
 
+# sbom PURL RUNNING INSTALLED: libs --format=cyclonedx has that component, and is valid.
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+vendor=$(. /etc/os-release && echo "$ID")
+arch=$(rpm --dbpath=/var/lib/rpm -q --qf '%{ARCH}' $PKG 2>/dev/null)
+sbom() {
+	"$BIN" libs --pid="$hpid" --format=cyclonedx > "$tmp/sbom.json" 2>/dev/null || fail "libs --format=cyclonedx"
+	/usr/bin/python3 -c 'import jsonschema' 2>/dev/null || { echo "# no python3-jsonschema: SBOM not checked"; return 0; }
+	/usr/bin/python3 "$SRC/tests/sbom_check.py" "$SRC/tests/data/cyclonedx" "$tmp/sbom.json" purl "$1" "$2" "$3" ||
+		fail "the SBOM: $(cat "$tmp/sbom.json")"
+	ok "libs --format=cyclonedx: $1, running $2"
+}
+sbom "pkg:rpm/$vendor/$PKG@1.0-1?arch=$arch" installed -
+
 rpmr --nodeps -U "$rpm2" || fail "rpm -U"
 grep -q "$LIB (deleted)" "/proc/$hpid/maps" || fail "rpm -U did not replace the mapped copy"
 said=$(rpm --dbpath=/var/lib/rpm -qf --qf '%{EVR}' "$LIB" 2>/dev/null)
@@ -121,4 +138,5 @@ said=$(rpm --dbpath=/var/lib/rpm -qf --qf '%{EVR}' "$LIB" 2>/dev/null)
 [ "$(field "$LIB (deleted)" version)" = None ] ||
 	fail "VERSION of the deleted copy is '$(field "$LIB (deleted)" version)', not unknown"
 ok "after rpm -U: the deleted copy's package installed at $said, its running version unknown"
+sbom "pkg:rpm/$vendor/$PKG?arch=$arch" unknown 2:2.0-3
 echo "1..$n"

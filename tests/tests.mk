@@ -60,6 +60,7 @@ if HAVE_CMOCKA
 CMOCKA_TESTS = \
 	tests/core/base/test_grow \
 	tests/core/base/test_escape \
+	tests/core/base/test_sha256 \
 	tests/core/base/test_saferead \
 	tests/core/base/test_safewrite \
 	tests/core/base/test_safewrite_atomic \
@@ -88,6 +89,7 @@ CMOCKA_TESTS = \
 	tests/core/pkg/test_packages \
 	tests/core/pkg/test_rpmdb \
 	tests/core/pkg/test_pydist \
+	tests/core/pkg/test_purl \
 	tests/core/pkg/test_dpkglog \
 	tests/core/stale/test_stale \
 	tests/core/stale/test_stale_parse \
@@ -107,6 +109,7 @@ CMOCKA_TESTS = \
 	tests/cli/test_residency_cli \
 	tests/cli/test_files_cli \
 	tests/cli/test_libs_cli \
+	tests/cli/test_libs_cdx \
 	tests/cli/test_diff \
 	tests/tui/test_tui_mapview \
 	tests/tui/test_tui_filefeed \
@@ -133,6 +136,10 @@ tests_tui_test_tui_screen_LDADD = $(LDADD) $(NCURSESW_LIBS)
 # The OpenMetrics rendering is the command layer's.
 tests_cli_test_stale_metrics_CFLAGS = $(AM_CFLAGS) $(SMARTCOLS_CFLAGS)
 tests_cli_test_stale_metrics_LDADD = $(CLI_LIBS) $(LDADD)
+# The CycloneDX writer is the command layer's; the schema and checker are in the source tree.
+tests_cli_test_libs_cdx_CFLAGS = $(AM_CFLAGS) $(SMARTCOLS_CFLAGS)
+tests_cli_test_libs_cdx_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_cli_test_libs_cdx_LDADD = $(CLI_LIBS) $(LDADD)
 endif
 
 SHELL_TESTS = \
@@ -150,11 +157,13 @@ SHELL_TESTS = \
 	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh \
 	tests/test_symbols_hostile.sh tests/e2e/symbols_hostile.sh tests/e2e/symbols_runcopy.sh \
 	tests/e2e/verdicts.sh tests/test_libver_hostile.sh tests/test_libver_runcopy.sh \
-	tests/test_rpm_owner.sh
+	tests/test_rpm_owner.sh \
+	tests/test_sbom.sh
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/fixture_sym.sh tests/dlopen_hold.sh tests/screens tests/golden tests/fuzz \
 	tests/prometheus tests/zsh_complete.zsh tests/symbols_ref.py tests/e2e/debuginfod_stub.py \
-	tests/hostile_elf.py tests/hostile_lib.c tests/verdef_lib.map tests/hostile_verdef.py
+	tests/hostile_elf.py tests/hostile_lib.c tests/verdef_lib.map tests/hostile_verdef.py \
+	tests/sbom_check.py tests/data/cyclonedx
 
 # No test reads the user's settings or stale-ignore.conf (rss = yes there
 # failed the explorer's tests): the tests that want a file there set

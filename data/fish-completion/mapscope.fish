@@ -108,3 +108,4 @@ complete -c mapscope -n $libs -l pid -x -a '(__mapscope_pids)' -d 'only these pr
 complete -c mapscope -n $libs -l pids -d "list each file's processes below it"
 complete -c mapscope -n $libs -l all-mappings -d 'data files too, not only executable mappings'
 complete -c mapscope -n $libs -l pss -d 'add PSS, from smaps'
+complete -c mapscope -n $libs -l format -x -a 'table cyclonedx' -d 'table, or a CycloneDX 1.6 SBOM'

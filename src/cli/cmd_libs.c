@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/libs_cdx.h"
 #include "cli/libs_out.h"
 #include "cli/procscan.h"
 #include "core/base/escape.h"
@@ -29,6 +30,7 @@ enum {
 	OPT_PIDS,
 	OPT_PSS,
 	OPT_PID,
+	OPT_FORMAT,
 };
 
 struct libs_opts {
@@ -36,6 +38,7 @@ struct libs_opts {
 	unsigned scan_flags;
 	bool pids;   /* --pids: each file's processes below it */
 	bool pss;
+	bool cyclonedx; /* --format=cyclonedx: an SBOM (libs_cdx.h), not the table */
 	char *pid_args[LIBS_PIDS_MAX]; /* --pid: the processes to look at (none: all) */
 	int npids;
 };
@@ -62,6 +65,8 @@ static void libs_usage(void)
 	       "      --pids             list each file's processes below it\n"
 	       "      --all-mappings     data files too, not only executable mappings\n"
 	       "      --pss              add PSS, from smaps (a text read per process)\n"
+	       "      --format=FORMAT    table (default), or cyclonedx: a CycloneDX 1.6 SBOM\n"
+	       "                         of the packages and files mapped now (JSON)\n"
 	       CLI_OUTPUT_OPTIONS_HELP
 	       "\n"
 	       "Exit status: 0 success, 2 error.\n\n"
@@ -74,6 +79,7 @@ static const struct option libs_options[] = {
 	{ "pids", no_argument, NULL, OPT_PIDS },
 	{ "all-mappings", no_argument, NULL, OPT_ALL_MAPPINGS },
 	{ "pss", no_argument, NULL, OPT_PSS },
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	CLI_OUTPUT_LONG_OPTIONS,
 };
 
@@ -101,6 +107,13 @@ static int libs_own(void *ctx, int opt, const char *arg)
 	case OPT_PIDS: lo->pids = true; return 1;
 	case OPT_ALL_MAPPINGS: lo->scan_flags |= MS_STALE_ALL_MAPPINGS; return 1;
 	case OPT_PSS: lo->pss = true; return 1;
+	case OPT_FORMAT:
+		if (strcmp(arg, "table") && strcmp(arg, "cyclonedx")) {
+			cli_usage_error("libs", "libs: --format takes table or cyclonedx");
+			return -1;
+		}
+		lo->cyclonedx = !strcmp(arg, "cyclonedx");
+		return 1;
 	default: return 0;
 	}
 }
@@ -198,6 +211,8 @@ static int run(struct libs_opts *lo, char **patterns, int npatterns, const int *
 	int status = LIBS_EXIT_ERROR;
 
 	to.what = wanted(lo, selected, nsel, &packages);
+	if (lo->cyclonedx)
+		to.what = MS_LIBTABLE_BUILD_ID, packages = true;
 	if (make_matcher(patterns, npatterns, &lo->cli, &match) < 0)
 		return LIBS_EXIT_ERROR;
 	to.match = match;
@@ -248,7 +263,8 @@ static int run(struct libs_opts *lo, char **patterns, int npatterns, const int *
 		note_soname_unknown(match);
 		if (t.dropped)
 			cli_error("libs: %zu files past the first %u left out", t.dropped, MS_LIBTABLE_ROWS_MAX);
-		status = libs_print(&t, &lo->cli, selected, (size_t)nsel, lo->pids);
+		status = lo->cyclonedx ? libs_cdx_print(&t, &lo->cli)
+				       : libs_print(&t, &lo->cli, selected, (size_t)nsel, lo->pids);
 		procscan_summary(&ps, "libs");
 	}
 	if (status == CLI_EXIT_OK && procscan_failed(&ps))
@@ -275,6 +291,9 @@ int cmd_libs(int argc, char **argv)
 	}
 	cli_opts_init(&lo->cli);
 	status = cli_getopt_own(argc, argv, "libs", libs_options, libs_usage, &lo->cli, libs_own, lo);
+	if (status < 0 && lo->cyclonedx && (lo->cli.columns || lo->cli.json || lo->cli.raw || lo->cli.noheadings ||
+					    lo->pids || lo->pss))
+		status = cli_usage_error("libs", "libs: --format=cyclonedx takes none of -o, -J, -r, -n, --pids, --pss");
 	if (status < 0) {
 		nsel = columns(lo, selected);
 		status = nsel < 0 ? CLI_EXIT_USAGE : run(lo, argv + optind, argc - optind, selected, nsel);

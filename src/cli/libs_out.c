@@ -39,7 +39,7 @@ const struct cli_column libcols[LIBCOL_COUNT] = {
 	[LIBCOL_INODE] = { "INODE", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "inode of the file" },
 };
 
-static char *where_text(const struct ms_libtable_proc *p, unsigned esc)
+char *libs_where_text(const struct ms_libtable_proc *p, unsigned esc)
 {
 	char text[4 * MS_CONTAINER_NAME_MAX + 32];
 
@@ -118,7 +118,7 @@ static char *row_cell(const struct ms_libtable *t, int col, const struct ms_libt
 	case LIBCOL_PSS: return row_res_known(r) && (t->opts.what & MS_LIBTABLE_PSS) ? size_text(o, r->pss) : NULL;
 	case LIBCOL_VERDICT: return strdup(ms_stale_verdict_name(r->verdict));
 	case LIBCOL_WHY: return ms_escape_dup(r->why, strlen(r->why), o->escape_flags);
-	case LIBCOL_WHERE: return r->host ? strdup("host") : where_text(&t->procs[r->where_proc], o->escape_flags);
+	case LIBCOL_WHERE: return r->host ? strdup("host") : libs_where_text(&t->procs[r->where_proc], o->escape_flags);
 	case LIBCOL_DEV: return asprintf(&s, "%" PRIu32 ":%" PRIu32, r->dev_major, r->dev_minor) < 0 ? NULL : s;
 	case LIBCOL_INODE: return number(r->inode);
 	default: return NULL;
@@ -137,7 +137,7 @@ static char *use_cell(const struct ms_libtable *t, int col, const struct ms_libt
 	case LIBCOL_MAPS: return number(u->mappings);
 	case LIBCOL_RSS: return u->res_known ? size_text(o, u->rss) : NULL;
 	case LIBCOL_PSS: return u->res_known && (t->opts.what & MS_LIBTABLE_PSS) ? size_text(o, u->pss) : NULL;
-	case LIBCOL_WHERE: return where_text(p, o->escape_flags);
+	case LIBCOL_WHERE: return libs_where_text(p, o->escape_flags);
 	default: return NULL;
 	}
 }

@@ -38,6 +38,9 @@ enum {
 
 extern const struct cli_column libcols[LIBCOL_COUNT];
 
+/* Where a process lives, for WHERE (malloc'd; NULL when out of memory): host, ENGINE:ID, machine:NAME or "other root". */
+char *libs_where_text(const struct ms_libtable_proc *p, unsigned esc);
+
 int libs_print(const struct ms_libtable *t, const struct cli_opts *o, const int *selected,
 	       size_t nselected, bool pids);
 

@@ -13,6 +13,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/base/grow.c src/core/base/grow.h \
 	src/core/base/units.c src/core/base/units.h \
 	src/core/base/hash.c src/core/base/hash.h \
+	src/core/base/sha256.c src/core/base/sha256.h \
 	src/core/base/dlload.c src/core/base/dlload.h \
 	src/core/base/saferead.c src/core/base/saferead.h \
 	src/core/base/safewrite.c src/core/base/safewrite.h \
@@ -54,6 +55,8 @@ libmapscope_core_a_SOURCES = \
 	src/core/pkg/rpmdb.c src/core/pkg/rpmdb.h \
 	src/core/pkg/rpmlib.c src/core/pkg/rpmlib.h \
 	src/core/pkg/pydist.c src/core/pkg/pydist.h \
+	src/core/pkg/purl.c src/core/pkg/purl.h \
+	src/core/pkg/osrelease.c src/core/pkg/osrelease.h \
 	src/core/pkg/pyrecord.c src/core/pkg/pyrecord.h \
 	src/core/pkg/pymeta.c src/core/pkg/pymeta.h \
 	src/core/pkg/dpkglog.c src/core/pkg/dpkglog.h \
@@ -71,6 +74,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/files/filematch.c src/core/files/filematch.h \
 	src/core/files/libtable.c src/core/files/libtable.h \
 	src/core/files/libtable_res.c src/core/files/libtable_res.h \
+	src/core/files/sbom.c src/core/files/sbom.h src/core/files/sbom_hash.c \
 	src/core/snap/snapshot.c src/core/snap/snapshot.h \
 	src/core/snap/snapshot_read.c \
 	src/core/snap/snapshot_write.c src/core/snap/snapshot_write.h \

@@ -265,6 +265,14 @@ static int new_row(struct libtable_visit *v, const struct ms_stale_file *f, size
 	return 0;
 }
 
+/* The mapping that names the row, to find its file again later. */
+static void note_mapping(struct ms_libtable_row *r, const struct libtable_visit *v, const struct ms_stale_file *f)
+{
+	r->map_proc = v->proc_index;
+	r->map_start = f->first_addr;
+	r->map_end = f->first_end;
+}
+
 /* The process maps f: its row (new or not), and the process among its uses. */
 static int add_file(struct libtable_visit *v, const struct ms_stale_file *f, struct ms_error *err)
 {
@@ -300,6 +308,8 @@ static int add_file(struct libtable_visit *v, const struct ms_stale_file *f, str
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
 	u = &r->uses[r->nuses++];
 	*u = (struct ms_libtable_use){ .proc = v->proc_index, .mappings = f->mappings };
+	if (r->nuses == 1)
+		note_mapping(r, v, f);
 	if (r->host)
 		return 0;
 	if (!visit_other_root(v)) {
@@ -313,6 +323,7 @@ static int add_file(struct libtable_visit *v, const struct ms_stale_file *f, str
 			r->name = name;
 			r->name_len = f->name_len;
 			r->name_ambiguous = f->name_ambiguous;
+			note_mapping(r, v, f);
 		}
 		r->host = true;
 	} else if (r->nuses == 1) {
@@ -368,8 +379,10 @@ static int running_versions(struct ms_libtable *t, struct ms_owner *db, struct m
 	int rc = 0;
 
 	for (size_t i = 0, at = 0; i < t->count; i++)
-		if (wants_package(&t->rows[i]))
-			k += t->rows[i].since_known && found[at++].found;
+		if (wants_package(&t->rows[i])) {
+			k += t->rows[i].since_known && found[at].found;
+			at++;
+		}
 	if (!k)
 		return 0;
 	old = calloc(k, sizeof(*old));

@@ -1,7 +1,7 @@
 /*
  * libtable.h - the machine's mapped files, one row per file: which
  * processes map each library, in which version, from which copy.  The core
- * of `mapscope libs`; a libraries view and an SBOM writer render the same
+ * of `mapscope libs`; a libraries view and an SBOM (sbom.h) render the same
  * rows.
  *
  * Rows.  ms_libtable_add takes one open process (from the fleet walk,
@@ -140,6 +140,13 @@ struct ms_libtable_row {
 	bool since_known;    /* a replaced or deleted copy: since is the earliest start of a process that maps it */
 	unsigned long long since; /* clock ticks since boot, as stat's start_time */
 	const char *pkg_why; /* static text when it could not be asked */
+	/*
+	 * Where to find the file again after the walk (sbom.h hashes it): the
+	 * process whose mapping gave the row its name, and that mapping.
+	 */
+	size_t map_proc;     /* index in procs */
+	uint64_t map_start;
+	uint64_t map_end;
 	struct ms_libtable_use *uses;
 	size_t nuses;
 	size_t uses_cap;

@@ -1,0 +1,36 @@
+/*
+ * libs_cdx.h - `mapscope libs --format=cyclonedx`: the mapped files as a
+ * CycloneDX 1.6 JSON document (a runtime SBOM), for vulnerability
+ * scanners and dependency trackers.  The components are core/files/
+ * sbom.h's (one per package version mapped, with its package URL; one per
+ * file no package owns, with its SHA-256); this writes them.
+ *
+ * The document: bomFormat, specVersion "1.6", a random urn:uuid serial
+ * number, version 1; metadata with the time (UTC), the lifecycle phase
+ * "operations" (what runs), mapscope as the tool, and the host as an
+ * "operating-system" component (os-release's ID, VERSION_ID and
+ * PRETTY_NAME; the host name and kernel release as properties); the
+ * components; and one dependency entry, the host depending on each of
+ * them.  Facts CycloneDX has no field for are properties named
+ * "mapscope:...": the package's database, whether its copy is the one
+ * installed ("mapscope:running": installed, replaced or unknown), the
+ * installed version where it is not the one that runs, the processes
+ * (count and PIDs), and per file (mapscope:file:N:...) its path, build
+ * ID, stale verdict and, for a process under another root, where it
+ * lives.
+ *
+ * Every string read from processes, files or databases is escaped
+ * (escape.h, always as UTF-8: JSON is) before it is written; purls are
+ * percent-encoded on top (purl.h).  Components are written one a line as
+ * they are made, so memory stays that of the table.  Returns an exit
+ * status (cli_stdout_done's on a write error).
+ */
+#ifndef MAPSCOPE_CLI_LIBS_CDX_H
+#define MAPSCOPE_CLI_LIBS_CDX_H
+
+#include "cli/cli.h"
+#include "core/files/libtable.h"
+
+int libs_cdx_print(struct ms_libtable *t, const struct cli_opts *o);
+
+#endif

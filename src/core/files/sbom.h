@@ -1,0 +1,91 @@
+/*
+ * sbom.h - what a runtime SBOM says, as a model: the components of the
+ * files mapped now (a libtable.h table, its packages looked up), for a
+ * front end to write as CycloneDX (cli/libs_cdx.h).  It describes memory,
+ * not disk: a component's version is the version of the copy that runs.
+ *
+ * Components:
+ *   - one per package version actually mapped: the kept rows whose owner
+ *     was found, grouped by database, name, architecture and running
+ *     version (pkgdb.h: running for a replaced or deleted copy whose
+ *     version is known, else the installed version).  A row whose copy's
+ *     version cannot be known (running_state UNKNOWN) groups with the
+ *     other such rows of its package, and its component has no version
+ *     (running_unknown): the installed one would claim a build that does
+ *     not run.  The purl is purl.h's, with os-release's ID as vendor;
+ *   - one per kept row no package owns, or whose package could not be
+ *     asked (pkg_why: a process under another root, a name that is not a
+ *     path): a file component, with its SHA-256 (below).
+ * Each component lists its rows (indexes in t->rows, in name order) and
+ * the processes that map any of them (indexes in t->procs, by PID).
+ * Package components come first, sorted by name then version; file
+ * components after, by name.
+ *
+ * Hashes: a file component's SHA-256 is of the very file mapped, found
+ * again after the walk through the process whose mapping named its row
+ * (libtable.h: map_proc, map_start, map_end) and opened as the SONAME is
+ * (mapfiles.h, ms_mapfiles_open_mapped: the file at its path when it is
+ * the mapped inode, never on a daemon-served file system, else the
+ * running copy through map_files, root only); a process that exited
+ * since, a mapping gone, or a file that is not the row's inode any more
+ * gives no hash and says why.  Bounds a user cannot raise: a file over
+ * MS_SBOM_HASH_FILE_MAX bytes is not read; past MS_SBOM_HASH_TOTAL_MAX
+ * bytes or MS_SBOM_HASH_FILES files in one run, the rest get no hash and
+ * the reason.  Only file components are hashed (a package is named by its
+ * purl).
+ *
+ * Nothing prints; names are raw bytes.  ms_sbom_build returns 0 or
+ * MS_ERR_NOMEM.
+ */
+#ifndef MAPSCOPE_SBOM_H
+#define MAPSCOPE_SBOM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "base/sha256.h"
+#include "files/libtable.h"
+#include "pkg/osrelease.h"
+#include "pkg/purl.h"
+
+#define MS_SBOM_HASH_FILE_MAX (64u << 20)
+#define MS_SBOM_HASH_TOTAL_MAX (512u << 20)
+#define MS_SBOM_HASH_FILES 4096u
+
+struct ms_sbom_component {
+	const struct ms_pkg *pkg;   /* a package component's (its first row's); NULL: a file */
+	const char *version;        /* the running version; NULL with running_unknown, or a file */
+	bool running_unknown;
+	bool replaced;              /* some row is a replaced or deleted copy (a version that is not installed now) */
+	char *purl;                 /* NULL when there is none */
+	size_t *rows;               /* indexes in t->rows */
+	size_t nrows;
+	size_t *procs;              /* indexes in t->procs, by PID */
+	size_t nprocs;
+	bool hashed;                /* file components: sha256 holds the hash */
+	char sha256[MS_SHA256_HEX_LEN + 1];
+	char *hash_why;             /* not hashed: why (NULL when out of memory) */
+};
+
+struct ms_sbom {
+	struct ms_sbom_component *items;
+	size_t count;
+	size_t npackages;           /* items[0, npackages) are packages */
+	struct ms_osrelease os;
+	bool os_known;
+	uint64_t hashed_bytes;
+	size_t hashed_files;
+};
+
+/* 0 or MS_ERR_NOMEM.  os: the distribution (osrelease.h), or NULL: unknown. */
+int ms_sbom_build(struct ms_libtable *t, const struct ms_osrelease *os, struct ms_sbom *out,
+		  struct ms_error *err);
+void ms_sbom_free(struct ms_sbom *s);
+
+/* The hash of row r (sbom_hash.c): true with hex filled, or false with why.  Counts into s's budget. */
+bool ms_sbom_hash_row(struct ms_libtable *t, const struct ms_libtable_row *r, struct ms_sbom *s,
+		      char hex[MS_SHA256_HEX_LEN + 1], char *why, size_t why_size);
+
+#endif

@@ -1,0 +1,110 @@
+/* purl.c - package URLs: see purl.h. */
+#include "config.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "base/escape.h"
+#include "pkg/purl.h"
+
+static bool unreserved(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '.' || c == '-' || c == '_' || c == '~' || c == ':';
+}
+
+static bool put(char *out, size_t size, size_t *at, const char *s, size_t len)
+{
+	if (*at + len >= size)
+		return false;
+	memcpy(out + *at, s, len);
+	*at += len;
+	out[*at] = '\0';
+	return true;
+}
+
+bool ms_purl_encode(const char *s, size_t len, char *out, size_t size, size_t *at)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char esc[4 * 128 + 1];
+	size_t n = strnlen(s, len);
+
+	if (ms_escape_bound(n) > sizeof(esc))
+		return false;
+	n = ms_escape(s, n, esc, sizeof(esc), 0);
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)esc[i];
+		char triplet[3] = { '%', hex[c >> 4], hex[c & 0xf] };
+
+		if (unreserved(c) ? !put(out, size, at, esc + i, 1) : !put(out, size, at, triplet, 3))
+			return false;
+	}
+	return true;
+}
+
+/* name lower-cased for deb and pypi (rpm names are case-sensitive), for pypi '_' as '-', then encoded. */
+static bool put_name(const struct ms_pkg *p, char *out, size_t size, size_t *at)
+{
+	char name[sizeof(p->name)];
+	size_t n = strnlen(p->name, sizeof(p->name) - 1);
+
+	for (size_t i = 0; i < n; i++) {
+		char c = p->name[i];
+
+		name[i] = c >= 'A' && c <= 'Z' && p->source != MS_PKG_SOURCE_RPM ? (char)(c - 'A' + 'a') : c;
+		if (p->source == MS_PKG_SOURCE_PYTHON && c == '_')
+			name[i] = '-';
+	}
+	name[n] = '\0';
+	return ms_purl_encode(name, n, out, size, at);
+}
+
+size_t ms_purl_of(const struct ms_pkg *p, const char *version, const char *vendor, char *out, size_t size)
+{
+	const char *type = p->source == MS_PKG_SOURCE_DPKG ? "deb" : p->source == MS_PKG_SOURCE_RPM ? "rpm" :
+			   p->source == MS_PKG_SOURCE_PYTHON ? "pypi" : NULL;
+	const char *epoch = NULL, *colon;
+	size_t at = 0, epoch_len = 0;
+	bool ok;
+
+	if (!size)
+		return 0;
+	out[0] = '\0';
+	if (!type || !p->name[0])
+		return 0;
+	if (p->source != MS_PKG_SOURCE_PYTHON && (!vendor || !vendor[0]))
+		return 0;
+	ok = put(out, size, &at, "pkg:", 4) && put(out, size, &at, type, strlen(type)) && put(out, size, &at, "/", 1);
+	if (ok && p->source != MS_PKG_SOURCE_PYTHON) {
+		char v[64];
+		size_t n = strnlen(vendor, sizeof(v) - 1);
+
+		for (size_t i = 0; i < n; i++)
+			v[i] = vendor[i] >= 'A' && vendor[i] <= 'Z' ? (char)(vendor[i] - 'A' + 'a') : vendor[i];
+		v[n] = '\0';
+		ok = ms_purl_encode(v, n, out, size, &at) && put(out, size, &at, "/", 1);
+	}
+	ok = ok && put_name(p, out, size, &at);
+	if (ok && version && version[0]) {
+		/* rpm's epoch is a qualifier; dpkg's stays in the version, as Debian writes it. */
+		if (p->source == MS_PKG_SOURCE_RPM && (colon = strchr(version, ':')) &&
+		    strspn(version, "0123456789") == (size_t)(colon - version)) {
+			epoch = version;
+			epoch_len = (size_t)(colon - version);
+			version = colon + 1;
+		}
+		ok = put(out, size, &at, "@", 1) && ms_purl_encode(version, strlen(version), out, size, &at);
+	}
+	/* Qualifiers sorted by key: arch, then epoch. */
+	if (ok && p->arch[0] && p->source != MS_PKG_SOURCE_PYTHON)
+		ok = put(out, size, &at, "?arch=", 6) && ms_purl_encode(p->arch, sizeof(p->arch), out, size, &at);
+	if (ok && epoch_len)
+		ok = put(out, size, &at, p->arch[0] ? "&epoch=" : "?epoch=", 7) &&
+		     ms_purl_encode(epoch, epoch_len, out, size, &at);
+	if (!ok) {
+		out[0] = '\0';
+		return 0;
+	}
+	return at;
+}

@@ -1,0 +1,42 @@
+/*
+ * purl.h - the package URL (purl-spec, docs/specification) of a package
+ * a database answered for (pkgdb.h's struct ms_pkg), at a given version:
+ *   dpkg    pkg:deb/VENDOR/NAME@VERSION?arch=ARCH
+ *   rpm     pkg:rpm/VENDOR/NAME@VERSION-RELEASE?arch=ARCH&epoch=EPOCH
+ *   python  pkg:pypi/NAME@VERSION
+ * VENDOR is the distribution (os-release's ID, osrelease.h), lower-case;
+ * a deb or rpm purl needs one, so without it there is none.  deb names are
+ * lower-cased, rpm names kept as they are (case-sensitive), pypi names
+ * lower-cased with '_' as '-' (the pypi type's normalisation).  rpm's
+ * "E:V-R" versions carry their epoch as a qualifier.  arch comes only where the database named it (dpkg: the list
+ * file's ":ARCH"; rpm: the header): a package dpkg lists without one gets
+ * no arch qualifier rather than a guess.  version NULL or "": a purl
+ * without a version (what runs cannot be known).
+ *
+ * Encoding: every component is escaped first as everything mapscope
+ * writes (escape.h: invalid UTF-8 and control bytes become "\xNN", a
+ * backslash "\\"), then percent-encoded as the spec says: every octet but
+ * the letters, digits, ".-_~" and ':' becomes %XX (upper-case hex), so
+ * '+' is %2B, '@' %40, '/' %2F.  So a hostile name can neither add a
+ * component nor break the URL.
+ *
+ * ms_purl_of returns the length written, or 0 when there is none (an
+ * unknown source, no vendor for deb or rpm, or an empty name) or size is
+ * too small (MS_PURL_MAX always fits).  No I/O.
+ */
+#ifndef MAPSCOPE_PURL_H
+#define MAPSCOPE_PURL_H
+
+#include <stddef.h>
+
+#include "pkg/pkgdb.h"
+
+/* Every field of ms_pkg percent-encoded at worst, escaped first, plus the fixed text. */
+#define MS_PURL_MAX 4096
+
+size_t ms_purl_of(const struct ms_pkg *p, const char *version, const char *vendor, char *out, size_t size);
+
+/* Percent-encode len bytes as the purl spec says (above), appended at out[*at]; false when size is short. */
+bool ms_purl_encode(const char *s, size_t len, char *out, size_t size, size_t *at);
+
+#endif

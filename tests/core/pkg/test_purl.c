@@ -1,0 +1,116 @@
+/*
+ * Package URLs (purl.h) and the distribution they name (osrelease.h): each
+ * type's shape, the pypi and deb normalisations, rpm's epoch as a
+ * qualifier, the spec's percent-encoding, hostile names, and os-release's
+ * quoting and its ID's allowed characters.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "pkg/osrelease.h"
+#include "pkg/purl.h"
+
+static struct ms_pkg pkg(enum ms_pkg_source source, const char *name, const char *arch)
+{
+	struct ms_pkg p = { .found = true, .source = source };
+
+	strcpy(p.name, name);
+	strcpy(p.arch, arch);
+	return p;
+}
+
+static const char *purl(const struct ms_pkg *p, const char *version, const char *vendor)
+{
+	static char out[MS_PURL_MAX];
+
+	if (!ms_purl_of(p, version, vendor, out, sizeof(out)))
+		return "(none)";
+	return out;
+}
+
+static void test_deb(void **state)
+{
+	struct ms_pkg p = pkg(MS_PKG_SOURCE_DPKG, "libssl3", "amd64"), bash = pkg(MS_PKG_SOURCE_DPKG, "Bash", "");
+
+	(void)state;
+	assert_string_equal(purl(&p, "3.0.17-1~deb12u2", "debian"), "pkg:deb/debian/libssl3@3.0.17-1~deb12u2?arch=amd64");
+	/* An epoch's ':' stays, '+' is encoded. */
+	assert_string_equal(purl(&p, "1:2.4.47-2+b1", "Ubuntu"), "pkg:deb/ubuntu/libssl3@1:2.4.47-2%2Bb1?arch=amd64");
+	/* No architecture in dpkg's list name: no qualifier rather than a guess. */
+	assert_string_equal(purl(&bash, "5.2.15-2+b8", "debian"), "pkg:deb/debian/bash@5.2.15-2%2Bb8");
+	/* What runs cannot be known: no version. */
+	assert_string_equal(purl(&p, NULL, "debian"), "pkg:deb/debian/libssl3?arch=amd64");
+	/* A deb purl needs its vendor. */
+	assert_string_equal(purl(&p, "1", NULL), "(none)");
+	assert_string_equal(purl(&p, "1", ""), "(none)");
+}
+
+static void test_rpm(void **state)
+{
+	struct ms_pkg p = pkg(MS_PKG_SOURCE_RPM, "CenterIM", "i686"), noarch = pkg(MS_PKG_SOURCE_RPM, "curl", "");
+
+	(void)state;
+	/* rpm names keep their case; the epoch becomes a qualifier, after arch. */
+	assert_string_equal(purl(&p, "1:4.22.10-1.el6", "fedora"), "pkg:rpm/fedora/CenterIM@4.22.10-1.el6?arch=i686&epoch=1");
+	assert_string_equal(purl(&noarch, "2:7.50.3-1.fc25", "fedora"), "pkg:rpm/fedora/curl@7.50.3-1.fc25?epoch=2");
+	assert_string_equal(purl(&noarch, "7.50.3-1.fc25", "fedora"), "pkg:rpm/fedora/curl@7.50.3-1.fc25");
+}
+
+static void test_pypi(void **state)
+{
+	struct ms_pkg p = pkg(MS_PKG_SOURCE_PYTHON, "Zope_Interface", "");
+
+	(void)state;
+	assert_string_equal(purl(&p, "5.4.0+local", NULL), "pkg:pypi/zope-interface@5.4.0%2Blocal");
+	assert_string_equal(purl(&p, "5.4.0", "debian"), "pkg:pypi/zope-interface@5.4.0");
+}
+
+/* Hostile bytes: escaped, then encoded, so no separator gets through. */
+static void test_hostile(void **state)
+{
+	struct ms_pkg p = pkg(MS_PKG_SOURCE_PYTHON, "a/b@c?d#e f\n\xff", ""), none = pkg(MS_PKG_SOURCE_NONE, "x", "");
+
+	(void)state;
+	assert_string_equal(purl(&p, "1@2", NULL), "pkg:pypi/a%2Fb%40c%3Fd%23e%20f%5Cx0a%5Cxff@1%402");
+	assert_string_equal(purl(&none, "1", "debian"), "(none)");
+}
+
+static void test_osrelease(void **state)
+{
+	static const char text[] = "NAME=\"Debian GNU/Linux\"\n"
+				   "PRETTY_NAME=\"Debian \\\"12\\\" (bookworm)\"\n"
+				   "VERSION_ID='12'\n"
+				   "ID=debian\n"
+				   "ID_LIKE=ubuntu\n";
+	struct ms_osrelease os;
+
+	(void)state;
+	ms_osrelease_parse(text, strlen(text), &os);
+	assert_string_equal(os.id, "debian");
+	assert_string_equal(os.version_id, "12");
+	assert_string_equal(os.pretty_name, "Debian \"12\" (bookworm)");
+	/* An ID outside os-release's characters never reaches a URL. */
+	ms_osrelease_parse("ID=\"de/bian\"\n", 13, &os);
+	assert_string_equal(os.id, "");
+	ms_osrelease_parse("ID=Debian\n", 10, &os);
+	assert_string_equal(os.id, "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_deb),
+		cmocka_unit_test(test_rpm),
+		cmocka_unit_test(test_pypi),
+		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_osrelease),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

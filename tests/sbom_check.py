@@ -1,0 +1,207 @@
+#!/usr/bin/python3
+"""Check a CycloneDX document from `mapscope libs --format=cyclonedx`.
+
+    sbom_check.py SCHEMA_DIR DOC [EXPECTATION...]
+
+It validates DOC against the CycloneDX 1.6 JSON schema in SCHEMA_DIR
+(Draft 7, every $ref resolved to the files there: no network), checks every
+package URL against the purl rules (docs/specification of package-url's
+purl-spec: permitted characters, percent-encoding, type, namespace, name,
+version, qualifiers, and the deb, rpm and pypi type rules), and then the
+expectations:
+    deb NAME VERSION ARCH    a component pkg:deb/<os-release ID>/NAME@VERSION?arch=ARCH
+    pypi NAME VERSION        a component pkg:pypi/NAME@VERSION, NAME as pypi normalises it
+    file NAME SHA256 PIDS    a file component named NAME (as escaped), its SHA-256, its PIDs ("1 2")
+    nohash NAME WHY          a file component named NAME without a hash, mapscope:hash-skipped containing WHY
+    purl PURL RUNNING INST   a component of exactly that purl, mapscope:running RUNNING, and
+                             mapscope:installed-version INST ("-": none)
+Each purl expected is built here, by this script's own encoder.  Exit 0
+when everything holds, 1 otherwise (every failure printed).
+"""
+import json
+import pathlib
+import re
+import sys
+
+import jsonschema
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("sbom_check: FAIL: " + msg)
+
+
+def validate_schema(schema_dir, doc):
+    store = {}
+    for path in pathlib.Path(schema_dir).glob("*.schema.json"):
+        schema = json.loads(path.read_text())
+        store[schema["$id"]] = schema
+    bom = store["http://cyclonedx.org/schema/bom-1.6.schema.json"]
+
+    def offline(uri):
+        raise RuntimeError("schema reference outside the local files: " + uri)
+
+    resolver = jsonschema.RefResolver(bom["$id"], bom, store=store,
+                                      handlers={"http": offline, "https": offline})
+    validator = jsonschema.Draft7Validator(bom, resolver=resolver,
+                                           format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
+    for err in validator.iter_errors(doc):
+        fail("schema: %s at %s" % (err.message[:300], "/".join(str(p) for p in err.absolute_path)))
+
+
+# ---- purl rules ---------------------------------------------------------------------------
+PERMITTED = re.compile(r"^[A-Za-z0-9.\-_~%:/@?=&#]*$")
+UNRESERVED = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-_~:")
+
+
+def encode(s):
+    return "".join(chr(b) if chr(b) in UNRESERVED else "%%%02X" % b for b in s.encode())
+
+
+def decode(s, what, purl):
+    if re.search(r"%(?![0-9A-Fa-f]{2})", s):
+        fail("purl %s: %s has a bad percent-encoding" % (purl, what))
+        return s
+    raw = re.sub(rb"%([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), s.encode())
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        fail("purl %s: %s is not UTF-8 once decoded" % (purl, what))
+        return s
+
+
+def check_purl(purl):
+    """Parse purl as the spec's how-to-parse says; fail on every rule it breaks."""
+    if not PERMITTED.match(purl):
+        fail("purl %s: characters outside the permitted set" % purl)
+    if not purl.startswith("pkg:"):
+        fail("purl %s: scheme is not pkg" % purl)
+        return None
+    rest = purl[4:]
+    rest, _, subpath = rest.partition("#")
+    if subpath:
+        fail("purl %s: a subpath mapscope never writes" % purl)
+    rest, _, qualifiers = rest.partition("?")
+    ptype, _, path = rest.partition("/")
+    if not re.match(r"^[a-z][a-z0-9.\-]*$", ptype):
+        fail("purl %s: bad type %r" % (purl, ptype))
+    version = None
+    if "@" in path:
+        path, _, version = path.rpartition("@")
+        if not version:
+            fail("purl %s: empty version after '@'" % purl)
+        version = decode(version, "version", purl)
+    segments = path.strip("/").split("/")
+    name = decode(segments[-1], "name", purl)
+    namespace = [decode(s, "namespace", purl) for s in segments[:-1]]
+    if not name:
+        fail("purl %s: no name" % purl)
+    if any(not s for s in namespace):
+        fail("purl %s: an empty namespace segment" % purl)
+    quals = {}
+    if qualifiers:
+        pairs = qualifiers.split("&")
+        if pairs != sorted(pairs):
+            fail("purl %s: qualifiers not sorted" % purl)
+        for pair in pairs:
+            key, eq, value = pair.partition("=")
+            if not eq or not value:
+                fail("purl %s: qualifier %r without a value" % (purl, pair))
+            if not re.match(r"^[a-z][a-z0-9.\-_]*$", key):
+                fail("purl %s: bad qualifier key %r" % (purl, key))
+            if key in quals:
+                fail("purl %s: qualifier %r twice" % (purl, key))
+            quals[key] = decode(value, "qualifier " + key, purl)
+    if ptype in ("deb", "rpm"):
+        if len(namespace) != 1 or namespace[0] != namespace[0].lower():
+            fail("purl %s: %s needs one lower-case vendor namespace" % (purl, ptype))
+    if ptype == "deb" and name != name.lower():
+        fail("purl %s: deb names are lower-case" % purl)
+    if ptype == "pypi":
+        if namespace:
+            fail("purl %s: pypi has no namespace" % purl)
+        if name != name.lower() or "_" in name:
+            fail("purl %s: pypi names are lower-case, '-' for '_'" % purl)
+    return {"type": ptype, "namespace": namespace, "name": name, "version": version, "qualifiers": quals}
+
+
+def props(component, name):
+    return [p["value"] for p in component.get("properties", []) if p["name"] == name]
+
+
+def main():
+    schema_dir, doc_path, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    doc = json.loads(pathlib.Path(doc_path).read_text())
+    validate_schema(schema_dir, doc)
+    components = doc.get("components", [])
+    for c in components:
+        if "purl" in c:
+            check_purl(c["purl"])
+    vendor = ""
+    for line in pathlib.Path("/etc/os-release").read_text().splitlines():
+        if line.startswith("ID="):
+            vendor = line[3:].strip("\"'")
+    purls = {c.get("purl") for c in components}
+    files = {c["name"]: c for c in components if c["type"] == "file"}
+    while args:
+        kind = args.pop(0)
+        if kind == "deb":
+            name, version, arch = args[:3]
+            del args[:3]
+            want = "pkg:deb/%s/%s@%s?arch=%s" % (encode(vendor), encode(name), encode(version), encode(arch))
+        elif kind == "pypi":
+            name, version = args[:2]
+            del args[:2]
+            want = "pkg:pypi/%s@%s" % (encode(name.lower().replace("_", "-")), encode(version))
+        elif kind == "file":
+            name, sha, pids = args[:3]
+            del args[:3]
+            c = files.get(name)
+            if not c:
+                fail("no file component %r (files: %r)" % (name, sorted(files)))
+                continue
+            hashes = c.get("hashes", [])
+            if hashes != [{"alg": "SHA-256", "content": sha}]:
+                fail("file %r: hashes %r, not SHA-256 %s (%r)" % (name, hashes, sha, props(c, "mapscope:hash-skipped")))
+            if props(c, "mapscope:pids") != [pids]:
+                fail("file %r: pids %r, not %r" % (name, props(c, "mapscope:pids"), pids))
+            if props(c, "mapscope:processes") != [str(len(pids.split()))]:
+                fail("file %r: processes %r" % (name, props(c, "mapscope:processes")))
+            continue
+        elif kind == "purl":
+            want, running, installed = args[:3]
+            del args[:3]
+            found = [c for c in components if c.get("purl") == want]
+            if not found:
+                fail("no component %s (purls: %r)" % (want, sorted(p for p in purls if p)))
+            elif props(found[0], "mapscope:running") != [running] or \
+                    props(found[0], "mapscope:installed-version") != ([] if installed == "-" else [installed]):
+                fail("component %s: running %r, installed %r; want %r, %r" % (
+                    want, props(found[0], "mapscope:running"), props(found[0], "mapscope:installed-version"),
+                    running, installed))
+            elif ("@" in want) != ("version" in found[0]):
+                fail("component %s: its version and its purl's disagree" % want)
+            continue
+        elif kind == "nohash":
+            name, why = args[:2]
+            del args[:2]
+            c = files.get(name)
+            if not c or "hashes" in c or not any(why in w for w in props(c, "mapscope:hash-skipped")):
+                fail("file %r: should have no hash, because %r: %r" % (name, why, c))
+            continue
+        else:
+            fail("unknown expectation " + kind)
+            break
+        if want not in purls:
+            fail("no component %s (purls: %r)" % (want, sorted(p for p in purls if p)))
+    if failures:
+        print("sbom_check: %d failure(s)" % len(failures))
+        return 1
+    print("sbom_check: %d components, valid, purls well-formed, expectations hold" % len(components))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

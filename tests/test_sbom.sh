@@ -1,0 +1,113 @@
+#!/bin/sh
+# `mapscope libs --format=cyclonedx` on real processes, validated against
+# the official CycloneDX 1.6 JSON schema (tests/data/cyclonedx, offline)
+# with Debian's python3-jsonschema, every purl checked against the purl
+# rules (tests/sbom_check.py).  Two python3 processes map:
+#   - libc (the distribution's: a deb component, at dpkg's version);
+#   - a Python extension module laid out by hand in a site-packages with
+#     My_Pkg-1.2.3+local.dist-info (a pypi component: pkg:pypi/my-pkg@1.2.3%2Blocal);
+#   - a library no package owns, mapped by both (a file component with the
+#     SHA-256 of the file and both PIDs), one named with a newline and a
+#     quote (escaped), and one deleted after it was loaded (as root, hashed
+#     through the running copy; otherwise no hash, and why), and a file over
+#     the 64 MiB a file is hashed for (no hash, and why).
+# Skips, saying why, without /usr/bin/python3 with jsonschema or dpkg.
+set -u
+BIN=${MS_BIN:-./mapscope}
+TDIR=$(dirname "${MS_FIXTURE:-./tests/ms-fixture}")
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+PY=/usr/bin/python3
+skip() { echo "test_sbom: SKIP: $*"; exit 77; }
+fail() { echo "test_sbom: FAIL: $*"; exit 1; }
+
+[ -x $PY ] && $PY -c 'import jsonschema' 2>/dev/null || skip "needs python3-jsonschema (setup.sh installs it)"
+command -v dpkg-query >/dev/null 2>&1 || skip "needs dpkg (a deb component to expect)"
+LIBA=$TDIR/libstale-a.so
+LIBB=$TDIR/libstale-b.so
+[ -f "$LIBA" ] && [ -f "$LIBB" ] || fail "the test libraries are not built ($LIBA)"
+LIBZ=
+for f in /usr/lib/x86_64-linux-gnu/libz.so.1 /lib/x86_64-linux-gnu/libz.so.1 /usr/lib/aarch64-linux-gnu/libz.so.1; do
+	[ -f "$f" ] && LIBZ=$f && break
+done
+[ -n "$LIBZ" ] || skip "no libz.so.1 to copy as an extension module"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ms-sbom.XXXXXX") || exit 1
+pids=
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+site=$tmp/lib/python3.11/site-packages
+mkdir -p "$site/my_pkg" "$site/My_Pkg-1.2.3+local.dist-info" "$tmp/stray" || exit 1
+cp "$LIBZ" "$site/my_pkg/_ext.so"
+printf 'Metadata-Version: 2.1\nName: My_Pkg\nVersion: 1.2.3+local\n\n' > "$site/My_Pkg-1.2.3+local.dist-info/METADATA"
+printf 'my_pkg/__init__.py,,\nmy_pkg/_ext.so,,\nMy_Pkg-1.2.3+local.dist-info/RECORD,,\n' \
+	> "$site/My_Pkg-1.2.3+local.dist-info/RECORD"
+stray=$tmp/stray/libstray.so
+hostile=$(printf '%s/stray/lib"q\nx.so' "$tmp")
+gone=$tmp/stray/libgone.so
+cp "$LIBA" "$stray" && cp "$LIBA" "$hostile" && cp "$LIBB" "$gone" || exit 1
+sum() { sha256sum "$1" | cut -d' ' -f1; }
+stray_sum=$(sum "$stray")
+gone_sum=$(sum "$gone")
+
+# hold OUT LIB...: a python3 that loads the libraries, says so in OUT, and waits.
+hold() {
+	out=$1
+	shift
+	$PY -c 'import ctypes, mmap, os, sys, time
+held = []
+for p in sys.argv[1:]:
+    if p.endswith(".big"):
+        fd = os.open(p, os.O_RDONLY)
+        held.append(mmap.mmap(fd, os.fstat(fd).st_size, prot=mmap.PROT_READ | mmap.PROT_EXEC))
+    else:
+        ctypes.CDLL(p)
+print("ready", flush=True)
+time.sleep(600)' "$@" > "$out" 2>&1 &
+	pids="$pids $!"
+	last=$!
+	i=0
+	until grep -q ready "$out" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 200 ] || fail "python3 did not load the libraries: $(cat "$out")"
+		kill -0 $last 2>/dev/null || fail "python3 exited: $(cat "$out")"
+		sleep 0.05
+	done
+}
+# Past the 64 MiB a file is hashed for: sparse, mapped executable.
+big=$tmp/stray/huge.big
+truncate -s 65M "$big" || exit 1
+hold "$tmp/one.out" "$site/my_pkg/_ext.so" "$stray" "$hostile" "$gone" "$big"
+p1=$last
+hold "$tmp/two.out" "$stray"
+p2=$last
+rm -f "$gone"
+
+"$BIN" libs --pid=$p1,$p2 --format=cyclonedx > "$tmp/sbom.json" 2> "$tmp/err" ||
+	fail "libs --format=cyclonedx: exit $?: $(cat "$tmp/err")"
+
+if [ "$(id -u)" -eq 0 ]; then
+	set -- file "$gone (deleted)" "$gone_sum" "$p1"
+else
+	set -- nohash "$gone (deleted)" root
+fi
+lo=$p1 hi=$p2
+[ "$p1" -gt "$p2" ] && lo=$p2 hi=$p1
+escaped=$(printf '%s/stray/lib"q\\x0ax.so' "$tmp")
+$PY "$SRC/tests/sbom_check.py" "$SRC/tests/data/cyclonedx" "$tmp/sbom.json" \
+	deb libc6 "$(dpkg-query -W -f='${Version}' "libc6:$(dpkg --print-architecture)")" "$(dpkg --print-architecture)" \
+	pypi My_Pkg 1.2.3+local \
+	file "$stray" "$stray_sum" "$lo $hi" \
+	file "$escaped" "$stray_sum" "$p1" \
+	nohash "$big" "larger than 64 MiB" \
+	"$@" || fail "the SBOM does not hold (above); it is in $tmp/sbom.json: $(head -c 4000 "$tmp/sbom.json")"
+
+# Options that make no sense with it are refused.
+"$BIN" libs --format=cyclonedx -J > /dev/null 2>&1
+[ $? -eq 2 ] || fail "--format=cyclonedx -J was not refused"
+"$BIN" libs --format=spdx > /dev/null 2>&1
+[ $? -eq 2 ] || fail "--format=spdx was not refused"
+echo "test_sbom: ok"
