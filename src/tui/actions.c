@@ -47,6 +47,8 @@ static const char *tui_scope_title(enum tui_scope scope)
 	case TUI_SCOPE_MAPS: return "Maps view";
 	case TUI_SCOPE_STALE: return "Stale view";
 	case TUI_SCOPE_FILES: return "Files view";
+	case TUI_SCOPE_LIBS: return "Libraries view (L)";
+	case TUI_SCOPE_LIBPROCS: return "A library's processes (Enter in the libraries view)";
 	case TUI_SCOPE_COLUMNS: return "Column chooser (C; Esc or q saves and closes)";
 	default: return "Everywhere";
 	}

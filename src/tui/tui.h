@@ -195,6 +195,8 @@ struct tui_view *tui_procs_new(struct tui_app *app);
 struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size_t errsize);
 struct tui_view *tui_help_new(struct tui_app *app, enum tui_scope scope);
 struct tui_view *tui_stale_new(struct tui_app *app);
+/* The libraries view (L): every mapped file of every process, live (libs_model.h, libs_feed.h). */
+unsigned tui_open_libs(struct tui_app *app);
 
 /* Draw the maps screen from a model alone (used by the view and screen tests). */
 struct tui_maps_frame {
