@@ -64,7 +64,7 @@ static const struct tui_column stale_cols[] = {
 
 /* The libraries view (L): `mapscope libs`'s columns, NAME last. */
 static const struct tui_column libs_cols[] = {
-	[TUI_LC_PROCS] = { "PROCS", NULL, 5, false, 0, TUI_LIBSORT_PROCS, true, 0, 0 },
+	[TUI_LC_PROCS] = { "PROCS", NULL, 6, false, 0, TUI_LIBSORT_PROCS, true, 0, 0 },
 	[TUI_LC_RSS] = { "RSS", NULL, 6, false, 5, TUI_LIBSORT_RSS, true, 0, 0 },
 	[TUI_LC_VERDICT] = { "VERDICT", NULL, 10, true, 4, TUI_LIBSORT_VERDICT, true, 0, 0 },
 	[TUI_LC_PACKAGE] = { "PACKAGE", NULL, 13, true, 3, TUI_LIBSORT_PACKAGE, false, 0, 0 },
