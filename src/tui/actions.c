@@ -26,6 +26,8 @@ static const char *const notes[] = {
 	"process list: MAPS, MAPPED, USER, RSS, STALE; stale view: FILES, USER;",
 	"maps view: DEV, OFFSET, PERMS, RSS, SIZE;",
 	"files view: BUILDID, LIBVER, SONAME, FILEVER, VERSION, PERMS, PACKAGE, MAPS, RSS, VERDICT.",
+	"libraries view: SONAME, BUILDID, WHERE, VERSION, INSTALLED, PACKAGE, VERDICT, RSS;",
+	"library's processes: WHERE, MAPS, RSS.",
 };
 
 const char *const *tui_action_notes(size_t *count)
