@@ -94,20 +94,6 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return a < b ? -1 : a > b;
 }
 
-static int cmp_name(const struct ms_libtable_row *x, const struct ms_libtable_row *y)
-{
-	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
-	int c = memcmp(x->name, y->name, n);
-
-	if (c)
-		return c;
-	if (x->name_len != y->name_len)
-		return x->name_len < y->name_len ? -1 : 1;
-	if ((c = cmp_u64(x->dev_major, y->dev_major)) || (c = cmp_u64(x->dev_minor, y->dev_minor)))
-		return c;
-	return cmp_u64(x->inode, y->inode);
-}
-
 struct sort_ctx {
 	const struct ms_libtable *t;
 	enum tui_libsort key;
@@ -131,8 +117,11 @@ static int row_cmp(const void *a, const void *b, void *arg)
 	}
 	if (sorting->reverse)
 		c = -c;
-	if (!c)
-		c = sorting->reverse && sorting->key == TUI_LIBSORT_NAME ? -cmp_name(x, y) : cmp_name(x, y);
+	if (!c) {
+		c = ms_libtable_row_cmp(x, y);
+		if (sorting->reverse && sorting->key == TUI_LIBSORT_NAME)
+			c = -c;
+	}
 	return c;
 }
 
