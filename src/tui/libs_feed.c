@@ -29,6 +29,11 @@ static void drop_walk(struct tui_libfeed *f)
 	f->walking = false;
 }
 
+void tui_libfeed_restart(struct tui_libfeed *f)
+{
+	drop_walk(f);
+}
+
 void tui_libfeed_free(struct tui_libfeed *f)
 {
 	drop_walk(f);

@@ -44,6 +44,9 @@ int tui_libfeed_init(struct tui_libfeed *f, const struct ms_ignore *ignore, enum
 		     struct ms_error *err);
 void tui_libfeed_free(struct tui_libfeed *f);
 
+/* Drop the walk under way: the next step starts a new one (F5). */
+void tui_libfeed_restart(struct tui_libfeed *f);
+
 /*
  * One tick's share of the walk (whole: to its end), starting a walk when
  * none runs.  When a walk ends, *done is its table (malloc'd, for

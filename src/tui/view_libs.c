@@ -130,9 +130,7 @@ static unsigned libs_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 	case TUI_ACT_LIBS_OPEN: return open_procs(app, s);
 	case TUI_ACT_REFRESH:
 		/* A whole walk now, with what the columns ask for now. */
-		tui_libfeed_free(&s->feed);
-		if (tui_libfeed_init(&s->feed, app->ignore, app->backend, NULL) < 0)
-			return TUI_F_BACK;
+		tui_libfeed_restart(&s->feed);
 		libs_walk(app, s, true);
 		break;
 	case TUI_ACT_BACK:
