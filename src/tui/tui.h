@@ -2,7 +2,8 @@
  * tui.h - the explorer's screens: the application context, the view
  * interface and the drawing helpers they share (curses).
  *
- * Views form a stack (process list, maps view, stale view, help).  Each is a small ops
+ * Views form a stack (process list, maps view, stale view, files view,
+ * libraries view and its processes, help).  Each is a small ops
  * table: it handles actions from the table in actions.h (returning TUI_F_*
  * flags, never drawing), refreshes its data on a tick, and draws the whole
  * screen from its model.  One struct tui_app is passed everywhere; there

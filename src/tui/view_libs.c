@@ -171,8 +171,8 @@ static void libs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 	struct libs_view *s = lv_of(v);
 	const struct tui_libview *lv = &s->lv;
 	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
-	char text[TUI_LINE_MAX], size[32];
-	uint64_t total = 0, bar_max = 0;
+	char text[TUI_LINE_MAX];
+	uint64_t bar_max = 0;
 	struct tui_layout l;
 
 	s->widest = 0;
@@ -182,13 +182,12 @@ static void libs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 	for (size_t i = 0; i < lv->count; i++) {
 		const struct ms_libtable_row *r = tui_libview_row(lv, i);
 
-		total += r->rss;
 		if (r->rss > bar_max)
 			bar_max = r->rss;
 	}
-	ms_format_size(total, false, size, sizeof(size));
-	snprintf(text, sizeof(text), "mapscope | libraries: %zu files, %s resident | %zu scanned, %zu unreadable | sorted by %s%s",
-		 lv->count, size, s->feed.scanned, s->feed.unreadable, tui_libsort_name(lv->sort),
+	/* No total RSS: a page shared by many processes counts once per process in each row. */
+	snprintf(text, sizeof(text), "mapscope | libraries: %zu files | %zu scanned, %zu unreadable | sorted by %s%s",
+		 lv->count, s->feed.scanned, s->feed.unreadable, tui_libsort_name(lv->sort),
 		 lv->reverse ? ", reversed" : "");
 	tui_draw_header(app, win, text);
 	libs_layout(app, w, &l);
