@@ -5,7 +5,8 @@
  * Checks the sorts (and I), search (/ n), the selected file kept across a
  * table swap (and the row at its place when the file is gone), the
  * process sub-list keeping its process across a swap, and the row text:
- * the D flag, PROCS and VERDICT as `mapscope libs` says them.
+ * the D flag, PROCS and VERDICT as `mapscope libs` says them, and a
+ * hostile file name escaped.
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -289,6 +290,46 @@ static void test_rows(void **state)
 	tui_libview_free(&lv);
 }
 
+/* A library whose name holds an escape sequence and a bidi override: escaped in the row, none left raw. */
+static void test_hostile_name(void **state)
+{
+	struct fx *fx = *state;
+	char *lib_a = tu_built("libstale-a.so"), *evil;
+	struct tui_libview lv;
+	struct tui_colset set;
+	struct tui_layout l;
+	struct fixture d;
+	char text[TUI_LINE_MAX];
+	const struct ms_libtable_row *r = NULL;
+
+	evil = tu_join(fx->dir, "lib\033[2J\xe2\x80\xae" "evil.so");
+	assert_int_equal(tu_copy(lib_a, evil), 0);
+	assert_int_equal(fixture_start_with(&d, FIXTURE_STALE_CHILD), 0);
+	assert_int_equal(fixture_commandf(&d, "dlopen %s", evil), 0);
+	{
+		const struct fixture *only_d[] = { &d };
+
+		tui_libview_init(&lv, 5);
+		assert_int_equal(tui_libview_apply(&lv, table_of(only_d, 1)), 0);
+	}
+	fixture_stop(&d);
+	for (size_t i = 0; i < lv.count && !r; i++)
+		if (memmem(tui_libview_row(&lv, i)->name, tui_libview_row(&lv, i)->name_len, "evil.so", 7))
+			r = tui_libview_row(&lv, i);
+	assert_non_null(r);
+	tui_colset_default(&set, TUI_CV_LIBS);
+	tui_layout_make(&l, TUI_CV_LIBS, &set, 0, TUI_LIBROW_PREFIX, 400);
+	tui_format_librow_cols(text, sizeof(text), &l, lv.table, r, 0);
+	for (const char *p = text; *p; p++)
+		assert_true((unsigned char)*p >= 0x20 && *p != 0x7f);
+	assert_null(strstr(text, "\xe2\x80\xae"));
+	assert_non_null(strstr(text, "lib\\x1b[2J\\xe2\\x80\\xaeevil.so"));
+	tui_libview_free(&lv);
+	unlink(evil);
+	free(evil);
+	free(lib_a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_selection_across_swap),
 		cmocka_unit_test(test_processes),
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_hostile_name),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
