@@ -299,16 +299,22 @@ static unsigned open_at_file(struct tui_app *app, struct libprocs_view *p, pid_t
 	struct ms_error err;
 	struct tui_view *below = app->top;
 	unsigned flags;
+	int rc;
 
-	if (ms_fleet_open_one(pid, app->backend, &proc, &maps, NULL, &err) == 0) {
-		ms_maps_walk(maps, 0, MS_FILTER_FILE_BACKED, first_mapping, &first, &err);
+	rc = ms_fleet_open_one(pid, app->backend, &proc, &maps, NULL, &err);
+	if (rc == 0) {
+		rc = ms_maps_walk(maps, 0, MS_FILTER_FILE_BACKED, first_mapping, &first, &err);
 		ms_maps_close(maps);
 		ms_proc_close(proc);
 	}
 	flags = tui_open_maps(app, pid);
-	if (app->top != below && first.found && app->top->ops->jump)
+	if (app->top == below)
+		return flags;
+	if (first.found && app->top->ops->jump)
 		app->top->ops->jump(app->top, first.addr);
-	else if (app->top != below)
+	else if (rc < 0)
+		tui_message(app, "%s", err.msg);
+	else
 		tui_message(app, "pid %d maps that file no more", (int)pid);
 	return flags;
 }
