@@ -125,16 +125,21 @@ static int row_cmp(const void *a, const void *b, void *arg)
 	return c;
 }
 
+/* The first row shown, so that sel shows and the screen stays full. */
+static size_t top_for(size_t top, size_t sel, size_t height, size_t count)
+{
+	if (sel < top)
+		top = sel;
+	else if (sel >= top + height)
+		top = sel - height + 1;
+	if (count <= height)
+		return 0;
+	return top > count - height ? count - height : top;
+}
+
 static void keep_visible(struct tui_libview *lv)
 {
-	if (lv->sel < lv->top)
-		lv->top = lv->sel;
-	else if (lv->sel >= lv->top + lv->height)
-		lv->top = lv->sel - lv->height + 1;
-	if (lv->count <= lv->height)
-		lv->top = 0;
-	else if (lv->top > lv->count - lv->height)
-		lv->top = lv->count - lv->height;
+	lv->top = top_for(lv->top, lv->sel, lv->height, lv->count);
 }
 
 void tui_libview_select(struct tui_libview *lv, size_t row)
@@ -383,14 +388,7 @@ static int use_cmp(const void *a, const void *b, void *arg)
 
 static void procs_visible(struct tui_libprocs *lp)
 {
-	if (lp->sel < lp->top)
-		lp->top = lp->sel;
-	else if (lp->sel >= lp->top + lp->height)
-		lp->top = lp->sel - lp->height + 1;
-	if (lp->count <= lp->height)
-		lp->top = 0;
-	else if (lp->top > lp->count - lp->height)
-		lp->top = lp->count - lp->height;
+	lp->top = top_for(lp->top, lp->sel, lp->height, lp->count);
 }
 
 const struct ms_libtable_use *tui_libprocs_use(const struct tui_libprocs *lp,
