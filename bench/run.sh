@@ -26,7 +26,8 @@
 #                       "who" only the who rows, which fleet runs too;
 #                       "dpkglog" only the dpkg log rows, which fleet and packages run too;
 #                       "libver" only the list LIBVER rows, which files runs too;
-#                       "diff" only the diff and snapshot rows, which sizes runs too)
+#                       "diff" only the diff and snapshot rows, which sizes runs too;
+#                       "libsview" only the explorer's libraries view row, which fleet runs too)
 set -u
 
 : "${MS_BIN:?MS_BIN: the mapscope binary}"
@@ -641,6 +642,48 @@ libs_fleet_row() {
 	speed_row "$case" judge "$MS_BIN libs --pid=$commas" "lsof -nP -p $commas" 5 "libs"
 }
 
+# ---- the explorer's libraries view over the fleet --------------------------------------------
+# libs_view_row: the explorer opened on its libraries view (L from the
+# process list) while the fleet is up, its CPU over EXPLORER_SECS seconds
+# from launch, the first whole walk included; later walks are spread over
+# ticks (src/tui/libs_feed.h).
+libs_view_row() {
+	local case="explorer libraries view at 1 Hz, ${EXPLORER_SECS} s ($FLEET processes)" pane t0 deadline
+	if ! have tmux; then
+		row "$case" "-" "< 2% of one core" "skipped (no tmux)"
+		return
+	fi
+	say "explorer: the libraries view open for ${EXPLORER_SECS} s with the fleet"
+	t0=$(date +%s.%N)
+	if ! pane=$(explorer_start libs); then
+		row "$case" "-" "< 2% of one core" "skipped (did not start)"
+		return
+	fi
+	tmux -L "$TMUX_SOCK" send-keys -t libs L
+	deadline=$((SECONDS + 20))
+	until tmux -L "$TMUX_SOCK" capture-pane -p -t libs | grep -q "| libraries: .* scanned"; do
+		if ((SECONDS > deadline)); then
+			row "$case" "-" "< 2% of one core" "skipped (the libraries view did not open)"
+			tmux -L "$TMUX_SOCK" kill-session -t libs 2>/dev/null
+			return
+		fi
+		sleep 0.1
+	done
+	sleep "$EXPLORER_SECS"   # the measured interval itself, not a wait for an event
+	explorer_row "$case" "$pane" "$t0" judge
+	tmux -L "$TMUX_SOCK" kill-session -t libs 2>/dev/null
+}
+libs_view_case() {
+	mkdir -p "$tmp/libsfleet"
+	if ! start_bg "$tmp/libsfleet.out" "$BENCH_BIN/ms-bench-fleet" "$FLEET" "$tmp/libsfleet"; then
+		row "explorer libraries view at 1 Hz, ${EXPLORER_SECS} s ($FLEET processes)" "-" "< 2% of one core" \
+			"skipped (fleet did not start)"
+		return
+	fi
+	libs_view_row
+	stop_last
+}
+
 # ---- diff ----------------------------------------------------------------------------------
 # diff_case PID: two snapshots of the generator compared by what each
 # mapping is (hashed keys) against by exact range (one merge), and by file;
@@ -702,6 +745,7 @@ fleet_cases() {
 			"$BENCH_BIN/ms-bench-engine read-lists /var/lib/dpkg" "lsof -nP -p $commas" 10 "stale.floor.lists"
 	fi
 	libs_fleet_row "$pids" "$commas"
+	libs_view_row
 	# The lookup alone over every file the fleet maps: its deleted copies are
 	# packaged by nobody, which the index of dpkg's lists says (the full
 	# scan, the other number, is what says it without the index).
@@ -872,6 +916,7 @@ at_target() {
 [[ $CASES == *" explorer "* ]] && at_target explorer_case
 [[ $CASES == *" goto "* ]] && at_target goto_case
 [[ $CASES == *" fleet "* ]] && fleet_cases
+[[ $CASES == *" libsview "* ]] && libs_view_case
 [[ $CASES == *" fleet "* || $CASES == *" packages "* ]] && package_list_case
 [[ $CASES == *" fleet "* || $CASES == *" packages "* ]] && pydist_list_case
 [[ $CASES == *" fleet "* || $CASES == *" who "* ]] && who_case

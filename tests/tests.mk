@@ -124,6 +124,7 @@ CMOCKA_TESTS = \
 	tests/tui/test_tui_columns \
 	tests/tui/test_tui_proclist \
 	tests/tui/test_tui_stale \
+	tests/tui/test_tui_libs \
 	tests/tui/test_tui_screen \
 	tests/tui/test_residency_tui
 check_PROGRAMS += $(CMOCKA_TESTS)
@@ -149,7 +150,7 @@ SHELL_TESTS = \
 	tests/e2e/explorer.sh tests/e2e/signals.sh tests/e2e/keys.sh tests/e2e/names.sh tests/e2e/sort.sh \
 	tests/e2e/marks.sh tests/e2e/lists.sh tests/e2e/find.sh \
 	tests/e2e/where.sh tests/e2e/explorer_stale.sh tests/e2e/explorer_rss.sh \
-	tests/e2e/explorer_fuse.sh tests/e2e/explorer_fuse_lookup.sh tests/e2e/hardening.sh tests/e2e/files.sh \
+	tests/e2e/explorer_fuse.sh tests/e2e/explorer_fuse_lookup.sh tests/e2e/hardening.sh tests/e2e/files.sh tests/e2e/libs.sh \
 	tests/e2e/pictures.sh tests/e2e/columns.sh tests/e2e/mouse.sh \
 	tests/test_fleet_tools.sh tests/test_completion_shells.sh \
 	tests/test_symbols_at.sh tests/test_symbols_ref.sh tests/e2e/symbols.sh tests/test_symbols_budget.sh \

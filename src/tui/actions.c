@@ -26,6 +26,8 @@ static const char *const notes[] = {
 	"process list: MAPS, MAPPED, USER, RSS, STALE; stale view: FILES, USER;",
 	"maps view: DEV, OFFSET, PERMS, RSS, SIZE;",
 	"files view: BUILDID, LIBVER, SONAME, FILEVER, VERSION, PERMS, PACKAGE, MAPS, RSS, VERDICT.",
+	"libraries view: SONAME, BUILDID, WHERE, VERSION, INSTALLED, PACKAGE, VERDICT, RSS;",
+	"library's processes: WHERE, MAPS, RSS.",
 };
 
 const char *const *tui_action_notes(size_t *count)
@@ -47,6 +49,8 @@ static const char *tui_scope_title(enum tui_scope scope)
 	case TUI_SCOPE_MAPS: return "Maps view";
 	case TUI_SCOPE_STALE: return "Stale view";
 	case TUI_SCOPE_FILES: return "Files view";
+	case TUI_SCOPE_LIBS: return "Libraries view (L)";
+	case TUI_SCOPE_LIBPROCS: return "A library's processes (Enter in the libraries view)";
 	case TUI_SCOPE_COLUMNS: return "Column chooser (C; Esc or q saves and closes)";
 	default: return "Everywhere";
 	}

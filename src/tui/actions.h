@@ -24,6 +24,8 @@ enum tui_scope {
 	TUI_SCOPE_MAPS,
 	TUI_SCOPE_STALE,
 	TUI_SCOPE_FILES,
+	TUI_SCOPE_LIBS,
+	TUI_SCOPE_LIBPROCS,
 	TUI_SCOPE_COLUMNS,
 	TUI_SCOPE_COUNT,
 };
@@ -54,6 +56,7 @@ enum tui_scope {
 	A(PROCS_FILTER, TUI_SCOPE_PROCS, "\\", "show only command lines containing a text") \
 	A(USERS, TUI_SCOPE_PROCS, "u", "your own processes, or everyone's") \
 	A(KTHREADS, TUI_SCOPE_PROCS, "K", "show or hide kernel threads") \
+	A(LIBS_VIEW, TUI_SCOPE_PROCS, "L", "libraries: every mapped file of every process, as mapscope libs, live") \
 	A(DETAIL, TUI_SCOPE_MAPS, "Enter Tab", "show or hide the detail pane") \
 	A(FILTER_FILE, TUI_SCOPE_MAPS, "f", "only file-backed mappings (kernel filter)") \
 	A(FILTER_EXEC, TUI_SCOPE_MAPS, "x", "only executable mappings (kernel filter)") \
@@ -85,6 +88,14 @@ enum tui_scope {
 	A(FILES_SEARCH_NEXT, TUI_SCOPE_FILES, "n", "next match of the search") \
 	A(FILES_SEARCH_PREV, TUI_SCOPE_FILES, "N", "previous match of the search") \
 	A(FILES_FILTER, TUI_SCOPE_FILES, "\\", "show only mappings whose name contains a text") \
+	A(LIBS_OPEN, TUI_SCOPE_LIBS, "Enter", "the processes that map the selected file") \
+	A(LIBS_SORT_NEXT, TUI_SCOPE_LIBS, ">", "sort by the next column: PROCS, RSS, VERDICT, PACKAGE, NAME") \
+	A(LIBS_SORT_PREV, TUI_SCOPE_LIBS, "<", "sort by the previous column") \
+	A(LIBS_SORT_REVERSE, TUI_SCOPE_LIBS, "I", "reverse the sort order") \
+	A(LIBS_SEARCH, TUI_SCOPE_LIBS, "/", "search paths, SONAMEs and packages as you type") \
+	A(LIBS_SEARCH_NEXT, TUI_SCOPE_LIBS, "n", "next match of the search") \
+	A(LIBS_SEARCH_PREV, TUI_SCOPE_LIBS, "N", "previous match of the search") \
+	A(LIBPROCS_OPEN, TUI_SCOPE_LIBPROCS, "Enter", "open the process's maps view at the file's first mapping") \
 	A(COLUMN_TOGGLE, TUI_SCOPE_COLUMNS, "Space Enter", "show or hide the selected column") \
 	A(COLUMN_EARLIER, TUI_SCOPE_COLUMNS, "[ -", "move the selected column left") \
 	A(COLUMN_LATER, TUI_SCOPE_COLUMNS, "] +", "move the selected column right")

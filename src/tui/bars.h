@@ -8,6 +8,7 @@
  * the rows' formats stay as they are and the column can move with one
  * call.  Where it shows:
  *   - the files view, always (by RSS while sorted by RSS, else by SIZE);
+ *   - the libraries view, always (by RSS);
  *   - the process list while sorted by RSS or MAPPED;
  *   - the maps view while sorted by SIZE or RSS.
  * A value above zero gets at least one '#', so small rows stay visible

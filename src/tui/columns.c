@@ -7,6 +7,7 @@
 #include "core/files/filemap.h"
 #include "tui/columns.h"
 #include "tui/files_model.h"
+#include "tui/libs_model.h"
 #include "tui/maps_model.h"
 #include "tui/procs_model.h"
 
@@ -61,6 +62,30 @@ static const struct tui_column stale_cols[] = {
 	[TUI_SC_LAST] = { "UNIT", NULL, 0, true, 0, -1, false, 0, 0 },
 };
 
+/* The libraries view (L): `mapscope libs`'s columns, NAME last. */
+static const struct tui_column libs_cols[] = {
+	[TUI_LC_PROCS] = { "PROCS", NULL, 6, false, 0, TUI_LIBSORT_PROCS, true, 0, 0 },
+	[TUI_LC_RSS] = { "RSS", NULL, 6, false, 5, TUI_LIBSORT_RSS, true, 0, 0 },
+	[TUI_LC_VERDICT] = { "VERDICT", NULL, 10, true, 4, TUI_LIBSORT_VERDICT, true, 0, 0 },
+	[TUI_LC_PACKAGE] = { "PACKAGE", NULL, 13, true, 3, TUI_LIBSORT_PACKAGE, false, 0, 0 },
+	[TUI_LC_VERSION] = { "VERSION", NULL, 16, true, 2, -1, false, 0, 0 },
+	[TUI_LC_INSTALLED] = { "INSTALLED", NULL, 16, true, 2, -1, false, 0, TUI_COLF_OFF },
+	[TUI_LC_SONAME] = { "SONAME", NULL, 22, true, 1, -1, false, 0, TUI_COLF_OFF },
+	[TUI_LC_BUILDID] = { "BUILDID", NULL, 40, true, 1, -1, false, 0, TUI_COLF_OFF },
+	/* 12: "docker:0123456789ab" is cut; "host" and "other root" fit. */
+	[TUI_LC_WHERE] = { "WHERE", NULL, 12, true, 1, -1, false, 0, 0 },
+	[TUI_LC_NAME] = { "NAME", NULL, 0, true, 0, TUI_LIBSORT_NAME, false, 0, 0 },
+};
+
+/* The processes of one file (Enter in the libraries view). */
+static const struct tui_column libprocs_cols[] = {
+	[TUI_LPC_PID] = { "PID", NULL, 7, false, 0, -1, false, 0, 0 },
+	[TUI_LPC_MAPS] = { "MAPS", NULL, 5, false, 2, -1, false, 0, 0 },
+	[TUI_LPC_RSS] = { "RSS", NULL, 6, false, 3, -1, false, 0, 0 },
+	[TUI_LPC_WHERE] = { "WHERE", NULL, 12, true, 1, -1, false, 0, 0 },
+	[TUI_LPC_COMM] = { "COMM", NULL, 0, true, 0, -1, false, 0, 0 },
+};
+
 static const struct {
 	const struct tui_column *cols;
 	size_t n;
@@ -71,6 +96,8 @@ static const struct {
 	[TUI_CV_MAPS] = VIEW(maps_cols, "maps", "maps view"),
 	[TUI_CV_FILES] = VIEW(files_cols, "files", "files view"),
 	[TUI_CV_STALE] = VIEW(stale_cols, "stale", "stale view"),
+	[TUI_CV_LIBS] = VIEW(libs_cols, "libs", "libraries view"),
+	[TUI_CV_LIBPROCS] = VIEW(libprocs_cols, "libprocs", "library's processes"),
 #undef VIEW
 };
 

@@ -2,7 +2,8 @@
  * columns.h - which columns each explorer list shows, in what order, and
  * where they sit on a screen of a given width; without curses.
  *
- * Every list (process list, maps view, files view, stale view) is a row of
+ * Every list (process list, maps view, files view, stale view, libraries
+ * view and its process sub-list) is a row of
  * fixed-width columns followed by one last column that takes the rest of
  * the line (COMMAND, NAME, the stale view's UNIT/COMMAND or FILE/WHY).  A
  * view's columns are one table in columns.c: each entry is a
@@ -42,6 +43,8 @@ enum tui_colview {
 	TUI_CV_MAPS,
 	TUI_CV_FILES,
 	TUI_CV_STALE,
+	TUI_CV_LIBS,
+	TUI_CV_LIBPROCS,
 	TUI_CV_COUNT,
 };
 
@@ -54,6 +57,9 @@ enum tui_fcol_id { TUI_FC_MAPS, TUI_FC_SIZE, TUI_FC_RSS, TUI_FC_PERMS, TUI_FC_VE
 		   TUI_FC_PACKAGE, TUI_FC_VERSION, TUI_FC_FILEVER, TUI_FC_SONAME, TUI_FC_LIBVER,
 		   TUI_FC_BUILDID, TUI_FC_NAME };
 enum tui_scol_id { TUI_SC_PID, TUI_SC_USER, TUI_SC_FILES, TUI_SC_LAST };
+enum tui_lcol_id { TUI_LC_PROCS, TUI_LC_RSS, TUI_LC_VERDICT, TUI_LC_PACKAGE, TUI_LC_VERSION,
+		   TUI_LC_INSTALLED, TUI_LC_SONAME, TUI_LC_BUILDID, TUI_LC_WHERE, TUI_LC_NAME };
+enum tui_lpcol_id { TUI_LPC_PID, TUI_LPC_MAPS, TUI_LPC_RSS, TUI_LPC_WHERE, TUI_LPC_COMM };
 
 #define TUI_COLS_MAX 16
 /* The fewest columns the last column (NAME, COMMAND) gets while others can drop. */

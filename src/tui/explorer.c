@@ -221,6 +221,8 @@ static int colview_of(enum tui_scope scope)
 	case TUI_SCOPE_MAPS: return TUI_CV_MAPS;
 	case TUI_SCOPE_FILES: return TUI_CV_FILES;
 	case TUI_SCOPE_STALE: return TUI_CV_STALE;
+	case TUI_SCOPE_LIBS: return TUI_CV_LIBS;
+	case TUI_SCOPE_LIBPROCS: return TUI_CV_LIBPROCS;
 	default: return -1;
 	}
 }

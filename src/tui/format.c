@@ -45,8 +45,7 @@ static void escaped_name(char *buf, size_t size, const struct ms_mapping *m, uns
 		ms_escape(m->name ? m->name : "", m->name_len, buf, size, flags);
 }
 
-/* The flag letter for a verdict: 'D', 'R' or ' '. */
-static char tui_verdict_flag(int verdict)
+char tui_verdict_flag(int verdict)
 {
 	return verdict == MS_STALE_DELETED ? 'D' : verdict == MS_STALE_REPLACED ? 'R' : ' ';
 }
@@ -538,6 +537,11 @@ static void ascii_cell(char *out, size_t width, const char *s, size_t len)
 		esc[width] = '\0';
 	}
 	memcpy(out, esc, strlen(esc) + 1);
+}
+
+void tui_ascii_cell(char *out, size_t width, const char *s, size_t len)
+{
+	ascii_cell(out, width, s, len);
 }
 
 /* The files view's columns on a screen width wide, RSS while rss_column. */

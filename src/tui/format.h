@@ -24,6 +24,12 @@
 
 #define TUI_LINE_MAX 8192
 
+/* The stale flag letter of a verdict: 'D' deleted, 'R' replaced, else ' '. */
+char tui_verdict_flag(int verdict);
+
+/* A cell of raw text s (len bytes) escaped to ASCII, cut to width columns with '~'. */
+void tui_ascii_cell(char *out, size_t width, const char *s, size_t len);
+
 /*
  * One maps row, marker first ('+' appeared, '-' removed, ' '), then the
  * stale flag ('D' deleted, 'R' replaced, ' '; verdict is an enum

@@ -2,7 +2,8 @@
  * tui.h - the explorer's screens: the application context, the view
  * interface and the drawing helpers they share (curses).
  *
- * Views form a stack (process list, maps view, stale view, help).  Each is a small ops
+ * Views form a stack (process list, maps view, stale view, files view,
+ * libraries view and its processes, help).  Each is a small ops
  * table: it handles actions from the table in actions.h (returning TUI_F_*
  * flags, never drawing), refreshes its data on a tick, and draws the whole
  * screen from its model.  One struct tui_app is passed everywhere; there
@@ -195,6 +196,8 @@ struct tui_view *tui_procs_new(struct tui_app *app);
 struct tui_view *tui_maps_new(struct tui_app *app, pid_t pid, char *errbuf, size_t errsize);
 struct tui_view *tui_help_new(struct tui_app *app, enum tui_scope scope);
 struct tui_view *tui_stale_new(struct tui_app *app);
+/* The libraries view (L): every mapped file of every process, live (libs_model.h, libs_feed.h). */
+unsigned tui_open_libs(struct tui_app *app);
 
 /* Draw the maps screen from a model alone (used by the view and screen tests). */
 struct tui_maps_frame {

@@ -24,6 +24,8 @@ libmapscope_tui_a_SOURCES = \
 	src/tui/stale_detail.c src/tui/stale_detail.h \
 	src/tui/files_model.c src/tui/files_model.h \
 	src/tui/files_feed.c src/tui/files_feed.h \
+	src/tui/libs_model.c src/tui/libs_model.h \
+	src/tui/libs_feed.c src/tui/libs_feed.h \
 	src/tui/symbol_at.c src/tui/symbol_at.h \
 	src/tui/detail_pkg.c src/tui/detail_pkg.h \
 	src/tui/strip.c src/tui/strip.h \
@@ -36,7 +38,7 @@ TUI_CURSES_SOURCES = \
 	src/tui/view_maps.c src/tui/view_maps_frame.c src/tui/view_maps_detail.c src/tui/view_maps_detail.h \
 	src/tui/view_strip.c src/tui/view_strip.h \
 	src/tui/view_procs.c src/tui/view_help.c \
-	src/tui/view_stale.c src/tui/view_files.c src/tui/view_symbol.c src/tui/view_columns.c \
+	src/tui/view_stale.c src/tui/view_files.c src/tui/view_libs.c src/tui/view_symbol.c src/tui/view_columns.c \
 	src/tui/stopsig.c src/tui/stopsig.h
 TUI_MAIN_SOURCES = src/tui/explorer.c
 

@@ -93,6 +93,8 @@ static unsigned procs_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 	case TUI_ACT_SCROLL_RIGHT: tui_hscroll(&pv->hscroll, 1, p->widest); break;
 	case TUI_ACT_OPEN:
 		return tui_procview_selected(pv) ? tui_open_maps(app, tui_procview_selected(pv)->pid) : 0;
+	case TUI_ACT_LIBS_VIEW:
+		return tui_open_libs(app);
 	case TUI_ACT_SORT_NEXT:
 		pv->sort_col = (enum tui_proc_col)((pv->sort_col + 1) % TUI_PCOL_COUNT);
 		tui_procview_rebuild(pv);

@@ -480,3 +480,19 @@ int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char 
 	free(found);
 	return rc;
 }
+
+int ms_libtable_row_cmp(const struct ms_libtable_row *x, const struct ms_libtable_row *y)
+{
+	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+	int c = memcmp(x->name, y->name, n);
+
+	if (c)
+		return c;
+	if (x->name_len != y->name_len)
+		return x->name_len < y->name_len ? -1 : 1;
+	if (x->dev_major != y->dev_major)
+		return x->dev_major < y->dev_major ? -1 : 1;
+	if (x->dev_minor != y->dev_minor)
+		return x->dev_minor < y->dev_minor ? -1 : 1;
+	return x->inode < y->inode ? -1 : x->inode > y->inode;
+}

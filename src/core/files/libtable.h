@@ -202,6 +202,12 @@ int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char 
 struct ms_libtable_row *ms_libtable_find(const struct ms_libtable *t, uint32_t major, uint32_t minor,
 					 uint64_t inode);
 
+/*
+ * Rows in the order `libs` prints them: by name (raw bytes, a shorter
+ * prefix first), then device and inode.  <0, 0 or >0, as memcmp.
+ */
+int ms_libtable_row_cmp(const struct ms_libtable_row *x, const struct ms_libtable_row *y);
+
 /* The process of use u. */
 static inline const struct ms_libtable_proc *ms_libtable_proc_of(const struct ms_libtable *t,
 								   const struct ms_libtable_use *u)

@@ -1,0 +1,488 @@
+/* libs_model.c - the libraries view's model: see libs_model.h. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/escape.h"
+#include "core/base/units.h"
+#include "core/elf/buildid.h"
+#include "tui/format.h"
+#include "tui/libs_model.h"
+
+void tui_libview_init(struct tui_libview *lv, size_t height)
+{
+	memset(lv, 0, sizeof(*lv));
+	lv->sort = TUI_LIBSORT_PROCS;
+	lv->height = height ? height : 1;
+}
+
+static void free_table(struct ms_libtable *t)
+{
+	if (t) {
+		ms_libtable_free(t);
+		free(t);
+	}
+}
+
+void tui_libview_free(struct tui_libview *lv)
+{
+	free_table(lv->table);
+	free(lv->order);
+	memset(lv, 0, sizeof(*lv));
+}
+
+const char *tui_libsort_name(enum tui_libsort key)
+{
+	static const char *const names[TUI_LIBSORT_COUNT] = {
+		[TUI_LIBSORT_PROCS] = "PROCS", [TUI_LIBSORT_RSS] = "RSS", [TUI_LIBSORT_VERDICT] = "VERDICT",
+		[TUI_LIBSORT_PACKAGE] = "PACKAGE", [TUI_LIBSORT_NAME] = "NAME",
+	};
+
+	return key < TUI_LIBSORT_COUNT ? names[key] : "?";
+}
+
+static struct tui_libkey key_of(const struct ms_libtable_row *r)
+{
+	return (struct tui_libkey){ r->dev_major, r->dev_minor, r->inode };
+}
+
+static bool key_is(const struct tui_libkey *k, const struct ms_libtable_row *r)
+{
+	return k->inode == r->inode && k->dev_major == r->dev_major && k->dev_minor == r->dev_minor;
+}
+
+bool tui_librow_rss_known(const struct ms_libtable_row *r)
+{
+	for (size_t i = 0; i < r->nuses; i++)
+		if (!r->uses[i].res_known)
+			return false;
+	return r->nuses > 0;
+}
+
+static const char *package_of(const struct ms_libtable_row *r)
+{
+	if (!r->pkg_known || r->pkg_why)
+		return "";
+	return r->pkg && r->pkg->found ? r->pkg->name : "not packaged";
+}
+
+/* The version of the copy mapped, as `libs` says it. */
+static const char *version_of(const struct ms_libtable_row *r, bool installed)
+{
+	const struct ms_pkg *p = r->pkg;
+
+	if (!r->pkg_known || r->pkg_why || !p || !p->found)
+		return "";
+	if (installed)
+		return p->version;
+	if (p->running_state == MS_PKG_RUNNING_UNKNOWN)
+		return "unknown";
+	return p->running_state == MS_PKG_RUNNING_KNOWN ? p->running : p->version;
+}
+
+/* Stale first: deleted, then replaced, then the others in their order. */
+static int verdict_rank(enum ms_stale_verdict v)
+{
+	return v == MS_STALE_DELETED ? 0 : v == MS_STALE_REPLACED ? 1 : 2 + (int)v;
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+struct sort_ctx {
+	const struct ms_libtable *t;
+	enum tui_libsort key;
+	bool reverse;
+	const struct ms_libtable_row *r; /* a row's processes, by PID */
+};
+
+static int row_cmp(const void *a, const void *b, void *arg)
+{
+	const struct sort_ctx *sorting = arg;
+	const struct ms_libtable_row *x = &sorting->t->rows[*(const size_t *)a];
+	const struct ms_libtable_row *y = &sorting->t->rows[*(const size_t *)b];
+	int c = 0;
+
+	switch (sorting->key) {
+	case TUI_LIBSORT_PROCS: c = -cmp_u64(x->nuses, y->nuses); break;
+	case TUI_LIBSORT_RSS: c = -cmp_u64(x->rss, y->rss); break;
+	case TUI_LIBSORT_VERDICT: c = verdict_rank(x->verdict) - verdict_rank(y->verdict); break;
+	case TUI_LIBSORT_PACKAGE: c = strcmp(package_of(x), package_of(y)); break;
+	default: break;
+	}
+	if (sorting->reverse)
+		c = -c;
+	if (!c) {
+		c = ms_libtable_row_cmp(x, y);
+		if (sorting->reverse && sorting->key == TUI_LIBSORT_NAME)
+			c = -c;
+	}
+	return c;
+}
+
+/* The first row shown, so that sel shows and the screen stays full. */
+static size_t top_for(size_t top, size_t sel, size_t height, size_t count)
+{
+	if (sel < top)
+		top = sel;
+	else if (sel >= top + height)
+		top = sel - height + 1;
+	if (count <= height)
+		return 0;
+	return top > count - height ? count - height : top;
+}
+
+static void keep_visible(struct tui_libview *lv)
+{
+	lv->top = top_for(lv->top, lv->sel, lv->height, lv->count);
+}
+
+void tui_libview_select(struct tui_libview *lv, size_t row)
+{
+	if (!lv->count) {
+		lv->sel = lv->top = 0;
+		lv->have_sel = false;
+		return;
+	}
+	lv->sel = row < lv->count ? row : lv->count - 1;
+	lv->sel_key = key_of(&lv->table->rows[lv->order[lv->sel]]);
+	lv->have_sel = true;
+	keep_visible(lv);
+}
+
+/* Sort the order and select the remembered file, or the row at its place. */
+static void resort(struct tui_libview *lv)
+{
+	size_t again = lv->sel;
+	struct sort_ctx sorting = { .t = lv->table, .key = lv->sort, .reverse = lv->reverse };
+
+	if (!lv->table)
+		return;
+	qsort_r(lv->order, lv->count, sizeof(*lv->order), row_cmp, &sorting);
+	for (size_t i = 0; lv->have_sel && i < lv->count; i++)
+		if (key_is(&lv->sel_key, &lv->table->rows[lv->order[i]])) {
+			again = i;
+			break;
+		}
+	tui_libview_select(lv, again);
+}
+
+int tui_libview_apply(struct tui_libview *lv, struct ms_libtable *fresh)
+{
+	size_t *order = calloc(fresh->count ? fresh->count : 1, sizeof(*order));
+	size_t n = 0;
+
+	if (!order) {
+		free_table(fresh);
+		return MS_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < fresh->count; i++)
+		if (fresh->rows[i].kept && fresh->rows[i].nuses)
+			order[n++] = i;
+	free_table(lv->table);
+	free(lv->order);
+	lv->table = fresh;
+	lv->order = order;
+	lv->count = n;
+	resort(lv);
+	return 0;
+}
+
+void tui_libview_set_height(struct tui_libview *lv, size_t height)
+{
+	lv->height = height ? height : 1;
+	keep_visible(lv);
+}
+
+void tui_libview_move(struct tui_libview *lv, long delta)
+{
+	long target = (long)lv->sel + delta;
+
+	tui_libview_select(lv, target < 0 ? 0 : (size_t)target);
+}
+
+bool tui_libview_click(struct tui_libview *lv, size_t line)
+{
+	if (line >= lv->height || lv->top + line >= lv->count)
+		return false;
+	tui_libview_select(lv, lv->top + line);
+	return true;
+}
+
+const struct ms_libtable_row *tui_libview_row(const struct tui_libview *lv, size_t i)
+{
+	return i < lv->count ? &lv->table->rows[lv->order[i]] : NULL;
+}
+
+const struct ms_libtable_row *tui_libview_selected(const struct tui_libview *lv)
+{
+	return tui_libview_row(lv, lv->sel);
+}
+
+void tui_libview_sort_step(struct tui_libview *lv, int dir)
+{
+	lv->sort = (enum tui_libsort)(((int)lv->sort + (dir < 0 ? TUI_LIBSORT_COUNT - 1 : 1)) % TUI_LIBSORT_COUNT);
+	resort(lv);
+}
+
+void tui_libview_sort_reverse(struct tui_libview *lv)
+{
+	lv->reverse = !lv->reverse;
+	resort(lv);
+}
+
+void tui_libview_set_sort(struct tui_libview *lv, enum tui_libsort key, bool reverse)
+{
+	lv->sort = key < TUI_LIBSORT_COUNT ? key : TUI_LIBSORT_PROCS;
+	lv->reverse = reverse;
+	resort(lv);
+}
+
+static bool row_has_search(const void *ctx, size_t i)
+{
+	const struct tui_libview *lv = ctx;
+	const struct ms_libtable_row *r = &lv->table->rows[lv->order[i]];
+	const char *pkg = package_of(r);
+
+	return tui_find_in(r->name, r->name_len, lv->search) ||
+	       (r->soname && tui_find_in(r->soname, strlen(r->soname), lv->search)) ||
+	       (pkg[0] && tui_find_in(pkg, strlen(pkg), lv->search));
+}
+
+bool tui_libview_search(struct tui_libview *lv, int dir, bool from_current)
+{
+	size_t row;
+
+	if (!lv->count || !lv->search[0])
+		return false;
+	row = tui_find_row(lv->count, lv->sel, dir, from_current, row_has_search, lv);
+	if (row >= lv->count)
+		return false;
+	tui_libview_select(lv, row);
+	return true;
+}
+
+void tui_libwhere_text(const struct ms_libtable *t, const struct ms_libtable_proc *p, unsigned esc,
+		       char *out, size_t size)
+{
+	(void)t;
+	if (!p->other_root)
+		snprintf(out, size, "host");
+	else if (!p->has_container)
+		snprintf(out, size, "other root");
+	else
+		ms_container_describe(&p->container, esc | MS_ESC_ASCII, out, size);
+}
+
+struct cell_ctx {
+	const struct ms_libtable *t;
+	const struct ms_libtable_row *r;
+	const struct ms_libtable_use *u;
+	unsigned esc;
+};
+
+static void text_cell(char *out, size_t size, size_t width, const char *text)
+{
+	tui_ascii_cell(out, size - 1 < width ? size - 1 : width, text, strlen(text));
+}
+
+static void where_cell(const struct cell_ctx *c, const struct ms_libtable_proc *p, char *out,
+		       size_t size)
+{
+	char where[4 * MS_CONTAINER_NAME_MAX + 32];
+
+	tui_libwhere_text(c->t, p, c->esc, where, sizeof(where));
+	text_cell(out, size, 12, where);
+}
+
+static void lib_cell(const void *ctx, int id, char *out, size_t size)
+{
+	const struct cell_ctx *c = ctx;
+	const struct ms_libtable_row *r = c->r;
+	char hex[2 * MS_BUILD_ID_MAX + 1];
+
+	switch (id) {
+	case TUI_LC_PROCS: snprintf(out, size, "%zu", r->nuses); break;
+	case TUI_LC_RSS:
+		if (tui_librow_rss_known(r))
+			ms_format_size(r->rss, false, out, size);
+		break;
+	case TUI_LC_VERDICT: snprintf(out, size, "%s", ms_stale_verdict_name(r->verdict)); break;
+	case TUI_LC_PACKAGE: text_cell(out, size, 13, package_of(r)); break;
+	case TUI_LC_VERSION: text_cell(out, size, 16, version_of(r, false)); break;
+	case TUI_LC_INSTALLED: text_cell(out, size, 16, version_of(r, true)); break;
+	case TUI_LC_SONAME:
+		text_cell(out, size, 22, r->soname ? r->soname : r->soname_rc == MS_END || r->soname_rc == 1 ? "" : "?");
+		break;
+	case TUI_LC_BUILDID:
+		ms_buildid_hex(r->build_id, r->build_id_len, hex);
+		snprintf(out, size, "%s", hex);
+		break;
+	case TUI_LC_WHERE:
+		if (r->host)
+			snprintf(out, size, "host");
+		else
+			where_cell(c, &c->t->procs[r->where_proc], out, size);
+		break;
+	default:
+		break;
+	}
+}
+
+void tui_format_libheading_cols(char *buf, size_t size, const struct tui_layout *l,
+				const struct tui_libview *lv)
+{
+	size_t n;
+	const struct tui_column *c = tui_columns(TUI_CV_LIBS, &n);
+	int sort_id = -1;
+
+	for (size_t i = 0; i < n; i++)
+		if (c[i].sort == (int)lv->sort)
+			sort_id = (int)i;
+	tui_layout_heading(buf, size, l, sort_id, sort_id >= 0 && c[sort_id].desc != lv->reverse, NULL);
+}
+
+size_t tui_format_librow_cols(char *buf, size_t size, const struct tui_layout *l,
+			      const struct ms_libtable *t, const struct ms_libtable_row *r,
+			      unsigned escape_flags)
+{
+	struct cell_ctx c = { t, r, NULL, escape_flags };
+	size_t at, name_at;
+
+	snprintf(buf, size, "%c ", tui_verdict_flag(r->verdict));
+	at = name_at = tui_layout_row(buf, size, TUI_LIBROW_PREFIX, l, lib_cell, &c);
+	if (at < size)
+		ms_escape(r->name, r->name_len, buf + at, size - at, escape_flags);
+	return name_at;
+}
+
+/* The processes of one file. */
+
+void tui_libprocs_init(struct tui_libprocs *lp, const struct ms_libtable_row *r, size_t height)
+{
+	memset(lp, 0, sizeof(*lp));
+	lp->file = key_of(r);
+	lp->height = height ? height : 1;
+}
+
+void tui_libprocs_free(struct tui_libprocs *lp)
+{
+	free(lp->order);
+	lp->order = NULL;
+	lp->count = 0;
+}
+
+static int use_cmp(const void *a, const void *b, void *arg)
+{
+	const struct sort_ctx *s = arg;
+	const struct ms_libtable_use *x = &s->r->uses[*(const size_t *)a];
+	const struct ms_libtable_use *y = &s->r->uses[*(const size_t *)b];
+
+	return cmp_u64((uint64_t)ms_libtable_proc_of(s->t, x)->pid, (uint64_t)ms_libtable_proc_of(s->t, y)->pid);
+}
+
+static void procs_visible(struct tui_libprocs *lp)
+{
+	lp->top = top_for(lp->top, lp->sel, lp->height, lp->count);
+}
+
+const struct ms_libtable_use *tui_libprocs_use(const struct tui_libprocs *lp,
+					       const struct ms_libtable_row *r, size_t i)
+{
+	return r && i < lp->count && lp->order[i] < r->nuses ? &r->uses[lp->order[i]] : NULL;
+}
+
+void tui_libprocs_select(struct tui_libprocs *lp, const struct ms_libtable *t,
+			 const struct ms_libtable_row *r, size_t i)
+{
+	const struct ms_libtable_use *u;
+
+	if (!lp->count) {
+		lp->sel = lp->top = 0;
+		return;
+	}
+	lp->sel = i < lp->count ? i : lp->count - 1;
+	u = tui_libprocs_use(lp, r, lp->sel);
+	if (u)
+		lp->sel_pid = ms_libtable_proc_of(t, u)->pid;
+	procs_visible(lp);
+}
+
+void tui_libprocs_move(struct tui_libprocs *lp, const struct ms_libtable *t,
+		       const struct ms_libtable_row *r, long delta)
+{
+	long target = (long)lp->sel + delta;
+
+	tui_libprocs_select(lp, t, r, target < 0 ? 0 : (size_t)target);
+}
+
+int tui_libprocs_sync(struct tui_libprocs *lp, const struct tui_libview *lv,
+		      const struct ms_libtable_row **row)
+{
+	const struct ms_libtable_row *r = lv->table ? ms_libtable_find(lv->table, lp->file.dev_major,
+								       lp->file.dev_minor, lp->file.inode) : NULL;
+	size_t *order, again = lp->sel;
+
+	*row = r;
+	order = calloc(r && r->nuses ? r->nuses : 1, sizeof(*order));
+	if (!order)
+		return MS_ERR_NOMEM;
+	for (size_t i = 0; r && i < r->nuses; i++)
+		order[i] = i;
+	if (r) {
+		struct sort_ctx by_pid = { .t = lv->table, .r = r };
+
+		qsort_r(order, r->nuses, sizeof(*order), use_cmp, &by_pid);
+	}
+	free(lp->order);
+	lp->order = order;
+	lp->count = r ? r->nuses : 0;
+	for (size_t i = 0; lp->sel_pid && i < lp->count; i++)
+		if (ms_libtable_proc_of(lv->table, &r->uses[order[i]])->pid == lp->sel_pid)
+			again = i;
+	tui_libprocs_select(lp, lv->table, r, again);
+	return 0;
+}
+
+static void proc_cell(const void *ctx, int id, char *out, size_t size)
+{
+	const struct cell_ctx *c = ctx;
+	const struct ms_libtable_proc *p = ms_libtable_proc_of(c->t, c->u);
+
+	switch (id) {
+	case TUI_LPC_PID: snprintf(out, size, "%d", (int)p->pid); break;
+	case TUI_LPC_MAPS: snprintf(out, size, "%zu", c->u->mappings); break;
+	case TUI_LPC_RSS:
+		if (c->u->res_known)
+			ms_format_size(c->u->rss, false, out, size);
+		break;
+	case TUI_LPC_WHERE: where_cell(c, p, out, size); break;
+	default: break;
+	}
+}
+
+size_t tui_format_libproc_cols(char *buf, size_t size, const struct tui_layout *l,
+			       const struct ms_libtable *t, const struct ms_libtable_use *u,
+			       unsigned escape_flags)
+{
+	struct cell_ctx c = { t, NULL, u, escape_flags };
+	const struct ms_libtable_proc *p = ms_libtable_proc_of(t, u);
+	size_t at, comm_at;
+
+	buf[0] = '\0';
+	at = comm_at = tui_layout_row(buf, size, 0, l, proc_cell, &c);
+	if (at < size)
+		ms_escape(p->comm, strnlen(p->comm, sizeof(p->comm)), buf + at, size - at, escape_flags);
+	return comm_at;
+}
+
+void tui_libprocs_set_height(struct tui_libprocs *lp, size_t height)
+{
+	lp->height = height ? height : 1;
+	procs_visible(lp);
+}
