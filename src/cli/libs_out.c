@@ -165,20 +165,7 @@ static struct libscols_line *add_line(struct libscols_table *tb, struct libscols
 
 static int row_cmp(const void *a, const void *b)
 {
-	const struct ms_libtable_row *x = *(const struct ms_libtable_row *const *)a;
-	const struct ms_libtable_row *y = *(const struct ms_libtable_row *const *)b;
-	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
-	int c = memcmp(x->name, y->name, n);
-
-	if (c)
-		return c;
-	if (x->name_len != y->name_len)
-		return x->name_len < y->name_len ? -1 : 1;
-	if (x->dev_major != y->dev_major)
-		return x->dev_major < y->dev_major ? -1 : 1;
-	if (x->dev_minor != y->dev_minor)
-		return x->dev_minor < y->dev_minor ? -1 : 1;
-	return x->inode < y->inode ? -1 : x->inode > y->inode;
+	return ms_libtable_row_cmp(*(const struct ms_libtable_row *const *)a, *(const struct ms_libtable_row *const *)b);
 }
 
 /* The kept rows in print order (by name), or NULL when out of memory; *n of them. */
