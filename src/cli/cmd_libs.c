@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/libs_metrics.h"
 #include "cli/libs_out.h"
 #include "cli/procscan.h"
 #include "core/base/escape.h"
@@ -29,6 +30,8 @@ enum {
 	OPT_PIDS,
 	OPT_PSS,
 	OPT_PID,
+	OPT_OPENMETRICS,
+	OPT_METRICS_FILE,
 };
 
 struct libs_opts {
@@ -36,6 +39,8 @@ struct libs_opts {
 	unsigned scan_flags;
 	bool pids;   /* --pids: each file's processes below it */
 	bool pss;
+	bool openmetrics;
+	const char *metrics_file; /* --metrics-file: written atomically */
 	char *pid_args[LIBS_PIDS_MAX]; /* --pid: the processes to look at (none: all) */
 	int npids;
 };
@@ -62,6 +67,9 @@ static void libs_usage(void)
 	       "      --pids             list each file's processes below it\n"
 	       "      --all-mappings     data files too, not only executable mappings\n"
 	       "      --pss              add PSS, from smaps (a text read per process)\n"
+	       "      --openmetrics      processes per package version in OpenMetrics text\n"
+	       "                         (node_exporter textfile), instead of the table\n"
+	       "      --metrics-file=FILE the same, written atomically to FILE (mode 0644)\n"
 	       CLI_OUTPUT_OPTIONS_HELP
 	       "\n"
 	       "Exit status: 0 success, 2 error.\n\n"
@@ -74,6 +82,8 @@ static const struct option libs_options[] = {
 	{ "pids", no_argument, NULL, OPT_PIDS },
 	{ "all-mappings", no_argument, NULL, OPT_ALL_MAPPINGS },
 	{ "pss", no_argument, NULL, OPT_PSS },
+	{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
+	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
 	CLI_OUTPUT_LONG_OPTIONS,
 };
 
@@ -101,6 +111,8 @@ static int libs_own(void *ctx, int opt, const char *arg)
 	case OPT_PIDS: lo->pids = true; return 1;
 	case OPT_ALL_MAPPINGS: lo->scan_flags |= MS_STALE_ALL_MAPPINGS; return 1;
 	case OPT_PSS: lo->pss = true; return 1;
+	case OPT_OPENMETRICS: lo->openmetrics = true; return 1;
+	case OPT_METRICS_FILE: lo->openmetrics = true; lo->metrics_file = arg; return 1;
 	default: return 0;
 	}
 }
@@ -111,7 +123,10 @@ static unsigned wanted(const struct libs_opts *lo, const int *selected, int n, b
 	/* Process lines are named by their command, and say where each lives. */
 	unsigned what = (lo->pss ? MS_LIBTABLE_PSS : 0) | (lo->pids ? MS_LIBTABLE_PROCS : 0);
 
-	*packages = false;
+	/* The metrics are counts per package version, whatever the columns. */
+	*packages = lo->openmetrics;
+	if (lo->openmetrics)
+		return 0;
 	for (int i = 0; i < n; i++) {
 		switch (selected[i]) {
 		case LIBCOL_SONAME: what |= MS_LIBTABLE_SONAME; break;
@@ -248,7 +263,8 @@ static int run(struct libs_opts *lo, char **patterns, int npatterns, const int *
 		note_soname_unknown(match);
 		if (t.dropped)
 			cli_error("libs: %zu files past the first %u left out", t.dropped, MS_LIBTABLE_ROWS_MAX);
-		status = libs_print(&t, &lo->cli, selected, (size_t)nsel, lo->pids);
+		status = lo->openmetrics ? libs_print_openmetrics(&t, &ps, &lo->cli, lo->metrics_file)
+					 : libs_print(&t, &lo->cli, selected, (size_t)nsel, lo->pids);
 		procscan_summary(&ps, "libs");
 	}
 	if (status == CLI_EXIT_OK && procscan_failed(&ps))
