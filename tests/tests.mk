@@ -104,6 +104,7 @@ CMOCKA_TESTS = \
 	tests/cli/test_stale_cli \
 	tests/cli/test_who_cli \
 	tests/cli/test_stale_metrics \
+	tests/cli/test_libs_metrics \
 	tests/cli/test_residency_cli \
 	tests/cli/test_files_cli \
 	tests/cli/test_libs_cli \
@@ -133,6 +134,8 @@ tests_tui_test_tui_screen_LDADD = $(LDADD) $(NCURSESW_LIBS)
 # The OpenMetrics rendering is the command layer's.
 tests_cli_test_stale_metrics_CFLAGS = $(AM_CFLAGS) $(SMARTCOLS_CFLAGS)
 tests_cli_test_stale_metrics_LDADD = $(CLI_LIBS) $(LDADD)
+tests_cli_test_libs_metrics_CFLAGS = $(AM_CFLAGS) $(SMARTCOLS_CFLAGS)
+tests_cli_test_libs_metrics_LDADD = $(CLI_LIBS) $(LDADD)
 endif
 
 SHELL_TESTS = \
