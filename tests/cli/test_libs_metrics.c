@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "cli/libs_metrics.h"
+#include "testutil.h"
 
 #define SERIES "mapscope_library_processes{"
 
@@ -93,15 +94,6 @@ static char *render(const struct ms_libtable *t)
 	return doc;
 }
 
-static size_t count_lines(const char *doc, const char *prefix)
-{
-	size_t n = 0;
-
-	for (const char *line = doc; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
-		n += !strncmp(line, prefix, strlen(prefix));
-	return n;
-}
-
 static void assert_has(const char *doc, const char *line)
 {
 	if (!strstr(doc, line))
@@ -151,7 +143,7 @@ static void test_processes_per_package_version(void **state)
 	assert_has(doc, "\n" SERIES "package=\"libc6\",version=\"unknown\",installed=\"2.36-9+deb12u14\","
 			"source=\"dpkg\",arch=\"amd64\"} 1\n");
 	assert_has(doc, "\n" SERIES "package=\"numpy\",version=\"2.1.0\",installed=\"2.1.0\",source=\"python\",arch=\"\"} 1\n");
-	assert_int_equal(count_lines(doc, SERIES), 4);
+	assert_int_equal(tu_count_lines(doc, SERIES), 4);
 	/* Counted, never named; the row not kept is not counted at all. */
 	assert_null(strstr(doc, "/home/u"));
 	assert_null(strstr(doc, "unmatched"));
@@ -195,7 +187,7 @@ static void test_bounded_series(void **state)
 		owned(row(&t, name, procs, n), MS_PKG_SOURCE_DPKG, "libx", "amd64", version);
 	}
 	doc = render(&t);
-	assert_int_equal(count_lines(doc, SERIES), LIBS_METRICS_MAX_SERIES + 1);
+	assert_int_equal(tu_count_lines(doc, SERIES), LIBS_METRICS_MAX_SERIES + 1);
 	assert_has(doc, SERIES "package=\"libx\",version=\"1.0000\",installed=\"1.0000\",source=\"dpkg\",arch=\"amd64\"} 12\n");
 	assert_has(doc, SERIES "package=\"libx\",version=\"1.0009\",installed=\"1.0009\",source=\"dpkg\",arch=\"amd64\"} 11\n");
 	assert_has(doc, SERIES "package=\"libx\",version=\"1.0999\",installed=\"1.0999\",source=\"dpkg\",arch=\"amd64\"} 1\n");
@@ -217,9 +209,9 @@ static void test_hostile_names_quoted(void **state)
 	owned(row(&t, "/venv/evil.libs/x.so", (const size_t[]){ 0 }, 1), MS_PKG_SOURCE_PYTHON,
 	      "a\"b\\c\nd} 99\n# EOF\n", "", "1\"\n# EOF");
 	doc = render(&t);
-	assert_int_equal(count_lines(doc, "# EOF"), 1);
+	assert_int_equal(tu_count_lines(doc, "# EOF"), 1);
 	assert_string_equal(doc + strlen(doc) - 6, "# EOF\n");
-	assert_int_equal(count_lines(doc, SERIES), 1);
+	assert_int_equal(tu_count_lines(doc, SERIES), 1);
 	/* Escaped (a backslash doubled, the newline \x0a), then quoted: each backslash doubled again. */
 	assert_has(doc, SERIES "package=\"a\\\"b\\\\\\\\c\\\\x0ad} 99\\\\x0a# EOF\\\\x0a\",version=\"1\\\"\\\\x0a# EOF\"");
 	free(doc);
@@ -234,8 +226,8 @@ static void test_empty_table_ends_in_eof(void **state)
 	(void)state;
 	table(&t, 1, 1);
 	doc = render(&t);
-	assert_int_equal(count_lines(doc, SERIES), 0);
-	assert_int_equal(count_lines(doc, "# TYPE mapscope_library_processes gauge"), 1);
+	assert_int_equal(tu_count_lines(doc, SERIES), 0);
+	assert_int_equal(tu_count_lines(doc, "# TYPE mapscope_library_processes gauge"), 1);
 	assert_has(doc, "\nmapscope_library_files{owner=\"package\"} 0\n");
 	assert_has(doc, "\nmapscope_libs_scan_timestamp_seconds ");
 	assert_string_equal(doc + strlen(doc) - 6, "# EOF\n");
