@@ -6,9 +6,13 @@
 # (a document it cannot parse, or one metric written by both, sets
 # node_textfile_scrape_error).
 #
-# The process looked at is a copy of ms-sleeper, deleted once it runs: it
-# maps libc (libc6 on Debian), so libs gives a series for libc's package
-# at the version dpkg-query reports, and stale finds one deleted file.
+# The processes looked at: a copy of ms-sleeper, deleted once it runs, and
+# ms-dlopen-hold on a library a hand-made Python distribution vendors,
+# whose METADATA gives a name and version with quotes, backslashes and
+# "# EOF" in them.  Both map libc (libc6 on Debian), so libs gives a series
+# for libc's package at the version dpkg-query reports, counting 2; the
+# hostile distribution's series must come through quoted; stale finds one
+# deleted file.
 # node_exporter runs as our own instance, only the textfile collector, on
 # a port the kernel chose free; every wait polls with a deadline.
 # Exit 77 (skip) without prometheus-node-exporter, python3 or dpkg.
@@ -16,10 +20,11 @@ set -u
 NAME=node-exporter
 BIN=${MS_BIN:-./mapscope}
 TDIR=$(dirname "${MS_FIXTURE:-./tests/ms-fixture}")
-skip() { echo "$NAME: SKIP ($*)"; exit 77; }
-fail() { echo "$NAME: FAIL: $*"; exit 1; }
+# printf, not echo: dash's echo would read the backslashes of the labels shown.
+skip() { printf '%s\n' "$NAME: SKIP ($*)"; exit 77; }
+fail() { printf '%s\n' "$NAME: FAIL: $*"; exit 1; }
 n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
+ok() { n=$((n + 1)); printf '%s\n' "ok $n - $*"; }
 
 EXPORTER=$(command -v prometheus-node-exporter || command -v node_exporter) ||
 	skip "no prometheus-node-exporter (apt-get install prometheus-node-exporter)"
@@ -27,8 +32,8 @@ command -v python3 >/dev/null 2>&1 || skip "no python3 to scrape with"
 command -v dpkg-query >/dev/null 2>&1 || skip "not a dpkg system: no package to expect for libc"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ms-nodeexp.XXXXXX") || exit 1
-SPID= EPID=
-trap '[ -z "$SPID" ] || kill "$SPID" 2>/dev/null; [ -z "$EPID" ] || kill "$EPID" 2>/dev/null; rm -rf "$TMP"' EXIT
+SPID= HPID= EPID=
+trap 'exec 3>&-; for p in $SPID $HPID $EPID; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
 
 # poll SECONDS COMMAND...: until COMMAND succeeds, every 0.1 s.
@@ -49,6 +54,17 @@ SPID=$!
 poll 10 test -s "$TMP/sleeper.out" || fail "ms-sleeper did not start"
 rm "$TMP/sleeper" || fail "rm"
 
+SITE=$TMP/lib/python3.11/site-packages
+mkdir -p "$SITE/evil.libs" "$SITE/evil-1.0.dist-info" || fail "mkdir"
+cp "$TDIR/libstale-a.so" "$SITE/evil.libs/libx.so" || fail "cannot copy libstale-a.so"
+printf 'Metadata-Version: 2.1\nName: a"b\\c} 9 # EOF\nVersion: 1"\\x\n' >"$SITE/evil-1.0.dist-info/METADATA"
+printf 'evil.libs/libx.so,,\nevil-1.0.dist-info/METADATA,,\n' >"$SITE/evil-1.0.dist-info/RECORD"
+mkfifo "$TMP/hold.in" || fail "mkfifo"
+"$TDIR/ms-dlopen-hold" "$(id -u)" "$SITE/evil.libs/libx.so" stale_lib_answer <"$TMP/hold.in" >"$TMP/hold.out" &
+HPID=$!
+exec 3>"$TMP/hold.in"
+poll 10 grep -q '^ready' "$TMP/hold.out" || fail "ms-dlopen-hold did not start: $(cat "$TMP/hold.out")"
+
 libc=$(awk '$6 ~ /\/libc\.so\.6$/ { print $6; exit }' "/proc/$SPID/maps")
 [ -n "$libc" ] || skip "ms-sleeper maps no libc.so.6"
 # dpkg lists files under /lib where /usr/lib is the same directory (merged /usr).
@@ -67,7 +83,7 @@ mkdir "$DIR" || fail "mkdir"
 "$BIN" stale --ignore-file="$TMP/no-rules" --metrics-file="$DIR/mapscope-stale.prom" "$SPID" 2>"$TMP/err"
 rc=$?
 [ "$rc" = 1 ] || fail "stale --metrics-file exited $rc, not 1 (something stale): $(cat "$TMP/err")"
-"$BIN" libs --pid="$SPID" --metrics-file="$DIR/mapscope-libs.prom" 2>"$TMP/err" ||
+"$BIN" libs --pid="$SPID,$HPID" --metrics-file="$DIR/mapscope-libs.prom" 2>"$TMP/err" ||
 	fail "libs --metrics-file exited $?: $(cat "$TMP/err")"
 ok "stale and libs wrote their metrics files"
 
@@ -123,11 +139,14 @@ $(grep -e '^mapscope_' -e '^node_textfile' "$TMP/scraped")"
 has 'node_textfile_scrape_error 0'
 has_series "node_textfile_mtime_seconds{file=\"$DIR/mapscope-libs.prom\"}"
 has_series "node_textfile_mtime_seconds{file=\"$DIR/mapscope-stale.prom\"}"
-has "mapscope_library_processes{arch=\"$arch\",installed=\"$version\",package=\"$pkg\",source=\"dpkg\",version=\"$version\"} 1"
-has 'mapscope_library_files{owner="none"} 1'
-has 'mapscope_library_unpackaged_processes 1'
+has "mapscope_library_processes{arch=\"$arch\",installed=\"$version\",package=\"$pkg\",source=\"dpkg\",version=\"$version\"} 2"
+# METADATA's a"b\c} 9 # EOF and 1"\x: escaped (\ doubled), then quoted (" and \ get a backslash).
+has 'mapscope_library_processes{arch="",installed="1\"\\\\x",package="a\"b\\\\c} 9 # EOF",source="python",version="1\"\\\\x"} 1'
+# The two programs, ms-sleeper's deleted copy and ms-dlopen-hold.
+has 'mapscope_library_files{owner="none"} 2'
+has 'mapscope_library_unpackaged_processes 2'
 has 'mapscope_library_series_dropped 0'
-has 'mapscope_libs_scan_processes{outcome="scanned"} 1'
+has 'mapscope_libs_scan_processes{outcome="scanned"} 2'
 has 'mapscope_stale_processes 1'
 has 'mapscope_stale_files{verdict="deleted"} 1'
 has 'mapscope_stale_container_processes{container=""} 1'
