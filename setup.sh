@@ -25,6 +25,7 @@ libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzze
 valgrind:/usr/bin/valgrind
 systemd:/usr/bin/systemd-analyze
 prometheus:/usr/bin/promtool
+prometheus-node-exporter:/usr/bin/prometheus-node-exporter
 zsh:/bin/zsh
 fish:/usr/bin/fish
 strace:/usr/bin/strace
@@ -50,6 +51,10 @@ if [ -n "$missing" ]; then
 	if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
 		echo "setup: installing:$missing"
 		export DEBIAN_FRONTEND=noninteractive
+		# Packages with a service (prometheus-node-exporter) start it only
+		# where an init system runs and policy-rc.d allows it; in a chroot or
+		# a container invoke-rc.d declines.  The tests never use such a
+		# service: test_node_exporter.sh runs its own on a free port.
 		apt-get update -qq
 		# shellcheck disable=SC2086
 		apt-get install -y -qq --no-install-recommends $missing

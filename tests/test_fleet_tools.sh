@@ -18,8 +18,8 @@
 #     syscall-filter);
 #   - promtool check rules and promtool test rules (the alerts fire after an
 #     hour, not before) on the installed rules;
-#   - promtool check metrics on real `stale --openmetrics` output, and on a
-#     file written by --metrics-file.
+#   - promtool check metrics on real `stale --openmetrics` output, and on
+#     files written by stale's and libs' --metrics-file.
 # A check whose tool cannot be had says why and is skipped.
 set -u
 : "${MS_BIN:?}" "${MS_MAKE:?}" "${MS_BUILDDIR:?}" "${MS_SRCDIR:?}" "${MS_BINDIR:?}"
@@ -203,6 +203,11 @@ else
 	"$MS_BIN" stale --metrics-file="$tmp/mapscope.prom" 2>/dev/null
 	check "promtool check metrics: stale --metrics-file" sh -c 'promtool check metrics <"$1"' sh "$tmp/mapscope.prom"
 	check "the metrics file is 0644" test "$(stat -c %a "$tmp/mapscope.prom")" = 644
+	"$MS_BIN" libs --metrics-file="$tmp/mapscope-libs.prom" 2>/dev/null
+	rc=$?
+	check "libs --metrics-file exits 0 (got $rc)" test "$rc" = 0
+	check "promtool check metrics: libs --metrics-file" sh -c 'promtool check metrics <"$1"' sh "$tmp/mapscope-libs.prom"
+	check "the libs metrics file is 0644" test "$(stat -c %a "$tmp/mapscope-libs.prom")" = 644
 fi
 
 echo "$((n - failed - skipped)) passed, $skipped skipped, $failed failed"

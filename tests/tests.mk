@@ -106,6 +106,7 @@ CMOCKA_TESTS = \
 	tests/cli/test_stale_cli \
 	tests/cli/test_who_cli \
 	tests/cli/test_stale_metrics \
+	tests/cli/test_libs_metrics \
 	tests/cli/test_residency_cli \
 	tests/cli/test_files_cli \
 	tests/cli/test_libs_cli \
@@ -141,6 +142,8 @@ tests_cli_test_stale_metrics_LDADD = $(CLI_LIBS) $(LDADD)
 tests_cli_test_libs_cdx_CFLAGS = $(AM_CFLAGS) $(SMARTCOLS_CFLAGS)
 tests_cli_test_libs_cdx_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_cli_test_libs_cdx_LDADD = $(CLI_LIBS) $(LDADD)
+tests_cli_test_libs_metrics_CFLAGS = $(AM_CFLAGS) $(SMARTCOLS_CFLAGS)
+tests_cli_test_libs_metrics_LDADD = $(CLI_LIBS) $(LDADD)
 endif
 
 SHELL_TESTS = \
@@ -152,7 +155,7 @@ SHELL_TESTS = \
 	tests/e2e/where.sh tests/e2e/explorer_stale.sh tests/e2e/explorer_rss.sh \
 	tests/e2e/explorer_fuse.sh tests/e2e/explorer_fuse_lookup.sh tests/e2e/hardening.sh tests/e2e/files.sh tests/e2e/libs.sh \
 	tests/e2e/pictures.sh tests/e2e/columns.sh tests/e2e/mouse.sh \
-	tests/test_fleet_tools.sh tests/test_completion_shells.sh \
+	tests/test_fleet_tools.sh tests/test_node_exporter.sh tests/test_completion_shells.sh \
 	tests/test_symbols_at.sh tests/test_symbols_ref.sh tests/e2e/symbols.sh tests/test_symbols_budget.sh \
 	tests/test_symbols_debuglink.sh tests/test_symbols_runcopy.sh \
 	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh \

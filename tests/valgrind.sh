@@ -1,5 +1,5 @@
 #!/bin/sh
-# make check-valgrind: memcheck runs of list, at, stale, snapshot and diff on
+# make check-valgrind: memcheck runs of list, at, stale, libs, snapshot and diff on
 # the test fixture; any memory error or definite/indirect leak fails.
 # Also a test of make check when valgrind is installed (skipped, exit 77,
 # when it is not, or when the build has ASan, which valgrind cannot run).
@@ -62,6 +62,8 @@ vg list-files 0 list "$PID" --by-file -o +LIBVER,BUILDID,VERDICT
 vg at 0 at "$PID" "0x$RX"
 vg stale 0 stale "$PID" --show=all
 vg stale-json 0 stale "$PID" --show=all -J --by-file
+vg stale-metrics 0 stale "$PID" --metrics-file="$TMP/stale.prom"
+vg libs-metrics 0 libs --pid="$PID" --metrics-file="$TMP/libs.prom"
 vg snapshot 0 snapshot "$PID" -o "$TMP/snap.json"
 vg diff 1 diff "$TMP/snap.json" "$$"
 vg diff-json 0 diff "$TMP/snap.json" "$PID" -J

@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/libs_cdx.h"
+#include "cli/libs_metrics.h"
 #include "cli/libs_out.h"
 #include "cli/procscan.h"
 #include "core/base/escape.h"
@@ -31,6 +32,8 @@ enum {
 	OPT_PSS,
 	OPT_PID,
 	OPT_FORMAT,
+	OPT_OPENMETRICS,
+	OPT_METRICS_FILE,
 };
 
 struct libs_opts {
@@ -39,6 +42,8 @@ struct libs_opts {
 	bool pids;   /* --pids: each file's processes below it */
 	bool pss;
 	bool cyclonedx; /* --format=cyclonedx: an SBOM (libs_cdx.h), not the table */
+	bool openmetrics;
+	const char *metrics_file; /* --metrics-file: written atomically */
 	char *pid_args[LIBS_PIDS_MAX]; /* --pid: the processes to look at (none: all) */
 	int npids;
 };
@@ -67,6 +72,9 @@ static void libs_usage(void)
 	       "      --pss              add PSS, from smaps (a text read per process)\n"
 	       "      --format=FORMAT    table (default), or cyclonedx: a CycloneDX 1.6 SBOM\n"
 	       "                         of the packages and files mapped now (JSON)\n"
+	       "      --openmetrics      processes per package version in OpenMetrics text\n"
+	       "                         (node_exporter textfile), instead of the table\n"
+	       "      --metrics-file=FILE the same, written atomically to FILE (mode 0644)\n"
 	       CLI_OUTPUT_OPTIONS_HELP
 	       "\n"
 	       "Exit status: 0 success, 2 error.\n\n"
@@ -80,6 +88,8 @@ static const struct option libs_options[] = {
 	{ "all-mappings", no_argument, NULL, OPT_ALL_MAPPINGS },
 	{ "pss", no_argument, NULL, OPT_PSS },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
+	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
 	CLI_OUTPUT_LONG_OPTIONS,
 };
 
@@ -114,6 +124,8 @@ static int libs_own(void *ctx, int opt, const char *arg)
 		}
 		lo->cyclonedx = !strcmp(arg, "cyclonedx");
 		return 1;
+	case OPT_OPENMETRICS: lo->openmetrics = true; return 1;
+	case OPT_METRICS_FILE: lo->openmetrics = true; lo->metrics_file = arg; return 1;
 	default: return 0;
 	}
 }
@@ -124,7 +136,10 @@ static unsigned wanted(const struct libs_opts *lo, const int *selected, int n, b
 	/* Process lines are named by their command, and say where each lives. */
 	unsigned what = (lo->pss ? MS_LIBTABLE_PSS : 0) | (lo->pids ? MS_LIBTABLE_PROCS : 0);
 
-	*packages = false;
+	/* The metrics are counts per package version, whatever the columns. */
+	*packages = lo->openmetrics;
+	if (lo->openmetrics)
+		return 0;
 	for (int i = 0; i < n; i++) {
 		switch (selected[i]) {
 		case LIBCOL_SONAME: what |= MS_LIBTABLE_SONAME; break;
@@ -264,7 +279,8 @@ static int run(struct libs_opts *lo, char **patterns, int npatterns, const int *
 		if (t.dropped)
 			cli_error("libs: %zu files past the first %u left out", t.dropped, MS_LIBTABLE_ROWS_MAX);
 		status = lo->cyclonedx ? libs_cdx_print(&t, &lo->cli)
-				       : libs_print(&t, &lo->cli, selected, (size_t)nsel, lo->pids);
+			 : lo->openmetrics ? libs_print_openmetrics(&t, &ps, &lo->cli, lo->metrics_file)
+					   : libs_print(&t, &lo->cli, selected, (size_t)nsel, lo->pids);
 		procscan_summary(&ps, "libs");
 	}
 	if (status == CLI_EXIT_OK && procscan_failed(&ps))
@@ -294,6 +310,8 @@ int cmd_libs(int argc, char **argv)
 	if (status < 0 && lo->cyclonedx && (lo->cli.columns || lo->cli.json || lo->cli.raw || lo->cli.noheadings ||
 					    lo->pids || lo->pss))
 		status = cli_usage_error("libs", "libs: --format=cyclonedx takes none of -o, -J, -r, -n, --pids, --pss");
+	else if (status < 0 && lo->cyclonedx && lo->openmetrics)
+		status = cli_usage_error("libs", "libs: --format=cyclonedx and the metrics options exclude each other");
 	if (status < 0) {
 		nsel = columns(lo, selected);
 		status = nsel < 0 ? CLI_EXIT_USAGE : run(lo, argv + optind, argc - optind, selected, nsel);

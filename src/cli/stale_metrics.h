@@ -14,13 +14,13 @@
  * server memory for weeks.  So each grouped metric has at most
  * STALE_METRICS_MAX_SERIES series, those with the most processes (ties by
  * labels); the rest are summed into one more series, labelled
- * overflow="true" with its other labels empty.  Grouping is by hash.
+ * overflow="true" with its other labels empty.  Grouping is by hash
+ * (openmetrics.h, shared with `libs --openmetrics`).
  *
  * Label values are escaped (escape_flags, as everywhere) and then quoted
- * for OpenMetrics ('\\' and '"' get a backslash; newlines are already
- * \x0a).  No address and no path is ever written: only counts, unit names
- * and verdicts, which is why the file may be readable by everyone (0644,
- * less the umask) where other output files are 0600.
+ * for OpenMetrics.  No address and no path is ever written: only counts,
+ * unit names and verdicts, which is why the file may be readable by
+ * everyone (0644, less the umask) where other output files are 0600.
  *
  * With path, the document is built in memory and written through safewrite's
  * atomic mode: a scrape sees the previous document or this one, whole.
@@ -30,10 +30,11 @@
 
 #include <stdio.h>
 
+#include "cli/openmetrics.h"
 #include "cli/procscan.h"
 #include "core/stale/stale_report.h"
 
-#define STALE_METRICS_MAX_SERIES 1000
+#define STALE_METRICS_MAX_SERIES OM_MAX_SERIES
 
 /* The document, to out.  0, or -1 when out of memory or out failed. */
 int stale_metrics_write(FILE *out, const struct ms_stale_report *r, const struct procscan *ps,

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "cli/stale_metrics.h"
+#include "testutil.h"
 
 #define UNIT_METRIC "mapscope_stale_unit_processes{"
 #define HOST ",container=\"\"}"
@@ -59,15 +60,6 @@ static char *render(const struct ms_stale_report *r)
 	return doc;
 }
 
-static size_t count_lines(const char *doc, const char *prefix)
-{
-	size_t n = 0;
-
-	for (const char *line = doc; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
-		n += !strncmp(line, prefix, strlen(prefix));
-	return n;
-}
-
 /* Units 0..1199: unit k has one process, and units 0..9 have ten more each. */
 static const char *many_name(size_t i)
 {
@@ -85,7 +77,7 @@ static void test_bounded_series(void **state)
 	(void)state;
 	build(&r, 1200 + 100, many_name);
 	doc = render(&r);
-	assert_int_equal(count_lines(doc, UNIT_METRIC), STALE_METRICS_MAX_SERIES + 1);
+	assert_int_equal(tu_count_lines(doc, UNIT_METRIC), STALE_METRICS_MAX_SERIES + 1);
 	/* The biggest first: units 0..9 with 11 processes each are kept. */
 	assert_non_null(strstr(doc, UNIT_METRIC "unit=\"u0000.service\"" HOST " 11\n"));
 	assert_non_null(strstr(doc, UNIT_METRIC "unit=\"u0009.service\"" HOST " 11\n"));
@@ -113,9 +105,9 @@ static void test_hostile_unit_name_quoted(void **state)
 	build(&r, 2, hostile_name);
 	doc = render(&r);
 	/* One "# EOF", at the end; the newline never reaches the document raw. */
-	assert_int_equal(count_lines(doc, "# EOF"), 1);
+	assert_int_equal(tu_count_lines(doc, "# EOF"), 1);
 	assert_string_equal(doc + strlen(doc) - 6, "# EOF\n");
-	assert_int_equal(count_lines(doc, UNIT_METRIC), 2);
+	assert_int_equal(tu_count_lines(doc, UNIT_METRIC), 2);
 	assert_non_null(strstr(doc, "unit=\"a\\\"b\\\\"));
 	free(doc);
 	ms_stale_report_free(&r);
@@ -189,8 +181,8 @@ static void test_timestamp_then_eof(void **state)
 	assert_non_null(strstr(line + 1, "\n# EOF\n"));
 	assert_string_equal(doc + strlen(doc) - 6, "# EOF\n");
 	/* Nothing stale: no series, but the family is still declared. */
-	assert_int_equal(count_lines(doc, UNIT_METRIC), 0);
-	assert_int_equal(count_lines(doc, "# TYPE mapscope_stale_unit_processes gauge"), 1);
+	assert_int_equal(tu_count_lines(doc, UNIT_METRIC), 0);
+	assert_int_equal(tu_count_lines(doc, "# TYPE mapscope_stale_unit_processes gauge"), 1);
 	free(doc);
 	ms_stale_report_free(&r);
 }

@@ -247,6 +247,15 @@ out:
 	return value;
 }
 
+size_t tu_count_lines(const char *text, const char *prefix)
+{
+	size_t n = 0;
+
+	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+		n += !strncmp(line, prefix, strlen(prefix));
+	return n;
+}
+
 int tu_spit(const char *path, const char *text)
 {
 	FILE *fp = fopen(path, "w");

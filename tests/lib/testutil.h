@@ -67,6 +67,8 @@ char *tu_slurp(const char *path, size_t *len);
  * "# EOF", no such series.
  */
 long long tu_metric(const char *path, const char *series);
+/* How many lines of text start with prefix. */
+size_t tu_count_lines(const char *text, const char *prefix);
 /* Write text to path, created or truncated.  0 or -1. */
 int tu_spit(const char *path, const char *text);
 /*
