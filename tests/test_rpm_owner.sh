@@ -69,14 +69,7 @@ EOF
 		fail "rpmbuild $1-$2"
 	find "$tmp/top/RPMS" -name "$PKG-$1-$2.*.rpm"
 }
-# syslib SONAME FALLBACK: a library of the system python3 links with (not
-# built with the sanitizers, so python3 may load it), else one we built.
-syslib() {
-	for d in /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib; do
-		[ -r "$d/$1" ] && { echo "$d/$1"; return; }
-	done
-	echo "$TDIR/$2"
-}
+. "${srcdir:-.}/tests/syslib.sh"
 rpm1=$(build_rpm 1.0 1 "" "$(syslib libbz2.so.1.0 libstale-a.so)")
 rpm2=$(build_rpm 2.0 3 2 "$(syslib liblzma.so.5 libstale-b.so)")
 root=$tmp/root

@@ -22,9 +22,11 @@ fail() { echo "test_sbom: FAIL: $*"; exit 1; }
 
 [ -x $PY ] && $PY -c 'import jsonschema' 2>/dev/null || skip "needs python3-jsonschema (setup.sh installs it)"
 command -v dpkg-query >/dev/null 2>&1 || skip "needs dpkg (a deb component to expect)"
-LIBA=$TDIR/libstale-a.so
-LIBB=$TDIR/libstale-b.so
-[ -f "$LIBA" ] && [ -f "$LIBB" ] || fail "the test libraries are not built ($LIBA)"
+. "$SRC/tests/syslib.sh"
+# Copies python3 can load in any build: two different libraries.
+LIBA=$(syslib libbz2.so.1.0 libstale-a.so)
+LIBB=$(syslib liblzma.so.5 libstale-b.so)
+[ -f "$LIBA" ] && [ -f "$LIBB" ] || fail "no libraries to copy ($LIBA, $LIBB)"
 LIBZ=
 for f in /usr/lib/x86_64-linux-gnu/libz.so.1 /lib/x86_64-linux-gnu/libz.so.1 /usr/lib/aarch64-linux-gnu/libz.so.1; do
 	[ -f "$f" ] && LIBZ=$f && break
