@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#ifdef HAVE_LINUX_OPENAT2_H
+#include <linux/openat2.h>
+#endif
 
 #include "proc/fstype.h"
 #include "untrusted/untrusted_walk.h"
@@ -336,6 +340,43 @@ static int start(struct walk *w)
 	return 0;
 }
 
+#if defined(HAVE_LINUX_OPENAT2_H) && defined(SYS_openat2)
+/*
+ * name below dirfd as an O_PATH descriptor, only if it lies on dirfd's own
+ * mount: openat2 with RESOLVE_NO_XDEV (Linux 5.6, openat2(2): "pathname
+ * must be on the same mount as the directory referred to by dirfd";
+ * fs/namei.c handle_mounts turns any jump to another mount into EXDEV, the
+ * last component included, a mount on a file too).  The directory's mount
+ * was accepted when the walk entered it, so what opens here needs no mount
+ * ID read.  -EXDEV, or -ENOSYS where openat2 is missing or filtered: the
+ * caller takes the checked way.
+ */
+static int open_same_mount(int dirfd, const char *name)
+{
+	static int unavailable;
+	struct open_how how = { .flags = O_PATH | O_NOFOLLOW | O_CLOEXEC, .resolve = RESOLVE_NO_XDEV };
+	long fd;
+
+	if (unavailable)
+		return -ENOSYS;
+	fd = syscall(SYS_openat2, dirfd, name, &how, sizeof(how));
+	if (fd >= 0)
+		return (int)fd;
+	if (errno == ENOSYS || errno == EPERM || errno == EINVAL || errno == E2BIG) {
+		unavailable = 1;
+		return -ENOSYS;
+	}
+	return -errno;
+}
+#else
+static int open_same_mount(int dirfd, const char *name)
+{
+	(void)dirfd;
+	(void)name;
+	return -ENOSYS;
+}
+#endif
+
 /* One step from the current directory into comp (len bytes). */
 static int step(struct walk *w, const char *comp, size_t len, struct stat *st, uint64_t *mnt)
 {
@@ -355,12 +396,22 @@ static int step(struct walk *w, const char *comp, size_t len, struct stat *st, u
 		return refuse(w, -1, EREMOTE, MS_WALK_WHY_SERVED);
 	}
 	/* O_PATH: do_dentry_open (fs/open.c) returns before f_op->open, so no driver or FIFO is reached. */
+	fd = open_same_mount(w->dirs[w->depth], name);
+	if (fd >= 0) {
+		*mnt = w->mnts[w->depth];
+		w->cur[w->cur_len] = '\0';
+		goto known;
+	}
+	if (fd != -EXDEV && fd != -ENOSYS) {
+		w->cur[w->cur_len] = '\0';
+		return fd;
+	}
 	fd = openat(w->dirs[w->depth], name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		w->cur[w->cur_len] = '\0';
 		return -errno;
 	}
-	/* Second line: a mount made after the table was read. */
+	/* Second line: a mount made after the table was read, or a mount point the name crosses. */
 	if (ms_walk_mnt_id(fd, mnt) < 0) {
 		w->cur[w->cur_len] = '\0';
 		return refuse(w, fd, EIO, why_mnt_id);
@@ -370,6 +421,7 @@ static int step(struct walk *w, const char *comp, size_t len, struct stat *st, u
 		return refuse(w, fd, EREMOTE, MS_WALK_WHY_SERVED);
 	}
 	w->cur[w->cur_len] = '\0';
+known:
 	if (fstat(fd, st) < 0) {
 		int e = errno;
 

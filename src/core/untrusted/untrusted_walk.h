@@ -17,8 +17,11 @@
  * fuse_lookup, in uninterruptible sleep, until the daemon dies.
  *
  * Guarantees:
- *   - each component is opened with openat(dirfd, name, O_PATH | O_NOFOLLOW)
- *     from the directory before it; "." is skipped, ".." goes back up the
+ *   - each component is opened with O_PATH | O_NOFOLLOW from the directory
+ *     before it, first with openat2's RESOLVE_NO_XDEV (it opens only what
+ *     lies on that directory's own mount, so no mount ID need be read),
+ *     then, on EXDEV or without openat2, with openat and the mount checks
+ *     below; "." is skipped, ".." goes back up the
  *     directories this walk came through and never above the root;
  *   - a symlink is read with readlinkat(fd, "") (at most PATH_MAX bytes)
  *     and resolved here, inside the root (an absolute target restarts at
@@ -28,7 +31,7 @@
  *   - the walk never steps into a mount of a daemon-served type (fstype.h):
  *     before each step the path so far is checked against the refused mount
  *     points of the root's mount table (read once, by ms_walk_mounts_load);
- *     after each step the new descriptor's mount ID, read from
+ *     after each step that crossed a mount the new descriptor's mount ID, read from
  *     /proc/self/fdinfo/N, must be the parent's or a mount the table knows
  *     as kernel-served and mounted at exactly the path so far (mount IDs
  *     are reused once freed); an unknown ID, or one the table puts

@@ -32,6 +32,7 @@ struct fx {
 	struct ms_walk_root root;
 	struct stat file_st; /* of DIR/a/b/file */
 	char *mounted;       /* a tmpfs mounted by the test, or NULL */
+	char *bound;         /* a file bind-mounted over another, or NULL */
 };
 
 static char *at(struct fx *fx, const char *rel)
@@ -84,6 +85,10 @@ static int teardown(void **state)
 {
 	struct fx *fx = *state;
 
+	if (fx->bound) {
+		umount2(fx->bound, MNT_DETACH);
+		free(fx->bound);
+	}
 	if (fx->mounted) {
 		umount2(fx->mounted, MNT_DETACH);
 		free(fx->mounted);
@@ -383,6 +388,55 @@ static void test_unknown_mount_id(void **state)
 	free(path);
 }
 
+/*
+ * A mount made after the table was read on the last name of a path, a file
+ * bind-mounted over a file: the step that lands on it crosses a mount, so
+ * it is checked like a directory mount point (refused by a table that
+ * cannot know it), while a name beside it in the same directory needs no
+ * table at all.
+ */
+static void test_mount_on_last_name(void **state)
+{
+	struct fx *fx = *state;
+	struct ms_walk_mounts *before = table_with(""), *reread;
+	struct ms_walk_root root = { .fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), .mounts = before };
+	char *target = at(fx, "g"), *plain = at(fx, "a/b/file"), *src;
+	struct stat st, want;
+	const char *why = NULL;
+
+	assert_true(root.fd >= 0);
+	assert_int_equal(tu_spit(target, "under"), 0);
+	assert_int_equal(ms_walk_mounts_load(-1, &reread, NULL), 0);
+	mount_tmpfs(fx);
+	src = at(fx, "m/f");
+	assert_int_equal(stat(src, &want), 0);
+	if (mount(src, target, NULL, MS_BIND, NULL) < 0) {
+		free(src);
+		free(target);
+		free(plain);
+		close(root.fd);
+		ms_walk_mounts_free(before);
+		ms_walk_mounts_free(reread);
+		skip();
+	}
+	fx->bound = strdup(target);
+	assert_int_equal(walk(&root, target, 0, NULL, &why), EREMOTE);
+	assert_string_equal(why, MS_WALK_WHY_SERVED);
+	assert_int_equal(walk(&root, plain, 0, &st, NULL), 0);
+	assert_int_equal(st.st_ino, fx->file_st.st_ino);
+	/* A table read after the mount knows it: tmpfs, at exactly that path. */
+	root.mounts = reread;
+	assert_int_equal(walk(&root, target, 0, &st, NULL), 0);
+	assert_int_equal(st.st_ino, want.st_ino);
+	assert_int_equal(st.st_dev, want.st_dev);
+	close(root.fd);
+	ms_walk_mounts_free(before);
+	ms_walk_mounts_free(reread);
+	free(src);
+	free(target);
+	free(plain);
+}
+
 static void spit_at(struct fx *fx, const char *rel)
 {
 	char *p = at(fx, rel);
@@ -513,6 +567,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_root_dirs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_mount_point, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_mount_id, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mount_on_last_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_in_chroot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dircache, setup, teardown),
