@@ -176,16 +176,39 @@ static void count_stale(const struct ms_proclist *list, struct ms_procrow *row,
 	}
 }
 
-/* Walk row's mappings: count them, fingerprint its executable files. */
+struct tally {
+	struct ms_proclist_memo *now;
+	unsigned stale_filter;
+};
+
+/* One mapping of the count: its size, and its file in the fingerprint when stale would judge it. */
+static int tally_one(void *arg, struct ms_mapping *m)
+{
+	struct tally *t = arg;
+	struct ms_proclist_memo *now = t->now;
+
+	now->nmaps++;
+	now->mapped += ms_mapping_size(m);
+	if (ms_mapping_matches(m, t->stale_filter)) {
+		now->files++;
+		now->hash = fold(fold(fold(now->hash, m->start), m->inode),
+				 ((uint64_t)m->dev_major << 32) | m->dev_minor);
+	}
+	return 0;
+}
+
+/*
+ * Walk row's mappings: count them, fingerprint its executable files.  A
+ * walk of everything, so ms_maps_walk reads the text where it is cheaper
+ * than a query per mapping (maps.h): about 5x at 60,000 mappings.
+ */
 static int walk(const struct ms_proclist *list, struct ms_procrow *row, struct ms_stale_ctx *stale,
 		const struct ms_proclist_memo *was, struct ms_proclist_memo *now)
 {
-	unsigned stale_filter = ms_stale_filter(0);
-	struct ms_mapping m = { 0 };
+	struct tally tally = { .now = now, .stale_filter = ms_stale_filter(0) };
 	struct ms_proc *proc = NULL;
 	struct ms_maps *maps = NULL;
 	struct ms_error err;
-	uint64_t addr = 0;
 	int rc = ms_fleet_open_one(row->pid, list->backend, &proc, &maps, NULL, &err);
 
 	now->nmaps = 0;
@@ -196,24 +219,10 @@ static int walk(const struct ms_proclist *list, struct ms_procrow *row, struct m
 	if (rc == 0 && ms_proc_stat_at_open(proc)->start_time != row->start_time)
 		rc = MS_ERR_EXITED;
 	/* Counting needs ranges only: no d_path, no ELF header reads. */
-	if (rc == 0)
+	if (rc == 0) {
 		ms_maps_set_fields(maps, 0);
-	while (rc == 0) {
-		rc = ms_maps_next(maps, addr, 0, &m, &err);
-		if (rc < 0)
-			break;
-		now->nmaps++;
-		now->mapped += ms_mapping_size(&m);
-		if (ms_mapping_matches(&m, stale_filter)) {
-			now->files++;
-			now->hash = fold(fold(fold(now->hash, m.start), m.inode),
-					 ((uint64_t)m.dev_major << 32) | m.dev_minor);
-		}
-		addr = m.end;
-		ms_mapping_reset(&m);
+		rc = ms_maps_walk(maps, 0, 0, tally_one, &tally, &err);
 	}
-	if (rc == MS_END)
-		rc = 0;
 	if (rc == 0 && stale)
 		count_stale(list, row, stale, maps, was, now);
 	if (rc == 0 && stale) {
