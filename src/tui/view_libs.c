@@ -22,6 +22,8 @@ struct libs_view {
 	struct tui_view base;
 	struct tui_libview lv;
 	struct tui_libfeed feed;
+	unsigned have;   /* MS_LIBTABLE_* the shown table was walked with */
+	unsigned forced; /* what the last walk forced by a column change asked for */
 	size_t widest;
 };
 
@@ -74,8 +76,28 @@ static void libs_walk(struct tui_app *app, struct libs_view *s, bool whole)
 		tui_message(app, "%s", err.msg);
 		return;
 	}
-	if (done && tui_libview_apply(&s->lv, done) < 0)
+	if (!done)
+		return;
+	s->have = s->feed.what;
+	if (tui_libview_apply(&s->lv, done) < 0)
 		tui_message(app, "libraries view: out of memory");
+}
+
+/*
+ * A column chosen since the shown table was walked (C: RSS, SONAME,
+ * BUILDID) is filled by a whole walk now, not blank until the next one
+ * ends; at most one such walk per set of columns, so a walk that fails is
+ * not retried at every tick.
+ */
+static void libs_follow_columns(struct tui_app *app, struct libs_view *s)
+{
+	unsigned want = libs_wanted(app) | MS_LIBTABLE_PROCS;
+
+	if (!s->feed.walks || !(want & ~s->have) || want == s->forced)
+		return;
+	s->forced = want;
+	tui_libfeed_restart(&s->feed);
+	libs_walk(app, s, true);
 }
 
 static unsigned libs_tick(struct tui_app *app, struct tui_view *v, bool timer)
@@ -83,6 +105,7 @@ static unsigned libs_tick(struct tui_app *app, struct tui_view *v, bool timer)
 	struct libs_view *s = lv_of(v);
 
 	tui_libview_set_height(&s->lv, (size_t)tui_body_lines(LINES));
+	libs_follow_columns(app, s);
 	if (timer || !s->feed.walks)
 		libs_walk(app, s, !s->feed.walks);
 	return TUI_F_REDRAW;

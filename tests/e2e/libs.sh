@@ -117,6 +117,24 @@ wait_for "the libraries view again" shows "mapscope | libraries: "
 screen -e | grep -F "$LIB" | grep -q '7m' || fail "the kept copy is no longer selected"
 pass "Esc and q come back to the same row at each level"
 
+# A column chosen with C is filled at once, not at the next walk: with the
+# refresh paused (Space) no timed walk comes, yet SONAME shows the kept
+# copy's libstale.so.1, as `mapscope libs -o SONAME` says.
+want=$(XDG_CONFIG_HOME="$TMP/config" "$BIN" libs -r -n -o SONAME,NAME libms-libsview.so |
+	awk -v n="$LIB" '$2 == n { print $1; exit }')
+[ "$want" = libstale.so.1 ] || fail "libs gives the kept copy the SONAME '$want'"
+screen | sed -n 2p | grep -q SONAME && fail "SONAME shows before it was chosen"
+keys Space
+wait_for "the refresh paused" shows "[paused]"
+keys C
+wait_for "the chooser" shows "columns of the libraries view"
+chooser_toggle SONAME
+keys Escape
+wait_for "the libraries view with SONAME" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n 2p | grep -q ' SONAME '"
+wait_for "the kept copy's SONAME $want" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -F '$LIB' | grep -qF ' $want '"
+pass "C adds SONAME, filled while the refresh is paused: $want"
+keys Space
+
 keys q
 wait_for "the process list again" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q 'libraries:'"
 pass "q leaves the libraries view for the process list"
