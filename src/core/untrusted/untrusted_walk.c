@@ -349,7 +349,7 @@ static int start(struct walk *w)
  * last component included, a mount on a file too).  The directory's mount
  * was accepted when the walk entered it, so what opens here needs no mount
  * ID read.  -EXDEV, or -ENOSYS where openat2 is missing or filtered: the
- * caller takes the checked way.
+ * caller takes the checked way, as for any error but a missing name.
  */
 static int open_same_mount(int dirfd, const char *name)
 {
@@ -402,7 +402,8 @@ static int step(struct walk *w, const char *comp, size_t len, struct stat *st, u
 		w->cur[w->cur_len] = '\0';
 		goto known;
 	}
-	if (fd != -EXDEV && fd != -ENOSYS) {
+	/* A missing name is missing either way; anything else (EXDEV, a filter's errno) is asked again. */
+	if (fd == -ENOENT || fd == -ENOTDIR) {
 		w->cur[w->cur_len] = '\0';
 		return fd;
 	}

@@ -5,7 +5,8 @@
  * leaves it, the no-symlink and root-owned-directory flags refuse what
  * they say, a refused mount point in the mount table stops the walk before
  * it steps there, and a mount the table does not know (seen by its mount
- * ID in fdinfo) is refused.  The mount tests need root (mount(2)).
+ * ID in fdinfo) is refused, on a directory or on the last name, whether
+ * openat2 is there or not.  The mount tests need root (mount(2)).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,8 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -437,6 +442,72 @@ static void test_mount_on_last_name(void **state)
 	free(plain);
 }
 
+#ifdef SYS_openat2
+/* Make openat2 fail with err in this process (a container's seccomp profile does the like). */
+static int refuse_openat2(int err)
+{
+	struct sock_filter prog[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog fprog = { .len = sizeof(prog) / sizeof(prog[0]), .filter = prog };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0);
+}
+#endif
+
+/*
+ * Where openat2 is missing (ENOSYS) or filtered (EPERM, or EACCES, which
+ * it shares with a real refusal), the walk takes the checked way for every
+ * step: the same answers, a refused mount point still refused.  Run in a
+ * child, which the filter stays with; its exit status is the first check
+ * that failed.
+ */
+static void test_without_openat2(void **state)
+{
+#ifdef SYS_openat2
+	static const int errs[] = { ENOSYS, EPERM, EACCES };
+	struct fx *fx = *state;
+	struct ms_walk_mounts *m = table_with("999999 1 0:999 / /a/b rw - fuse.evil evil rw\n");
+	struct ms_walk_root refusing = { .fd = fx->rootfd, .mounts = m };
+
+	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+		int status = -1;
+		pid_t pid = fork();
+
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			struct stat st;
+
+			if (refuse_openat2(errs[i]) < 0)
+				_exit(90);
+			if (walk(&fx->root, "/a/b/file", 0, &st, NULL) != 0)
+				_exit(1);
+			if (st.st_ino != fx->file_st.st_ino || st.st_dev != fx->file_st.st_dev)
+				_exit(2);
+			if (walk(&fx->root, "/a/nope", 0, NULL, NULL) != ENOENT)
+				_exit(3);
+			if (walk(&refusing, "/a/b/file", 0, NULL, NULL) != EREMOTE)
+				_exit(4);
+			_exit(0);
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 90)
+			skip();
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	ms_walk_mounts_free(m);
+#else
+	(void)state;
+	skip();
+#endif
+}
+
 static void spit_at(struct fx *fx, const char *rel)
 {
 	char *p = at(fx, rel);
@@ -568,6 +639,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refused_mount_point, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_mount_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mount_on_last_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_without_openat2, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_in_chroot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dircache, setup, teardown),
