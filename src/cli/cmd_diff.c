@@ -161,7 +161,7 @@ static int load_side(const char *arg, const struct cli_opts *o, bool want_res,
 				mapcols_note_smaps(pid);
 		}
 		if (rc == 0 && mode->by_file)
-			rc = ms_snapshot_add_packages(snap, proc, &err);
+			rc = ms_snapshot_add_packages(snap, maps, &err);
 		ms_maps_close(maps);
 		ms_proc_close(proc);
 	} else {

@@ -98,7 +98,7 @@ static int take(struct ms_maps *maps, bool residency, bool packages, struct ms_s
 			mapcols_note_smaps(ms_proc_pid(ms_maps_proc(maps)));
 	}
 	if (rc == 0 && packages)
-		rc = ms_snapshot_add_packages(snap, ms_maps_proc(maps), &err);
+		rc = ms_snapshot_add_packages(snap, maps, &err);
 	/* Freeing twice is harmless: ms_snapshot_take leaves a failed one empty. */
 	if (rc < 0)
 		ms_snapshot_free(snap);

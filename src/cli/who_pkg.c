@@ -35,12 +35,12 @@ static int path_index(struct who_pkgs *wp, const char *name, size_t len, size_t 
 }
 
 int who_pkg_note(struct who_pkgs *wp, struct libscols_line *ln, const struct ms_proc *proc,
-		 const struct ms_mapping *m, bool other_root, enum ms_filecopy copy)
+		 const struct ms_mapping *m, bool no_lookup, enum ms_filecopy copy)
 {
 	const struct ms_proc_stat *st = ms_proc_stat_at_open(proc);
 	struct who_pkg_line *l;
 
-	if (other_root || !m->name || !m->name_len || m->name[0] != '/' || m->name_ambiguous)
+	if (no_lookup || !m->name || !m->name_len || m->name[0] != '/' || m->name_ambiguous)
 		return 0;
 	if (ms_grow((void **)&wp->lines, &wp->cap_lines, wp->nlines, sizeof(*wp->lines), 64) < 0)
 		return -1;

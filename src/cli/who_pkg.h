@@ -4,9 +4,11 @@
  * the lines name, rather than once per mapping.
  *
  * who_pkg_note remembers a line just added: its file's path as the kernel
- * names it, which copy it holds (filematch.h), and whether its process
- * lives under another root (then no package is asked: our databases do
- * not describe its files, and the cells stay empty, null in JSON).
+ * names it, which copy it holds (filematch.h), and whether its name may be
+ * looked up: not when its process lives under another root (our databases
+ * do not describe its files) nor when the name is not proven a path in our
+ * root (nameproof.h: a user's symlink on the way, another namespace's
+ * name); the cells then stay empty, null in JSON.
  * who_pkg_fill looks the paths up and sets the cells of the columns given
  * (a negative index: not selected).  VERSION is the installed version for
  * the current copy; for a replaced or deleted copy it is the version that
@@ -52,7 +54,7 @@ struct who_pkgs {
 
 /* 0 or -1 (out of memory). */
 int who_pkg_note(struct who_pkgs *wp, struct libscols_line *ln, const struct ms_proc *proc,
-		 const struct ms_mapping *m, bool other_root, enum ms_filecopy copy);
+		 const struct ms_mapping *m, bool no_lookup, enum ms_filecopy copy);
 /* 0, or -1 with err filled. */
 int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, int col_package, int col_version,
 		 struct ms_error *err);

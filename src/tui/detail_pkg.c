@@ -7,6 +7,7 @@
 
 #include "core/base/escape.h"
 #include "core/stale/ignore.h"
+#include "core/untrusted/nameproof.h"
 #include "tui/detail_pkg.h"
 
 void tui_detail_pkg_forget(struct tui_detail_pkg *dp)
@@ -44,8 +45,8 @@ static void describe(char *buf, size_t size, const struct ms_pkg *p, unsigned es
 	}
 }
 
-const char *tui_detail_pkg_line(struct tui_detail_pkg *dp, const struct ms_mapping *m, bool other_root,
-				unsigned escape_flags)
+const char *tui_detail_pkg_line(struct tui_detail_pkg *dp, const struct ms_mapping *m,
+				const struct ms_stale_result *verdict, bool other_root, unsigned escape_flags)
 {
 	struct ms_pkg pkg;
 	struct ms_error err;
@@ -53,7 +54,7 @@ const char *tui_detail_pkg_line(struct tui_detail_pkg *dp, const struct ms_mappi
 	size_t len;
 
 	if (!m || !ms_mapping_is_file_backed(m) || !m->name || m->name_len == 0 || m->name[0] != '/' ||
-	    m->name_ambiguous)
+	    m->name_ambiguous || !verdict)
 		return NULL;
 	if (same_file(dp, m))
 		return dp->line;
@@ -70,6 +71,10 @@ const char *tui_detail_pkg_line(struct tui_detail_pkg *dp, const struct ms_mappi
 	dp->known = true;
 	if (other_root) {
 		snprintf(dp->line, sizeof(dp->line), "not looked up: the process lives under another root");
+		return dp->line;
+	}
+	if (!verdict->path_ours) {
+		snprintf(dp->line, sizeof(dp->line), "not looked up: %s", MS_NAME_WHY_NOT_OURS);
 		return dp->line;
 	}
 	path = dp->name;

@@ -19,6 +19,7 @@
 
 #include "core/maps/mapping.h"
 #include "core/pkg/owner.h"
+#include "core/stale/stale.h"
 
 struct tui_detail_pkg {
 	bool known;
@@ -29,8 +30,14 @@ struct tui_detail_pkg {
 	char line[1700]; /* three escaped fields of at most 512 bytes, and words */
 };
 
-/* The line for m (NULL: none), escaped with escape_flags. */
-const char *tui_detail_pkg_line(struct tui_detail_pkg *dp, const struct ms_mapping *m, bool other_root,
+/*
+ * The line for m (NULL: none), escaped with escape_flags.  verdict: m's
+ * stale verdict (stale.h), whose proof of the name (path_ours) decides
+ * whether the name may be looked up at all; NULL (not judged yet): no
+ * line until it is.
+ */
+const char *tui_detail_pkg_line(struct tui_detail_pkg *dp, const struct ms_mapping *m,
+				const struct ms_stale_result *verdict, bool other_root,
 				unsigned escape_flags);
 void tui_detail_pkg_forget(struct tui_detail_pkg *dp);
 

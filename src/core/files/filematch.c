@@ -34,10 +34,21 @@ struct pattern {
 /* What one file's SONAME matched: a bit per pattern. */
 struct soname_slot {
 	bool used;
+	bool settled;     /* read, or its contents said no SONAME can be read */
+	bool failed;      /* not read (yet): every try so far failed */
+	unsigned long long tried_by; /* the process handle of the last failed try */
 	uint32_t dev_major, dev_minor;
 	uint64_t inode;
 	uint64_t matched;
 };
+
+/*
+ * One process's name for a file may not be a path here (nameproof.h) while
+ * another's is: a failed open is tried again through the next process that
+ * maps the file, once per process, so the first name seen never decides
+ * for all.  That costs at most one try per file a process maps, as the
+ * walk itself does.
+ */
 
 struct ms_filematch {
 	struct pattern patterns[MS_FILEMATCH_MAX];
@@ -49,7 +60,6 @@ struct ms_filematch {
 	unsigned long long root_serial; /* its process handle's; 0: none */
 	struct soname_slot *slots;      /* open addressing; nslots a power of two */
 	size_t nslots, nused;
-	size_t unknown;
 	size_t reads;
 	char unknown_why[160];
 	bool capped;
@@ -322,10 +332,14 @@ static bool slots_reserve(struct ms_filematch *fm)
 	return true;
 }
 
-static void soname_unknown(struct ms_filematch *fm, const char *why)
+/* A failed try at slot's file, by proc. */
+static void soname_unknown(struct ms_filematch *fm, struct soname_slot *slot, const struct ms_proc *proc,
+			   const char *why)
 {
-	if (!fm->unknown++)
+	if (!fm->unknown_why[0])
 		snprintf(fm->unknown_why, sizeof(fm->unknown_why), "%.*s", (int)sizeof(fm->unknown_why) - 1, why);
+	slot->failed = true;
+	slot->tried_by = ms_proc_serial(proc);
 }
 
 /* The root of proc, opened again only for another process handle. */
@@ -373,24 +387,27 @@ static int soname_matches(struct ms_filematch *fm, struct ms_maps *maps, const s
 	*matched = 0;
 	if (fm->nslots && (slot = slot_of(fm, m))->used) {
 		*matched = slot->matched;
-		return 0;
+		if (slot->settled || slot->tried_by == ms_proc_serial(ms_maps_proc(maps)))
+			return 0;
+	} else {
+		if (fm->nused >= MS_FILEMATCH_SONAME_FILES) {
+			fm->capped = true;
+			return 0;
+		}
+		if (!slots_reserve(fm))
+			return MS_ERR_NOMEM;
+		slot = slot_of(fm, m);
+		*slot = (struct soname_slot){ .used = true, .dev_major = m->dev_major, .dev_minor = m->dev_minor,
+					      .inode = m->inode };
+		fm->nused++;
 	}
-	if (fm->nused >= MS_FILEMATCH_SONAME_FILES) {
-		fm->capped = true;
-		return 0;
-	}
-	if (!slots_reserve(fm))
-		return MS_ERR_NOMEM;
-	slot = slot_of(fm, m);
-	*slot = (struct soname_slot){ true, m->dev_major, m->dev_minor, m->inode, 0 };
-	fm->nused++;
 	if (m->name_ambiguous || m->name_truncated || !m->name_len || m->name[0] != '/') {
-		soname_unknown(fm, "the name is not a path to look up");
+		soname_unknown(fm, slot, ms_maps_proc(maps), "the name is not a path to look up");
 		return 0;
 	}
 	root = root_for(fm, ms_maps_proc(maps));
 	if (root->fd < 0) {
-		soname_unknown(fm, "the process's root cannot be opened");
+		soname_unknown(fm, slot, ms_maps_proc(maps), "the process's root cannot be opened");
 		return 0;
 	}
 	fm->reads++;
@@ -398,13 +415,15 @@ static int soname_matches(struct ms_filematch *fm, struct ms_maps *maps, const s
 	if (fd == MS_ERR_NOMEM)
 		return fd;
 	if (fd < 0) {
-		soname_unknown(fm, why);
+		soname_unknown(fm, slot, ms_maps_proc(maps), why);
 		return 0;
 	}
 	rc = ms_soname_read_fd(fd, soname, &err);
 	close(fd);
+	slot->settled = true;
+	slot->failed = false;
 	if (rc < 0 && rc != MS_END)
-		soname_unknown(fm, err.msg);
+		soname_unknown(fm, slot, ms_maps_proc(maps), err.msg);
 	for (size_t i = 0; rc == 0 && i < fm->count; i++)
 		if (!fm->patterns[i].is_path && name_matches(&fm->patterns[i], soname, strlen(soname)))
 			slot->matched |= UINT64_C(1) << i;
@@ -458,21 +477,25 @@ int ms_filematch_test(struct ms_filematch *fm, struct ms_maps *maps, const struc
 }
 
 int ms_filematch_copy(struct ms_filematch *fm, struct ms_maps *maps, const struct ms_mapping *m,
-		      const struct ms_filematch_hit *hit, enum ms_filecopy *out)
+		      const struct ms_filematch_hit *hit, enum ms_filecopy *out, bool *name_ours)
 {
 	struct ms_stale_result verdict;
 	int rc;
 
-	*out = MS_FILECOPY_UNKNOWN;
-	if (hit->how == MS_FILEMATCH_FILE) {
-		*out = MS_FILECOPY_CURRENT;
+	*out = hit->how == MS_FILEMATCH_FILE ? MS_FILECOPY_CURRENT : MS_FILECOPY_UNKNOWN;
+	if (name_ours)
+		*name_ours = false;
+	if (hit->how == MS_FILEMATCH_FILE && (!name_ours || !maps))
 		return 0;
-	}
 	/* Without a context (our root cannot be opened) the copy stays unknown. */
 	if (!fm->stale && (rc = ms_stale_ctx_new(NULL, &fm->stale, NULL)) < 0)
 		return rc == MS_ERR_NOMEM ? rc : 0;
 	if ((rc = ms_stale_judge(fm->stale, maps, m, &verdict)) < 0)
 		return rc;
+	if (name_ours)
+		*name_ours = verdict.path_ours;
+	if (hit->how == MS_FILEMATCH_FILE)
+		return 0;
 	switch (verdict.verdict) {
 	case MS_STALE_OK: *out = MS_FILECOPY_CURRENT; break;
 	case MS_STALE_SAME_BUILD:
@@ -485,10 +508,14 @@ int ms_filematch_copy(struct ms_filematch *fm, struct ms_maps *maps, const struc
 
 size_t ms_filematch_soname_unknown(const struct ms_filematch *fm, const char **why)
 {
+	size_t unknown = 0;
+
+	for (size_t i = 0; i < fm->nslots; i++)
+		unknown += fm->slots[i].used && fm->slots[i].failed;
 	if (why)
 		*why = fm->capped ? "more files than are read in one run" :
-		       fm->unknown ? fm->unknown_why : NULL;
-	return fm->unknown + fm->capped;
+		       unknown ? fm->unknown_why : NULL;
+	return unknown + fm->capped;
 }
 
 size_t ms_filematch_soname_reads(const struct ms_filematch *fm)

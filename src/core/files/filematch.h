@@ -68,6 +68,7 @@
 #ifndef MAPSCOPE_FILEMATCH_H
 #define MAPSCOPE_FILEMATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/error.h"
@@ -111,9 +112,15 @@ int ms_filematch_add(struct ms_filematch *fm, const char *pattern, struct ms_err
 int ms_filematch_test(struct ms_filematch *fm, struct ms_maps *maps, const struct ms_mapping *m,
 		      struct ms_filematch_hit *hit);
 
-/* Which copy of its file m holds, for a hit of ms_filematch_test.  0 or MS_ERR_NOMEM. */
+/*
+ * Which copy of its file m holds, for a hit of ms_filematch_test.
+ * name_ours (may be NULL): whether m's name is proven a path in its
+ * process's root (stale.h, path_ours), so that a package may be asked for
+ * it; a match by device and inode says nothing of the name, so it is
+ * judged too (needs maps).  0 or MS_ERR_NOMEM.
+ */
 int ms_filematch_copy(struct ms_filematch *fm, struct ms_maps *maps, const struct ms_mapping *m,
-		      const struct ms_filematch_hit *hit, enum ms_filecopy *out);
+		      const struct ms_filematch_hit *hit, enum ms_filecopy *out, bool *name_ours);
 
 /* Files whose SONAME was wanted but not known; *why (may be NULL) the first reason, or NULL. */
 size_t ms_filematch_soname_unknown(const struct ms_filematch *fm, const char **why);

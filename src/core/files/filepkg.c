@@ -7,6 +7,7 @@
 #include "files/filepkg.h"
 #include "maps/ancestry.h"
 #include "stale/ignore.h"
+#include "untrusted/nameproof.h"
 
 static bool wanted(const struct ms_filerow *r)
 {
@@ -33,6 +34,10 @@ static size_t settle_unasked(struct ms_filemap *fm, size_t from, size_t end, boo
 		} else if (other_root) {
 			r->info.pkg_known = true;
 			r->info.pkg_why = "the process lives under another root";
+		} else if (!r->info.verdict_known || !r->info.verdict.path_ours) {
+			/* Only a name proven a path here may be looked up (nameproof.h). */
+			r->info.pkg_known = true;
+			r->info.pkg_why = MS_NAME_WHY_NOT_OURS;
 		} else {
 			n++;
 		}

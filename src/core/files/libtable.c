@@ -10,6 +10,7 @@
 #include "base/hash.h"
 #include "files/filematch.h"
 #include "files/libtable.h"
+#include "untrusted/nameproof.h"
 #include "files/libtable_res.h"
 #include "stale/ignore.h"
 #include "untrusted/lookup.h"
@@ -250,6 +251,7 @@ static int new_row(struct libtable_visit *v, const struct ms_stale_file *f, size
 	r->dev_minor = f->dev_minor;
 	r->inode = f->inode;
 	r->verdict = f->result.verdict;
+	r->path_ours = f->result.path_ours;
 	r->soname_rc = 1;
 	t->slots[slot] = ++t->count;
 	match = o->match ? ms_filematch_test(o->match, v->maps, &m, &hit) : 1;
@@ -271,6 +273,43 @@ static void note_mapping(struct ms_libtable_row *r, const struct libtable_visit 
 	r->map_proc = v->proc_index;
 	r->map_start = f->first_addr;
 	r->map_end = f->first_end;
+}
+
+/* The row takes f's name and verdict (a process in our root that names it better). */
+static int rename_row(struct ms_libtable_row *r, struct libtable_visit *v, const struct ms_stale_file *f)
+{
+	struct ms_mapping m = first_mapping(f);
+	char *name = malloc(f->name_len + 1), *why = strdup(f->result.why);
+
+	if (!name || !why) {
+		free(name);
+		free(why);
+		return -1;
+	}
+	memcpy(name, f->name, f->name_len);
+	name[f->name_len] = '\0';
+	free(r->name);
+	free(r->why);
+	r->name = name;
+	r->why = why;
+	r->name_len = f->name_len;
+	r->name_ambiguous = f->name_ambiguous;
+	r->verdict = f->result.verdict;
+	r->path_ours = f->result.path_ours;
+	note_mapping(r, v, f);
+	/* A SONAME the first name could not reach: once more, through this one. */
+	if (r->kept && r->path_ours && (v->t->opts.what & MS_LIBTABLE_SONAME) && r->soname_rc == MS_ERR_LIMIT) {
+		free(r->soname_why);
+		r->soname_why = NULL;
+		return read_soname(v, r, f, &m);
+	}
+	return 0;
+}
+
+/* Does f name r's file better than r's name: proven where r's is not, from our root? */
+static bool better_name(struct libtable_visit *v, const struct ms_libtable_row *r, const struct ms_stale_file *f)
+{
+	return r->host && !r->path_ours && f->result.path_ours && !visit_other_root(v);
 }
 
 /* The process maps f: its row (new or not), and the process among its uses. */
@@ -302,6 +341,8 @@ static int add_file(struct libtable_visit *v, const struct ms_stale_file *f, str
 	/* One file under two names is two files of the scan, one use here. */
 	if (r->nuses && r->uses[r->nuses - 1].proc == v->proc_index) {
 		r->uses[r->nuses - 1].mappings += f->mappings;
+		if (better_name(v, r, f) && rename_row(r, v, f) < 0)
+			return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
 		return 0;
 	}
 	if (ms_grow((void **)&r->uses, &r->uses_cap, r->nuses, sizeof(*r->uses), 4) < 0)
@@ -310,21 +351,12 @@ static int add_file(struct libtable_visit *v, const struct ms_stale_file *f, str
 	*u = (struct ms_libtable_use){ .proc = v->proc_index, .mappings = f->mappings };
 	if (r->nuses == 1)
 		note_mapping(r, v, f);
-	if (r->host)
+	if (r->host && (r->path_ours || !f->result.path_ours))
 		return 0;
 	if (!visit_other_root(v)) {
-		char *name = r->nuses > 1 ? malloc(f->name_len + 1) : NULL;
-
-		/* The first name seen from our root: the one our package databases know. */
-		if (name) {
-			memcpy(name, f->name, f->name_len);
-			name[f->name_len] = '\0';
-			free(r->name);
-			r->name = name;
-			r->name_len = f->name_len;
-			r->name_ambiguous = f->name_ambiguous;
-			note_mapping(r, v, f);
-		}
+		/* The first name seen from our root, proven if any is: the one our package databases know. */
+		if ((r->nuses > 1 || (r->host && !r->path_ours)) && rename_row(r, v, f) < 0)
+			return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
 		r->host = true;
 	} else if (r->nuses == 1) {
 		r->where_proc = v->proc_index;
@@ -365,7 +397,7 @@ int ms_libtable_add(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_p
 
 static bool wants_package(const struct ms_libtable_row *r)
 {
-	return r->kept && r->host && !r->name_ambiguous && r->name[0] == '/';
+	return r->kept && r->host && r->path_ours && !r->name_ambiguous && r->name[0] == '/';
 }
 
 /* found[] (one per row that wants a package, in order): old copies get the version that ran. */
@@ -438,8 +470,9 @@ int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char 
 		n += wants_package(r);
 		if (r->kept && !wants_package(r)) {
 			r->pkg_known = true;
-			r->pkg_why = r->host ? "the name is not a path to look up"
-					     : "the processes live under another root";
+			r->pkg_why = !r->host ? "the processes live under another root"
+				     : !r->path_ours && r->name[0] == '/' && !r->name_ambiguous ? MS_NAME_WHY_NOT_OURS
+				     : "the name is not a path to look up";
 		}
 	}
 	if (!n)

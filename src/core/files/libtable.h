@@ -11,7 +11,10 @@
  * (device, inode), found by hash.  So a replaced file's old copy and the
  * new one are two rows, and one file seen under two names (a hard link, a
  * renamed path, a bind mount) is one row, under the first name seen from a
- * process in our root (else the first name seen).  A row keeps the
+ * process in our root that is proven a path to it (nameproof.h), else the
+ * first name seen.  A name that is not proven gets no package: a user's
+ * name for root's file (through their own mount namespace or a symlink
+ * they planted) never labels the row.  A row keeps the
  * processes that map it (uses: the process, its mappings of the file, their
  * RSS and PSS); processes are recorded once each (procs: the PID; with
  * MS_LIBTABLE_PROCS the command name and where the process lives, a
@@ -37,7 +40,7 @@
  *     file system;
  *   - the package (ms_libtable_packages, after the walk): ONE lookup of
  *     every database (owner.h) for the distinct paths of the rows that a
- *     process in our root maps.  A row only processes under another root
+ *     process in our root maps under a proven name.  A row only processes under another root
  *     map gets none: pkg_why says so, and where says where it lives.
  * RSS (MS_LIBTABLE_RSS) and PSS (MS_LIBTABLE_PSS) are per process and
  * summed per row: one residency query (residency.h: PAGEMAP_SCAN, or
@@ -129,6 +132,13 @@ struct ms_libtable_row {
 	size_t where_proc;   /* !host: the first process that maps it (its container) */
 	enum ms_stale_verdict verdict;
 	char *why;           /* the verdict's one line */
+	/*
+	 * name is proven a path to the file (stale.h, path_ours).  A row
+	 * first seen under a name that is not takes the first proven name a
+	 * later process in our root gives it, with that process's verdict:
+	 * one user's name never decides for the processes that follow.
+	 */
+	bool path_ours;
 	char *soname;        /* NULL: none or unknown (soname_rc) */
 	int soname_rc;       /* 0, MS_END (none), an error (soname_why), or 1: not asked */
 	char *soname_why;

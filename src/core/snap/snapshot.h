@@ -205,14 +205,16 @@ int ms_snapshot_res_decode_one(json_t *m, const char *what, size_t index,
 			       struct ms_resinfo *out, struct ms_error *err);
 
 /*
- * The owner of every file mapping of snap (taken from proc) into
+ * The owner of every file mapping of snap (taken through maps) into
  * snap->pkgs, from the package databases (owner.h): the one place diff and
  * snapshot ask.  A process under another root than ours (a container, a
- * chroot; stale.h) is not asked about.  0, with snap->pkgs left NULL where
- * nothing was asked or there is no system database; MS_ERR_NOMEM.
+ * chroot; stale.h) is not asked about, nor is a name not proven a path in
+ * our root (nameproof.h: judged through maps, once per file).  0, with
+ * snap->pkgs left NULL where nothing was asked or there is no system
+ * database; MS_ERR_NOMEM.
  */
-int ms_snapshot_add_packages(struct ms_snapshot *snap, const struct ms_proc *proc,
-			     struct ms_error *err);
+struct ms_maps;
+int ms_snapshot_add_packages(struct ms_snapshot *snap, struct ms_maps *maps, struct ms_error *err);
 
 /* Packages in a document, as residency above: the root member and one mapping's keys. */
 json_t *ms_snapshot_pkg_meta(const struct ms_snapshot *snap);

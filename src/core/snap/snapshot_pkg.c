@@ -15,6 +15,7 @@
 #include "pkg/owner.h"
 #include "snap/snapshot.h"
 #include "stale/stale.h"
+#include "maps/maps.h"
 
 /* What package names and versions use (dpkg, rpm, Python), within our bound. */
 static const char pkg_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-~:^!";
@@ -71,7 +72,7 @@ static int running_versions(struct ms_owner *owner, const char *const *paths, co
 	return rc;
 }
 
-static int lookup(const struct ms_snapshot *snap, struct ms_pkg *out, bool *has_db,
+static int lookup(const struct ms_snapshot *snap, const bool *ours, struct ms_pkg *out, bool *has_db,
 		  struct ms_error *err)
 {
 	const struct ms_maplist *maps = &snap->maps;
@@ -85,7 +86,7 @@ static int lookup(const struct ms_snapshot *snap, struct ms_pkg *out, bool *has_
 
 	for (size_t i = 0; rc == 0 && i < maps->count; i++) {
 		const struct ms_mapping *m = &maps->items[i];
-		size_t len = is_file(m) ? ms_mapping_name_undeleted(m->name, m->name_len) : 0;
+		size_t len = is_file(m) && ours[i] ? ms_mapping_name_undeleted(m->name, m->name_len) : 0;
 
 		which[i] = SIZE_MAX;
 		if (!len)
@@ -137,32 +138,58 @@ static struct ms_snapshot_pkg keep(const struct ms_mapping *m, const struct ms_p
 	return k;
 }
 
-/* Our databases describe the files of a process under our root only. */
-static int under_other_root(const struct ms_proc *proc, bool *other, struct ms_error *err)
+/*
+ * Our databases describe the files of a process under our root only, and
+ * only by names proven paths to them (nameproof.h): ours[i] for each
+ * mapping, judged once per run of mappings of one file.  *other: the
+ * process lives under another root (nothing is looked up).
+ */
+static int proven_names(const struct ms_snapshot *snap, struct ms_maps *maps, bool *ours, bool *other,
+			struct ms_error *err)
 {
+	const struct ms_maplist *list = &snap->maps;
 	struct ms_stale_ctx *ctx = NULL;
+	struct ms_stale_result v;
 	int rc = ms_stale_ctx_new(NULL, &ctx, err);
 
-	*other = rc == 0 && ms_stale_ctx_other_root(ctx, proc);
+	*other = rc == 0 && ms_stale_ctx_other_root(ctx, ms_maps_proc(maps));
+	for (size_t i = 0; rc == 0 && !*other && i < list->count; i++) {
+		const struct ms_mapping *m = &list->items[i], *p = i ? &list->items[i - 1] : NULL;
+
+		if (!is_file(m))
+			continue;
+		if (p && is_file(p) && p->inode == m->inode && p->dev_major == m->dev_major &&
+		    p->dev_minor == m->dev_minor && p->name_len == m->name_len && !memcmp(p->name, m->name, m->name_len)) {
+			ours[i] = ours[i - 1];
+			continue;
+		}
+		if ((rc = ms_stale_judge(ctx, maps, m, &v)) < 0)
+			ms_error_set(err, rc, ENOMEM, "out of memory");
+		ours[i] = rc == 0 && v.path_ours;
+	}
 	ms_stale_ctx_free(ctx);
 	return rc;
 }
 
-int ms_snapshot_add_packages(struct ms_snapshot *snap, const struct ms_proc *proc,
-			     struct ms_error *err)
+int ms_snapshot_add_packages(struct ms_snapshot *snap, struct ms_maps *maps, struct ms_error *err)
 {
 	size_t count = snap->maps.count ? snap->maps.count : 1;
 	struct ms_pkg *found = NULL;
 	struct ms_snapshot_pkg *pkgs = NULL;
 	bool has_db = false, other = false;
-	int rc = under_other_root(proc, &other, err);
+	bool *ours = calloc(count, sizeof(*ours));
+	int rc = ours ? proven_names(snap, maps, ours, &other, err)
+		      : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 
-	if (rc < 0 || other)
+	if (rc < 0 || other) {
+		free(ours);
 		return rc;
+	}
 	found = calloc(count, sizeof(*found));
 	pkgs = calloc(count, sizeof(*pkgs));
-	rc = found && pkgs ? lookup(snap, found, &has_db, err)
+	rc = found && pkgs ? lookup(snap, ours, found, &has_db, err)
 			   : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	free(ours);
 	for (size_t i = 0; rc == 0 && has_db && i < snap->maps.count; i++)
 		pkgs[i] = keep(&snap->maps.items[i], &found[i]);
 	free(found);

@@ -306,7 +306,7 @@ int ms_snapshot_save(struct ms_maps *maps, const char *path,
 	rc = ms_snapshot_take(maps, &snap, err);
 	if (rc < 0)
 		return rc;
-	rc = ms_snapshot_add_packages(&snap, ms_maps_proc(maps), err);
+	rc = ms_snapshot_add_packages(&snap, maps, err);
 	if (rc == 0)
 		rc = ms_snapshot_write(&snap, path, opts, created, err);
 	ms_snapshot_free(&snap);

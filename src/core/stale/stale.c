@@ -15,6 +15,7 @@
 #include "stale/stale_group.h"
 #include "elf/lookup_buildid.h"
 #include "untrusted/lookup.h"
+#include "untrusted/nameproof.h"
 #include "untrusted/untrusted_walk.h"
 #include "base/grow.h"
 
@@ -132,6 +133,7 @@ static int verdict(struct ms_stale_result *out, enum ms_stale_verdict v, const c
 	va_list ap;
 
 	out->verdict = v;
+	out->path_ours = false;
 	/* Most verdicts are a fixed sentence, one per file of every process. */
 	if (!strchr(fmt, '%')) {
 		size_t n = strnlen(fmt, sizeof(out->why) - 1);
@@ -180,12 +182,6 @@ static const struct ms_mapping *with_build_id(struct subject *s)
 	return m;
 }
 
-static bool same_file(const struct ms_lookup *l, const struct ms_mapping *m)
-{
-	return l->err == 0 && l->inode == m->inode &&
-	       l->dev_major == m->dev_major && l->dev_minor == m->dev_minor;
-}
-
 /* A file other than the mapped one is at the path: replaced, same-build or unknown. */
 static int judge_other_file(const struct ms_lookup_root *root, const char *path, size_t len,
 			    struct ms_lookup *l, struct subject *s, bool marked_deleted,
@@ -203,8 +199,6 @@ static int judge_other_file(const struct ms_lookup_root *root, const char *path,
 	if (l->unreliable_fs && same_inode && !marked_deleted)
 		return verdict(out, MS_STALE_OK, "the path holds the mapped inode (%s device numbers differ by design)",
 			       l->unreliable_fs);
-	if (!S_ISREG(l->mode))
-		return verdict(out, MS_STALE_REPLACED, "the path now holds something that is not a regular file");
 	/* From here on the answer may turn on the mapping's build ID. */
 	m = with_build_id(s);
 	if (m->build_id_len > 0)
@@ -236,46 +230,77 @@ static int judge_other_file(const struct ms_lookup_root *root, const char *path,
 }
 
 /*
- * Judge m by its path under root.  *found (may be NULL) says whether the
- * path, less a " (deleted)" mark, names anything there.
+ * The kernel does not mark the mapped file deleted, yet the path holds
+ * another: a name from elsewhere, or a replacement made after the name was
+ * read.  The kernel's name now tells which: proven again with it, when it
+ * changed and the mapping is still the same file.
+ */
+static int prove_again(struct ms_stale_ctx *ctx, const struct ms_lookup_root *root, struct subject *s,
+		       struct ms_mapping *fresh, struct ms_name_proof *p)
+{
+	const struct ms_mapping *m = &s->m;
+
+	if (m->start >= m->end || ms_maps_at(s->maps, m->start, fresh, NULL) < 0)
+		return 0;
+	if (fresh->inode != m->inode || fresh->dev_major != m->dev_major || fresh->dev_minor != m->dev_minor ||
+	    !fresh->name || (fresh->name_len == m->name_len && !memcmp(fresh->name, m->name, m->name_len)))
+		return 0;
+	s->m.name = fresh->name;
+	s->m.name_len = fresh->name_len;
+	return ms_name_prove(ctx->cache, root, &s->m, p);
+}
+
+/*
+ * Judge m by its path under root, on the word of the name's proof
+ * (nameproof.h).  *found (may be NULL) says whether the path, less a
+ * " (deleted)" mark, names anything there.
  */
 static int judge_under(struct ms_stale_ctx *ctx, const struct ms_lookup_root *root,
 		       struct subject *s, struct ms_stale_result *out, bool *found)
 {
-	const struct ms_mapping *m = &s->m;
-	struct ms_lookup *full, *l;
-	size_t len;
-	bool marked;
+	struct ms_mapping fresh = { 0 };
+	char *name = s->m.name;
+	size_t name_len = s->m.name_len;
+	struct ms_name_proof p;
+	int rc;
 
 	if (found)
 		*found = false;
-	/* First the name as given: a file may really be called "x (deleted)". */
-	if (ms_lookup_path(ctx->cache, root, m->name, m->name_len, &full) < 0)
-		return MS_ERR_NOMEM;
-	if (same_file(full, m))
-		return verdict(out, MS_STALE_OK, "the path holds the mapped file");
-	len = ms_name_strip_deleted(m->name, m->name_len);
-	marked = len != m->name_len;
-	l = full;
-	if (marked) {
-		if (ms_lookup_path(ctx->cache, root, m->name, len, &l) < 0)
-			return MS_ERR_NOMEM;
-		if (same_file(l, m))
-			return verdict(out, MS_STALE_OK, "unlinked from one name, but the path links the mapped file again");
-	}
+	rc = ms_name_prove(ctx->cache, root, &s->m, &p);
+	if (rc == 0 && p.kind == MS_NAME_NOT_OURS && p.recheck)
+		rc = prove_again(ctx, root, s, &fresh, &p);
+	if (rc < 0)
+		goto out;
 	if (found)
-		*found = l->err != ENOENT && l->err != ENOTDIR;
-	/* Refused on purpose (a daemon-served mount on the way): what is there is not known. */
-	if (l->err && l->why)
-		return verdict(out, MS_STALE_UNKNOWN, "%s", l->why);
-	if (l->err == ENOENT || l->err == ENOTDIR) {
-		if (marked)
-			return verdict(out, MS_STALE_DELETED, "unlinked, and no file is at the path now");
-		return verdict(out, MS_STALE_UNKNOWN, "no file at the path, though the kernel does not mark it deleted");
+		*found = p.l && p.l->err != ENOENT && p.l->err != ENOTDIR;
+	switch (p.kind) {
+	case MS_NAME_SAME:
+		verdict(out, MS_STALE_OK, p.relinked ? "unlinked from one name, but the path links the mapped file again"
+						     : "the path holds the mapped file");
+		break;
+	case MS_NAME_GONE:
+		verdict(out, MS_STALE_DELETED, "unlinked, and no file is at the path now");
+		break;
+	case MS_NAME_NOT_OURS:
+		verdict(out, MS_STALE_UNKNOWN, "%s: %s", p.why, p.detail);
+		break;
+	case MS_NAME_UNKNOWN:
+		if (p.why)
+			verdict(out, MS_STALE_UNKNOWN, "%s", p.why);
+		else
+			verdict(out, MS_STALE_UNKNOWN, "cannot look the path up: %s", strerror(p.err));
+		break;
+	case MS_NAME_OTHER:
+	case MS_NAME_FUZZY:
+		judge_other_file(root, s->m.name, p.len, p.l, s, p.marked, out);
+		break;
 	}
-	if (l->err)
-		return verdict(out, MS_STALE_UNKNOWN, "cannot look the path up: %s", strerror(l->err));
-	return judge_other_file(root, m->name, len, l, s, marked, out);
+	out->path_ours = ms_name_is_path(p.kind);
+out:
+	s->m.name = name;
+	s->m.name_len = name_len;
+	ms_mapping_reset(&fresh);
+	return rc;
 }
 
 /*
@@ -310,6 +335,26 @@ bool ms_stale_ctx_other_root(struct ms_stale_ctx *ctx, const struct ms_proc *pro
 	return root->fd >= 0 && !root->ours;
 }
 
+/*
+ * Ignored by a rule, but a file still (under /tmp, say): whether its name
+ * is a path here is proven all the same, for the facts that rest on it (a
+ * venv's package).  Memory on no file system (device major 0) is not.
+ */
+static int ignored(struct ms_stale_ctx *ctx, const struct ms_proc *proc, const struct ms_mapping *m,
+		   const char *reason, struct ms_stale_result *out)
+{
+	const struct ms_lookup_root *root;
+	struct ms_name_proof p;
+
+	verdict(out, MS_STALE_IGNORED, "%s", reason);
+	if (m->dev_major == 0 || (root = root_for(ctx, proc, true))->fd < 0)
+		return 0;
+	if (ms_name_prove(ctx->cache, root, m, &p) < 0)
+		return MS_ERR_NOMEM;
+	out->path_ours = ms_name_is_path(p.kind);
+	return 0;
+}
+
 static int judge(struct ms_stale_ctx *ctx, struct subject *s, struct ms_stale_result *out)
 {
 	const struct ms_proc *proc = ms_maps_proc(s->maps);
@@ -328,7 +373,7 @@ static int judge(struct ms_stale_ctx *ctx, struct subject *s, struct ms_stale_re
 		return verdict(out, MS_STALE_IGNORED, "not a path on a filesystem");
 	reason = ms_ignore_match(ctx->ignore, m->name, m->name_len);
 	if (reason)
-		return verdict(out, MS_STALE_IGNORED, "%s", reason);
+		return ignored(ctx, proc, m, reason, out);
 	root = root_for(ctx, proc, false);
 	if (root->fd < 0)
 		return verdict(out, MS_STALE_UNKNOWN, "cannot open the process's root: %s",

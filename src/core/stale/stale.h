@@ -11,7 +11,9 @@
  *   - same-build: another file is at the path, with the mapping's GNU build
  *                 ID: a reinstall of identical code, no restart needed;
  *   - unknown:    mapscope cannot tell (no access to /proc/PID/root, a failed
- *                 lookup, a filesystem whose device numbers do not identify
+ *                 lookup, a name that is not a path in our root (nameproof.h:
+ *                 a user's symlink on the way, another namespace's name, a
+ *                 detached mount's "/"), a filesystem whose device numbers do not identify
  *                 files (btrfs subvolumes, overlayfs) and no build ID to
  *                 decide, a name longer than PATH_MAX);
  *   - ignored:    the ignore list (ignore.h) or the name says it is not a
@@ -90,6 +92,13 @@ enum ms_stale_verdict {
 struct ms_stale_result {
 	enum ms_stale_verdict verdict;
 	char why[MS_STALE_WHY_MAX]; /* one line; may quote an ignore rule's reason */
+	/*
+	 * The name is proven a path in the process's root (nameproof.h): only
+	 * then may a fact rest on what is at it (a package, the version that
+	 * runs).  False for unknown verdicts that say "not a path in our root",
+	 * refused or failed lookups, and ignored names.
+	 */
+	bool path_ours;
 };
 
 /*

@@ -156,7 +156,7 @@ static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *c
 
 static bool wants_package(const struct ms_stale_proc *p, const struct ms_stale_file *f)
 {
-	return !p->other_root && ms_stale_verdict_is_stale(f->result.verdict);
+	return !p->other_root && ms_stale_verdict_is_stale(f->result.verdict) && f->result.path_ours;
 }
 
 struct copy_ref {

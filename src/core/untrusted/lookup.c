@@ -308,7 +308,7 @@ static void stat_path(struct ms_lookup_cache *c, const struct ms_lookup_root *ro
 {
 	struct ms_walk_root wr = ms_lookup_walk_root(root);
 	struct stat st;
-	int fd = ms_walk_open(&wr, path, 0, &st, &l->why);
+	int fd = ms_walk_open(&wr, path, MS_LOOKUP_WALK_FLAGS, &st, &l->why);
 
 	if (fd < 0) {
 		l->err = -fd;
@@ -424,7 +424,7 @@ static int open_checked(const struct ms_lookup_root *root, const char *path,
 	struct ms_walk_root wr = ms_lookup_walk_root(root);
 	struct stat expect = { .st_dev = makedev(l->dev_major, l->dev_minor), .st_ino = (ino_t)l->inode };
 
-	return ms_walk_open_read(&wr, path, 0, &expect, root->race_fn ? race_point : NULL,
+	return ms_walk_open_read(&wr, path, MS_LOOKUP_WALK_FLAGS, &expect, root->race_fn ? race_point : NULL,
 				 (void *)root, NULL, why);
 }
 

@@ -103,6 +103,14 @@ struct ms_lookup_root {
 
 struct ms_lookup_cache;
 
+/*
+ * Lookups walk a mapping's name following only symlinks that root alone
+ * can have made (untrusted_walk.h, MS_WALK_ROOT_SYMLINKS): the kernel's
+ * names hold none, so a user's on the way means the name is not a path
+ * here (nameproof.h).
+ */
+#define MS_LOOKUP_WALK_FLAGS MS_WALK_ROOT_SYMLINKS
+
 int ms_lookup_cache_new(struct ms_lookup_cache **out, struct ms_error *err);
 void ms_lookup_cache_free(struct ms_lookup_cache *c);
 void ms_lookup_cache_forget(struct ms_lookup_cache *c);

@@ -18,6 +18,7 @@
 
 static const char why_no_table[] = "the mount table could not be read: nothing is known safe";
 static const char why_symlink[] = "a symlink on the path";
+const char ms_walk_why_user_link[] = "a symlink that a user can change is on the way";
 static const char why_dir_owner[] = "a directory on the path is not root's alone";
 static const char why_mnt_id[] = "the mount of a path component cannot be told";
 
@@ -309,6 +310,19 @@ static bool dir_is_roots(const struct stat *st)
 	return st->st_uid == 0 && (!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
 }
 
+/*
+ * A symlink only root can have made or can change: root's, in a directory
+ * that is root's alone.  A symlink's own mode means nothing (fs/namei.c
+ * never checks it), so its directory decides who may replace it; the
+ * directory is the walk's current one, on a mount already accepted.
+ */
+static bool link_is_roots(const struct walk *w, const struct stat *link)
+{
+	struct stat dir;
+
+	return link->st_uid == 0 && fstat(w->dirs[w->depth], &dir) == 0 && dir_is_roots(&dir);
+}
+
 /* The root itself: its mount known kernel-served, and root's when asked. */
 static int start(struct walk *w)
 {
@@ -525,6 +539,10 @@ static int walk(struct walk *w, const char *path, struct stat *st)
 			}
 			if (!*after && !(w->flags & MS_WALK_FOLLOW_LAST))
 				goto done;
+			if ((w->flags & MS_WALK_ROOT_SYMLINKS) && !link_is_roots(w, st)) {
+				rc = refuse(w, fd, ELOOP, MS_WALK_WHY_USER_LINK);
+				break;
+			}
 			if (++symlinks > MS_WALK_MAX_SYMLINKS) {
 				close(fd);
 				rc = -ELOOP;

@@ -62,7 +62,14 @@
  *     files); the file at the end is the caller's to check (its owner);
  *   - MS_WALK_FOLLOW_LAST: a symlink as the last component is followed;
  *     without it the descriptor of the symlink itself is returned (stale
- *     lookups: the kernel's name is the file's own, never a link's).
+ *     lookups: the kernel's name is the file's own, never a link's);
+ *   - MS_WALK_ROOT_SYMLINKS: a symlink is followed only when root owns it
+ *     and the directory it sits in is root's alone (as MS_WALK_ROOT_DIRS
+ *     checks a directory: only root can have put it there or change it,
+ *     e.g. a merged /usr's /lib -> usr/lib); any other refuses the walk
+ *     with -ELOOP and MS_WALK_WHY_USER_LINK (a mapping's name, lookup.h:
+ *     the kernel's names hold no symlink, so one on the way was planted
+ *     or the name is another namespace's).
  *
  * Errors are values: a negative errno, and *why set to a static sentence
  * when the walk refused on purpose (MS_WALK_WHY_SERVED for a daemon-served
@@ -80,6 +87,9 @@
 #include "base/error.h"
 
 #define MS_WALK_WHY_SERVED "the path crosses a daemon-served mount"
+/* One object, so a caller can tell this refusal by its address. */
+extern const char ms_walk_why_user_link[];
+#define MS_WALK_WHY_USER_LINK ms_walk_why_user_link
 
 #define MS_WALK_MAX_SYMLINKS 40
 #define MS_WALK_MAX_STEPS 4096
@@ -91,6 +101,7 @@ enum ms_walk_flags {
 	MS_WALK_NO_SYMLINKS = 1u << 0,
 	MS_WALK_ROOT_DIRS = 1u << 1,
 	MS_WALK_FOLLOW_LAST = 1u << 2,
+	MS_WALK_ROOT_SYMLINKS = 1u << 3,
 };
 
 /* The mount table of one root: refused mount points and mount IDs. */
