@@ -41,6 +41,7 @@ void ms_libtable_free(struct ms_libtable *t)
 		struct ms_libtable_row *r = &t->rows[i];
 
 		free(r->name);
+		free(r->alt_name);
 		free(r->why);
 		free(r->soname);
 		free(r->soname_why);
@@ -312,6 +313,30 @@ static bool better_name(struct libtable_visit *v, const struct ms_libtable_row *
 	return r->host && !r->path_ours && f->result.path_ours && !visit_other_root(v);
 }
 
+/* Is f another proven name, from our root, of a file whose name is proven: its first? */
+static bool another_name(struct libtable_visit *v, const struct ms_libtable_row *r, const struct ms_stale_file *f)
+{
+	size_t a = ms_name_strip_deleted(r->name, r->name_len), b = ms_name_strip_deleted(f->name, f->name_len);
+
+	return r->host && r->path_ours && !r->alt_name && f->result.path_ours && !f->name_ambiguous &&
+	       f->name_len && f->name[0] == '/' && (a != b || memcmp(r->name, f->name, a)) && !visit_other_root(v);
+}
+
+/* f's name for r's file, when it names it better or is its first other name.  0 or -1. */
+static int note_name(struct libtable_visit *v, struct ms_libtable_row *r, const struct ms_stale_file *f)
+{
+	if (better_name(v, r, f))
+		return rename_row(r, v, f);
+	if (!another_name(v, r, f))
+		return 0;
+	if (!(r->alt_name = malloc(f->name_len + 1)))
+		return -1;
+	memcpy(r->alt_name, f->name, f->name_len);
+	r->alt_name[f->name_len] = '\0';
+	r->alt_len = f->name_len;
+	return 0;
+}
+
 /* The process maps f: its row (new or not), and the process among its uses. */
 static int add_file(struct libtable_visit *v, const struct ms_stale_file *f, struct ms_error *err)
 {
@@ -341,7 +366,7 @@ static int add_file(struct libtable_visit *v, const struct ms_stale_file *f, str
 	/* One file under two names is two files of the scan, one use here. */
 	if (r->nuses && r->uses[r->nuses - 1].proc == v->proc_index) {
 		r->uses[r->nuses - 1].mappings += f->mappings;
-		if (better_name(v, r, f) && rename_row(r, v, f) < 0)
+		if (note_name(v, r, f) < 0)
 			return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
 		return 0;
 	}
@@ -352,7 +377,7 @@ static int add_file(struct libtable_visit *v, const struct ms_stale_file *f, str
 	if (r->nuses == 1)
 		note_mapping(r, v, f);
 	if (r->host && (r->path_ours || !f->result.path_ours))
-		return 0;
+		return note_name(v, r, f) < 0 ? ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory") : 0;
 	if (!visit_other_root(v)) {
 		/* The first name seen from our root, proven if any is: the one our package databases know. */
 		if ((r->nuses > 1 || (r->host && !r->path_ours)) && rename_row(r, v, f) < 0)
@@ -454,12 +479,32 @@ static int running_versions(struct ms_libtable *t, struct ms_owner *db, struct m
 	return rc;
 }
 
+/* Who can write the source of an answer: dpkg's and rpm's databases are root's; a RECORD may be a user's. */
+static int rank(const struct ms_pkg *p)
+{
+	if (!p->found)
+		return 0;
+	return p->source == MS_PKG_SOURCE_DPKG || p->source == MS_PKG_SOURCE_RPM ? 2 : 1;
+}
+
+/* The answer for a row from its name's (*p) and its other name's (alt): false on a conflict. */
+static bool settle(struct ms_pkg *p, const struct ms_pkg *alt)
+{
+	if (rank(alt) > rank(p)) {
+		*p = *alt;
+		return true;
+	}
+	return rank(alt) < rank(p) || !alt->found ||
+	       (alt->source == p->source && !strcmp(alt->name, p->name) && !strcmp(alt->version, p->version));
+}
+
 int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char **why,
 			 struct ms_error *err)
 {
 	const char **paths = NULL;
 	struct ms_pkg *found = NULL;
-	size_t *lens = NULL, n = 0, k = 0;
+	size_t *lens = NULL, n = 0, nalt = 0, k = 0;
+	bool *conflict = NULL;
 	int rc = 0;
 
 	if (why)
@@ -468,6 +513,7 @@ int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char 
 		struct ms_libtable_row *r = &t->rows[i];
 
 		n += wants_package(r);
+		nalt += wants_package(r) && r->alt_name;
 		if (r->kept && !wants_package(r)) {
 			r->pkg_known = true;
 			r->pkg_why = !r->host ? "the processes live under another root"
@@ -477,18 +523,36 @@ int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char 
 	}
 	if (!n)
 		return 0;
-	paths = calloc(n, sizeof(*paths));
-	lens = calloc(n, sizeof(*lens));
-	found = calloc(n, sizeof(*found));
-	if (!paths || !lens || !found)
+	paths = calloc(n + nalt, sizeof(*paths));
+	lens = calloc(n + nalt, sizeof(*lens));
+	found = calloc(n + nalt, sizeof(*found));
+	conflict = calloc(n, sizeof(*conflict));
+	if (!paths || !lens || !found || !conflict)
 		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
-	for (size_t i = 0; rc == 0 && i < t->count; i++)
-		if (wants_package(&t->rows[i])) {
-			paths[k] = t->rows[i].name;
-			lens[k++] = ms_name_strip_deleted(t->rows[i].name, t->rows[i].name_len);
+	/* Each row's name first, in row order; then the other names, in the same order. */
+	for (size_t i = 0, j = n; rc == 0 && i < t->count; i++) {
+		const struct ms_libtable_row *r = &t->rows[i];
+
+		if (!wants_package(r))
+			continue;
+		paths[k] = r->name;
+		lens[k++] = ms_name_strip_deleted(r->name, r->name_len);
+		if (r->alt_name) {
+			paths[j] = r->alt_name;
+			lens[j++] = ms_name_strip_deleted(r->alt_name, r->alt_len);
 		}
+	}
 	if (rc == 0 && db)
-		rc = ms_owner_find(db, paths, lens, n, found, err);
+		rc = ms_owner_find(db, paths, lens, n + nalt, found, err);
+	for (size_t i = 0, at = 0, j = n; rc == 0 && db && i < t->count; i++) {
+		const struct ms_libtable_row *r = &t->rows[i];
+
+		if (!wants_package(r))
+			continue;
+		if (r->alt_name)
+			conflict[at] = !settle(&found[at], &found[j++]);
+		at++;
+	}
 	if (rc == 0 && db)
 		rc = running_versions(t, db, found, n, err);
 	if (rc == 0 && why && !ms_owner_has_db(db))
@@ -499,6 +563,11 @@ int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char 
 		if (!wants_package(r))
 			continue;
 		r->pkg_known = true;
+		if (conflict[at]) {
+			r->pkg_why = MS_LIBTABLE_WHY_CONFLICT;
+			at++;
+			continue;
+		}
 		if (!found[at++].found)
 			continue;
 		r->pkg = malloc(sizeof(*r->pkg));
@@ -511,6 +580,7 @@ int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char 
 	free(paths);
 	free(lens);
 	free(found);
+	free(conflict);
 	return rc;
 }
 

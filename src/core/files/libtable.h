@@ -84,6 +84,7 @@
 #include "stale/stale.h"
 
 #define MS_LIBTABLE_ROWS_MAX (1u << 20)
+#define MS_LIBTABLE_WHY_CONFLICT "its names belong to different packages"
 /* SONAMEs read in one table's life (each a lookup and a few reads). */
 #define MS_LIBTABLE_SONAME_READS 8192u
 
@@ -139,6 +140,15 @@ struct ms_libtable_row {
 	 * one user's name never decides for the processes that follow.
 	 */
 	bool path_ours;
+	/*
+	 * Another proven name a process in our root gives the file (a hard
+	 * link, a bind mount), the first one seen, or NULL: its package is
+	 * asked too.  dpkg's and rpm's answers outrank a Python RECORD's
+	 * (a user can write those); two answers of one rank that differ are
+	 * a conflict, and the row then names no package (pkg_why says so).
+	 */
+	char *alt_name;
+	size_t alt_len;
 	char *soname;        /* NULL: none or unknown (soname_rc) */
 	int soname_rc;       /* 0, MS_END (none), an error (soname_why), or 1: not asked */
 	char *soname_why;
