@@ -76,6 +76,7 @@ CMOCKA_TESTS = \
 	tests/core/untrusted/test_stale_race \
 	tests/core/untrusted/test_fuse_lookup \
 	tests/core/untrusted/test_mapfiles \
+	tests/core/untrusted/test_confdir \
 	tests/core/elf/test_buildid \
 	tests/core/elf/test_elfcheck \
 	tests/core/elf/test_verdef \
