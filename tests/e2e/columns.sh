@@ -77,7 +77,7 @@ ln -s "$TMP/real-config" "$CFG"
 keys C
 wait_for "the chooser" shows "columns of the maps view"
 keys Space Down Space
-wait_for "the refusal" shows "config: a symbolic link;"
+wait_for "the refusal" shows "config: a symbolic link: not following"
 [ -L "$CFG" ] || fail "the symlink was replaced"
 grep -qx 'columns.maps = START-END,SIZE,RSS,PERMS,DEV,NAME' "$TMP/real-config" ||
 	fail "the file behind the symlink changed"
