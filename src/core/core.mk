@@ -36,6 +36,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/untrusted/lookup.c src/core/untrusted/lookup.h \
 	src/core/untrusted/mapfiles.c src/core/untrusted/mapfiles.h \
 	src/core/untrusted/nameproof.c src/core/untrusted/nameproof.h \
+	src/core/untrusted/confdir.c src/core/untrusted/confdir.h \
 	src/core/elf/buildid.c src/core/elf/buildid.h \
 	src/core/elf/lookup_buildid.c src/core/elf/lookup_buildid.h \
 	src/core/elf/elfdyn.c src/core/elf/elfdyn.h \

@@ -113,21 +113,24 @@ static void config_warn(void *ctx, unsigned line, const char *msg)
 
 static void load_config(struct tui_app *app)
 {
-	char path[4096];
+	struct ms_confdir *where = &app->settings_dir;
+	char shown[1024];
 	struct ms_error err;
-	struct config_source src = { app, NULL };
-	char *escaped;
-	int rc;
+	struct config_source src = { app, shown };
 
-	if (tui_settings_path(path, sizeof(path)) < 0)
+	if (ms_confdir_locate(where) < 0)
 		return;
 	/* Before the locale is looked at: ASCII escapes read anywhere. */
-	escaped = ms_escape_dup(path, strlen(path), MS_ESC_ASCII);
-	src.path = escaped ? escaped : "the settings file";
-	rc = tui_settings_load(&app->cfg, path, config_warn, &src, &err);
-	free(escaped);
-	if (rc == 0 ||
-	    err.sys_errno == ENOENT || err.sys_errno == ENOTDIR)
+	ms_confdir_shown(where, TUI_SETTINGS_FILE, shown, sizeof(shown));
+	if (tui_settings_load(&app->cfg, where, config_warn, &src, &err) == 0)
+		return;
+	if (where->foreign) {
+		/* Root under `sudo -E`: the user's folder is never touched. */
+		explorer_error("settings off: %s", err.msg);
+		tui_message(app, "settings off: %s", err.msg);
+		return;
+	}
+	if (err.sys_errno == ENOENT || err.sys_errno == ENOTDIR)
 		return;
 	explorer_error("%s; settings file ignored", err.msg);
 	if (!app->message[0])

@@ -1,17 +1,12 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/base/escape.h"
-#include "core/base/saferead.h"
-#include "core/base/safewrite.h"
 #include "tui/settings.h"
 
 #define LINE_MAX_BYTES 1024
@@ -245,13 +240,16 @@ unsigned tui_settings_parse(struct tui_settings *c, const char *text, size_t len
 	return bad;
 }
 
-int tui_settings_load(struct tui_settings *c, const char *path, tui_settings_warn_fn warn,
+int tui_settings_load(struct tui_settings *c, struct ms_confdir *where, tui_settings_warn_fn warn,
 		      void *ctx, struct ms_error *err)
 {
-	char *text;
+	char *text = NULL;
 	size_t len;
-	int rc = ms_read_regular(path, TUI_SETTINGS_MAX_BYTES, &text, &len, err);
+	int rc = ms_confdir_open(where, false, err);
 
+	if (rc == 0)
+		rc = ms_confdir_read(where, TUI_SETTINGS_FILE, TUI_SETTINGS_MAX_BYTES, &text, &len, err);
+	ms_confdir_close(where);
 	if (rc < 0)
 		return rc;
 	tui_settings_parse(c, text, len, warn, ctx);
@@ -295,77 +293,28 @@ static bool add_columns_line(const struct tui_settings *c, int v, char *out, siz
 	return true;
 }
 
-/*
- * The directory holding the file: made 0700 when missing (with its parent,
- * ~/.config), then a real directory of ours or root's that others cannot
- * write (group-writable only for our own group).
- */
-static int check_config_dir(const char *path, struct ms_error *err)
-{
-	char dir[4096], *up;
-	const char *slash = strrchr(path, '/');
-	struct stat st;
-	int fd;
-
-	if (!slash || slash == path || (size_t)(slash - path) >= sizeof(dir))
-		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "%s: not a usable settings path", path);
-	memcpy(dir, path, (size_t)(slash - path));
-	dir[slash - path] = '\0';
-	up = strrchr(dir, '/');
-	if (up && up != dir) {
-		*up = '\0';
-		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-			return ms_error_set(err, MS_ERR_IO, errno, "%s: cannot make the directory: %s", dir,
-					    strerror(errno));
-		*up = '/';
-	}
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-		return ms_error_set(err, MS_ERR_IO, errno, "%s: cannot make the directory: %s", dir,
-				    strerror(errno));
-	fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return ms_error_set(err, MS_ERR_IO, errno, "%s: %s", dir,
-				    errno == ELOOP || errno == ENOTDIR ? "not a directory (a symbolic link?)" :
-				    strerror(errno));
-	/* Group-writable only for the user's own group (a private group, umask 002). */
-	if (fstat(fd, &st) < 0 || (st.st_uid != geteuid() && st.st_uid != 0) ||
-	    (st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != getegid())) {
-		close(fd);
-		return ms_error_set(err, MS_ERR_NOACCESS, EPERM,
-				    "%s: another user's, or writable by others: settings not saved", dir);
-	}
-	close(fd);
-	return 0;
-}
-
-int tui_settings_save_columns(const struct tui_settings *c, const char *path,
+int tui_settings_save_columns(const struct tui_settings *c, struct ms_confdir *where,
 			      struct ms_error *err)
 {
-	const struct ms_safewrite_opts opts = { .atomic = true, .mode = 0600 };
 	char *old = NULL, *out;
 	size_t len = 0, at = 0, max = TUI_SETTINGS_MAX_BYTES;
 	bool written[TUI_CV_COUNT] = { false };
-	struct stat st;
-	int rc;
+	int rc = ms_confdir_open(where, true, err);
 
-	if ((rc = check_config_dir(path, err)) < 0)
+	if (rc == 0)
+		rc = ms_confdir_read(where, TUI_SETTINGS_FILE, max, &old, &len, err);
+	/* No file yet: the columns lines alone. */
+	if (rc < 0 && where->fd >= 0 && err->sys_errno == ENOENT)
+		rc = 0;
+	if (rc < 0) {
+		ms_confdir_close(where);
 		return rc;
-	if (lstat(path, &st) == 0) {
-		if (S_ISLNK(st.st_mode))
-			return ms_error_set(err, MS_ERR_IO, ELOOP,
-					    "%s: a symbolic link; columns not saved (edit the file it leads to)", path);
-		if (!S_ISREG(st.st_mode))
-			return ms_error_set(err, MS_ERR_IO, EISDIR, "%s: not a regular file; columns not saved",
-					    path);
-		if ((rc = ms_read_regular(path, max, &old, &len, err)) < 0)
-			return rc;
-	} else if (errno != ENOENT) {
-		return ms_error_set(err, MS_ERR_IO, errno, "%s: %s", path, strerror(errno));
 	}
 	out = malloc(max + 1);
 	if (!out) {
 		free(old);
-		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "%s: out of memory", path);
+		ms_confdir_close(where);
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	}
 	rc = 0;
 	for (size_t pos = 0; pos < len && rc == 0;) {
@@ -392,26 +341,15 @@ int tui_settings_save_columns(const struct tui_settings *c, const char *path,
 			rc = -1;
 	free(old);
 	if (rc < 0) {
-		free(out);
-		return ms_error_set(err, MS_ERR_LIMIT, EFBIG, "%s: would be over %u bytes; columns not saved",
-				    path, (unsigned)max);
+		char shown[MS_ERRMSG_MAX / 2];
+
+		ms_confdir_shown(where, TUI_SETTINGS_FILE, shown, sizeof(shown));
+		rc = ms_error_set(err, MS_ERR_LIMIT, EFBIG, "%s: would be over %u bytes", shown,
+				  (unsigned)max);
+	} else {
+		rc = ms_confdir_replace(where, TUI_SETTINGS_FILE, out, at, err);
 	}
-	rc = ms_safewrite_file(path, &opts, out, at, NULL, err);
 	free(out);
+	ms_confdir_close(where);
 	return rc;
-}
-
-int tui_settings_path(char *buf, size_t size)
-{
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-	int n;
-
-	if (xdg && xdg[0] == '/')
-		n = snprintf(buf, size, "%s/mapscope/config", xdg);
-	else if (home && home[0] == '/')
-		n = snprintf(buf, size, "%s/.config/mapscope/config", home);
-	else
-		return -1;
-	return n < 0 || (size_t)n >= size ? -1 : 0;
 }

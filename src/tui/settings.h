@@ -1,9 +1,10 @@
 /*
  * settings.h - the explorer's settings file, parsed without curses.
  *
- * The file is $XDG_CONFIG_HOME/mapscope/config, or ~/.config/mapscope/config
- * when XDG_CONFIG_HOME is unset or not absolute.  It holds `key = value`
- * lines; blank lines and lines starting with '#' are ignored.  Keys:
+ * The file is config in the folder confdir.h opens: $XDG_CONFIG_HOME/mapscope,
+ * or ~/.config/mapscope when XDG_CONFIG_HOME is unset or not absolute.  It
+ * holds `key = value` lines; blank lines and lines starting with '#' are
+ * ignored.  Keys:
  *   delay = SECONDS            refresh period, 0.1 to 3600
  *   filters = LETTERS          default kernel filters: r w x s f ("" none)
  *   color = yes|no             colours (NO_COLOR in the environment wins)
@@ -27,20 +28,19 @@
  *
  * Only tui_settings_save_columns writes the file, and only its columns.*
  * lines: every other line and comment stays as it was, and a view's line
- * is replaced where it stands (or appended).  It writes a regular file
- * only: a symbolic link at the path is refused (a dotfiles manager's link
- * is left alone; the chooser says so), and so is anything but a regular
- * file.  The directory must be a directory (not a link) owned by the user
- * (or root) that others cannot write (its group only if it is the user's
- * own); a missing one is made 0700.  The new
- * text goes to a temporary beside it, mode 0600, renamed over the file
- * (safewrite.h, atomic), never longer than TUI_SETTINGS_MAX_BYTES.
+ * is replaced where it stands (or appended).  The new text goes to a
+ * temporary beside it, mode 0600, renamed over the file (atomic), never
+ * longer than TUI_SETTINGS_MAX_BYTES.
  *
- * tui_settings_load reads the file through ms_read_regular (saferead.h):
- * only a regular file of at most TUI_SETTINGS_MAX_BYTES is read.  A FIFO,
- * device or directory at the path is never opened (so it cannot block the
- * explorer's start), and it, a larger file or an unreadable one is ignored
- * whole: the settings stay the defaults and the caller gets the reason.
+ * Both go through confdir.h, which follows nothing below XDG_CONFIG_HOME or
+ * HOME: a symbolic link as the folder, a level above it or the file is
+ * refused (a dotfiles manager's link is left alone; the message says so),
+ * and so is anything but a regular file, never opened (a FIFO cannot block
+ * the explorer's start), a file over TUI_SETTINGS_MAX_BYTES, and a level or
+ * file owned by anyone but the effective uid or root.  When XDG_CONFIG_HOME
+ * or HOME (whichever the folder is under) is another user's, as root's is
+ * under `sudo -E`, the settings are off: nothing under it is read or
+ * written, and where->foreign says so.
  */
 #ifndef MAPSCOPE_TUI_SETTINGS_H
 #define MAPSCOPE_TUI_SETTINGS_H
@@ -50,6 +50,7 @@
 
 #include "core/base/error.h"
 #include "core/maps/maps.h"
+#include "core/untrusted/confdir.h"
 #include "tui/columns.h"
 
 enum tui_color_role {
@@ -72,6 +73,8 @@ enum tui_color_role {
 unsigned tui_settings_hide_columns(unsigned hidden);
 
 #define TUI_SETTINGS_MAX_BYTES (64 * 1024)
+/* Its name in the folder. */
+#define TUI_SETTINGS_FILE "config"
 
 struct tui_settings {
 	double delay;
@@ -94,24 +97,24 @@ unsigned tui_settings_parse(struct tui_settings *c, const char *text, size_t len
 			  tui_settings_warn_fn warn, void *ctx);
 
 /*
- * Read the file at path and apply it to c (bad lines go to warn, as above).
- * 0, or a negative ms_errcode with err set when the file was not applied at
- * all: sys_errno ENOENT or ENOTDIR when there is none (no warning is due),
- * else why it was ignored, naming it.
+ * Read the file in the folder where (opened here, closed again) and apply
+ * it to c (bad lines go to warn, as above).  0, or a negative ms_errcode
+ * with err set when the file was not applied at all: where->foreign when
+ * the settings are off (err says whose the folder is); sys_errno ENOENT or
+ * ENOTDIR when there is none (no warning is due); else why it was ignored,
+ * naming the level or file.
  */
-int tui_settings_load(struct tui_settings *c, const char *path, tui_settings_warn_fn warn,
+int tui_settings_load(struct tui_settings *c, struct ms_confdir *where, tui_settings_warn_fn warn,
 		      void *ctx, struct ms_error *err);
 
 /*
  * Write c's columns.VIEW lines (the views whose colset is given) into the
- * file at path, as the header says.  0, or a negative ms_errcode with err
- * naming the file and why (sys_errno ELOOP: a symbolic link is there).
+ * file in where, making the missing levels below XDG_CONFIG_HOME or HOME
+ * (0700), as the header says.  0, or a negative ms_errcode with err naming
+ * the level or file and why (sys_errno ELOOP: a symbolic link is there),
+ * or where->foreign set: the settings are off.
  */
-int tui_settings_save_columns(const struct tui_settings *c, const char *path,
+int tui_settings_save_columns(const struct tui_settings *c, struct ms_confdir *where,
 			      struct ms_error *err);
-
-/* The file's path from XDG_CONFIG_HOME or HOME; -1 if neither is usable. */
-int tui_settings_path(char *buf, size_t size);
-
 
 #endif

@@ -102,6 +102,8 @@ struct tui_prompt {
 
 struct tui_app {
 	struct tui_settings cfg;
+	/* Where cfg came from, located once at start (foreign: the settings are off). */
+	struct ms_confdir settings_dir;
 	struct tui_view *top;
 	enum ms_backend backend;
 	unsigned escape_flags;

@@ -3,7 +3,8 @@
  * show, hide and reorder.  It edits app->cfg.cols[view] in place, so the
  * list shows the change as soon as the chooser closes (Esc, q).  Each
  * change is saved to the settings file at once
- * (tui_settings_save_columns), and the message line says where, or why not.
+ * (tui_settings_save_columns), and the message line says where, or why not;
+ * when the settings are off (another user's HOME) it lasts the session.
  */
 #include "config.h"
 
@@ -28,18 +29,23 @@ static struct columns_view *cv_of(struct tui_view *v)
 
 static void save(struct tui_app *app, struct columns_view *c)
 {
-	char path[4096];
+	struct ms_confdir *where = &app->settings_dir;
+	char shown[1024];
 	struct ms_error err;
 
-	if (tui_settings_path(path, sizeof(path)) < 0) {
-		tui_message(app, "columns not saved: neither XDG_CONFIG_HOME nor HOME is set");
+	app->cfg.cols[c->view].given = true;
+	if (!where->var) {
+		tui_message(app, "columns for this session only: neither XDG_CONFIG_HOME nor HOME is set");
 		return;
 	}
-	app->cfg.cols[c->view].given = true;
-	if (tui_settings_save_columns(&app->cfg, path, &err) < 0)
-		tui_message(app, "%s", err.msg);
-	else
-		tui_message(app, "columns saved to %s", path);
+	if (tui_settings_save_columns(&app->cfg, where, &err) == 0) {
+		ms_confdir_shown(where, TUI_SETTINGS_FILE, shown, sizeof(shown));
+		tui_message(app, "columns saved to %s", shown);
+	} else if (where->foreign) {
+		tui_message(app, "columns for this session only; settings off: %s", err.msg);
+	} else {
+		tui_message(app, "%s; columns not saved", err.msg);
+	}
 }
 
 static unsigned columns_handle(struct tui_app *app, struct tui_view *v, enum tui_action act)

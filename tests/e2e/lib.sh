@@ -113,16 +113,19 @@ start_stale_child() {
 	rm -f "$LIB"
 }
 
-# explore COLS ROWS PID: start mapscope --delay=0.2 PID in the tmux session
-# ms, a COLS x ROWS terminal; again: in the same pane, in place of the last,
+# in_pane COLS ROWS COMMAND: run the shell COMMAND in the tmux session ms, a
+# COLS x ROWS terminal; again: in the same pane, in place of the last,
 # resized (a new server in place of a killed one can race its exit).
-explore() {
+in_pane() {
 	if tmux -S "$SOCK" has-session -t ms 2>/dev/null; then
 		tmux -S "$SOCK" resize-window -t ms -x "$1" -y "$2" || fail "cannot resize the terminal"
-		tmux -S "$SOCK" respawn-pane -k -t ms "$BIN --delay=0.2 $3; sleep 60" ||
-			fail "cannot start mapscope again"
+		tmux -S "$SOCK" respawn-pane -k -t ms "$3" || fail "cannot start mapscope again"
 		return
 	fi
-	tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x "$1" -y "$2" \
-		"$BIN --delay=0.2 $3; sleep 60" || fail "cannot start tmux"
+	tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x "$1" -y "$2" "$3" || fail "cannot start tmux"
+}
+
+# explore COLS ROWS PID: start mapscope --delay=0.2 PID in_pane.
+explore() {
+	in_pane "$1" "$2" "$BIN --delay=0.2 $3; sleep 60"
 }

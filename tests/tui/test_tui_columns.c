@@ -296,6 +296,16 @@ static char *config_path(const char *dir)
 	return path;
 }
 
+/* The folder of config_path, under XDG_CONFIG_HOME = dir/cfg, which must exist. */
+static void config_where(struct ms_confdir *where, const char *dir)
+{
+	char *base = tu_join(dir, "cfg");
+
+	assert_int_equal(mkdir(base, 0700), 0);
+	assert_int_equal(ms_confdir_at(where, "XDG_CONFIG_HOME", base), 0);
+	free(base);
+}
+
 /* Save, load again: the same columns; comments and other keys kept, one line per view. */
 static void test_save_round_trip(void **state)
 {
@@ -303,30 +313,37 @@ static void test_save_round_trip(void **state)
 				  "\n# colours\ncolor.exec = blue\ncolumns.procs = USER,COMMAND\n";
 	char *path = config_path(*state), *text;
 	struct tui_settings c, back;
+	struct ms_confdir where;
 	struct ms_error err;
 	struct stat st;
 	size_t len;
 
-	/* Nothing there yet, not even the directories. */
+	/* Nothing there yet but XDG_CONFIG_HOME: the folder is made, 0700. */
+	config_where(&where, *state);
 	tui_settings_defaults(&c);
 	assert_int_equal(tui_colset_parse(&c.cols[TUI_CV_MAPS], TUI_CV_MAPS, "START-END,PERMS,NAME"), 0);
-	assert_int_equal(tui_settings_save_columns(&c, path, &err), 0);
+	assert_int_equal(tui_settings_save_columns(&c, &where, &err), 0);
+	assert_int_equal(where.fd, -1);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
 	text = tu_slurp(path, &len);
 	assert_string_equal(text, "columns.maps = START-END,PERMS,NAME\n");
 	free(text);
+	*strrchr(path, '/') = '\0';
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	strcat(path, "/config");
 
 	assert_int_equal(tu_spit(path, old), 0);
 	assert_int_equal(tui_colset_parse(&c.cols[TUI_CV_PROCS], TUI_CV_PROCS, "STALE,PID,COMMAND"), 0);
-	assert_int_equal(tui_settings_save_columns(&c, path, &err), 0);
+	assert_int_equal(tui_settings_save_columns(&c, &where, &err), 0);
 	text = tu_slurp(path, &len);
 	assert_string_equal(text, "# my settings\ndelay = 2\ncolumns.procs = STALE,PID,COMMAND\n"
 				  "\n# colours\ncolor.exec = blue\n"
 				  "columns.maps = START-END,PERMS,NAME\n");
 	free(text);
 	tui_settings_defaults(&back);
-	assert_int_equal(tui_settings_load(&back, path, NULL, NULL, &err), 0);
+	assert_int_equal(tui_settings_load(&back, &where, NULL, NULL, &err), 0);
 	assert_true(back.delay == 2);
 	assert_int_equal(back.colors[TUI_COLOR_EXEC], 4);
 	for (int v = 0; v < TUI_CV_COUNT; v++) {
@@ -337,35 +354,43 @@ static void test_save_round_trip(void **state)
 	free(path);
 }
 
-/* A symlink at the path is refused, and what it leads to is untouched. */
+/* A symlink at the path is refused, for reading and writing, and what it leads to is untouched. */
 static void test_save_refuses_symlink(void **state)
 {
 	char *path = config_path(*state), *target = tu_join(*state, "elsewhere"), *dir, *text;
-	struct tui_settings c;
+	struct tui_settings c, back;
+	struct ms_confdir where;
 	struct ms_error err;
 	struct stat st;
 	size_t len;
 
 	dir = strdup(path);
 	*strrchr(dir, '/') = '\0';
+	config_where(&where, *state);
 	assert_int_equal(tu_spit(target, "delay = 3\n"), 0);
 	tui_settings_defaults(&c);
 	c.cols[TUI_CV_PROCS].given = true;
 	/* Made by a first save of nothing in particular. */
-	assert_int_equal(tui_settings_save_columns(&c, path, &err), 0);
+	assert_int_equal(tui_settings_save_columns(&c, &where, &err), 0);
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(symlink(target, path), 0);
-	assert_true(tui_settings_save_columns(&c, path, &err) < 0);
+	assert_true(tui_settings_save_columns(&c, &where, &err) < 0);
 	assert_int_equal(err.sys_errno, ELOOP);
+	assert_non_null(strstr(err.msg, "config: a symbolic link"));
+	assert_false(where.foreign);
 	assert_int_equal(lstat(path, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
 	text = tu_slurp(target, &len);
 	assert_string_equal(text, "delay = 3\n");
 	free(text);
+	tui_settings_defaults(&back);
+	assert_true(tui_settings_load(&back, &where, NULL, NULL, &err) < 0);
+	assert_int_equal(err.sys_errno, ELOOP);
+	assert_true(back.delay == 1.0);
 	/* A directory others may write is refused too. */
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(chmod(dir, 0777), 0);
-	assert_true(tui_settings_save_columns(&c, path, &err) < 0);
+	assert_true(tui_settings_save_columns(&c, &where, &err) < 0);
 	assert_int_equal(lstat(path, &st), -1);
 	free(dir);
 	free(target);

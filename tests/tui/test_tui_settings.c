@@ -123,19 +123,25 @@ static void test_hostile_input(void **state)
 
 static void test_path(void **state)
 {
+	struct ms_confdir d;
 	char buf[256];
 
 	(void)state;
 	setenv("XDG_CONFIG_HOME", "/x/cfg", 1);
-	assert_int_equal(tui_settings_path(buf, sizeof(buf)), 0);
+	assert_int_equal(ms_confdir_locate(&d), 0);
+	ms_confdir_shown(&d, TUI_SETTINGS_FILE, buf, sizeof(buf));
 	assert_string_equal(buf, "/x/cfg/mapscope/config");
+	assert_string_equal(d.var, "XDG_CONFIG_HOME");
 	setenv("XDG_CONFIG_HOME", "relative", 1);
 	setenv("HOME", "/home/u", 1);
-	assert_int_equal(tui_settings_path(buf, sizeof(buf)), 0);
+	assert_int_equal(ms_confdir_locate(&d), 0);
+	ms_confdir_shown(&d, TUI_SETTINGS_FILE, buf, sizeof(buf));
 	assert_string_equal(buf, "/home/u/.config/mapscope/config");
+	assert_string_equal(d.var, "HOME");
 	unsetenv("XDG_CONFIG_HOME");
 	unsetenv("HOME");
-	assert_int_equal(tui_settings_path(buf, sizeof(buf)), -1);
+	assert_int_equal(ms_confdir_locate(&d), -1);
+	assert_int_equal(d.fd, -1);
 }
 
 /*
@@ -146,25 +152,30 @@ static void test_path(void **state)
 static void test_load_fifo_ignored(void **state)
 {
 	char dir[] = "/tmp/ms-settings-XXXXXX";
-	char path[64];
+	char path[96], folder[64];
 	struct tui_settings c, defaults;
+	struct ms_confdir where;
 	struct ms_error err = { 0 };
 	struct warnings w = { { 0 }, { 0 }, 0 };
 	FILE *f;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/config", dir);
+	snprintf(folder, sizeof(folder), "%s/mapscope", dir);
+	snprintf(path, sizeof(path), "%s/config", folder);
+	assert_int_equal(ms_confdir_at(&where, "XDG_CONFIG_HOME", dir), 0);
+	assert_int_equal(mkdir(folder, 0700), 0);
 	assert_int_equal(mkfifo(path, 0644), 0);
 	tui_settings_defaults(&c);
 	tui_settings_defaults(&defaults);
 	alarm(10);
-	assert_true(tui_settings_load(&c, path, record, &w, &err) < 0);
+	assert_true(tui_settings_load(&c, &where, record, &w, &err) < 0);
 	alarm(0);
 	assert_int_equal(err.sys_errno, ENXIO);
 	assert_non_null(strstr(err.msg, "config: a FIFO, not a regular file"));
 	assert_memory_equal(&c, &defaults, sizeof(c));
 	assert_int_equal(w.n, 0);
+	assert_int_equal(where.fd, -1);
 
 	/* The same path as a regular file is read and applied. */
 	unlink(path);
@@ -172,15 +183,17 @@ static void test_load_fifo_ignored(void **state)
 	assert_non_null(f);
 	fputs("delay = 2.5\nbogus\n", f);
 	fclose(f);
-	assert_int_equal(tui_settings_load(&c, path, record, &w, &err), 0);
+	assert_int_equal(tui_settings_load(&c, &where, record, &w, &err), 0);
 	assert_true(c.delay == 2.5);
 	assert_int_equal(w.n, 1);
 	assert_int_equal(w.lines[0], 2);
 
 	/* No file at all: ENOENT, for which the explorer warns nothing. */
 	unlink(path);
-	assert_true(tui_settings_load(&c, path, record, &w, &err) < 0);
+	assert_true(tui_settings_load(&c, &where, record, &w, &err) < 0);
 	assert_int_equal(err.sys_errno, ENOENT);
+	assert_false(where.foreign);
+	rmdir(folder);
 	rmdir(dir);
 }
 

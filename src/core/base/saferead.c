@@ -45,8 +45,9 @@ static int sys_failed(const char *shown, int e, struct ms_error *err)
  * The regular file behind an O_PATH descriptor, opened for reading, or a
  * negative ms_errcode.  O_NONBLOCK still matters for a regular file: an
  * open that would break another process's lease fails instead of waiting.
+ * With owners (uid_t)-1, any owner will do; else owners or root.
  */
-static int reopen_regular(int pathfd, const char *shown, struct ms_error *err)
+static int reopen_regular(int pathfd, const char *shown, uid_t owner, struct ms_error *err)
 {
 	char self[64];
 	struct stat st;
@@ -54,12 +55,22 @@ static int reopen_regular(int pathfd, const char *shown, struct ms_error *err)
 
 	if (fstat(pathfd, &st) < 0)
 		return sys_failed(shown, errno, err);
+	/* Only an O_PATH | O_NOFOLLOW open hands back a link's own descriptor. */
+	if (S_ISLNK(st.st_mode))
+		return failed(shown, MS_ERR_IO, ELOOP, "a symbolic link: not following it", err);
 	if (!S_ISREG(st.st_mode)) {
 		const char *kind = ms_file_kind(st.st_mode, &e);
 		char why[96];
 
 		snprintf(why, sizeof(why), "%s, not a regular file: not reading it", kind);
 		return failed(shown, MS_ERR_INVAL, e, why, err);
+	}
+	if (owner != (uid_t)-1 && st.st_uid != owner && st.st_uid != 0) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "owned by uid %u, neither uid %u nor root: not reading it",
+			 (unsigned)st.st_uid, (unsigned)owner);
+		return failed(shown, MS_ERR_NOACCESS, EPERM, why, err);
 	}
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", pathfd);
 	fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -145,36 +156,63 @@ int ms_open_regular(const char *path, struct ms_error *err)
 	if (!shown)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	pathfd = open(path, O_PATH | O_CLOEXEC);
-	fd = pathfd < 0 ? sys_failed(shown, errno, err) : reopen_regular(pathfd, shown, err);
+	fd = pathfd < 0 ? sys_failed(shown, errno, err) : reopen_regular(pathfd, shown, (uid_t)-1, err);
 	if (pathfd >= 0)
 		close(pathfd);
 	free(shown);
 	return fd;
 }
 
+/* The O_PATH descriptor pathfd (or -errno: the open's) read whole, then closed. */
+static int read_pathfd(int pathfd, uid_t owner, const char *shown, size_t max, char **text,
+		       size_t *len, struct ms_error *err)
+{
+	int fd = -1, rc;
+
+	*text = NULL;
+	*len = 0;
+	if (pathfd < 0)
+		return sys_failed(shown, -pathfd, err);
+	fd = reopen_regular(pathfd, shown, owner, err);
+	rc = fd < 0 ? fd : read_sized(fd, max, text, len, shown, err);
+	if (fd >= 0)
+		close(fd);
+	close(pathfd);
+	return rc;
+}
+
 int ms_read_regular(const char *path, size_t max, char **text, size_t *len,
 		    struct ms_error *err)
 {
 	char *shown = ms_escape_dup(path, strlen(path), MS_ESC_ASCII);
-	int pathfd, fd = -1, rc;
+	int pathfd, rc;
 
 	*text = NULL;
 	*len = 0;
 	if (!shown)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	pathfd = open(path, O_PATH | O_CLOEXEC);
-	if (pathfd < 0) {
-		rc = sys_failed(shown, errno, err);
+	rc = read_pathfd(pathfd < 0 ? -errno : pathfd, (uid_t)-1, shown, max, text, len, err);
+	free(shown);
+	return rc;
+}
+
+int ms_read_regular_owned(int dirfd, const char *name, uid_t owner, const char *path, size_t max,
+			  char **text, size_t *len, struct ms_error *err)
+{
+	char *shown = ms_escape_dup(path, strlen(path), MS_ESC_ASCII);
+	int pathfd, rc;
+
+	*text = NULL;
+	*len = 0;
+	if (!shown)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	if (!*name || strchr(name, '/')) {
+		rc = failed(shown, MS_ERR_INVAL, EINVAL, "not a plain directory entry", err);
 	} else {
-		fd = reopen_regular(pathfd, shown, err);
-		rc = fd < 0 ? fd : 0;
+		pathfd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		rc = read_pathfd(pathfd < 0 ? -errno : pathfd, owner, shown, max, text, len, err);
 	}
-	if (rc == 0)
-		rc = read_sized(fd, max, text, len, shown, err);
-	if (fd >= 0)
-		close(fd);
-	if (pathfd >= 0)
-		close(pathfd);
 	free(shown);
 	return rc;
 }

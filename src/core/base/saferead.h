@@ -43,6 +43,17 @@ int ms_read_regular(const char *path, size_t max, char **text, size_t *len,
 		    struct ms_error *err);
 
 /*
+ * Read the entry name (no slash) of dirfd (an O_PATH descriptor will do)
+ * whole, as ms_read_regular reads a path, except that nothing there is
+ * followed: a symbolic link is refused (MS_ERR_IO, sys_errno ELOOP), and
+ * so is a file owned by anyone but owner or root (MS_ERR_NOACCESS,
+ * sys_errno EPERM).  For a folder a caller walked to itself, one level at
+ * a time (confdir.h); path names the file in messages (escaped here).
+ */
+int ms_read_regular_owned(int dirfd, const char *name, uid_t owner, const char *path, size_t max,
+			  char **text, size_t *len, struct ms_error *err);
+
+/*
  * Open path as ms_read_regular does (O_PATH, a regular file, reopened
  * through /proc/self/fd, non-blocking) for a caller that reads it a piece
  * at a time into a buffer it reuses: a large file read whole into fresh

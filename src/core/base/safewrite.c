@@ -337,21 +337,26 @@ static int open_atomic(struct ms_safewrite *w, const struct ms_safewrite_opts *o
 	return rc;
 }
 
-int ms_safewrite_open(const char *path, const struct ms_safewrite_opts *opts,
-		      struct ms_safewrite *w, struct ms_error *err)
+/* w emptied, with path (escaped) for messages. */
+static int start(struct ms_safewrite *w, const char *path, struct ms_error *err)
 {
-	static const struct ms_safewrite_opts defaults = { 0 };
-	int rc;
-
 	memset(w, 0, sizeof(*w));
 	w->fd = -1;
 	w->dirfd = -1;
-	if (!opts)
-		opts = &defaults;
 	w->path = ms_escape_dup(path, strlen(path), MS_ESC_ASCII);
 	if (!w->path)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
-	rc = open_parent(w, path, err);
+	return 0;
+}
+
+/* Once w->dirfd and w->base are set (rc 0), or released with rc. */
+static int open_in_parent(struct ms_safewrite *w, int rc, const struct ms_safewrite_opts *opts,
+			  struct ms_error *err)
+{
+	static const struct ms_safewrite_opts defaults = { 0 };
+
+	if (!opts)
+		opts = &defaults;
 	if (rc == 0 && opts->atomic) {
 		rc = open_atomic(w, opts, err);
 		if (rc < 0)
@@ -372,6 +377,33 @@ int ms_safewrite_open(const char *path, const struct ms_safewrite_opts *opts,
 		return rc;
 	}
 	return 0;
+}
+
+int ms_safewrite_open(const char *path, const struct ms_safewrite_opts *opts,
+		      struct ms_safewrite *w, struct ms_error *err)
+{
+	int rc = start(w, path, err);
+
+	if (rc < 0)
+		return rc;
+	return open_in_parent(w, open_parent(w, path, err), opts, err);
+}
+
+int ms_safewrite_openat(int dirfd, const char *name, const char *path,
+			const struct ms_safewrite_opts *opts, struct ms_safewrite *w,
+			struct ms_error *err)
+{
+	int rc = start(w, path, err);
+
+	if (rc < 0)
+		return rc;
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		rc = fail(w, MS_ERR_INVAL, EINVAL, "not a plain directory entry", err);
+	else if (!(w->base = strdup(name)))
+		rc = fail(w, MS_ERR_NOMEM, ENOMEM, "cannot open", err);
+	else if ((w->dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0)) < 0)
+		rc = fail(w, MS_ERR_IO, errno, "cannot open its directory", err);
+	return open_in_parent(w, rc, opts, err);
 }
 
 int ms_write_all(int fd, const void *buf, size_t len)
@@ -478,23 +510,39 @@ int ms_safewrite_close(struct ms_safewrite *w, struct ms_error *err)
 	return 0;
 }
 
+/* The rest of the cycle, once ms_safewrite_open(at) gave rc. */
+static int write_whole(struct ms_safewrite *w, int rc, const void *data, size_t len, bool *created,
+		       struct ms_error *err)
+{
+	if (rc < 0)
+		return rc;
+	if (created)
+		*created = w->created;
+	rc = ms_safewrite_write(w, data, len, err);
+	if (rc < 0) {
+		ms_safewrite_abort(w);
+		return rc;
+	}
+	return ms_safewrite_close(w, err);
+}
+
 int ms_safewrite_file(const char *path, const struct ms_safewrite_opts *opts,
 		      const void *data, size_t len, bool *created,
 		      struct ms_error *err)
 {
 	struct ms_safewrite w;
-	int rc = ms_safewrite_open(path, opts, &w, err);
 
-	if (rc < 0)
-		return rc;
-	if (created)
-		*created = w.created;
-	rc = ms_safewrite_write(&w, data, len, err);
-	if (rc < 0) {
-		ms_safewrite_abort(&w);
-		return rc;
-	}
-	return ms_safewrite_close(&w, err);
+	return write_whole(&w, ms_safewrite_open(path, opts, &w, err), data, len, created, err);
+}
+
+int ms_safewrite_file_at(int dirfd, const char *name, const char *path,
+			 const struct ms_safewrite_opts *opts, const void *data, size_t len,
+			 bool *created, struct ms_error *err)
+{
+	struct ms_safewrite w;
+
+	return write_whole(&w, ms_safewrite_openat(dirfd, name, path, opts, &w, err), data, len,
+			   created, err);
 }
 
 /* Is fd a directory root owns that no one else may write?  0, or MS_ERR_NOACCESS naming shown. */

@@ -117,6 +117,15 @@ struct ms_safewrite {
 int ms_safewrite_open(const char *path, const struct ms_safewrite_opts *opts,
 		      struct ms_safewrite *w, struct ms_error *err);
 
+/*
+ * The same for the entry name (no slash) of an open directory (an O_PATH
+ * descriptor will do; it is duplicated), for a caller that walked to it
+ * itself (confdir.h).  path names the file in messages.
+ */
+int ms_safewrite_openat(int dirfd, const char *name, const char *path,
+			const struct ms_safewrite_opts *opts, struct ms_safewrite *w,
+			struct ms_error *err);
+
 /* Write all of buf (short writes and EINTR are continued).  0 or MS_ERR_IO. */
 int ms_safewrite_write(struct ms_safewrite *w, const void *buf, size_t len,
 		       struct ms_error *err);
@@ -138,6 +147,10 @@ void ms_safewrite_abort(struct ms_safewrite *w);
 int ms_safewrite_file(const char *path, const struct ms_safewrite_opts *opts,
 		      const void *data, size_t len, bool *created,
 		      struct ms_error *err);
+/* The same through ms_safewrite_openat. */
+int ms_safewrite_file_at(int dirfd, const char *name, const char *path,
+			 const struct ms_safewrite_opts *opts, const void *data, size_t len,
+			 bool *created, struct ms_error *err);
 
 /*
  * A directory only root may change, for files root writes there later by
