@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "stale/ignore.h"
+#include "untrusted/confdir.h"
 #include "base/saferead.h"
 #include "base/grow.h"
 
@@ -202,42 +203,41 @@ int ms_ignore_default(struct ms_ignore **out, struct ms_error *err)
 	return ms_ignore_parse(ms_ignore_default_text, strlen(ms_ignore_default_text), out, err);
 }
 
-/*
- * Is the directory holding path searchable?  Another user's unreadable
- * home (root's, for a tool run as nobody) means no user file, not a broken
- * one; a file of ours we cannot read is still an error.
- */
-static bool dir_searchable(const char *path)
-{
-	char dir[4096];
-	const char *slash = strrchr(path, '/');
-	size_t len = slash ? (size_t)(slash - path) : 0;
-
-	if (!len || len >= sizeof(dir))
-		return true;
-	memcpy(dir, path, len);
-	dir[len] = '\0';
-	return access(dir, X_OK) == 0 || errno != EACCES;
-}
-
 int ms_ignore_load_user(struct ms_ignore **out, struct ms_error *err)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-	char user[4096];
-	int n = -1, rc;
+	struct ms_confdir d;
+	char *buf = NULL, shown[PATH_MAX + 64];
+	size_t len;
+	int rc;
 
-	if (xdg && *xdg == '/')
-		n = snprintf(user, sizeof(user), "%s/mapscope/stale-ignore.conf", xdg);
-	else if (home && *home == '/')
-		n = snprintf(user, sizeof(user), "%s/.config/mapscope/stale-ignore.conf", home);
-	if (n > 0 && (size_t)n < sizeof(user)) {
-		rc = ms_ignore_load(user, out, err);
-		if (rc == 0 || (err->sys_errno != ENOENT && err->sys_errno != ENOTDIR &&
-				!(err->sys_errno == EACCES && !dir_searchable(user))))
-			return rc;
+	*out = NULL;
+	if (ms_confdir_locate(&d) < 0)
+		return ms_ignore_default(out, err);
+	/*
+	 * Another user's folder (root under sudo -E): none of it is read, and
+	 * the defaults hold; so with another user's unreadable home (root's,
+	 * for a tool run as nobody).  A file of ours we cannot read is still
+	 * an error.
+	 */
+	rc = ms_confdir_open(&d, false, err);
+	if (rc < 0 && (d.foreign || err->sys_errno == ENOENT || err->sys_errno == ENOTDIR ||
+		       err->sys_errno == EACCES))
+		return ms_ignore_default(out, err);
+	if (rc == 0)
+		rc = ms_confdir_read(&d, "stale-ignore.conf", MS_IGNORE_TEXT_MAX, &buf, &len, err);
+	ms_confdir_close(&d);
+	if (rc < 0)
+		return err->sys_errno == ENOENT ? ms_ignore_default(out, err) : rc;
+	rc = ms_ignore_parse(buf, len, out, err);
+	free(buf);
+	if (rc < 0 && err) {
+		char why[MS_ERRMSG_MAX];
+
+		memcpy(why, err->msg, sizeof(why));
+		ms_confdir_shown(&d, "stale-ignore.conf", shown, sizeof(shown));
+		ms_error_set(err, err->code, err->sys_errno, "%s: %s", shown, why);
 	}
-	return ms_ignore_default(out, err);
+	return rc;
 }
 
 const char *ms_ignore_match(const struct ms_ignore *ign, const char *name, size_t len)

@@ -50,7 +50,10 @@ int ms_ignore_default(struct ms_ignore **out, struct ms_error *err);
  * ~/.config/mapscope/stale-ignore.conf when XDG_CONFIG_HOME is unset or not
  * absolute), else the defaults when that file does not exist.  A file that
  * exists but cannot be read or parsed is an error naming it.  This is the
- * one place `mapscope stale` and the explorer find the list.
+ * one place `mapscope stale` and the explorer find the list.  The folder is
+ * reached as confdir.h reaches it: with another user's folder (root under
+ * sudo -E) nothing is read and the defaults hold; a link planted below the
+ * base is refused, an error naming it.
  */
 int ms_ignore_load_user(struct ms_ignore **out, struct ms_error *err);
 

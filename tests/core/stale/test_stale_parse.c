@@ -16,6 +16,7 @@
 #include "stale/ignore.h"
 #include "stale/stale.h"
 #include "proc/unit.h"
+#include "testutil.h"
 
 static const char *match(const struct ms_ignore *ign, const char *name)
 {
@@ -347,6 +348,59 @@ static void test_user_file_is_fifo(void **state)
 	assert_non_null(strstr(err.msg, "a FIFO"));
 }
 
+/*
+ * Root run with another user's XDG_CONFIG_HOME (sudo -E): the user's list
+ * is never read, whatever it says, and the defaults hold; a list reached
+ * through a link the user planted in their own folder is refused too.
+ */
+static void test_user_file_of_another_user(void **state)
+{
+	char home[] = "/tmp/ms-ignore-other-XXXXXX";
+	char path[160], target[160];
+	struct ms_ignore *ign = NULL;
+	struct ms_error err = { 0 };
+	const char *saved = getenv("XDG_CONFIG_HOME");
+	char *old = saved ? strdup(saved) : NULL;
+	int rc_other, rc_link;
+
+	(void)state;
+	if (geteuid() != 0) {
+		free(old);
+		print_message("skipped: needs root to give the folder to another user\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(home));
+	snprintf(path, sizeof(path), "%s/mapscope", home);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(target, sizeof(target), "%s/list", home);
+	assert_int_equal(tu_spit(target, "/usr/*  SECRET-REASON-7f3a\n"), 0);
+	snprintf(path, sizeof(path), "%s/mapscope/stale-ignore.conf", home);
+	assert_int_equal(symlink(target, path), 0);
+	setenv("XDG_CONFIG_HOME", home, 1);
+	/* Root's own folder with a link in it: refused, an error. */
+	rc_link = ms_ignore_load_user(&ign, &err);
+	assert_true(rc_link < 0);
+	assert_null(ign);
+	/* The same folder given to uid 65534: not read at all. */
+	assert_int_equal(lchown(home, 65534, 65534), 0);
+	rc_other = ms_ignore_load_user(&ign, &err);
+	if (old)
+		setenv("XDG_CONFIG_HOME", old, 1);
+	else
+		unsetenv("XDG_CONFIG_HOME");
+	free(old);
+	unlink(path);
+	unlink(target);
+	snprintf(path, sizeof(path), "%s/mapscope", home);
+	rmdir(path);
+	rmdir(home);
+	assert_int_equal(rc_other, 0);
+	assert_non_null(ign);
+	assert_null(ms_ignore_match(ign, "/usr/lib/libx.so", strlen("/usr/lib/libx.so")));
+	assert_non_null(ms_ignore_match(ign, "/memfd:x (deleted)", strlen("/memfd:x (deleted)")));
+	ms_ignore_free(ign);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_verdict_names),
 		cmocka_unit_test(test_user_file_behind_closed_door),
 		cmocka_unit_test(test_user_file_is_fifo),
+		cmocka_unit_test(test_user_file_of_another_user),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
