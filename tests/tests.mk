@@ -96,6 +96,7 @@ CMOCKA_TESTS = \
 	tests/core/stale/test_roots \
 	tests/core/files/test_filemap \
 	tests/core/files/test_filematch \
+	tests/core/files/test_sbom_budget \
 	tests/core/snap/test_snapshot \
 	tests/core/snap/test_snapshot_record \
 	tests/core/snap/test_filediff \

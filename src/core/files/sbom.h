@@ -43,6 +43,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "base/error.h"
 #include "base/sha256.h"
@@ -53,6 +54,8 @@
 #define MS_SBOM_HASH_FILE_MAX (64u << 20)
 #define MS_SBOM_HASH_TOTAL_MAX (512u << 20)
 #define MS_SBOM_HASH_FILES 4096u
+#define MS_SBOM_WHY_FILES "hash budget: 4096 files per run, root's files first, then shared per owner"
+#define MS_SBOM_WHY_BYTES "hash budget: 512 MiB per run, root's files first, then shared per owner"
 
 struct ms_sbom_component {
 	const struct ms_pkg *pkg;   /* a package component's (its first row's); NULL: a file */
@@ -87,5 +90,35 @@ void ms_sbom_free(struct ms_sbom *s);
 /* The hash of row r (sbom_hash.c): true with hex filled, or false with why.  Counts into s's budget. */
 bool ms_sbom_hash_row(struct ms_libtable *t, const struct ms_libtable_row *r, struct ms_sbom *s,
 		      char hex[MS_SHA256_HEX_LEN + 1], char *why, size_t why_size);
+
+/*
+ * One file component in the budget (sbom_budget.c): its owner and size as
+ * the open before hashing found them.  plan, in: MS_SBOM_PLAN_NONE (not a
+ * candidate: it could not be read) or any other value (a candidate); out,
+ * for each candidate: HASH, or FILES or BYTES (past that budget).
+ */
+enum ms_sbom_plan {
+	MS_SBOM_PLAN_NONE,
+	MS_SBOM_PLAN_HASH,
+	MS_SBOM_PLAN_FILES,
+	MS_SBOM_PLAN_BYTES,
+};
+
+struct ms_sbom_cand {
+	size_t item;                /* index in s->items: the order within one owner */
+	uid_t uid;
+	uint64_t size;              /* at most MS_SBOM_HASH_FILE_MAX */
+	enum ms_sbom_plan plan;
+};
+
+/*
+ * Decides which candidates of c (n) are hashed within max_files and
+ * max_bytes: root's (uid 0) first, in item order; then round robin per
+ * uid (one file each per round, in item order; in a round, the uids that
+ * want fewer bytes first, then by uid), each uid's bytes held to an equal
+ * share of what root left (what a uid does not need goes to the others).
+ * O(n log n) time, O(n) memory.  0 or MS_ERR_NOMEM (then nothing is planned).
+ */
+int ms_sbom_budget_plan(struct ms_sbom_cand *c, size_t n, size_t max_files, uint64_t max_bytes);
 
 #endif
