@@ -7,8 +7,10 @@ It validates DOC against the CycloneDX 1.6 JSON schema in SCHEMA_DIR
 (Draft 7, every $ref resolved to the files there: no network), checks every
 package URL against the purl rules (docs/specification of package-url's
 purl-spec: permitted characters, percent-encoding, type, namespace, name,
-version, qualifiers, and the deb, rpm and pypi type rules), and then the
-expectations:
+version, qualifiers, and the deb, rpm and pypi type rules), that the
+metadata's mapscope:unhashed-files and mapscope:hash-budget-skipped count
+the file components without a hash and those the hash budget left out, and
+then the expectations:
     deb NAME VERSION ARCH    a component pkg:deb/<os-release ID>/NAME@VERSION?arch=ARCH
     pypi NAME VERSION        a component pkg:pypi/NAME@VERSION, NAME as pypi normalises it
     file NAME SHA256 PIDS    a file component named NAME (as escaped), its SHA-256, its PIDs ("1 2")
@@ -131,6 +133,15 @@ def props(component, name):
     return [p["value"] for p in component.get("properties", []) if p["name"] == name]
 
 
+def check_counts(doc, components):
+    meta = {p["name"]: p["value"] for p in doc.get("metadata", {}).get("properties", [])}
+    unhashed = [c for c in components if c["type"] == "file" and "hashes" not in c]
+    budget = [c for c in unhashed if any(w.startswith("hash budget:") for w in props(c, "mapscope:hash-skipped"))]
+    for name, want in (("mapscope:unhashed-files", unhashed), ("mapscope:hash-budget-skipped", budget)):
+        if meta.get(name) != str(len(want)):
+            fail("metadata %s is %r, but %d components" % (name, meta.get(name), len(want)))
+
+
 def main():
     schema_dir, doc_path, args = sys.argv[1], sys.argv[2], sys.argv[3:]
     doc = json.loads(pathlib.Path(doc_path).read_text())
@@ -145,6 +156,7 @@ def main():
             vendor = line[3:].strip("\"'")
     purls = {c.get("purl") for c in components}
     files = {c["name"]: c for c in components if c["type"] == "file"}
+    check_counts(doc, components)
     while args:
         kind = args.pop(0)
         if kind == "deb":
