@@ -15,6 +15,8 @@ then the expectations:
     pypi NAME VERSION        a component pkg:pypi/NAME@VERSION, NAME as pypi normalises it
     file NAME SHA256 PIDS    a file component named NAME (as escaped), its SHA-256, its PIDs ("1 2")
     nohash NAME WHY          a file component named NAME without a hash, mapscope:hash-skipped containing WHY
+    budget PREFIX WHY HASHED HASHED file components have a hash; every one named PREFIX... has a hash
+                             or mapscope:hash-skipped containing WHY, and at least one the latter
     purl PURL RUNNING INST   a component of exactly that purl, mapscope:running RUNNING, and
                              mapscope:installed-version INST ("-": none)
 Each purl expected is built here, by this script's own encoder.  Exit 0
@@ -142,6 +144,19 @@ def check_counts(doc, components):
             fail("metadata %s is %r, but %d components" % (name, meta.get(name), len(want)))
 
 
+def check_budget(components, prefix, why, hashed):
+    files = [c for c in components if c["type"] == "file"]
+    n = sum(1 for c in files if "hashes" in c)
+    if n != hashed:
+        fail("%d file components hashed, not %d" % (n, hashed))
+    mine = [c for c in files if c["name"].startswith(prefix)]
+    left = [c for c in mine if "hashes" not in c]
+    wrong = [(c["name"], props(c, "mapscope:hash-skipped")) for c in left
+             if not any(why in w for w in props(c, "mapscope:hash-skipped"))]
+    if wrong or not left:
+        fail("files under %s: %d without a hash, these not because %r: %r" % (prefix, len(left), why, wrong[:5]))
+
+
 def main():
     schema_dir, doc_path, args = sys.argv[1], sys.argv[2], sys.argv[3:]
     doc = json.loads(pathlib.Path(doc_path).read_text())
@@ -202,6 +217,11 @@ def main():
             c = files.get(name)
             if not c or "hashes" in c or not any(why in w for w in props(c, "mapscope:hash-skipped")):
                 fail("file %r: should have no hash, because %r: %r" % (name, why, c))
+            continue
+        elif kind == "budget":
+            prefix, why, hashed = args[:3]
+            del args[:3]
+            check_budget(components, prefix, why, int(hashed))
             continue
         else:
             fail("unknown expectation " + kind)
