@@ -7,12 +7,16 @@ It validates DOC against the CycloneDX 1.6 JSON schema in SCHEMA_DIR
 (Draft 7, every $ref resolved to the files there: no network), checks every
 package URL against the purl rules (docs/specification of package-url's
 purl-spec: permitted characters, percent-encoding, type, namespace, name,
-version, qualifiers, and the deb, rpm and pypi type rules), and then the
-expectations:
+version, qualifiers, and the deb, rpm and pypi type rules), that the
+metadata's mapscope:unhashed-files and mapscope:hash-budget-skipped count
+the file components without a hash and those the hash budget left out, and
+then the expectations:
     deb NAME VERSION ARCH    a component pkg:deb/<os-release ID>/NAME@VERSION?arch=ARCH
     pypi NAME VERSION        a component pkg:pypi/NAME@VERSION, NAME as pypi normalises it
     file NAME SHA256 PIDS    a file component named NAME (as escaped), its SHA-256, its PIDs ("1 2")
     nohash NAME WHY          a file component named NAME without a hash, mapscope:hash-skipped containing WHY
+    budget PREFIX WHY HASHED HASHED file components have a hash; every one named PREFIX... has a hash
+                             or mapscope:hash-skipped containing WHY, and at least one the latter
     purl PURL RUNNING INST   a component of exactly that purl, mapscope:running RUNNING, and
                              mapscope:installed-version INST ("-": none)
 Each purl expected is built here, by this script's own encoder.  Exit 0
@@ -131,6 +135,28 @@ def props(component, name):
     return [p["value"] for p in component.get("properties", []) if p["name"] == name]
 
 
+def check_counts(doc, components):
+    meta = {p["name"]: p["value"] for p in doc.get("metadata", {}).get("properties", [])}
+    unhashed = [c for c in components if c["type"] == "file" and "hashes" not in c]
+    budget = [c for c in unhashed if any(w.startswith("hash budget:") for w in props(c, "mapscope:hash-skipped"))]
+    for name, want in (("mapscope:unhashed-files", unhashed), ("mapscope:hash-budget-skipped", budget)):
+        if meta.get(name) != str(len(want)):
+            fail("metadata %s is %r, but %d components" % (name, meta.get(name), len(want)))
+
+
+def check_budget(components, prefix, why, hashed):
+    files = [c for c in components if c["type"] == "file"]
+    n = sum(1 for c in files if "hashes" in c)
+    if n != hashed:
+        fail("%d file components hashed, not %d" % (n, hashed))
+    mine = [c for c in files if c["name"].startswith(prefix)]
+    left = [c for c in mine if "hashes" not in c]
+    wrong = [(c["name"], props(c, "mapscope:hash-skipped")) for c in left
+             if not any(why in w for w in props(c, "mapscope:hash-skipped"))]
+    if wrong or not left:
+        fail("files under %s: %d without a hash, these not because %r: %r" % (prefix, len(left), why, wrong[:5]))
+
+
 def main():
     schema_dir, doc_path, args = sys.argv[1], sys.argv[2], sys.argv[3:]
     doc = json.loads(pathlib.Path(doc_path).read_text())
@@ -145,6 +171,7 @@ def main():
             vendor = line[3:].strip("\"'")
     purls = {c.get("purl") for c in components}
     files = {c["name"]: c for c in components if c["type"] == "file"}
+    check_counts(doc, components)
     while args:
         kind = args.pop(0)
         if kind == "deb":
@@ -190,6 +217,11 @@ def main():
             c = files.get(name)
             if not c or "hashes" in c or not any(why in w for w in props(c, "mapscope:hash-skipped")):
                 fail("file %r: should have no hash, because %r: %r" % (name, why, c))
+            continue
+        elif kind == "budget":
+            prefix, why, hashed = args[:3]
+            del args[:3]
+            check_budget(components, prefix, why, int(hashed))
             continue
         else:
             fail("unknown expectation " + kind)

@@ -39,8 +39,9 @@ tests_stale_child_SOURCES = tests/stale_child.c
 tests_ms_fuse_serve_SOURCES = tests/fuse_serve.c
 # Run from a FUSE mount, as a user's program (test_fuse_lookup).
 tests_ms_sleeper_SOURCES = tests/sleeper.c
-# The libdw tests: a user's process holding a crafted library, and a
-# deadline and a peak-RSS figure for a whole process tree.
+# The libdw tests: a user's process holding a crafted library (or, for the
+# SBOM's hash budget, thousands of files), and a deadline and a peak-RSS
+# figure for a whole process tree.
 tests_ms_dlopen_hold_SOURCES = tests/dlopen_hold.c
 tests_ms_maxrss_SOURCES = tests/maxrss.c
 tests_libstale_a_so_SOURCES = tests/stale_lib_a.c
@@ -98,6 +99,7 @@ CMOCKA_TESTS = \
 	tests/core/stale/test_roots \
 	tests/core/files/test_filemap \
 	tests/core/files/test_filematch \
+	tests/core/files/test_sbom_budget \
 	tests/core/snap/test_snapshot \
 	tests/core/snap/test_snapshot_record \
 	tests/core/snap/test_filediff \
@@ -165,7 +167,7 @@ SHELL_TESTS = \
 	tests/e2e/verdicts.sh tests/test_libver_hostile.sh tests/test_libver_runcopy.sh \
 	tests/test_rpm_owner.sh \
 	tests/test_names_rank.sh \
-	tests/test_sbom.sh \
+	tests/test_sbom.sh tests/test_sbom_budget.sh \
 	tests/test_names_attack.sh tests/test_names_attack_gone.sh
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/fixture_sym.sh tests/dlopen_hold.sh tests/syslib.sh tests/screens tests/golden tests/fuzz \

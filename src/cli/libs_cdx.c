@@ -203,7 +203,7 @@ static json_t *host_component(const struct ms_sbom *s)
 
 static int print_head(const struct ms_sbom *s, const struct ms_libtable *t)
 {
-	char serial[64], when[32], nprocs[24];
+	char serial[64], when[32], nprocs[24], unhashed[24], budget[24];
 	time_t now = time(NULL);
 	struct tm tm;
 	json_t *meta, *head, *host = host_component(s);
@@ -213,11 +213,16 @@ static int print_head(const struct ms_sbom *s, const struct ms_libtable *t)
 	serial_number(serial, sizeof(serial));
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
 	snprintf(nprocs, sizeof(nprocs), "%zu", t->nprocs);
-	meta = host ? json_pack("{s:s, s:[{s:s}], s:{s:[{s:s, s:s, s:s}]}, s:O, s:[{s:s, s:s}]}",
+	snprintf(unhashed, sizeof(unhashed), "%zu", s->unhashed_files);
+	snprintf(budget, sizeof(budget), "%zu", s->budget_skipped);
+	/* The file components without a hash, and of those the ones the budget left out (sbom.h). */
+	meta = host ? json_pack("{s:s, s:[{s:s}], s:{s:[{s:s, s:s, s:s}]}, s:O, s:[{s:s, s:s}, {s:s, s:s}, {s:s, s:s}]}",
 				"timestamp", when, "lifecycles", "phase", "operations",
 				"tools", "components", "type", "application", "name", "mapscope",
 				"version", PACKAGE_VERSION, "component", host,
-				"properties", "name", "mapscope:processes", "value", nprocs) : NULL;
+				"properties", "name", "mapscope:processes", "value", nprocs,
+				"name", "mapscope:unhashed-files", "value", unhashed,
+				"name", "mapscope:hash-budget-skipped", "value", budget) : NULL;
 	head = json_pack("{s:s, s:s, s:s, s:s, s:i}", "$schema", "http://cyclonedx.org/schema/bom-1.6.schema.json",
 			 "bomFormat", "CycloneDX", "specVersion", "1.6", "serialNumber", serial, "version", 1);
 	shead = head ? json_dumps(head, JSON_PRESERVE_ORDER) : NULL;

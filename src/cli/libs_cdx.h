@@ -9,7 +9,11 @@
  * number, version 1; metadata with the time (UTC), the lifecycle phase
  * "operations" (what runs), mapscope as the tool, and the host as an
  * "operating-system" component (os-release's ID, VERSION_ID and
- * PRETTY_NAME; the host name and kernel release as properties); the
+ * PRETTY_NAME; the host name and kernel release as properties), the
+ * number of processes, of file components without a hash
+ * ("mapscope:unhashed-files") and of those the hash budget left out
+ * ("mapscope:hash-budget-skipped"; each such component says so in
+ * "mapscope:hash-skipped"); the
  * components; and one dependency entry, the host depending on each of
  * them.  Facts CycloneDX has no field for are properties named
  * "mapscope:...": the package's database, whether its copy is the one

@@ -76,7 +76,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/files/filematch.c src/core/files/filematch.h \
 	src/core/files/libtable.c src/core/files/libtable.h \
 	src/core/files/libtable_res.c src/core/files/libtable_res.h \
-	src/core/files/sbom.c src/core/files/sbom.h src/core/files/sbom_hash.c \
+	src/core/files/sbom.c src/core/files/sbom.h src/core/files/sbom_hash.c src/core/files/sbom_budget.c \
 	src/core/snap/snapshot.c src/core/snap/snapshot.h \
 	src/core/snap/snapshot_read.c \
 	src/core/snap/snapshot_write.c src/core/snap/snapshot_write.h \

@@ -8,7 +8,8 @@
  *     version (in it or its purl) and "mapscope:running" unknown, the two
  *     old ones with the installed version as a property;
  *   - a Python distribution's vendored file;
- *   - a file no package owns whose process is gone: no hash, and why;
+ *   - a file no package owns whose process is gone: no hash, and why,
+ *     counted in the metadata (none of it the hash budget's doing);
  *   - names with a newline, a quote and invalid UTF-8: escaped.
  * The document is validated against the CycloneDX 1.6 schema as
  * tests/test_sbom.sh validates (tests/sbom_check.py).
@@ -178,6 +179,8 @@ static void test_states(void **state)
 	assert_null(json_object_get(c, "hashes"));
 	assert_string_equal(prop(c, "mapscope:hash-skipped"), "the process that mapped it went away");
 	assert_string_equal(prop(c, "mapscope:package"), "not packaged");
+	assert_string_equal(prop(json_object_get(doc, "metadata"), "mapscope:unhashed-files"), "1");
+	assert_string_equal(prop(json_object_get(doc, "metadata"), "mapscope:hash-budget-skipped"), "0");
 	assert_int_equal(json_array_size(json_object_get(doc, "components")), 5);
 	json_decref(doc);
 

@@ -87,14 +87,8 @@ static int describe(struct ms_libtable *t, struct ms_sbom *s, struct ms_sbom_com
 {
 	const struct ms_libtable_row *first = &t->rows[c->rows[0]];
 
-	if (!is_package(first)) {
-		char why[160] = "";
-
-		c->hashed = ms_sbom_hash_row(t, first, s, c->sha256, why, sizeof(why));
-		if (!c->hashed && !(c->hash_why = strdup(why)))
-			return -1;
-		return 0;
-	}
+	if (!is_package(first))
+		return 0; /* hashed once all are known: ms_sbom_hash_files */
 	c->pkg = first->pkg;
 	c->version = running_version(c->pkg);
 	c->running_unknown = !c->version;
@@ -152,6 +146,8 @@ int ms_sbom_build(struct ms_libtable *t, const struct ms_osrelease *os, struct m
 			goto nomem;
 		i = j;
 	}
+	if (ms_sbom_hash_files(t, out) < 0)
+		goto nomem;
 	goto done;
 nomem:
 	rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");

@@ -28,11 +28,25 @@
  * the mapped inode, never on a daemon-served file system, else the
  * running copy through map_files, root only); a process that exited
  * since, a mapping gone, or a file that is not the row's inode any more
- * gives no hash and says why.  Bounds a user cannot raise: a file over
- * MS_SBOM_HASH_FILE_MAX bytes is not read; past MS_SBOM_HASH_TOTAL_MAX
- * bytes or MS_SBOM_HASH_FILES files in one run, the rest get no hash and
- * the reason.  Only file components are hashed (a package is named by its
- * purl).
+ * gives no hash and says why.  Only file components are hashed (a package
+ * is named by its purl, so packaged files cost the budget nothing).
+ *
+ * The budget, which a user cannot raise and cannot spend for root: a file
+ * over MS_SBOM_HASH_FILE_MAX bytes is not read, and one run hashes at most
+ * MS_SBOM_HASH_FILES files and MS_SBOM_HASH_TOTAL_MAX bytes.  Who gets it
+ * is decided before anything is hashed (ms_sbom_budget_plan), from each
+ * file's owner (st_uid of the file opened as above, one open per file
+ * component, each process opened once): root's files first, in name order;
+ * then the rest is shared per owning uid, round robin over the uids (one
+ * file each per round, in name order; in a round, the uids that want
+ * fewer bytes first, then by uid), each uid's bytes held to an equal share
+ * of what root left (what a uid does not need goes to the others).  So a
+ * user who maps 65,000 files gets one share, and root's files and other
+ * users' keep theirs.  The second open, to hash, must find the same owner
+ * and size.  A file past the budget has hash_why MS_SBOM_WHY_FILES or
+ * MS_SBOM_WHY_BYTES; the document counts the files without a hash
+ * (unhashed_files) and those the budget left out (budget_skipped).
+ * Linear in the file components, but for sorts.
  *
  * Nothing prints; names are raw bytes.  ms_sbom_build returns 0 or
  * MS_ERR_NOMEM.
@@ -43,6 +57,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "base/error.h"
 #include "base/sha256.h"
@@ -53,6 +68,8 @@
 #define MS_SBOM_HASH_FILE_MAX (64u << 20)
 #define MS_SBOM_HASH_TOTAL_MAX (512u << 20)
 #define MS_SBOM_HASH_FILES 4096u
+#define MS_SBOM_WHY_FILES "hash budget: 4096 files per run, root's files first, then shared per owner"
+#define MS_SBOM_WHY_BYTES "hash budget: 512 MiB per run, root's files first, then shared per owner"
 
 struct ms_sbom_component {
 	const struct ms_pkg *pkg;   /* a package component's (its first row's); NULL: a file */
@@ -77,6 +94,8 @@ struct ms_sbom {
 	bool os_known;
 	uint64_t hashed_bytes;
 	size_t hashed_files;
+	size_t unhashed_files;      /* file components without a hash, for any reason */
+	size_t budget_skipped;      /* of those, left out by the budget */
 };
 
 /* 0 or MS_ERR_NOMEM.  os: the distribution (osrelease.h), or NULL: unknown. */
@@ -84,8 +103,37 @@ int ms_sbom_build(struct ms_libtable *t, const struct ms_osrelease *os, struct m
 		  struct ms_error *err);
 void ms_sbom_free(struct ms_sbom *s);
 
-/* The hash of row r (sbom_hash.c): true with hex filled, or false with why.  Counts into s's budget. */
-bool ms_sbom_hash_row(struct ms_libtable *t, const struct ms_libtable_row *r, struct ms_sbom *s,
-		      char hex[MS_SHA256_HEX_LEN + 1], char *why, size_t why_size);
+/* Every file component's hash or why not, within the budget (sbom_hash.c).  0 or MS_ERR_NOMEM. */
+int ms_sbom_hash_files(struct ms_libtable *t, struct ms_sbom *s);
+
+/*
+ * One file component in the budget (sbom_budget.c): its owner and size as
+ * the open before hashing found them.  plan, in: MS_SBOM_PLAN_NONE (not a
+ * candidate: it could not be read) or any other value (a candidate); out,
+ * for each candidate: HASH, or FILES or BYTES (past that budget).
+ */
+enum ms_sbom_plan {
+	MS_SBOM_PLAN_NONE,
+	MS_SBOM_PLAN_HASH,
+	MS_SBOM_PLAN_FILES,
+	MS_SBOM_PLAN_BYTES,
+};
+
+struct ms_sbom_cand {
+	size_t item;                /* index in s->items: the order within one owner */
+	uid_t uid;
+	uint64_t size;              /* at most MS_SBOM_HASH_FILE_MAX */
+	enum ms_sbom_plan plan;
+};
+
+/*
+ * Decides which candidates of c (n) are hashed within max_files and
+ * max_bytes: root's (uid 0) first, in item order; then round robin per
+ * uid (one file each per round, in item order; in a round, the uids that
+ * want fewer bytes first, then by uid), each uid's bytes held to an equal
+ * share of what root left (what a uid does not need goes to the others).
+ * O(n log n) time, O(n) memory.  0 or MS_ERR_NOMEM (then nothing is planned).
+ */
+int ms_sbom_budget_plan(struct ms_sbom_cand *c, size_t n, size_t max_files, uint64_t max_bytes);
 
 #endif
