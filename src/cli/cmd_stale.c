@@ -209,6 +209,8 @@ int cmd_stale(int argc, char **argv)
 		ms_ignore_free(ignore);
 		return STALE_EXIT_ERROR;
 	}
+	/* Packages are asked only of deleted and replaced files here. */
+	ms_stale_ctx_no_ignored_proof(ctx);
 	if (procscan_init(&ps, argc - optind, argv + optind, &so.cli, &status) < 0)
 		goto out;
 	status = CLI_EXIT_OK;

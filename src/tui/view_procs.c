@@ -294,6 +294,8 @@ struct tui_view *tui_procs_new(struct tui_app *app)
 	p->base.ops = &procs_ops;
 	if (ms_stale_ctx_new(app->ignore, &p->stale, &err) < 0)
 		p->stale = NULL;
+	else
+		ms_stale_ctx_no_ignored_proof(p->stale);
 	tui_procview_init(&p->pv, app->me, (size_t)tui_body_lines(LINES > 0 ? LINES : 24));
 	return &p->base;
 }

@@ -226,6 +226,7 @@ struct tui_view *tui_stale_new(struct tui_app *app)
 		free(s);
 		return NULL;
 	}
+	ms_stale_ctx_no_ignored_proof(s->ctx);
 	s->base.ops = &stale_ops;
 	tui_staleview_init(&s->sv, (size_t)tui_body_lines(LINES > 0 ? LINES : 24));
 	return &s->base;

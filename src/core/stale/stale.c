@@ -26,6 +26,7 @@ struct ms_stale_ctx {
 	struct ms_lookup_root root;
 	unsigned long long root_serial; /* of the process handle it belongs to; 0: none */
 	size_t group_probes; /* of the last scan */
+	bool no_ignored_proof; /* ms_stale_ctx_no_ignored_proof */
 };
 
 static const char *const verdict_names[MS_STALE_VERDICT_COUNT] = {
@@ -92,6 +93,11 @@ void ms_stale_ctx_forget(struct ms_stale_ctx *ctx)
 {
 	drop_root(ctx);
 	ms_lookup_cache_forget(ctx->cache);
+}
+
+void ms_stale_ctx_no_ignored_proof(struct ms_stale_ctx *ctx)
+{
+	ctx->no_ignored_proof = true;
 }
 
 size_t ms_stale_ctx_group_probes(const struct ms_stale_ctx *ctx)
@@ -347,7 +353,7 @@ static int ignored(struct ms_stale_ctx *ctx, const struct ms_proc *proc, const s
 	struct ms_name_proof p;
 
 	verdict(out, MS_STALE_IGNORED, "%s", reason);
-	if (m->dev_major == 0 || (root = root_for(ctx, proc, true))->fd < 0)
+	if (ctx->no_ignored_proof || m->dev_major == 0 || (root = root_for(ctx, proc, true))->fd < 0)
 		return 0;
 	if (ms_name_prove(ctx->cache, root, m, &p) < 0)
 		return MS_ERR_NOMEM;

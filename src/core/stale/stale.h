@@ -120,6 +120,14 @@ void ms_stale_ctx_free(struct ms_stale_ctx *ctx);
 void ms_stale_ctx_forget(struct ms_stale_ctx *ctx);
 
 /*
+ * A name an ignore rule matches is still proven a path (path_ours, for a
+ * package under /tmp, say), at the cost of a lookup per file; a caller that
+ * asks nothing of ignored files (stale's report, the STALE counts) turns
+ * that off here.
+ */
+void ms_stale_ctx_no_ignored_proof(struct ms_stale_ctx *ctx);
+
+/*
  * Does proc live under another root than ours: another mount namespace, or
  * a chroot in ours?  False where that cannot be told.
  */
