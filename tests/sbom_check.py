@@ -11,7 +11,7 @@ version, qualifiers, and the deb, rpm and pypi type rules), and then the
 expectations:
     deb NAME VERSION ARCH    a component pkg:deb/<os-release ID>/NAME@VERSION?arch=ARCH
     pypi NAME VERSION        a component pkg:pypi/NAME@VERSION, NAME as pypi normalises it
-    file NAME SHA256 PIDS    a file component named NAME (as escaped), its SHA-256, its PIDs ("1 2")
+    file NAME SHA256 PIDS    a file component named NAME (the raw name), its SHA-256, its PIDs ("1 2")
     nohash NAME WHY          a file component named NAME without a hash, mapscope:hash-skipped containing WHY
     purl PURL RUNNING INST   a component of exactly that purl, mapscope:running RUNNING, and
                              mapscope:installed-version INST ("-": none)

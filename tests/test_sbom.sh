@@ -8,7 +8,7 @@
 #     My_Pkg-1.2.3+local.dist-info (a pypi component: pkg:pypi/my-pkg@1.2.3%2Blocal);
 #   - a library no package owns, mapped by both (a file component with the
 #     SHA-256 of the file and both PIDs), one named with a newline and a
-#     quote (escaped), and one deleted after it was loaded (as root, hashed
+#     quote (its own name once the JSON is parsed), and one deleted after it was loaded (as root, hashed
 #     through the running copy; otherwise no hash, and why), and a file over
 #     the 64 MiB a file is hashed for (no hash, and why).
 # Skips, saying why, without /usr/bin/python3 with jsonschema or dpkg.
@@ -98,12 +98,11 @@ else
 fi
 lo=$p1 hi=$p2
 [ "$p1" -gt "$p2" ] && lo=$p2 hi=$p1
-escaped=$(printf '%s/stray/lib"q\\x0ax.so' "$tmp")
 $PY "$SRC/tests/sbom_check.py" "$SRC/tests/data/cyclonedx" "$tmp/sbom.json" \
 	deb libc6 "$(dpkg-query -W -f='${Version}' "libc6:$(dpkg --print-architecture)")" "$(dpkg --print-architecture)" \
 	pypi My_Pkg 1.2.3+local \
 	file "$stray" "$stray_sum" "$lo $hi" \
-	file "$escaped" "$stray_sum" "$p1" \
+	file "$hostile" "$stray_sum" "$p1" \
 	nohash "$big" "larger than 64 MiB" \
 	"$@" || fail "the SBOM does not hold (above); it is in $tmp/sbom.json: $(head -c 4000 "$tmp/sbom.json")"
 
