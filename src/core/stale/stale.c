@@ -265,7 +265,7 @@ static int judge_under(struct ms_stale_ctx *ctx, const struct ms_lookup_root *ro
 	}
 	if (found)
 		*found = l->err != ENOENT && l->err != ENOTDIR;
-	/* Refused on purpose (a daemon-served mount on the way): what is there is not known. */
+	/* Refused on purpose (a daemon-served or unknown mount on the way): what is there is not known. */
 	if (l->err && l->why)
 		return verdict(out, MS_STALE_UNKNOWN, "%s", l->why);
 	if (l->err == ENOENT || l->err == ENOTDIR) {
