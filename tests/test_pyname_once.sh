@@ -11,21 +11,14 @@
 # saying why, without /usr/bin/python3.
 set -u
 NAME=test_pyname_once
-BIN=${MS_BIN:-./mapscope}
-TDIR=$(dirname "${MS_FIXTURE:-./tests/ms-fixture}")
-PY=/usr/bin/python3
-skip() { printf '%s\n' "$NAME: SKIP: $*"; exit 77; }
-fail() { printf '%s\n' "$NAME: FAIL: $*"; exit 1; }
-n=0
-ok() { n=$((n + 1)); printf '%s\n' "ok $n - $*"; }
+. "$(dirname "$0")/shtest.sh"
 
 [ -x $PY ] || skip "needs $PY"
 LIB=$TDIR/libstale-a.so
 [ -f "$LIB" ] || fail "no $LIB (make check builds it)"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ms-pyname.XXXXXX") || exit 1
-pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
 
 site=$tmp/lib/python3.11/site-packages
@@ -34,18 +27,11 @@ cp "$LIB" "$site/evil/_ext.so" || exit 1
 printf 'Metadata-Version: 2.1\nName: ev"il}\\pkg\nVersion: 1.0\\1\n\n' >"$site/evil-1.0.dist-info/METADATA"
 printf 'evil/__init__.py,,\nevil/_ext.so,,\nevil-1.0.dist-info/RECORD,,\n' >"$site/evil-1.0.dist-info/RECORD"
 
-$PY -c 'import ctypes, sys, time
+start "$tmp/hold.out" $PY -c 'import ctypes, sys, time
 ctypes.CDLL(sys.argv[1])
 print("ready", flush=True)
-time.sleep(600)' "$site/evil/_ext.so" >"$tmp/hold.out" 2>&1 &
-pid=$!
-i=0
-until grep -q ready "$tmp/hold.out" 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -lt 200 ] || fail "python3 did not load the library: $(cat "$tmp/hold.out")"
-	kill -0 $pid 2>/dev/null || fail "python3 exited: $(cat "$tmp/hold.out")"
-	sleep 0.05
-done
+time.sleep(600)' "$site/evil/_ext.so"
+pid=$last
 
 "$BIN" libs --pid=$pid --format=cyclonedx >"$tmp/sbom.json" 2>"$tmp/err" ||
 	fail "libs --format=cyclonedx: exit $?: $(cat "$tmp/err")"

@@ -17,13 +17,7 @@
 # why, without it or without unshare and python3.
 set -u
 NAME=test_reasons
-BIN=${MS_BIN:-./mapscope}
-TDIR=$(dirname "${MS_FIXTURE:-./tests/ms-fixture}")
-PY=/usr/bin/python3
-skip() { printf '%s\n' "$NAME: SKIP: $*"; exit 77; }
-fail() { printf '%s\n' "$NAME: FAIL: $*"; exit 1; }
-n=0
-ok() { n=$((n + 1)); printf '%s\n' "ok $n - $*"; }
+. "$(dirname "$0")/shtest.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (the running copy through map_files; mount and PID namespaces)"
 [ -x $PY ] || skip "needs $PY"
@@ -37,26 +31,9 @@ if [ -z "${MS_REASONS_INNER:-}" ]; then
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ms-reasons.XXXXXX") || exit 1
-pids=
 # The namespace's processes all end with its first one (this shell); killed here first anyway.
 trap 'for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
-
-# start OUT COMMAND...: in the background, until it prints "ready" in OUT.
-start() {
-	out=$1
-	shift
-	"$@" >"$out" 2>&1 &
-	last=$!
-	pids="$pids $last"
-	i=0
-	until grep -q ready "$out" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -lt 200 ] || fail "$* did not start: $(cat "$out")"
-		kill -0 $last 2>/dev/null || fail "$* exited: $(cat "$out")"
-		sleep 0.05
-	done
-}
 
 # A memfd holding a library's bytes and shared anonymous memory, both executable.
 start "$tmp/memory.out" $PY -c 'import mmap, os, sys, time
