@@ -13,7 +13,7 @@ the file components without a hash and those the hash budget left out, and
 then the expectations:
     deb NAME VERSION ARCH    a component pkg:deb/<os-release ID>/NAME@VERSION?arch=ARCH
     pypi NAME VERSION        a component pkg:pypi/NAME@VERSION, NAME as pypi normalises it
-    file NAME SHA256 PIDS    a file component named NAME (as escaped), its SHA-256, its PIDs ("1 2")
+    file NAME SHA256 PIDS    a file component named NAME (the raw name), its SHA-256, its PIDs ("1 2")
     nohash NAME WHY          a file component named NAME without a hash, mapscope:hash-skipped containing WHY
     budget PREFIX WHY HASHED HASHED file components have a hash; every one named PREFIX... has a hash
                              or mapscope:hash-skipped containing WHY, and at least one the latter

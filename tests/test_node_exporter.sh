@@ -140,8 +140,8 @@ has 'node_textfile_scrape_error 0'
 has_series "node_textfile_mtime_seconds{file=\"$DIR/mapscope-libs.prom\"}"
 has_series "node_textfile_mtime_seconds{file=\"$DIR/mapscope-stale.prom\"}"
 has "mapscope_library_processes{arch=\"$arch\",installed=\"$version\",package=\"$pkg\",source=\"dpkg\",version=\"$version\"} 2"
-# METADATA's a"b\c} 9 # EOF and 1"\x: escaped (\ doubled), then quoted (" and \ get a backslash).
-has 'mapscope_library_processes{arch="",installed="1\"\\\\x",package="a\"b\\\\c} 9 # EOF",source="python",version="1\"\\\\x"} 1'
+# METADATA's a"b\c} 9 # EOF and 1"\x: escaped once, by OpenMetrics' rules (" and \ get a backslash).
+has 'mapscope_library_processes{arch="",installed="1\"\\x",package="a\"b\\c} 9 # EOF",source="python",version="1\"\\x"} 1'
 # The two programs, ms-sleeper's deleted copy and ms-dlopen-hold.
 has 'mapscope_library_files{owner="none"} 2'
 has 'mapscope_library_unpackaged_processes 2'

@@ -8,17 +8,14 @@
 #     My_Pkg-1.2.3+local.dist-info (a pypi component: pkg:pypi/my-pkg@1.2.3%2Blocal);
 #   - a library no package owns, mapped by both (a file component with the
 #     SHA-256 of the file and both PIDs), one named with a newline and a
-#     quote (escaped), and one deleted after it was loaded (as root, hashed
+#     quote (its own name once the JSON is parsed), and one deleted after it was loaded (as root, hashed
 #     through the running copy; otherwise no hash, and why), and a file over
 #     the 64 MiB a file is hashed for (no hash, and why).
 # Skips, saying why, without /usr/bin/python3 with jsonschema or dpkg.
 set -u
-BIN=${MS_BIN:-./mapscope}
-TDIR=$(dirname "${MS_FIXTURE:-./tests/ms-fixture}")
+NAME=test_sbom
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-PY=/usr/bin/python3
-skip() { echo "test_sbom: SKIP: $*"; exit 77; }
-fail() { echo "test_sbom: FAIL: $*"; exit 1; }
+. "$SRC/tests/shtest.sh"
 
 [ -x $PY ] && $PY -c 'import jsonschema' 2>/dev/null || skip "needs python3-jsonschema (setup.sh installs it)"
 command -v dpkg-query >/dev/null 2>&1 || skip "needs dpkg (a deb component to expect)"
@@ -34,7 +31,6 @@ done
 [ -n "$LIBZ" ] || skip "no libz.so.1 to copy as an extension module"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ms-sbom.XXXXXX") || exit 1
-pids=
 cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null; done
 	rm -rf "$tmp"
@@ -59,7 +55,7 @@ gone_sum=$(sum "$gone")
 hold() {
 	out=$1
 	shift
-	$PY -c 'import ctypes, mmap, os, sys, time
+	start "$out" $PY -c 'import ctypes, mmap, os, sys, time
 held = []
 for p in sys.argv[1:]:
     if p.endswith(".big"):
@@ -68,16 +64,7 @@ for p in sys.argv[1:]:
     else:
         ctypes.CDLL(p)
 print("ready", flush=True)
-time.sleep(600)' "$@" > "$out" 2>&1 &
-	pids="$pids $!"
-	last=$!
-	i=0
-	until grep -q ready "$out" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -lt 200 ] || fail "python3 did not load the libraries: $(cat "$out")"
-		kill -0 $last 2>/dev/null || fail "python3 exited: $(cat "$out")"
-		sleep 0.05
-	done
+time.sleep(600)' "$@"
 }
 # Past the 64 MiB a file is hashed for: sparse, mapped executable.
 big=$tmp/stray/huge.big
@@ -98,12 +85,11 @@ else
 fi
 lo=$p1 hi=$p2
 [ "$p1" -gt "$p2" ] && lo=$p2 hi=$p1
-escaped=$(printf '%s/stray/lib"q\\x0ax.so' "$tmp")
 $PY "$SRC/tests/sbom_check.py" "$SRC/tests/data/cyclonedx" "$tmp/sbom.json" \
 	deb libc6 "$(dpkg-query -W -f='${Version}' "libc6:$(dpkg --print-architecture)")" "$(dpkg --print-architecture)" \
 	pypi My_Pkg 1.2.3+local \
 	file "$stray" "$stray_sum" "$lo $hi" \
-	file "$escaped" "$stray_sum" "$p1" \
+	file "$hostile" "$stray_sum" "$p1" \
 	nohash "$big" "larger than 64 MiB" \
 	"$@" || fail "the SBOM does not hold (above); it is in $tmp/sbom.json: $(head -c 4000 "$tmp/sbom.json")"
 

@@ -228,8 +228,7 @@ int cmd_stale(int argc, char **argv)
 		status = STALE_EXIT_ERROR;
 	}
 	if (status == CLI_EXIT_OK) {
-		status = so.openmetrics ? stale_print_openmetrics(&report, &ps, so.cli.escape_flags,
-								  so.metrics_file)
+		status = so.openmetrics ? stale_print_openmetrics(&report, &ps, so.metrics_file)
 					: stale_print_tree(&report, &so.cli, selected, (size_t)nsel, so.by_file);
 		procscan_summary(&ps, "stale");
 	}

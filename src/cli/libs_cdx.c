@@ -23,14 +23,39 @@
 
 #define LIBS_CDX_EXIT_ERROR 2
 
-/* A JSON string of raw bytes, escaped (NULL when out of memory). */
+/*
+ * A JSON string of raw bytes, for JSON's escapes alone (NULL when out of
+ * memory): a reader gets the name itself.  JSON holds only UTF-8, so a byte
+ * that is not becomes U+FFFD.
+ */
 static json_t *raw_string(const char *s, size_t len)
 {
-	char *e = ms_escape_dup(s, len, 0);
-	json_t *j = e ? json_string(e) : NULL;
+	char *u = ms_text_utf8_dup(s, len);
+	json_t *j = u ? json_string(u) : NULL;
 
-	free(e);
+	free(u);
 	return j;
+}
+
+/* jansson's text for j: every character past ASCII as \uXXXX (NULL when out of memory). */
+static char *dump(const json_t *j)
+{
+	return json_dumps(j, JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+}
+
+/*
+ * Dumped JSON to stdout, with DEL, the one control byte jansson leaves raw,
+ * as \u007f: outside strings JSON text holds no DEL, so this is exact, and
+ * the document is printable ASCII that a terminal shows as it is.
+ */
+static void put_json(const char *text)
+{
+	for (; *text; text++) {
+		if (*text == '\x7f')
+			fputs("\\u007f", stdout);
+		else
+			putchar(*text);
+	}
 }
 
 /* properties += {name, value}; value is taken.  -1 when out of memory. */
@@ -74,10 +99,10 @@ static int file_props(const struct ms_libtable *t, const struct ms_sbom_componen
 			rc = prop_text(props, name, "true");
 		}
 		if (rc == 0 && !r->host) {
-			char *w = libs_where_text(&t->procs[r->where_proc], 0);
+			char *w = libs_where_raw(&t->procs[r->where_proc]);
 
 			snprintf(name, sizeof(name), "mapscope:file:%zu:where", i);
-			rc = w ? prop_text(props, name, w) : -1;
+			rc = w ? prop(props, name, raw_string(w, strlen(w))) : -1;
 			free(w);
 		}
 	}
@@ -148,10 +173,12 @@ static int print_component(const struct ms_libtable *t, const struct ms_sbom_com
 	rc = rc ?: c->pkg ? package_fields(c, j, props) : file_fields(t, c, j, props);
 	rc = rc ?: proc_props(t, c, props);
 	rc = rc ?: file_props(t, c, props);
-	if (rc == 0 && json_object_set(j, "properties", props) == 0 && (text = json_dumps(j, JSON_PRESERVE_ORDER)))
-		printf("%s\n    %s", id ? "," : "", text);
-	else
+	if (rc == 0 && json_object_set(j, "properties", props) == 0 && (text = dump(j))) {
+		printf("%s\n    ", id ? "," : "");
+		put_json(text);
+	} else {
 		rc = -1;
+	}
 	free(text);
 	json_decref(props);
 	json_decref(j);
@@ -225,14 +252,16 @@ static int print_head(const struct ms_sbom *s, const struct ms_libtable *t)
 				"name", "mapscope:hash-budget-skipped", "value", budget) : NULL;
 	head = json_pack("{s:s, s:s, s:s, s:s, s:i}", "$schema", "http://cyclonedx.org/schema/bom-1.6.schema.json",
 			 "bomFormat", "CycloneDX", "specVersion", "1.6", "serialNumber", serial, "version", 1);
-	shead = head ? json_dumps(head, JSON_PRESERVE_ORDER) : NULL;
+	shead = head ? dump(head) : NULL;
 	json_decref(head);
-	text = meta ? json_dumps(meta, JSON_PRESERVE_ORDER) : NULL;
+	text = meta ? dump(meta) : NULL;
 	rc = text && shead ? 0 : -1;
 	if (rc == 0) {
 		/* The head's closing brace gives way to metadata and components. */
 		shead[strlen(shead) - 1] = '\0';
-		printf("%s,\n  \"metadata\": %s,\n  \"components\": [", shead, text);
+		printf("%s,\n  \"metadata\": ", shead);
+		put_json(text);
+		printf(",\n  \"components\": [");
 	}
 	free(text);
 	free(shead);

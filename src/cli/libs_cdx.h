@@ -23,9 +23,11 @@
  * ID, stale verdict and, for a process under another root, where it
  * lives.
  *
- * Every string read from processes, files or databases is escaped
- * (escape.h, always as UTF-8: JSON is) before it is written; purls are
- * percent-encoded on top (purl.h).  Components are written one a line as
+ * Every string read from processes, files or databases is written as it
+ * is, escaped once by JSON's own rules, so a reader gets the name itself:
+ * the document is ASCII (every other character as \uXXXX, DEL as \u007f),
+ * and a byte that is not UTF-8, which JSON cannot hold, becomes U+FFFD.
+ * Purls are percent-encoded from the raw bytes (purl.h).  Components are written one a line as
  * they are made, so memory stays that of the table.  Returns an exit
  * status (cli_stdout_done's on a write error).
  */

@@ -7,10 +7,9 @@
 
 #include "cli/libs_metrics.h"
 #include "cli/pkgcells.h"
-#include "core/base/escape.h"
 
-/* The largest escaped field (a package's name or version: 128 bytes, 4 out for 1 in). */
-#define FIELD_MAX (4 * sizeof(((struct ms_pkg *)0)->name) + 1)
+/* The largest label value (a package's name or version: 128 raw bytes), escaped for OpenMetrics. */
+#define FIELD_MAX OM_LABEL_BOUND(sizeof(((struct ms_pkg *)0)->name))
 #define KEY_LABELS 5
 
 static const struct om_family processes_family = {
@@ -61,39 +60,37 @@ static bool counted(const struct ms_libtable_row *r)
 	return r->kept && r->nuses;
 }
 
-/* Appends an escaped field to key, and a separator unless it is the last. */
-static int key_add(char *key, size_t size, size_t *n, const char *field, bool last)
+/* Appends a raw field to key, escaped for OpenMetrics, and a separator unless it is the last. */
+static int key_add(char *key, size_t size, size_t *n, const char *field, size_t len, bool last)
 {
-	size_t len = strlen(field);
+	char label[FIELD_MAX];
+	size_t llen = om_label_escape(field, len, label, sizeof(label));
 
-	if (*n + len + 2 > size)
+	if (*n + llen + 2 > size)
 		return -1;
-	memcpy(key + *n, field, len);
-	*n += len;
+	memcpy(key + *n, label, llen);
+	*n += llen;
 	if (!last)
 		key[(*n)++] = OM_LABEL_SEP;
 	key[*n] = '\0';
 	return 0;
 }
 
-/* The key of a packaged row's series: its label values, escaped, in the family's order. */
+/* The key of a packaged row's series: its label values, escaped once, in the family's order. */
 static int row_key(const struct ms_pkg *pkg, const struct cli_opts *o, char *key, size_t size)
 {
 	static const enum pkgcell cells[] = { PKGCELL_PACKAGE, PKGCELL_VERSION, PKGCELL_INSTALLED,
 					      PKGCELL_SOURCE };
-	char arch[FIELD_MAX];
-	size_t n = 0;
+	size_t n = 0, len;
 	int rc = 0;
 
 	key[0] = '\0';
 	for (size_t i = 0; i < sizeof(cells) / sizeof(cells[0]) && rc == 0; i++) {
-		char *text = pkgcell_text(o, cells[i], pkg);
+		const char *raw = pkgcell_raw(o, cells[i], pkg, &len);
 
-		rc = text ? key_add(key, size, &n, text, false) : -1;
-		free(text);
+		rc = key_add(key, size, &n, raw, len, false);
 	}
-	ms_escape(pkg->arch, strnlen(pkg->arch, sizeof(pkg->arch)), arch, sizeof(arch), o->escape_flags);
-	return rc == 0 ? key_add(key, size, &n, arch, true) : rc;
+	return rc == 0 ? key_add(key, size, &n, pkg->arch, strnlen(pkg->arch, sizeof(pkg->arch)), true) : rc;
 }
 
 /* Every counted row into its series (packaged) or the other counts; the pairs gathered. */

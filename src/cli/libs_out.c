@@ -39,16 +39,24 @@ const struct cli_column libcols[LIBCOL_COUNT] = {
 	[LIBCOL_INODE] = { "INODE", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "inode of the file" },
 };
 
-char *libs_where_text(const struct ms_libtable_proc *p, unsigned esc)
+char *libs_where_raw(const struct ms_libtable_proc *p)
 {
-	char text[4 * MS_CONTAINER_NAME_MAX + 32];
+	char text[MS_CONTAINER_NAME_MAX + 32];
 
 	if (!p->other_root)
 		return strdup("host");
 	if (!p->has_container)
 		return strdup("other root");
-	ms_container_describe(&p->container, esc, text, sizeof(text));
+	ms_container_describe_raw(&p->container, text, sizeof(text));
 	return strdup(text);
+}
+
+char *libs_where_text(const struct ms_libtable_proc *p, unsigned esc)
+{
+	char *raw = libs_where_raw(p), *text = raw ? ms_escape_dup(raw, strlen(raw), esc) : NULL;
+
+	free(raw);
+	return text;
 }
 
 static char *number(uint64_t v)

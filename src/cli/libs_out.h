@@ -40,6 +40,8 @@ extern const struct cli_column libcols[LIBCOL_COUNT];
 
 /* Where a process lives, for WHERE (malloc'd; NULL when out of memory): host, ENGINE:ID, machine:NAME or "other root". */
 char *libs_where_text(const struct ms_libtable_proc *p, unsigned esc);
+/* The same unescaped, for a format that escapes by its own rules (CycloneDX). */
+char *libs_where_raw(const struct ms_libtable_proc *p);
 
 int libs_print(const struct ms_libtable *t, const struct cli_opts *o, const int *selected,
 	       size_t nselected, bool pids);

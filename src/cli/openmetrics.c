@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/openmetrics.h"
+#include "core/base/escape.h"
 #include "core/base/safewrite.h"
 
 int om_group_init(struct om_group *g)
@@ -91,13 +92,35 @@ static int series_cmp(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-void om_put_label_value(FILE *out, const char *s, size_t len)
+size_t om_label_escape(const char *s, size_t len, char *out, size_t size)
 {
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '\\' || s[i] == '"')
-			fputc('\\', out);
-		fputc(s[i], out);
+	static const char repl[] = MS_TEXT_REPLACEMENT;
+	size_t o = 0;
+
+	if (size == 0)
+		return 0;
+	for (size_t i = 0; i < len;) {
+		enum ms_text_kind kind;
+		size_t run = ms_text_unit(s + i, len - i, &kind);
+		const char *put = s + i;
+		size_t n = run;
+		const char pair[2] = { '\\', s[i] == '\n' ? 'n' : s[i] };
+
+		if (s[i] == '\\' || s[i] == '"' || s[i] == '\n') {
+			put = pair;
+			n = 2;
+		} else if (kind != MS_TEXT_PLAIN) {
+			put = repl;
+			n = sizeof(repl) - 1;
+		}
+		if (o + n >= size)
+			break;
+		memcpy(out + o, put, n);
+		o += n;
+		i += run;
 	}
+	out[o] = '\0';
+	return o;
 }
 
 /* One series: each label with its part of key. */
@@ -108,9 +131,7 @@ static void put_series(FILE *out, const struct om_family *f, const char *key, si
 		const char *end = strchr(key, OM_LABEL_SEP);
 		size_t len = end ? (size_t)(end - key) : strlen(key);
 
-		fprintf(out, "%s%s=\"", l == f->labels ? "" : ",", *l);
-		om_put_label_value(out, key, len);
-		fputc('"', out);
+		fprintf(out, "%s%s=\"%.*s\"", l == f->labels ? "" : ",", *l, (int)len, key);
 		key += end ? len + 1 : len;
 	}
 	fprintf(out, "} %zu\n", value);

@@ -6,17 +6,22 @@
  *
  * A family groups what it counts by its label values, by hash (never
  * quadratic).  The key of a series is its label values, already escaped
- * (escape.h, so a control byte never appears raw), with OM_LABEL_SEP
- * between them.  Label values come from users (unit names, package names
- * from a Python distribution's METADATA), and every series costs the
- * Prometheus server memory for weeks: a family prints at most
- * OM_MAX_SERIES series, those with the largest values (ties by key, so the
- * series kept do not flap from one scan to the next), and says what it
- * left out, so its caller can write one summing series labelled
+ * for OpenMetrics (om_label_escape, so no control byte is left in them),
+ * with OM_LABEL_SEP between them.  Label values come from users (unit
+ * names, package names from a Python distribution's METADATA), and every
+ * series costs the Prometheus server memory for weeks: a family prints at
+ * most OM_MAX_SERIES series, those with the largest values (ties by key,
+ * so the series kept do not flap from one scan to the next), and says what
+ * it left out, so its caller can write one summing series labelled
  * overflow="true" (om_put_overflow).
  *
- * Label values are quoted for OpenMetrics here ('\\' and '"' get a
- * backslash; newlines are \x0a already).
+ * Label values are escaped once, by OpenMetrics' own rules, from their raw
+ * bytes: '\' and '"' get a backslash and a newline is "\n", so a scraper
+ * reads back the name itself.  The format has no escape for anything else
+ * a terminal or a dashboard should not get raw (another control byte, a
+ * C1, bidi or invisible character: escape.h's hidden ones) nor for a byte
+ * that is not UTF-8 (which would fail the whole scrape): each of those
+ * becomes U+FFFD.
  *
  * om_print builds the document through a writer callback.  With a path,
  * the document is built in memory and written through safewrite's atomic
@@ -75,8 +80,15 @@ struct om_dropped om_family_print(FILE *out, const struct om_family *f, struct o
 /* The series summing what the bound left out: every label empty, and overflow="true". */
 void om_put_overflow(FILE *out, const struct om_family *f, size_t value);
 
-/* One escaped label value, quoted for OpenMetrics (without the quotes around it). */
-void om_put_label_value(FILE *out, const char *s, size_t len);
+/* The most bytes om_label_escape writes for len raw bytes, the NUL included: U+FFFD for one. */
+#define OM_LABEL_BOUND(len) (3 * (len) + 1)
+
+/*
+ * len raw bytes as a label value (without the quotes around it) into out
+ * (size bytes, cut at a whole escape when short, always NUL-terminated);
+ * its length.
+ */
+size_t om_label_escape(const char *s, size_t len, char *out, size_t size);
 
 /*
  * The closing lines: PROCESSES{outcome} (scanned, vanished, denied,

@@ -8,28 +8,44 @@
 #include "core/base/escape.h"
 #include "core/pkg/owner.h"
 
-static char *escaped_field(const struct cli_opts *o, const char *field, size_t size)
+/* A field of ms_pkg: NUL-terminated, or filling its array. */
+static const char *field(const char *f, size_t size, size_t *len)
 {
-	return ms_escape_dup(field, strnlen(field, size), o->escape_flags);
+	*len = strnlen(f, size);
+	return f;
+}
+
+static const char *text(const char *t, size_t *len)
+{
+	*len = strlen(t);
+	return t;
+}
+
+const char *pkgcell_raw(const struct cli_opts *o, enum pkgcell which, const struct ms_pkg *pkg, size_t *len)
+{
+	if (!pkg)
+		return text("", len);
+	if (which == PKGCELL_SOURCE)
+		return text(ms_pkg_source_name(pkg->found ? pkg->source : MS_PKG_SOURCE_NONE), len);
+	if (!pkg->found)
+		return text(which == PKGCELL_PACKAGE ? "not packaged" : "", len);
+	switch (which) {
+	case PKGCELL_PACKAGE: return field(pkg->name, sizeof(pkg->name), len);
+	case PKGCELL_INSTALLED: return field(pkg->version, sizeof(pkg->version), len);
+	case PKGCELL_VENDORED: return pkg->vendored ? field(pkg->name, sizeof(pkg->name), len) : text("", len);
+	default: break;
+	}
+	if (pkg->running_state == MS_PKG_RUNNING_UNKNOWN)
+		return text(o->json ? "" : "unknown", len);
+	if (pkg->running_state == MS_PKG_RUNNING_KNOWN)
+		return field(pkg->running, sizeof(pkg->running), len);
+	return field(pkg->version, sizeof(pkg->version), len);
 }
 
 char *pkgcell_text(const struct cli_opts *o, enum pkgcell which, const struct ms_pkg *pkg)
 {
-	if (!pkg)
-		return strdup("");
-	if (which == PKGCELL_SOURCE)
-		return strdup(ms_pkg_source_name(pkg->found ? pkg->source : MS_PKG_SOURCE_NONE));
-	if (!pkg->found)
-		return strdup(which == PKGCELL_PACKAGE ? "not packaged" : "");
-	switch (which) {
-	case PKGCELL_PACKAGE: return escaped_field(o, pkg->name, sizeof(pkg->name));
-	case PKGCELL_INSTALLED: return escaped_field(o, pkg->version, sizeof(pkg->version));
-	case PKGCELL_VENDORED: return pkg->vendored ? escaped_field(o, pkg->name, sizeof(pkg->name)) : strdup("");
-	default: break;
-	}
-	if (pkg->running_state == MS_PKG_RUNNING_UNKNOWN)
-		return strdup(o->json ? "" : "unknown");
-	if (pkg->running_state == MS_PKG_RUNNING_KNOWN)
-		return escaped_field(o, pkg->running, sizeof(pkg->running));
-	return escaped_field(o, pkg->version, sizeof(pkg->version));
+	size_t len;
+	const char *raw = pkgcell_raw(o, which, pkg, &len);
+
+	return ms_escape_dup(raw, len, o->escape_flags);
 }

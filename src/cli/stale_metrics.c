@@ -10,12 +10,13 @@
 #include "core/proc/container.h"
 #include "core/proc/unit.h"
 
-/* A label value after escaping: at most four bytes per raw byte, and a suffix. */
-#define LABEL_MAX (4 * MS_UNIT_MAX + 32)
+/* A label value: the raw text (a unit or container and a suffix), escaped for OpenMetrics. */
+#define RAW_MAX (MS_UNIT_MAX + 32)
+#define LABEL_MAX OM_LABEL_BOUND(RAW_MAX)
 #define FAMILY_LABELS 2
 
-/* A label's value for a stale process ("" for none). */
-typedef void label_value_fn(const struct ms_stale_proc *p, unsigned esc, char *out, size_t size);
+/* A label's raw value for a stale process ("" for none). */
+typedef void label_value_fn(const struct ms_stale_proc *p, char *out, size_t size);
 
 /* One grouped metric: a series per distinct set of label values. */
 struct family {
@@ -23,19 +24,19 @@ struct family {
 	label_value_fn *value_of[FAMILY_LABELS + 1]; /* one per om.labels */
 };
 
-static void unit_of(const struct ms_stale_proc *p, unsigned esc, char *out, size_t size)
+static void unit_of(const struct ms_stale_proc *p, char *out, size_t size)
 {
 	out[0] = '\0';
 	if (p->has_unit)
-		ms_unit_describe(&p->unit, esc, out, size);
+		ms_unit_describe_raw(&p->unit, out, size);
 }
 
 /* Empty on the host (our own root), as the CONTAINER column. */
-static void container_of(const struct ms_stale_proc *p, unsigned esc, char *out, size_t size)
+static void container_of(const struct ms_stale_proc *p, char *out, size_t size)
 {
 	out[0] = '\0';
 	if (p->has_container)
-		ms_container_describe(&p->container, esc, out, size);
+		ms_container_describe_raw(&p->container, out, size);
 	else if (p->other_root)
 		snprintf(out, size, "other root");
 }
@@ -51,23 +52,22 @@ static const struct family families[] = {
 	  { container_of, NULL } },
 };
 
-/* The key of p's series: its label values, OM_LABEL_SEP between them. */
-static void series_key(const struct family *fam, const struct ms_stale_proc *p, unsigned esc,
-		       char *key, size_t size)
+/* The key of p's series: its label values, escaped once, OM_LABEL_SEP between them. */
+static void series_key(const struct family *fam, const struct ms_stale_proc *p, char *key, size_t size)
 {
+	char raw[RAW_MAX];
 	size_t n = 0;
 
 	for (size_t l = 0; fam->value_of[l] && n + 1 < size; l++) {
 		if (l)
 			key[n++] = OM_LABEL_SEP;
-		fam->value_of[l](p, esc, key + n, size - n);
-		n += strlen(key + n);
+		fam->value_of[l](p, raw, sizeof(raw));
+		n += om_label_escape(raw, strlen(raw), key + n, size - n);
 	}
 	key[n] = '\0';
 }
 
-static int print_family(FILE *out, const struct family *fam, const struct ms_stale_report *r,
-			unsigned esc)
+static int print_family(FILE *out, const struct family *fam, const struct ms_stale_report *r)
 {
 	char key[FAMILY_LABELS * (LABEL_MAX + 1)];
 	struct om_dropped dropped;
@@ -81,7 +81,7 @@ static int print_family(FILE *out, const struct family *fam, const struct ms_sta
 
 		if (!r->procs[i].stale_files)
 			continue;
-		series_key(fam, &r->procs[i], esc, key, sizeof(key));
+		series_key(fam, &r->procs[i], key, sizeof(key));
 		s = om_group_add(&g, key);
 		if (s)
 			s->value++;
@@ -95,8 +95,7 @@ static int print_family(FILE *out, const struct family *fam, const struct ms_sta
 	return rc;
 }
 
-int stale_metrics_write(FILE *out, const struct ms_stale_report *r, const struct procscan *ps,
-			unsigned escape_flags)
+int stale_metrics_write(FILE *out, const struct ms_stale_report *r, const struct procscan *ps)
 {
 	fprintf(out, "# HELP mapscope_stale_files Files mapped by the scanned processes (counted per process), by verdict.\n"
 		"# TYPE mapscope_stale_files gauge\n");
@@ -109,7 +108,7 @@ int stale_metrics_write(FILE *out, const struct ms_stale_report *r, const struct
 		"# TYPE mapscope_stale_processes gauge\n"
 		"mapscope_stale_processes %zu\n", r->stale_procs);
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
-		if (print_family(out, &families[i], r, escape_flags) < 0)
+		if (print_family(out, &families[i], r) < 0)
 			return -1;
 	return om_put_scan_end(out, ps, "mapscope_scan_processes", "mapscope_stale_scan_timestamp_seconds");
 }
@@ -117,20 +116,18 @@ int stale_metrics_write(FILE *out, const struct ms_stale_report *r, const struct
 struct stale_doc {
 	const struct ms_stale_report *r;
 	const struct procscan *ps;
-	unsigned escape_flags;
 };
 
 static int write_doc(FILE *out, const void *ctx)
 {
 	const struct stale_doc *d = ctx;
 
-	return stale_metrics_write(out, d->r, d->ps, d->escape_flags);
+	return stale_metrics_write(out, d->r, d->ps);
 }
 
-int stale_print_openmetrics(const struct ms_stale_report *r, const struct procscan *ps,
-			    unsigned escape_flags, const char *path)
+int stale_print_openmetrics(const struct ms_stale_report *r, const struct procscan *ps, const char *path)
 {
-	const struct stale_doc d = { r, ps, escape_flags };
+	const struct stale_doc d = { r, ps };
 
 	return om_print("stale", path, write_doc, &d);
 }

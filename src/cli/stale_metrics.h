@@ -17,8 +17,8 @@
  * overflow="true" with its other labels empty.  Grouping is by hash
  * (openmetrics.h, shared with `libs --openmetrics`).
  *
- * Label values are escaped (escape_flags, as everywhere) and then quoted
- * for OpenMetrics.  No address and no path is ever written: only counts,
+ * Label values are escaped once, by OpenMetrics' rules (openmetrics.h),
+ * from the raw unit and container names.  No address and no path is ever written: only counts,
  * unit names and verdicts, which is why the file may be readable by
  * everyone (0644, less the umask) where other output files are 0600.
  *
@@ -37,11 +37,9 @@
 #define STALE_METRICS_MAX_SERIES OM_MAX_SERIES
 
 /* The document, to out.  0, or -1 when out of memory or out failed. */
-int stale_metrics_write(FILE *out, const struct ms_stale_report *r, const struct procscan *ps,
-			unsigned escape_flags);
+int stale_metrics_write(FILE *out, const struct ms_stale_report *r, const struct procscan *ps);
 
 /* To stdout (path NULL) or atomically to path.  A CLI exit status; errors are reported. */
-int stale_print_openmetrics(const struct ms_stale_report *r, const struct procscan *ps,
-			    unsigned escape_flags, const char *path);
+int stale_print_openmetrics(const struct ms_stale_report *r, const struct procscan *ps, const char *path);
 
 #endif

@@ -10,7 +10,10 @@
  *   - a Python distribution's vendored file;
  *   - a file no package owns whose process is gone: no hash, and why,
  *     counted in the metadata (none of it the hash budget's doing);
- *   - names with a newline, a quote and invalid UTF-8: escaped.
+ *   - names with a newline, a quote, a backslash, DEL, a bidi override and
+ *     invalid UTF-8, a Python distribution's among them: escaped once, by
+ *     JSON's rules, so the parsed document holds the names themselves (a
+ *     byte that is not UTF-8 as U+FFFD), and the document is ASCII.
  * The document is validated against the CycloneDX 1.6 schema as
  * tests/test_sbom.sh validates (tests/sbom_check.py).
  */
@@ -133,7 +136,9 @@ static void test_states(void **state)
 	    "3.0.22-1");
 	row(&t, "/v/site-packages/numpy.libs/libopenblas.so", 5, MS_PKG_SOURCE_PYTHON, "NumPy_X", "", MS_PKG_RUNNING_INSTALLED,
 	    "1.26.0")->pkg->vendored = true;
-	row(&t, "/tmp/ev\"il\n\xff.so", 6, MS_PKG_SOURCE_NONE, "", "", MS_PKG_RUNNING_INSTALLED, "");
+	row(&t, "/tmp/ev\"il\n\xff\x7f\xe2\x80\xae\\.so", 6, MS_PKG_SOURCE_NONE, "", "", MS_PKG_RUNNING_INSTALLED, "");
+	row(&t, "/v/site-packages/evil/_x.so", 7, MS_PKG_SOURCE_PYTHON, "ev\"il}\\pkg", "", MS_PKG_RUNNING_INSTALLED,
+	    "1\\0");
 
 	snprintf(path, sizeof(path), "%s/sbom.json", dir);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -148,6 +153,15 @@ static void test_states(void **state)
 	close(saved);
 	doc = json_load_file(path, 0, &jerr);
 	assert_non_null(doc);
+	{
+		size_t len;
+		char *text = tu_slurp(path, &len);
+
+		assert_non_null(text);
+		for (size_t i = 0; i < len; i++)
+			assert_true(text[i] == '\n' || (text[i] >= 0x20 && text[i] < 0x7f));
+		free(text);
+	}
 
 	/* Installed: one component for both files, and both processes once each, by PID. */
 	c = component_named(doc, "libssl3", "3.0.22-1");
@@ -174,14 +188,17 @@ static void test_states(void **state)
 	assert_string_equal(str(c, "purl"), "pkg:pypi/numpy-x@1.26.0");
 	assert_string_equal(prop(c, "mapscope:file:0:vendored"), "true");
 	/* No package, and no process left to read it through: no hash, and why. */
-	c = component_named(doc, "/tmp/ev\"il\\x0a\\xff.so", NULL);
+	c = component_named(doc, "/tmp/ev\"il\n\xef\xbf\xbd\x7f\xe2\x80\xae\\.so", NULL);
 	assert_string_equal(str(c, "type"), "file");
 	assert_null(json_object_get(c, "hashes"));
 	assert_string_equal(prop(c, "mapscope:hash-skipped"), "the process that mapped it went away");
 	assert_string_equal(prop(c, "mapscope:package"), "not packaged");
 	assert_string_equal(prop(json_object_get(doc, "metadata"), "mapscope:unhashed-files"), "1");
 	assert_string_equal(prop(json_object_get(doc, "metadata"), "mapscope:hash-budget-skipped"), "0");
-	assert_int_equal(json_array_size(json_object_get(doc, "components")), 5);
+	/* A hostile Python distribution: its own name, and a purl encoded once. */
+	c = component_named(doc, "ev\"il}\\pkg", "1\\0");
+	assert_string_equal(str(c, "purl"), "pkg:pypi/ev%22il%7D%5Cpkg@1%5C0");
+	assert_int_equal(json_array_size(json_object_get(doc, "components")), 6);
 	json_decref(doc);
 
 	if (access("/usr/bin/python3", X_OK) == 0 && system("/usr/bin/python3 -c 'import jsonschema' 2>/dev/null") == 0) {

@@ -6,7 +6,7 @@
  * owns, and those nobody asked about, are counted by owner and never named;
  * the series are capped at LIBS_METRICS_MAX_SERIES, the biggest kept, with
  * an overflow series counting the left-out processes once and a dropped
- * counter; a hostile Python distribution's name and version are quoted so
+ * counter; a hostile Python distribution's name and version are escaped once, so
  * the document still parses; the document ends in the scan lines and
  * "# EOF".
  */
@@ -212,8 +212,8 @@ static void test_hostile_names_quoted(void **state)
 	assert_int_equal(tu_count_lines(doc, "# EOF"), 1);
 	assert_string_equal(doc + strlen(doc) - 6, "# EOF\n");
 	assert_int_equal(tu_count_lines(doc, SERIES), 1);
-	/* Escaped (a backslash doubled, the newline \x0a), then quoted: each backslash doubled again. */
-	assert_has(doc, SERIES "package=\"a\\\"b\\\\\\\\c\\\\x0ad} 99\\\\x0a# EOF\\\\x0a\",version=\"1\\\"\\\\x0a# EOF\"");
+	/* Escaped once, by OpenMetrics' rules ('"' and a backslash get a backslash, a newline is \n): a scraper reads the name back. */
+	assert_has(doc, SERIES "package=\"a\\\"b\\\\c\\nd} 99\\n# EOF\\n\",version=\"1\\\"\\n# EOF\"");
 	free(doc);
 	ms_libtable_free(&t);
 }

@@ -78,6 +78,29 @@ static bool dangerous_code_point(uint32_t c)
 
 static const char hexdigits[] = "0123456789abcdef";
 
+size_t ms_text_unit(const char *s, size_t len, enum ms_text_kind *kind)
+{
+	unsigned char b = (unsigned char)s[0];
+	uint32_t cp;
+	size_t run;
+
+	if (b < 0x20 || b == 0x7f) {
+		*kind = MS_TEXT_CONTROL;
+		return 1;
+	}
+	if (b < 0x80) {
+		*kind = MS_TEXT_PLAIN;
+		return 1;
+	}
+	run = utf8_decode((const unsigned char *)s, len, &cp);
+	if (run == 0) {
+		*kind = MS_TEXT_INVALID;
+		return 1;
+	}
+	*kind = dangerous_code_point(cp) ? MS_TEXT_HIDDEN : MS_TEXT_PLAIN;
+	return run;
+}
+
 size_t ms_escape(const char *src, size_t len, char *dst, size_t dst_size, unsigned flags)
 {
 	const unsigned char *s = (const unsigned char *)src;
@@ -87,9 +110,8 @@ size_t ms_escape(const char *src, size_t len, char *dst, size_t dst_size, unsign
 		return 0;
 	while (i < len) {
 		unsigned char b = s[i];
-		size_t run = 1, k;
-		uint32_t cp;
-		bool hex;
+		enum ms_text_kind kind;
+		size_t run, k;
 
 		if (b == '\\') {
 			if (o + 2 >= dst_size)
@@ -106,15 +128,9 @@ size_t ms_escape(const char *src, size_t len, char *dst, size_t dst_size, unsign
 			i++;
 			continue;
 		}
-		hex = true;
-		if (b >= 0x80 && !(flags & MS_ESC_ASCII)) {
-			run = utf8_decode(s + i, len - i, &cp);
-			if (run == 0)
-				run = 1;
-			else if (!dangerous_code_point(cp))
-				hex = false;
-		}
-		if (!hex) {
+		run = ms_text_unit(src + i, len - i, &kind);
+		/* A non-ASCII locale shows no byte past 0x7f: each of a sequence's is escaped. */
+		if (kind == MS_TEXT_PLAIN && !(flags & MS_ESC_ASCII)) {
 			if (o + run >= dst_size)
 				break;
 			memcpy(dst + o, s + i, run);
@@ -146,6 +162,32 @@ char *ms_escape_dup(const char *src, size_t len, unsigned flags)
 	out = malloc(size);
 	if (out)
 		ms_escape(src, len, out, size, flags);
+	return out;
+}
+
+char *ms_text_utf8_dup(const char *s, size_t len)
+{
+	static const char repl[] = MS_TEXT_REPLACEMENT;
+	size_t o = 0;
+	char *out;
+
+	/* Each byte gives at most the three of U+FFFD. */
+	if (len > (SIZE_MAX - 1) / 3 || !(out = malloc(3 * len + 1)))
+		return NULL;
+	for (size_t i = 0; i < len;) {
+		enum ms_text_kind kind;
+		size_t run = ms_text_unit(s + i, len - i, &kind);
+
+		if (kind == MS_TEXT_INVALID) {
+			memcpy(out + o, repl, sizeof(repl) - 1);
+			o += sizeof(repl) - 1;
+		} else {
+			memcpy(out + o, s + i, run);
+			o += run;
+		}
+		i += run;
+	}
+	out[o] = '\0';
 	return out;
 }
 

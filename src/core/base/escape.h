@@ -26,6 +26,29 @@
 
 #define MS_ESC_ASCII 0x1u
 
+/*
+ * The formats that carry a name as it is (JSON, OpenMetrics, purls) escape
+ * it once, by their own rules, and need to know what ms_escape would hide.
+ * ms_text_unit says it for the unit at s (len > 0 bytes): its length (one
+ * byte, or one well-formed UTF-8 sequence) and its kind.
+ */
+enum ms_text_kind {
+	MS_TEXT_PLAIN,   /* printable ASCII (the backslash too), or a code point shown as it is */
+	MS_TEXT_CONTROL, /* one byte 0x00-0x1f or 0x7f */
+	MS_TEXT_HIDDEN,  /* a well-formed code point ms_escape hides: C1, format, invisible */
+	MS_TEXT_INVALID, /* one byte that starts no well-formed UTF-8 sequence */
+};
+size_t ms_text_unit(const char *s, size_t len, enum ms_text_kind *kind);
+
+/* U+FFFD, what a byte that is not UTF-8 becomes where a format must hold UTF-8. */
+#define MS_TEXT_REPLACEMENT "\xef\xbf\xbd"
+
+/*
+ * A malloc'd copy of len bytes of s, NUL-terminated, with each invalid byte
+ * as MS_TEXT_REPLACEMENT, so well-formed UTF-8; NULL when out of memory.
+ */
+char *ms_text_utf8_dup(const char *s, size_t len);
+
 /* Bytes needed for the worst case of len input bytes, with the NUL. */
 size_t ms_escape_bound(size_t len);
 

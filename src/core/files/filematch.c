@@ -353,27 +353,6 @@ static const struct ms_lookup_root *root_for(struct ms_filematch *fm, const stru
 	return &fm->root;
 }
 
-/*
- * The kernel's names for memory on no file system (memfd, SysV shm, shared
- * anonymous memory, AIO rings, GPU and DMA buffers): no lookup finds them
- * and map_files refuses their internal mounts, so their SONAMEs are never
- * known, and saying so at every run would only hide the files that matter.
- * A device number with major 0 too: a real file cannot pass for one.
- */
-static bool on_no_file_system(const struct ms_mapping *m)
-{
-	static const char *const prefixes[] = {
-		"/memfd:", "/SYSV", "/dev/zero", "/[aio]", "/anon_hugepage", "/drm mm object", "/dmabuf:", "/i915",
-	};
-
-	if (m->dev_major != 0)
-		return false;
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (m->name_len >= strlen(prefixes[i]) && !memcmp(m->name, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
-}
-
 /* The patterns m's file's SONAME matches, read once per file: 0 when none, unknown or unread. */
 static int soname_matches(struct ms_filematch *fm, struct ms_maps *maps, const struct ms_mapping *m,
 			  uint64_t *matched)
@@ -464,7 +443,12 @@ int ms_filematch_test(struct ms_filematch *fm, struct ms_maps *maps, const struc
 			return 1;
 		}
 	}
-	if (!fm->any_name || !m->inode || on_no_file_system(m))
+	/*
+	 * Memory the kernel names like a file (memfd, SysV shm...) has no
+	 * SONAME to read, and saying so at every run would only hide the files
+	 * that matter.
+	 */
+	if (!fm->any_name || !m->inode || ms_mapping_not_a_file(m))
 		return 0;
 	if ((rc = soname_matches(fm, maps, m, &matched)) < 0)
 		return rc;

@@ -15,8 +15,9 @@
  *     symlinked directory (/lib on a merged /usr) and a symlink's target
  *     (libz.so.1 -> libz.so.1.2.13) are compared in the kernel's spelling
  *     too.  Nothing need be at the path any more; a path that cannot be
- *     looked up for another reason (it crosses a daemon-served mount) is
- *     refused by ms_filematch_add, with the walk's reason;
+ *     looked up for another reason (it crosses a daemon-served mount, or
+ *     one the mount table does not know) is refused by ms_filematch_add,
+ *     with the walk's reason;
  *   - without one, a base name or SONAME, in any directory: a mapping
  *     matches when the last component of its name (less " (deleted)") is
  *     the pattern, or matches it as an fnmatch(3) glob ("libssl*")
@@ -52,16 +53,17 @@
  *     or same build);
  *   - deleted: nothing is at that path now;
  *   - unknown: the verdict could not tell (the process's root cannot be
- *     opened, the path crosses a daemon-served mount, the name is not a
- *     path).
+ *     opened, the path crosses a daemon-served or unknown mount, the name
+ *     is not a path).
  * maps, the mapping's process, serves only to read SONAMEs and to judge
  * copies: a caller with neither (path patterns, a match by device and
  * inode) may pass NULL.
  *
  * Errors: ms_filematch_add returns MS_ERR_INVAL (an empty pattern, or more
  * than MS_FILEMATCH_MAX), MS_ERR_IO for a path that cannot be looked up
- * (err's message is the reason alone, "the path crosses a daemon-served
- * mount", so the caller can name the pattern escaped), or MS_ERR_NOMEM.
+ * (err's message is the walk's reason alone, such as "the path crosses a
+ * daemon-served mount", so the caller can name the pattern escaped), or
+ * MS_ERR_NOMEM.
  * ms_filematch_test returns 1 (a match), 0 or MS_ERR_NOMEM;
  * ms_filematch_copy 0 or MS_ERR_NOMEM.
  */

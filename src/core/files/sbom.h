@@ -27,8 +27,9 @@
  * (mapfiles.h, ms_mapfiles_open_mapped: the file at its path when it is
  * the mapped inode, never on a daemon-served file system, else the
  * running copy through map_files, root only); a process that exited
- * since, a mapping gone, or a file that is not the row's inode any more
- * gives no hash and says why.  Only file components are hashed (a package
+ * since, a mapping gone, a file that is not the row's inode any more, or
+ * memory the kernel names like a file (a memfd: not a file on disk) gives
+ * no hash and says why.  Only file components are hashed (a package
  * is named by its purl, so packaged files cost the budget nothing).
  *
  * The budget, which a user cannot raise and cannot spend for root: a file

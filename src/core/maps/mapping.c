@@ -69,6 +69,32 @@ size_t ms_mapping_name_undeleted(const char *name, size_t len)
 	return len >= n && !memcmp(name + len - n, mark, n) ? len - n : len;
 }
 
+const char *ms_mapping_not_a_file(const struct ms_mapping *m)
+{
+	static const struct {
+		const char *prefix, *why;
+	} kinds[] = {
+		{ "/memfd:", "a memfd, by its name: not a file on disk" },
+		{ "/SYSV", "SysV shared memory, by its name: not a file on disk" },
+		{ "/dev/zero", "shared anonymous memory, by its name: not a file on disk" },
+		{ "/[aio]", "an AIO ring, by its name: not a file on disk" },
+		{ "/anon_hugepage", "anonymous huge pages, by their name: not a file on disk" },
+		{ "/drm mm object", "a GPU buffer, by its name: not a file on disk" },
+		{ "/dmabuf:", "a DMA buffer, by its name: not a file on disk" },
+		{ "/i915", "a GPU buffer, by its name: not a file on disk" },
+	};
+
+	if (m->dev_major != 0 || !m->name)
+		return NULL;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		size_t n = strlen(kinds[i].prefix);
+
+		if (m->name_len >= n && !memcmp(m->name, kinds[i].prefix, n))
+			return kinds[i].why;
+	}
+	return NULL;
+}
+
 int ms_mapping_set_name(struct ms_mapping *m, const char *name, size_t len)
 {
 	char *copy = NULL;

@@ -108,6 +108,19 @@ int ms_filter_parse(const char *s, unsigned *filter, char *bad);
  */
 size_t ms_mapping_name_undeleted(const char *name, size_t len);
 
+/*
+ * Memory on no file system that the kernel names like a file: a memfd
+ * ("/memfd:NAME (deleted)"), SysV shared memory ("/SYSV..."), shared
+ * anonymous memory ("/dev/zero (deleted)"), an AIO ring, anonymous huge
+ * pages, GPU and DMA buffers.  Each lives on a mount of the kernel's own
+ * that no mount table lists, on a device of major 0 (the only check of
+ * the device: a real file on a disk cannot pass for one).  NULL for any
+ * other mapping, else why it is no file to look up, read or hash ("a memfd,
+ * by its name: not a file on disk"); "by its name" since a user may name
+ * a real file so in a mount namespace of their own.
+ */
+const char *ms_mapping_not_a_file(const struct ms_mapping *m);
+
 /* Set the name (copied); returns 0 or MS_ERR_NOMEM. */
 int ms_mapping_set_name(struct ms_mapping *m, const char *name, size_t len);
 int ms_mapping_copy(struct ms_mapping *dst, const struct ms_mapping *src);

@@ -23,22 +23,35 @@ static bool put(char *out, size_t size, size_t *at, const char *s, size_t len)
 	return true;
 }
 
-bool ms_purl_encode(const char *s, size_t len, char *out, size_t size, size_t *at)
+/* One byte as the spec writes it: itself when unreserved, else %XX. */
+static bool put_octet(char *out, size_t size, size_t *at, unsigned char c)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	char esc[4 * 128 + 1];
+	char triplet[3] = { '%', hex[c >> 4], hex[c & 0xf] };
+
+	return unreserved(c) ? put(out, size, at, (const char *)&c, 1) : put(out, size, at, triplet, 3);
+}
+
+/*
+ * The raw bytes, encoded once.  A byte that is not UTF-8 is encoded as
+ * U+FFFD: a purl's components are UTF-8 once decoded (parsers such as
+ * packageurl-js's decodeURIComponent refuse anything else).
+ */
+bool ms_purl_encode(const char *s, size_t len, char *out, size_t size, size_t *at)
+{
+	static const char repl[] = MS_TEXT_REPLACEMENT;
 	size_t n = strnlen(s, len);
 
-	if (ms_escape_bound(n) > sizeof(esc))
-		return false;
-	n = ms_escape(s, n, esc, sizeof(esc), 0);
+	for (size_t i = 0; i < n;) {
+		enum ms_text_kind kind;
+		size_t run = ms_text_unit(s + i, n - i, &kind);
+		const char *bytes = kind == MS_TEXT_INVALID ? repl : s + i;
+		size_t nbytes = kind == MS_TEXT_INVALID ? sizeof(repl) - 1 : run;
 
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)esc[i];
-		char triplet[3] = { '%', hex[c >> 4], hex[c & 0xf] };
-
-		if (unreserved(c) ? !put(out, size, at, esc + i, 1) : !put(out, size, at, triplet, 3))
-			return false;
+		for (size_t k = 0; k < nbytes; k++)
+			if (!put_octet(out, size, at, (unsigned char)bytes[k]))
+				return false;
+		i += run;
 	}
 	return true;
 }

@@ -13,12 +13,12 @@
  * no arch qualifier rather than a guess.  version NULL or "": a purl
  * without a version (what runs cannot be known).
  *
- * Encoding: every component is escaped first as everything mapscope
- * writes (escape.h: invalid UTF-8 and control bytes become "\xNN", a
- * backslash "\\"), then percent-encoded as the spec says: every octet but
- * the letters, digits, ".-_~" and ':' becomes %XX (upper-case hex), so
- * '+' is %2B, '@' %40, '/' %2F.  So a hostile name can neither add a
- * component nor break the URL.
+ * Encoding: every component is percent-encoded once, from its raw bytes,
+ * as the spec says: every octet but the letters, digits, ".-_~" and ':'
+ * becomes %XX (upper-case hex), so '+' is %2B, '@' %40, '/' %2F, '"' %22,
+ * '\' %5C.  A byte that is not UTF-8 is written as U+FFFD (%EF%BF%BD): a
+ * component must decode to UTF-8.  So a hostile name can neither add a
+ * component nor break the URL, and a parser gives back the name itself.
  *
  * ms_purl_of returns the length written, or 0 when there is none (an
  * unknown source, no vendor for deb or rpm, or an empty name) or size is
@@ -31,7 +31,7 @@
 
 #include "pkg/pkgdb.h"
 
-/* Every field of ms_pkg percent-encoded at worst, escaped first, plus the fixed text. */
+/* Every field of ms_pkg percent-encoded at worst (9 bytes for a byte as U+FFFD), plus the fixed text. */
 #define MS_PURL_MAX 4096
 
 size_t ms_purl_of(const struct ms_pkg *p, const char *version, const char *vendor, char *out, size_t size);

@@ -105,9 +105,10 @@ int ms_container_parse(const char *path, size_t len, struct ms_container *out)
 	return MS_END;
 }
 
-size_t ms_container_describe(const struct ms_container *c, unsigned esc_flags, char *out,
-			     size_t size)
+/* The engine and the name escaped (raw: as it is, cut to fit), or a user's tree. */
+static size_t describe(const struct ms_container *c, bool raw, unsigned esc_flags, char *out, size_t size)
 {
+	size_t len = strnlen(c->name, sizeof(c->name));
 	int n;
 
 	if (size == 0)
@@ -119,8 +120,22 @@ size_t ms_container_describe(const struct ms_container *c, unsigned esc_flags, c
 	n = snprintf(out, size, "%s:", c->engine);
 	if (n < 0 || (size_t)n >= size)
 		return size - 1;
-	return (size_t)n + ms_escape(c->name, strnlen(c->name, sizeof(c->name)), out + n,
-				     size - (size_t)n, esc_flags);
+	if (!raw)
+		return (size_t)n + ms_escape(c->name, len, out + n, size - (size_t)n, esc_flags);
+	len = len < size - (size_t)n ? len : size - (size_t)n - 1;
+	memcpy(out + n, c->name, len);
+	out[(size_t)n + len] = '\0';
+	return (size_t)n + len;
+}
+
+size_t ms_container_describe(const struct ms_container *c, unsigned esc_flags, char *out, size_t size)
+{
+	return describe(c, false, esc_flags, out, size);
+}
+
+size_t ms_container_describe_raw(const struct ms_container *c, char *out, size_t size)
+{
+	return describe(c, true, 0, out, size);
 }
 
 int ms_container_of(const struct ms_proc *proc, struct ms_container *out)

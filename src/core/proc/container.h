@@ -56,5 +56,7 @@ int ms_container_of(const struct ms_proc *proc, struct ms_container *out);
  */
 size_t ms_container_describe(const struct ms_container *c, unsigned esc_flags, char *out,
 			     size_t size);
+/* The same with the name raw, for a writer that escapes by its own format's rules (OpenMetrics). */
+size_t ms_container_describe_raw(const struct ms_container *c, char *out, size_t size);
 
 #endif

@@ -84,18 +84,35 @@ static int unit_of_path(const char *path, size_t len, struct ms_unit *out)
 	return found ? 0 : MS_END;
 }
 
-size_t ms_unit_describe(const struct ms_unit *u, unsigned esc_flags, char *out, size_t size)
+/* The name escaped (raw: as it is, cut to fit), then a user unit's manager. */
+static size_t describe(const struct ms_unit *u, bool raw, unsigned esc_flags, char *out, size_t size)
 {
-	size_t n;
+	size_t n = strnlen(u->name, sizeof(u->name));
 	int more;
 
 	if (size == 0)
 		return 0;
-	n = ms_escape(u->name, strnlen(u->name, sizeof(u->name)), out, size, esc_flags);
+	if (raw) {
+		n = n < size ? n : size - 1;
+		memcpy(out, u->name, n);
+		out[n] = '\0';
+	} else {
+		n = ms_escape(u->name, n, out, size, esc_flags);
+	}
 	if (u->user_uid < 0)
 		return n;
 	more = snprintf(out + n, size - n, " (user@%ld.service)", u->user_uid);
 	return more < 0 || (size_t)more >= size - n ? size - 1 : n + (size_t)more;
+}
+
+size_t ms_unit_describe(const struct ms_unit *u, unsigned esc_flags, char *out, size_t size)
+{
+	return describe(u, false, esc_flags, out, size);
+}
+
+size_t ms_unit_describe_raw(const struct ms_unit *u, char *out, size_t size)
+{
+	return describe(u, true, 0, out, size);
 }
 
 int ms_cgroup_paths(const char *text, size_t len, struct ms_cgroup_paths *out)

@@ -66,6 +66,8 @@ int ms_cgroup_paths(const char *text, size_t len, struct ms_cgroup_paths *out);
  * written; out always ends in NUL.
  */
 size_t ms_unit_describe(const struct ms_unit *u, unsigned esc_flags, char *out, size_t size);
+/* The same with the name raw, for a writer that escapes by its own format's rules (OpenMetrics). */
+size_t ms_unit_describe_raw(const struct ms_unit *u, char *out, size_t size);
 
 
 #endif

@@ -28,8 +28,9 @@
  * resolved against our own root, and one in another mount namespace (a
  * container) under /proc/PID/root.  Resolution is untrusted_walk.h's, so
  * absolute symlinks and ".." stay inside that root, and a path that
- * crosses a daemon-served mount is not looked up: unknown, with the reason
- * "the path crosses a daemon-served mount".
+ * crosses a daemon-served mount, or one the mount table does not know, is
+ * not looked up: unknown, with the walk's reason for it ("the path crosses
+ * a daemon-served mount", "... a mount that is not in the mount table").
  * Device numbers from PROCMAP_QUERY are MAJOR/MINOR of the superblock's
  * s_dev (fs/proc/task_mmu.c), the same encoding major()/minor() decode from
  * stat's st_dev.

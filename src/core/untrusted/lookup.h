@@ -17,9 +17,11 @@
  * at a time inside the root, never into a mount of a daemon-served file
  * system, as the root's mount table says (our mountinfo for our root,
  * /proc/PID/mountinfo for another), and never following the last component.
- * A walk refused that way leaves err EREMOTE and why MS_WALK_WHY_SERVED
- * ("the path crosses a daemon-served mount"): the stale verdict is then
- * unknown, never deleted or replaced.  The file is read
+ * A walk refused that way leaves err EREMOTE and why the walk's reason for
+ * the cause (untrusted_walk.h: MS_WALK_WHY_SERVED, "the path crosses a
+ * daemon-served mount", only for a mount of such a type; another for a
+ * mount the table does not know): the stale verdict is then unknown, never
+ * deleted or replaced.  The file is read
  * only through a reopen of the checked O_PATH descriptor (/proc/self/fd/N),
  * after fstat says it is a regular file with the device and inode the
  * lookup recorded, and its inode is checked again; a name is never opened

@@ -63,10 +63,17 @@ int ms_mapfiles_open_mapped(struct ms_lookup_cache *c, const struct ms_lookup_ro
 	const char *at_path, *because;
 	struct ms_lookup *l;
 	size_t len = m->name_len;
+	bool marked;
 	int fd;
 
 	if (other)
 		*other = false;
+	/* Memory the kernel names like a file: nothing on disk to look up, and map_files would refuse its mount. */
+	if ((because = ms_mapping_not_a_file(m))) {
+		snprintf(why, size, "%s", because);
+		return -1;
+	}
+	marked = ms_mapping_name_undeleted(m->name, m->name_len) != m->name_len;
 	if (ms_lookup_path(c, root, m->name, len, &l) < 0)
 		return MS_ERR_NOMEM;
 	if (!path_holds(l, m) && (len = ms_mapping_name_undeleted(m->name, m->name_len)) != m->name_len &&
@@ -86,7 +93,8 @@ int ms_mapfiles_open_mapped(struct ms_lookup_cache *c, const struct ms_lookup_ro
 	else if (l->why)
 		at_path = l->why;
 	else if (l->err == ENOENT || l->err == ENOTDIR)
-		at_path = "the mapped file was deleted";
+		/* Only the kernel's " (deleted)" says so: else the name may be a path of another mount namespace. */
+		at_path = marked ? "the mapped file was deleted" : "no file is at the path";
 	else
 		at_path = "the path cannot be looked up";
 	snprintf(why, size, "%s; %s", at_path, because);

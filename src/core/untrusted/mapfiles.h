@@ -36,11 +36,17 @@
  * Returns a descriptor (O_RDONLY | O_NONBLOCK | O_CLOEXEC; st, when not
  * NULL, gets its stat), or -1 with *why set to a static sentence:
  * MS_MAPFILES_WHY_PRIV when the kernel refused to follow the link (not
- * root), MS_MAPFILES_WHY_PTRACE, MS_MAPFILES_WHY_GONE, MS_WALK_WHY_SERVED
- * or fstype.h's reason for a daemon-served file system, or another reason.
+ * root), MS_MAPFILES_WHY_PTRACE, MS_MAPFILES_WHY_GONE, the walk's reason
+ * for a mount it refuses (untrusted_walk.h: MS_WALK_WHY_SERVED for a
+ * daemon-served one, MS_WALK_WHY_LINK_UNLISTED for one the mount table
+ * does not know) or fstype.h's reason for a daemon-served file system, or
+ * another reason.
  *
  * ms_mapfiles_open_mapped is what a reader of a mapped file's contents
- * calls (the symbols, the files view's SONAME): the file at m's name under
+ * calls (the symbols, the files view's SONAME, the SBOM's hash).  Memory
+ * the kernel names like a file (a memfd, SysV shm: mapping.h,
+ * ms_mapping_not_a_file) is refused first, with that reason, before any
+ * lookup.  Otherwise it opens the file at m's name under
  * root (lookup.h, cached in c) when it is the mapped one (the same inode,
  * and device except where device numbers do not name files), looked up as
  * given and then less the kernel's " (deleted)" (a file may really be
@@ -49,7 +55,9 @@
  * bytes) saying why not, and *other (may be NULL) true when that is
  * because the path does not hold the mapped file: then why names both
  * facts ("the file at the path is not the mapped one (replaced); reading
- * the running copy needs root", "the mapped file was deleted; ...").
+ * the running copy needs root", "the mapped file was deleted; ..." when the
+ * kernel marks the name deleted, "no file is at the path; ..." when not:
+ * the name may be a path of another mount namespace).
  * MS_ERR_NOMEM when the lookup cache could not grow.
  */
 #ifndef MAPSCOPE_MAPFILES_H

@@ -148,8 +148,11 @@ static int root_mnt_id(const struct ms_walk_root *root, uint64_t *id)
  * another place may be a new mount that got a freed mount's ID
  * (mnt_alloc_id in fs/namespace.c reuses them): read it again, a bounded
  * number of times per table (a user can make mounts faster than we read).
+ * Else the reason for that cause (untrusted_walk.h); unlisted is the
+ * caller's sentence for a mount the table never knew.
  */
-static const char *mount_refused(struct ms_walk_mounts *m, uint64_t id, const char *path, size_t len)
+static const char *mount_refused(struct ms_walk_mounts *m, uint64_t id, const char *path, size_t len,
+				 const char *unlisted)
 {
 	for (;;) {
 		bool known;
@@ -160,10 +163,10 @@ static const char *mount_refused(struct ms_walk_mounts *m, uint64_t id, const ch
 		if (known && (!path || ms_fstypes_mount_is_at(m->table, id, path, len)))
 			return NULL;
 		if (m->procdirfd == -2 || m->rereads >= MS_WALK_MAX_REREADS)
-			return MS_WALK_WHY_SERVED;
+			return known ? MS_WALK_WHY_MOVED : unlisted;
 		m->rereads++;
 		if (mounts_read(m, NULL) < 0)
-			return MS_WALK_WHY_SERVED;
+			return why_no_table;
 	}
 }
 
@@ -326,6 +329,7 @@ static bool link_is_roots(const struct walk *w, const struct stat *link)
 /* The root itself: its mount known kernel-served, and root's when asked. */
 static int start(struct walk *w)
 {
+	const char *why;
 	struct stat st;
 
 	w->depth = 0;
@@ -343,8 +347,9 @@ static int start(struct walk *w)
 	 * when the last reference goes), and the table was read after it was
 	 * opened.
 	 */
-	if (!own_root_unlisted(w->root->mounts, w->mnts[0]) && mount_refused(w->root->mounts, w->mnts[0], NULL, 0))
-		return refuse(w, -1, EREMOTE, MS_WALK_WHY_SERVED);
+	if (!own_root_unlisted(w->root->mounts, w->mnts[0]) &&
+	    (why = mount_refused(w->root->mounts, w->mnts[0], NULL, 0, MS_WALK_WHY_UNLISTED)))
+		return refuse(w, -1, EREMOTE, why);
 	if (w->flags & MS_WALK_ROOT_DIRS) {
 		if (fstat(w->root->fd, &st) < 0)
 			return -errno;
@@ -395,6 +400,7 @@ static int open_same_mount(int dirfd, const char *name)
 static int step(struct walk *w, const char *comp, size_t len, struct stat *st, uint64_t *mnt)
 {
 	char name[NAME_MAX + 1];
+	const char *why;
 	int fd;
 
 	if (len > NAME_MAX || w->cur_len + 1 + len > PATH_MAX)
@@ -431,9 +437,10 @@ static int step(struct walk *w, const char *comp, size_t len, struct stat *st, u
 		w->cur[w->cur_len] = '\0';
 		return refuse(w, fd, EIO, why_mnt_id);
 	}
-	if (*mnt != w->mnts[w->depth] && mount_refused(w->root->mounts, *mnt, w->cur, w->cur_len + 1 + len)) {
+	if (*mnt != w->mnts[w->depth] &&
+	    (why = mount_refused(w->root->mounts, *mnt, w->cur, w->cur_len + 1 + len, MS_WALK_WHY_UNLISTED))) {
 		w->cur[w->cur_len] = '\0';
-		return refuse(w, fd, EREMOTE, MS_WALK_WHY_SERVED);
+		return refuse(w, fd, EREMOTE, why);
 	}
 	w->cur[w->cur_len] = '\0';
 known:
@@ -723,7 +730,7 @@ static int open_link_checked(int dirfd, const char *name, const struct ms_walk_r
 		rc = -EIO;
 	} else if (!(root_mnt_id(root, &root_mnt) == 0 && mnt == root_mnt &&
 		     own_root_unlisted(root->mounts, mnt)) &&
-		   (*why = mount_refused(root->mounts, mnt, NULL, 0))) {
+		   (*why = mount_refused(root->mounts, mnt, NULL, 0, MS_WALK_WHY_LINK_UNLISTED))) {
 		rc = -EREMOTE;
 	}
 	if (rc < 0) {

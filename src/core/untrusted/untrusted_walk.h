@@ -72,9 +72,20 @@
  *     or the name is another namespace's).
  *
  * Errors are values: a negative errno, and *why set to a static sentence
- * when the walk refused on purpose (MS_WALK_WHY_SERVED for a daemon-served
- * mount, with -EREMOTE), NULL when the kernel's error says it all (ENOENT,
- * ENOTDIR, EACCES...).  Nothing here prints.
+ * when the walk refused on purpose, NULL when the kernel's error says it
+ * all (ENOENT, ENOTDIR, EACCES...).  A refused mount is -EREMOTE, with one
+ * sentence per cause, so a reason never claims more than is known:
+ *   - MS_WALK_WHY_SERVED: the mount is in the table, of a daemon-served
+ *     type (fstype.h);
+ *   - MS_WALK_WHY_UNLISTED (a walk) or MS_WALK_WHY_LINK_UNLISTED (a magic
+ *     link): the table does not know the mount, even read again: a mount
+ *     of another mount namespace (a file another process opened there), or
+ *     one of the kernel's own that no table lists (the shm mount of a memfd
+ *     or SysV segment); its type is not known, so it is refused the same;
+ *   - MS_WALK_WHY_MOVED: the table puts that mount ID at another place (a
+ *     mount moved, or a freed ID reused);
+ *   - the table could not be read (again).
+ * Nothing here prints.
  */
 #ifndef MAPSCOPE_UNTRUSTED_WALK_H
 #define MAPSCOPE_UNTRUSTED_WALK_H
@@ -90,6 +101,10 @@
 /* One object, so a caller can tell this refusal by its address. */
 extern const char ms_walk_why_user_link[];
 #define MS_WALK_WHY_USER_LINK ms_walk_why_user_link
+#define MS_WALK_WHY_UNLISTED "the path crosses a mount that is not in the mount table"
+#define MS_WALK_WHY_LINK_UNLISTED \
+	"the file is on a mount that is not in the mount table: another mount namespace's, or the kernel's own"
+#define MS_WALK_WHY_MOVED "a mount on the path is not where the mount table puts it"
 
 #define MS_WALK_MAX_SYMLINKS 40
 #define MS_WALK_MAX_STEPS 4096
@@ -179,7 +194,7 @@ int ms_walk_open_dir(const struct ms_walk_root *root, const char *path, unsigned
  * kernel-served (anywhere: the link's target has no path in that root), or
  * is the mount of our own root that a chroot hides from our mountinfo (as
  * for walks).  0, or -errno with *why set when refused on purpose
- * (-EREMOTE: MS_WALK_WHY_SERVED).
+ * (-EREMOTE: MS_WALK_WHY_SERVED or MS_WALK_WHY_LINK_UNLISTED, as above).
  */
 int ms_walk_stat_link(int dirfd, const char *name, const struct ms_walk_root *root, struct stat *st,
 		      const char **why);
@@ -191,7 +206,7 @@ int ms_walk_stat_link(int dirfd, const char *name, const struct ms_walk_root *ro
  * on the O_PATH descriptor, a regular file only, then a reopen through
  * /proc/self/fd/N, checked again to be the same inode.  st gets its stat.
  * A descriptor (>= 0), or -errno: the kernel's from opening the link
- * (*why NULL), -EREMOTE (*why MS_WALK_WHY_SERVED), or another with *why
+ * (*why NULL), -EREMOTE (*why as ms_walk_stat_link's), or another with *why
  * set (static text).
  */
 int ms_walk_open_link_read(int dirfd, const char *name, const struct ms_walk_root *root,

@@ -176,6 +176,36 @@ static void test_truncation_keeps_whole_escapes(void **state)
 	assert_int_equal(ms_escape_bound(3), 13);
 }
 
+/* What the formats that escape by their own rules learn of each unit. */
+static void test_text_units(void **state)
+{
+	static const struct {
+		const char *s;
+		size_t len, run;
+		enum ms_text_kind kind;
+	} units[] = {
+		{ "a", 1, 1, MS_TEXT_PLAIN },           { "\\", 1, 1, MS_TEXT_PLAIN },
+		{ "\"", 1, 1, MS_TEXT_PLAIN },          { "\n", 1, 1, MS_TEXT_CONTROL },
+		{ "\x7f", 1, 1, MS_TEXT_CONTROL },       { "\xc3\xa9", 2, 2, MS_TEXT_PLAIN },
+		{ "\xc2\x85", 2, 2, MS_TEXT_HIDDEN },    { "\xe2\x80\xae", 3, 3, MS_TEXT_HIDDEN },
+		{ "\xff", 1, 1, MS_TEXT_INVALID },       { "\xe2\x82", 2, 1, MS_TEXT_INVALID },
+		{ "\xf0\x9f\x98\x80", 4, 4, MS_TEXT_PLAIN },
+	};
+	enum ms_text_kind kind;
+	char *u;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		assert_int_equal(ms_text_unit(units[i].s, units[i].len, &kind), units[i].run);
+		assert_int_equal(kind, units[i].kind);
+	}
+	/* Only bytes that are not UTF-8 change: controls and hidden code points are the format's to escape. */
+	u = ms_text_utf8_dup("a\\\"\n\xe2\x80\xae\xff\xc3\xa9\xe2\x82", 12);
+	assert_non_null(u);
+	assert_string_equal(u, "a\\\"\n\xe2\x80\xae" MS_TEXT_REPLACEMENT "\xc3\xa9" MS_TEXT_REPLACEMENT MS_TEXT_REPLACEMENT);
+	free(u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_distinct_names_stay_distinct),
 		cmocka_unit_test(test_lookalikes_print_apart),
 		cmocka_unit_test(test_truncation_keeps_whole_escapes),
+		cmocka_unit_test(test_text_units),
 	};
 
 	return cmocka_run_group_tests_name("escape", tests, NULL, NULL);

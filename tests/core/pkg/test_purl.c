@@ -1,7 +1,7 @@
 /*
  * Package URLs (purl.h) and the distribution they name (osrelease.h): each
  * type's shape, the pypi and deb normalisations, rpm's epoch as a
- * qualifier, the spec's percent-encoding, hostile names, and os-release's
+ * qualifier, the spec's percent-encoding (once, from raw bytes), hostile names, and os-release's
  * quoting and its ID's allowed characters.
  */
 #include "config.h"
@@ -71,13 +71,19 @@ static void test_pypi(void **state)
 	assert_string_equal(purl(&p, "5.4.0", "debian"), "pkg:pypi/zope-interface@5.4.0");
 }
 
-/* Hostile bytes: escaped, then encoded, so no separator gets through. */
+/*
+ * Hostile bytes: encoded once, from the raw name, so no separator gets
+ * through and a parser gives the name back; a byte that is not UTF-8 as
+ * U+FFFD, which a component must decode to.
+ */
 static void test_hostile(void **state)
 {
 	struct ms_pkg p = pkg(MS_PKG_SOURCE_PYTHON, "a/b@c?d#e f\n\xff", ""), none = pkg(MS_PKG_SOURCE_NONE, "x", "");
+	struct ms_pkg evil = pkg(MS_PKG_SOURCE_PYTHON, "ev\"il}\\pkg", "");
 
 	(void)state;
-	assert_string_equal(purl(&p, "1@2", NULL), "pkg:pypi/a%2Fb%40c%3Fd%23e%20f%5Cx0a%5Cxff@1%402");
+	assert_string_equal(purl(&p, "1@2", NULL), "pkg:pypi/a%2Fb%40c%3Fd%23e%20f%0A%EF%BF%BD@1%402");
+	assert_string_equal(purl(&evil, "1\\0", NULL), "pkg:pypi/ev%22il%7D%5Cpkg@1%5C0");
 	assert_string_equal(purl(&none, "1", "debian"), "(none)");
 }
 

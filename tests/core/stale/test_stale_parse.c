@@ -170,6 +170,18 @@ static void test_container_parse(void **state)
 	expect_container("/machine.slice/libpod-" ID ".scope/container", 0, "podman:0123456789ab");
 	expect_container("/machine.slice/systemd-nspawn@web.service/payload", 0, "machine:web");
 	expect_container("/machine.slice/machine-db\\x2d1.scope", 0, "machine:db\\\\x2d1");
+	{
+		/* Raw, for a format that escapes by its own rules. */
+		static const char path[] = "/machine.slice/machine-db\\x2d1.scope";
+		struct ms_container c;
+		char out[64];
+
+		assert_int_equal(ms_container_parse(path, strlen(path), &c), 0);
+		assert_int_equal(ms_container_describe_raw(&c, out, sizeof(out)), strlen("machine:db\\x2d1"));
+		assert_string_equal(out, "machine:db\\x2d1");
+		assert_int_equal(ms_container_describe_raw(&c, out, 11), 10);
+		assert_string_equal(out, "machine:db");
+	}
 	/* The outer container counts; what it names inside proves nothing. */
 	expect_container("/system.slice/docker-" ID ".scope/machine-fake.scope", 0, "docker:0123456789ab");
 	/*
@@ -215,6 +227,11 @@ static void test_unit_describe(void **state)
 	assert_string_equal(out, "x\\x1b]0;t\\x07.service (user@0.service)");
 	ms_unit_describe(&u, 0, out, 8);
 	assert_true(strlen(out) < 8);
+	/* Raw, for a format that escapes by its own rules. */
+	assert_int_equal(ms_unit_describe_raw(&u, out, sizeof(out)), strlen("x\x1b]0;t\x07.service (user@0.service)"));
+	assert_string_equal(out, "x\x1b]0;t\x07.service (user@0.service)");
+	assert_int_equal(ms_unit_describe_raw(&u, out, 4), 3);
+	assert_string_equal(out, "x\x1b]");
 }
 
 static void test_verdict_names(void **state)

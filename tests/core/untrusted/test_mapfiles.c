@@ -6,6 +6,9 @@
  *     or deleted, opens as the mapped inode itself, its bytes the old ones;
  *   - a mapping record that no longer names one VMA is refused, never
  *     another mapping's file;
+ *   - a memfd, on the kernel's own mount that no table lists, is refused
+ *     with MS_WALK_WHY_LINK_UNLISTED, not as daemon-served, and its name
+ *     alone says what it is (ms_mapping_not_a_file);
  *   - a process without CAP_SYS_ADMIN (a child turned uid 65534) is
  *     refused by the kernel and told MS_MAPFILES_WHY_PRIV;
  *   - the attack: uid 65534 maps a library from its own FUSE file system,
@@ -184,6 +187,43 @@ static void test_changed_mapping(void **state)
 	tu_rmtree(dir);
 	free(dir);
 	free(path);
+}
+
+/*
+ * A memfd lives on the kernel's own shm mount, which no mount table lists:
+ * its link is refused by its mount, and said as it is, never as a
+ * daemon-served one; and its name says what it is before any of that.
+ */
+static void test_memfd(void **state)
+{
+	static char name[] = "/memfd:ms-test (deleted)";
+	struct ms_mapping m;
+	struct ours o;
+	const char *why;
+	unsigned char *p;
+	int fd;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	fd = memfd_create("ms-test", MFD_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 4096), 0);
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	assert_true(p != MAP_FAILED);
+	close(fd);
+	assert_true(mapping_at(getpid(), (unsigned long)p, &m));
+	assert_true(ours_open(&o, getpid()));
+	assert_int_equal(ms_mapfiles_open(o.proc, &m, NULL, &o.root, NULL, &why), -1);
+	assert_string_equal(why, MS_WALK_WHY_LINK_UNLISTED);
+	m.name = name;
+	m.name_len = sizeof(name) - 1;
+	assert_string_equal(ms_mapping_not_a_file(&m), "a memfd, by its name: not a file on disk");
+	/* A device of a real disk: a file so named, never taken for one. */
+	m.dev_major = 8;
+	assert_null(ms_mapping_not_a_file(&m));
+	ours_close(&o);
+	munmap(p, 4096);
 }
 
 /*
@@ -379,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_replaced),
 		cmocka_unit_test(test_deleted),
 		cmocka_unit_test(test_changed_mapping),
+		cmocka_unit_test(test_memfd),
 		cmocka_unit_test(test_needs_root),
 		cmocka_unit_test_setup_teardown(test_fuse_by_mount, setup_fuse, teardown_fuse),
 		cmocka_unit_test_setup_teardown(test_fuse_by_device, setup_fuse, teardown_fuse),

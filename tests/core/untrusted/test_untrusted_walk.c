@@ -366,8 +366,9 @@ static void test_unknown_mount_id(void **state)
 	/* Read before the mount, never again: the table cannot know it. */
 	assert_int_equal(ms_walk_mounts_load(-1, &reread, NULL), 0);
 	mount_tmpfs(fx);
+	/* Refused, and said as it is: a mount the table lacks, not a daemon's. */
 	assert_int_equal(walk(&root, path, 0, NULL, &why), EREMOTE);
-	assert_string_equal(why, MS_WALK_WHY_SERVED);
+	assert_string_equal(why, MS_WALK_WHY_UNLISTED);
 	/* A table that may read mountinfo again learns the new mount: tmpfs is the kernel's. */
 	root.mounts = reread;
 	assert_int_equal(walk(&root, path, 0, NULL, NULL), 0);
@@ -383,7 +384,8 @@ static void test_unknown_mount_id(void **state)
 			     strchr(mnt_field, ' ')) > 0);
 	assert_int_equal(ms_walk_mounts_from_text(moved_text, strlen(moved_text), &moved, NULL), 0);
 	root.mounts = moved;
-	assert_int_equal(walk(&root, path, 0, NULL, NULL), EREMOTE);
+	assert_int_equal(walk(&root, path, 0, NULL, &why), EREMOTE);
+	assert_string_equal(why, MS_WALK_WHY_MOVED);
 	close(root.fd);
 	ms_walk_mounts_free(before);
 	ms_walk_mounts_free(reread);
@@ -426,7 +428,7 @@ static void test_mount_on_last_name(void **state)
 	}
 	fx->bound = strdup(target);
 	assert_int_equal(walk(&root, target, 0, NULL, &why), EREMOTE);
-	assert_string_equal(why, MS_WALK_WHY_SERVED);
+	assert_string_equal(why, MS_WALK_WHY_UNLISTED);
 	assert_int_equal(walk(&root, plain, 0, &st, NULL), 0);
 	assert_int_equal(st.st_ino, fx->file_st.st_ino);
 	/* A table read after the mount knows it: tmpfs, at exactly that path. */
