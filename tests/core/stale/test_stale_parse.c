@@ -321,6 +321,16 @@ static void test_user_file_behind_closed_door(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* XDG_CONFIG_HOME back as it was (old: its value, or NULL when unset), old freed. */
+static void restore_xdg(char *old)
+{
+	if (old)
+		setenv("XDG_CONFIG_HOME", old, 1);
+	else
+		unsetenv("XDG_CONFIG_HOME");
+	free(old);
+}
+
 /*
  * A FIFO where the user's list belongs (planted, or a mistake): never
  * opened, so nothing blocks; an error naming it, as for any file that
@@ -351,11 +361,7 @@ static void test_user_file_is_fifo(void **state)
 	setenv("XDG_CONFIG_HOME", home, 1);
 	rc = ms_ignore_load_user(&ign, &err);
 	alarm(0);
-	if (old)
-		setenv("XDG_CONFIG_HOME", old, 1);
-	else
-		unsetenv("XDG_CONFIG_HOME");
-	free(old);
+	restore_xdg(old);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/mapscope", home);
 	rmdir(path);
@@ -401,11 +407,7 @@ static void test_user_file_of_another_user(void **state)
 	/* The same folder given to uid 65534: not read at all. */
 	assert_int_equal(lchown(home, 65534, 65534), 0);
 	rc_other = ms_ignore_load_user(&ign, &err);
-	if (old)
-		setenv("XDG_CONFIG_HOME", old, 1);
-	else
-		unsetenv("XDG_CONFIG_HOME");
-	free(old);
+	restore_xdg(old);
 	unlink(path);
 	unlink(target);
 	snprintf(path, sizeof(path), "%s/mapscope", home);
