@@ -253,7 +253,7 @@ static int prove_again(struct ms_stale_ctx *ctx, const struct ms_lookup_root *ro
 		return 0;
 	s->m.name = fresh->name;
 	s->m.name_len = fresh->name_len;
-	return ms_name_prove(ctx->cache, root, &s->m, p);
+	return ms_name_prove(ctx->cache, root, ms_maps_proc(s->maps), &s->m, p);
 }
 
 /*
@@ -272,7 +272,7 @@ static int judge_under(struct ms_stale_ctx *ctx, const struct ms_lookup_root *ro
 
 	if (found)
 		*found = false;
-	rc = ms_name_prove(ctx->cache, root, &s->m, &p);
+	rc = ms_name_prove(ctx->cache, root, ms_maps_proc(s->maps), &s->m, &p);
 	if (rc == 0 && p.kind == MS_NAME_NOT_OURS && p.recheck)
 		rc = prove_again(ctx, root, s, &fresh, &p);
 	if (rc < 0)
@@ -355,7 +355,7 @@ static int ignored(struct ms_stale_ctx *ctx, const struct ms_proc *proc, const s
 	verdict(out, MS_STALE_IGNORED, "%s", reason);
 	if (ctx->no_ignored_proof || m->dev_major == 0 || (root = root_for(ctx, proc, true))->fd < 0)
 		return 0;
-	if (ms_name_prove(ctx->cache, root, m, &p) < 0)
+	if (ms_name_prove(ctx->cache, root, proc, m, &p) < 0)
 		return MS_ERR_NOMEM;
 	out->path_ours = ms_name_is_path(p.kind);
 	return 0;

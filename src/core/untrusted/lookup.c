@@ -308,7 +308,7 @@ static void stat_path(struct ms_lookup_cache *c, const struct ms_lookup_root *ro
 {
 	struct ms_walk_root wr = ms_lookup_walk_root(root);
 	struct stat st;
-	int fd = ms_walk_open(&wr, path, MS_LOOKUP_WALK_FLAGS, &st, &l->why);
+	int fd = ms_walk_open_mnt(&wr, path, MS_LOOKUP_WALK_FLAGS, &st, &l->mnt, &l->mnt_known, &l->why);
 
 	if (fd < 0) {
 		l->err = -fd;

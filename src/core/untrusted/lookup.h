@@ -61,6 +61,12 @@ struct ms_lookup {
 	uint32_t dev_minor;
 	uint64_t inode;
 	mode_t mode;
+	/*
+	 * The mount the walk ended on (mnt_known): the file's, or, when
+	 * nothing is at the path, the deepest directory's it reached.
+	 */
+	bool mnt_known;
+	uint64_t mnt;
 	const char *unreliable_fs;  /* "btrfs", "overlayfs" or NULL */
 	enum ms_lookup_bid bid_state;
 	size_t bid_len;

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,7 +39,57 @@ static const char *what_is(mode_t mode)
 	return "the path holds something that is not a regular file";
 }
 
-int ms_name_prove(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
+static int unknown(struct ms_name_proof *out, const char *why)
+{
+	out->kind = MS_NAME_UNKNOWN;
+	out->why = why;
+	return 0;
+}
+
+/*
+ * A name that is not the mapped file's own path (another file, or
+ * nothing, at it) stands for the mapped file only if the mapped file is
+ * where the name says: the kernel marks it unlinked only by text, which a
+ * file may really end in, and a mount of the user's own (another
+ * namespace's, a detached one) prints paths of their choosing.  So the
+ * mapped file itself, through map_files (root only: without it the name is
+ * judged as before, unchecked), must lie on a mount this root's table
+ * knows, the very mount the walk ended on (the path's directory's for
+ * nothing at it).  Its link count says nothing: a file unlinked from this
+ * name may keep another (a hard link), and a file really named "x
+ * (deleted)" on a mount of ours is found by the name as given.
+ */
+static int check_mapped(const struct ms_lookup_root *root, const struct ms_proc *proc,
+			const struct ms_mapping *m, struct ms_name_proof *out)
+{
+	struct ms_walk_root wr = ms_lookup_walk_root(root);
+	const char *why = NULL;
+	char name[64];
+	struct stat st;
+	uint64_t mnt;
+	int rc;
+
+	if (!proc || m->start >= m->end || !root->mounts)
+		return 0;
+	snprintf(name, sizeof(name), "map_files/%" PRIx64 "-%" PRIx64, m->start, m->end);
+	rc = ms_walk_stat_link_mnt(ms_proc_dirfd(proc), name, &wr, &st, &mnt, &why);
+	if (rc == -EPERM || rc == -EACCES) {
+		out->unchecked = true;
+		return 0;
+	}
+	if (rc == -EREMOTE && !(why && !strcmp(why, MS_WALK_WHY_SERVED)))
+		return not_ours(root, out, false, "the mapped file is on a mount that is not in the mount table");
+	if (rc < 0)
+		return unknown(out, why ? why : rc == -ENOENT ? "the mapping changed since it was read"
+						     : "the mapped file cannot be looked at");
+	if ((uint64_t)st.st_ino != m->inode)
+		return unknown(out, "the mapping changed since it was read");
+	if (!out->l->mnt_known || out->l->mnt != mnt)
+		return not_ours(root, out, false, "the mapped file is on another mount than the path");
+	return 0;
+}
+
+int ms_name_prove(struct ms_lookup_cache *c, const struct ms_lookup_root *root, const struct ms_proc *proc,
 		  const struct ms_mapping *m, struct ms_name_proof *out)
 {
 	struct ms_lookup *l;
@@ -77,7 +128,7 @@ int ms_name_prove(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
 	if (l->err == ENOENT || l->err == ENOTDIR) {
 		if (out->marked) {
 			out->kind = MS_NAME_GONE;
-			return 0;
+			return check_mapped(root, proc, m, out);
 		}
 		/*
 		 * d_path marks every unlinked dentry (fs/d_path.c, d_unlinked),
@@ -94,7 +145,7 @@ int ms_name_prove(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
 		/* btrfs and overlayfs: stat's device is not the mapping's; build IDs decide. */
 		if (l->unreliable_fs && S_ISREG(l->mode)) {
 			out->kind = MS_NAME_FUZZY;
-			return 0;
+			return check_mapped(root, proc, m, out);
 		}
 		if (S_ISREG(l->mode))
 			return not_ours(root, out, true,
@@ -108,5 +159,5 @@ int ms_name_prove(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
 		return 0;
 	}
 	out->kind = MS_NAME_OTHER;
-	return 0;
+	return check_mapped(root, proc, m, out);
 }

@@ -35,6 +35,13 @@
  *     mount) or failed (why says so, else err), or a marked name's path
  *     now holds something that is not a regular file (MS_NAME_WHY_NOT_REG):
  *     not a replacement, as nothing there can be compared.
+ * OTHER, GONE and FUZZY hold only when the mapped file itself, seen
+ * through /proc/PID/map_files (root only; unchecked, as unchecked says,
+ * without it), lies on a mount the root's table knows, the very mount the
+ * walk ended on: else the name is NOT_OURS (a detached mount, an
+ * open_tree clone or another namespace's mount carries names of the
+ * user's choosing, a file there may really be named "x (deleted)", and
+ * overlayfs or btrfs device numbers do not say which file it is).
  * Only SAME, OTHER, GONE and FUZZY make the name a path here.
  *
  * Nothing here reads a file, only walks and stats (cached per root and
@@ -47,6 +54,7 @@
 #include <stddef.h>
 
 #include "maps/mapping.h"
+#include "proc/proc.h"
 #include "untrusted/lookup.h"
 
 enum ms_name_kind {
@@ -67,6 +75,7 @@ struct ms_name_proof {
 	bool marked;            /* the kernel's " (deleted)" ends the name */
 	bool relinked;          /* SAME, found only less the mark */
 	bool recheck;           /* NOT_OURS: a replacement under us would look so */
+	bool unchecked;         /* OTHER, GONE, FUZZY: the mapped file could not be looked at (not root) */
 	size_t len;             /* the path's length: the name less the mark, when marked and not SAME as given */
 	struct ms_lookup *l;    /* the cache's record of the path (lookup.h), NULL when not looked up */
 	const char *why;        /* NOT_OURS and UNKNOWN: static text; else NULL */
@@ -77,7 +86,11 @@ struct ms_name_proof {
 /* True for the kinds that make the name a path in the root. */
 bool ms_name_is_path(enum ms_name_kind kind);
 
-int ms_name_prove(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
+/*
+ * proc: m's process, whose map_files shows the mapped file itself; NULL
+ * (tests of the walk alone): OTHER, GONE and FUZZY go unchecked.
+ */
+int ms_name_prove(struct ms_lookup_cache *c, const struct ms_lookup_root *root, const struct ms_proc *proc,
 		  const struct ms_mapping *m, struct ms_name_proof *out);
 
 #endif

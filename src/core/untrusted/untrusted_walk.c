@@ -195,6 +195,7 @@ struct walk {
 	size_t lens[MS_WALK_MAX_DEPTH + 1];      /* cur's length at each depth */
 	char cur[PATH_MAX + NAME_MAX + 2];       /* canonical, relative to the root; "" is the root */
 	size_t cur_len;
+	uint64_t end_mnt; /* the mount of what was opened last, or of the deepest directory reached */
 };
 
 static void pop_to(struct walk *w, size_t depth)
@@ -532,11 +533,13 @@ static int walk(struct walk *w, const char *path, struct stat *st)
 			rc = -ELOOP;
 			break;
 		}
+		w->end_mnt = w->mnts[w->depth];
 		fd = step(w, comp, len, st, &mnt);
 		if (fd < 0) {
 			rc = fd;
 			break;
 		}
+		w->end_mnt = mnt;
 		while (*after == '/')
 			after++;
 		if (S_ISLNK(st->st_mode)) {
@@ -578,6 +581,7 @@ static int walk(struct walk *w, const char *path, struct stat *st)
 	if (rc < 0)
 		return rc;
 	/* The path ended on a directory already walked ("/", "a/..", "a/."). */
+	w->end_mnt = w->mnts[w->depth];
 	fd = openat(w->dirs[w->depth], ".", O_PATH | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, st) < 0) {
 		rc = -errno;
@@ -591,24 +595,38 @@ done:
 	return fd;
 }
 
-int ms_walk_open(const struct ms_walk_root *root, const char *path, unsigned flags,
-		 struct stat *st, const char **why)
+int ms_walk_open_mnt(const struct ms_walk_root *root, const char *path, unsigned flags,
+		     struct stat *st, uint64_t *mnt, bool *mnt_known, const char **why)
 {
 	struct walk *w = malloc(sizeof(*w));
 	int rc;
 
 	*why = NULL;
+	*mnt_known = false;
 	if (!w)
 		return -ENOMEM;
 	w->root = root;
 	w->flags = flags;
 	w->why = why;
 	rc = start(w);
-	if (rc == 0)
+	if (rc == 0) {
+		w->end_mnt = w->mnts[0];
 		rc = walk(w, path + adopt(w, path), st);
+		*mnt = w->end_mnt;
+		*mnt_known = rc >= 0 || rc == -ENOENT || rc == -ENOTDIR;
+	}
 	keep(w);
 	free(w);
 	return rc;
+}
+
+int ms_walk_open(const struct ms_walk_root *root, const char *path, unsigned flags,
+		 struct stat *st, const char **why)
+{
+	uint64_t mnt;
+	bool known;
+
+	return ms_walk_open_mnt(root, path, flags, st, &mnt, &known, why);
 }
 
 static bool same_inode(const struct stat *a, const struct stat *b)
@@ -740,8 +758,8 @@ static int open_link_checked(int dirfd, const char *name, const struct ms_walk_r
 	return fd;
 }
 
-int ms_walk_stat_link(int dirfd, const char *name, const struct ms_walk_root *root, struct stat *st,
-		      const char **why)
+int ms_walk_stat_link_mnt(int dirfd, const char *name, const struct ms_walk_root *root, struct stat *st,
+			  uint64_t *mnt, const char **why)
 {
 	int fd = open_link_checked(dirfd, name, root, why), rc = 0;
 
@@ -749,8 +767,17 @@ int ms_walk_stat_link(int dirfd, const char *name, const struct ms_walk_root *ro
 		return fd;
 	if (fstat(fd, st) < 0)
 		rc = -errno;
+	/* Read again: open_link_checked read it before its check, and the descriptor pins the mount. */
+	else if (mnt && ms_walk_mnt_id(fd, mnt) < 0)
+		rc = -EIO;
 	close(fd);
 	return rc;
+}
+
+int ms_walk_stat_link(int dirfd, const char *name, const struct ms_walk_root *root, struct stat *st,
+		      const char **why)
+{
+	return ms_walk_stat_link_mnt(dirfd, name, root, st, NULL, why);
 }
 
 int ms_walk_open_link_read(int dirfd, const char *name, const struct ms_walk_root *root,

@@ -162,6 +162,15 @@ void ms_walk_dircache_free(struct ms_walk_dircache *c);
 int ms_walk_open(const struct ms_walk_root *root, const char *path, unsigned flags,
 		 struct stat *st, const char **why);
 
+/*
+ * ms_walk_open, and the mount ID of where it ended (*mnt_known true): of
+ * what it opened, or, when the path ends in nothing (-ENOENT, -ENOTDIR),
+ * of the deepest directory it reached.  The walk knows each step's mount
+ * already (it checked it), so this costs no read.
+ */
+int ms_walk_open_mnt(const struct ms_walk_root *root, const char *path, unsigned flags,
+		     struct stat *st, uint64_t *mnt, bool *mnt_known, const char **why);
+
 /* Test seam: called between the checks and the opens that follow them. */
 enum ms_walk_step {
 	MS_WALK_BEFORE_OPEN,   /* the walk for reading comes next */
@@ -198,6 +207,9 @@ int ms_walk_open_dir(const struct ms_walk_root *root, const char *path, unsigned
  */
 int ms_walk_stat_link(int dirfd, const char *name, const struct ms_walk_root *root, struct stat *st,
 		      const char **why);
+/* The same, with the mount ID of what the link leads to (mnt may be NULL). */
+int ms_walk_stat_link_mnt(int dirfd, const char *name, const struct ms_walk_root *root, struct stat *st,
+			  uint64_t *mnt, const char **why);
 
 /*
  * The file a /proc magic link (a process's map_files/START-END) leads to,

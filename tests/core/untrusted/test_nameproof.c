@@ -121,7 +121,7 @@ static struct ms_name_proof prove(struct fx *fx, const char *rel)
 				.dev_major = major(fx->file.st_dev), .dev_minor = minor(fx->file.st_dev) };
 	struct ms_name_proof p;
 
-	assert_int_equal(ms_name_prove(fx->cache, &fx->root, &m, &p), 0);
+	assert_int_equal(ms_name_prove(fx->cache, &fx->root, NULL, &m, &p), 0);
 	free(name);
 	return p;
 }
