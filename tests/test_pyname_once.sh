@@ -27,8 +27,9 @@ cp "$LIB" "$site/evil/_ext.so" || exit 1
 printf 'Metadata-Version: 2.1\nName: ev"il}\\pkg\nVersion: 1.0\\1\n\n' >"$site/evil-1.0.dist-info/METADATA"
 printf 'evil/__init__.py,,\nevil/_ext.so,,\nevil-1.0.dist-info/RECORD,,\n' >"$site/evil-1.0.dist-info/RECORD"
 
-start "$tmp/hold.out" $PY -c 'import ctypes, sys, time
-ctypes.CDLL(sys.argv[1])
+# Mapped, not loaded: a sanitizer build's library cannot load into python3.
+start "$tmp/hold.out" $PY -c 'import mmap, os, sys, time
+held = mmap.mmap(os.open(sys.argv[1], os.O_RDONLY), 0, mmap.MAP_PRIVATE, mmap.PROT_READ | mmap.PROT_EXEC)
 print("ready", flush=True)
 time.sleep(600)' "$site/evil/_ext.so"
 pid=$last
