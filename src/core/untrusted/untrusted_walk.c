@@ -15,175 +15,11 @@
 
 #include "proc/fstype.h"
 #include "untrusted/untrusted_walk.h"
+#include "untrusted/walk_mounts.h"
 
-static const char why_no_table[] = "the mount table could not be read: nothing is known safe";
 static const char why_symlink[] = "a symlink on the path";
 const char ms_walk_why_user_link[] = "a symlink that a user can change is on the way";
 static const char why_dir_owner[] = "a directory on the path is not root's alone";
-static const char why_mnt_id[] = "the mount of a path component cannot be told";
-
-struct ms_walk_mounts {
-	struct ms_fstypes *table;
-	int procdirfd; /* -1: ours; -2: from text, never read again */
-	unsigned rereads;
-};
-
-static int mounts_read(struct ms_walk_mounts *m, struct ms_error *err)
-{
-	struct ms_fstypes *t;
-	int rc = ms_fstypes_load_root(m->procdirfd, &t, err);
-
-	if (rc < 0)
-		return rc;
-	ms_fstypes_free(m->table);
-	m->table = t;
-	return 0;
-}
-
-int ms_walk_mounts_load(int procdirfd, struct ms_walk_mounts **out, struct ms_error *err)
-{
-	struct ms_walk_mounts *m = calloc(1, sizeof(*m));
-	int rc;
-
-	if (!m)
-		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
-	m->procdirfd = -1;
-	if (procdirfd >= 0 && (m->procdirfd = fcntl(procdirfd, F_DUPFD_CLOEXEC, 0)) < 0) {
-		rc = ms_error_set(err, MS_ERR_IO, errno, "cannot keep the process directory: %s",
-				  strerror(errno));
-		free(m);
-		return rc;
-	}
-	rc = mounts_read(m, err);
-	if (rc < 0) {
-		ms_walk_mounts_free(m);
-		return rc;
-	}
-	*out = m;
-	return 0;
-}
-
-int ms_walk_mounts_from_text(const char *text, size_t len, struct ms_walk_mounts **out,
-			     struct ms_error *err)
-{
-	struct ms_walk_mounts *m = calloc(1, sizeof(*m));
-	int rc;
-
-	if (!m)
-		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
-	m->procdirfd = -2;
-	rc = ms_fstypes_parse(text, len, &m->table, err);
-	if (rc < 0) {
-		free(m);
-		return rc;
-	}
-	*out = m;
-	return 0;
-}
-
-void ms_walk_mounts_free(struct ms_walk_mounts *m)
-{
-	if (!m)
-		return;
-	if (m->procdirfd >= 0)
-		close(m->procdirfd);
-	ms_fstypes_free(m->table);
-	free(m);
-}
-
-/*
- * fs/proc/fd.c, seq_show prints "mnt_id:" for every open file, O_PATH ones
- * included, from the struct file alone: reading fdinfo never calls into the
- * file's own file system, unlike fstat, fstatfs or statx, which can send
- * GETATTR or STATFS to a FUSE daemon.
- */
-int ms_walk_mnt_id(int fd, uint64_t *id)
-{
-	char name[64], buf[1024];
-	const char *p;
-	uint64_t v = 0;
-	ssize_t n;
-	int info;
-
-	snprintf(name, sizeof(name), "/proc/self/fdinfo/%d", fd);
-	info = open(name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (info < 0)
-		return -errno;
-	n = read(info, buf, sizeof(buf) - 1);
-	close(info);
-	if (n <= 0)
-		return n < 0 ? -errno : -EPROTO;
-	buf[n] = '\0';
-	p = strstr(buf, "\nmnt_id:");
-	if (!p)
-		return -EPROTO;
-	p += 8;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p < '0' || *p > '9')
-		return -EPROTO;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (v > (UINT64_MAX - 9) / 10)
-			return -EPROTO;
-		v = v * 10 + (uint64_t)(*p - '0');
-	}
-	*id = v;
-	return 0;
-}
-
-/* The root's mount ID: the caller's when it knows it, else from fdinfo. */
-static int root_mnt_id(const struct ms_walk_root *root, uint64_t *id)
-{
-	if (root->mnt_known) {
-		*id = root->mnt;
-		return 0;
-	}
-	return ms_walk_mnt_id(root->fd, id);
-}
-
-/*
- * NULL when the mount is known to be served by the kernel and is the one
- * mounted at path (len bytes, as the table's root sees it; NULL: anywhere).  A mount the
- * table lacks was made after the table was read, and one it names at
- * another place may be a new mount that got a freed mount's ID
- * (mnt_alloc_id in fs/namespace.c reuses them): read it again, a bounded
- * number of times per table (a user can make mounts faster than we read).
- * Else the reason for that cause (untrusted_walk.h); unlisted is the
- * caller's sentence for a mount the table never knew.
- */
-static const char *mount_refused(struct ms_walk_mounts *m, uint64_t id, const char *path, size_t len,
-				 const char *unlisted)
-{
-	for (;;) {
-		bool known;
-		const char *why = ms_fstypes_refuse_mount(m->table, id, &known);
-
-		if (known && why)
-			return MS_WALK_WHY_SERVED;
-		if (known && (!path || ms_fstypes_mount_is_at(m->table, id, path, len)))
-			return NULL;
-		if (m->procdirfd == -2 || m->rereads >= MS_WALK_MAX_REREADS)
-			return known ? MS_WALK_WHY_MOVED : unlisted;
-		m->rereads++;
-		if (mounts_read(m, NULL) < 0)
-			return why_no_table;
-	}
-}
-
-/*
- * Run in a chroot, our mountinfo leaves out the mount our root sits in
- * (show_mountinfo skips what seq_path_root cannot print).  Our own root was
- * chosen by whoever ran us, not by a user: its mount is taken as it is.  A
- * process's root is not (a chroot inside a user's FUSE mount, in a user
- * namespace), so an unknown mount there is refused.
- */
-static bool own_root_unlisted(const struct ms_walk_mounts *m, uint64_t id)
-{
-	bool known;
-
-	ms_fstypes_refuse_mount(m->table, id, &known);
-	return m->procdirfd == -1 && !known;
-}
 
 struct walk {
 	const struct ms_walk_root *root;
@@ -339,17 +175,17 @@ static int start(struct walk *w)
 	w->cur_len = 0;
 	w->cur[0] = '\0';
 	if (!w->root->mounts)
-		return refuse(w, -1, EREMOTE, why_no_table);
-	if (root_mnt_id(w->root, &w->mnts[0]) < 0)
-		return refuse(w, -1, EIO, why_mnt_id);
+		return refuse(w, -1, EREMOTE, ms_walk_why_no_table);
+	if (ms_walk_root_mnt_id(w->root, &w->mnts[0]) < 0)
+		return refuse(w, -1, EIO, ms_walk_why_mnt_id);
 	/*
 	 * Anywhere: a root need not be a mount point.  Our descriptor holds
 	 * its mount, so its ID cannot be freed and reused (mnt_free_id runs
 	 * when the last reference goes), and the table was read after it was
 	 * opened.
 	 */
-	if (!own_root_unlisted(w->root->mounts, w->mnts[0]) &&
-	    (why = mount_refused(w->root->mounts, w->mnts[0], NULL, 0, MS_WALK_WHY_UNLISTED)))
+	if (!ms_walk_own_root_unlisted(w->root->mounts, w->mnts[0]) &&
+	    (why = ms_walk_mount_refused(w->root->mounts, w->mnts[0], NULL, 0, MS_WALK_WHY_UNLISTED)))
 		return refuse(w, -1, EREMOTE, why);
 	if (w->flags & MS_WALK_ROOT_DIRS) {
 		if (fstat(w->root->fd, &st) < 0)
@@ -436,10 +272,10 @@ static int step(struct walk *w, const char *comp, size_t len, struct stat *st, u
 	/* Second line: a mount made after the table was read, or a mount point the name crosses. */
 	if (ms_walk_mnt_id(fd, mnt) < 0) {
 		w->cur[w->cur_len] = '\0';
-		return refuse(w, fd, EIO, why_mnt_id);
+		return refuse(w, fd, EIO, ms_walk_why_mnt_id);
 	}
 	if (*mnt != w->mnts[w->depth] &&
-	    (why = mount_refused(w->root->mounts, *mnt, w->cur, w->cur_len + 1 + len, MS_WALK_WHY_UNLISTED))) {
+	    (why = ms_walk_mount_refused(w->root->mounts, *mnt, w->cur, w->cur_len + 1 + len, MS_WALK_WHY_UNLISTED))) {
 		w->cur[w->cur_len] = '\0';
 		return refuse(w, fd, EREMOTE, why);
 	}
@@ -744,11 +580,11 @@ static int open_link_checked(int dirfd, const char *name, const struct ms_walk_r
 	if (fd < 0)
 		return -errno;
 	if (ms_walk_mnt_id(fd, &mnt) < 0) {
-		*why = why_mnt_id;
+		*why = ms_walk_why_mnt_id;
 		rc = -EIO;
-	} else if (!(root_mnt_id(root, &root_mnt) == 0 && mnt == root_mnt &&
-		     own_root_unlisted(root->mounts, mnt)) &&
-		   (*why = mount_refused(root->mounts, mnt, NULL, 0, MS_WALK_WHY_LINK_UNLISTED))) {
+	} else if (!(ms_walk_root_mnt_id(root, &root_mnt) == 0 && mnt == root_mnt &&
+		     ms_walk_own_root_unlisted(root->mounts, mnt)) &&
+		   (*why = ms_walk_mount_refused(root->mounts, mnt, NULL, 0, MS_WALK_WHY_LINK_UNLISTED))) {
 		rc = -EREMOTE;
 	}
 	if (rc < 0) {
