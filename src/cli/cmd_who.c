@@ -219,6 +219,7 @@ static int who_scan(struct libscols_table *tb, const struct cli_opts *o, const i
 		struct who_extra x = { NULL, NULL, "", "" };
 		struct ms_filematch_hit hit;
 		enum ms_filecopy copy = MS_FILECOPY_UNKNOWN;
+		struct timespec unlinked = { 0, 0 };
 		bool name_ours = false;
 		struct ms_resinfo ri;
 		struct libscols_line *ln;
@@ -228,7 +229,7 @@ static int who_scan(struct libscols_table *tb, const struct cli_opts *o, const i
 		if (rc == 0)
 			continue;
 		if (rc > 0 && want_copy)
-			rc = ms_filematch_copy(match, maps, &m, &hit, &copy, pc->roots ? &name_ours : NULL);
+			rc = ms_filematch_copy(match, maps, &m, &hit, &copy, pc->roots ? &name_ours : NULL, &unlinked);
 		if (rc < 0) {
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 			break;
@@ -241,7 +242,7 @@ static int who_scan(struct libscols_table *tb, const struct cli_opts *o, const i
 		ln = who_add_line(tb, o, selected, nselected, proc, &m, &x);
 		if (ln && pc->roots && other_root < 0)
 			other_root = ms_stale_ctx_other_root(pc->roots, proc);
-		if (!ln || (pc->roots && who_pkg_note(&pc->lines, ln, proc, &m, other_root == 1 || !name_ours, copy) < 0)) {
+		if (!ln || (pc->roots && who_pkg_note(&pc->lines, ln, proc, &m, other_root == 1 || !name_ours, copy, &unlinked) < 0)) {
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 			break;
 		}

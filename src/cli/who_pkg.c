@@ -35,7 +35,7 @@ static int path_index(struct who_pkgs *wp, const char *name, size_t len, size_t 
 }
 
 int who_pkg_note(struct who_pkgs *wp, struct libscols_line *ln, const struct ms_proc *proc,
-		 const struct ms_mapping *m, bool no_lookup, enum ms_filecopy copy)
+		 const struct ms_mapping *m, bool no_lookup, enum ms_filecopy copy, const struct timespec *unlinked)
 {
 	const struct ms_proc_stat *st = ms_proc_stat_at_open(proc);
 	struct who_pkg_line *l;
@@ -52,6 +52,10 @@ int who_pkg_note(struct who_pkgs *wp, struct libscols_line *ln, const struct ms_
 	l->dev_major = m->dev_major;
 	l->dev_minor = m->dev_minor;
 	l->inode = m->inode;
+	l->unlinked = *unlinked;
+	l->pid = ms_proc_pid(proc);
+	l->addr = m->start;
+	l->end = m->end;
 	if (path_index(wp, m->name, ms_name_strip_deleted(m->name, m->name_len), &l->path) < 0)
 		return -1;
 	wp->nlines++;
@@ -84,7 +88,8 @@ static int running_versions(struct who_pkgs *wp, struct ms_owner *owner, const s
 			    struct ms_pkg **mine, struct ms_error *err)
 {
 	struct ms_error why;
-	time_t *starts, btime;
+	struct ms_copy *copies;
+	time_t btime;
 	bool any = false;
 	int rc;
 
@@ -93,9 +98,9 @@ static int running_versions(struct who_pkgs *wp, struct ms_owner *owner, const s
 	if (!any)
 		return 0;
 	*mine = calloc(wp->nlines, sizeof(**mine));
-	starts = calloc(wp->nlines, sizeof(*starts));
-	if (!*mine || !starts) {
-		free(starts);
+	copies = calloc(wp->nlines, sizeof(*copies));
+	if (!*mine || !copies) {
+		free(copies);
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "who: out of memory");
 	}
 	if (ms_boot_time(&btime, &why) < 0)
@@ -106,11 +111,22 @@ static int running_versions(struct who_pkgs *wp, struct ms_owner *owner, const s
 		(*mine)[i] = found[l->path];
 		if (l->copy == MS_FILECOPY_CURRENT || !(*mine)[i].found)
 			(*mine)[i].found = false; /* not asked: ms_owner_running skips it */
-		else if (btime)
-			starts[i] = ms_proc_started_at(ms_ancestry_mapped_since(l->start_time, l->ppid, holds_line, l),
-						       btime);
+		else
+			copies[i] = (struct ms_copy){
+				.start = btime ? ms_proc_started_at(ms_ancestry_mapped_since(l->start_time, l->ppid,
+											     holds_line, l),
+								    btime)
+					       : 0,
+				.unlinked = l->unlinked,
+				.pid = l->pid,
+				.addr = l->addr,
+				.end = l->end,
+				.ino = l->inode,
+				.dev_major = l->dev_major,
+				.dev_minor = l->dev_minor,
+			};
 	}
-	rc = btime ? ms_owner_running(owner, *mine, starts, wp->nlines, err) : 0;
+	rc = ms_owner_running(owner, *mine, copies, wp->nlines, err);
 	for (size_t i = 0; i < wp->nlines; i++) {
 		/* Back to the lookup's answer where nothing was asked; unknown where nothing was said. */
 		if (wp->lines[i].copy == MS_FILECOPY_CURRENT || !found[wp->lines[i].path].found)
@@ -118,7 +134,7 @@ static int running_versions(struct who_pkgs *wp, struct ms_owner *owner, const s
 		else if ((*mine)[i].running_state == MS_PKG_RUNNING_INSTALLED)
 			(*mine)[i].running_state = MS_PKG_RUNNING_UNKNOWN;
 	}
-	free(starts);
+	free(copies);
 	return rc;
 }
 

@@ -38,6 +38,9 @@ struct who_pkg_line {
 	int ppid;
 	uint32_t dev_major, dev_minor;
 	uint64_t inode;
+	struct timespec unlinked; /* an old copy's, where its verdict read it */
+	pid_t pid;
+	uint64_t addr, end;
 };
 
 struct who_pkg_path {
@@ -54,7 +57,8 @@ struct who_pkgs {
 
 /* 0 or -1 (out of memory). */
 int who_pkg_note(struct who_pkgs *wp, struct libscols_line *ln, const struct ms_proc *proc,
-		 const struct ms_mapping *m, bool no_lookup, enum ms_filecopy copy);
+		 const struct ms_mapping *m, bool no_lookup, enum ms_filecopy copy,
+		 const struct timespec *unlinked);
 /* 0, or -1 with err filled. */
 int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, int col_package, int col_version,
 		 struct ms_error *err);

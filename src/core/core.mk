@@ -47,6 +47,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/elf/symbol_text.c src/core/elf/symbol_text.h \
 	src/core/resid/residency.c src/core/resid/residency.h src/core/resid/residency_backend.h \
 	src/core/resid/residency_scan.c src/core/resid/residency_smaps.c \
+	src/core/pkg/pkg.c src/core/pkg/pkg.h \
 	src/core/pkg/pkgdb.c src/core/pkg/pkgdb.h \
 	src/core/pkg/pkg_status.c src/core/pkg/pkg_status.h \
 	src/core/pkg/diversions.c src/core/pkg/diversions.h \
@@ -54,7 +55,8 @@ libmapscope_core_a_SOURCES = \
 	src/core/pkg/listlines.c src/core/pkg/listlines.h \
 	src/core/pkg/pathtable.c src/core/pkg/pathtable.h \
 	src/core/pkg/pkgindex.c src/core/pkg/pkgindex.h \
-	src/core/pkg/owner.c src/core/pkg/owner.h \
+	src/core/pkg/owner.c src/core/pkg/owner.h src/core/pkg/owner_source.h \
+	src/core/pkg/owner_sources.c \
 	src/core/pkg/rpmdb.c src/core/pkg/rpmdb.h \
 	src/core/pkg/rpmlib.c src/core/pkg/rpmlib.h \
 	src/core/pkg/pydist.c src/core/pkg/pydist.h \

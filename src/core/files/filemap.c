@@ -231,6 +231,7 @@ static int new_row(struct ms_filemap *fm, const struct ms_mapping *m, size_t ind
 	r->inode = m->inode;
 	r->first = index;
 	r->first_addr = m->start;
+	r->first_end = m->end;
 	fm->count++;
 	return 0;
 }

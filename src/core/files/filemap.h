@@ -89,6 +89,7 @@ struct ms_filerow {
 	uint16_t perm_sets;   /* bit p: some mapping has exactly the MS_PERM_* bits p */
 	size_t first;         /* index of the first mapping in the list */
 	uint64_t first_addr;
+	uint64_t first_end;    /* and its end */
 	struct ms_fileinfo info;
 };
 

@@ -461,7 +461,8 @@ int ms_filematch_test(struct ms_filematch *fm, struct ms_maps *maps, const struc
 }
 
 int ms_filematch_copy(struct ms_filematch *fm, struct ms_maps *maps, const struct ms_mapping *m,
-		      const struct ms_filematch_hit *hit, enum ms_filecopy *out, bool *name_ours)
+		      const struct ms_filematch_hit *hit, enum ms_filecopy *out, bool *name_ours,
+		      struct timespec *unlinked)
 {
 	struct ms_stale_result verdict;
 	int rc;
@@ -469,6 +470,8 @@ int ms_filematch_copy(struct ms_filematch *fm, struct ms_maps *maps, const struc
 	*out = hit->how == MS_FILEMATCH_FILE ? MS_FILECOPY_CURRENT : MS_FILECOPY_UNKNOWN;
 	if (name_ours)
 		*name_ours = false;
+	if (unlinked)
+		*unlinked = (struct timespec){ 0, 0 };
 	if (hit->how == MS_FILEMATCH_FILE && (!name_ours || !maps))
 		return 0;
 	/* Without a context (our root cannot be opened) the copy stays unknown. */
@@ -478,6 +481,8 @@ int ms_filematch_copy(struct ms_filematch *fm, struct ms_maps *maps, const struc
 		return rc;
 	if (name_ours)
 		*name_ours = verdict.path_ours;
+	if (unlinked)
+		*unlinked = verdict.unlinked;
 	if (hit->how == MS_FILEMATCH_FILE)
 		return 0;
 	switch (verdict.verdict) {

@@ -119,10 +119,12 @@ int ms_filematch_test(struct ms_filematch *fm, struct ms_maps *maps, const struc
  * name_ours (may be NULL): whether m's name is proven a path in its
  * process's root (stale.h, path_ours), so that a package may be asked for
  * it; a match by device and inode says nothing of the name, so it is
- * judged too (needs maps).  0 or MS_ERR_NOMEM.
+ * judged too (needs maps).  unlinked (may be NULL): an old copy's unlink
+ * time where the verdict read it (stale.h), else {0, 0}.  0 or MS_ERR_NOMEM.
  */
 int ms_filematch_copy(struct ms_filematch *fm, struct ms_maps *maps, const struct ms_mapping *m,
-		      const struct ms_filematch_hit *hit, enum ms_filecopy *out, bool *name_ours);
+		      const struct ms_filematch_hit *hit, enum ms_filecopy *out, bool *name_ours,
+		      struct timespec *unlinked);
 
 /* Files whose SONAME was wanted but not known; *why (may be NULL) the first reason, or NULL. */
 size_t ms_filematch_soname_unknown(const struct ms_filematch *fm, const char **why);

@@ -70,7 +70,8 @@ static int running_versions(struct ms_owner *owner, struct ms_filemap *fm, size_
 	const struct ms_proc_stat *st = proc ? ms_proc_stat_at_open(proc) : NULL;
 	size_t k = 0, at = 0;
 	struct ms_pkg *pkgs;
-	time_t *starts, btime;
+	struct ms_copy *copies;
+	time_t btime;
 	struct ms_error why;
 	int rc = 0;
 
@@ -78,24 +79,34 @@ static int running_versions(struct ms_owner *owner, struct ms_filemap *fm, size_
 		k += old_copy(&fm->rows[i].info);
 	if (!k)
 		return 0;
-	if (!st || ms_boot_time(&btime, &why) < 0) {
-		for (size_t i = from; i < end; i++)
-			if (old_copy(&fm->rows[i].info))
-				fm->rows[i].info.pkg.running_state = MS_PKG_RUNNING_UNKNOWN;
-		return 0;
-	}
+	if (!st || ms_boot_time(&btime, &why) < 0)
+		btime = 0;
 	pkgs = calloc(k, sizeof(*pkgs));
-	starts = calloc(k, sizeof(*starts));
-	if (!pkgs || !starts)
+	copies = calloc(k, sizeof(*copies));
+	if (!pkgs || !copies)
 		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory for packages");
 	for (size_t i = from; rc == 0 && i < end; i++)
 		if (old_copy(&fm->rows[i].info)) {
-			pkgs[at] = fm->rows[i].info.pkg;
-			starts[at++] = ms_proc_started_at(
-				ms_ancestry_mapped_since(st->start_time, st->ppid, holds_row, &fm->rows[i]), btime);
+			const struct ms_filerow *r = &fm->rows[i];
+
+			pkgs[at] = r->info.pkg;
+			copies[at] = (struct ms_copy){
+				.unlinked = r->info.verdict.unlinked,
+				.start = btime ? ms_proc_started_at(ms_ancestry_mapped_since(st->start_time, st->ppid,
+											     holds_row, &fm->rows[i]),
+								    btime)
+					       : 0,
+				.pid = proc ? ms_proc_pid(proc) : 0,
+				.addr = r->first_addr,
+				.end = r->first_end,
+				.ino = r->inode,
+				.dev_major = r->dev_major,
+				.dev_minor = r->dev_minor,
+			};
+			at++;
 		}
 	if (rc == 0)
-		rc = ms_owner_running(owner, pkgs, starts, k, err);
+		rc = ms_owner_running(owner, pkgs, copies, k, err);
 	for (size_t i = from, j = 0; i < end && j < k; i++)
 		if (old_copy(&fm->rows[i].info)) {
 			fm->rows[i].info.pkg = pkgs[j++];
@@ -104,7 +115,7 @@ static int running_versions(struct ms_owner *owner, struct ms_filemap *fm, size_
 				fm->rows[i].info.pkg.running_state = MS_PKG_RUNNING_UNKNOWN;
 		}
 	free(pkgs);
-	free(starts);
+	free(copies);
 	return rc;
 }
 

@@ -410,6 +410,8 @@ int ms_libtable_add(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_p
 			if (!r->since_known || start < r->since)
 				r->since = start;
 			r->since_known = true;
+			if (!r->unlinked.tv_sec)
+				r->unlinked = f->result.unlinked;
 		}
 	}
 	if (v.have_root)
@@ -431,7 +433,8 @@ static int running_versions(struct ms_libtable *t, struct ms_owner *db, struct m
 {
 	size_t k = 0, j = 0;
 	struct ms_pkg *old;
-	time_t *starts, btime;
+	struct ms_copy *copies;
+	time_t btime;
 	struct ms_error why;
 	int rc = 0;
 
@@ -443,8 +446,8 @@ static int running_versions(struct ms_libtable *t, struct ms_owner *db, struct m
 	if (!k)
 		return 0;
 	old = calloc(k, sizeof(*old));
-	starts = calloc(k, sizeof(*starts));
-	if (!old || !starts)
+	copies = calloc(k, sizeof(*copies));
+	if (!old || !copies)
 		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
 	if (ms_boot_time(&btime, &why) < 0)
 		btime = 0;
@@ -455,12 +458,21 @@ static int running_versions(struct ms_libtable *t, struct ms_owner *db, struct m
 			continue;
 		if (r->since_known && found[at].found) {
 			old[j] = found[at];
-			starts[j++] = ms_proc_started_at(r->since, btime);
+			copies[j++] = (struct ms_copy){
+				.start = btime ? ms_proc_started_at(r->since, btime) : 0,
+				.unlinked = r->unlinked,
+				.pid = t->procs[r->map_proc].pid,
+				.addr = r->map_start,
+				.end = r->map_end,
+				.ino = r->inode,
+				.dev_major = r->dev_major,
+				.dev_minor = r->dev_minor,
+			};
 		}
 		at++;
 	}
-	if (rc == 0 && btime)
-		rc = ms_owner_running(db, old, starts, k, err);
+	if (rc == 0)
+		rc = ms_owner_running(db, old, copies, k, err);
 	for (size_t i = 0, at = 0, o = 0; old && i < t->count && at < n; i++) {
 		const struct ms_libtable_row *r = &t->rows[i];
 
@@ -475,7 +487,7 @@ static int running_versions(struct ms_libtable *t, struct ms_owner *db, struct m
 		at++;
 	}
 	free(old);
-	free(starts);
+	free(copies);
 	return rc;
 }
 

@@ -159,6 +159,7 @@ struct ms_libtable_row {
 	struct ms_pkg *pkg;  /* the owner; NULL with pkg_known and no pkg_why: not packaged */
 	bool since_known;    /* a replaced or deleted copy: since is the earliest start of a process that maps it */
 	unsigned long long since; /* clock ticks since boot, as stat's start_time */
+	struct timespec unlinked; /* an old copy's unlink time, where a verdict read it (stale.h); {0, 0}: not */
 	const char *pkg_why; /* static text when it could not be asked */
 	/*
 	 * Where to find the file again after the walk (sbom.h hashes it): the

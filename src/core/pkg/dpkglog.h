@@ -3,40 +3,41 @@
  * replaced or deleted under it, from dpkg's own log of what it did
  * (DIR/dpkg.log and its rotated copies; DIR is /var/log).
  *
- * The rule.  The running copy is the one installed when the process
- * mapped it, some time after the process started (at T).  Of the log's
- * upgrades, removals and purges of the package (its architecture, or
- * "all"; any architecture for a package whose list file names none) logged
- * at or after T:
- *   - none: running unknown.  The file changed without dpkg, or the log
- *     that said so was rotated away;
- *   - one, or several that all started from the same version (a chain of
- *     reinstalls): the running version is that old version.  A
- *     `dpkg --reinstall` (old == new) gives the version installed now;
- *   - several from different versions: the file could have been mapped
- *     between two of them, so running unknown.
- * And running unknown unless the log reaches back before T: the oldest
- * line read is older than T, so no upgrade between T and the start of the
- * log can hide (rotation keeps a year; the files are read newest first and
- * stop at the first missing or refused one).  And running unknown when
- * the newest of those entries is an upgrade to another version than the
- * one installed now (dpkg's database and its log disagree).
+ * The rule, by the copy's own inode.  A replaced or deleted file is an
+ * unlinked inode, and its st_ctime (read by the caller through map_files,
+ * root only: struct ms_copy, pkg.h) is the moment it was unlinked, that
+ * is, the moment the upgrade that replaced it ran.  Each upgrade, removal
+ * or purge of the package (its architecture, or "all"; any architecture
+ * for a package whose list file names none) has a window in the log: from
+ * its own line to the status line that says dpkg was done with the files
+ * ("unpacked" of the new version for an upgrade, "config-files" or
+ * "not-installed" for a removal; the entry's own second when none
+ * follows).  The entry whose window holds the unlink time (whole seconds,
+ * local time) names the old version: the one that runs.  That holds for
+ * any number of upgrades, reinstalls (old == new), downgrades and copies
+ * mapped late (dlopen), and needs no process start.  When no window holds
+ * it exactly, a second either way is allowed.  Two entries with different
+ * old versions in the same second: unknown, the two as candidates.  No
+ * entry at all (a file replaced by hand, a clock stepped): unknown, and
+ * the reason says when, and what dpkg had installed then.  The log must
+ * reach back to the unlink time, or unknown.
  *
- * T.  Lines carry local time to the second with no zone; T is turned into
- * the same form with localtime_r (mapscope's TZ, as dpkg's) and
- * MS_DPKGLOG_SLACK seconds earlier, for the log's whole seconds and boot
- * time's (T comes from /proc/stat btime plus the process's start in
- * ticks): an upgrade logged in the same seconds as the start counts as
- * after it.  Known limits, each making a wrong answer possible, none
- * common: around the hour a clock goes back (the end of summer time)
- * local times repeat; a wall clock stepped since the process started moves
- * T by as much; a process forked after an upgrade from a parent that had
- * mapped the old copy started later than its mapping (the caller,
- * stale_report.h, passes for each copy the earliest start of the
- * processes that map it and of their parents that map it too, which
- * covers a parent still alive); a copy mapped long after its process
- * started (dlopen) and replaced by hand, not by dpkg, after an upgrade
- * logged in between is taken for that upgrade's old version.
+ * The rule without it (not root): the holders' start T (the earliest start
+ * of the processes that map the copy and of their parents that map it
+ * too: the callers pass it).  Of the package's entries logged at or after
+ * T: one old version among them (a chain of reinstalls is one) is the
+ * answer, unless the newest is an upgrade to another version than the one
+ * installed now (the database and the log disagree); none, or several old
+ * versions (then the candidates when two), and unknown.  This is weaker:
+ * a copy mapped long after its process started (dlopen) may be taken for
+ * an older one, which the inode rule never does.
+ *
+ * Time.  Lines carry local time to the second with no zone; a time is
+ * turned into the same form with localtime_r (mapscope's TZ, as dpkg's),
+ * with MS_DPKGLOG_SLACK seconds taken off a start for the log's whole
+ * seconds and boot time's.  Known limits: around the hour a clock goes
+ * back (the end of summer time) local times repeat; a wall clock stepped
+ * since moves every time by as much.
  *
  * Bounds and trust.  A log file is read only when it is a regular file
  * owned by root (opts owner_uid, a seam for tests) that no group or other
@@ -54,7 +55,7 @@
  * (dpkglog_parse.h) are skipped and counted.  Only entries for the
  * packages asked about are kept, at most MS_DPKGLOG_EVENTS_MAX (past it,
  * every answer is unknown).  Reading stops early once a file reaches back
- * before the earliest T asked about.
+ * before the earliest time asked about.
  *
  * zlib runs in this process: it inflates into a fixed window and opens or
  * allocates nothing by what the file says, and the files are root's own,
@@ -98,13 +99,13 @@ struct ms_dpkglog_stats {
 };
 
 /*
- * For each pkgs[i] that dpkg owns (found, source MS_PKG_SOURCE_DPKG) and
- * whose process started at starts[i] (seconds since the epoch): set
- * running_state to KNOWN with running, or to UNKNOWN.  Others are left
- * as they are.  stats may be NULL.  0, or MS_ERR_NOMEM; a log that cannot
- * be read makes every answer unknown.
+ * For each pkgs[i] that dpkg owns (found, source MS_PKG_SOURCE_DPKG), the
+ * copy copies[i]: set running_state to KNOWN with running, or to UNKNOWN
+ * with the candidates; running_why says how or why (pkg.h).  Others are
+ * left as they are.  stats may be NULL.  0, or MS_ERR_NOMEM; a log that
+ * cannot be read makes every answer unknown.
  */
-int ms_dpkglog_running(const struct ms_dpkglog_opts *opts, struct ms_pkg *pkgs, const time_t *starts,
+int ms_dpkglog_running(const struct ms_dpkglog_opts *opts, struct ms_pkg *pkgs, const struct ms_copy *copies,
 		       size_t n, struct ms_dpkglog_stats *stats, struct ms_error *err);
 
 #endif

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pkg/dpkglog_parse.h"
@@ -80,11 +81,18 @@ enum ms_dpkglog_action ms_dpkglog_parse_line(const char *line, size_t len, struc
 		act = MS_DPKGLOG_REMOVE;
 	else if (is(&action, "purge"))
 		act = MS_DPKGLOG_PURGE;
+	else if (is(&action, "status"))
+		act = MS_DPKGLOG_STATUS;
 	else
 		return MS_DPKGLOG_OTHER;
-	if (!next_field(&at, end, &pkgarch) || !next_field(&at, end, &out->old_version) ||
-	    !next_field(&at, end, &out->new_version) || at != end)
+	if (act == MS_DPKGLOG_STATUS) {
+		if (!next_field(&at, end, &out->state) || !next_field(&at, end, &pkgarch) ||
+		    !next_field(&at, end, &out->new_version) || at != end)
+			return MS_DPKGLOG_MALFORMED;
+	} else if (!next_field(&at, end, &pkgarch) || !next_field(&at, end, &out->old_version) ||
+		   !next_field(&at, end, &out->new_version) || at != end) {
 		return MS_DPKGLOG_MALFORMED;
+	}
 	colon = memrchr(pkgarch.at, ':', pkgarch.len);
 	if (!colon)
 		return MS_DPKGLOG_MALFORMED;
@@ -106,4 +114,12 @@ uint64_t ms_dpkglog_stamp(time_t t)
 	return (((((uint64_t)(tm.tm_year + 1900) * 100 + (uint64_t)(tm.tm_mon + 1)) * 100 +
 		  (uint64_t)tm.tm_mday) * 100 + (uint64_t)tm.tm_hour) * 100 + (uint64_t)tm.tm_min) * 100 +
 	       (uint64_t)tm.tm_sec;
+}
+
+void ms_dpkglog_stamp_text(uint64_t stamp, char out[20])
+{
+	unsigned long long v = stamp;
+
+	snprintf(out, 20, "%04llu-%02llu-%02llu %02llu:%02llu:%02llu", v / 10000000000ull % 10000,
+		 v / 100000000ull % 100, v / 1000000ull % 100, v / 10000ull % 100, v / 100ull % 100, v % 100);
 }

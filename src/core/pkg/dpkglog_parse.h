@@ -10,11 +10,15 @@
  *     2026-12-03 10:00:00 status installed libssl3:amd64 3.0.22-1~deb12u2
  * ms_dpkglog_parse_line takes a line without its newline and answers
  * MS_DPKGLOG_OTHER for what is well formed but changes no package's files
- * (startup, status, configure, trigproc, conffile, install: an install
- * puts files where the package had none), and for the actions that replace
- * or delete them (upgrade, remove, purge) their fields: the package, its
+ * (startup, configure, trigproc, conffile, install: an install puts files
+ * where the package had none), and for the actions that replace or delete
+ * them (upgrade, remove, purge) their fields: the package, its
  * architecture (after the last ':'; dpkg always writes one), the version
- * before and after ("<none>" as dpkg writes it).  Anything else is
+ * before and after ("<none>" as dpkg writes it).  A status line
+ * ("status STATE PKG:ARCH VERSION") is MS_DPKGLOG_STATUS with state, the
+ * package, its architecture and the version (in new_version): the status
+ * lines after an upgrade or removal say when dpkg was done with the
+ * package's files (dpkglog.h).  Anything else is
  * MS_DPKGLOG_MALFORMED: a line over MS_DPKGLOG_LINE_MAX bytes, a time
  * that is no date (month 1-12, day 1-31, 00:00:00-23:59:60), a field
  * missing, a field longer than what struct ms_pkg holds (MS_DPKGLOG_NAME_MAX,
@@ -45,6 +49,7 @@ enum ms_dpkglog_action {
 	MS_DPKGLOG_UPGRADE,
 	MS_DPKGLOG_REMOVE,
 	MS_DPKGLOG_PURGE,
+	MS_DPKGLOG_STATUS,
 };
 
 struct ms_dpkglog_field {
@@ -55,12 +60,16 @@ struct ms_dpkglog_field {
 struct ms_dpkglog_line {
 	uint64_t stamp; /* YYYYMMDDhhmmss, local time as written */
 	struct ms_dpkglog_field pkg, arch, old_version, new_version;
+	struct ms_dpkglog_field state; /* MS_DPKGLOG_STATUS: "unpacked", "config-files"... */
 };
 
 /* The action of line (len bytes, no newline); the fields for the three that count. */
 enum ms_dpkglog_action ms_dpkglog_parse_line(const char *line, size_t len, struct ms_dpkglog_line *out);
 
 /* t in local time, packed as a line's stamp; 0 when localtime_r fails. */
+/* "YYYY-MM-DD hh:mm:ss" of a packed stamp into out (20 bytes). */
+void ms_dpkglog_stamp_text(uint64_t stamp, char out[20]);
+
 uint64_t ms_dpkglog_stamp(time_t t);
 
 #endif

@@ -1,24 +1,30 @@
-/* owner.c - dpkg, then rpm, then Python distributions: see owner.h. */
+/* owner.c - the table of package sources, asked in rank order: see owner.h. */
+#include "config.h"
+
 #include "pkg/owner.h"
-#include "pkg/rpmdb.h"
-#include "pkg/pydist.h"
-#include "pkg/dpkglog.h"
+#include "pkg/owner_source.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
+/* Rank order: a source answers only the paths the ones before it did not. */
+static const struct ms_owner_source *const sources[] = {
+	&ms_owner_source_dpkg,
+	&ms_owner_source_rpm,
+	&ms_owner_source_python,
+};
+
+#define NSOURCES (sizeof(sources) / sizeof(sources[0]))
+
 struct ms_owner {
-	struct ms_pkgdb *dpkg; /* NULL: not a dpkg system */
-	struct ms_rpmdb *rpm;  /* NULL: not an rpm system, or its database refused */
-	struct ms_pydist *python;
-	const char *dpkg_log_dir;
+	void *state[NSOURCES]; /* NULL: the source is absent here */
+	bool open[NSOURCES];
 };
 
 int ms_owner_open(const struct ms_owner_opts *opts, struct ms_owner **out, struct ms_error *err)
 {
 	struct ms_owner_opts dflt = { .index_path = MS_PKGDB_INDEX };
 	struct ms_owner *o;
-	int rc;
 
 	*out = NULL;
 	if (!opts)
@@ -26,71 +32,70 @@ int ms_owner_open(const struct ms_owner_opts *opts, struct ms_owner **out, struc
 	o = calloc(1, sizeof(*o));
 	if (!o)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "packages: out of memory");
-	rc = ms_pkgdb_open(opts->dpkg_dir ? opts->dpkg_dir : MS_PKGDB_DIR,
-			   &(struct ms_pkgdb_opts){ .index_path = opts->index_path, .read_ahead = opts->read_ahead },
-			   &o->dpkg, err);
-	if (rc == MS_ERR_NOMEM) {
-		free(o);
-		return rc;
+	for (size_t i = 0; i < NSOURCES; i++) {
+		struct ms_error why = { 0 };
+		int rc = sources[i]->open(opts, &o->state[i], &why);
+
+		if (rc == MS_ERR_NOMEM) {
+			*err = why;
+			ms_owner_close(o);
+			return rc;
+		}
+		o->open[i] = rc == 0;
 	}
-	rc = ms_rpmdb_open(&(struct ms_rpmdb_opts){ .root = opts->rpm_root }, &o->rpm, err);
-	if (rc == MS_ERR_NOMEM) {
-		ms_owner_close(o);
-		return rc;
-	}
-	if (ms_pydist_open(&o->python, err) < 0) {
-		ms_owner_close(o);
-		return MS_ERR_NOMEM;
-	}
-	o->dpkg_log_dir = opts->dpkg_log_dir;
 	*out = o;
 	return 0;
 }
 
 void ms_owner_read_ahead(struct ms_owner *o)
 {
-	if (o && o->dpkg)
-		ms_pkgdb_read_ahead(o->dpkg);
+	for (size_t i = 0; o && i < NSOURCES; i++)
+		if (o->open[i] && sources[i]->read_ahead)
+			sources[i]->read_ahead(o->state[i]);
 }
 
 bool ms_owner_has_db(const struct ms_owner *o)
 {
-	return o && (o->dpkg || o->rpm);
+	for (size_t i = 0; o && i < NSOURCES; i++)
+		if (o->open[i] && sources[i]->system_db)
+			return true;
+	return false;
 }
 
 int ms_owner_find(struct ms_owner *o, const char *const *paths, const size_t *lens, size_t n,
 		  struct ms_pkg *out, struct ms_error *err)
 {
-	int rc = 0;
-
 	for (size_t i = 0; i < n; i++)
 		out[i] = (struct ms_pkg){ .found = false };
-	if (o->dpkg)
-		rc = ms_pkgdb_find(o->dpkg, paths, lens, n, out, err);
-	if (o->rpm && rc != MS_ERR_NOMEM)
-		rc = ms_rpmdb_find(o->rpm, paths, lens, n, out, err);
-	if (rc != MS_ERR_NOMEM)
-		rc = ms_pydist_find(o->python, paths, lens, n, out, err);
-	return rc == MS_ERR_NOMEM ? rc : 0;
+	for (size_t i = 0; i < NSOURCES; i++)
+		if (o->open[i] && sources[i]->find(o->state[i], paths, lens, n, out, err) == MS_ERR_NOMEM)
+			return MS_ERR_NOMEM;
+	return 0;
 }
 
-int ms_owner_running(struct ms_owner *o, struct ms_pkg *pkgs, const time_t *starts, size_t n,
+int ms_owner_running(struct ms_owner *o, struct ms_pkg *pkgs, const struct ms_copy *copies, size_t n,
 		     struct ms_error *err)
 {
-	for (size_t i = 0; i < n; i++)
-		if (pkgs[i].found && pkgs[i].source != MS_PKG_SOURCE_DPKG)
-			pkgs[i].running_state = MS_PKG_RUNNING_UNKNOWN;
-	return ms_dpkglog_running(&(struct ms_dpkglog_opts){ .dir = o->dpkg_log_dir }, pkgs, starts, n,
-				  NULL, err);
+	for (size_t i = 0; i < n; i++) {
+		if (!pkgs[i].found)
+			continue;
+		ms_pkg_running_unknown(&pkgs[i], "%s keeps no history of the versions it replaced",
+				       ms_pkg_source_name(pkgs[i].source));
+	}
+	for (size_t i = 0; i < NSOURCES; i++)
+		if (o->open[i] && sources[i]->running &&
+		    sources[i]->running(o->state[i], pkgs, copies, n, err) == MS_ERR_NOMEM)
+			return MS_ERR_NOMEM;
+	return 0;
 }
 
 void ms_owner_close(struct ms_owner *o)
 {
 	if (!o)
 		return;
-	ms_pkgdb_close(o->dpkg);
-	ms_rpmdb_close(o->rpm);
-	ms_pydist_close(o->python);
+	for (size_t i = 0; i < NSOURCES; i++)
+		if (o->open[i])
+			sources[i]->close(o->state[i]);
 	free(o);
 }
 
@@ -105,15 +110,4 @@ int ms_owner_lookup(const char *const *paths, const size_t *lens, size_t n, stru
 	rc = ms_owner_find(o, paths, lens, n, out, err);
 	ms_owner_close(o);
 	return rc;
-}
-
-const char *ms_pkg_source_name(enum ms_pkg_source source)
-{
-	switch (source) {
-	case MS_PKG_SOURCE_DPKG: return "dpkg";
-	case MS_PKG_SOURCE_RPM: return "rpm";
-	case MS_PKG_SOURCE_PYTHON: return "python";
-	case MS_PKG_SOURCE_NONE: break;
-	}
-	return "none";
 }

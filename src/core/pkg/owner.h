@@ -1,9 +1,10 @@
 /*
- * owner.h - the package that owns a mapped file, whichever database knows:
- * dpkg (pkgdb.h), then rpm, then Python distributions, asked in that order
- * for the paths the ones before did not answer.  The answer (struct
- * ms_pkg, pkgdb.h) says which database gave it (source); a path none of
- * them owns is found = false, source MS_PKG_SOURCE_NONE: "not packaged".
+ * owner.h - the package that owns a mapped file, whichever source knows:
+ * the table of sources in owner.c (owner_source.h), asked in rank order
+ * (dpkg, rpm, then Python distributions), each for the paths the ones
+ * before did not answer.  The answer (struct ms_pkg, pkg.h) says which
+ * source gave it; a path none of them owns is found = false, source
+ * MS_PKG_SOURCE_NONE: "not packaged".
  *
  * Paths are as the kernel names them in our root (the callers ask only for
  * processes in our root), " (deleted)" already taken off by the caller.
@@ -50,19 +51,18 @@ int ms_owner_find(struct ms_owner *o, const char *const *paths, const size_t *le
 void ms_owner_close(struct ms_owner *o);
 /*
  * The version of the copy a process maps, for found files that were
- * replaced or deleted: pkgs[i] (from ms_owner_find) mapped by a process
- * started at starts[i] (seconds since the epoch) gets running_state KNOWN
- * or UNKNOWN, from the log of the database that owns it (dpkg: dpkglog.h;
- * others: UNKNOWN).  0 or MS_ERR_NOMEM.
+ * replaced or deleted: pkgs[i] (from ms_owner_find), the copy copies[i]
+ * (pkg.h: its unlink time, its holders' start, one mapping of it), gets
+ * running_state KNOWN or UNKNOWN with its reason, from the history of the
+ * source that owns it (owner_source.h; dpkg: dpkglog.h; a source with
+ * none: UNKNOWN).  Pass only the copies to date; the others found = false.
+ * 0 or MS_ERR_NOMEM.
  */
-int ms_owner_running(struct ms_owner *o, struct ms_pkg *pkgs, const time_t *starts, size_t n,
+int ms_owner_running(struct ms_owner *o, struct ms_pkg *pkgs, const struct ms_copy *copies, size_t n,
 		     struct ms_error *err);
 
 /* open (the system's databases), find, close. */
 int ms_owner_lookup(const char *const *paths, const size_t *lens, size_t n, struct ms_pkg *out,
 		    struct ms_error *err);
-
-/* "dpkg", "rpm", "python" or "none". */
-const char *ms_pkg_source_name(enum ms_pkg_source source);
 
 #endif

@@ -79,6 +79,7 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "pkg/pkg.h"
 #include "pkg/pkgindex.h"
 
 #define MS_PKGDB_DIR "/var/lib/dpkg"
@@ -86,32 +87,6 @@
 #define MS_PKGDB_LIST_MAX (16u << 20)
 #define MS_PKGDB_STATUS_MAX (64u << 20)
 #define MS_PKGDB_READ_AHEAD_MAX (64u << 20)
-
-/* Which database answered (owner.h asks them in this order). */
-enum ms_pkg_source {
-	MS_PKG_SOURCE_NONE = 0, /* no package owns the file ("not packaged"), or not asked */
-	MS_PKG_SOURCE_DPKG,
-	MS_PKG_SOURCE_RPM,
-	MS_PKG_SOURCE_PYTHON, /* a *.dist-info whose RECORD lists the file */
-};
-
-/* What is known of the version of the copy a process maps. */
-enum ms_pkg_running {
-	MS_PKG_RUNNING_INSTALLED = 0, /* the file mapped is the one installed (or not asked) */
-	MS_PKG_RUNNING_KNOWN,         /* replaced or deleted; running holds its version */
-	MS_PKG_RUNNING_UNKNOWN,       /* replaced or deleted; its version cannot be known */
-};
-
-struct ms_pkg {
-	bool found;
-	enum ms_pkg_source source;
-	bool vendored;     /* python: the file is in the distribution's NAME.libs folder */
-	enum ms_pkg_running running_state;
-	char name[128];    /* the package, without its architecture */
-	char arch[32];     /* from the list file's name; empty when it has none */
-	char version[128]; /* installed now; empty when status does not say */
-	char running[128]; /* the mapped copy's version, when running_state is KNOWN */
-};
 
 struct ms_pkgdb;
 
@@ -143,17 +118,5 @@ int ms_pkgdb_lookup(const char *dir, const char *const *paths, const size_t *len
 int ms_pkgdb_lookup_with(const char *dir, const struct ms_pkgdb_opts *opts, const char *const *paths,
 			 const size_t *lens, size_t n, struct ms_pkg *out, struct ms_error *err);
 
-/* How every front end says running_state UNKNOWN. */
-#define MS_PKG_RUNNING_UNKNOWN_TEXT "running: unknown"
-
-/*
- * One line for a package, escaped; returns the length.  By running_state:
- *   INSTALLED  "libssl3 (now 3.0.22-1~deb12u2)"
- *   KNOWN      "libssl3 3.0.19-1~deb12u1 (now 3.0.22-1~deb12u2)"
- *   UNKNOWN    "libssl3 (running: unknown; now 3.0.22-1~deb12u2)"
- * (without the version installed: "libssl3", "libssl3 3.0.19-1~deb12u1",
- * "libssl3 (running: unknown)").  Cut short to size, never mid-escape.
- */
-size_t ms_pkg_describe(const struct ms_pkg *p, unsigned esc_flags, char *buf, size_t size);
 
 #endif

@@ -45,35 +45,38 @@ static bool is_file(const struct ms_mapping *m)
  * unknown when the boot time cannot be read.
  */
 static int running_versions(struct ms_owner *owner, const char *const *paths, const size_t *lens,
-			    size_t n, struct ms_pkg *found, unsigned long long start_time,
-			    struct ms_error *err)
+			    size_t n, struct ms_pkg *found, const struct ms_copy *dates,
+			    unsigned long long start_time, struct ms_error *err)
 {
 	struct ms_pkg *copies = calloc(n ? n : 1, sizeof(*copies));
 	size_t *from = calloc(n ? n : 1, sizeof(*from)), k = 0;
-	time_t btime, *starts = calloc(n ? n : 1, sizeof(*starts));
+	struct ms_copy *when = calloc(n ? n : 1, sizeof(*when));
 	struct ms_error ignored;
-	int rc = copies && from && starts ? 0 : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	time_t btime;
+	int rc = copies && from && when ? 0 : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 
+	if (ms_boot_time(&btime, &ignored) < 0)
+		btime = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		if (found[i].found && paths[i][lens[i]] != '\0') {
 			from[k] = i;
+			when[k] = dates[i];
+			when[k].start = btime ? ms_proc_started_at(start_time, btime) : 0;
 			copies[k++] = found[i];
 		}
-	if (rc == 0 && k && ms_boot_time(&btime, &ignored) == 0) {
-		for (size_t i = 0; i < k; i++)
-			starts[i] = ms_proc_started_at(start_time, btime);
-		rc = ms_owner_running(owner, copies, starts, k, err);
+	if (rc == 0 && k) {
+		rc = ms_owner_running(owner, copies, when, k, err);
 		for (size_t i = 0; rc == 0 && i < k; i++)
 			found[from[i]] = copies[i];
 	}
 	free(copies);
 	free(from);
-	free(starts);
+	free(when);
 	return rc;
 }
 
-static int lookup(const struct ms_snapshot *snap, const bool *ours, struct ms_pkg *out, bool *has_db,
-		  struct ms_error *err)
+static int lookup(const struct ms_snapshot *snap, const bool *ours, const struct ms_copy *dates,
+		  struct ms_pkg *out, bool *has_db, struct ms_error *err)
 {
 	const struct ms_maplist *maps = &snap->maps;
 	const struct ms_mapping *prev = NULL; /* the mapping whose name is paths[n - 1] */
@@ -81,8 +84,10 @@ static int lookup(const struct ms_snapshot *snap, const bool *ours, struct ms_pk
 	const char **paths = calloc(count, sizeof(*paths));
 	size_t *lens = calloc(count, sizeof(*lens)), *which = calloc(count, sizeof(*which));
 	struct ms_pkg *found = calloc(count, sizeof(*found));
+	struct ms_copy *when = calloc(count, sizeof(*when));
 	struct ms_owner *owner = NULL;
-	int rc = paths && lens && which && found ? 0 : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	int rc = paths && lens && which && found && when ? 0
+							 : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 
 	for (size_t i = 0; rc == 0 && i < maps->count; i++) {
 		const struct ms_mapping *m = &maps->items[i];
@@ -99,6 +104,7 @@ static int lookup(const struct ms_snapshot *snap, const bool *ours, struct ms_pk
 		}
 		paths[n] = m->name;
 		lens[n] = len;
+		when[n] = dates[i];
 		which[i] = n++;
 		prev = m;
 	}
@@ -108,7 +114,7 @@ static int lookup(const struct ms_snapshot *snap, const bool *ours, struct ms_pk
 	if (rc == 0 && *has_db)
 		rc = ms_owner_find(owner, paths, lens, n, found, err);
 	if (rc == 0 && *has_db)
-		rc = running_versions(owner, paths, lens, n, found, snap->hdr.start_time, err);
+		rc = running_versions(owner, paths, lens, n, found, when, snap->hdr.start_time, err);
 	for (size_t i = 0; rc == 0 && i < maps->count; i++)
 		if (which[i] != SIZE_MAX)
 			out[i] = found[which[i]];
@@ -117,6 +123,7 @@ static int lookup(const struct ms_snapshot *snap, const bool *ours, struct ms_pk
 	free(lens);
 	free(which);
 	free(found);
+	free(when);
 	return rc;
 }
 
@@ -144,8 +151,8 @@ static struct ms_snapshot_pkg keep(const struct ms_mapping *m, const struct ms_p
  * mapping, judged once per run of mappings of one file.  *other: the
  * process lives under another root (nothing is looked up).
  */
-static int proven_names(const struct ms_snapshot *snap, struct ms_maps *maps, bool *ours, bool *other,
-			struct ms_error *err)
+static int proven_names(const struct ms_snapshot *snap, struct ms_maps *maps, bool *ours,
+			struct ms_copy *dates, bool *other, struct ms_error *err)
 {
 	const struct ms_maplist *list = &snap->maps;
 	struct ms_stale_ctx *ctx = NULL;
@@ -161,11 +168,15 @@ static int proven_names(const struct ms_snapshot *snap, struct ms_maps *maps, bo
 		if (p && is_file(p) && p->inode == m->inode && p->dev_major == m->dev_major &&
 		    p->dev_minor == m->dev_minor && p->name_len == m->name_len && !memcmp(p->name, m->name, m->name_len)) {
 			ours[i] = ours[i - 1];
+			dates[i] = dates[i - 1];
 			continue;
 		}
 		if ((rc = ms_stale_judge(ctx, maps, m, &v)) < 0)
 			ms_error_set(err, rc, ENOMEM, "out of memory");
 		ours[i] = rc == 0 && v.path_ours;
+		dates[i] = (struct ms_copy){ .unlinked = rc == 0 ? v.unlinked : (struct timespec){ 0, 0 },
+					     .pid = snap->hdr.pid, .addr = m->start, .end = m->end, .ino = m->inode,
+					     .dev_major = m->dev_major, .dev_minor = m->dev_minor };
 	}
 	ms_stale_ctx_free(ctx);
 	return rc;
@@ -178,18 +189,21 @@ int ms_snapshot_add_packages(struct ms_snapshot *snap, struct ms_maps *maps, str
 	struct ms_snapshot_pkg *pkgs = NULL;
 	bool has_db = false, other = false;
 	bool *ours = calloc(count, sizeof(*ours));
-	int rc = ours ? proven_names(snap, maps, ours, &other, err)
-		      : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	struct ms_copy *dates = calloc(count, sizeof(*dates));
+	int rc = ours && dates ? proven_names(snap, maps, ours, dates, &other, err)
+			       : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 
 	if (rc < 0 || other) {
 		free(ours);
+		free(dates);
 		return rc;
 	}
 	found = calloc(count, sizeof(*found));
 	pkgs = calloc(count, sizeof(*pkgs));
-	rc = found && pkgs ? lookup(snap, ours, found, &has_db, err)
+	rc = found && pkgs ? lookup(snap, ours, dates, found, &has_db, err)
 			   : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	free(ours);
+	free(dates);
 	for (size_t i = 0; rc == 0 && has_db && i < snap->maps.count; i++)
 		pkgs[i] = keep(&snap->maps.items[i], &found[i]);
 	free(found);

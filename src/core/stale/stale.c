@@ -140,6 +140,7 @@ static int verdict(struct ms_stale_result *out, enum ms_stale_verdict v, const c
 
 	out->verdict = v;
 	out->path_ours = false;
+	out->unlinked = (struct timespec){ 0, 0 };
 	/* Most verdicts are a fixed sentence, one per file of every process. */
 	if (!strchr(fmt, '%')) {
 		size_t n = strnlen(fmt, sizeof(out->why) - 1);
@@ -302,6 +303,7 @@ static int judge_under(struct ms_stale_ctx *ctx, const struct ms_lookup_root *ro
 		break;
 	}
 	out->path_ours = ms_name_is_path(p.kind);
+	out->unlinked = p.unlinked;
 out:
 	s->m.name = name;
 	s->m.name_len = name_len;
@@ -686,4 +688,17 @@ int ms_stale_count(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flag
 		ms_stale_counts_add(out, &list);
 	ms_stale_list_free(&list);
 	return rc;
+}
+
+struct ms_copy ms_stale_file_copy(const struct ms_stale_file *f, pid_t pid)
+{
+	return (struct ms_copy){
+		.unlinked = f->result.unlinked,
+		.pid = f->mappings ? pid : 0,
+		.addr = f->first_addr,
+		.end = f->first_end,
+		.ino = f->inode,
+		.dev_major = f->dev_major,
+		.dev_minor = f->dev_minor,
+	};
 }

@@ -71,8 +71,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "base/error.h"
+#include "pkg/pkg.h"
 #include "stale/ignore.h"
 #include "maps/mapping.h"
 #include "maps/maps.h"
@@ -100,6 +102,11 @@ struct ms_stale_result {
 	 * refused or failed lookups, and ignored names.
 	 */
 	bool path_ours;
+	/*
+	 * A replaced or deleted file looked at through map_files (root): its
+	 * st_ctime, the moment it was unlinked (nameproof.h); {0, 0}: not read.
+	 */
+	struct timespec unlinked;
 };
 
 /*
@@ -165,6 +172,13 @@ struct ms_stale_file {
 	bool name_ambiguous;  /* text backend: the path is not known exactly */
 	struct ms_stale_result result;
 };
+
+/*
+ * The copy f maps, as a package source's history asks about it (pkg.h):
+ * its unlink time (from the verdict), one mapping of it in process pid,
+ * its device and inode; start 0 (the caller knows it).
+ */
+struct ms_copy ms_stale_file_copy(const struct ms_stale_file *f, pid_t pid);
 
 struct ms_stale_list {
 	struct ms_stale_file *items;

@@ -161,7 +161,7 @@ static bool wants_package(const struct ms_stale_proc *p, const struct ms_stale_f
 
 struct copy_ref {
 	const struct ms_stale_file *file;
-	time_t *start;
+	struct ms_copy *copy;
 };
 
 static int copy_cmp(const void *a, const void *b)
@@ -177,11 +177,12 @@ static int copy_cmp(const void *a, const void *b)
 }
 
 /*
- * Each file's process start (or its parent's that mapped the copy, for a
- * process with a copy dpkg owns, whose version the log is asked for), then
- * the earliest of those that map the same copy.
+ * Each copy as the history is asked about it (pkg.h): its unlink time,
+ * one mapping of it, and its process's start (or its parent's that mapped
+ * the copy, for a process with a copy dpkg owns), then the earliest of
+ * those that map the same copy.
  */
-static int copy_starts(struct ms_stale_report *r, const struct ms_pkg *found, time_t *starts, size_t n,
+static int copy_starts(struct ms_stale_report *r, const struct ms_pkg *found, struct ms_copy *copies, size_t n,
 		       struct ms_error *err)
 {
 	struct copy_ref *refs = calloc(n ? n : 1, sizeof(*refs));
@@ -202,23 +203,30 @@ static int copy_starts(struct ms_stale_report *r, const struct ms_pkg *found, ti
 			if (!wants_package(&r->procs[i], &r->procs[i].files.items[j]))
 				continue;
 			dpkg = dpkg || (found[k].found && found[k].source == MS_PKG_SOURCE_DPKG);
-			refs[k] = (struct copy_ref){ &r->procs[i].files.items[j], &starts[k] };
+			refs[k] = (struct copy_ref){ &r->procs[i].files.items[j], &copies[k] };
+			copies[k] = ms_stale_file_copy(&r->procs[i].files.items[j], r->procs[i].pid);
 			k++;
 		}
 		if (dpkg)
 			r->procs[i].start_time = mapped_since(&r->procs[i]);
 		for (size_t at = first; at < k; at++)
-			starts[at] = btime ? ms_proc_started_at(r->procs[i].start_time, btime) : 0;
+			copies[at].start = btime ? ms_proc_started_at(r->procs[i].start_time, btime) : 0;
 	}
 	qsort(refs, n, sizeof(*refs), copy_cmp);
 	for (size_t a = 0, b; a < n; a = b) {
-		time_t earliest = *refs[a].start;
+		time_t earliest = refs[a].copy->start;
+		struct timespec unlinked = refs[a].copy->unlinked;
 
-		for (b = a; b < n && !copy_cmp(&refs[a], &refs[b]); b++)
-			if (*refs[b].start < earliest)
-				earliest = *refs[b].start;
-		while (a < b)
-			*refs[a++].start = earliest;
+		for (b = a; b < n && !copy_cmp(&refs[a], &refs[b]); b++) {
+			if (refs[b].copy->start < earliest)
+				earliest = refs[b].copy->start;
+			if (!unlinked.tv_sec)
+				unlinked = refs[b].copy->unlinked;
+		}
+		for (; a < b; a++) {
+			refs[a].copy->start = earliest;
+			refs[a].copy->unlinked = unlinked;
+		}
 	}
 	free(refs);
 	return 0;
@@ -227,7 +235,7 @@ static int copy_starts(struct ms_stale_report *r, const struct ms_pkg *found, ti
 int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 			     const char **why, struct ms_error *err)
 {
-	time_t *starts = NULL;
+	struct ms_copy *copies = NULL;
 	const char **paths = NULL;
 	struct ms_pkg *found = NULL;
 	size_t *lens = NULL, n = 0, k = 0;
@@ -242,7 +250,7 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 	paths = calloc(n, sizeof(*paths));
 	lens = calloc(n, sizeof(*lens));
 	found = calloc(n, sizeof(*found));
-	starts = calloc(n, sizeof(*starts));
+	copies = calloc(n, sizeof(*copies));
 	for (size_t i = 0; paths && lens && found && i < r->count; i++)
 		for (size_t j = 0; j < r->procs[i].files.count; j++) {
 			const struct ms_stale_file *f = &r->procs[i].files.items[j];
@@ -252,14 +260,14 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 			paths[k] = f->name;
 			lens[k++] = ms_name_strip_deleted(f->name, f->name_len);
 		}
-	if (!paths || !lens || !found || !starts)
+	if (!paths || !lens || !found || !copies)
 		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
 	else
 		rc = db ? ms_owner_find(db, paths, lens, n, found, err) : 0;
 	if (rc == 0 && db)
-		rc = copy_starts(r, found, starts, n, err);
+		rc = copy_starts(r, found, copies, n, err);
 	if (rc == 0 && db)
-		rc = ms_owner_running(db, found, starts, n, err);
+		rc = ms_owner_running(db, found, copies, n, err);
 	if (rc == 0 && !ms_owner_has_db(db))
 		*why = "not a dpkg or rpm system";
 	/* Without a system database, Python distributions may still have answered. */
@@ -278,7 +286,7 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 	free(paths);
 	free(lens);
 	free(found);
-	free(starts);
+	free(copies);
 	return rc;
 }
 

@@ -86,6 +86,7 @@ static int check_mapped(const struct ms_lookup_root *root, const struct ms_proc 
 		return unknown(out, "the mapping changed since it was read");
 	if (!out->l->mnt_known || out->l->mnt != mnt)
 		return not_ours(root, out, false, "the mapped file is on another mount than the path");
+	out->unlinked = st.st_ctim;
 	return 0;
 }
 

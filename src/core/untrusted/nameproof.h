@@ -52,6 +52,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "maps/mapping.h"
 #include "proc/proc.h"
@@ -81,6 +82,12 @@ struct ms_name_proof {
 	const char *why;        /* NOT_OURS and UNKNOWN: static text; else NULL */
 	char detail[96];        /* NOT_OURS: what the path holds instead, or "" */
 	int err;                /* UNKNOWN without why: the errno */
+	/*
+	 * OTHER, GONE, FUZZY checked: the mapped file's st_ctime, read through
+	 * map_files.  For an unlinked file it is the moment of its unlinking
+	 * (the upgrade that replaced it: pkg.h, struct ms_copy).  {0, 0}: not read.
+	 */
+	struct timespec unlinked;
 };
 
 /* True for the kinds that make the name a path in the root. */

@@ -150,7 +150,7 @@ static void test_path_by_identity(void **state)
 	m.dev_minor = minor(st.st_dev);
 	assert_int_equal(ms_filematch_test(fx->fm, NULL, &m, &hit), 1);
 	assert_int_equal(hit.how, MS_FILEMATCH_FILE);
-	assert_int_equal(ms_filematch_copy(fx->fm, NULL, &m, &hit, &copy, NULL), 0);
+	assert_int_equal(ms_filematch_copy(fx->fm, NULL, &m, &hit, &copy, NULL, NULL), 0);
 	assert_int_equal(copy, MS_FILECOPY_CURRENT);
 	m.inode++;
 	assert_int_equal(ms_filematch_test(fx->fm, NULL, &m, &hit), 0);

@@ -63,7 +63,8 @@ static void test_parse_line(void **state)
 	expect_parse("2026-12-03 10:00:00 purge libfoo:amd64 1.2-1 <none>", MS_DPKGLOG_PURGE);
 	/* The architecture after the last colon, as an epoch has colons too. */
 	expect_parse("2026-12-03 10:00:00 upgrade a:b:i386 1:2.0 1:2.1", MS_DPKGLOG_UPGRADE);
-	expect_parse("2026-12-03 10:00:00 status installed libssl3:amd64 3.0.22-1~deb12u2", MS_DPKGLOG_OTHER);
+	expect_parse("2026-12-03 10:00:00 status installed libssl3:amd64 3.0.22-1~deb12u2", MS_DPKGLOG_STATUS);
+	expect_parse("2026-12-03 10:00:00 status installed libssl3:amd64", MS_DPKGLOG_MALFORMED);
 	expect_parse("2026-12-03 10:00:00 install libfoo:amd64 <none> 1.0", MS_DPKGLOG_OTHER);
 	expect_parse("2026-12-03 10:00:00 startup archives unpack", MS_DPKGLOG_OTHER);
 	expect_parse("2026-12-03 10:00:00 trigproc man-db:amd64 2.11.2-2 <none>", MS_DPKGLOG_OTHER);
@@ -146,7 +147,7 @@ static struct ms_pkg ask(const char *dir, struct ms_pkg p, struct ms_dpkglog_sta
 	struct ms_dpkglog_stats local;
 	struct ms_error err = { 0 };
 
-	assert_int_equal(ms_dpkglog_running(&opts, &p, &start, 1, stats ? stats : &local, &err), 0);
+	assert_int_equal(ms_dpkglog_running(&opts, &p, &(struct ms_copy){ .start = start }, 1, stats ? stats : &local, &err), 0);
 	return p;
 }
 
@@ -165,7 +166,104 @@ static void expect_unknown(const char *dir, struct ms_pkg p)
 
 	if (got.running_state != MS_PKG_RUNNING_UNKNOWN)
 		fail_msg("%s: running %s, wanted unknown", p.name, got.running);
-	assert_string_equal(got.running, "");
+	assert_true(got.running_why[0] != '\0');
+}
+
+/* Unknown, with these candidates (NULL: none) and a reason holding why. */
+static void expect_candidates(const char *dir, struct ms_pkg p, struct ms_copy c, const char *first,
+			      const char *second, const char *why)
+{
+	struct ms_dpkglog_opts opts = { .dir = dir, .owner_uid = geteuid() };
+	struct ms_error err = { 0 };
+
+	assert_int_equal(ms_dpkglog_running(&opts, &p, &c, 1, NULL, &err), 0);
+	if (p.running_state != MS_PKG_RUNNING_UNKNOWN)
+		fail_msg("%s: running %s, wanted unknown", p.name, p.running);
+	assert_string_equal(p.running, first ? first : "");
+	assert_string_equal(p.running_alt, second ? second : "");
+	if (!strstr(p.running_why, why))
+		fail_msg("%s: reason \"%s\" lacks \"%s\"", p.name, p.running_why, why);
+}
+
+/* Known by the copy's own unlink time, whatever the start says. */
+static void expect_dated(const char *dir, struct ms_pkg p, time_t unlinked, const char *running)
+{
+	struct ms_dpkglog_opts opts = { .dir = dir, .owner_uid = geteuid() };
+	struct ms_copy c = { .start = start, .unlinked = { unlinked, 500000000 } };
+	struct ms_error err = { 0 };
+
+	assert_int_equal(ms_dpkglog_running(&opts, &p, &c, 1, NULL, &err), 0);
+	if (p.running_state != MS_PKG_RUNNING_KNOWN)
+		fail_msg("%s: unknown (%s), wanted %s", p.name, p.running_why, running);
+	assert_string_equal(p.running, running);
+}
+
+/* The lines dpkg writes for an upgrade of name from old to new at t, done a second later. */
+static void add_upgrade(char **text, time_t t, const char *name, const char *old, const char *new)
+{
+	char *line;
+
+	assert_true(asprintf(&line, "upgrade %s:amd64 %s %s", name, old, new) > 0);
+	add_line(text, t, line);
+	free(line);
+	assert_true(asprintf(&line, "status half-installed %s:amd64 %s", name, old) > 0);
+	add_line(text, t, line);
+	free(line);
+	assert_true(asprintf(&line, "status unpacked %s:amd64 %s", name, new) > 0);
+	add_line(text, t + 1, line);
+	free(line);
+	assert_true(asprintf(&line, "status installed %s:amd64 %s", name, new) > 0);
+	add_line(text, t + 1, line);
+	free(line);
+}
+
+/*
+ * The copy's unlink time names the upgrade that replaced it: through
+ * upgrades, a reinstall and a downgrade, for a copy mapped before them all
+ * or late (dlopen), whatever the process's start.
+ */
+static void test_by_inode(void **state)
+{
+	const char *dir = *state;
+	char *text = log_from_before();
+
+	add_upgrade(&text, start + 100, "hist", "1.0", "2.0");
+	add_upgrade(&text, start + 200, "hist", "2.0", "3.0");
+	add_upgrade(&text, start + 300, "hist", "3.0", "3.0");
+	add_upgrade(&text, start + 400, "hist", "3.0", "1.0");
+	/* Two upgrades in one second: the unlink time cannot tell them apart. */
+	add_upgrade(&text, start + 500, "quick", "1.0", "2.0");
+	add_upgrade(&text, start + 500, "quick", "2.0", "3.0");
+	/* A removal: its window closes at config-files. */
+	add_line(&text, start + 600, "remove rm:amd64 4.0 <none>");
+	add_line(&text, start + 600, "status half-installed rm:amd64 4.0");
+	add_line(&text, start + 603, "status config-files rm:amd64 4.0");
+	write_log(dir, "dpkg.log", text);
+	free(text);
+
+	expect_dated(dir, pkg("hist", "", "1.0"), start + 100, "1.0");
+	expect_dated(dir, pkg("hist", "", "1.0"), start + 101, "1.0"); /* inside the window */
+	expect_dated(dir, pkg("hist", "", "1.0"), start + 200, "2.0"); /* started at 1.0, mapped 2.0 late */
+	expect_dated(dir, pkg("hist", "", "1.0"), start + 301, "3.0");
+	expect_dated(dir, pkg("hist", "", "1.0"), start + 400, "3.0");
+	/* A second early (the log's whole seconds): still that upgrade's. */
+	expect_dated(dir, pkg("hist", "", "1.0"), start + 99, "1.0");
+	expect_dated(dir, pkg("rm", "", ""), start + 602, "4.0");
+	expect_candidates(dir, pkg("quick", "", "3.0"),
+			  (struct ms_copy){ .start = start, .unlinked = { start + 500, 0 } }, "1.0", "2.0",
+			  "in that second");
+	/* Replaced by hand between upgrades: no entry explains it. */
+	expect_candidates(dir, pkg("hist", "", "1.0"),
+			  (struct ms_copy){ .start = start, .unlinked = { start + 250, 0 } }, NULL, NULL,
+			  "no upgrade or removal of hist (dpkg had installed 3.0)");
+	/* The log must reach back to the unlink time. */
+	expect_candidates(dir, pkg("hist", "", "1.0"),
+			  (struct ms_copy){ .start = start, .unlinked = { start - 7200, 0 } }, NULL, NULL,
+			  "before the oldest line");
+	/* Without the unlink time (not root), the start: several upgrades since, two candidates at most. */
+	expect_candidates(dir, pkg("quick", "", "3.0"), (struct ms_copy){ .start = start }, "1.0", "2.0",
+			  "only root");
+	expect_candidates(dir, pkg("hist", "", "1.0"), (struct ms_copy){ .start = start }, NULL, NULL, "only root");
 }
 
 static void test_rule(void **state)
@@ -226,7 +324,7 @@ static void test_only_dpkg_answers(void **state)
 	char *text = log_from_before();
 	struct ms_pkg p[3] = { pkg("one", "", "2.0"), pkg("one", "", "2.0"), pkg("one", "", "2.0") };
 	struct ms_dpkglog_opts opts = { .dir = dir, .owner_uid = geteuid() };
-	time_t starts[3] = { start, start, start };
+	struct ms_copy starts[3] = { { .start = start }, { .start = start }, { .start = start } };
 	struct ms_error err = { 0 };
 
 	add_line(&text, start + 60, "upgrade one:amd64 1.0 2.0");
@@ -432,7 +530,7 @@ static void test_owner_and_mode(void **state)
 	add_line(&text, start + 60, "upgrade one:amd64 1.0 2.0");
 	write_log(dir, "dpkg.log", text);
 	free(text);
-	assert_int_equal(ms_dpkglog_running(&opts, &p, &start, 1, &stats, &err), 0);
+	assert_int_equal(ms_dpkglog_running(&opts, &p, &(struct ms_copy){ .start = start }, 1, &stats, &err), 0);
 	assert_int_equal(p.running_state, MS_PKG_RUNNING_UNKNOWN);
 	assert_int_equal(stats.stopped.code, MS_ERR_NOACCESS);
 	expect_known(dir, pkg("one", "", "2.0"), "1.0");
@@ -471,7 +569,7 @@ static int attack_as_nobody(const char *dir)
 	if (mkfifo(log, 0644) < 0)
 		return 12;
 	p = pkg("one", "", "2.0");
-	if (ms_dpkglog_running(&opts, &p, &start, 1, &stats, &err) < 0 ||
+	if (ms_dpkglog_running(&opts, &p, &(struct ms_copy){ .start = start }, 1, &stats, &err) < 0 ||
 	    p.running_state != MS_PKG_RUNNING_UNKNOWN || stats.stopped.code != MS_ERR_INVAL ||
 	    !strstr(stats.stopped.msg, "FIFO"))
 		return 13;
@@ -480,7 +578,7 @@ static int attack_as_nobody(const char *dir)
 	if (symlink("good.log", log) < 0)
 		return 14;
 	p = pkg("one", "", "2.0");
-	if (ms_dpkglog_running(&opts, &p, &start, 1, &stats, &err) < 0 ||
+	if (ms_dpkglog_running(&opts, &p, &(struct ms_copy){ .start = start }, 1, &stats, &err) < 0 ||
 	    p.running_state != MS_PKG_RUNNING_UNKNOWN || stats.stopped.sys_errno != ELOOP)
 		return 15;
 	unlink(log);
@@ -489,7 +587,7 @@ static int attack_as_nobody(const char *dir)
 	if (rename(good, log) < 0)
 		return 16;
 	p = pkg("one", "", "2.0");
-	if (ms_dpkglog_running(&opts, &p, &start, 1, &stats, &err) < 0 ||
+	if (ms_dpkglog_running(&opts, &p, &(struct ms_copy){ .start = start }, 1, &stats, &err) < 0 ||
 	    p.running_state != MS_PKG_RUNNING_KNOWN)
 		return 17;
 
@@ -498,7 +596,7 @@ static int attack_as_nobody(const char *dir)
 	if (fd < 0 || ftruncate(fd, (off_t)1 << 40) < 0 || close(fd) < 0)
 		return 18;
 	p = pkg("one", "", "2.0");
-	if (ms_dpkglog_running(&opts, &p, &start, 1, &stats, &err) < 0 ||
+	if (ms_dpkglog_running(&opts, &p, &(struct ms_copy){ .start = start }, 1, &stats, &err) < 0 ||
 	    p.running_state != MS_PKG_RUNNING_UNKNOWN || stats.stopped.code != MS_ERR_LIMIT ||
 	    stats.bytes != 0)
 		return 19;
@@ -507,7 +605,7 @@ static int attack_as_nobody(const char *dir)
 	fd = open(log, O_WRONLY | O_TRUNC);
 	if (fd < 0 || close(fd) < 0)
 		return 20;
-	if (ms_dpkglog_running(&opts, &p, &start, 1, &stats, &err) < 0 || stats.stopped.code != MS_ERR_NOACCESS)
+	if (ms_dpkglog_running(&opts, &p, &(struct ms_copy){ .start = start }, 1, &stats, &err) < 0 || stats.stopped.code != MS_ERR_NOACCESS)
 		return 21;
 	free(log);
 	free(good);
@@ -546,6 +644,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_line),
 		cmocka_unit_test_setup_teardown(test_rule, tu_tmpdir_setup, tu_tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_by_inode, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_only_dpkg_answers, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_last_line_unfinished, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_log_too_young, tu_tmpdir_setup, tu_tmpdir_teardown),
