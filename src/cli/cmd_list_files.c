@@ -36,8 +36,9 @@ const struct cli_column filecols[FILECOL_COUNT] = {
 	[FILECOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false, "package that owns the file (dpkg, rpm or a Python distribution), escaped; \"not packaged\" for none" },
 	[FILECOL_PKGVERSION] = { "VERSION", 10, 0, SCOLS_JSON_STRING, false, "package version of the copy mapped: the installed one, or for a replaced or deleted file the one that ran (\"unknown\" when that cannot be known)" },
 	[FILECOL_INSTALLED] = { "INSTALLED", 10, 0, SCOLS_JSON_STRING, false, "package version installed now" },
-	[FILECOL_PKGSOURCE] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which database answered PACKAGE: dpkg, rpm, python or none" },
+	[FILECOL_PKGSOURCE] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which source answered PACKAGE: " MS_PKGSRC_NAMES },
 	[FILECOL_VENDORED] = { "VENDORED", 8, 0, SCOLS_JSON_STRING, false, "the Python distribution that vendors the file in its NAME.libs folder" },
+	[FILECOL_VERWHY] = { "VERWHY", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, MS_VERWHY_HELP },
 };
 
 static const int file_defaults[] = {
@@ -54,7 +55,8 @@ void filecols_help(void)
  * The package cells: "" (null in JSON) where nothing was asked (anonymous
  * memory, another root).
  */
-_Static_assert(FILECOL_VENDORED - FILECOL_PACKAGE == PKGCELL_VENDORED &&
+_Static_assert(FILECOL_VERWHY - FILECOL_PACKAGE == PKGCELL_VERWHY &&
+	       FILECOL_VENDORED - FILECOL_PACKAGE == PKGCELL_VENDORED &&
 	       FILECOL_INSTALLED - FILECOL_PACKAGE == PKGCELL_INSTALLED, "package columns in pkgcells.h's order");
 
 static char *package_cell(const struct cli_opts *o, int col, const struct ms_filerow *r)

@@ -26,7 +26,9 @@
 #include "core/stale/stale.h"
 
 enum {
-	WHOCOL_PID, WHOCOL_COMM, WHOCOL_VERDICT, WHOCOL_COPY, WHOCOL_MATCH, WHOCOL_PACKAGE, WHOCOL_VERSION,
+	WHOCOL_PID, WHOCOL_COMM, WHOCOL_VERDICT, WHOCOL_COPY, WHOCOL_MATCH,
+	/* In pkgcells.h's order. */
+	WHOCOL_PACKAGE, WHOCOL_VERSION, WHOCOL_INSTALLED, WHOCOL_PKGSRC, WHOCOL_VENDORED, WHOCOL_VERWHY,
 	WHOCOL_MAP0,
 	WHOCOL_COUNT = WHOCOL_MAP0 + MAPCOL_LIST_COUNT
 };
@@ -49,7 +51,14 @@ static const struct cli_column who_own_cols[WHOCOL_MAP0] = {
 			     "package that owns the file at the path, escaped; \"not packaged\" for none" },
 	[WHOCOL_VERSION] = { "VERSION", 10, 0, SCOLS_JSON_STRING, false,
 			     "package version of the copy mapped; \"unknown\" for an old copy whose version cannot be known" },
+	[WHOCOL_INSTALLED] = { "INSTALLED", 10, 0, SCOLS_JSON_STRING, false, "package version installed now" },
+	[WHOCOL_PKGSRC] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which source answered PACKAGE: " MS_PKGSRC_NAMES },
+	[WHOCOL_VENDORED] = { "VENDORED", 8, 0, SCOLS_JSON_STRING, false, "the Python distribution that vendors the file in its NAME.libs folder" },
+	[WHOCOL_VERWHY] = { "VERWHY", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, MS_VERWHY_HELP },
 };
+
+_Static_assert(WHOCOL_VERWHY - WHOCOL_PACKAGE == PKGCELL_VERWHY && WHOCOL_VENDORED - WHOCOL_PACKAGE == PKGCELL_VENDORED,
+	       "package columns in pkgcells.h's order");
 
 /* PID and COMM, then the mapping columns of `list`. */
 static void who_columns(struct cli_column *cols)
@@ -122,8 +131,8 @@ static struct libscols_line *who_add_line(struct libscols_table *tb, const struc
 	for (size_t i = 0; i < nselected; i++) {
 		char *text;
 
-		if ((selected[i] == WHOCOL_VERDICT && !x->verdict) || selected[i] == WHOCOL_PACKAGE ||
-		    selected[i] == WHOCOL_VERSION)
+		if ((selected[i] == WHOCOL_VERDICT && !x->verdict) ||
+		    (selected[i] >= WHOCOL_PACKAGE && selected[i] <= WHOCOL_VERWHY))
 			continue; /* not judged, or filled later: empty, null with -J */
 		text = who_cell(o, selected[i], proc, m, x);
 		if (!text || scols_line_refer_data(ln, i, text) != 0) {
@@ -318,7 +327,8 @@ int cmd_who(int argc, char **argv)
 	struct cli_opts o;
 	struct who_pkg_ctx pc = { .roots = NULL };
 	size_t found = 0;
-	int nsel, status, col_pkg, col_ver;
+	int nsel, status, pkgcols[PKGCELL_COUNT];
+	bool any_pkg = false;
 
 	status = cli_getopt(argc, argv, "who", who_options, who_usage, &o);
 	if (status >= 0)
@@ -332,10 +342,12 @@ int cmd_who(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	if (!(match = who_matcher(argv[optind], &o)))
 		return CLI_EXIT_USAGE;
-	col_pkg = who_column_at(selected, (size_t)nsel, WHOCOL_PACKAGE);
-	col_ver = who_column_at(selected, (size_t)nsel, WHOCOL_VERSION);
+	for (int c = 0; c < PKGCELL_COUNT; c++) {
+		pkgcols[c] = who_column_at(selected, (size_t)nsel, WHOCOL_PACKAGE + c);
+		any_pkg = any_pkg || pkgcols[c] >= 0;
+	}
 	if (who_stale(selected, nsel, &ignore, &stale) < 0 ||
-	    ((col_pkg >= 0 || col_ver >= 0) && ms_stale_ctx_new(NULL, &pc.roots, &err) < 0)) {
+	    (any_pkg && ms_stale_ctx_new(NULL, &pc.roots, &err) < 0)) {
 		ms_stale_ctx_free(stale);
 		ms_ignore_free(ignore);
 		ms_filematch_free(match);
@@ -364,7 +376,7 @@ int cmd_who(int argc, char **argv)
 		ms_maps_close(maps);
 		ms_proc_close(proc);
 	}
-	if (status == CLI_EXIT_OK && who_pkg_fill(&pc.lines, &o, col_pkg, col_ver, &err) < 0) {
+	if (status == CLI_EXIT_OK && who_pkg_fill(&pc.lines, &o, pkgcols, &err) < 0) {
 		cli_error("%s", err.msg);
 		status = CLI_EXIT_USAGE;
 	}

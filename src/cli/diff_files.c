@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/pkgcells.h"
 #include "cli/diff_files.h"
 #include "cli/diff_out.h"
 #include "core/base/escape.h"
@@ -21,7 +22,7 @@ static const struct cli_column fdcols[FDCOL_COUNT] = {
 	[FDCOL_CHANGE] = { "CHANGE", 7, 0, SCOLS_JSON_STRING, false, "added, removed or changed" },
 	[FDCOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false, "the package owning the file on the new side (the old one's when removed); \"not packaged\" for none, empty when unknown" },
 	[FDCOL_VERSION] = { "VERSION", 8, 0, SCOLS_JSON_STRING, false, "that package's version on the new side, installed when the side was taken; empty when removed or unknown (a deleted file)" },
-	[FDCOL_PKGSRC] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which database answered PACKAGE: dpkg, rpm, python or none" },
+	[FDCOL_PKGSRC] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which source answered PACKAGE: " MS_PKGSRC_NAMES },
 	[FDCOL_OLDPACKAGE] = { "OLDPACKAGE", 8, 0, SCOLS_JSON_STRING, false, "the package owning the file on the old side" },
 	[FDCOL_OLDVERSION] = { "OLDVERSION", 8, 0, SCOLS_JSON_STRING, false, "its version on the old side" },
 	[FDCOL_FIELDS] = { "FIELDS", 10, 0, SCOLS_JSON_STRING, false, "what changed: file (another device or inode), buildid, package, version, deleted" },

@@ -23,8 +23,9 @@ const struct cli_column libcols[LIBCOL_COUNT] = {
 			     "package version of the copy mapped: the installed one, or for a replaced or deleted file the one that ran (\"unknown\" when that cannot be known)" },
 	[LIBCOL_INSTALLED] = { "INSTALLED", 10, 0, SCOLS_JSON_STRING, false,
 			       "package version installed now, always (compare with VERSION)" },
-	[LIBCOL_PKGSOURCE] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which database answered PACKAGE: dpkg, rpm, python or none" },
+	[LIBCOL_PKGSOURCE] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which source answered PACKAGE: " MS_PKGSRC_NAMES },
 	[LIBCOL_VENDORED] = { "VENDORED", 8, 0, SCOLS_JSON_STRING, false, "the Python distribution that vendors the file in its NAME.libs folder" },
+	[LIBCOL_VERWHY] = { "VERWHY", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, MS_VERWHY_HELP },
 	[LIBCOL_BUILDID] = { "BUILDID", 40, 0, SCOLS_JSON_STRING, false, "GNU build ID of the mapped file (hex)" },
 	[LIBCOL_PROCS] = { "PROCS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "how many processes map the file" },
 	[LIBCOL_PID] = { "PID", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "process ID (--pids lines)" },
@@ -112,6 +113,7 @@ static char *row_cell(const struct ms_libtable *t, int col, const struct ms_libt
 	case LIBCOL_INSTALLED:
 	case LIBCOL_PKGSOURCE:
 	case LIBCOL_VENDORED:
+	case LIBCOL_VERWHY:
 		if (!r->pkg_known || r->pkg_why)
 			return NULL;
 		return pkgcell_text(o, (enum pkgcell)(col - LIBCOL_PACKAGE), r->pkg ? r->pkg : &not_packaged);

@@ -33,6 +33,9 @@ const char *pkgcell_raw(const struct cli_opts *o, enum pkgcell which, const stru
 	case PKGCELL_PACKAGE: return field(pkg->name, sizeof(pkg->name), len);
 	case PKGCELL_INSTALLED: return field(pkg->version, sizeof(pkg->version), len);
 	case PKGCELL_VENDORED: return pkg->vendored ? field(pkg->name, sizeof(pkg->name), len) : text("", len);
+	case PKGCELL_VERWHY:
+		return pkg->running_state == MS_PKG_RUNNING_INSTALLED ? text("", len)
+								       : field(pkg->running_why, sizeof(pkg->running_why), len);
 	default: break;
 	}
 	if (pkg->running_state == MS_PKG_RUNNING_UNKNOWN)
@@ -44,8 +47,13 @@ const char *pkgcell_raw(const struct cli_opts *o, enum pkgcell which, const stru
 
 char *pkgcell_text(const struct cli_opts *o, enum pkgcell which, const struct ms_pkg *pkg)
 {
+	char why[2 * MS_PKG_WHY_MAX];
 	size_t len;
 	const char *raw = pkgcell_raw(o, which, pkg, &len);
 
+	if (which == PKGCELL_VERWHY && pkg && pkg->found) {
+		raw = ms_pkg_running_why(pkg, why, sizeof(why));
+		len = strlen(raw);
+	}
 	return ms_escape_dup(raw, len, o->escape_flags);
 }

@@ -3,7 +3,9 @@
  * command that shows them (list --by-file, libs): the package, the version
  * of the copy mapped (the running one, "unknown" where it cannot be known,
  * empty in JSON then), the version installed now, which database answered,
- * and the Python distribution that vendors the file.  A file no database
+ * the Python distribution that vendors the file, and how the running
+ * version was found or why it is unknown (VERWHY, pkg.h's
+ * ms_pkg_running_why).  A file no database
  * owns is "not packaged" in the PACKAGE cell and empty elsewhere but the
  * source ("none").  pkgcell_text escapes for a terminal (escape.h);
  * pkgcell_raw gives the bytes themselves, for a format that escapes by its
@@ -13,7 +15,12 @@
 #define MAPSCOPE_CLI_PKGCELLS_H
 
 #include "cli/cli.h"
-#include "core/pkg/pkgdb.h"
+#include "core/pkg/pkg.h"
+
+/* The PKGSRC column's values, for its help line. */
+#define MS_PKGSRC_NAMES "dpkg, rpm, elf-note, python, npm or none"
+/* The VERWHY column's help line, the same in every command. */
+#define MS_VERWHY_HELP "how VERSION was found for a replaced or deleted copy, or why it is unknown (with the candidates when two or fewer)"
 
 enum pkgcell {
 	PKGCELL_PACKAGE,
@@ -21,6 +28,8 @@ enum pkgcell {
 	PKGCELL_INSTALLED,
 	PKGCELL_SOURCE,
 	PKGCELL_VENDORED,
+	PKGCELL_VERWHY,
+	PKGCELL_COUNT,
 };
 
 /* The cell's text (malloc'd, NULL when out of memory); pkg NULL: not asked, "". */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/pkgcells.h"
 #include "cli/stale_out.h"
 #include "core/elf/buildid.h"
 #include "core/base/escape.h"
@@ -24,12 +25,13 @@ const struct cli_column stalecols[STALECOL_COUNT] = {
 			       "mapped and the version now (file lines; empty on systems without either, and for "
 			       "processes under another root; in JSON the name alone)" },
 	[STALECOL_VERSION] = { "VERSION", 0.1, 0, SCOLS_JSON_STRING, false,
-			       "package version of the copy the process maps, from dpkg's log (file lines; "
-			       "\"unknown\", null in JSON, when it cannot be known)" },
+			       "package version of the copy the process maps, from the package history (file lines; "
+			       "\"unknown\", null in JSON, when it cannot be known: VERWHY says why)" },
 	[STALECOL_INSTALLED] = { "INSTALLED", 0.1, 0, SCOLS_JSON_STRING, false,
 				 "package version installed now (file lines)" },
 	[STALECOL_PKGSRC] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false,
-			      "which database answered PACKAGE: dpkg, rpm, python or none (file lines)" },
+			      "which source answered PACKAGE: " MS_PKGSRC_NAMES " (file lines)" },
+	[STALECOL_VERWHY] = { "VERWHY", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, MS_VERWHY_HELP " (file lines)" },
 	[STALECOL_WHY] = { "WHY", 0.3, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, "why that verdict (file lines)" },
 	[STALECOL_MAPS] = { "MAPS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "mappings of the file in the process" },
 	[STALECOL_EXE] = { "EXE", 3, 0, SCOLS_JSON_BOOLEAN, false, "the file is the process's executable" },
@@ -93,7 +95,17 @@ static const char *source_of(const struct ms_stale_proc *p, const struct ms_stal
 		       ? ms_pkg_source_name(MS_PKG_SOURCE_NONE) : NULL;
 }
 
-/* The package cells: PACKAGE (described, or the name alone in JSON), VERSION, INSTALLED. */
+/* An empty cell is no cell (null in JSON). */
+static char *cell_or_null(char *s)
+{
+	if (s && !s[0]) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* The package cells: PACKAGE (described, or the name alone in JSON), VERSION, INSTALLED, VERWHY. */
 static char *package_cell(int col, const struct ms_pkg *pkg, unsigned esc, bool json)
 {
 	char text[4 * 3 * 128 + 64];
@@ -107,15 +119,12 @@ static char *package_cell(int col, const struct ms_pkg *pkg, unsigned esc, bool 
 		ms_pkg_describe(pkg, esc, text, sizeof(text));
 		return strdup(text);
 	case STALECOL_INSTALLED:
-		return pkg->version[0] ? ms_escape_dup(pkg->version, strnlen(pkg->version, sizeof(pkg->version)), esc)
-				       : NULL;
 	case STALECOL_VERSION:
-		if (pkg->running_state == MS_PKG_RUNNING_KNOWN)
-			return ms_escape_dup(pkg->running, strnlen(pkg->running, sizeof(pkg->running)), esc);
-		if (pkg->running_state == MS_PKG_RUNNING_UNKNOWN)
-			return json ? NULL : strdup("unknown");
-		return pkg->version[0] ? ms_escape_dup(pkg->version, strnlen(pkg->version, sizeof(pkg->version)), esc)
-				       : NULL;
+	case STALECOL_VERWHY:
+		return cell_or_null(pkgcell_text(&(struct cli_opts){ .json = json, .escape_flags = esc },
+						 col == STALECOL_INSTALLED ? PKGCELL_INSTALLED
+						 : col == STALECOL_VERSION ? PKGCELL_VERSION : PKGCELL_VERWHY,
+						 pkg));
 	default: return NULL;
 	}
 }
@@ -131,6 +140,7 @@ static char *file_cell(int col, const struct ms_stale_proc *p, const struct ms_s
 	case STALECOL_PACKAGE:
 	case STALECOL_VERSION:
 	case STALECOL_INSTALLED:
+	case STALECOL_VERWHY:
 		return package_cell(col, package_of(p, f), esc, json);
 	case STALECOL_PKGSRC: return source_of(p, f) ? strdup(source_of(p, f)) : NULL;
 	case STALECOL_NAME: return ms_escape_dup(f->name, f->name_len, esc);

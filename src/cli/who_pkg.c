@@ -62,17 +62,6 @@ int who_pkg_note(struct who_pkgs *wp, struct libscols_line *ln, const struct ms_
 	return 0;
 }
 
-static char *version_cell(const struct cli_opts *o, const struct ms_pkg *p, enum ms_filecopy copy)
-{
-	if (!p->found)
-		return strdup("");
-	if (copy == MS_FILECOPY_CURRENT)
-		return ms_escape_dup(p->version, strnlen(p->version, sizeof(p->version)), o->escape_flags);
-	if (p->running_state == MS_PKG_RUNNING_KNOWN)
-		return ms_escape_dup(p->running, strnlen(p->running, sizeof(p->running)), o->escape_flags);
-	return strdup(o->json ? "" : "unknown");
-}
-
 static bool holds_line(void *arg, const struct ms_mapping *m)
 {
 	const struct who_pkg_line *l = arg;
@@ -147,7 +136,7 @@ static int set_cell(struct libscols_line *ln, int col, char *text)
 	return 0;
 }
 
-int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, int col_package, int col_version,
+int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, const int cols[PKGCELL_COUNT],
 		 struct ms_error *err)
 {
 	struct ms_pkg *found, *mine = NULL;
@@ -156,7 +145,11 @@ int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, int col_package,
 	size_t *lens;
 	int rc = 0;
 
-	if (!wp->nlines || (col_package < 0 && col_version < 0))
+	bool any = false;
+
+	for (int c = 0; c < PKGCELL_COUNT; c++)
+		any = any || cols[c] >= 0;
+	if (!wp->nlines || !any)
 		return 0;
 	found = calloc(wp->npaths, sizeof(*found));
 	names = calloc(wp->npaths, sizeof(*names));
@@ -180,13 +173,9 @@ int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, int col_package,
 		const struct who_pkg_line *l = &wp->lines[i];
 		const struct ms_pkg *p = mine && l->copy != MS_FILECOPY_CURRENT ? &mine[i] : &found[l->path];
 
-		if (col_package >= 0 &&
-		    set_cell(l->ln, col_package,
-			     p->found ? ms_escape_dup(p->name, strnlen(p->name, sizeof(p->name)), o->escape_flags)
-				      : strdup("not packaged")) < 0)
-			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "who: out of memory");
-		if (rc == 0 && col_version >= 0 && set_cell(l->ln, col_version, version_cell(o, p, l->copy)) < 0)
-			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "who: out of memory");
+		for (int c = 0; rc == 0 && c < PKGCELL_COUNT; c++)
+			if (cols[c] >= 0 && set_cell(l->ln, cols[c], pkgcell_text(o, (enum pkgcell)c, p)) < 0)
+				rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "who: out of memory");
 	}
 	free(found);
 	free(mine);

@@ -26,6 +26,7 @@
 #include <libsmartcols.h>
 
 #include "cli/cli.h"
+#include "cli/pkgcells.h"
 #include "core/files/filematch.h"
 #include "core/maps/mapping.h"
 #include "core/proc/proc.h"
@@ -60,7 +61,7 @@ int who_pkg_note(struct who_pkgs *wp, struct libscols_line *ln, const struct ms_
 		 const struct ms_mapping *m, bool no_lookup, enum ms_filecopy copy,
 		 const struct timespec *unlinked);
 /* 0, or -1 with err filled. */
-int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, int col_package, int col_version,
+int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, const int cols[PKGCELL_COUNT],
 		 struct ms_error *err);
 void who_pkg_free(struct who_pkgs *wp);
 

@@ -101,6 +101,25 @@ const char *ms_pkg_running_text(const struct ms_pkg *p, char *buf, size_t size)
 	return buf;
 }
 
+const char *ms_pkg_running_why(const struct ms_pkg *p, char *buf, size_t size)
+{
+	int why = (int)strnlen(p->running_why, sizeof(p->running_why));
+
+	if (size == 0)
+		return buf;
+	buf[0] = '\0';
+	if (!p->found || p->running_state == MS_PKG_RUNNING_INSTALLED)
+		return buf;
+	if (p->running_state == MS_PKG_RUNNING_UNKNOWN && p->running[0])
+		snprintf(buf, size, "%.*s%sit %s %.*s%s%.*s", why, p->running_why, why ? "; " : "",
+			 p->running_alt[0] ? "is" : "may be", (int)strnlen(p->running, sizeof(p->running)), p->running,
+			 p->running_alt[0] ? " or " : "", (int)strnlen(p->running_alt, sizeof(p->running_alt)),
+			 p->running_alt);
+	else
+		snprintf(buf, size, "%.*s", why, p->running_why);
+	return buf;
+}
+
 const char *ms_pkg_source_name(enum ms_pkg_source source)
 {
 	switch (source) {

@@ -111,6 +111,14 @@ size_t ms_pkg_describe(const struct ms_pkg *p, unsigned esc_flags, char *buf, si
  */
 const char *ms_pkg_running_text(const struct ms_pkg *p, char *buf, size_t size);
 
+/*
+ * How the running version was found, or why it cannot be known, as one
+ * raw line: running_why, then for UNKNOWN with candidates "; it is A or B"
+ * ("; it may be A" for one).  "" for INSTALLED and for a file not found.
+ * Returns buf.
+ */
+const char *ms_pkg_running_why(const struct ms_pkg *p, char *buf, size_t size);
+
 /* "dpkg", "rpm", "python", "elf-note", "npm" or "none". */
 const char *ms_pkg_source_name(enum ms_pkg_source source);
 
