@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/base/escape.h"
+#include "core/maps/ancestry.h"
 #include "core/stale/ignore.h"
 #include "core/untrusted/nameproof.h"
 #include "tui/detail_pkg.h"
@@ -23,35 +24,66 @@ static bool same_file(const struct tui_detail_pkg *dp, const struct ms_mapping *
 	       !memcmp(dp->name, m->name, m->name_len);
 }
 
-/* "NAME VERSION (SOURCE)", the running version first for a replaced file. */
+/*
+ * "NAME VERSION (SOURCE)" for the installed copy; for an old one
+ * ms_pkg_describe's words, the source, then how the version was found or
+ * why it is unknown.
+ */
 static void describe(char *buf, size_t size, const struct ms_pkg *p, unsigned escape_flags)
 {
-	char name[4 * sizeof(p->name)], ver[4 * sizeof(p->version)], run[4 * sizeof(p->running)];
+	char what[1400], why[2 * MS_PKG_WHY_MAX], whyesc[4 * sizeof(why)], ver[4 * sizeof(p->version)];
 
-	ms_escape(p->name, strnlen(p->name, sizeof(p->name)), name, sizeof(name), escape_flags);
-	ms_escape(p->version, strnlen(p->version, sizeof(p->version)), ver, sizeof(ver), escape_flags);
-	ms_escape(p->running, strnlen(p->running, sizeof(p->running)), run, sizeof(run), escape_flags);
-	switch (p->running_state) {
-	case MS_PKG_RUNNING_KNOWN:
-		snprintf(buf, size, "%s %s (now %s; %s)", name, run, ver, ms_pkg_source_name(p->source));
-		break;
-	case MS_PKG_RUNNING_UNKNOWN:
-		snprintf(buf, size, "%s (running: unknown; now %s; %s)", name, ver, ms_pkg_source_name(p->source));
-		break;
-	case MS_PKG_RUNNING_INSTALLED:
-		snprintf(buf, size, "%s %s (%s%s)", name, ver, ms_pkg_source_name(p->source),
+	if (p->running_state == MS_PKG_RUNNING_INSTALLED) {
+		ms_escape(p->name, strnlen(p->name, sizeof(p->name)), what, sizeof(what), escape_flags);
+		ms_escape(p->version, strnlen(p->version, sizeof(p->version)), ver, sizeof(ver), escape_flags);
+		snprintf(buf, size, "%s %s (%s%s)", what, ver, ms_pkg_source_name(p->source),
 			 p->vendored ? ", vendored" : "");
-		break;
+		return;
 	}
+	ms_pkg_describe(p, escape_flags, what, sizeof(what));
+	ms_pkg_running_why(p, why, sizeof(why));
+	ms_escape(why, strlen(why), whyesc, sizeof(whyesc), escape_flags);
+	snprintf(buf, size, "%s [%s]%s%s", what, ms_pkg_source_name(p->source), whyesc[0] ? ": " : "", whyesc);
 }
 
-const char *tui_detail_pkg_line(struct tui_detail_pkg *dp, const struct ms_mapping *m,
+/* Does mapping m hold the file asked about (the same device and inode)? */
+static bool holds_file(void *arg, const struct ms_mapping *m)
+{
+	const struct tui_detail_pkg *dp = arg;
+
+	return m->inode == dp->inode && m->dev_major == dp->dev_major && m->dev_minor == dp->dev_minor;
+}
+
+/* pkg for the copy m maps, when its verdict says it is an old one: the version that runs. */
+static int date_copy(struct tui_detail_pkg *dp, const struct ms_proc *proc, const struct ms_mapping *m,
+		     const struct ms_stale_result *verdict, struct ms_pkg *pkg, struct ms_error *err)
+{
+	const struct ms_proc_stat *st = proc ? ms_proc_stat_at_open(proc) : NULL;
+	struct ms_copy c = { .unlinked = verdict->unlinked, .pid = proc ? ms_proc_pid(proc) : 0, .addr = m->start,
+			     .end = m->end, .ino = m->inode, .dev_major = m->dev_major, .dev_minor = m->dev_minor };
+	struct ms_owner *owner;
+	struct ms_error why;
+	const char *path = dp->name;
+	size_t len = ms_name_strip_deleted(dp->name, dp->name_len);
+	time_t btime;
+	int rc;
+
+	if (st && ms_boot_time(&btime, &why) == 0)
+		c.start = ms_proc_started_at(ms_ancestry_mapped_since(st->start_time, st->ppid, holds_file, dp), btime);
+	rc = ms_owner_open(NULL, &owner, err);
+	if (rc == 0)
+		rc = ms_owner_find(owner, &path, &len, 1, pkg, err);
+	if (rc == 0 && pkg->found && ms_stale_verdict_is_stale(verdict->verdict))
+		rc = ms_owner_running(owner, pkg, &c, 1, err);
+	ms_owner_close(owner);
+	return rc;
+}
+
+const char *tui_detail_pkg_line(struct tui_detail_pkg *dp, const struct ms_proc *proc, const struct ms_mapping *m,
 				const struct ms_stale_result *verdict, bool other_root, unsigned escape_flags)
 {
 	struct ms_pkg pkg;
 	struct ms_error err;
-	const char *path;
-	size_t len;
 
 	if (!m || !ms_mapping_is_file_backed(m) || !m->name || m->name_len == 0 || m->name[0] != '/' ||
 	    m->name_ambiguous || !verdict)
@@ -77,9 +109,7 @@ const char *tui_detail_pkg_line(struct tui_detail_pkg *dp, const struct ms_mappi
 		snprintf(dp->line, sizeof(dp->line), "not looked up: %s", MS_NAME_WHY_NOT_OURS);
 		return dp->line;
 	}
-	path = dp->name;
-	len = ms_name_strip_deleted(dp->name, dp->name_len);
-	if (ms_owner_lookup(&path, &len, 1, &pkg, &err) < 0)
+	if (date_copy(dp, proc, m, verdict, &pkg, &err) < 0)
 		snprintf(dp->line, sizeof(dp->line), "not known: %s", err.msg);
 	else if (!pkg.found)
 		snprintf(dp->line, sizeof(dp->line), "not packaged");

@@ -556,7 +556,7 @@ static void maps_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 	}
 	f.symbol = tui_symbols_show_line(&mv->symbols, sel ? sel->m : NULL);
 	if (mv->detail)
-		f.package = tui_detail_pkg_line(&mv->pkg, sel ? sel->m : NULL, f.verdict, mv->where[0] != '\0',
+		f.package = tui_detail_pkg_line(&mv->pkg, mv->proc, sel ? sel->m : NULL, f.verdict, mv->where[0] != '\0',
 						app->escape_flags);
 	if (mv->detail && mv->res) {
 		f.res = mv->sel_res_ok ? &mv->sel_res : NULL;
