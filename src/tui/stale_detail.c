@@ -64,9 +64,9 @@ size_t tui_format_stale_detail(struct tui_detail_line *lines, size_t n, const st
 	if (pkg && pkg->found && pkg->running_state != MS_PKG_RUNNING_INSTALLED) {
 		char why[2 * MS_PKG_WHY_MAX];
 
-		ms_pkg_running_why(pkg, why, sizeof(why));
-		line(lines, n, &k, pkg->running_state == MS_PKG_RUNNING_KNOWN ? "version from" : "version unknown",
-		     why, strlen(why), escape_flags);
+		if (ms_pkg_running_why(pkg, why, sizeof(why))[0])
+			line(lines, n, &k, "version",
+			     why, strlen(why), escape_flags);
 	}
 	return k;
 }

@@ -340,6 +340,9 @@ static void test_stale_view_100x10(void **state)
 	/* The process still runs the copy of the version before (dpkg's log says). */
 	sv.entries[0].pkgs[0].running_state = MS_PKG_RUNNING_KNOWN;
 	snprintf(sv.entries[0].pkgs[0].running, sizeof(sv.entries[0].pkgs[0].running), "3.0.13-1");
+	/* And how it knows: the detail pane says so. */
+	snprintf(sv.entries[0].pkgs[0].running_why, sizeof(sv.entries[0].pkgs[0].running_why),
+		 "unlinked at 2026-12-01 10:00:00, by dpkg's upgrade from 3.0.13-1 to 3.0.15-1");
 	assert_int_equal(tui_staleview_rebuild(&sv), 0);
 	sv.scanned = 57;
 	sv.unreadable = 3;
