@@ -92,6 +92,7 @@ CMOCKA_TESTS = \
 	tests/core/pkg/test_packages \
 	tests/core/pkg/test_rpmdb \
 	tests/core/pkg/test_pydist \
+	tests/core/pkg/test_npmpkg \
 	tests/core/pkg/test_purl \
 	tests/core/pkg/test_dpkglog \
 	tests/core/stale/test_stale \

@@ -139,7 +139,15 @@ static void test_metadata_headers(void **state)
 	assert_string_equal(name, "zope.interface");
 	assert_string_equal(version, "5.4.0");
 	assert_int_equal(ms_pymeta_from_dirname("nodash.dist-info", 16, name, sizeof(name), version, sizeof(version)), 0);
-	assert_int_equal(ms_pymeta_from_dirname("a-1.egg-info", 12, name, sizeof(name), version, sizeof(version)), 0);
+	/* An egg's version ends at the next dash: its Python version and platform follow. */
+	assert_int_equal(ms_pymeta_from_dirname("foo-1.2-py3.11.egg-info", 23, name, sizeof(name), version,
+						sizeof(version)), MS_PYMETA_NAME | MS_PYMETA_VERSION);
+	assert_string_equal(name, "foo");
+	assert_string_equal(version, "1.2");
+	assert_int_equal(ms_pymeta_from_dirname("a-1.egg-info", 12, name, sizeof(name), version, sizeof(version)),
+			 MS_PYMETA_NAME | MS_PYMETA_VERSION);
+	assert_string_equal(version, "1");
+	assert_int_equal(ms_pymeta_from_dirname("a-1.egg", 7, name, sizeof(name), version, sizeof(version)), 0);
 }
 
 /* ---- laying out site directories ----------------------------------------------------------- */
