@@ -7,10 +7,13 @@
  * hostile site directories of a user (owned by nobody when we are root):
  * a symlinked RECORD or dist-info, a FIFO RECORD, a sparse 1 GB RECORD, a
  * huge METADATA, a RECORD that claims files outside its site directory, a
- * dist-info served by a FUSE daemon that never answers a LOOKUP.
+ * dist-info served by a FUSE daemon that never answers a LOOKUP; and
+ * egg-info distributions (installed-files.txt relative to the egg-info
+ * directory, PKG-INFO or the directory's name), with the same attacks on
+ * their list.
  * Every lookup of a hostile tree runs in a child with a deadline, so a
- * hang fails the test instead of stalling it.  And the RECORD and METADATA
- * parsers on bytes.
+ * hang fails the test instead of stalling it.  And the RECORD,
+ * installed-files.txt and METADATA parsers on bytes.
  */
 #include "config.h"
 
@@ -72,6 +75,32 @@ static void test_record_fields(void **state)
 	assert_true(ms_pyrecord_next(&it, buf, 8, &len));
 	assert_string_equal(buf, "ok.so");
 	assert_false(ms_pyrecord_next(&it, buf, 8, &len));
+}
+
+/* installed-files.txt: each line under the egg-info directory, absolute ones as they are. */
+static void test_egg_lines(void **state)
+{
+	static const char list[] = "../foo/_x.so\r\nPKG-INFO\n\n/abs/path.so\n../toolongtoolongtoolongtoolong\nlast.so";
+	const char *want[] = { "foo-1.2.egg-info/../foo/_x.so", "foo-1.2.egg-info/PKG-INFO", "/abs/path.so",
+			       "foo-1.2.egg-info/last.so" };
+	struct ms_pyrecord_iter it = { .text = list, .len = sizeof(list) - 1 };
+	const char *site = "/v/lib/python3.11/site-packages";
+	char buf[40];
+	size_t len, n = 0;
+
+	(void)state;
+	while (ms_pyrecord_egg_next(&it, "foo-1.2.egg-info", buf, sizeof(buf), &len)) {
+		assert_true(n < 4);
+		assert_int_equal(len, strlen(want[n]));
+		assert_string_equal(buf, want[n]);
+		n++;
+	}
+	assert_int_equal(n, 4);
+	it = (struct ms_pyrecord_iter){ .text = list, .len = sizeof(list) - 1 };
+	assert_true(ms_pyrecord_egg_next(&it, "foo-1.2.egg-info", buf, sizeof(buf), &len));
+	len = ms_pyrecord_site_relative(site, strlen(site), buf, len);
+	assert_int_equal(len, strlen("foo/_x.so"));
+	assert_memory_equal(buf, "foo/_x.so", len);
 }
 
 static size_t rel(const char *site, const char *p, char *buf)
@@ -593,6 +622,57 @@ static void test_claims_outside(void **state)
 	assert_python(&a.pkg[2], "good", "1.0", false);
 }
 
+/* An egg-info distribution: its own list and PKG-INFO, or its directory's name; nothing without a list. */
+static void test_egg_info(void **state)
+{
+	const char *dir = *state;
+	char site[PATH_MAX], good[PATH_MAX], foo[PATH_MAX], bar[PATH_MAX], single[PATH_MAX], nolist[PATH_MAX];
+	char linked[PATH_MAX], fifo[PATH_MAX], big[PATH_MAX], libc[PATH_MAX], buf[PATH_MAX], target[PATH_MAX];
+	struct answer a;
+
+	hostile_site(dir, site, good);
+	put(site, "foo-1.2.egg-info/PKG-INFO", "Metadata-Version: 1.1\nName: foo\nVersion: 1.2\n\n");
+	assert_true(mapped(getpid(), "/libc.so.6", libc));
+	fill(buf, "../foo/_x.so\n./../foo/__init__.py\nPKG-INFO\n../../../../../../../../../../..%s\n", libc);
+	put(site, "foo-1.2.egg-info/installed-files.txt", buf);
+	put_file(site, "foo/_x.so", foo);
+	/* No PKG-INFO: the name and version of the directory, its Python version left off. */
+	put(site, "bar-0.9-py3.11.egg-info/installed-files.txt", "../bar/_b.so\n");
+	put_file(site, "bar/_b.so", bar);
+	/* A single-file egg-info, and one without a list: they own nothing. */
+	put(site, "single-1.0.egg-info", "Name: single\nVersion: 1.0\n\n");
+	put_file(site, "single/s.so", single);
+	put(site, "nolist-1.0.egg-info/PKG-INFO", "Name: nolist\nVersion: 1.0\n\n");
+	put_file(site, "nolist/n.so", nolist);
+	/* A symlinked list, a FIFO list, a sparse 1 GB list. */
+	put(dir, "elsewhere/installed-files.txt", "../linked/l.so\n");
+	put(site, "linked-1.0.egg-info/PKG-INFO", "Name: linked\nVersion: 1.0\n\n");
+	assert_int_equal(symlink(at(target, dir, "elsewhere/installed-files.txt"),
+				 at(buf, site, "linked-1.0.egg-info/installed-files.txt")), 0);
+	put_file(site, "linked/l.so", linked);
+	put(site, "fifo-1.0.egg-info/PKG-INFO", "Name: fifo\nVersion: 1.0\n\n");
+	assert_int_equal(mkfifo(at(buf, site, "fifo-1.0.egg-info/installed-files.txt"), 0666), 0);
+	put_file(site, "fifo/f.so", fifo);
+	put(site, "big-1.0.egg-info/installed-files.txt", "../big/b.so\n");
+	assert_int_equal(truncate(at(buf, site, "big-1.0.egg-info/installed-files.txt"), 1L << 30), 0);
+	put_file(site, "big/b.so", big);
+	give_to_nobody(dir);
+	lookup(false, (const char *const[]){ foo, bar, single, nolist, linked, fifo, big, good }, 8, &a);
+	assert_python(&a.pkg[0], "foo", "1.2", false);
+	assert_python(&a.pkg[1], "bar", "0.9", false);
+	for (size_t i = 2; i < 7; i++)
+		if (a.pkg[i].found)
+			fail_msg("path %zu owned by %s", i, a.pkg[i].name);
+	assert_python(&a.pkg[7], "good", "1.0", false);
+	/* The lists read: good's RECORD, foo's, bar's; never the FIFO, the symlink or the big one. */
+	assert_int_equal(a.st.records, 3);
+	assert_true(a.st.record_bytes < 4096);
+	/* A list claims nothing outside its site directory: libc stays the system's. */
+	lookup(true, (const char *const[]){ libc, foo }, 2, &a);
+	assert_int_not_equal(a.pkg[0].source, MS_PKG_SOURCE_PYTHON);
+	assert_python(&a.pkg[1], "foo", "1.2", false);
+}
+
 /* A file in a NAME.libs folder that no RECORD names is no one's. */
 static void test_unlisted_libs_folder(void **state)
 {
@@ -658,12 +738,14 @@ int main(void)
 		cmocka_unit_test(test_record_fields),
 		cmocka_unit_test(test_record_site_relative),
 		cmocka_unit_test(test_metadata_headers),
+		cmocka_unit_test(test_egg_lines),
 		cmocka_unit_test_setup_teardown(test_process_files, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_symlinked_record_and_dist_info, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_fifo_record, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_huge_files, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_claims_outside, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_unlisted_libs_folder, tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_egg_info, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_fuse_site, tmp_setup, tmp_teardown),
 	};
 
