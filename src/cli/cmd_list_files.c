@@ -33,10 +33,10 @@ const struct cli_column filecols[FILECOL_COUNT] = {
 	[FILECOL_SONAME] = { "SONAME", 12, 0, SCOLS_JSON_STRING, false, "SONAME from the ELF dynamic section, escaped; ? when unknown" },
 	[FILECOL_LIBVER] = { "LIBVER", 12, 0, SCOLS_JSON_STRING, false, "the library's own version: its highest ELF version definition (GLIBC_2.36); ? when unknown" },
 	[FILECOL_FILEVER] = { "FILEVER", 7, 0, SCOLS_JSON_STRING, false, "the version the file name carries (libz.so.1.2.13: 1.2.13; libc.so.6: 6), not the library's own" },
-	[FILECOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false, "package that owns the file (dpkg, rpm or a Python distribution), escaped; \"not packaged\" for none" },
+	[FILECOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false, "package that owns the file (dpkg, rpm, a Python distribution or an npm package), escaped; \"not packaged\" for none" },
 	[FILECOL_PKGVERSION] = { "VERSION", 10, 0, SCOLS_JSON_STRING, false, "package version of the copy mapped: the installed one, or for a replaced or deleted file the one that ran (\"unknown\" when that cannot be known)" },
 	[FILECOL_INSTALLED] = { "INSTALLED", 10, 0, SCOLS_JSON_STRING, false, "package version installed now" },
-	[FILECOL_PKGSOURCE] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which database answered PACKAGE: dpkg, rpm, python or none" },
+	[FILECOL_PKGSOURCE] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which source answered PACKAGE: dpkg, rpm, python, npm or none" },
 	[FILECOL_VENDORED] = { "VENDORED", 8, 0, SCOLS_JSON_STRING, false, "the Python distribution that vendors the file in its NAME.libs folder" },
 };
 

@@ -17,13 +17,13 @@ const struct cli_column libcols[LIBCOL_COUNT] = {
 			  "path of the file as the kernel names it (escaped); with --pids, a process's command name" },
 	[LIBCOL_SONAME] = { "SONAME", 12, 0, SCOLS_JSON_STRING, false, "SONAME from the ELF dynamic section, escaped; ? when unknown" },
 	[LIBCOL_PACKAGE] = { "PACKAGE", 0.1, 0, SCOLS_JSON_STRING, false,
-			     "package that owns the file (dpkg, rpm or a Python distribution); \"not packaged\" for none; "
+			     "package that owns the file (dpkg, rpm, a Python distribution or an npm package); \"not packaged\" for none; "
 			     "empty for files only processes under another root map" },
 	[LIBCOL_VERSION] = { "VERSION", 0.1, 0, SCOLS_JSON_STRING, false,
 			     "package version of the copy mapped: the installed one, or for a replaced or deleted file the one that ran (\"unknown\" when that cannot be known)" },
 	[LIBCOL_INSTALLED] = { "INSTALLED", 10, 0, SCOLS_JSON_STRING, false,
 			       "package version installed now, always (compare with VERSION)" },
-	[LIBCOL_PKGSOURCE] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which database answered PACKAGE: dpkg, rpm, python or none" },
+	[LIBCOL_PKGSOURCE] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which source answered PACKAGE: dpkg, rpm, python, npm or none" },
 	[LIBCOL_VENDORED] = { "VENDORED", 8, 0, SCOLS_JSON_STRING, false, "the Python distribution that vendors the file in its NAME.libs folder" },
 	[LIBCOL_BUILDID] = { "BUILDID", 40, 0, SCOLS_JSON_STRING, false, "GNU build ID of the mapped file (hex)" },
 	[LIBCOL_PROCS] = { "PROCS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "how many processes map the file" },

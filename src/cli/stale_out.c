@@ -29,7 +29,7 @@ const struct cli_column stalecols[STALECOL_COUNT] = {
 	[STALECOL_INSTALLED] = { "INSTALLED", 0.1, 0, SCOLS_JSON_STRING, false,
 				 "package version installed now (file lines)" },
 	[STALECOL_PKGSRC] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false,
-			      "which database answered PACKAGE: dpkg, rpm, python or none (file lines)" },
+			      "which source answered PACKAGE: dpkg, rpm, python, npm or none (file lines)" },
 	[STALECOL_WHY] = { "WHY", 0.3, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, "why that verdict (file lines)" },
 	[STALECOL_MAPS] = { "MAPS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "mappings of the file in the process" },
 	[STALECOL_EXE] = { "EXE", 3, 0, SCOLS_JSON_BOOLEAN, false, "the file is the process's executable" },
