@@ -16,7 +16,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -216,6 +214,39 @@ struct answer {
 	int rc;
 };
 
+struct lookup_args {
+	bool owner;
+	const char *const *paths;
+	size_t n;
+};
+
+static void lookup_child(void *arg, void *out)
+{
+	const struct lookup_args *la = arg;
+	struct answer *mine = out;
+	struct ms_pkg again[MAXP] = { 0 };
+	const char *why[MAXP];
+	struct ms_npmpkg *np;
+	size_t lens[MAXP];
+
+	for (size_t i = 0; i < la->n; i++)
+		lens[i] = strlen(la->paths[i]);
+	if (la->owner) {
+		mine->rc = ms_owner_lookup(la->paths, lens, la->n, mine->pkg, NULL);
+		return;
+	}
+	if ((mine->rc = ms_npmpkg_open(&np, NULL)) < 0)
+		return;
+	mine->rc = ms_npmpkg_find(np, la->paths, lens, la->n, mine->pkg, why, NULL);
+	ms_npmpkg_stats(np, &mine->st);
+	for (size_t i = 0; i < la->n; i++)
+		snprintf(mine->why[i], WHY_MAX, "%s", why[i] ? why[i] : "");
+	if (mine->rc == 0)
+		mine->rc = ms_npmpkg_find(np, la->paths, lens, la->n, again, NULL, NULL);
+	ms_npmpkg_stats(np, &mine->st2);
+	ms_npmpkg_close(np);
+}
+
 /*
  * The answers for paths, from the whole owner lookup (owner) or from npm
  * alone (with its reasons, and its stats after a second lookup of the same
@@ -223,49 +254,10 @@ struct answer {
  */
 static void lookup(bool owner, const char *const *paths, size_t n, struct answer *a)
 {
-	int fds[2], status, timed_out = 0;
-	size_t lens[MAXP], len = 0;
-	char *got;
-	pid_t pid;
+	struct lookup_args la = { .owner = owner, .paths = paths, .n = n };
 
 	assert_true(n <= MAXP);
-	for (size_t i = 0; i < n; i++)
-		lens[i] = strlen(paths[i]);
-	assert_int_equal(pipe(fds), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		static struct answer mine;
-		struct ms_pkg again[MAXP] = { 0 };
-		const char *why[MAXP];
-		struct ms_npmpkg *np;
-
-		close(fds[0]);
-		if (owner) {
-			mine.rc = ms_owner_lookup(paths, lens, n, mine.pkg, NULL);
-		} else if ((mine.rc = ms_npmpkg_open(&np, NULL)) == 0) {
-			mine.rc = ms_npmpkg_find(np, paths, lens, n, mine.pkg, why, NULL);
-			ms_npmpkg_stats(np, &mine.st);
-			for (size_t i = 0; i < n; i++)
-				snprintf(mine.why[i], WHY_MAX, "%s", why[i] ? why[i] : "");
-			if (mine.rc == 0)
-				mine.rc = ms_npmpkg_find(np, paths, lens, n, again, NULL, NULL);
-			ms_npmpkg_stats(np, &mine.st2);
-			ms_npmpkg_close(np);
-		}
-		_exit(write(fds[1], &mine, sizeof(mine)) == (ssize_t)sizeof(mine) ? 0 : 1);
-	}
-	close(fds[1]);
-	got = tu_drain(fds[0], tu_deadline(), &len, &timed_out);
-	close(fds[0]);
-	if (timed_out)
-		kill(pid, SIGKILL);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_false(timed_out);
-	assert_non_null(got);
-	assert_int_equal(len, sizeof(*a));
-	memcpy(a, got, sizeof(*a));
-	free(got);
+	assert_int_equal(tu_child_answer(lookup_child, &la, a, sizeof(*a)), 0);
 	assert_int_equal(a->rc, 0);
 }
 

@@ -277,6 +277,30 @@ struct answer {
 	int rc;
 };
 
+struct lookup_args {
+	bool owner;
+	const char *const *paths;
+	size_t n;
+};
+
+static void lookup_child(void *arg, void *out)
+{
+	const struct lookup_args *la = arg;
+	struct answer *mine = out;
+	struct ms_pydist *pd;
+	size_t lens[MAXP];
+
+	for (size_t i = 0; i < la->n; i++)
+		lens[i] = strlen(la->paths[i]);
+	if (la->owner) {
+		mine->rc = ms_owner_lookup(la->paths, lens, la->n, mine->pkg, NULL);
+	} else if ((mine->rc = ms_pydist_open(&pd, NULL)) == 0) {
+		mine->rc = ms_pydist_find(pd, la->paths, lens, la->n, mine->pkg, NULL);
+		ms_pydist_stats(pd, &mine->st);
+		ms_pydist_close(pd);
+	}
+}
+
 /*
  * The answers for paths, from the whole owner lookup (owner) or from the
  * Python distributions alone (with their stats), in a child that must end
@@ -284,42 +308,10 @@ struct answer {
  */
 static void lookup(bool owner, const char *const *paths, size_t n, struct answer *a)
 {
-	int fds[2], status, timed_out = 0;
-	size_t lens[MAXP], len = 0;
-	char *got;
-	pid_t pid;
+	struct lookup_args la = { .owner = owner, .paths = paths, .n = n };
 
 	assert_true(n <= MAXP);
-	for (size_t i = 0; i < n; i++)
-		lens[i] = strlen(paths[i]);
-	assert_int_equal(pipe(fds), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		struct answer mine = { 0 };
-		struct ms_pydist *pd;
-
-		close(fds[0]);
-		if (owner) {
-			mine.rc = ms_owner_lookup(paths, lens, n, mine.pkg, NULL);
-		} else if ((mine.rc = ms_pydist_open(&pd, NULL)) == 0) {
-			mine.rc = ms_pydist_find(pd, paths, lens, n, mine.pkg, NULL);
-			ms_pydist_stats(pd, &mine.st);
-			ms_pydist_close(pd);
-		}
-		_exit(write(fds[1], &mine, sizeof(mine)) == (ssize_t)sizeof(mine) ? 0 : 1);
-	}
-	close(fds[1]);
-	got = tu_drain(fds[0], tu_deadline(), &len, &timed_out);
-	close(fds[0]);
-	if (timed_out)
-		kill(pid, SIGKILL);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_false(timed_out);
-	assert_non_null(got);
-	assert_int_equal(len, sizeof(*a));
-	memcpy(a, got, sizeof(*a));
-	free(got);
+	assert_int_equal(tu_child_answer(lookup_child, &la, a, sizeof(*a)), 0);
 	assert_int_equal(a->rc, 0);
 }
 
