@@ -7,12 +7,14 @@ It validates DOC against the CycloneDX 1.6 JSON schema in SCHEMA_DIR
 (Draft 7, every $ref resolved to the files there: no network), checks every
 package URL against the purl rules (docs/specification of package-url's
 purl-spec: permitted characters, percent-encoding, type, namespace, name,
-version, qualifiers, and the deb, rpm and pypi type rules), that the
+version, qualifiers, and the deb, rpm, pypi and npm type rules), that the
 metadata's mapscope:unhashed-files and mapscope:hash-budget-skipped count
 the file components without a hash and those the hash budget left out, and
 then the expectations:
     deb NAME VERSION ARCH    a component pkg:deb/<os-release ID>/NAME@VERSION?arch=ARCH
     pypi NAME VERSION        a component pkg:pypi/NAME@VERSION, NAME as pypi normalises it
+    npm NAME VERSION         a component pkg:npm/NAME@VERSION, or pkg:npm/%40SCOPE/NAME@VERSION
+                             for @SCOPE/NAME, lower-cased as the npm type says
     file NAME SHA256 PIDS    a file component named NAME (the raw name), its SHA-256, its PIDs ("1 2")
     nohash NAME WHY          a file component named NAME without a hash, mapscope:hash-skipped containing WHY
     budget PREFIX WHY HASHED HASHED file components have a hash; every one named PREFIX... has a hash
@@ -128,6 +130,13 @@ def check_purl(purl):
             fail("purl %s: pypi has no namespace" % purl)
         if name != name.lower() or "_" in name:
             fail("purl %s: pypi names are lower-case, '-' for '_'" % purl)
+    if ptype == "npm":
+        if len(namespace) > 1 or (namespace and not namespace[0].startswith("@")):
+            fail("purl %s: an npm namespace is one @scope" % purl)
+        if name != name.lower() or any(s != s.lower() for s in namespace):
+            fail("purl %s: npm names and scopes are lower-case" % purl)
+        if quals:
+            fail("purl %s: a qualifier mapscope never writes for npm" % purl)
     return {"type": ptype, "namespace": namespace, "name": name, "version": version, "qualifiers": quals}
 
 
@@ -182,6 +191,11 @@ def main():
             name, version = args[:2]
             del args[:2]
             want = "pkg:pypi/%s@%s" % (encode(name.lower().replace("_", "-")), encode(version))
+        elif kind == "npm":
+            name, version = args[:2]
+            del args[:2]
+            scope, _, bare = name.lower().rpartition("/") if name.startswith("@") else ("", "", name.lower())
+            want = "pkg:npm/%s%s@%s" % (encode(scope) + "/" if scope else "", encode(bare), encode(version))
         elif kind == "file":
             name, sha, pids = args[:3]
             del args[:3]

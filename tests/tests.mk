@@ -92,6 +92,7 @@ CMOCKA_TESTS = \
 	tests/core/pkg/test_packages \
 	tests/core/pkg/test_rpmdb \
 	tests/core/pkg/test_pydist \
+	tests/core/pkg/test_npmpkg \
 	tests/core/pkg/test_purl \
 	tests/core/pkg/test_dpkglog \
 	tests/core/stale/test_stale \
@@ -165,7 +166,7 @@ SHELL_TESTS = \
 	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh \
 	tests/test_symbols_hostile.sh tests/e2e/symbols_hostile.sh tests/e2e/symbols_runcopy.sh \
 	tests/e2e/verdicts.sh tests/test_libver_hostile.sh tests/test_libver_runcopy.sh \
-	tests/test_rpm_owner.sh \
+	tests/test_rpm_owner.sh tests/test_npm_owner.sh \
 	tests/test_names_rank.sh \
 	tests/test_sbom.sh tests/test_sbom_budget.sh tests/test_reasons.sh tests/test_pyname_once.sh \
 	tests/test_names_attack.sh tests/test_names_attack_gone.sh tests/test_names_detached.sh
@@ -213,7 +214,7 @@ FUZZ_TARGETS = tests/fuzz/fuzz-maps-parse tests/fuzz/fuzz-escape tests/fuzz/fuzz
 	tests/fuzz/fuzz-snapshot tests/fuzz/fuzz-ignore tests/fuzz/fuzz-buildid \
 	tests/fuzz/fuzz-fstype tests/fuzz/fuzz-soname tests/fuzz/fuzz-pyrecord tests/fuzz/fuzz-pymeta \
 	tests/fuzz/fuzz-dpkglog \
-	tests/fuzz/fuzz-verdef
+	tests/fuzz/fuzz-verdef tests/fuzz/fuzz-json-scan
 if HAVE_LIBDW
 FUZZ_TARGETS += tests/fuzz/fuzz-symbols tests/fuzz/fuzz-symmsg
 endif
@@ -261,6 +262,8 @@ tests/fuzz/fuzz-dpkglog: $(srcdir)/tests/fuzz/fuzz_dpkglog.c $(FUZZ_CHECK) $(FUZ
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_dpkglog.c $(FUZZ_LINK)
 tests/fuzz/fuzz-verdef: $(srcdir)/tests/fuzz/fuzz_verdef.c $(FUZZ_CHECK) $(FUZZ_CORE)
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_verdef.c $(FUZZ_LINK)
+tests/fuzz/fuzz-json-scan: $(srcdir)/tests/fuzz/fuzz_json_scan.c $(FUZZ_CHECK) $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_json_scan.c $(FUZZ_LINK)
 # libdw and libelf are the system's, not instrumented: the fuzzer steers
 # through mapscope's checks and index, and ASan still sees every access
 # mapscope makes.

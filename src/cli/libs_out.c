@@ -17,7 +17,7 @@ const struct cli_column libcols[LIBCOL_COUNT] = {
 			  "path of the file as the kernel names it (escaped); with --pids, a process's command name" },
 	[LIBCOL_SONAME] = { "SONAME", 12, 0, SCOLS_JSON_STRING, false, "SONAME from the ELF dynamic section, escaped; ? when unknown" },
 	[LIBCOL_PACKAGE] = { "PACKAGE", 0.1, 0, SCOLS_JSON_STRING, false,
-			     "package that owns the file (dpkg, rpm or a Python distribution); \"not packaged\" for none; "
+			     "package that owns the file (dpkg, rpm, a Python distribution or an npm package); \"not packaged\" for none; "
 			     "empty for files only processes under another root map" },
 	[LIBCOL_VERSION] = { "VERSION", 0.1, 0, SCOLS_JSON_STRING, false,
 			     "package version of the copy mapped: the installed one, or for a replaced or deleted file the one that ran (\"unknown\" when that cannot be known)" },

@@ -16,6 +16,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/base/sha256.c src/core/base/sha256.h \
 	src/core/base/dlload.c src/core/base/dlload.h \
 	src/core/base/saferead.c src/core/base/saferead.h \
+	src/core/base/json_scan.c src/core/base/json_scan.h \
 	src/core/base/safewrite.c src/core/base/safewrite.h \
 	src/core/proc/proc.c src/core/proc/proc.h \
 	src/core/proc/access.c src/core/proc/access.h \
@@ -38,6 +39,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/untrusted/mapfiles.c src/core/untrusted/mapfiles.h \
 	src/core/untrusted/nameproof.c src/core/untrusted/nameproof.h \
 	src/core/untrusted/confdir.c src/core/untrusted/confdir.h \
+	src/core/untrusted/walk_read.c src/core/untrusted/walk_read.h \
 	src/core/elf/buildid.c src/core/elf/buildid.h \
 	src/core/elf/lookup_buildid.c src/core/elf/lookup_buildid.h \
 	src/core/elf/elfdyn.c src/core/elf/elfdyn.h \
@@ -60,6 +62,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/pkg/rpmdb.c src/core/pkg/rpmdb.h \
 	src/core/pkg/rpmlib.c src/core/pkg/rpmlib.h \
 	src/core/pkg/pydist.c src/core/pkg/pydist.h \
+	src/core/pkg/npmpkg.c src/core/pkg/npmpkg.h \
 	src/core/pkg/purl.c src/core/pkg/purl.h \
 	src/core/pkg/osrelease.c src/core/pkg/osrelease.h \
 	src/core/pkg/pyrecord.c src/core/pkg/pyrecord.h \

@@ -6,7 +6,10 @@
  *     than it was, not absolute, without empty, "." or ".." components,
  *     and the same when made relative again (it is settled);
  *   - the paths read with a small buffer are the paths read with a large
- *     one that fit in it, in the same order.
+ *     one that fit in it, in the same order;
+ *   - the same bytes read as an egg-info's installed-files.txt give paths
+ *     of the same shape, each under the egg-info directory unless the
+ *     line was absolute, and their relative forms the same properties.
  */
 #include "config.h"
 
@@ -20,6 +23,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define SITE "/home/u/venv/lib/python3.11/site-packages"
+#define EGG "foo-1.2-py3.11.egg-info"
 #define SMALL 16
 #define LARGE 4096
 
@@ -67,5 +71,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (have_small)
 		fuzz_fail("the small buffer read a path the large one did not", data, size);
+	big = (struct ms_pyrecord_iter){ .text = (const char *)data, .len = size };
+	last = 0;
+	while (ms_pyrecord_egg_next(&big, EGG, path, sizeof(path), &len)) {
+		if (len == 0 || len >= sizeof(path) || path[len] != '\0' || big.pos <= last || memchr(path, '\0', len) ||
+		    (path[0] != '/' && strncmp(path, EGG "/", sizeof(EGG))))
+			fuzz_fail("egg-info path out of shape, or no progress", data, size);
+		last = big.pos;
+		check_relative(data, size, path, len);
+	}
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <ftw.h>
 #include <grp.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,6 +255,53 @@ size_t tu_count_lines(const char *text, const char *prefix)
 	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
 		n += !strncmp(line, prefix, strlen(prefix));
 	return n;
+}
+
+int tu_child_answer(void (*fn)(void *arg, void *out), void *arg, void *out, size_t size)
+{
+	int fds[2], status, timed_out = 0;
+	size_t len = 0;
+	char *got;
+	pid_t pid;
+
+	if (pipe(fds) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		char *mine = calloc(1, size);
+		size_t done = 0;
+
+		close(fds[0]);
+		if (!mine)
+			_exit(1);
+		fn(arg, mine);
+		while (done < size) {
+			ssize_t n = write(fds[1], mine + done, size - done);
+
+			if (n <= 0)
+				_exit(1);
+			done += (size_t)n;
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	got = tu_drain(fds[0], tu_deadline(), &len, &timed_out);
+	close(fds[0]);
+	if (timed_out)
+		kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	if (timed_out || !got || len != size) {
+		free(got);
+		return -1;
+	}
+	memcpy(out, got, size);
+	free(got);
+	return 0;
 }
 
 int tu_spit(const char *path, const char *text)

@@ -59,6 +59,15 @@ char *tu_join(const char *dir, const char *name);
  */
 char *tu_drain(int fd, long long deadline_ms, size_t *len, int *timed_out);
 
+/*
+ * fn(arg, out) run in a child, out being size zeroed bytes there, and
+ * what it filled copied into out here, so that a lookup of a hostile tree
+ * that hangs fails the test at the usual deadline (the child is then
+ * killed) instead of stalling it.  0, or -1: it hung, died or could not
+ * be started.
+ */
+int tu_child_answer(void (*fn)(void *arg, void *out), void *arg, void *out, size_t size);
+
 /* A whole file, NUL-terminated; its length in *len (may be NULL). */
 char *tu_slurp(const char *path, size_t *len);
 /*

@@ -12,6 +12,7 @@ static const struct ms_owner_source *const sources[] = {
 	&ms_owner_source_dpkg,
 	&ms_owner_source_rpm,
 	&ms_owner_source_python,
+	&ms_owner_source_npm,
 };
 
 #define NSOURCES (sizeof(sources) / sizeof(sources[0]))

@@ -58,5 +58,6 @@ struct ms_owner_source {
 extern const struct ms_owner_source ms_owner_source_dpkg;   /* pkgdb.h, dpkglog.h */
 extern const struct ms_owner_source ms_owner_source_rpm;    /* rpmdb.h */
 extern const struct ms_owner_source ms_owner_source_python; /* pydist.h */
+extern const struct ms_owner_source ms_owner_source_npm;    /* npmpkg.h */
 
 #endif

@@ -56,11 +56,16 @@ bool ms_purl_encode(const char *s, size_t len, char *out, size_t size, size_t *a
 	return true;
 }
 
-/* name lower-cased for deb and pypi (rpm names are case-sensitive), for pypi '_' as '-', then encoded. */
+/*
+ * name lower-cased for deb, pypi and npm (rpm names are case-sensitive),
+ * for pypi '_' as '-', then encoded.  An npm "@SCOPE/NAME" is the
+ * namespace "@SCOPE" and the name NAME, each encoded ('@' as %40).
+ */
 static bool put_name(const struct ms_pkg *p, char *out, size_t size, size_t *at)
 {
 	char name[sizeof(p->name)];
 	size_t n = strnlen(p->name, sizeof(p->name) - 1);
+	const char *slash = p->source == MS_PKG_SOURCE_NPM && p->name[0] == '@' ? memchr(p->name, '/', n) : NULL;
 
 	for (size_t i = 0; i < n; i++) {
 		char c = p->name[i];
@@ -70,13 +75,20 @@ static bool put_name(const struct ms_pkg *p, char *out, size_t size, size_t *at)
 			name[i] = '-';
 	}
 	name[n] = '\0';
+	if (slash) {
+		size_t ns = (size_t)(slash - p->name);
+
+		return ms_purl_encode(name, ns, out, size, at) && put(out, size, at, "/", 1) &&
+		       ms_purl_encode(name + ns + 1, n - ns - 1, out, size, at);
+	}
 	return ms_purl_encode(name, n, out, size, at);
 }
 
 size_t ms_purl_of(const struct ms_pkg *p, const char *version, const char *vendor, char *out, size_t size)
 {
 	const char *type = p->source == MS_PKG_SOURCE_DPKG ? "deb" : p->source == MS_PKG_SOURCE_RPM ? "rpm" :
-			   p->source == MS_PKG_SOURCE_PYTHON ? "pypi" : NULL;
+			   p->source == MS_PKG_SOURCE_PYTHON ? "pypi" : p->source == MS_PKG_SOURCE_NPM ? "npm" : NULL;
+	bool vendored_type = p->source == MS_PKG_SOURCE_DPKG || p->source == MS_PKG_SOURCE_RPM;
 	const char *epoch = NULL, *colon;
 	size_t at = 0, epoch_len = 0;
 	bool ok;
@@ -86,10 +98,10 @@ size_t ms_purl_of(const struct ms_pkg *p, const char *version, const char *vendo
 	out[0] = '\0';
 	if (!type || !p->name[0])
 		return 0;
-	if (p->source != MS_PKG_SOURCE_PYTHON && (!vendor || !vendor[0]))
+	if (vendored_type && (!vendor || !vendor[0]))
 		return 0;
 	ok = put(out, size, &at, "pkg:", 4) && put(out, size, &at, type, strlen(type)) && put(out, size, &at, "/", 1);
-	if (ok && p->source != MS_PKG_SOURCE_PYTHON) {
+	if (ok && vendored_type) {
 		char v[64];
 		size_t n = strnlen(vendor, sizeof(v) - 1);
 
@@ -110,7 +122,7 @@ size_t ms_purl_of(const struct ms_pkg *p, const char *version, const char *vendo
 		ok = put(out, size, &at, "@", 1) && ms_purl_encode(version, strlen(version), out, size, &at);
 	}
 	/* Qualifiers sorted by key: arch, then epoch. */
-	if (ok && p->arch[0] && p->source != MS_PKG_SOURCE_PYTHON)
+	if (ok && p->arch[0] && vendored_type)
 		ok = put(out, size, &at, "?arch=", 6) && ms_purl_encode(p->arch, sizeof(p->arch), out, size, &at);
 	if (ok && epoch_len)
 		ok = put(out, size, &at, p->arch[0] ? "&epoch=" : "?epoch=", 7) &&

@@ -4,10 +4,12 @@
  *   dpkg    pkg:deb/VENDOR/NAME@VERSION?arch=ARCH
  *   rpm     pkg:rpm/VENDOR/NAME@VERSION-RELEASE?arch=ARCH&epoch=EPOCH
  *   python  pkg:pypi/NAME@VERSION
+ *   npm     pkg:npm/NAME@VERSION, or pkg:npm/%40SCOPE/NAME@VERSION for "@SCOPE/NAME"
  * VENDOR is the distribution (os-release's ID, osrelease.h), lower-case;
  * a deb or rpm purl needs one, so without it there is none.  deb names are
  * lower-cased, rpm names kept as they are (case-sensitive), pypi names
- * lower-cased with '_' as '-' (the pypi type's normalisation).  rpm's
+ * lower-cased with '_' as '-' (the pypi type's normalisation), npm scopes
+ * and names lower-cased (the npm type's), the scope a namespace.  rpm's
  * "E:V-R" versions carry their epoch as a qualifier.  arch comes only where the database named it (dpkg: the list
  * file's ":ARCH"; rpm: the header): a package dpkg lists without one gets
  * no arch qualifier rather than a guess.  version NULL or "": a purl

@@ -3,14 +3,12 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/grow.h"
@@ -18,16 +16,14 @@
 #include "pkg/pymeta.h"
 #include "pkg/pyrecord.h"
 #include "untrusted/untrusted_walk.h"
+#include "untrusted/walk_read.h"
 
 #define KEY_MAX 128
 
 struct ms_pydist {
-	struct ms_walk_root root; /* fd -1 until a site directory is asked about */
-	bool root_tried;
+	struct ms_walk_reader rd; /* our root, once a site directory is asked about; the file read last */
 	struct ms_pydist_stats st;
 	size_t entries;           /* directory entries read, all site directories */
-	char *buf;                /* the file read last */
-	size_t cap;
 };
 
 /* A path asked about: path[0, site) is its site directory, the rest after the slash its place there. */
@@ -40,7 +36,8 @@ struct want {
 };
 
 struct dist {
-	char *dir;       /* NAME-VERSION.dist-info */
+	char *dir;       /* NAME-VERSION.dist-info, or NAME-VERSION[-pyX.Y].egg-info */
+	bool egg;        /* its files are in installed-files.txt, its metadata in PKG-INFO */
 	bool candidate;  /* named like a wanted file's top folder or module */
 	bool described;
 	unsigned found;  /* MS_PYMETA_* of name and version */
@@ -53,7 +50,7 @@ int ms_pydist_open(struct ms_pydist **out, struct ms_error *err)
 	*out = calloc(1, sizeof(**out));
 	if (!*out)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "python distributions: out of memory");
-	(*out)->root.fd = -1;
+	(*out)->rd = (struct ms_walk_reader)MS_WALK_READER_INIT;
 	return 0;
 }
 
@@ -61,31 +58,13 @@ void ms_pydist_close(struct ms_pydist *pd)
 {
 	if (!pd)
 		return;
-	ms_walk_dircache_free(pd->root.dirs);
-	ms_walk_mounts_free(pd->root.mounts);
-	if (pd->root.fd >= 0)
-		close(pd->root.fd);
-	free(pd->buf);
+	ms_walk_reader_free(&pd->rd);
 	free(pd);
 }
 
 void ms_pydist_stats(const struct ms_pydist *pd, struct ms_pydist_stats *st)
 {
 	*st = pd->st;
-}
-
-/* Our root and its mount table, read at the first path under a site directory. */
-static bool root_ready(struct ms_pydist *pd)
-{
-	if (!pd->root_tried) {
-		pd->root_tried = true;
-		pd->root.fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (pd->root.fd >= 0 && ms_walk_mounts_load(-1, &pd->root.mounts, NULL) == 0 &&
-		    ms_walk_mnt_id(pd->root.fd, &pd->root.mnt) == 0)
-			pd->root.mnt_known = true;
-		pd->root.dirs = ms_walk_dircache_new();
-	}
-	return pd->root.fd >= 0 && pd->root.mounts;
 }
 
 static int cmp_bytes(const char *a, size_t alen, const char *b, size_t blen)
@@ -176,9 +155,19 @@ static bool vendored(const struct want *w)
 	return false;
 }
 
+/* The length of the suffix of a distribution's directory (".dist-info", ".egg-info") name ends in, or 0. */
+static size_t dist_suffix(const char *name, size_t len, bool *egg)
+{
+	*egg = len > 9 && !strcmp(name + len - 9, ".egg-info");
+	if (*egg)
+		return 9;
+	return len > 10 && !strcmp(name + len - 10, ".dist-info") ? 10 : 0;
+}
+
 /*
- * The entries of site named *.dist-info that may be directories (a
- * symlink is skipped here and refused by the walk anyway), sorted.
+ * The entries of site named *.dist-info or *.egg-info that may be
+ * directories (a symlink is skipped here and refused by the walk anyway;
+ * a single-file egg-info lists no files, so it owns none), sorted.
  */
 static int list_dists(struct ms_pydist *pd, const char *site, struct dist **out, size_t *count)
 {
@@ -187,7 +176,7 @@ static int list_dists(struct ms_pydist *pd, const char *site, struct dist **out,
 	size_t n = 0, cap = 0;
 	struct dirent *de;
 	DIR *dir;
-	int fd = ms_walk_open_dir(&pd->root, site, MS_WALK_NO_SYMLINKS, &why), rc = 0;
+	int fd = ms_walk_open_dir(&pd->rd.root, site, MS_WALK_NO_SYMLINKS, &why), rc = 0;
 
 	*out = NULL;
 	*count = 0;
@@ -201,15 +190,15 @@ static int list_dists(struct ms_pydist *pd, const char *site, struct dist **out,
 	pd->st.sites++;
 	for (size_t seen = 0; seen < MS_PYDIST_ENTRIES && pd->entries < MS_PYDIST_ENTRIES_TOTAL &&
 			      n < MS_PYDIST_DISTS && (de = readdir(dir)); seen++) {
-		size_t len = strlen(de->d_name);
+		bool egg;
 
 		pd->entries++;
-		if (len <= 10 || strcmp(de->d_name + len - 10, ".dist-info") ||
+		if (!dist_suffix(de->d_name, strlen(de->d_name), &egg) ||
 		    (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
 			continue;
 		if ((rc = ms_grow((void **)&d, &cap, n, sizeof(*d), 16)) < 0)
 			break;
-		d[n] = (struct dist){ .dir = strdup(de->d_name) };
+		d[n] = (struct dist){ .dir = strdup(de->d_name), .egg = egg };
 		if (!d[n].dir) {
 			rc = MS_ERR_NOMEM;
 			break;
@@ -232,54 +221,21 @@ static void free_dists(struct dist *d, size_t n)
 }
 
 /*
- * site/dir/file into pd->buf: whole (whole set; refused over max bytes or
- * when it grows meanwhile), or its first max bytes (*complete: that is all
- * of it).  Its length, or -1 when refused or unreadable.
+ * site/dir/file into pd->rd.buf (walk_read.h): whole (refused over max
+ * bytes or budget, or when it grows meanwhile), or its first max bytes.
+ * Its length, or -1 when refused or unreadable.
  */
 static ssize_t read_in(struct ms_pydist *pd, const char *site, const char *dir, const char *file,
 		       size_t max, bool whole, size_t budget, bool *complete)
 {
 	char path[PATH_MAX];
-	struct stat st;
 	const char *why;
-	size_t limit, got = 0;
-	int fd;
+	ssize_t len;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s/%s", site, dir, file) >= sizeof(path))
 		return -1;
-	fd = ms_walk_open_read(&pd->root, path, MS_WALK_NO_SYMLINKS, NULL, NULL, NULL, &st, &why);
-	if (fd < 0)
-		return -1;
-	if (whole && ((uintmax_t)st.st_size > max || (uintmax_t)st.st_size > budget)) {
-		close(fd);
-		return -1;
-	}
-	/* One byte past the size it had: a file that grew meanwhile shows it. */
-	limit = whole ? (size_t)st.st_size + 1 : max;
-	if (limit + 1 > pd->cap) {
-		char *b = realloc(pd->buf, limit + 1);
-
-		if (!b) {
-			close(fd);
-			return -1;
-		}
-		pd->buf = b;
-		pd->cap = limit + 1;
-	}
-	while (got < limit) {
-		ssize_t r = read(fd, pd->buf + got, limit - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	if (whole && got > (size_t)st.st_size)
-		return -1;
-	*complete = (uintmax_t)got == (uintmax_t)st.st_size;
-	return (ssize_t)got;
+	len = ms_walk_read(&pd->rd, path, MS_WALK_NO_SYMLINKS, max < budget ? max : budget, whole, complete, &why);
+	return len < 0 ? -1 : len;
 }
 
 /* The first want of w[0, n) with rel (len bytes) as its place, or n. */
@@ -298,9 +254,15 @@ static size_t lower_bound(const struct want *w, size_t n, const char *rel, size_
 	return lo;
 }
 
-/* Mark the wants d's RECORD names as d's (index di); the number it answered. */
+/* The next path d's file list names, relative to the site directory before normalising. */
+static bool next_listed(struct ms_pyrecord_iter *it, const struct dist *d, char *path, size_t cap, size_t *plen)
+{
+	return d->egg ? ms_pyrecord_egg_next(it, d->dir, path, cap, plen) : ms_pyrecord_next(it, path, cap, plen);
+}
+
+/* Mark the wants d's file list names as d's (index di); the number it answered. */
 static size_t match_record(struct ms_pydist *pd, const char *site, size_t site_len, struct want *w,
-			   size_t n, size_t di, const char *dir)
+			   size_t n, size_t di, const struct dist *d)
 {
 	struct ms_pyrecord_iter it;
 	char path[PATH_MAX];
@@ -310,14 +272,14 @@ static size_t match_record(struct ms_pydist *pd, const char *site, size_t site_l
 
 	if (pd->st.records >= MS_PYDIST_RECORDS)
 		return 0;
-	len = read_in(pd, site, dir, "RECORD", MS_PYDIST_RECORD_MAX, true,
+	len = read_in(pd, site, d->dir, d->egg ? "installed-files.txt" : "RECORD", MS_PYDIST_RECORD_MAX, true,
 		      MS_PYDIST_READ_MAX - pd->st.record_bytes, &complete);
 	if (len < 0)
 		return 0;
 	pd->st.records++;
 	pd->st.record_bytes += (size_t)len;
-	it = (struct ms_pyrecord_iter){ .text = pd->buf, .len = (size_t)len };
-	while (ms_pyrecord_next(&it, path, sizeof(path), &plen)) {
+	it = (struct ms_pyrecord_iter){ .text = pd->rd.buf, .len = (size_t)len };
+	while (next_listed(&it, d, path, sizeof(path), &plen)) {
 		size_t rlen = ms_pyrecord_site_relative(site, site_len, path, plen);
 
 		if (rlen == SIZE_MAX)
@@ -341,11 +303,12 @@ static void describe(struct ms_pydist *pd, const char *site, struct dist *d)
 	char name[sizeof(d->name)], version[sizeof(d->version)];
 
 	d->described = true;
-	len = read_in(pd, site, d->dir, "METADATA", MS_PYDIST_META_MAX, false, SIZE_MAX, &complete);
+	len = read_in(pd, site, d->dir, d->egg ? "PKG-INFO" : "METADATA", MS_PYDIST_META_MAX, false, SIZE_MAX,
+		      &complete);
 	if (len >= 0) {
 		pd->st.metas++;
 		pd->st.meta_bytes += (size_t)len;
-		d->found = ms_pymeta_parse(pd->buf, (size_t)len, complete, d->name, sizeof(d->name),
+		d->found = ms_pymeta_parse(pd->rd.buf, (size_t)len, complete, d->name, sizeof(d->name),
 					   d->version, sizeof(d->version));
 	}
 	if (d->found == (MS_PYMETA_NAME | MS_PYMETA_VERSION))
@@ -392,7 +355,7 @@ static int find_in_site(struct ms_pydist *pd, struct want *w, size_t n, struct m
 	qsort(sorted, nkeys, sizeof(*sorted), cmp_key);
 	for (size_t i = 0; i < ndists; i++) {
 		const char *dash = strchr(d[i].dir, '-');
-		size_t klen = dash ? (size_t)(dash - d[i].dir) : strlen(d[i].dir) - 10;
+		size_t klen = dash ? (size_t)(dash - d[i].dir) : strlen(d[i].dir) - (d[i].egg ? 9 : 10);
 		char *kp = key;
 
 		d[i].candidate = norm_key(d[i].dir, klen, key) &&
@@ -401,7 +364,7 @@ static int find_in_site(struct ms_pydist *pd, struct want *w, size_t n, struct m
 	for (int pass = 0; pass < 2 && left > 0; pass++)
 		for (size_t i = 0; i < ndists && left > 0; i++)
 			if (d[i].candidate == (pass == 0))
-				left -= match_record(pd, site, site_len, w, n, i, d[i].dir);
+				left -= match_record(pd, site, site_len, w, n, i, &d[i]);
 	for (size_t i = 0; i < n; i++) {
 		struct dist *o;
 		struct ms_pkg *p = &out[w[i].idx];
@@ -443,7 +406,7 @@ int ms_pydist_find(struct ms_pydist *pd, const char *const *paths, const size_t 
 	}
 	if (k == 0)
 		return 0;
-	if (!root_ready(pd)) {
+	if (!ms_walk_reader_ready(&pd->rd)) {
 		free(w);
 		return 0;
 	}
@@ -453,7 +416,7 @@ int ms_pydist_find(struct ms_pydist *pd, const char *const *paths, const size_t 
 			;
 		rc = find_in_site(pd, w + a, b - a, out);
 	}
-	ms_walk_dircache_clear(pd->root.dirs);
+	ms_walk_reader_clear(&pd->rd);
 	free(w);
 	if (rc == MS_ERR_NOMEM)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "python distributions: out of memory");

@@ -1,7 +1,8 @@
 /*
  * pydist.h - the Python distribution that owns a file under a
  * site-packages or dist-packages directory, from the *.dist-info
- * directories there (what pip and every installer of wheels write).
+ * directories there (what pip and every installer of wheels write) and
+ * the *.egg-info directories (setuptools' older format).
  *
  * The site directory of a path is its prefix up to its last component
  * named site-packages or dist-packages.  The owner of a file there is the
@@ -12,8 +13,20 @@
  * (pymeta.h: the Name and Version headers in its first
  * MS_PYDIST_META_MAX bytes), or, where METADATA does not say, from the
  * directory's name.  The answer is source MS_PKG_SOURCE_PYTHON with an
- * empty arch.  *.egg-info directories (setuptools' older format) are not
- * read: their files are "not packaged" here.
+ * empty arch.
+ *
+ * Egg-info: a directory NAME-VERSION[-pyX.Y].egg-info lists its files in
+ * installed-files.txt, one a line, relative to the egg-info directory
+ * itself ("../foo/_bar.so"; pyrecord.h), under the same rule as a RECORD
+ * (normalised, nothing outside the site directory), and gives its name
+ * and version in PKG-INFO (the METADATA format, pymeta.h), else in its
+ * directory's name.  Without installed-files.txt (an egg-info a
+ * distribution's package manager wrote, or `setup.py develop`) it owns
+ * nothing, and neither does an egg-info that is a single file (PKG-INFO
+ * alone).  Dist-info and egg-info directories are one list: the bounds,
+ * the byte order of the owner rule and the walk rules below are the same
+ * for both, and "RECORD" below stands for either file list, "METADATA"
+ * for either metadata file.
  *
  * Vendored: a wheel repaired by auditwheel carries the libraries it links
  * in NAME.libs/ (older auditwheel: NAME/.libs/), under hashed names
@@ -26,7 +39,7 @@
  *
  * Cost: one lookup (ms_pydist_find, for many paths) reads each site
  * directory asked about once: its entries (at most MS_PYDIST_ENTRIES of
- * them, MS_PYDIST_DISTS dist-info directories), then RECORDs, each at
+ * them, MS_PYDIST_DISTS dist-info and egg-info directories), then RECORDs, each at
  * most once and matched against every path wanted there (sorted, searched
  * by halves).  It reads first the RECORDs of the distributions named like
  * a wanted file's top folder or module (numpy/..., numpy.libs/... ->

@@ -75,20 +75,33 @@ unsigned ms_pymeta_parse(const char *text, size_t len, bool complete, char *name
 unsigned ms_pymeta_from_dirname(const char *dir, size_t len, char *name, size_t name_cap,
 				char *version, size_t version_cap)
 {
-	static const char suffix[] = ".dist-info";
-	const size_t slen = sizeof(suffix) - 1;
-	const char *dash;
+	static const char dist[] = ".dist-info", egg[] = ".egg-info";
+	const char *dash, *end;
 	unsigned found = 0;
+	bool is_egg = false;
 
-	if (len <= slen || memcmp(dir + len - slen, suffix, slen))
+	if (len > sizeof(dist) - 1 && !memcmp(dir + len - (sizeof(dist) - 1), dist, sizeof(dist) - 1)) {
+		len -= sizeof(dist) - 1;
+	} else if (len > sizeof(egg) - 1 && !memcmp(dir + len - (sizeof(egg) - 1), egg, sizeof(egg) - 1)) {
+		len -= sizeof(egg) - 1;
+		is_egg = true;
+	} else {
 		return 0;
-	len -= slen;
+	}
 	dash = memchr(dir, '-', len);
 	if (!dash)
 		return 0;
+	end = dir + len;
+	/* An egg's version ends at the next dash: "-py3.11" and a platform may follow. */
+	if (is_egg) {
+		const char *next = memchr(dash + 1, '-', (size_t)(end - dash - 1));
+
+		if (next)
+			end = next;
+	}
 	if (take(dir, (size_t)(dash - dir), name, name_cap))
 		found |= MS_PYMETA_NAME;
-	if (take(dash + 1, len - (size_t)(dash - dir) - 1, version, version_cap))
+	if (take(dash + 1, (size_t)(end - dash - 1), version, version_cap))
 		found |= MS_PYMETA_VERSION;
 	return found;
 }

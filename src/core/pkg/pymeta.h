@@ -1,6 +1,7 @@
 /*
  * pymeta.h - a Python distribution's name and version, from the headers of
- * its METADATA, or from the name of its *.dist-info directory.
+ * its METADATA (or PKG-INFO), or from the name of its *.dist-info (or
+ * *.egg-info) directory.
  *
  * METADATA (the core metadata format) is email headers, "Name: value" a
  * line, then a blank line and the description; a line ends in "\r\n",
@@ -17,7 +18,11 @@
  *
  * ms_pymeta_from_dirname reads "NAME-VERSION.dist-info" (the binary
  * distribution format's name for the directory, NAME with its dashes
- * written as underscores): NAME is up to the first dash, VERSION the rest.
+ * written as underscores): NAME is up to the first dash, VERSION the rest;
+ * or setuptools' "NAME-VERSION[-pyX.Y[-PLATFORM]].egg-info", whose VERSION
+ * ends at the next dash (an egg writes the dashes of both as underscores).
+ * PKG-INFO, an egg-info's metadata, is read with ms_pymeta_parse: it is
+ * the same format as METADATA.
  * The same answer, for the same rules on the values.
  *
  * Values are raw bytes: escape before display.  Pure: no I/O, bounded by

@@ -135,6 +135,38 @@ bool ms_pyrecord_next(struct ms_pyrecord_iter *it, char *buf, size_t cap, size_t
 	return false;
 }
 
+bool ms_pyrecord_egg_next(struct ms_pyrecord_iter *it, const char *eggdir, char *buf, size_t cap,
+			  size_t *out_len)
+{
+	size_t dlen = strlen(eggdir);
+
+	while (it->pos < it->len) {
+		const char *line = it->text + it->pos, *nl = memchr(line, '\n', it->len - it->pos);
+		size_t llen = nl ? (size_t)(nl - line) : it->len - it->pos, n = 0;
+
+		it->pos += llen + (nl != NULL);
+		if (llen > 0 && line[llen - 1] == '\r')
+			llen--;
+		if (llen == 0 || memchr(line, '\0', llen))
+			continue;
+		if (line[0] != '/') {
+			if (dlen + 1 >= cap)
+				continue;
+			memcpy(buf, eggdir, dlen);
+			buf[dlen] = '/';
+			n = dlen + 1;
+		}
+		if (llen >= cap - n)
+			continue;
+		memcpy(buf + n, line, llen);
+		n += llen;
+		buf[n] = '\0';
+		*out_len = n;
+		return true;
+	}
+	return false;
+}
+
 /* The component of p (len bytes) at or after *r, past its slashes: its start and length; *r moves past it. */
 static size_t component(const char *p, size_t len, size_t *r, size_t *start)
 {

@@ -1,6 +1,7 @@
 /*
- * pyrecord.h - the paths a Python distribution's RECORD names, read from
- * its bytes (pydist.h reads the file).
+ * pyrecord.h - the paths a Python distribution's RECORD (or an egg-info's
+ * installed-files.txt) names, read from its bytes (pydist.h reads the
+ * file).
  *
  * RECORD (the wheel and installed-distribution formats) is CSV written by
  * Python's csv module: one record a line, "PATH,HASH,SIZE", the path
@@ -14,6 +15,13 @@
  * an empty path, and a quoted field that never closes are skipped.  Lines
  * end in "\n" or "\r\n"; a last line without one counts.  It only moves
  * forward through text, so one pass costs one read of the bytes.
+ *
+ * ms_pyrecord_egg_next reads an egg-info's installed-files.txt instead
+ * (setuptools' older format): one path a line, relative to the egg-info
+ * directory itself ("../foo/_bar.so", "PKG-INFO"), no quoting.  It gives
+ * each as "EGGDIR/LINE" (an absolute line as it is), ready for
+ * ms_pyrecord_site_relative; a line ends in "\n" or "\r\n", a last one
+ * without counts, and an empty line or one that does not fit is skipped.
  *
  * ms_pyrecord_site_relative turns such a path into the path relative to
  * the site directory, lexically, in place: "." and empty components go,
@@ -44,6 +52,10 @@ struct ms_pyrecord_iter {
 
 /* true with the next record's path in buf (*out_len bytes, NUL-terminated); false at the end. */
 bool ms_pyrecord_next(struct ms_pyrecord_iter *it, char *buf, size_t cap, size_t *out_len);
+
+/* The same for installed-files.txt in the egg-info directory eggdir (a name, no slash). */
+bool ms_pyrecord_egg_next(struct ms_pyrecord_iter *it, const char *eggdir, char *buf, size_t cap,
+			  size_t *out_len);
 
 /* The new length of path (len bytes, rewritten in place), or SIZE_MAX: outside site. */
 size_t ms_pyrecord_site_relative(const char *site, size_t site_len, char *path, size_t len);

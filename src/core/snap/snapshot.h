@@ -46,11 +46,11 @@
  * installed when the snapshot was taken; for a deleted file, whose copy
  * may be older than what is installed, the copy's version where the
  * database's log tells it (owner.h, ms_owner_running), else "") and
- * "package_source" ("dpkg", "rpm" or "python": which database said so,
+ * "package_source" ("dpkg", "rpm", "python" or "npm": which source said so,
  * owner.h).  A file mapping without "package" is one no package owned.
  * Name and version are at most MS_SNAPSHOT_PKG_TEXT_MAX bytes of the
  * characters package names and versions use (letters, digits, ". _ + - ~ :
- * ^ !"); a longer or stranger answer is not kept (unknown), so the bounds
+ * ^ ! @ /"); a longer or stranger answer is not kept (unknown), so the bounds
  * below hold.  Packages are kept only where a system database (dpkg or
  * rpm) exists and the process is in our root: elsewhere our databases do
  * not describe its files, and the snapshot has none.  A

@@ -18,7 +18,8 @@
 #include "maps/maps.h"
 
 /* What package names and versions use (dpkg, rpm, Python), within our bound. */
-static const char pkg_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-~:^!";
+/* "@" and "/" for npm's "@SCOPE/NAME". */
+static const char pkg_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-~:^!@/";
 
 static bool storable(const char *text)
 {
@@ -271,7 +272,7 @@ static int get_source(json_t *m, const char *what, size_t index, enum ms_pkg_sou
 		      struct ms_error *err)
 {
 	static const enum ms_pkg_source known[] = { MS_PKG_SOURCE_DPKG, MS_PKG_SOURCE_RPM,
-						    MS_PKG_SOURCE_PYTHON };
+						    MS_PKG_SOURCE_PYTHON, MS_PKG_SOURCE_NPM };
 	json_t *v = json_object_get(m, "package_source");
 
 	for (size_t i = 0; json_is_string(v) && i < sizeof(known) / sizeof(known[0]); i++)
@@ -280,7 +281,7 @@ static int get_source(json_t *m, const char *what, size_t index, enum ms_pkg_sou
 			return 0;
 		}
 	return ms_error_set(err, MS_ERR_INVAL, EINVAL,
-			    "%s: mapping %zu: \"package_source\" must be dpkg, rpm or python", what, index + 1);
+			    "%s: mapping %zu: \"package_source\" must be dpkg, rpm, python or npm", what, index + 1);
 }
 
 int ms_snapshot_pkg_decode_one(json_t *m, const char *what, size_t index,

@@ -539,6 +539,16 @@ int ms_walk_open_read(const struct ms_walk_root *root, const char *path, unsigne
 	return reopen_checked(pathfd, &pst, 0, st, why);
 }
 
+int ms_walk_reopen_read(int pathfd, const struct stat *pst, struct stat *st, const char **why)
+{
+	if (!S_ISREG(pst->st_mode)) {
+		*why = "not a regular file";
+		close(pathfd);
+		return -1;
+	}
+	return reopen_checked(pathfd, pst, 0, st, why);
+}
+
 int ms_walk_open_dir(const struct ms_walk_root *root, const char *path, unsigned flags,
 		     const char **why)
 {

@@ -188,6 +188,15 @@ int ms_walk_open_read(const struct ms_walk_root *root, const char *path, unsigne
 		      struct stat *st, const char **why);
 
 /*
+ * The regular file an O_PATH descriptor from ms_walk_open names (pathfd,
+ * closed here; pst its stat), opened for reading as ms_walk_open_read
+ * opens it: through /proc/self/fd/N, checked again to be the same inode.
+ * For a caller that looks at the stat first (to refuse a file too large
+ * before it is opened).  A descriptor, or -1 with *why set (static text).
+ */
+int ms_walk_reopen_read(int pathfd, const struct stat *pst, struct stat *st, const char **why);
+
+/*
  * The directory at path, open O_RDONLY | O_DIRECTORY | O_NONBLOCK |
  * O_CLOEXEC for listing (fdopendir), walked as ms_walk_open does and
  * reopened through /proc/self/fd/N as ms_walk_open_read reopens a file:

@@ -1,6 +1,6 @@
 /*
  * Package URLs (purl.h) and the distribution they name (osrelease.h): each
- * type's shape, the pypi and deb normalisations, rpm's epoch as a
+ * type's shape, the pypi, npm and deb normalisations, rpm's epoch as a
  * qualifier, the spec's percent-encoding (once, from raw bytes), hostile names, and os-release's
  * quoting and its ID's allowed characters.
  */
@@ -72,6 +72,29 @@ static void test_pypi(void **state)
 }
 
 /*
+ * npm: "@SCOPE/NAME" is the namespace %40SCOPE and the name, both
+ * lower-cased; the version kept as it is (case-sensitive); no vendor, no
+ * qualifier.  A name with a slash but no scope is one name, its slash
+ * encoded; a second slash after a scope stays in the name, encoded.
+ */
+static void test_npm(void **state)
+{
+	struct ms_pkg scoped = pkg(MS_PKG_SOURCE_NPM, "@img/sharp-libvips-linux-x64", "");
+	struct ms_pkg upper = pkg(MS_PKG_SOURCE_NPM, "@My.Scope/JSONStream", "");
+	struct ms_pkg plain = pkg(MS_PKG_SOURCE_NPM, "lodash", "");
+	struct ms_pkg odd = pkg(MS_PKG_SOURCE_NPM, "a/b", ""), odd2 = pkg(MS_PKG_SOURCE_NPM, "@s/a/b", "");
+
+	(void)state;
+	assert_string_equal(purl(&scoped, "1.3.5", NULL), "pkg:npm/%40img/sharp-libvips-linux-x64@1.3.5");
+	assert_string_equal(purl(&scoped, "1.3.5", "debian"), "pkg:npm/%40img/sharp-libvips-linux-x64@1.3.5");
+	assert_string_equal(purl(&upper, "1.0.0-RC.1+Build", NULL), "pkg:npm/%40my.scope/jsonstream@1.0.0-RC.1%2BBuild");
+	assert_string_equal(purl(&plain, "4.17.21", NULL), "pkg:npm/lodash@4.17.21");
+	assert_string_equal(purl(&plain, "", NULL), "pkg:npm/lodash");
+	assert_string_equal(purl(&odd, "1", NULL), "pkg:npm/a%2Fb@1");
+	assert_string_equal(purl(&odd2, "1", NULL), "pkg:npm/%40s/a%2Fb@1");
+}
+
+/*
  * Hostile bytes: encoded once, from the raw name, so no separator gets
  * through and a parser gives the name back; a byte that is not UTF-8 as
  * U+FFFD, which a component must decode to.
@@ -114,6 +137,7 @@ int main(void)
 		cmocka_unit_test(test_deb),
 		cmocka_unit_test(test_rpm),
 		cmocka_unit_test(test_pypi),
+		cmocka_unit_test(test_npm),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_osrelease),
 	};

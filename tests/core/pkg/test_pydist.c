@@ -7,10 +7,13 @@
  * hostile site directories of a user (owned by nobody when we are root):
  * a symlinked RECORD or dist-info, a FIFO RECORD, a sparse 1 GB RECORD, a
  * huge METADATA, a RECORD that claims files outside its site directory, a
- * dist-info served by a FUSE daemon that never answers a LOOKUP.
+ * dist-info served by a FUSE daemon that never answers a LOOKUP; and
+ * egg-info distributions (installed-files.txt relative to the egg-info
+ * directory, PKG-INFO or the directory's name), with the same attacks on
+ * their list.
  * Every lookup of a hostile tree runs in a child with a deadline, so a
- * hang fails the test instead of stalling it.  And the RECORD and METADATA
- * parsers on bytes.
+ * hang fails the test instead of stalling it.  And the RECORD,
+ * installed-files.txt and METADATA parsers on bytes.
  */
 #include "config.h"
 
@@ -72,6 +75,32 @@ static void test_record_fields(void **state)
 	assert_true(ms_pyrecord_next(&it, buf, 8, &len));
 	assert_string_equal(buf, "ok.so");
 	assert_false(ms_pyrecord_next(&it, buf, 8, &len));
+}
+
+/* installed-files.txt: each line under the egg-info directory, absolute ones as they are. */
+static void test_egg_lines(void **state)
+{
+	static const char list[] = "../foo/_x.so\r\nPKG-INFO\n\n/abs/path.so\n../toolongtoolongtoolongtoolong\nlast.so";
+	const char *want[] = { "foo-1.2.egg-info/../foo/_x.so", "foo-1.2.egg-info/PKG-INFO", "/abs/path.so",
+			       "foo-1.2.egg-info/last.so" };
+	struct ms_pyrecord_iter it = { .text = list, .len = sizeof(list) - 1 };
+	const char *site = "/v/lib/python3.11/site-packages";
+	char buf[40];
+	size_t len, n = 0;
+
+	(void)state;
+	while (ms_pyrecord_egg_next(&it, "foo-1.2.egg-info", buf, sizeof(buf), &len)) {
+		assert_true(n < 4);
+		assert_int_equal(len, strlen(want[n]));
+		assert_string_equal(buf, want[n]);
+		n++;
+	}
+	assert_int_equal(n, 4);
+	it = (struct ms_pyrecord_iter){ .text = list, .len = sizeof(list) - 1 };
+	assert_true(ms_pyrecord_egg_next(&it, "foo-1.2.egg-info", buf, sizeof(buf), &len));
+	len = ms_pyrecord_site_relative(site, strlen(site), buf, len);
+	assert_int_equal(len, strlen("foo/_x.so"));
+	assert_memory_equal(buf, "foo/_x.so", len);
 }
 
 static size_t rel(const char *site, const char *p, char *buf)
@@ -139,7 +168,15 @@ static void test_metadata_headers(void **state)
 	assert_string_equal(name, "zope.interface");
 	assert_string_equal(version, "5.4.0");
 	assert_int_equal(ms_pymeta_from_dirname("nodash.dist-info", 16, name, sizeof(name), version, sizeof(version)), 0);
-	assert_int_equal(ms_pymeta_from_dirname("a-1.egg-info", 12, name, sizeof(name), version, sizeof(version)), 0);
+	/* An egg's version ends at the next dash: its Python version and platform follow. */
+	assert_int_equal(ms_pymeta_from_dirname("foo-1.2-py3.11.egg-info", 23, name, sizeof(name), version,
+						sizeof(version)), MS_PYMETA_NAME | MS_PYMETA_VERSION);
+	assert_string_equal(name, "foo");
+	assert_string_equal(version, "1.2");
+	assert_int_equal(ms_pymeta_from_dirname("a-1.egg-info", 12, name, sizeof(name), version, sizeof(version)),
+			 MS_PYMETA_NAME | MS_PYMETA_VERSION);
+	assert_string_equal(version, "1");
+	assert_int_equal(ms_pymeta_from_dirname("a-1.egg", 7, name, sizeof(name), version, sizeof(version)), 0);
 }
 
 /* ---- laying out site directories ----------------------------------------------------------- */
@@ -240,6 +277,30 @@ struct answer {
 	int rc;
 };
 
+struct lookup_args {
+	bool owner;
+	const char *const *paths;
+	size_t n;
+};
+
+static void lookup_child(void *arg, void *out)
+{
+	const struct lookup_args *la = arg;
+	struct answer *mine = out;
+	struct ms_pydist *pd;
+	size_t lens[MAXP];
+
+	for (size_t i = 0; i < la->n; i++)
+		lens[i] = strlen(la->paths[i]);
+	if (la->owner) {
+		mine->rc = ms_owner_lookup(la->paths, lens, la->n, mine->pkg, NULL);
+	} else if ((mine->rc = ms_pydist_open(&pd, NULL)) == 0) {
+		mine->rc = ms_pydist_find(pd, la->paths, lens, la->n, mine->pkg, NULL);
+		ms_pydist_stats(pd, &mine->st);
+		ms_pydist_close(pd);
+	}
+}
+
 /*
  * The answers for paths, from the whole owner lookup (owner) or from the
  * Python distributions alone (with their stats), in a child that must end
@@ -247,42 +308,10 @@ struct answer {
  */
 static void lookup(bool owner, const char *const *paths, size_t n, struct answer *a)
 {
-	int fds[2], status, timed_out = 0;
-	size_t lens[MAXP], len = 0;
-	char *got;
-	pid_t pid;
+	struct lookup_args la = { .owner = owner, .paths = paths, .n = n };
 
 	assert_true(n <= MAXP);
-	for (size_t i = 0; i < n; i++)
-		lens[i] = strlen(paths[i]);
-	assert_int_equal(pipe(fds), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		struct answer mine = { 0 };
-		struct ms_pydist *pd;
-
-		close(fds[0]);
-		if (owner) {
-			mine.rc = ms_owner_lookup(paths, lens, n, mine.pkg, NULL);
-		} else if ((mine.rc = ms_pydist_open(&pd, NULL)) == 0) {
-			mine.rc = ms_pydist_find(pd, paths, lens, n, mine.pkg, NULL);
-			ms_pydist_stats(pd, &mine.st);
-			ms_pydist_close(pd);
-		}
-		_exit(write(fds[1], &mine, sizeof(mine)) == (ssize_t)sizeof(mine) ? 0 : 1);
-	}
-	close(fds[1]);
-	got = tu_drain(fds[0], tu_deadline(), &len, &timed_out);
-	close(fds[0]);
-	if (timed_out)
-		kill(pid, SIGKILL);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_false(timed_out);
-	assert_non_null(got);
-	assert_int_equal(len, sizeof(*a));
-	memcpy(a, got, sizeof(*a));
-	free(got);
+	assert_int_equal(tu_child_answer(lookup_child, &la, a, sizeof(*a)), 0);
 	assert_int_equal(a->rc, 0);
 }
 
@@ -585,6 +614,57 @@ static void test_claims_outside(void **state)
 	assert_python(&a.pkg[2], "good", "1.0", false);
 }
 
+/* An egg-info distribution: its own list and PKG-INFO, or its directory's name; nothing without a list. */
+static void test_egg_info(void **state)
+{
+	const char *dir = *state;
+	char site[PATH_MAX], good[PATH_MAX], foo[PATH_MAX], bar[PATH_MAX], single[PATH_MAX], nolist[PATH_MAX];
+	char linked[PATH_MAX], fifo[PATH_MAX], big[PATH_MAX], libc[PATH_MAX], buf[PATH_MAX], target[PATH_MAX];
+	struct answer a;
+
+	hostile_site(dir, site, good);
+	put(site, "foo-1.2.egg-info/PKG-INFO", "Metadata-Version: 1.1\nName: foo\nVersion: 1.2\n\n");
+	assert_true(mapped(getpid(), "/libc.so.6", libc));
+	fill(buf, "../foo/_x.so\n./../foo/__init__.py\nPKG-INFO\n../../../../../../../../../../..%s\n", libc);
+	put(site, "foo-1.2.egg-info/installed-files.txt", buf);
+	put_file(site, "foo/_x.so", foo);
+	/* No PKG-INFO: the name and version of the directory, its Python version left off. */
+	put(site, "bar-0.9-py3.11.egg-info/installed-files.txt", "../bar/_b.so\n");
+	put_file(site, "bar/_b.so", bar);
+	/* A single-file egg-info, and one without a list: they own nothing. */
+	put(site, "single-1.0.egg-info", "Name: single\nVersion: 1.0\n\n");
+	put_file(site, "single/s.so", single);
+	put(site, "nolist-1.0.egg-info/PKG-INFO", "Name: nolist\nVersion: 1.0\n\n");
+	put_file(site, "nolist/n.so", nolist);
+	/* A symlinked list, a FIFO list, a sparse 1 GB list. */
+	put(dir, "elsewhere/installed-files.txt", "../linked/l.so\n");
+	put(site, "linked-1.0.egg-info/PKG-INFO", "Name: linked\nVersion: 1.0\n\n");
+	assert_int_equal(symlink(at(target, dir, "elsewhere/installed-files.txt"),
+				 at(buf, site, "linked-1.0.egg-info/installed-files.txt")), 0);
+	put_file(site, "linked/l.so", linked);
+	put(site, "fifo-1.0.egg-info/PKG-INFO", "Name: fifo\nVersion: 1.0\n\n");
+	assert_int_equal(mkfifo(at(buf, site, "fifo-1.0.egg-info/installed-files.txt"), 0666), 0);
+	put_file(site, "fifo/f.so", fifo);
+	put(site, "big-1.0.egg-info/installed-files.txt", "../big/b.so\n");
+	assert_int_equal(truncate(at(buf, site, "big-1.0.egg-info/installed-files.txt"), 1L << 30), 0);
+	put_file(site, "big/b.so", big);
+	give_to_nobody(dir);
+	lookup(false, (const char *const[]){ foo, bar, single, nolist, linked, fifo, big, good }, 8, &a);
+	assert_python(&a.pkg[0], "foo", "1.2", false);
+	assert_python(&a.pkg[1], "bar", "0.9", false);
+	for (size_t i = 2; i < 7; i++)
+		if (a.pkg[i].found)
+			fail_msg("path %zu owned by %s", i, a.pkg[i].name);
+	assert_python(&a.pkg[7], "good", "1.0", false);
+	/* The lists read: good's RECORD, foo's, bar's; never the FIFO, the symlink or the big one. */
+	assert_int_equal(a.st.records, 3);
+	assert_true(a.st.record_bytes < 4096);
+	/* A list claims nothing outside its site directory: libc stays the system's. */
+	lookup(true, (const char *const[]){ libc, foo }, 2, &a);
+	assert_int_not_equal(a.pkg[0].source, MS_PKG_SOURCE_PYTHON);
+	assert_python(&a.pkg[1], "foo", "1.2", false);
+}
+
 /* A file in a NAME.libs folder that no RECORD names is no one's. */
 static void test_unlisted_libs_folder(void **state)
 {
@@ -650,12 +730,14 @@ int main(void)
 		cmocka_unit_test(test_record_fields),
 		cmocka_unit_test(test_record_site_relative),
 		cmocka_unit_test(test_metadata_headers),
+		cmocka_unit_test(test_egg_lines),
 		cmocka_unit_test_setup_teardown(test_process_files, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_symlinked_record_and_dist_info, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_fifo_record, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_huge_files, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_claims_outside, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_unlisted_libs_folder, tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_egg_info, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_fuse_site, tmp_setup, tmp_teardown),
 	};
 

@@ -244,7 +244,7 @@ static void test_malformed(void **state)
 		{ "{\"mapscope\": \"snapshot\", \"version\": 1, \"mapscope\": \"snapshot\"}", "duplicate" },
 		{ "{\"mapscope\": \"snapshot\", \"version\": 2, \"header\": {\"pid\": 7}, \"packages\": {\"source\": \"dpkg\"}, \"mappings\": []}", "\"packages\" needs version 3" },
 		{ "{\"mapscope\": \"snapshot\", \"version\": 3, \"header\": {\"pid\": 7}, \"packages\": 5, \"mappings\": []}", "\"packages\" must be an object" },
-		{ "{\"mapscope\": \"snapshot\", \"version\": 3, \"header\": {\"pid\": 7}, \"packages\": {}, \"mappings\": [{\"start\": \"1000\", \"end\": \"2000\", \"perms\": \"r--p\", \"package\": \"libc6\", \"package_version\": \"1\", \"package_source\": \"npm\"}]}", "\"package_source\" must be dpkg, rpm or python" },
+		{ "{\"mapscope\": \"snapshot\", \"version\": 3, \"header\": {\"pid\": 7}, \"packages\": {}, \"mappings\": [{\"start\": \"1000\", \"end\": \"2000\", \"perms\": \"r--p\", \"package\": \"libc6\", \"package_version\": \"1\", \"package_source\": \"cargo\"}]}", "\"package_source\" must be dpkg, rpm, python or npm" },
 		/* Found by fuzz-snapshot: the name read before a bad package leaked. */
 		{ "{\"mapscope\": \"snapshot\", \"version\": 3, \"header\": {\"pid\": 7}, \"packages\": {}, \"mappings\": [{\"start\": \"1000\", \"end\": \"2000\", \"perms\": \"r--p\", \"name\": \"/usr/lib/x.so\", \"package\": \"x\", \"package_version\": \"1 2\", \"package_source\": \"dpkg\"}]}", "mapping 1: \"package_version\" must be" },
 		{ "{\"mapscope\": \"snapshot\", \"version\": 3, \"header\": {\"pid\": 7, \"boot_id\": \"x\\u001b\"}, \"mappings\": []}", "\"boot_id\" must be" },
