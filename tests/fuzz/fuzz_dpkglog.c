@@ -41,7 +41,8 @@ static void parse_one(const char *src, size_t len, const uint8_t *data, size_t s
 		abort();
 	memcpy(line, src, len);
 	act = ms_dpkglog_parse_line(line, len, &ln);
-	if (act == MS_DPKGLOG_UPGRADE || act == MS_DPKGLOG_REMOVE || act == MS_DPKGLOG_PURGE) {
+	if (act == MS_DPKGLOG_UPGRADE || act == MS_DPKGLOG_REMOVE || act == MS_DPKGLOG_PURGE ||
+	    act == MS_DPKGLOG_STATUS) {
 		if (len > MS_DPKGLOG_LINE_MAX)
 			fuzz_fail("a line over the cap counted", data, size);
 		s = ln.stamp;
@@ -50,7 +51,10 @@ static void parse_one(const char *src, size_t len, const uint8_t *data, size_t s
 			fuzz_fail("a stamp that is no date", data, size);
 		check_field(&ln.pkg, line, len, MS_DPKGLOG_NAME_MAX, data, size);
 		check_field(&ln.arch, line, len, MS_DPKGLOG_ARCH_MAX, data, size);
-		check_field(&ln.old_version, line, len, MS_DPKGLOG_VERSION_MAX, data, size);
+		if (act == MS_DPKGLOG_STATUS)
+			check_field(&ln.state, line, len, MS_DPKGLOG_LINE_MAX, data, size);
+		else
+			check_field(&ln.old_version, line, len, MS_DPKGLOG_VERSION_MAX, data, size);
 		check_field(&ln.new_version, line, len, MS_DPKGLOG_VERSION_MAX, data, size);
 		if (memchr(ln.arch.at, ':', ln.arch.len))
 			fuzz_fail("the architecture holds a colon", data, size);

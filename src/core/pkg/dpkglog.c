@@ -26,6 +26,8 @@ struct event {
 	uint64_t end;     /* the stamp of the status line that says dpkg was done with it; 0: none */
 	uint64_t order;   /* the log's own order: newer files first, lines in file order */
 	bool upgrade;
+	bool half;        /* dpkg said "half-installed" for it: its files are changing */
+	bool closed;      /* the status line that ends it was read; end waits for the line after */
 	char arch[MS_DPKGLOG_ARCH_MAX + 1];
 	char old_version[MS_DPKGLOG_VERSION_MAX + 1];
 	char new_version[MS_DPKGLOG_VERSION_MAX + 1];
@@ -39,6 +41,7 @@ struct logread {
 	bool overflow;
 	uint64_t oldest;    /* the oldest stamp of the files read whole; 0: none */
 	size_t file_first;  /* the first entry of the file being read */
+	size_t closing;     /* an entry whose end is the next line's stamp, + 1; 0: none */
 	uint64_t order;
 	char line[MS_DPKGLOG_LINE_MAX + 1];
 	size_t line_len;
@@ -88,9 +91,15 @@ static bool field_is(const struct ms_dpkglog_field *f, const char *s)
  * state dpkg reaches once it has put the new files in place (an upgrade:
  * "unpacked", "half-configured" or "installed" of the new version) or
  * taken the old ones away (a removal or purge: "config-files" or
- * "not-installed").  Other states ("half-installed", "unpacked" of the old
- * version) come before the files change.  Looks back at most
- * CLOSE_LOOKBACK entries: dpkg writes them a few lines apart.
+ * "not-installed"), once dpkg has said "half-installed" for it: before
+ * that, a reinstall logs "half-configured" and "unpacked" of the very
+ * version it installs while no file has changed yet.  dpkg unlinks the
+ * backup links of the replaced files (NAME.dpkg-tmp) only after it logs
+ * "unpacked", so the replaced copy's unlink time comes after that line:
+ * the entry ends at the stamp of the next line of the log, whatever it is
+ * (dpkg writes one at a time), or at the closing line's when none follows.
+ * Looks back at most CLOSE_LOOKBACK entries: dpkg writes them a few lines
+ * apart.
  */
 #define CLOSE_LOOKBACK 64
 
@@ -106,7 +115,13 @@ static void close_event(struct logread *lr, size_t name, const struct ms_dpkglog
 
 		if (ev->name != name || strlen(ev->arch) != ln->arch.len || memcmp(ev->arch, ln->arch.at, ln->arch.len))
 			continue;
-		if (ev->end)
+		if (ev->closed)
+			return;
+		if (field_is(&ln->state, "half-installed")) {
+			ev->half = true;
+			return;
+		}
+		if (!ev->half)
 			return;
 		if (ev->upgrade)
 			done = (field_is(&ln->state, "unpacked") || field_is(&ln->state, "half-configured") ||
@@ -115,8 +130,11 @@ static void close_event(struct logread *lr, size_t name, const struct ms_dpkglog
 			       !memcmp(ln->new_version.at, ev->new_version, ln->new_version.len);
 		else
 			done = field_is(&ln->state, "config-files") || field_is(&ln->state, "not-installed");
-		if (done)
+		if (done) {
+			ev->closed = true;
 			ev->end = ln->stamp;
+			lr->closing = i;
+		}
 		return;
 	}
 }
@@ -136,6 +154,11 @@ static int take_line(struct logread *lr, const char *s, size_t len, uint64_t *fi
 	}
 	if (!*file_oldest || ln.stamp < *file_oldest)
 		*file_oldest = ln.stamp;
+	if (lr->closing) {
+		if (lr->events[lr->closing - 1].end < ln.stamp)
+			lr->events[lr->closing - 1].end = ln.stamp;
+		lr->closing = 0;
+	}
 	if (act == MS_DPKGLOG_OTHER || (name = find_name(lr, ln.pkg.at, ln.pkg.len)) < 0)
 		return 0;
 	if (act == MS_DPKGLOG_STATUS) {
@@ -153,6 +176,7 @@ static int take_line(struct logread *lr, const char *s, size_t len, uint64_t *fi
 	ev->stamp = ln.stamp;
 	ev->order = lr->order;
 	ev->end = 0;
+	ev->half = ev->closed = false;
 	ev->upgrade = act == MS_DPKGLOG_UPGRADE;
 	copy_field(ev->arch, &ln.arch);
 	copy_field(ev->old_version, &ln.old_version);
@@ -253,6 +277,7 @@ static int read_log(struct logread *lr, unsigned index, int fd, bool gz, const c
 	lr->line_len = 0;
 	lr->skipping = false;
 	lr->file_first = first;
+	lr->closing = 0;
 	lr->order = (uint64_t)(MS_DPKGLOG_FILES - index) << 40;
 	while (rc == 0) {
 		long long n = gz ? ms_gz_read(z, buf, CHUNK) : (long long)read(fd, buf, CHUNK);

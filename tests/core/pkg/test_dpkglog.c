@@ -238,6 +238,17 @@ static void test_by_inode(void **state)
 	add_line(&text, start + 600, "remove rm:amd64 4.0 <none>");
 	add_line(&text, start + 600, "status half-installed rm:amd64 4.0");
 	add_line(&text, start + 603, "status config-files rm:amd64 4.0");
+	/*
+	 * A slow reinstall: "half-configured" and "unpacked" of the same
+	 * version come before its files change; the backup links go after the
+	 * closing "unpacked", before the next line.
+	 */
+	add_line(&text, start + 700, "upgrade re:amd64 5.0 5.0");
+	add_line(&text, start + 700, "status half-configured re:amd64 5.0");
+	add_line(&text, start + 700, "status unpacked re:amd64 5.0");
+	add_line(&text, start + 700, "status half-installed re:amd64 5.0");
+	add_line(&text, start + 703, "status unpacked re:amd64 5.0");
+	add_line(&text, start + 706, "startup packages configure");
 	write_log(dir, "dpkg.log", text);
 	free(text);
 
@@ -249,6 +260,8 @@ static void test_by_inode(void **state)
 	/* A second early (the log's whole seconds): still that upgrade's. */
 	expect_dated(dir, pkg("hist", "", "1.0"), start + 99, "1.0");
 	expect_dated(dir, pkg("rm", "", ""), start + 602, "4.0");
+	expect_dated(dir, pkg("re", "", "5.0"), start + 702, "5.0");
+	expect_dated(dir, pkg("re", "", "5.0"), start + 706, "5.0");
 	expect_candidates(dir, pkg("quick", "", "3.0"),
 			  (struct ms_copy){ .start = start, .unlinked = { start + 500, 0 } }, "1.0", "2.0",
 			  "in that second");
