@@ -63,7 +63,7 @@ void debfix_init(struct debfix *p, const char *name, const char *dir, const char
 	snprintf(p->mapped, sizeof(p->mapped), "/usr/lib/%s/%s", name, file);
 }
 
-int debfix_build(const struct debfix *p, const char *version, const char *lib, const char *deb)
+int debfix_build(const struct debfix *p, const char *version, const char *lib, const char *preinst, const char *deb)
 {
 	char tree[PATH_MAX], path[2 * PATH_MAX], control[512];
 	const char *argv[] = { "dpkg-deb", "--root-owner-group", "--build", tree, deb, NULL };
@@ -79,6 +79,9 @@ int debfix_build(const struct debfix *p, const char *version, const char *lib, c
 		 "Description: a library for mapscope's package tests\n",
 		 p->name, version);
 	if (tu_spit(path, control) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/DEBIAN/preinst", tree);
+	if (preinst && (tu_spit(path, preinst) < 0 || chmod(path, 0755) < 0))
 		return -1;
 	snprintf(path, sizeof(path), "%s%s", tree, p->shipped);
 	*strrchr(path, '/') = '\0';

@@ -40,8 +40,11 @@ int debfix_run(const char *const *argv);
 /* The package name shipping file (a base name) in a folder named after it; builds under dir. */
 void debfix_init(struct debfix *p, const char *name, const char *dir, const char *file);
 
-/* Build deb (a path under p->dir): version of the package, shipping a copy of lib.  0 or -1. */
-int debfix_build(const struct debfix *p, const char *version, const char *lib, const char *deb);
+/*
+ * Build deb (a path under p->dir): version of the package, shipping a copy
+ * of lib, with preinst as its preinst script (NULL: none).  0 or -1.
+ */
+int debfix_build(const struct debfix *p, const char *version, const char *lib, const char *preinst, const char *deb);
 
 /* dpkg -i deb; dpkg --purge of the package: the exit status. */
 int debfix_install(const char *deb);

@@ -57,16 +57,17 @@ struct hist {
 	pid_t pid[HOLDERS];
 	char deleted[PATH_MAX + 16]; /* the name of a replaced copy */
 	time_t last;                 /* the second the last dpkg run ended */
+	const char *now;             /* the version it installed */
 };
 
 static const char *const holder_name = "ABCDE";
+static const char *const deb_version[DEBS] = { "1.0", "2.0", "3.0", "1.0" };
 
 static int teardown(void **state);
 
 static int setup(void **state)
 {
 	static const char *const lib[DEBS] = { "libhist-1.so", "libhist-2.so", "libhist-3.so", "libhist-4.so" };
-	static const char *const version[DEBS] = { "1.0", "2.0", "3.0", "1.0" };
 	struct hist *h = calloc(1, sizeof(*h));
 
 	if (!h || !(h->dir = tu_tmpdir()) || chmod(h->dir, 0755) < 0) {
@@ -82,7 +83,7 @@ static int setup(void **state)
 		int rc;
 
 		snprintf(h->deb[i], sizeof(h->deb[i]), "%s/%s-%d.deb", h->dir, PKG, i);
-		rc = built ? debfix_build(&h->pkg, version[i], built, h->deb[i]) : -1;
+		rc = built ? debfix_build(&h->pkg, deb_version[i], built, NULL, h->deb[i]) : -1;
 		free(built);
 		if (rc < 0) {
 			fprintf(stderr, "cannot build %s\n", h->deb[i]);
@@ -127,6 +128,7 @@ static void dpkg_step(struct hist *h, int deb)
 	if (debfix_install(h->deb[deb]) != 0)
 		fail_msg("dpkg -i %s failed", h->deb[deb]);
 	h->last = time(NULL);
+	h->now = deb_version[deb];
 }
 
 /* Holder i: a process of uid 65534, which maps the library now when map_now. */
@@ -160,12 +162,12 @@ static void check_list(const struct hist *h, uid_t uid, int i, const char *versi
 
 	if (!row)
 		fail_msg("list --by-file of %c (%d): no row for %s", holder_name[i], (int)h->pid[i], h->deleted);
-	if (!debfix_field_is(row, "version", version) || !debfix_field_is(row, "installed", "1.0") ||
+	if (!debfix_field_is(row, "version", version) || !debfix_field_is(row, "installed", h->now) ||
 	    !debfix_field_is(row, "package", PKG) || !debfix_field_is(row, "pkgsrc", "dpkg")) {
 		char *text = json_dumps(row, JSON_COMPACT);
 
-		fail_msg("list --by-file of %c: want version %s, installed 1.0, dpkg; got %s", holder_name[i],
-			 version ? version : "null", text);
+		fail_msg("list --by-file of %c: want version %s, installed %s, dpkg; got %s", holder_name[i],
+			 version ? version : "null", h->now, text);
 	}
 	json_decref(row);
 }
@@ -180,10 +182,10 @@ static void check_stale(const struct hist *h, uid_t uid, int i, const char *vers
 	if (!f)
 		fail_msg("stale of %c: no entry for %s in %s", holder_name[i], h->deleted, out);
 	if (!debfix_field_is(f, "verdict", "replaced") || !debfix_field_is(f, "version", version) ||
-	    !debfix_field_is(f, "installed", "1.0") || !debfix_field_is(f, "package", PKG) ||
+	    !debfix_field_is(f, "installed", h->now) || !debfix_field_is(f, "package", PKG) ||
 	    !debfix_field_is(f, "pkgsrc", "dpkg"))
-		fail_msg("stale of %c: want replaced, version %s, installed 1.0, dpkg; got %s", holder_name[i],
-			 version ? version : "null", out);
+		fail_msg("stale of %c: want replaced, version %s, installed %s, dpkg; got %s", holder_name[i],
+			 version ? version : "null", h->now, out);
 	json_decref(root);
 	free(out);
 }
@@ -195,12 +197,12 @@ static void check_libs(const struct hist *h, uid_t uid, int i, const char *versi
 
 	if (!row)
 		fail_msg("libs: no row for %s mapped by %c (%d)", h->deleted, holder_name[i], (int)h->pid[i]);
-	if (!debfix_field_is(row, "version", version) || !debfix_field_is(row, "installed", "1.0") ||
+	if (!debfix_field_is(row, "version", version) || !debfix_field_is(row, "installed", h->now) ||
 	    !debfix_field_is(row, "verdict", "replaced") || !debfix_field_is(row, "pkgsrc", "dpkg")) {
 		char *text = json_dumps(row, JSON_COMPACT);
 
-		fail_msg("libs, %c's copy: want version %s, installed 1.0, replaced, dpkg; got %s", holder_name[i],
-			 version ? version : "null", text);
+		fail_msg("libs, %c's copy: want version %s, installed %s, replaced, dpkg; got %s", holder_name[i],
+			 version ? version : "null", h->now, text);
 	}
 	json_decref(row);
 }
