@@ -164,6 +164,42 @@ json_t *debfix_libs_row(uid_t uid, const char *pattern, const char *name, pid_t 
 	return found;
 }
 
+/* Fail the running test, saying what was asked of which row. */
+static void expect_failed(const char *what, pid_t pid, const char *version, const char *installed, json_t *row)
+{
+	char *text = row ? json_dumps(row, JSON_COMPACT) : NULL;
+
+	fail_msg("%s of %d: want version %s, installed %s; got %s", what, (int)pid, version ? version : "null",
+		 installed, text ? text : "no row");
+}
+
+/* row is p's package, from dpkg, version running and installed installed. */
+static bool row_says(const struct debfix *p, json_t *row, const char *version, const char *installed)
+{
+	return debfix_field_is(row, "package", p->name) && debfix_field_is(row, "pkgsrc", "dpkg") &&
+	       debfix_field_is(row, "version", version) && debfix_field_is(row, "installed", installed);
+}
+
+void debfix_expect_list(const struct debfix *p, uid_t uid, pid_t pid, const char *name, const char *version,
+			const char *installed)
+{
+	json_t *row = debfix_list_row(uid, pid, name);
+
+	if (!row || !row_says(p, row, version, installed))
+		expect_failed("list --by-file", pid, version, installed, row);
+	json_decref(row);
+}
+
+void debfix_expect_libs(const struct debfix *p, uid_t uid, pid_t pid, const char *name, const char *version,
+			const char *installed)
+{
+	json_t *row = debfix_libs_row(uid, p->mapped, name, pid);
+
+	if (!row || !row_says(p, row, version, installed) || !debfix_field_is(row, "verdict", "replaced"))
+		expect_failed("libs, the copy", pid, version, installed, row);
+	json_decref(row);
+}
+
 size_t debfix_who_rows(uid_t uid, const char *path, pid_t pid, const char *copy, const char *pkg,
 		       const char *version)
 {

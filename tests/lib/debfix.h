@@ -65,6 +65,22 @@ json_t *debfix_list_row(uid_t uid, pid_t pid, const char *name);
  */
 json_t *debfix_libs_row(uid_t uid, const char *pattern, const char *name, pid_t pid);
 
+/*
+ * Fail the running test unless uid's `list --by-file` of pid has a row
+ * named name with p's package, from dpkg, VERSION version (NULL: null)
+ * and INSTALLED installed.
+ */
+void debfix_expect_list(const struct debfix *p, uid_t uid, pid_t pid, const char *name, const char *version,
+			const char *installed);
+
+/*
+ * Fail the running test unless uid's `libs p->mapped --pids` has a row
+ * named name that pid maps, replaced, with p's package, from dpkg,
+ * VERSION version (NULL: null) and INSTALLED installed.
+ */
+void debfix_expect_libs(const struct debfix *p, uid_t uid, pid_t pid, const char *name, const char *version,
+			const char *installed);
+
 /* Rows of `who PATH -J`, run as uid, for pid with COPY copy, PACKAGE pkg and VERSION version (NULL: null). */
 size_t debfix_who_rows(uid_t uid, const char *path, pid_t pid, const char *copy, const char *pkg,
 		       const char *version);

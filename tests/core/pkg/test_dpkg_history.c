@@ -155,23 +155,6 @@ static void replace_by_hand(const struct hist *h)
 	free(lib);
 }
 
-/* What uid's `list --by-file` of holder i says of its copy: VERSION, INSTALLED 1.0, PKGSRC dpkg. */
-static void check_list(const struct hist *h, uid_t uid, int i, const char *version)
-{
-	json_t *row = debfix_list_row(uid, h->pid[i], h->deleted);
-
-	if (!row)
-		fail_msg("list --by-file of %c (%d): no row for %s", holder_name[i], (int)h->pid[i], h->deleted);
-	if (!debfix_field_is(row, "version", version) || !debfix_field_is(row, "installed", h->now) ||
-	    !debfix_field_is(row, "package", PKG) || !debfix_field_is(row, "pkgsrc", "dpkg")) {
-		char *text = json_dumps(row, JSON_COMPACT);
-
-		fail_msg("list --by-file of %c: want version %s, installed %s, dpkg; got %s", holder_name[i],
-			 version ? version : "null", h->now, text);
-	}
-	json_decref(row);
-}
-
 /* What uid's `stale` of holder i alone says of its copy. */
 static void check_stale(const struct hist *h, uid_t uid, int i, const char *version)
 {
@@ -190,29 +173,12 @@ static void check_stale(const struct hist *h, uid_t uid, int i, const char *vers
 	free(out);
 }
 
-/* What uid's `libs PATH --pids` says of the copy holder i maps. */
-static void check_libs(const struct hist *h, uid_t uid, int i, const char *version)
-{
-	json_t *row = debfix_libs_row(uid, h->pkg.mapped, h->deleted, h->pid[i]);
-
-	if (!row)
-		fail_msg("libs: no row for %s mapped by %c (%d)", h->deleted, holder_name[i], (int)h->pid[i]);
-	if (!debfix_field_is(row, "version", version) || !debfix_field_is(row, "installed", h->now) ||
-	    !debfix_field_is(row, "verdict", "replaced") || !debfix_field_is(row, "pkgsrc", "dpkg")) {
-		char *text = json_dumps(row, JSON_COMPACT);
-
-		fail_msg("libs, %c's copy: want version %s, installed %s, replaced, dpkg; got %s", holder_name[i],
-			 version ? version : "null", h->now, text);
-	}
-	json_decref(row);
-}
-
 /* Every view uid has of holder i: its copy runs version (NULL: unknown). */
 static void check_holder(const struct hist *h, uid_t uid, int i, const char *version)
 {
-	check_list(h, uid, i, version);
+	debfix_expect_list(&h->pkg, uid, h->pid[i], h->deleted, version, h->now);
 	check_stale(h, uid, i, version);
-	check_libs(h, uid, i, version);
+	debfix_expect_libs(&h->pkg, uid, h->pid[i], h->deleted, version, h->now);
 	if (debfix_who_rows(uid, h->pkg.mapped, h->pid[i], "replaced", PKG, version) < 1)
 		fail_msg("who %s: no row of %c with copy replaced, version %s", h->pkg.mapped, holder_name[i],
 			 version ? version : "null");
