@@ -1,6 +1,7 @@
 /* debfix.c - a real Debian package for the package tests: see debfix.h. */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +19,9 @@
 #include "msrun.h"
 #include "testutil.h"
 
+#define DPKG_FRONTEND_LOCK "/var/lib/dpkg/lock-frontend"
+#define DPKG_LOCK_WAIT_MS 60000
+
 const char *debfix_unavailable(void)
 {
 	const char *probe[] = { "dpkg-deb", "--version", NULL };
@@ -32,13 +36,17 @@ const char *debfix_unavailable(void)
 	return NULL;
 }
 
-int debfix_run(const char *const *argv)
+/* Run argv quietly; with locked, it is dpkg and we hold its frontend lock for it. */
+static int run_quiet(const char *const *argv, bool locked)
 {
 	int status;
 	pid_t pid = fork();
 
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
+
+		if (locked)
+			setenv("DPKG_FRONTEND_LOCKED", "1", 1);
 
 		if (null >= 0) {
 			dup2(null, STDOUT_FILENO);
@@ -52,6 +60,50 @@ int debfix_run(const char *const *argv)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+int debfix_run(const char *const *argv)
+{
+	return run_quiet(argv, false);
+}
+
+/*
+ * dpkg, once its frontend lock is ours: another test of the suite (make
+ * -j), or apt, may be running dpkg, which would refuse to start.  The wait
+ * is bounded; -1 past it.
+ */
+static int run_dpkg(const char *const *argv)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	long long deadline = tu_deadline_in(DPKG_LOCK_WAIT_MS);
+	int fd = open(DPKG_FRONTEND_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0640), rc;
+
+	if (fd < 0)
+		return -1;
+	while (fcntl(fd, F_SETLK, &fl) < 0) {
+		if ((errno != EACCES && errno != EAGAIN) || tu_now_ms() > deadline) {
+			fprintf(stderr, "dpkg's frontend lock: %s\n", errno == EACCES || errno == EAGAIN ? "still held" :
+				strerror(errno));
+			close(fd);
+			return -1;
+		}
+		usleep(50 * 1000);
+	}
+	rc = run_quiet(argv, true);
+	close(fd);
+	return rc;
+}
+
+char *debfix_dir(void)
+{
+	char *dir = tu_tmpdir();
+
+	if (dir && chmod(dir, 0755) < 0) {
+		tu_rmtree(dir);
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
 void debfix_init(struct debfix *p, const char *name, const char *dir, const char *file)
 {
 	struct stat st;
@@ -63,7 +115,9 @@ void debfix_init(struct debfix *p, const char *name, const char *dir, const char
 	snprintf(p->mapped, sizeof(p->mapped), "/usr/lib/%s/%s", name, file);
 }
 
-int debfix_build(const struct debfix *p, const char *version, const char *lib, const char *preinst, const char *deb)
+/* Build deb from the tree of the package of version, shipping lib (a path), with preinst (NULL: none). */
+static int build_deb(const struct debfix *p, const char *version, const char *lib, const char *preinst,
+		     const char *deb)
 {
 	char tree[PATH_MAX], path[2 * PATH_MAX], control[512];
 	const char *argv[] = { "dpkg-deb", "--root-owner-group", "--build", tree, deb, NULL };
@@ -93,18 +147,32 @@ int debfix_build(const struct debfix *p, const char *version, const char *lib, c
 	return debfix_run(argv) == 0 ? 0 : -1;
 }
 
+int debfix_build(const struct debfix *p, int n, const char *version, const char *lib, const char *preinst,
+		 char deb[PATH_MAX])
+{
+	char *built = tu_built(lib);
+	int rc = -1;
+
+	if (snprintf(deb, PATH_MAX, "%s/%s-%d.deb", p->dir, p->name, n) < PATH_MAX && built)
+		rc = build_deb(p, version, built, preinst, deb);
+	if (rc < 0)
+		fprintf(stderr, "cannot build %s %s with %s\n", p->name, version, lib);
+	free(built);
+	return rc;
+}
+
 int debfix_install(const char *deb)
 {
 	const char *argv[] = { "dpkg", "-i", deb, NULL };
 
-	return debfix_run(argv);
+	return run_dpkg(argv);
 }
 
 int debfix_purge(const struct debfix *p)
 {
 	const char *argv[] = { "dpkg", "--purge", p->name, NULL };
 
-	return debfix_run(argv);
+	return run_dpkg(argv);
 }
 
 bool debfix_field_is(json_t *obj, const char *key, const char *want)

@@ -5,7 +5,8 @@
  * JSON says of the file it ships (list --by-file, libs, who, stale).
  *
  * Contract: dpkg and dpkg-deb run with their output kept out of the test
- * log.  The package ships its library where a system's would be: under
+ * log; dpkg only once its frontend lock is ours (another test of the
+ * suite may be running dpkg: the wait is bounded, then -1).  The package ships its library where a system's would be: under
  * /lib where /lib is a symlink into /usr (merged /usr, as libc6 does), so
  * the kernel names it under /usr/lib (mapped), else under /usr/lib.  The
  * package trees and .deb files live under the caller's directory.  The
@@ -37,14 +38,20 @@ const char *debfix_unavailable(void);
 /* Run a command, its output thrown away: its exit status, or -1. */
 int debfix_run(const char *const *argv);
 
+/* A new temporary directory (tu_tmpdir) that uid 65534 may read, for debfix_init; NULL on failure. */
+char *debfix_dir(void);
+
 /* The package name shipping file (a base name) in a folder named after it; builds under dir. */
 void debfix_init(struct debfix *p, const char *name, const char *dir, const char *file);
 
 /*
- * Build deb (a path under p->dir): version of the package, shipping a copy
- * of lib, with preinst as its preinst script (NULL: none).  0 or -1.
+ * Build the package's nth .deb, p->dir/NAME-N.deb (its path in deb):
+ * version, shipping a copy of lib (a library of the build tree,
+ * tu_built), with preinst as its preinst script (NULL: none).  0 or -1,
+ * said on stderr.
  */
-int debfix_build(const struct debfix *p, const char *version, const char *lib, const char *preinst, const char *deb);
+int debfix_build(const struct debfix *p, int n, const char *version, const char *lib, const char *preinst,
+		 char deb[PATH_MAX]);
 
 /* dpkg -i deb; dpkg --purge of the package: the exit status. */
 int debfix_install(const char *deb);

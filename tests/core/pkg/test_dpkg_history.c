@@ -70,28 +70,19 @@ static int setup(void **state)
 	static const char *const lib[DEBS] = { "libhist-1.so", "libhist-2.so", "libhist-3.so", "libhist-4.so" };
 	struct hist *h = calloc(1, sizeof(*h));
 
-	if (!h || !(h->dir = tu_tmpdir()) || chmod(h->dir, 0755) < 0) {
-		free(h ? h->dir : NULL);
+	if (!h || !(h->dir = debfix_dir())) {
 		free(h);
 		return -1;
 	}
 	*state = h;
 	debfix_init(&h->pkg, PKG, h->dir, "libhist.so");
 	snprintf(h->deleted, sizeof(h->deleted), "%s (deleted)", h->pkg.mapped);
-	for (int i = 0; i < DEBS; i++) {
-		char *built = tu_built(lib[i]);
-		int rc;
-
-		snprintf(h->deb[i], sizeof(h->deb[i]), "%s/%s-%d.deb", h->dir, PKG, i);
-		rc = built ? debfix_build(&h->pkg, deb_version[i], built, NULL, h->deb[i]) : -1;
-		free(built);
-		if (rc < 0) {
-			fprintf(stderr, "cannot build %s\n", h->deb[i]);
+	for (int i = 0; i < DEBS; i++)
+		if (debfix_build(&h->pkg, i, deb_version[i], lib[i], NULL, h->deb[i]) < 0) {
 			teardown(state);
 			*state = NULL;
 			return -1;
 		}
-	}
 	return 0;
 }
 

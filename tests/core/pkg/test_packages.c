@@ -58,27 +58,18 @@ static int setup(void **state)
 	static const char *const version[2] = { "1.0", "2.0-1" };
 	struct fx *fx = calloc(1, sizeof(*fx));
 
-	if (!fx || !(fx->dir = tu_tmpdir()) || chmod(fx->dir, 0755) < 0) {
-		free(fx ? fx->dir : NULL);
+	if (!fx || !(fx->dir = debfix_dir())) {
 		free(fx);
 		return -1;
 	}
 	*state = fx;
 	debfix_init(&fx->pkg, PKG, fx->dir, "libmstestpkg.so");
-	for (int v = 0; v < 2; v++) {
-		char *built = tu_built(lib[v]);
-		int rc;
-
-		snprintf(fx->deb[v], sizeof(fx->deb[v]), "%s/pkg%d.deb", fx->dir, v);
-		rc = built ? debfix_build(&fx->pkg, version[v], built, NULL, fx->deb[v]) : -1;
-		free(built);
-		if (rc < 0) {
-			fprintf(stderr, "cannot build %s\n", fx->deb[v]);
+	for (int v = 0; v < 2; v++)
+		if (debfix_build(&fx->pkg, v, version[v], lib[v], NULL, fx->deb[v]) < 0) {
 			teardown(state);
 			*state = NULL;
 			return -1;
 		}
-	}
 	return 0;
 }
 
