@@ -105,6 +105,7 @@ static char *render(const struct cli_opts *o, int col, const struct ms_filerow *
 	case FILECOL_INSTALLED:
 	case FILECOL_PKGSOURCE:
 	case FILECOL_VENDORED:
+	case FILECOL_VERWHY:
 		return package_cell(o, col, r);
 	default: break;
 	}
@@ -125,7 +126,7 @@ static unsigned wanted_info(const int *selected, size_t n, bool *rss)
 			what |= MS_FILEINFO_SONAME;
 		else if (selected[i] == FILECOL_LIBVER)
 			what |= MS_FILEINFO_LIBVER;
-		else if (selected[i] >= FILECOL_PACKAGE && selected[i] <= FILECOL_VENDORED)
+		else if (selected[i] >= FILECOL_PACKAGE && selected[i] <= FILECOL_VERWHY)
 			what |= MS_FILEINFO_PACKAGE;
 		else if (selected[i] == FILECOL_RSS)
 			*rss = true;

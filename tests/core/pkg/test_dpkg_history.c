@@ -41,6 +41,7 @@
 #include "debfix.h"
 #include "fixture_client.h"
 #include "jsoncheck.h"
+#include "msrun.h"
 #include "testutil.h"
 
 #define PKG "mapscope-histpkg"
@@ -164,6 +165,67 @@ static void check_stale(const struct hist *h, uid_t uid, int i, const char *vers
 	free(out);
 }
 
+/*
+ * The VERWHY of holder pid's copy, named name, in the JSON of stale
+ * (key "processes": processes, their files below), list --by-file
+ * ("files") or libs --pids ("libraries": files, their processes below).
+ */
+static const char *verwhy_in(json_t *root, const char *key, const char *name, pid_t pid)
+{
+	json_t *row, *child;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(root, key), i, row) {
+		bool named = debfix_field_is(row, "name", name);
+
+		if (named && !strcmp(key, "files"))
+			return json_string_value(json_object_get(row, "verwhy"));
+		json_array_foreach(json_object_get(row, "children"), k, child) {
+			if (!strcmp(key, "processes") && json_integer_value(json_object_get(row, "pid")) == pid &&
+			    debfix_field_is(child, "name", name))
+				return json_string_value(json_object_get(child, "verwhy"));
+			if (named && json_integer_value(json_object_get(child, "pid")) == pid)
+				return json_string_value(json_object_get(row, "verwhy"));
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Fail unless VERWHY (how holder i's version was found, or why not) holds
+ * text, asked as uid alone with the name (no other package column): in
+ * stale (processes, their files below), list --by-file (files) and libs
+ * --pids (libraries, their processes below).
+ */
+static void check_why(const struct hist *h, uid_t uid, int i, const char *text)
+{
+	char pidstr[16];
+	const char *list[] = { "list", pidstr, "--by-file", "-J", "-o", "NAME,VERWHY", NULL };
+	const char *libs[] = { "libs", h->pkg.mapped, "--pids", "-J", "-o", "NAME,PID,VERWHY", NULL };
+	struct msrun_opts o = { .uid = uid };
+	char *out[3];
+	const char *key[3] = { "processes", "files", "libraries" };
+
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)h->pid[i]);
+	out[0] = debfix_stale(uid, h->dir, &h->pid[i], 1, "-J", "NAME,PID,VERWHY", NULL);
+	for (int k = 1; k < 3; k++) {
+		struct msrun_result r = msrun(&o, k == 1 ? list : libs);
+
+		out[k] = r.out;
+		r.out = NULL;
+		msrun_free(&r);
+	}
+	for (int k = 0; k < 3; k++) {
+		json_t *root = jc_parse(out[k]);
+		const char *why = verwhy_in(root, key[k], h->deleted, h->pid[i]);
+
+		if (!why || !strstr(why, text))
+			fail_msg("%s of %c: want VERWHY with \"%s\"; got %s", key[k], holder_name[i], text, out[k]);
+		json_decref(root);
+		free(out[k]);
+	}
+}
+
 /* Every view uid has of holder i: its copy runs version (NULL: unknown). */
 static void check_holder(const struct hist *h, uid_t uid, int i, const char *version)
 {
@@ -230,6 +292,11 @@ static void test_each_copy_its_version(void **state)
 	check_holder(h, 0, C, "3.0");
 	check_holder(h, 0, D, "2.0");
 	check_table(h);
+	/* How: each copy's unlink time falls in its run's window. */
+	check_why(h, 0, A, "by dpkg's upgrade from 1.0 to 2.0");
+	check_why(h, 0, B, "by dpkg's upgrade from 2.0 to 3.0");
+	check_why(h, 0, C, "by dpkg's upgrade from 3.0 to 3.0");
+	check_why(h, 0, D, "by dpkg's upgrade from 2.0 to 3.0");
 
 	/* E: a copy of the last install, replaced by hand, well after it. */
 	start_holder(h, E, true);
@@ -239,6 +306,7 @@ static void test_each_copy_its_version(void **state)
 	table = stale_table(h, 0, E, E);
 	assert_int_equal(occurrences(table, PKG " (running: unknown; now 1.0)"), 1);
 	free(table);
+	check_why(h, 0, E, "when dpkg's log has no upgrade or removal of " PKG " (dpkg had installed 1.0)");
 	/* The others keep their answers. */
 	check_holder(h, 0, A, "1.0");
 	check_holder(h, 0, D, "2.0");
@@ -259,6 +327,13 @@ static void test_each_copy_its_version(void **state)
 	check_holder(h, NOBODY, C, "3.0");
 	check_holder(h, NOBODY, D, NULL);
 	check_holder(h, NOBODY, E, NULL);
+	check_why(h, NOBODY, C, "its holders' start");
+	/* B alone: the runs since its start leave 2.0 or 3.0; beside D (libs) D's start counts. */
+	check_why(h, NOBODY, B, "upgraded more than once since its holders started");
+	table = stale_table(h, NOBODY, B, B);
+	assert_int_equal(occurrences(table, PKG " (running: 2.0 or 3.0; now 1.0)"), 1);
+	free(table);
+	check_why(h, NOBODY, E, "no upgrade or removal of " PKG " since its holders started");
 	table = stale_table(h, NOBODY, A, E);
 	assert_int_equal(occurrences(table, PKG " (running: unknown; now 1.0)"), 4);
 	assert_int_equal(occurrences(table, PKG " 3.0 (now 1.0)"), 1);
