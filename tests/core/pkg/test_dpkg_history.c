@@ -12,7 +12,9 @@
  * again, but another build of it.  A copy replaced by hand (E), which no
  * dpkg run explains, is unknown.  As uid 65534, which cannot read
  * map_files, the holders' start is all there is (dpkglog.h): the test
- * asserts what that rule promises for the same history.
+ * asserts what that rule promises for the same history.  A reinstall
+ * slow to unpack (its files replaced seconds after its first line) dates
+ * its copy too.
  *
  * dpkg's log has whole seconds: the test lets a second pass between runs
  * (and the log's slack before a holder starts), so no two runs, and no
@@ -48,7 +50,8 @@
 #define NOBODY 65534
 
 enum { A, B, C, D, E, HOLDERS };
-enum { DEB_1, DEB_2, DEB_3, DEB_1_AGAIN, DEBS };
+/* The packages: DEB_3_SLOW is another build of 3.0, slow to unpack. */
+enum { DEB_1, DEB_2, DEB_3, DEB_1_AGAIN, DEB_3_SLOW, DEBS };
 
 struct hist {
 	char *dir;
@@ -62,13 +65,16 @@ struct hist {
 };
 
 static const char *const holder_name = "ABCDE";
-static const char *const deb_version[DEBS] = { "1.0", "2.0", "3.0", "1.0" };
+static const char *const deb_version[DEBS] = { "1.0", "2.0", "3.0", "1.0", "3.0" };
 
 static int teardown(void **state);
 
 static int setup(void **state)
 {
-	static const char *const lib[DEBS] = { "libhist-1.so", "libhist-2.so", "libhist-3.so", "libhist-4.so" };
+	static const char *const lib[DEBS] = { "libhist-1.so", "libhist-2.so", "libhist-3.so", "libhist-4.so",
+					       "libhist-2.so" };
+	/* Two seconds between the run's first line and its new files: past the one second either way allowed. */
+	static const char *const preinst[DEBS] = { [DEB_3_SLOW] = "#!/bin/sh\nsleep 2\n" };
 	struct hist *h = calloc(1, sizeof(*h));
 
 	if (!h || !(h->dir = debfix_dir())) {
@@ -79,7 +85,7 @@ static int setup(void **state)
 	debfix_init(&h->pkg, PKG, h->dir, "libhist.so");
 	snprintf(h->deleted, sizeof(h->deleted), "%s (deleted)", h->pkg.mapped);
 	for (int i = 0; i < DEBS; i++)
-		if (debfix_build(&h->pkg, i, deb_version[i], lib[i], NULL, h->deb[i]) < 0) {
+		if (debfix_build(&h->pkg, i, deb_version[i], lib[i], preinst[i], h->deb[i]) < 0) {
 			teardown(state);
 			*state = NULL;
 			return -1;
@@ -340,6 +346,24 @@ static void test_each_copy_its_version(void **state)
 	free(table);
 }
 
+/*
+ * A reinstall slow to unpack (a large package, a slow preinst): dpkg logs
+ * the version being reinstalled as half-configured and unpacked before it
+ * replaces a file (the old package's state), and unpacked again once it
+ * has.  The copy unlinked seconds after the run's first line is still the
+ * one the reinstall replaced.
+ */
+static void test_slow_reinstall(void **state)
+{
+	struct hist *h = *state;
+
+	debfix_purge(&h->pkg);
+	dpkg_step(h, DEB_3);
+	start_holder(h, C, true);
+	dpkg_step(h, DEB_3_SLOW);
+	check_holder(h, 0, C, "3.0");
+}
+
 int main(void)
 {
 	const char *why = debfix_unavailable();
@@ -356,6 +380,7 @@ int main(void)
 	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_each_copy_its_version, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_slow_reinstall, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("dpkg history", tests, NULL, NULL);
