@@ -10,6 +10,8 @@
  *   chroot DIR     chroot into DIR (root only), in the mount namespace it has
  *   pivot DIR      a private mount namespace whose root is DIR, by
  *                  pivot_root, the old root unmounted (root only)
+ *   user UID       become UID (its gid too, no supplementary groups; root
+ *                  only) and stay dumpable, so that UID may read its maps
  *   fork           fork a copy that keeps every mapping, reads and writes
  *                  nothing and dies with this process (a server's worker);
  *                  its PID is in /proc/PID/task/PID/children
@@ -20,6 +22,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +81,16 @@ static int pivot_into(const char *dir)
 	return rmdir("/.old-root");
 }
 
+/* A user's own process: its uid may read its maps, root may read its map_files. */
+static int become(const char *uidtext)
+{
+	uid_t uid = (uid_t)strtoul(uidtext, NULL, 10);
+
+	if (setgroups(0, NULL) < 0 || setresgid(uid, uid, uid) < 0 || setresuid(uid, uid, uid) < 0)
+		return -1;
+	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+}
+
 static int fork_worker(void)
 {
 	pid_t parent = getpid(), pid = fork();
@@ -123,6 +136,8 @@ int main(void)
 			answer(enter_root(line + 7), "chroot");
 		else if (!strncmp(line, "pivot ", 6))
 			answer(pivot_into(line + 6), "pivot");
+		else if (!strncmp(line, "user ", 5))
+			answer(become(line + 5), "user");
 		else if (!strcmp(line, "fork"))
 			answer(fork_worker(), "fork");
 		else if (!strcmp(line, "exit"))

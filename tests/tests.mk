@@ -16,6 +16,7 @@ tests_libms_test_a_SOURCES = \
 	tests/lib/resfix.c tests/lib/resfix.h \
 	tests/lib/snapfix.c tests/lib/snapfix.h \
 	tests/lib/jsoncheck.c tests/lib/jsoncheck.h \
+	tests/lib/debfix.c tests/lib/debfix.h \
 	tests/lib/fuse_server.c tests/lib/fuse_server.h \
 	tests/lib/safe_text.h
 LDADD = tests/libms-test.a $(TUI_LIBS) $(CORE_LIBS) $(CMOCKA_LIBS)
@@ -25,7 +26,8 @@ LDADD = tests/libms-test.a $(TUI_LIBS) $(CORE_LIBS) $(CMOCKA_LIBS)
 STALE_LIB_FLAGS = -shared -Wl,--build-id=sha1 -Wl,-soname,libstale.so.1
 check_PROGRAMS += tests/ms-fixture tests/ms-residency-fixture tests/ms-hostile tests/stale-child \
 	tests/ms-fuse-serve tests/libstale-a.so tests/libstale-b.so tests/libms-fixture-sym.so \
-	tests/ms-dlopen-hold tests/ms-maxrss tests/ms-sleeper tests/libms-verdef.so
+	tests/ms-dlopen-hold tests/ms-maxrss tests/ms-sleeper tests/libms-verdef.so \
+	tests/libhist-1.so tests/libhist-2.so tests/libhist-3.so tests/libhist-4.so
 tests_ms_fixture_SOURCES = tests/fixture.c
 # The fixture maps a library with a symbol the symbol tests know, found next to it.
 tests_ms_fixture_LDADD = tests/libms-fixture-sym.so
@@ -50,6 +52,21 @@ tests_libstale_a_so_LDFLAGS = $(STALE_LIB_FLAGS)
 tests_libstale_b_so_SOURCES = tests/stale_lib_b.c
 tests_libstale_b_so_CFLAGS = $(AM_CFLAGS) -fPIC
 tests_libstale_b_so_LDFLAGS = $(STALE_LIB_FLAGS)
+# Four builds of one library, each with its own build ID, one per package
+# the dpkg history test builds (test_dpkg_history).
+HIST_LIB_FLAGS = -shared -Wl,--build-id=sha1 -Wl,-soname,libhist.so
+tests_libhist_1_so_SOURCES = tests/hist_lib.c
+tests_libhist_1_so_CFLAGS = $(AM_CFLAGS) -fPIC -DMS_HIST_BUILD='"1"'
+tests_libhist_1_so_LDFLAGS = $(HIST_LIB_FLAGS)
+tests_libhist_2_so_SOURCES = tests/hist_lib.c
+tests_libhist_2_so_CFLAGS = $(AM_CFLAGS) -fPIC -DMS_HIST_BUILD='"2"'
+tests_libhist_2_so_LDFLAGS = $(HIST_LIB_FLAGS)
+tests_libhist_3_so_SOURCES = tests/hist_lib.c
+tests_libhist_3_so_CFLAGS = $(AM_CFLAGS) -fPIC -DMS_HIST_BUILD='"3"'
+tests_libhist_3_so_LDFLAGS = $(HIST_LIB_FLAGS)
+tests_libhist_4_so_SOURCES = tests/hist_lib.c
+tests_libhist_4_so_CFLAGS = $(AM_CFLAGS) -fPIC -DMS_HIST_BUILD='"4"'
+tests_libhist_4_so_LDFLAGS = $(HIST_LIB_FLAGS)
 # Version definitions for LIBVER (test_verdef): their highest is not the highest as text.
 tests_libms_verdef_so_SOURCES = tests/verdef_lib.c
 tests_libms_verdef_so_CFLAGS = $(AM_CFLAGS) -fPIC
@@ -90,6 +107,7 @@ CMOCKA_TESTS = \
 	tests/core/pkg/test_pkgindex \
 	tests/core/pkg/test_pkg_status \
 	tests/core/pkg/test_packages \
+	tests/core/pkg/test_dpkg_history \
 	tests/core/pkg/test_rpmdb \
 	tests/core/pkg/test_pydist \
 	tests/core/pkg/test_npmpkg \

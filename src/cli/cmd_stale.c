@@ -199,7 +199,8 @@ int cmd_stale(int argc, char **argv)
 		if (selected[i] == STALECOL_BUILDID)
 			so.scan_flags |= MS_STALE_BUILD_IDS;
 		packages |= selected[i] == STALECOL_PACKAGE || selected[i] == STALECOL_VERSION ||
-			    selected[i] == STALECOL_INSTALLED || selected[i] == STALECOL_PKGSRC;
+			    selected[i] == STALECOL_INSTALLED || selected[i] == STALECOL_PKGSRC ||
+			    selected[i] == STALECOL_VERWHY;
 	}
 	ro = (struct ms_stale_report_opts){ .scan_flags = so.scan_flags, .show = so.show };
 	if (load_ignore(so.ignore_file, &ignore) < 0)
