@@ -2,22 +2,17 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "base/escape.h"
 #include "base/grow.h"
-#include "base/saferead.h"
 #include "pkg/dpkglog.h"
-#include "pkg/dpkglog_gz.h"
 #include "pkg/dpkglog_parse.h"
+#include "pkg/pkglog_read.h"
 
-#define CHUNK (64u << 10)
+_Static_assert(MS_DPKGLOG_LINE_MAX == MS_PKGLOG_LINE_MAX, "dpkg's lines are cut by the shared reader");
 
 /* An upgrade, removal or purge of a package asked about. */
 struct event {
@@ -43,9 +38,8 @@ struct logread {
 	size_t file_first;  /* the first entry of the file being read */
 	size_t closing;     /* an entry whose end is the next line's stamp, + 1; 0: none */
 	uint64_t order;
-	char line[MS_DPKGLOG_LINE_MAX + 1];
-	size_t line_len;
-	bool skipping;      /* inside a line over the cap */
+	uint64_t file_oldest; /* the oldest stamp of the file being read */
+	uint64_t need;      /* the log must reach before this stamp */
 	struct ms_dpkglog_stats *stats;
 };
 
@@ -184,191 +178,70 @@ static int take_line(struct logread *lr, const char *s, size_t len, uint64_t *fi
 	return 0;
 }
 
-/* Bytes of a file, cut into lines; a line over the cap is skipped to its end. */
-static int take_bytes(struct logread *lr, const char *buf, size_t n, uint64_t *file_oldest)
+static void file_begin(void *ctx, const struct ms_pkglog_file *f)
 {
-	for (size_t i = 0; i < n;) {
-		const char *nl = memchr(buf + i, '\n', n - i);
-		size_t part = nl ? (size_t)(nl - (buf + i)) : n - i;
-		int rc = 0;
+	struct logread *lr = ctx;
 
-		if (!lr->skipping && lr->line_len + part > MS_DPKGLOG_LINE_MAX) {
-			lr->skipping = true;
-			lr->stats->long_lines++;
-			lr->stats->malformed++;
-		}
-		if (!lr->skipping) {
-			memcpy(lr->line + lr->line_len, buf + i, part);
-			lr->line_len += part;
-		}
-		i += part;
-		if (!nl)
-			break;
-		i++;
-		if (!lr->skipping)
-			rc = take_line(lr, lr->line, lr->line_len, file_oldest);
-		lr->skipping = false;
-		lr->line_len = 0;
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
-/*
- * The log file name of dirfd, when it is one mapscope may read: a regular
- * file of the owner asked, writable by no group or other, never through a
- * symlink, never opening anything else.  The descriptor, -ENOENT when
- * there is no such entry, or another negative ms_errcode with err set.
- */
-static int open_log(int dirfd, const char *name, uid_t owner, struct ms_error *err)
-{
-	char self[64];
-	struct stat st;
-	int pathfd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), fd, e;
-
-	if (pathfd < 0 && errno == ENOENT)
-		return -ENOENT;
-	if (pathfd < 0)
-		return ms_error_set(err, MS_ERR_IO, errno, "%s: %s", name, strerror(errno));
-	if (fstat(pathfd, &st) < 0) {
-		e = errno;
-		close(pathfd);
-		return ms_error_set(err, MS_ERR_IO, e, "%s: %s", name, strerror(e));
-	}
-	if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode)) {
-		const char *kind = S_ISLNK(st.st_mode) ? "a symbolic link" : ms_file_kind(st.st_mode, &e);
-
-		close(pathfd);
-		return ms_error_set(err, MS_ERR_INVAL, S_ISLNK(st.st_mode) ? ELOOP : e,
-				    "%s: %s, not a regular file: not reading it", name, kind);
-	}
-	if (st.st_uid != owner || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		close(pathfd);
-		return ms_error_set(err, MS_ERR_NOACCESS, EPERM,
-				    "%s: not owned by %s or writable by others: not trusting it", name,
-				    owner == 0 ? "root" : "its owner");
-	}
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", pathfd);
-	fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	e = errno;
-	close(pathfd);
-	if (fd < 0)
-		return ms_error_set(err, MS_ERR_IO, e, "%s: %s", name, strerror(e));
-	return fd;
-}
-
-/*
- * Read one open log file whole into lr.  0; MS_ERR_LIMIT when it gives more
- * than its cap or the total left; MS_ERR_IO; MS_ERR_NOMEM.  On an error its
- * entries are taken back.
- */
-static int read_log(struct logread *lr, unsigned index, int fd, bool gz, const char *name, char *buf,
-		    unsigned long long *total, struct ms_error *err)
-{
-	size_t first = lr->nevents;
-	unsigned long long got = 0;
-	uint64_t file_oldest = 0;
-	struct ms_gz *z = NULL;
-	int rc = 0;
-
-	if (gz && ms_gz_open(fd, &z) < 0)
-		rc = ms_error_set(err, MS_ERR_NOTSUP, ENOSYS, "%s: cannot read gzip files here (no zlib)", name);
-	lr->line_len = 0;
-	lr->skipping = false;
-	lr->file_first = first;
+	lr->file_first = lr->nevents;
+	lr->file_oldest = 0;
 	lr->closing = 0;
-	lr->order = (uint64_t)(MS_DPKGLOG_FILES - index) << 40;
-	while (rc == 0) {
-		long long n = gz ? ms_gz_read(z, buf, CHUNK) : (long long)read(fd, buf, CHUNK);
-
-		if (n < 0 && !gz && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = ms_error_set(err, MS_ERR_IO, gz ? EIO : errno, "%s: %s", name,
-					  gz ? "not a whole gzip file" : strerror(errno));
-			break;
-		}
-		if (n == 0)
-			break;
-		got += (unsigned long long)n;
-		if (got > MS_DPKGLOG_FILE_MAX || *total + got > MS_DPKGLOG_TOTAL_MAX) {
-			rc = ms_error_set(err, MS_ERR_LIMIT, EFBIG, "%s: over %u bytes%s: the log ends before it",
-					  name, got > MS_DPKGLOG_FILE_MAX ? MS_DPKGLOG_FILE_MAX : MS_DPKGLOG_TOTAL_MAX,
-					  got > MS_DPKGLOG_FILE_MAX ? "" : " with the newer files");
-			break;
-		}
-		rc = take_bytes(lr, buf, (size_t)n, &file_oldest);
-	}
-	/* A last line without its newline: dpkg may be writing it. */
-	if (rc == 0 && lr->line_len && !lr->skipping)
-		rc = take_line(lr, lr->line, lr->line_len, &file_oldest);
-	if (z)
-		ms_gz_close(z);
-	if (rc < 0) {
-		lr->nevents = first;
-		return rc;
-	}
-	*total += got;
-	lr->stats->files++;
-	lr->stats->bytes += got;
-	if (file_oldest && (!lr->oldest || file_oldest < lr->oldest))
-		lr->oldest = file_oldest;
-	return 0;
+	lr->order = (uint64_t)(MS_DPKGLOG_FILES - f->index) << 40;
 }
+
+static int file_line(void *ctx, const char *s, size_t len)
+{
+	return take_line(ctx, s, len, &((struct logread *)ctx)->file_oldest);
+}
+
+/* A file refused midway gives back its entries. */
+static void file_end(void *ctx, bool ok)
+{
+	struct logread *lr = ctx;
+
+	if (!ok) {
+		lr->nevents = lr->file_first;
+		return;
+	}
+	if (lr->file_oldest && (!lr->oldest || lr->file_oldest < lr->oldest))
+		lr->oldest = lr->file_oldest;
+}
+
+static bool reaches_back(void *ctx)
+{
+	struct logread *lr = ctx;
+
+	return lr->oldest && lr->oldest < lr->need;
+}
+
+static const struct ms_pkglog_ops dpkg_ops = {
+	.begin = file_begin,
+	.line = file_line,
+	.end = file_end,
+	.enough = reaches_back,
+};
 
 /* Newest first, until a file is missing or refused, or the log reaches before need. */
 static int read_logs(struct logread *lr, const struct ms_dpkglog_opts *opts, uint64_t need,
 		     struct ms_error *err)
 {
-	const char *dir = opts && opts->dir ? opts->dir : MS_DPKGLOG_DIR;
-	uid_t owner = opts ? opts->owner_uid : 0;
-	unsigned long long total = 0;
-	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = 0;
-	char *buf = malloc(CHUNK);
+	struct ms_pkglog_spec spec = {
+		.dir = opts && opts->dir ? opts->dir : MS_DPKGLOG_DIR,
+		.base = "dpkg.log",
+		.owner = opts ? opts->owner_uid : 0,
+		.files = MS_DPKGLOG_FILES,
+		.file_max = MS_DPKGLOG_FILE_MAX,
+		.total_max = MS_DPKGLOG_TOTAL_MAX,
+	};
+	struct ms_pkglog_stats st;
+	int rc;
 
-	if (!buf) {
-		if (dirfd >= 0)
-			close(dirfd);
-		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "dpkg log: out of memory");
-	}
-	if (dirfd < 0) {
-		int e = errno;
-		char *shown = ms_escape_dup(dir, strlen(dir), MS_ESC_ASCII);
-
-		ms_error_set(&lr->stats->stopped, MS_ERR_IO, e, "%s: %s", shown ? shown : "dpkg's log directory",
-			     strerror(e));
-		free(shown);
-	}
-	for (unsigned i = 0; dirfd >= 0 && i < MS_DPKGLOG_FILES; i++) {
-		char name[64], shown[4 * sizeof(name)];
-		bool gz = false;
-		int fd;
-
-		snprintf(name, sizeof(name), i ? "dpkg.log.%u" : "dpkg.log", i);
-		fd = open_log(dirfd, name, owner, &lr->stats->stopped);
-		if (fd == -ENOENT && i) {
-			snprintf(name, sizeof(name), "dpkg.log.%u.gz", i);
-			gz = true;
-			fd = open_log(dirfd, name, owner, &lr->stats->stopped);
-		}
-		if (fd < 0)
-			break;
-		ms_escape(name, strlen(name), shown, sizeof(shown), MS_ESC_ASCII);
-		rc = read_log(lr, i, fd, gz, shown, buf, &total, &lr->stats->stopped);
-		close(fd);
-		if (rc == MS_ERR_NOMEM) {
-			*err = lr->stats->stopped;
-			break;
-		}
-		if (rc < 0 || (lr->oldest && lr->oldest < need))
-			break;
-	}
-	if (rc != MS_ERR_NOMEM)
-		rc = 0;
-	if (dirfd >= 0)
-		close(dirfd);
-	free(buf);
+	lr->need = need;
+	rc = ms_pkglog_read(&spec, &dpkg_ops, lr, &st, err);
+	lr->stats->files = st.files;
+	lr->stats->bytes = st.bytes;
+	lr->stats->malformed += st.malformed;
+	lr->stats->long_lines = st.long_lines;
+	lr->stats->stopped = st.stopped;
 	return rc;
 }
 
