@@ -113,6 +113,7 @@ CMOCKA_TESTS = \
 	tests/core/pkg/test_npmpkg \
 	tests/core/pkg/test_purl \
 	tests/core/pkg/test_dpkglog \
+	tests/core/pkg/test_rpmlog \
 	tests/core/stale/test_stale \
 	tests/core/stale/test_stale_parse \
 	tests/core/stale/test_roots \

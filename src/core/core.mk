@@ -71,6 +71,8 @@ libmapscope_core_a_SOURCES = \
 	src/core/pkg/dpkglog_parse.c src/core/pkg/dpkglog_parse.h \
 	src/core/pkg/dpkglog_gz.c src/core/pkg/dpkglog_gz.h \
 	src/core/pkg/pkglog_read.c src/core/pkg/pkglog_read.h \
+	src/core/pkg/rpmlog.c src/core/pkg/rpmlog.h \
+	src/core/pkg/rpmlog_parse.c src/core/pkg/rpmlog_parse.h \
 	src/core/stale/stale.c src/core/stale/stale.h \
 	src/core/stale/stale_group.c src/core/stale/stale_group.h \
 	src/core/stale/stale_report.c src/core/stale/stale_report.h \

@@ -37,6 +37,7 @@ struct ms_owner_opts {
 	bool read_ahead;        /* start dpkg's reader now */
 	const char *rpm_root;   /* whose rpm database answers for the paths below it (rpmdb.h); NULL: "/" */
 	const char *dpkg_log_dir; /* dpkg's log (dpkglog.h); NULL: MS_DPKGLOG_DIR */
+	const char *rpm_log_dir;  /* dnf's and yum's logs (rpmlog.h); NULL: MS_RPMLOG_DIR */
 };
 
 struct ms_owner;

@@ -1,6 +1,7 @@
 /*
  * owner_sources.c - dpkg, rpm and Python as owner sources
- * (owner_source.h): each hook hands over to its database's module.
+ * (owner_source.h): each hook hands over to its database's module
+ * (dpkg's and rpm's history: dpkglog.h, rpmlog.h).
  */
 #include "config.h"
 
@@ -9,6 +10,7 @@
 #include "pkg/owner_source.h"
 #include "pkg/pydist.h"
 #include "pkg/rpmdb.h"
+#include "pkg/rpmlog.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -75,20 +77,48 @@ const struct ms_owner_source ms_owner_source_dpkg = {
 	.close = dpkg_close,
 };
 
+struct rpm_state {
+	struct ms_rpmdb *db;
+	const char *log_dir;
+};
+
 static int rpm_open(const struct ms_owner_opts *opts, void **state, struct ms_error *err)
 {
-	return ms_rpmdb_open(&(struct ms_rpmdb_opts){ .root = opts->rpm_root }, (struct ms_rpmdb **)state, err);
+	struct rpm_state *s = calloc(1, sizeof(*s));
+	int rc;
+
+	if (!s)
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "packages: out of memory");
+	rc = ms_rpmdb_open(&(struct ms_rpmdb_opts){ .root = opts->rpm_root }, &s->db, err);
+	if (rc < 0) {
+		free(s);
+		return rc;
+	}
+	s->log_dir = opts->rpm_log_dir;
+	*state = s;
+	return 0;
 }
 
 static int rpm_find(void *state, const char *const *paths, const size_t *lens, size_t n, struct ms_pkg *out,
 		    struct ms_error *err)
 {
-	return ms_rpmdb_find(state, paths, lens, n, out, err);
+	return ms_rpmdb_find(((struct rpm_state *)state)->db, paths, lens, n, out, err);
+}
+
+static int rpm_running(void *state, struct ms_pkg *pkgs, const struct ms_copy *copies, size_t n,
+		       struct ms_error *err)
+{
+	return ms_rpmlog_running(&(struct ms_rpmlog_opts){ .dir = ((struct rpm_state *)state)->log_dir }, pkgs,
+				 copies, n, NULL, err);
 }
 
 static void rpm_close(void *state)
 {
-	ms_rpmdb_close(state);
+	struct rpm_state *s = state;
+
+	if (s)
+		ms_rpmdb_close(s->db);
+	free(s);
 }
 
 const struct ms_owner_source ms_owner_source_rpm = {
@@ -97,6 +127,7 @@ const struct ms_owner_source ms_owner_source_rpm = {
 	.system_db = true,
 	.open = rpm_open,
 	.find = rpm_find,
+	.running = rpm_running,
 	.close = rpm_close,
 };
 
