@@ -232,7 +232,7 @@ FUZZ_BUILD = $(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_CPPFLAGS) -o $@
 FUZZ_TARGETS = tests/fuzz/fuzz-maps-parse tests/fuzz/fuzz-escape tests/fuzz/fuzz-settings \
 	tests/fuzz/fuzz-snapshot tests/fuzz/fuzz-ignore tests/fuzz/fuzz-buildid \
 	tests/fuzz/fuzz-fstype tests/fuzz/fuzz-soname tests/fuzz/fuzz-pyrecord tests/fuzz/fuzz-pymeta \
-	tests/fuzz/fuzz-dpkglog \
+	tests/fuzz/fuzz-dpkglog tests/fuzz/fuzz-rpmlog \
 	tests/fuzz/fuzz-verdef tests/fuzz/fuzz-json-scan
 if HAVE_LIBDW
 FUZZ_TARGETS += tests/fuzz/fuzz-symbols tests/fuzz/fuzz-symmsg
@@ -279,6 +279,8 @@ tests/fuzz/fuzz-pymeta: $(srcdir)/tests/fuzz/fuzz_pymeta.c $(FUZZ_CHECK) $(FUZZ_
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_pymeta.c $(FUZZ_LINK)
 tests/fuzz/fuzz-dpkglog: $(srcdir)/tests/fuzz/fuzz_dpkglog.c $(FUZZ_CHECK) $(FUZZ_CORE)
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_dpkglog.c $(FUZZ_LINK)
+tests/fuzz/fuzz-rpmlog: $(srcdir)/tests/fuzz/fuzz_rpmlog.c $(FUZZ_CHECK) $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_rpmlog.c $(FUZZ_LINK)
 tests/fuzz/fuzz-verdef: $(srcdir)/tests/fuzz/fuzz_verdef.c $(FUZZ_CHECK) $(FUZZ_CORE)
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_verdef.c $(FUZZ_LINK)
 tests/fuzz/fuzz-json-scan: $(srcdir)/tests/fuzz/fuzz_json_scan.c $(FUZZ_CHECK) $(FUZZ_CORE)
