@@ -8,12 +8,16 @@
 # /mnt/mapscope-rpmtest/libx.so, which a process maps:
 #   - PACKAGE, VERSION and INSTALLED are what rpm -qf says, PKGSRC rpm;
 #   - after rpm -U to a version with an epoch under the process, the
-#     deleted copy's package is the new version installed, and which one
-#     runs is unknown (null in JSON): rpm keeps no history;
+#     deleted copy's package is the new version installed; which one runs
+#     comes from dnf's log (rpmlog.h), a tmpfs mounted over /var/log here
+#     holding a root-owned dnf.rpm.log the test writes as dnf does:
+#     without an entry for the upgrade it is unknown (null in JSON), with "Upgrade:"/"Upgraded:" lines at the real upgrade's
+#     time it is 1.0-1, in list --by-file, stale and libs alike;
 #   - libs --format=cyclonedx names it pkg:rpm/<os-release ID>/NAME@1.0-1?arch=ARCH,
-#     then, after the upgrade, without a version (and says the running
-#     version is unknown, the installed one 2:2.0-3), valid against the
-#     CycloneDX schema (tests/sbom_check.py; where python3-jsonschema is).
+#     after the upgrade without a version while the running one is
+#     unknown, and with 1.0-1, "replaced", once the log dates it (the
+#     installed one 2:2.0-3), valid against the CycloneDX schema
+#     (tests/sbom_check.py; where python3-jsonschema is).
 # Needs root, rpm, rpmbuild, python3 and a mapscope built with librpm;
 # otherwise it skips and says why.
 set -u
@@ -100,6 +104,22 @@ rows = [f for f in json.load(sys.stdin)["files"] if f["name"] == sys.argv[1]]
 print(rows[0][sys.argv[2]] if rows else "no row")' "$1" "$2"
 }
 
+# pick NAME KEY...: the values of KEY... of the object named NAME anywhere in the JSON on stdin.
+pick() {
+	python3 -c 'import json, sys
+def walk(x):
+    if isinstance(x, dict):
+        if x.get("name") == sys.argv[1]:
+            yield x
+        for v in x.values():
+            yield from walk(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from walk(v)
+rows = list(walk(json.load(sys.stdin)))
+print(" ".join(str(rows[0].get(k)) for k in sys.argv[2:]) if rows else "no row")' "$@"
+}
+
 said=$(rpm --dbpath=/var/lib/rpm -qf --qf '%{NAME} %{EVR}' "$LIB" 2>/dev/null)
 [ "$said" = "$PKG 1.0-1" ] || fail "rpm -qf says '$said'"
 got="$(field "$LIB" package) $(field "$LIB" version)"
@@ -121,7 +141,16 @@ sbom() {
 }
 sbom "pkg:rpm/$vendor/$PKG@1.0-1?arch=$arch" installed -
 
+# dnf's log of what rpm did, on a tmpfs over /var/log: root's, 0644, as dnf keeps it.
+mount -t tmpfs -o mode=0755 mapscope-rpmlog /var/log || fail "mount a tmpfs over /var/log"
+dnflog=/var/log/dnf.rpm.log
+dnf_line() { echo "$(date -d "@$1" +%Y-%m-%dT%H:%M:%S%z) $2" >> "$dnflog"; }
+dnf_line "$(($(date +%s) - 60))" "INFO --- logging initialized ---"
+dnf_line "$(($(date +%s) - 60))" "SUBDEBUG Installed: $PKG-1.0-1.$arch"
+chmod 0644 "$dnflog"
+before=$(date +%s)
 rpmr --nodeps -U "$rpm2" || fail "rpm -U"
+after=$(date +%s)
 grep -q "$LIB (deleted)" "/proc/$hpid/maps" || fail "rpm -U did not replace the mapped copy"
 said=$(rpm --dbpath=/var/lib/rpm -qf --qf '%{EVR}' "$LIB" 2>/dev/null)
 [ "$said" = 2:2.0-3 ] || fail "rpm -qf says '$said' after the upgrade"
@@ -130,6 +159,22 @@ said=$(rpm --dbpath=/var/lib/rpm -qf --qf '%{EVR}' "$LIB" 2>/dev/null)
 	fail "INSTALLED is '$(field "$LIB (deleted)" installed)', rpm -qf '$said'"
 [ "$(field "$LIB (deleted)" version)" = None ] ||
 	fail "VERSION of the deleted copy is '$(field "$LIB (deleted)" version)', not unknown"
-ok "after rpm -U: the deleted copy's package installed at $said, its running version unknown"
+got=$("$BIN" stale --by-file -J -o NAME,VERSION,INSTALLED "$hpid" | pick "$LIB (deleted)" version installed)
+[ "$got" = "None 2:2.0-3" ] || fail "stale says VERSION INSTALLED '$got' with no entry in dnf's log"
+ok "after rpm -U with no entry in dnf's log: its package installed at $said, its running version unknown"
 sbom "pkg:rpm/$vendor/$PKG?arch=$arch" unknown 2:2.0-3
+
+# dnf's lines for that upgrade, at its real time: the element that replaced the copy names 1.0-1.
+dnf_line "$before" "INFO --- logging initialized ---"
+dnf_line "$before" "SUBDEBUG Upgrade: $PKG-2:2.0-3.$arch"
+dnf_line "$after" "SUBDEBUG Upgraded: $PKG-1.0-1.$arch"
+[ "$(field "$LIB (deleted)" version)" = 1.0-1 ] ||
+	fail "VERSION of the deleted copy is '$(field "$LIB (deleted)" version)', not 1.0-1"
+[ "$(field "$LIB (deleted)" installed)" = 2:2.0-3 ] || fail "INSTALLED is '$(field "$LIB (deleted)" installed)'"
+got=$("$BIN" stale --by-file -J -o NAME,VERSION,INSTALLED "$hpid" | pick "$LIB (deleted)" version installed)
+[ "$got" = "1.0-1 2:2.0-3" ] || fail "stale says VERSION INSTALLED '$got'"
+got=$("$BIN" libs -J --pid="$hpid" -o NAME,VERSION,INSTALLED | pick "$LIB (deleted)" version installed)
+[ "$got" = "1.0-1 2:2.0-3" ] || fail "libs says VERSION INSTALLED '$got'"
+ok "with dnf's entry: list --by-file, stale and libs say VERSION 1.0-1, INSTALLED 2:2.0-3"
+sbom "pkg:rpm/$vendor/$PKG@1.0-1?arch=$arch" replaced 2:2.0-3
 echo "1..$n"

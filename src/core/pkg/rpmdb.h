@@ -36,11 +36,12 @@
  * PATH_MAX or holding a NUL, are not found (never a guess).  A library or
  * database that fails answers nothing, with no error.
  *
- * rpm keeps no history of the versions it replaced, so an rpm answer
- * never knows the version of a deleted or replaced copy: the callers that
- * know a copy is one (filepkg.h) make its running version unknown.  The header's INSTALLTIME against the process's start
- * would only say that the installed version came after the process, not
- * which version ran; it is not used.
+ * rpm's database keeps no history of the versions it replaced: the
+ * version of a deleted or replaced copy comes from dnf's and yum's logs
+ * (rpmlog.h, the rpm source's running hook), else it is unknown.  The
+ * header's INSTALLTIME against the process's start would only say that
+ * the installed version came after the process, not which version ran;
+ * it is not used.
  *
  * find returns 0: what fails answers nothing.  Names and versions are
  * raw bytes: escape before display.

@@ -12,7 +12,8 @@
  * then installed over it with rpm -U while the process still maps the
  * old copy: the process's file row, judged and given its package as
  * list --by-file does, names the new version, and its running version is
- * unknown (rpm keeps no history).
+ * unknown (no dnf or yum log in the test's log directory names the
+ * upgrade; test_rpmlog.c and test_rpm_owner.sh date it from one).
  *
  * Refusals, run first so that librpm is not loaded yet and the test can
  * see it was not: a database directory, a database file or the root
@@ -465,7 +466,7 @@ static void test_upgrade_under_the_process(void **state)
 {
 	struct fx *fx = *state;
 	struct ms_maps_opts mopts = { .backend = MS_BACKEND_AUTO };
-	struct ms_owner_opts oopts = { .dpkg_dir = fx->nodpkg, .rpm_root = fx->root };
+	struct ms_owner_opts oopts = { .dpkg_dir = fx->nodpkg, .rpm_root = fx->root, .rpm_log_dir = fx->root };
 	char *mapped = at_root(fx, LIB), deleted[PATH_MAX + 16];
 	struct ms_maplist list = { 0 };
 	struct ms_filemap fm = { 0 };
