@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "safe_text.h"
 
@@ -28,6 +29,21 @@ static inline void fuzz_check_safe_text(const char *text, size_t len)
 
 	if (why)
 		fuzz_fail(why, (const unsigned char *)text, len);
+}
+
+/* Cut data at newlines like a log file and hand each line (no newline) to each_line. */
+static inline void fuzz_each_line(const uint8_t *data, size_t size,
+				  void (*each_line)(const char *line, size_t len, const uint8_t *data, size_t size))
+{
+	const char *at = (const char *)data, *end = at + size;
+
+	while (at < end) {
+		const char *nl = memchr(at, '\n', (size_t)(end - at));
+		size_t len = nl ? (size_t)(nl - at) : (size_t)(end - at);
+
+		each_line(at, len, data, size);
+		at += len + (nl ? 1 : 0);
+	}
 }
 
 #endif

@@ -88,14 +88,6 @@ static void parse_one(const char *src, size_t len, const uint8_t *data, size_t s
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *at = (const char *)data, *end = at + size;
-
-	while (at < end) {
-		const char *nl = memchr(at, '\n', (size_t)(end - at));
-		size_t len = nl ? (size_t)(nl - at) : (size_t)(end - at);
-
-		parse_one(at, len, data, size);
-		at += len + (nl ? 1 : 0);
-	}
+	fuzz_each_line(data, size, parse_one);
 	return 0;
 }

@@ -492,3 +492,25 @@ char *tu_readelf_highest(const char *path, const char *prefix)
 	line[n] = '\0';
 	return n ? strdup(line) : NULL;
 }
+
+int tu_fork_in_nobody_dir(int (*child)(const char *dir))
+{
+	char *dir;
+	int status;
+	pid_t pid;
+
+	if (geteuid() != 0 || tu_tmpdir_open_to(65534) != 1 || !(dir = tu_tmpdir()))
+		return -1;
+	if (chown(dir, 65534, 65534) < 0 || chmod(dir, 0755) < 0 || (pid = fork()) < 0) {
+		tu_rmtree(dir);
+		free(dir);
+		return -1;
+	}
+	if (pid == 0)
+		_exit(child(dir));
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	tu_rmtree(dir);
+	free(dir);
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}

@@ -43,6 +43,14 @@ int tu_tmpdir_open_to(uid_t uid);
  * /run when that is so; NULL when we are not root or neither is.
  */
 char *tu_root_tmpdir(void);
+/*
+ * Fork child(dir) in a new temporary directory that nobody (65534) owns,
+ * mode 0755, and remove the directory once it exits; the child drops to
+ * nobody itself.  Its exit code, 128 + the signal that ended it, or -1
+ * when this cannot be done here (not root, or no directory nobody may
+ * enter: the caller skips).
+ */
+int tu_fork_in_nobody_dir(int (*child)(const char *dir));
 /* cmocka setup and teardown: *state is a new tu_tmpdir, then removed. */
 int tu_tmpdir_setup(void **state);
 int tu_tmpdir_teardown(void **state);

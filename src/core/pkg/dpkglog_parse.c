@@ -6,25 +6,13 @@
 #include <string.h>
 
 #include "pkg/dpkglog_parse.h"
-
-/* n digits at s as a number, or -1. */
-static long digits(const char *s, int n)
-{
-	long v = 0;
-
-	for (int i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
-}
+#include "pkg/pkglog_read.h"
 
 /* "YYYY-MM-DD HH:MM:SS" at s (19 bytes, checked by the caller), packed; 0 if no date. */
 static uint64_t parse_stamp(const char *s)
 {
-	long y = digits(s, 4), mo = digits(s + 5, 2), d = digits(s + 8, 2);
-	long h = digits(s + 11, 2), mi = digits(s + 14, 2), sec = digits(s + 17, 2);
+	long y = ms_pkglog_digits(s, 4), mo = ms_pkglog_digits(s + 5, 2), d = ms_pkglog_digits(s + 8, 2);
+	long h = ms_pkglog_digits(s + 11, 2), mi = ms_pkglog_digits(s + 14, 2), sec = ms_pkglog_digits(s + 17, 2);
 
 	if (s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':')
 		return 0;

@@ -255,6 +255,38 @@ static int next_file(struct walk *w, unsigned index, char *name, size_t size, bo
 	return open_log(w->dirfd, name, w->spec->owner, st, stopped);
 }
 
+long ms_pkglog_name_find(const char *const *names, size_t n, const char *name, size_t len)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(names[mid], name, len);
+
+		if (c == 0 && names[mid][len])
+			c = 1;
+		if (c == 0)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+long ms_pkglog_digits(const char *s, int n)
+{
+	long v = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
 int ms_pkglog_read(const struct ms_pkglog_spec *spec, const struct ms_pkglog_ops *ops, void *ctx,
 		   struct ms_pkglog_stats *stats, struct ms_error *err)
 {

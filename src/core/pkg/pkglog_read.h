@@ -78,6 +78,14 @@ struct ms_pkglog_ops {
 	bool (*enough)(void *ctx);
 };
 
+/*
+ * Small helpers the log readers share: the index of the name of len
+ * bytes (not NUL-terminated) among n sorted distinct names, or -1; and n
+ * decimal digits at s as a number, or -1 when one is not a digit.
+ */
+long ms_pkglog_name_find(const char *const *names, size_t n, const char *name, size_t len);
+long ms_pkglog_digits(const char *s, int n);
+
 /* Read the log; stats is reset first.  0 or MS_ERR_NOMEM. */
 int ms_pkglog_read(const struct ms_pkglog_spec *spec, const struct ms_pkglog_ops *ops, void *ctx,
 		   struct ms_pkglog_stats *stats, struct ms_error *err);

@@ -59,22 +59,7 @@ static int name_cmp(const void *a, const void *b)
 
 static long name_index(const struct logread *lr, const char *name, size_t len)
 {
-	size_t lo = 0, hi = lr->nnames;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strncmp(lr->names[mid], name, len);
-
-		if (c == 0 && lr->names[mid][len])
-			c = 1;
-		if (c == 0)
-			return (long)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return ms_pkglog_name_find(lr->names, lr->nnames, name, len);
 }
 
 static bool takes_away(enum ms_rpmlog_action a)

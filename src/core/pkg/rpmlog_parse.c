@@ -4,20 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pkg/pkglog_read.h"
 #include "pkg/rpmlog_parse.h"
-
-/* n digits at s as a number, or -1. */
-static long number_at(const char *s, int n)
-{
-	long v = 0;
-
-	for (int i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
-}
 
 static bool leap(long y)
 {
@@ -46,7 +34,7 @@ long long ms_rpmlog_days(long year, int month, int day)
 /* "hh:mm:ss" at s (8 bytes) as seconds of the day, or -1. */
 static long clock_at(const char *s)
 {
-	long h = number_at(s, 2), mi = number_at(s + 3, 2), sec = number_at(s + 6, 2);
+	long h = ms_pkglog_digits(s, 2), mi = ms_pkglog_digits(s + 3, 2), sec = ms_pkglog_digits(s + 6, 2);
 
 	if (s[2] != ':' || s[5] != ':' || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 60)
 		return -1;
@@ -64,9 +52,9 @@ static size_t dnf_time(const char *line, size_t len, time_t *t)
 
 	if (len < 20 || line[4] != '-' || line[7] != '-' || line[10] != 'T')
 		return 0;
-	y = number_at(line, 4);
-	mo = number_at(line + 5, 2);
-	d = number_at(line + 8, 2);
+	y = ms_pkglog_digits(line, 4);
+	mo = ms_pkglog_digits(line + 5, 2);
+	d = ms_pkglog_digits(line + 8, 2);
 	clk = clock_at(line + 11);
 	if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo) || clk < 0)
 		return 0;
@@ -75,8 +63,8 @@ static size_t dnf_time(const char *line, size_t len, time_t *t)
 
 		if (len < 24 || (line[19] != '+' && line[19] != '-'))
 			return 0;
-		oh = number_at(line + 20, 2);
-		om = number_at(line + 22, 2);
+		oh = ms_pkglog_digits(line + 20, 2);
+		om = ms_pkglog_digits(line + 22, 2);
 		if (oh < 0 || oh > 23 || om < 0 || om > 59)
 			return 0;
 		off = (oh * 3600 + om * 60) * (line[19] == '-' ? -1 : 1);
@@ -240,7 +228,7 @@ enum ms_rpmlog_action ms_rpmlog_parse_yum(const char *line, size_t len, struct m
 	for (int i = 0; i < 12 && !mo; i++)
 		if (!memcmp(line, months + 3 * i, 3))
 			mo = i + 1;
-	d = number_at(line + 4, 2);
+	d = ms_pkglog_digits(line + 4, 2);
 	clk = clock_at(line + 7);
 	/* No year: 29 February is let through. */
 	if (!mo || d < 1 || d > month_days(2000, mo) || clk < 0)
