@@ -11,7 +11,8 @@
 #     deleted copy's package is the new version installed; which one runs
 #     comes from dnf's log (rpmlog.h), a tmpfs mounted over /var/log here
 #     holding a root-owned dnf.rpm.log the test writes as dnf does:
-#     without an entry for the upgrade it is unknown (null in JSON), with "Upgrade:"/"Upgraded:" lines at the real upgrade's
+#     without an entry for the upgrade it is unknown (null in JSON, VERWHY
+#     saying why), with "Upgrade:"/"Upgraded:" lines at the real upgrade's
 #     time it is 1.0-1, in list --by-file, stale and libs alike;
 #   - libs --format=cyclonedx names it pkg:rpm/<os-release ID>/NAME@1.0-1?arch=ARCH,
 #     after the upgrade without a version while the running one is
@@ -161,7 +162,9 @@ said=$(rpm --dbpath=/var/lib/rpm -qf --qf '%{EVR}' "$LIB" 2>/dev/null)
 	fail "VERSION of the deleted copy is '$(field "$LIB (deleted)" version)', not unknown"
 got=$("$BIN" stale --by-file -J -o NAME,VERSION,INSTALLED "$hpid" | pick "$LIB (deleted)" version installed)
 [ "$got" = "None 2:2.0-3" ] || fail "stale says VERSION INSTALLED '$got' with no entry in dnf's log"
-ok "after rpm -U with no entry in dnf's log: its package installed at $said, its running version unknown"
+why=$("$BIN" stale --by-file -J -o NAME,VERSION,VERWHY "$hpid" | pick "$LIB (deleted)" verwhy)
+case $why in *"no upgrade or removal of $PKG"*) ;; *) fail "VERWHY of the unknown version: '$why'" ;; esac
+ok "after rpm -U with no entry in dnf's log: its package installed at $said, its running version unknown ($why)"
 sbom "pkg:rpm/$vendor/$PKG?arch=$arch" unknown 2:2.0-3
 
 # dnf's lines for that upgrade, at its real time: the element that replaced the copy names 1.0-1.
@@ -175,6 +178,8 @@ got=$("$BIN" stale --by-file -J -o NAME,VERSION,INSTALLED "$hpid" | pick "$LIB (
 [ "$got" = "1.0-1 2:2.0-3" ] || fail "stale says VERSION INSTALLED '$got'"
 got=$("$BIN" libs -J --pid="$hpid" -o NAME,VERSION,INSTALLED | pick "$LIB (deleted)" version installed)
 [ "$got" = "1.0-1 2:2.0-3" ] || fail "libs says VERSION INSTALLED '$got'"
-ok "with dnf's entry: list --by-file, stale and libs say VERSION 1.0-1, INSTALLED 2:2.0-3"
+why=$("$BIN" stale --by-file -J -o NAME,VERSION,VERWHY "$hpid" | pick "$LIB (deleted)" verwhy)
+case $why in *"dnf's upgrade from 1.0-1 to 2:2.0-3"*) ;; *) fail "VERWHY of the dated version: '$why'" ;; esac
+ok "with dnf's entry: list --by-file, stale and libs say VERSION 1.0-1, INSTALLED 2:2.0-3 ($why)"
 sbom "pkg:rpm/$vendor/$PKG@1.0-1?arch=$arch" replaced 2:2.0-3
 echo "1..$n"
