@@ -42,6 +42,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/untrusted/walk_read.c src/core/untrusted/walk_read.h \
 	src/core/elf/buildid.c src/core/elf/buildid.h \
 	src/core/elf/elfnote.c src/core/elf/elfnote.h \
+	src/core/elf/pkgnote.c src/core/elf/pkgnote.h \
 	src/core/elf/lookup_buildid.c src/core/elf/lookup_buildid.h \
 	src/core/elf/elfdyn.c src/core/elf/elfdyn.h \
 	src/core/elf/soname.c src/core/elf/soname.h \

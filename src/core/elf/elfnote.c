@@ -132,12 +132,19 @@ static bool scan_table(struct image *im, uint64_t table, uint64_t count, uint64_
 			continue;
 		if (!in_reach(im, off, size, 1)) {
 			im->out_of_reach = true;
+			if (want->halt_out_of_reach)
+				return false;
 			continue;
 		}
 		if (scan_notes(im, off, size, align, want))
 			return true;
 	}
 	return false;
+}
+
+static int reach_limit(const struct ms_elfnote_want *want, struct ms_error *err)
+{
+	return ms_error_set(err, MS_ERR_LIMIT, 0, "notes beyond the first %zu KiB", want->limit / 1024);
 }
 
 int ms_elfnote_find(const unsigned char *buf, size_t size, const struct ms_elfnote_want *want,
@@ -167,18 +174,22 @@ int ms_elfnote_find(const unsigned char *buf, size_t size, const struct ms_elfno
 		return ms_error_set(err, MS_ERR_LIMIT, 0, "extended ELF numbering refused");
 	if (scan_table(&im, get(&im, l->phoff, l->word), phnum, get(&im, l->phentsize, 2), false, want))
 		return 0;
+	if (im.out_of_reach && want->halt_out_of_reach)
+		return reach_limit(want, err);
 	/*
 	 * The kernel looks at program headers only, and section headers usually
 	 * sit at the end of the file: out of reach, they leave the answer
 	 * unknown only when there are no program headers (relocatable objects).
 	 */
 	reach = im.out_of_reach;
+	if (phnum > 0 && want->loaded_only)
+		return reach ? reach_limit(want, err) : ms_error_set(err, MS_END, 0, "no %s", want->what);
 	if (scan_table(&im, shoff, shnum, get(&im, l->shentsize, 2), true, want))
 		return 0;
 	if (phnum > 0)
 		im.out_of_reach = reach;
 	if (im.out_of_reach)
-		return ms_error_set(err, MS_ERR_LIMIT, 0, "notes beyond the first %zu KiB", want->limit / 1024);
+		return reach_limit(want, err);
 	return ms_error_set(err, MS_END, 0, "no %s", want->what);
 }
 

@@ -50,6 +50,14 @@ struct ms_elfnote_want {
 	size_t limit;     /* the most a caller reads, for the reason */
 	bool (*take)(void *arg, const unsigned char *desc, size_t descsz);
 	void *arg;
+	/* Section headers only for a file without program headers (an allocated note). */
+	bool loaded_only;
+	/*
+	 * Answer MS_ERR_LIMIT at the first table or segment past the buffer,
+	 * before any note after it is taken: a caller that read a first part
+	 * of a file reads more then, and gets the whole-buffer answer.
+	 */
+	bool halt_out_of_reach;
 };
 
 int ms_elfnote_find(const unsigned char *buf, size_t size, const struct ms_elfnote_want *want,
