@@ -61,6 +61,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/pkg/pkgindex.c src/core/pkg/pkgindex.h \
 	src/core/pkg/owner.c src/core/pkg/owner.h src/core/pkg/owner_source.h \
 	src/core/pkg/owner_sources.c \
+	src/core/pkg/notepkg.c src/core/pkg/notepkg.h \
 	src/core/pkg/rpmdb.c src/core/pkg/rpmdb.h \
 	src/core/pkg/rpmlib.c src/core/pkg/rpmlib.h \
 	src/core/pkg/pydist.c src/core/pkg/pydist.h \
