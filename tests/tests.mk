@@ -80,6 +80,7 @@ CMOCKA_TESTS = \
 	tests/core/untrusted/test_nameproof \
 	tests/core/untrusted/test_confdir \
 	tests/core/elf/test_buildid \
+	tests/core/elf/test_pkgnote \
 	tests/core/elf/test_elfcheck \
 	tests/core/elf/test_verdef \
 	tests/core/elf/test_symbol_text \
