@@ -32,7 +32,13 @@ cleanup() {
 	exec 3>&-
 	for p in $pids ${HPID:-}; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
-	[ -n "$installed" ] && dpkg --purge "$PKG" >/dev/null 2>&1
+	# Another test may hold dpkg's lock for a moment.
+	_i=0
+	while [ -n "$installed" ] && ! dpkg --purge "$PKG" >"$tmp/purge.out" 2>&1; do
+		_i=$((_i + 1))
+		[ $_i -lt 60 ] || { printf '%s\n' "$NAME: dpkg --purge $PKG failed: $(cat "$tmp/purge.out")"; break; }
+		sleep 1
+	done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
