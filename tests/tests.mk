@@ -97,6 +97,7 @@ CMOCKA_TESTS = \
 	tests/core/untrusted/test_nameproof \
 	tests/core/untrusted/test_confdir \
 	tests/core/elf/test_buildid \
+	tests/core/elf/test_pkgnote \
 	tests/core/elf/test_elfcheck \
 	tests/core/elf/test_verdef \
 	tests/core/elf/test_symbol_text \
@@ -185,7 +186,7 @@ SHELL_TESTS = \
 	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh \
 	tests/test_symbols_hostile.sh tests/e2e/symbols_hostile.sh tests/e2e/symbols_runcopy.sh \
 	tests/e2e/verdicts.sh tests/test_libver_hostile.sh tests/test_libver_runcopy.sh \
-	tests/test_rpm_owner.sh tests/test_npm_owner.sh \
+	tests/test_rpm_owner.sh tests/test_npm_owner.sh tests/test_pkgnote.sh \
 	tests/test_names_rank.sh \
 	tests/test_sbom.sh tests/test_sbom_budget.sh tests/test_reasons.sh tests/test_pyname_once.sh \
 	tests/test_names_attack.sh tests/test_names_attack_gone.sh tests/test_names_detached.sh
@@ -233,7 +234,8 @@ FUZZ_TARGETS = tests/fuzz/fuzz-maps-parse tests/fuzz/fuzz-escape tests/fuzz/fuzz
 	tests/fuzz/fuzz-snapshot tests/fuzz/fuzz-ignore tests/fuzz/fuzz-buildid \
 	tests/fuzz/fuzz-fstype tests/fuzz/fuzz-soname tests/fuzz/fuzz-pyrecord tests/fuzz/fuzz-pymeta \
 	tests/fuzz/fuzz-dpkglog tests/fuzz/fuzz-rpmlog \
-	tests/fuzz/fuzz-verdef tests/fuzz/fuzz-json-scan
+	tests/fuzz/fuzz-verdef tests/fuzz/fuzz-json-scan \
+	tests/fuzz/fuzz-pkgnote
 if HAVE_LIBDW
 FUZZ_TARGETS += tests/fuzz/fuzz-symbols tests/fuzz/fuzz-symmsg
 endif
@@ -285,6 +287,8 @@ tests/fuzz/fuzz-verdef: $(srcdir)/tests/fuzz/fuzz_verdef.c $(FUZZ_CHECK) $(FUZZ_
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_verdef.c $(FUZZ_LINK)
 tests/fuzz/fuzz-json-scan: $(srcdir)/tests/fuzz/fuzz_json_scan.c $(FUZZ_CHECK) $(FUZZ_CORE)
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_json_scan.c $(FUZZ_LINK)
+tests/fuzz/fuzz-pkgnote: $(srcdir)/tests/fuzz/fuzz_pkgnote.c $(FUZZ_CHECK) $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_pkgnote.c $(FUZZ_LINK)
 # libdw and libelf are the system's, not instrumented: the fuzzer steers
 # through mapscope's checks and index, and ASan still sees every access
 # mapscope makes.

@@ -18,7 +18,7 @@ function __mapscope_columns
         case at
             printf '%s\n' $maps ADDR FILEOFF SYMBOL SOURCE
         case who
-            printf '%s\n' PID COMM VERDICT COPY MATCH PACKAGE VERSION INSTALLED PKGSRC VENDORED VERWHY $maps
+            printf '%s\n' PID COMM VERDICT COPY MATCH PACKAGE VERSION INSTALLED PKGSRC VENDORED VERWHY PKGNOTE $maps
         case diff
             printf '%s\n' CHANGE FIELDS WAS OLDRSS RSSDIFF SWAPDIFF $maps
         case stale

@@ -33,12 +33,13 @@ const struct cli_column filecols[FILECOL_COUNT] = {
 	[FILECOL_SONAME] = { "SONAME", 12, 0, SCOLS_JSON_STRING, false, "SONAME from the ELF dynamic section, escaped; ? when unknown" },
 	[FILECOL_LIBVER] = { "LIBVER", 12, 0, SCOLS_JSON_STRING, false, "the library's own version: its highest ELF version definition (GLIBC_2.36); ? when unknown" },
 	[FILECOL_FILEVER] = { "FILEVER", 7, 0, SCOLS_JSON_STRING, false, "the version the file name carries (libz.so.1.2.13: 1.2.13; libc.so.6: 6), not the library's own" },
-	[FILECOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false, "package that owns the file (dpkg, rpm, a Python distribution or an npm package), escaped; \"not packaged\" for none" },
+	[FILECOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false, "package that owns the file (dpkg, rpm, the file's ELF package note, a Python distribution or an npm package), escaped; \"not packaged\" for none" },
 	[FILECOL_PKGVERSION] = { "VERSION", 10, 0, SCOLS_JSON_STRING, false, "package version of the copy mapped: the installed one, or for a replaced or deleted file the one that ran (\"unknown\" when that cannot be known)" },
 	[FILECOL_INSTALLED] = { "INSTALLED", 10, 0, SCOLS_JSON_STRING, false, "package version installed now" },
 	[FILECOL_PKGSOURCE] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which source answered PACKAGE: " MS_PKGSRC_NAMES },
 	[FILECOL_VENDORED] = { "VENDORED", 8, 0, SCOLS_JSON_STRING, false, "the Python distribution that vendors the file in its NAME.libs folder" },
 	[FILECOL_VERWHY] = { "VERWHY", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, MS_VERWHY_HELP },
+	[FILECOL_PKGNOTE] = { "PKGNOTE", 8, 0, SCOLS_JSON_STRING, false, MS_PKGNOTE_HELP },
 };
 
 static const int file_defaults[] = {
@@ -55,7 +56,7 @@ void filecols_help(void)
  * The package cells: "" (null in JSON) where nothing was asked (anonymous
  * memory, another root).
  */
-_Static_assert(FILECOL_VERWHY - FILECOL_PACKAGE == PKGCELL_VERWHY &&
+_Static_assert(FILECOL_VERWHY - FILECOL_PACKAGE == PKGCELL_VERWHY && FILECOL_PKGNOTE - FILECOL_PACKAGE == PKGCELL_NOTE &&
 	       FILECOL_VENDORED - FILECOL_PACKAGE == PKGCELL_VENDORED &&
 	       FILECOL_INSTALLED - FILECOL_PACKAGE == PKGCELL_INSTALLED, "package columns in pkgcells.h's order");
 
@@ -106,6 +107,7 @@ static char *render(const struct cli_opts *o, int col, const struct ms_filerow *
 	case FILECOL_PKGSOURCE:
 	case FILECOL_VENDORED:
 	case FILECOL_VERWHY:
+	case FILECOL_PKGNOTE:
 		return package_cell(o, col, r);
 	default: break;
 	}
@@ -126,7 +128,7 @@ static unsigned wanted_info(const int *selected, size_t n, bool *rss)
 			what |= MS_FILEINFO_SONAME;
 		else if (selected[i] == FILECOL_LIBVER)
 			what |= MS_FILEINFO_LIBVER;
-		else if (selected[i] >= FILECOL_PACKAGE && selected[i] <= FILECOL_VERWHY)
+		else if (selected[i] >= FILECOL_PACKAGE && selected[i] <= FILECOL_PKGNOTE)
 			what |= MS_FILEINFO_PACKAGE;
 		else if (selected[i] == FILECOL_RSS)
 			*rss = true;

@@ -28,7 +28,7 @@
 enum {
 	WHOCOL_PID, WHOCOL_COMM, WHOCOL_VERDICT, WHOCOL_COPY, WHOCOL_MATCH,
 	/* In pkgcells.h's order. */
-	WHOCOL_PACKAGE, WHOCOL_VERSION, WHOCOL_INSTALLED, WHOCOL_PKGSRC, WHOCOL_VENDORED, WHOCOL_VERWHY,
+	WHOCOL_PACKAGE, WHOCOL_VERSION, WHOCOL_INSTALLED, WHOCOL_PKGSRC, WHOCOL_VENDORED, WHOCOL_VERWHY, WHOCOL_PKGNOTE,
 	WHOCOL_MAP0,
 	WHOCOL_COUNT = WHOCOL_MAP0 + MAPCOL_LIST_COUNT
 };
@@ -55,9 +55,11 @@ static const struct cli_column who_own_cols[WHOCOL_MAP0] = {
 	[WHOCOL_PKGSRC] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which source answered PACKAGE: " MS_PKGSRC_NAMES },
 	[WHOCOL_VENDORED] = { "VENDORED", 8, 0, SCOLS_JSON_STRING, false, "the Python distribution that vendors the file in its NAME.libs folder" },
 	[WHOCOL_VERWHY] = { "VERWHY", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, MS_VERWHY_HELP },
+	[WHOCOL_PKGNOTE] = { "PKGNOTE", 8, 0, SCOLS_JSON_STRING, false, MS_PKGNOTE_HELP },
 };
 
-_Static_assert(WHOCOL_VERWHY - WHOCOL_PACKAGE == PKGCELL_VERWHY && WHOCOL_VENDORED - WHOCOL_PACKAGE == PKGCELL_VENDORED,
+_Static_assert(WHOCOL_PKGNOTE - WHOCOL_PACKAGE == PKGCELL_NOTE && WHOCOL_PKGNOTE + 1 == WHOCOL_MAP0 &&
+	       WHOCOL_VERWHY - WHOCOL_PACKAGE == PKGCELL_VERWHY && WHOCOL_VENDORED - WHOCOL_PACKAGE == PKGCELL_VENDORED,
 	       "package columns in pkgcells.h's order");
 
 /* PID and COMM, then the mapping columns of `list`. */
@@ -132,7 +134,7 @@ static struct libscols_line *who_add_line(struct libscols_table *tb, const struc
 		char *text;
 
 		if ((selected[i] == WHOCOL_VERDICT && !x->verdict) ||
-		    (selected[i] >= WHOCOL_PACKAGE && selected[i] <= WHOCOL_VERWHY))
+		    (selected[i] >= WHOCOL_PACKAGE && selected[i] <= WHOCOL_PKGNOTE))
 			continue; /* not judged, or filled later: empty, null with -J */
 		text = who_cell(o, selected[i], proc, m, x);
 		if (!text || scols_line_refer_data(ln, i, text) != 0) {

@@ -1,6 +1,7 @@
 /* pkgcells.c - the package cells of a table row: see pkgcells.h. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,7 @@ const char *pkgcell_raw(const struct cli_opts *o, enum pkgcell which, const stru
 	case PKGCELL_VERWHY:
 		return pkg->running_state == MS_PKG_RUNNING_INSTALLED ? text("", len)
 								       : field(pkg->running_why, sizeof(pkg->running_why), len);
+	case PKGCELL_NOTE: return text("", len);
 	default: break;
 	}
 	if (pkg->running_state == MS_PKG_RUNNING_UNKNOWN)
@@ -55,5 +57,14 @@ char *pkgcell_text(const struct cli_opts *o, enum pkgcell which, const struct ms
 		raw = ms_pkg_running_why(pkg, why, sizeof(why));
 		len = strlen(raw);
 	}
+	if (which == PKGCELL_NOTE && pkg && pkg->found && pkg->note_differs) {
+		char note[2 * MS_PKG_NAME_MAX + 2 * MS_PKG_VERSION_MAX];
+		int n = snprintf(note, sizeof(note), "%.*s%s%.*s", (int)strnlen(pkg->note_name, sizeof(pkg->note_name)),
+				 pkg->note_name, pkg->note_version[0] ? " " : "",
+				 (int)strnlen(pkg->note_version, sizeof(pkg->note_version)), pkg->note_version);
+
+		return ms_escape_dup(note, n < 0 ? 0 : (size_t)n, o->escape_flags);
+	}
+
 	return ms_escape_dup(raw, len, o->escape_flags);
 }

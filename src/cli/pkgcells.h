@@ -3,9 +3,10 @@
  * command that shows them (list --by-file, libs): the package, the version
  * of the copy mapped (the running one, "unknown" where it cannot be known,
  * empty in JSON then), the version installed now, which database answered,
- * the Python distribution that vendors the file, and how the running
+ * the Python distribution that vendors the file, how the running
  * version was found or why it is unknown (VERWHY, pkg.h's
- * ms_pkg_running_why).  A file no database
+ * ms_pkg_running_why), and what the file's ELF package note says where
+ * it names another version than the database.  A file no database
  * owns is "not packaged" in the PACKAGE cell and empty elsewhere but the
  * source ("none").  pkgcell_text escapes for a terminal (escape.h);
  * pkgcell_raw gives the bytes themselves, for a format that escapes by its
@@ -21,6 +22,7 @@
 #define MS_PKGSRC_NAMES "dpkg, rpm, elf-note, python, npm or none"
 /* The VERWHY column's help line, the same in every command. */
 #define MS_VERWHY_HELP "how VERSION was found for a replaced or deleted copy, or why it is unknown (with the candidates when two or fewer)"
+#define MS_PKGNOTE_HELP "what the file's ELF package note says (NAME VERSION) where it names another version than dpkg or rpm, escaped"
 
 enum pkgcell {
 	PKGCELL_PACKAGE,
@@ -29,6 +31,7 @@ enum pkgcell {
 	PKGCELL_SOURCE,
 	PKGCELL_VENDORED,
 	PKGCELL_VERWHY,
+	PKGCELL_NOTE, /* pkgcell_text only: the note's "NAME VERSION" where it differs */
 	PKGCELL_COUNT,
 };
 

@@ -41,6 +41,8 @@ libmapscope_core_a_SOURCES = \
 	src/core/untrusted/confdir.c src/core/untrusted/confdir.h \
 	src/core/untrusted/walk_read.c src/core/untrusted/walk_read.h \
 	src/core/elf/buildid.c src/core/elf/buildid.h \
+	src/core/elf/elfnote.c src/core/elf/elfnote.h \
+	src/core/elf/pkgnote.c src/core/elf/pkgnote.h \
 	src/core/elf/lookup_buildid.c src/core/elf/lookup_buildid.h \
 	src/core/elf/elfdyn.c src/core/elf/elfdyn.h \
 	src/core/elf/soname.c src/core/elf/soname.h \
@@ -59,6 +61,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/pkg/pkgindex.c src/core/pkg/pkgindex.h \
 	src/core/pkg/owner.c src/core/pkg/owner.h src/core/pkg/owner_source.h \
 	src/core/pkg/owner_sources.c \
+	src/core/pkg/notepkg.c src/core/pkg/notepkg.h \
 	src/core/pkg/rpmdb.c src/core/pkg/rpmdb.h \
 	src/core/pkg/rpmlib.c src/core/pkg/rpmlib.h \
 	src/core/pkg/pydist.c src/core/pkg/pydist.h \

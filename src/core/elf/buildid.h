@@ -8,7 +8,7 @@
  * build_id_parse -> get_build_id_32/64 -> parse_build_id): a note named
  * "GNU" of type NT_GNU_BUILD_ID whose descriptor is 1 to MS_BUILD_ID_MAX
  * bytes, found first in the PT_NOTE program headers, then in SHT_NOTE
- * sections.
+ * sections (the note walk is elfnote.h's, shared with the package note).
  *
  * The file is untrusted (any user can put a crafted ELF at a mapped path),
  * so it is never handed to a library that allocates by what the file says:

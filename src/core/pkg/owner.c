@@ -11,6 +11,7 @@
 static const struct ms_owner_source *const sources[] = {
 	&ms_owner_source_dpkg,
 	&ms_owner_source_rpm,
+	&ms_owner_source_note,
 	&ms_owner_source_python,
 	&ms_owner_source_npm,
 };

@@ -59,5 +59,6 @@ extern const struct ms_owner_source ms_owner_source_dpkg;   /* pkgdb.h, dpkglog.
 extern const struct ms_owner_source ms_owner_source_rpm;    /* rpmdb.h */
 extern const struct ms_owner_source ms_owner_source_python; /* pydist.h */
 extern const struct ms_owner_source ms_owner_source_npm;    /* npmpkg.h */
+extern const struct ms_owner_source ms_owner_source_note;   /* notepkg.h */
 
 #endif

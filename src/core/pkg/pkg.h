@@ -69,6 +69,7 @@ struct ms_pkg {
 	bool note_differs;                /* the file's package note names another package or version */
 	char note_name[MS_PKG_NAME_MAX];
 	char note_version[MS_PKG_VERSION_MAX];
+	char note_type[16];               /* source NOTE: the note's packaging type ("deb", "rpm"...), the purl type */
 };
 
 /*

@@ -56,22 +56,51 @@ bool ms_purl_encode(const char *s, size_t len, char *out, size_t size, size_t *a
 	return true;
 }
 
+/* The purl type a package is written as. */
+enum kind { KIND_NONE, KIND_DEB, KIND_RPM, KIND_PYPI, KIND_NPM, KIND_GENERIC };
+
 /*
- * name lower-cased for deb, pypi and npm (rpm names are case-sensitive),
+ * A note-owned file takes its note's packaging type when it is one we
+ * write (deb, rpm: with the distribution as namespace, so only when one is
+ * known), else pkg:generic.
+ */
+static enum kind kind_of(const struct ms_pkg *p, const char *vendor)
+{
+	bool vendor_known = vendor && vendor[0];
+
+	switch (p->source) {
+	case MS_PKG_SOURCE_DPKG: return vendor_known ? KIND_DEB : KIND_NONE;
+	case MS_PKG_SOURCE_RPM: return vendor_known ? KIND_RPM : KIND_NONE;
+	case MS_PKG_SOURCE_PYTHON: return KIND_PYPI;
+	case MS_PKG_SOURCE_NPM: return KIND_NPM;
+	case MS_PKG_SOURCE_NOTE:
+		if (vendor_known && !strcmp(p->note_type, "deb"))
+			return KIND_DEB;
+		if (vendor_known && !strcmp(p->note_type, "rpm"))
+			return KIND_RPM;
+		return KIND_GENERIC;
+	case MS_PKG_SOURCE_NONE: break;
+	}
+	return KIND_NONE;
+}
+
+/*
+ * name lower-cased for deb, pypi and npm (rpm and generic names are kept),
  * for pypi '_' as '-', then encoded.  An npm "@SCOPE/NAME" is the
  * namespace "@SCOPE" and the name NAME, each encoded ('@' as %40).
  */
-static bool put_name(const struct ms_pkg *p, char *out, size_t size, size_t *at)
+static bool put_name(const struct ms_pkg *p, enum kind kind, char *out, size_t size, size_t *at)
 {
 	char name[sizeof(p->name)];
 	size_t n = strnlen(p->name, sizeof(p->name) - 1);
-	const char *slash = p->source == MS_PKG_SOURCE_NPM && p->name[0] == '@' ? memchr(p->name, '/', n) : NULL;
+	const char *slash = kind == KIND_NPM && p->name[0] == '@' ? memchr(p->name, '/', n) : NULL;
+	bool lower = kind == KIND_DEB || kind == KIND_PYPI || kind == KIND_NPM;
 
 	for (size_t i = 0; i < n; i++) {
 		char c = p->name[i];
 
-		name[i] = c >= 'A' && c <= 'Z' && p->source != MS_PKG_SOURCE_RPM ? (char)(c - 'A' + 'a') : c;
-		if (p->source == MS_PKG_SOURCE_PYTHON && c == '_')
+		name[i] = c >= 'A' && c <= 'Z' && lower ? (char)(c - 'A' + 'a') : c;
+		if (kind == KIND_PYPI && c == '_')
 			name[i] = '-';
 	}
 	name[n] = '\0';
@@ -86,9 +115,10 @@ static bool put_name(const struct ms_pkg *p, char *out, size_t size, size_t *at)
 
 size_t ms_purl_of(const struct ms_pkg *p, const char *version, const char *vendor, char *out, size_t size)
 {
-	const char *type = p->source == MS_PKG_SOURCE_DPKG ? "deb" : p->source == MS_PKG_SOURCE_RPM ? "rpm" :
-			   p->source == MS_PKG_SOURCE_PYTHON ? "pypi" : p->source == MS_PKG_SOURCE_NPM ? "npm" : NULL;
-	bool vendored_type = p->source == MS_PKG_SOURCE_DPKG || p->source == MS_PKG_SOURCE_RPM;
+	static const char *const types[] = { [KIND_DEB] = "deb", [KIND_RPM] = "rpm", [KIND_PYPI] = "pypi",
+					     [KIND_NPM] = "npm", [KIND_GENERIC] = "generic" };
+	enum kind kind = kind_of(p, vendor);
+	bool distro = kind == KIND_DEB || kind == KIND_RPM;
 	const char *epoch = NULL, *colon;
 	size_t at = 0, epoch_len = 0;
 	bool ok;
@@ -96,12 +126,11 @@ size_t ms_purl_of(const struct ms_pkg *p, const char *version, const char *vendo
 	if (!size)
 		return 0;
 	out[0] = '\0';
-	if (!type || !p->name[0])
+	if (kind == KIND_NONE || !p->name[0])
 		return 0;
-	if (vendored_type && (!vendor || !vendor[0]))
-		return 0;
-	ok = put(out, size, &at, "pkg:", 4) && put(out, size, &at, type, strlen(type)) && put(out, size, &at, "/", 1);
-	if (ok && vendored_type) {
+	ok = put(out, size, &at, "pkg:", 4) && put(out, size, &at, types[kind], strlen(types[kind])) &&
+	     put(out, size, &at, "/", 1);
+	if (ok && distro) {
 		char v[64];
 		size_t n = strnlen(vendor, sizeof(v) - 1);
 
@@ -110,10 +139,10 @@ size_t ms_purl_of(const struct ms_pkg *p, const char *version, const char *vendo
 		v[n] = '\0';
 		ok = ms_purl_encode(v, n, out, size, &at) && put(out, size, &at, "/", 1);
 	}
-	ok = ok && put_name(p, out, size, &at);
+	ok = ok && put_name(p, kind, out, size, &at);
 	if (ok && version && version[0]) {
 		/* rpm's epoch is a qualifier; dpkg's stays in the version, as Debian writes it. */
-		if (p->source == MS_PKG_SOURCE_RPM && (colon = strchr(version, ':')) &&
+		if (kind == KIND_RPM && (colon = strchr(version, ':')) &&
 		    strspn(version, "0123456789") == (size_t)(colon - version)) {
 			epoch = version;
 			epoch_len = (size_t)(colon - version);
@@ -122,7 +151,7 @@ size_t ms_purl_of(const struct ms_pkg *p, const char *version, const char *vendo
 		ok = put(out, size, &at, "@", 1) && ms_purl_encode(version, strlen(version), out, size, &at);
 	}
 	/* Qualifiers sorted by key: arch, then epoch. */
-	if (ok && p->arch[0] && vendored_type)
+	if (ok && p->arch[0] && (distro || kind == KIND_GENERIC))
 		ok = put(out, size, &at, "?arch=", 6) && ms_purl_encode(p->arch, sizeof(p->arch), out, size, &at);
 	if (ok && epoch_len)
 		ok = put(out, size, &at, p->arch[0] ? "&epoch=" : "?epoch=", 7) &&

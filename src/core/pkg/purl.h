@@ -5,6 +5,9 @@
  *   rpm     pkg:rpm/VENDOR/NAME@VERSION-RELEASE?arch=ARCH&epoch=EPOCH
  *   python  pkg:pypi/NAME@VERSION
  *   npm     pkg:npm/NAME@VERSION, or pkg:npm/%40SCOPE/NAME@VERSION for "@SCOPE/NAME"
+ *   note    its type's form for "deb" and "rpm" (the distribution given as
+ *           VENDOR: the note's own osCpe is not read for it), else
+ *           pkg:generic/NAME@VERSION?arch=ARCH (name kept as it is)
  * VENDOR is the distribution (os-release's ID, osrelease.h), lower-case;
  * a deb or rpm purl needs one, so without it there is none.  deb names are
  * lower-cased, rpm names kept as they are (case-sensitive), pypi names

@@ -655,6 +655,30 @@ int ms_walk_open_link_read(int dirfd, const char *name, const struct ms_walk_roo
 	return fd;
 }
 
+int ms_walk_root_ours(struct ms_walk_root *root)
+{
+	*root = (struct ms_walk_root){ .fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC) };
+	if (root->fd < 0)
+		return -errno;
+	if (ms_walk_mounts_load(-1, &root->mounts, NULL) < 0) {
+		ms_walk_root_release(root);
+		return -EIO;
+	}
+	/* Unknown, it is read at each use instead. */
+	root->mnt_known = ms_walk_mnt_id(root->fd, &root->mnt) == 0;
+	root->dirs = ms_walk_dircache_new();
+	return 0;
+}
+
+void ms_walk_root_release(struct ms_walk_root *root)
+{
+	ms_walk_dircache_free(root->dirs);
+	ms_walk_mounts_free(root->mounts);
+	if (root->fd >= 0)
+		close(root->fd);
+	*root = (struct ms_walk_root){ .fd = -1 };
+}
+
 int ms_walk_stat_ours(const char *path, struct stat *st, const char **why)
 {
 	struct ms_walk_root root = { .fd = -1 };

@@ -147,6 +147,14 @@ struct ms_walk_root {
 	struct ms_walk_dircache *dirs; /* NULL: every walk starts at the root */
 };
 
+/*
+ * Our own root, ready for walks: "/" open O_PATH, its mount table, its
+ * mount ID (when it can be read) and a directory cache (when memory allows).  0, or -errno with root->fd -1 (then
+ * every walk is refused).  Release what it holds with ms_walk_root_release.
+ */
+int ms_walk_root_ours(struct ms_walk_root *root);
+void ms_walk_root_release(struct ms_walk_root *root);
+
 struct ms_walk_dircache;
 /* NULL when out of memory (walks then start at the root). */
 struct ms_walk_dircache *ms_walk_dircache_new(void);

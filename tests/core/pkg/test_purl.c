@@ -99,6 +99,24 @@ static void test_npm(void **state)
  * through and a parser gives the name back; a byte that is not UTF-8 as
  * U+FFFD, which a component must decode to.
  */
+/* A file its ELF package note owns: the note's type where we write it, else generic. */
+static void test_note(void **state)
+{
+	struct ms_pkg deb = pkg(MS_PKG_SOURCE_NOTE, "OpenSSL", "amd64"), rpm = pkg(MS_PKG_SOURCE_NOTE, "curl", "x86_64");
+	struct ms_pkg other = pkg(MS_PKG_SOURCE_NOTE, "Zlib", ""), none = pkg(MS_PKG_SOURCE_NOTE, "x", "");
+
+	(void)state;
+	strcpy(deb.note_type, "deb");
+	strcpy(rpm.note_type, "rpm");
+	strcpy(other.note_type, "alpm");
+	assert_string_equal(purl(&deb, "3.0.11-1", "debian"), "pkg:deb/debian/openssl@3.0.11-1?arch=amd64");
+	assert_string_equal(purl(&rpm, "1:8.6.0-7.fc40", "fedora"), "pkg:rpm/fedora/curl@8.6.0-7.fc40?arch=x86_64&epoch=1");
+	assert_string_equal(purl(&other, "1.3+x", "debian"), "pkg:generic/Zlib@1.3%2Bx");
+	/* No distribution to name: generic, never a deb purl without its namespace. */
+	assert_string_equal(purl(&deb, "3.0.11-1", NULL), "pkg:generic/OpenSSL@3.0.11-1?arch=amd64");
+	assert_string_equal(purl(&none, "1", NULL), "pkg:generic/x@1");
+}
+
 static void test_hostile(void **state)
 {
 	struct ms_pkg p = pkg(MS_PKG_SOURCE_PYTHON, "a/b@c?d#e f\n\xff", ""), none = pkg(MS_PKG_SOURCE_NONE, "x", "");
@@ -138,6 +156,7 @@ int main(void)
 		cmocka_unit_test(test_rpm),
 		cmocka_unit_test(test_pypi),
 		cmocka_unit_test(test_npm),
+		cmocka_unit_test(test_note),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_osrelease),
 	};
