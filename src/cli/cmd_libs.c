@@ -147,7 +147,9 @@ static unsigned wanted(const struct libs_opts *lo, const int *selected, int n, b
 		case LIBCOL_RSS: what |= MS_LIBTABLE_RSS; break;
 		case LIBCOL_PSS: what |= MS_LIBTABLE_PSS; break;
 		case LIBCOL_PACKAGE: case LIBCOL_VERSION: case LIBCOL_INSTALLED:
-		case LIBCOL_PKGSOURCE: case LIBCOL_VENDORED: case LIBCOL_VERWHY: *packages = true; break;
+		case LIBCOL_PKGSOURCE: case LIBCOL_VENDORED: case LIBCOL_VERWHY: case LIBCOL_PKGNOTE:
+			*packages = true;
+			break;
 		default: break;
 		}
 	}

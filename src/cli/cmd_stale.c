@@ -200,7 +200,7 @@ int cmd_stale(int argc, char **argv)
 			so.scan_flags |= MS_STALE_BUILD_IDS;
 		packages |= selected[i] == STALECOL_PACKAGE || selected[i] == STALECOL_VERSION ||
 			    selected[i] == STALECOL_INSTALLED || selected[i] == STALECOL_PKGSRC ||
-			    selected[i] == STALECOL_VERWHY;
+			    selected[i] == STALECOL_VERWHY || selected[i] == STALECOL_PKGNOTE;
 	}
 	ro = (struct ms_stale_report_opts){ .scan_flags = so.scan_flags, .show = so.show };
 	if (load_ignore(so.ignore_file, &ignore) < 0)

@@ -12,6 +12,9 @@
 #include "core/base/escape.h"
 #include "core/elf/buildid.h"
 
+_Static_assert(LIBCOL_PKGNOTE - LIBCOL_PACKAGE == PKGCELL_NOTE && LIBCOL_VERWHY - LIBCOL_PACKAGE == PKGCELL_VERWHY,
+	       "package columns in pkgcells.h's order");
+
 const struct cli_column libcols[LIBCOL_COUNT] = {
 	[LIBCOL_NAME] = { "NAME", 0.4, SCOLS_FL_TREE | SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, false,
 			  "path of the file as the kernel names it (escaped); with --pids, a process's command name" },
@@ -26,6 +29,7 @@ const struct cli_column libcols[LIBCOL_COUNT] = {
 	[LIBCOL_PKGSOURCE] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which source answered PACKAGE: " MS_PKGSRC_NAMES },
 	[LIBCOL_VENDORED] = { "VENDORED", 8, 0, SCOLS_JSON_STRING, false, "the Python distribution that vendors the file in its NAME.libs folder" },
 	[LIBCOL_VERWHY] = { "VERWHY", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, MS_VERWHY_HELP },
+	[LIBCOL_PKGNOTE] = { "PKGNOTE", 8, 0, SCOLS_JSON_STRING, false, MS_PKGNOTE_HELP },
 	[LIBCOL_BUILDID] = { "BUILDID", 40, 0, SCOLS_JSON_STRING, false, "GNU build ID of the mapped file (hex)" },
 	[LIBCOL_PROCS] = { "PROCS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "how many processes map the file" },
 	[LIBCOL_PID] = { "PID", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "process ID (--pids lines)" },
@@ -114,6 +118,7 @@ static char *row_cell(const struct ms_libtable *t, int col, const struct ms_libt
 	case LIBCOL_PKGSOURCE:
 	case LIBCOL_VENDORED:
 	case LIBCOL_VERWHY:
+	case LIBCOL_PKGNOTE:
 		if (!r->pkg_known || r->pkg_why)
 			return NULL;
 		return pkgcell_text(o, (enum pkgcell)(col - LIBCOL_PACKAGE), r->pkg ? r->pkg : &not_packaged);

@@ -32,6 +32,7 @@ const struct cli_column stalecols[STALECOL_COUNT] = {
 	[STALECOL_PKGSRC] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false,
 			      "which source answered PACKAGE: " MS_PKGSRC_NAMES " (file lines)" },
 	[STALECOL_VERWHY] = { "VERWHY", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, MS_VERWHY_HELP " (file lines)" },
+	[STALECOL_PKGNOTE] = { "PKGNOTE", 8, 0, SCOLS_JSON_STRING, false, MS_PKGNOTE_HELP " (file lines)" },
 	[STALECOL_WHY] = { "WHY", 0.3, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, "why that verdict (file lines)" },
 	[STALECOL_MAPS] = { "MAPS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "mappings of the file in the process" },
 	[STALECOL_EXE] = { "EXE", 3, 0, SCOLS_JSON_BOOLEAN, false, "the file is the process's executable" },
@@ -121,9 +122,11 @@ static char *package_cell(int col, const struct ms_pkg *pkg, unsigned esc, bool 
 	case STALECOL_INSTALLED:
 	case STALECOL_VERSION:
 	case STALECOL_VERWHY:
+	case STALECOL_PKGNOTE:
 		return cell_or_null(pkgcell_text(&(struct cli_opts){ .json = json, .escape_flags = esc },
 						 col == STALECOL_INSTALLED ? PKGCELL_INSTALLED
-						 : col == STALECOL_VERSION ? PKGCELL_VERSION : PKGCELL_VERWHY,
+						 : col == STALECOL_VERSION ? PKGCELL_VERSION
+						 : col == STALECOL_VERWHY ? PKGCELL_VERWHY : PKGCELL_NOTE,
 						 pkg));
 	default: return NULL;
 	}
@@ -141,6 +144,7 @@ static char *file_cell(int col, const struct ms_stale_proc *p, const struct ms_s
 	case STALECOL_VERSION:
 	case STALECOL_INSTALLED:
 	case STALECOL_VERWHY:
+	case STALECOL_PKGNOTE:
 		return package_cell(col, package_of(p, f), esc, json);
 	case STALECOL_PKGSRC: return source_of(p, f) ? strdup(source_of(p, f)) : NULL;
 	case STALECOL_NAME: return ms_escape_dup(f->name, f->name_len, esc);
