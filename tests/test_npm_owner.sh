@@ -73,7 +73,9 @@ cp "$TDIR/libstale-b.so" "$egg" || exit 1
 chmod -R a+rX "$tmp/app" "$tmp/venv"
 [ "$uid" -eq 0 ] && chown -R 65534:65534 "$tmp/app" "$tmp/venv"
 
-# The hostile trees, made by their user: each package folder holds lib/x.so.
+# The hostile trees, made by their user: each package folder holds lib/x.so
+# (a copy of the library above, which that user may read wherever the
+# build tree is).
 hostile=$tmp/hostile
 mkdir "$hostile" && chmod 0755 "$hostile" || exit 1
 [ "$uid" -eq 0 ] && chown 65534:65534 "$hostile"
@@ -91,7 +93,7 @@ as_user sh -c '
 	truncate -s 100M "$nm/huge/package.json"
 	printf "{\"name\": \"openssl\", \"version\": \"3.0.0\"}" >"$nm/liar/package.json"
 	printf "{\"name\": \"evil\\\\u001b[31m\", \"version\": \"1.0\\\\u001b]0;owned\\\\u0007\"}" >"$nm/$2/package.json"
-' sh "$hostile" "$esc" "$TDIR/libstale-a.so" || fail "uid $user could not make its trees"
+' sh "$hostile" "$esc" "$lib" || fail "uid $user could not make its trees"
 grep -q 'u001b' "$hostile/node_modules/$esc/package.json" || fail "the escapes' package.json is not as meant"
 
 # ---- the processes ---------------------------------------------------------------------
