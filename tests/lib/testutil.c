@@ -17,6 +17,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
 #include "testutil.h"
 
 long long tu_now_ms(void)
@@ -513,4 +519,16 @@ int tu_fork_in_nobody_dir(int (*child)(const char *dir))
 	tu_rmtree(dir);
 	free(dir);
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+void tu_nobody_steps(int (*steps)(const char *dir))
+{
+	int rc = tu_fork_in_nobody_dir(steps);
+
+	if (rc < 0) {
+		printf("# skipped: needs root and a temporary directory nobody may enter\n");
+		skip();
+	}
+	if (rc)
+		fail_msg("as nobody: step %d failed (over 128: signal %d; SIGALRM: it hung)", rc, rc - 128);
 }

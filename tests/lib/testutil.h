@@ -51,6 +51,13 @@ char *tu_root_tmpdir(void);
  * enter: the caller skips).
  */
 int tu_fork_in_nobody_dir(int (*child)(const char *dir));
+/*
+ * A cmocka test body: steps(dir) as nobody (tu_fork_in_nobody_dir); it
+ * returns 0, or the number of the step that failed.  Skips when that
+ * cannot be done here, fails naming the step (or the signal: SIGALRM when
+ * it hung).
+ */
+void tu_nobody_steps(int (*steps)(const char *dir));
 /* cmocka setup and teardown: *state is a new tu_tmpdir, then removed. */
 int tu_tmpdir_setup(void **state);
 int tu_tmpdir_teardown(void **state);

@@ -550,15 +550,8 @@ static int attack_as_nobody(const char *dir)
 
 static void test_attack_as_nobody(void **state)
 {
-	int rc = tu_fork_in_nobody_dir(attack_as_nobody);
-
 	(void)state;
-	if (rc < 0) {
-		printf("# skipped: needs root and a temporary directory nobody may enter\n");
-		skip();
-	}
-	if (rc)
-		fail_msg("as nobody: step %d failed (over 128: signal %d; SIGALRM: it hung)", rc, rc - 128);
+	tu_nobody_steps(attack_as_nobody);
 }
 
 int main(void)
