@@ -17,6 +17,10 @@ DATA="$(cd "$HERE/../data" && pwd)"
 ZSH_FILE=$DATA/zsh-completion/_mapscope
 FISH_FILE=$DATA/fish-completion/mapscope.fish
 n=0 failed=0 skipped=0
+# fish makes its config and data folders (history, universal variables) in
+# the home it is given: a folder of the test's own, removed at the end.
+FISH_HOME=$(mktemp -d)
+trap 'rm -rf "$FISH_HOME"' EXIT
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 skip() { n=$((n + 1)); skipped=$((skipped + 1)); echo "ok $n # SKIP $*"; }
@@ -67,11 +71,11 @@ lines() {
 # ---- fish
 if ! command -v fish >/dev/null 2>&1; then
 	skip "fish: not installed (apt-get install fish)"
-elif ! fish --no-execute "$FISH_FILE"; then
+elif ! HOME=$FISH_HOME XDG_CONFIG_HOME=$FISH_HOME/config XDG_DATA_HOME=$FISH_HOME/data fish --no-execute "$FISH_FILE"; then
 	not_ok "fish --no-execute $FISH_FILE"
 else
 	ok "fish --no-execute parses it"
-	answers=$(lines | fish -c '
+	answers=$(lines | HOME=$FISH_HOME XDG_CONFIG_HOME=$FISH_HOME/config XDG_DATA_HOME=$FISH_HOME/data fish -c '
 		source $argv[1]
 		while read -l line
 			echo "== $line"

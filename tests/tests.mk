@@ -198,11 +198,14 @@ EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/fixture_sym.sh tests/dlopen_
 
 # No test reads the user's settings or stale-ignore.conf (rss = yes there
 # failed the explorer's tests): the tests that want a file there set
-# XDG_CONFIG_HOME themselves.
+# XDG_CONFIG_HOME themselves.  Both XDG folders name places in the build
+# tree that no test makes (tests/xdg, removed by make clean), so that a
+# program a test starts cannot write in a home folder or under /.
 AM_TESTS_ENVIRONMENT = \
 	MS_FIXTURE='$(abs_top_builddir)/tests/ms-fixture'; export MS_FIXTURE; \
 	MS_BIN='$(abs_top_builddir)/mapscope'; export MS_BIN; \
-	XDG_CONFIG_HOME=/nonexistent/mapscope-tests; export XDG_CONFIG_HOME;
+	XDG_CONFIG_HOME='$(abs_top_builddir)/tests/xdg/config'; export XDG_CONFIG_HOME; \
+	XDG_DATA_HOME='$(abs_top_builddir)/tests/xdg/data'; export XDG_DATA_HOME;
 
 check-local: check-man check-cmocka
 check-cmocka:
@@ -318,8 +321,10 @@ fuzz-run: fuzz
 	  grep -E '^stat::number_of_executed_units' "$$tmp/$$name.log" || true; \
 	done; echo "fuzz-run: all targets clean"
 
-clean-local: clean-fuzz
+clean-local: clean-fuzz clean-xdg
 clean-fuzz:
 	rm -rf $(FUZZ_TARGETS) $(FUZZ_CORE) tests/fuzz/obj
-.PHONY: fuzz fuzz-run clean-fuzz
+clean-xdg:
+	rm -rf tests/xdg
+.PHONY: fuzz fuzz-run clean-fuzz clean-xdg
 

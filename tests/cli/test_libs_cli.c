@@ -283,23 +283,25 @@ static void test_libs_pss(void **state)
 static void test_libs_other_root(void **state)
 {
 	struct fx *fx = *state;
-	char *root = tu_join(fx->dir, "root"), *inner = tu_join(root, "libms-inner.so");
-	char *built = tu_built("libstale-a.so");
+	char *root, *inner, *built;
 	char pid_opt[80];
 	const char *args[] = { "libs", pid_opt, "-J", "-o", "NAME,PACKAGE,PROCS,WHERE", "libms-inner.so", "libc.so.6", NULL };
 	struct fixture child = { 0 };
 	json_t *out, *rows, *row;
+	bool pivoted;
 	size_t i;
 
 	if (geteuid() != 0)
 		skip();
+	root = tu_join(fx->dir, "root");
+	inner = tu_join(root, "libms-inner.so");
+	built = tu_built("libstale-a.so");
 	assert_int_equal(mkdir(root, 0755), 0);
 	assert_int_equal(tu_copy(built, inner), 0);
 	assert_int_equal(fixture_start_with(&child, FIXTURE_STALE_CHILD), 0);
-	if (fixture_commandf(&child, "pivot %s", root) != 0) {
-		fixture_stop(&child);
-		skip();
-	}
+	pivoted = fixture_commandf(&child, "pivot %s", root) == 0;
+	if (!pivoted)
+		goto done;
 	assert_int_equal(fixture_command(&child, "dlopen /libms-inner.so"), 0);
 	snprintf(pid_opt, sizeof(pid_opt), "--pid=%d,%d", (int)child.pid, (int)fx->a.pid);
 	rows = libs_json(fx, args, &out);
@@ -318,10 +320,14 @@ static void test_libs_other_root(void **state)
 	}
 	assert_int_equal(json_array_size(rows), 2);
 	json_decref(out);
+done:
 	fixture_stop(&child);
 	free(built);
 	free(inner);
 	free(root);
+	/* Where pivot_root is refused (a chroot), freed first: LeakSanitizer checks skips too. */
+	if (!pivoted)
+		skip();
 }
 
 static void test_libs_usage_errors(void **state)

@@ -168,16 +168,19 @@ static void test_deleted(void **state)
 /* A record whose range is no longer one VMA: refused, not another mapping's file. */
 static void test_changed_mapping(void **state)
 {
-	char *dir = tu_tmpdir(), *path = tu_join(dir, "lib.so");
+	char *dir, *path;
 	struct ours o;
 	struct ms_mapping m;
 	struct stat st;
 	const char *why;
-	unsigned char *p = map_copy(path, &st);
+	unsigned char *p;
 
 	(void)state;
 	if (geteuid() != 0)
 		skip();
+	dir = tu_tmpdir();
+	path = tu_join(dir, "lib.so");
+	p = map_copy(path, &st);
 	assert_true(mapping_at(getpid(), (unsigned long)p, &m));
 	assert_true(ours_open(&o, getpid()));
 	munmap(p, 4096);
@@ -233,7 +236,7 @@ static void test_memfd(void **state)
  */
 static void test_needs_root(void **state)
 {
-	char *dir = tu_tmpdir(), *path = tu_join(dir, "lib.so");
+	char *dir, *path;
 	struct stat st;
 	unsigned char *p;
 	int status;
@@ -242,6 +245,8 @@ static void test_needs_root(void **state)
 	(void)state;
 	if (geteuid() != 0)
 		skip();
+	dir = tu_tmpdir();
+	path = tu_join(dir, "lib.so");
 	assert_int_equal(chmod(dir, 0755), 0);
 	p = map_copy(path, &st);
 	munmap(p, 4096);
