@@ -112,8 +112,15 @@ pass "the file reads back as a snapshot (diff FILE PID exits $rc)"
 # -- D: the stale view lists the child, Enter opens it -------------------------------------
 keys D
 wait_for "the stale view" shows "mapscope | stale:"
-# Other processes on the machine may be stale too: page down until the child's
-# line shows, then move the selection (the reversed line) onto it, then Enter.
+# Other processes on the machine may be stale too, and their rows may push the
+# child's below the screen: the filter (\\) keeps only the lines that name
+# the fixture's library.  Then move the selection (the reversed line) onto
+# the child's line, paging if need be, then Enter.
+keys '\'
+wait_for "the stale filter prompt" shows "name contains:"
+keys -l "libms-e2e"
+keys Enter
+wait_for "the stale view filtered" shows "name~libms-e2e"
 ESC=$(printf '\033')
 child_line() { screen | awk -v p="$CPID" 'NR > 2 && $1 == p { print NR; exit }'; }
 selected_line() {

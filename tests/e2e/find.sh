@@ -89,8 +89,11 @@ keys q
 wait_for "the process list again" shows "PID^"
 
 # -- the stale view -------------------------------------------------------------------------------
+# Other processes on the machine may be stale too, and push the child's
+# lines below the screen: every look at the child's rows is made under the
+# filter, or after a search has selected (and so shown) them.
 keys D
-wait_for "the stale view with the child" shows_re "^ *$CPID "
+wait_for "the stale view" shows "mapscope | stale:"
 keys '\'
 wait_for "the stale filter prompt" last_is "name contains:"
 keys -l "$TMP/libms-find"
@@ -106,7 +109,7 @@ keys Enter
 wait_for "nothing matches" shows "nothing matches the filter"
 keys '\'
 keys C-u Enter
-wait_for "the child back" shows_re "^ *$CPID "
+wait_for "the filter cleared" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | head -1 | grep -q 'name~'"
 pass "\\ in the stale view: the child and its deleted library only; no match says so"
 keys Home
 keys /
@@ -123,6 +126,11 @@ pass "/ n N in the stale view select the matching line"
 
 # -- the stale view's PACKAGE column and detail pane ------------------------------------------
 screen | sed -n 2p | grep -q "VERDICT FILE  PACKAGE  WHY" || fail "no PACKAGE heading"
+keys '\'
+wait_for "the stale filter prompt" last_is "name contains:"
+keys -l "$TMP/libms-find"
+keys Enter
+wait_for "the filter in the stale header" shows "| name~$TMP/libms-find"
 # No package owns a temp file: "-" in the row, as the stale command's PACKAGE is empty.
 [ -z "$("$BIN" stale -r -n -o PACKAGE --ignore-file "$TMP/config/mapscope/stale-ignore.conf" "$CPID" | tr -d ' \n')" ] ||
 	fail "mapscope stale names a package for the temp library"

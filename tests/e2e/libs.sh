@@ -70,10 +70,17 @@ row_of() { screen | awk -v n="$1" 'NR > 2 && substr($0, length($0) - length(n) +
 # cells PATH: its flag, PROCS and VERDICT as drawn.
 cells() { screen | awk -v n="$1" 'NR > 2 && substr($0, length($0) - length(n) + 1) == n {
 	flag = substr($0, 1, 1); $0 = substr($0, 3); print flag, $1, $3; exit }'; }
-wait_for "the kept copy's row" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -qF '$LIB'"
+# Other processes on the machine may map many files, stale ones sorted
+# first: a search brings each row on screen before it is read.
+keys / "$OLD (deleted)"
+keys Enter
 wait_for "the deleted copy's row" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -qF '$OLD (deleted)'"
-[ "$(cells "$LIB")" = "  2 ok" ] || fail "the kept copy shows '$(cells "$LIB")', libs says $kept"
 [ "$(cells "$OLD (deleted)")" = "D 1 deleted" ] || fail "the deleted copy shows '$(cells "$OLD (deleted)")', libs says $gone"
+keys / "$LIB"
+keys Enter
+wait_for "the kept copy's row" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -qF '$LIB'"
+[ "$(cells "$LIB")" = "  2 ok" ] || fail "the kept copy shows '$(cells "$LIB")', libs says $kept"
+keys Home
 pass "PROCS and VERDICT agree with mapscope libs: $kept, and D $gone"
 
 # Search the kept copy: the selection moves to it.
