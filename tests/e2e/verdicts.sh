@@ -244,17 +244,17 @@ keys Escape
 wait_for "the maps view again" shows_re "^pid $CPID verdict-child \\|"
 
 # The stale view: the child, then its stale files only, with their verdicts.
+# Other stale processes on the host would push the child's lines off the
+# screen: the filter (\) on its command line keeps the child and all its files.
 keys D
 wait_for "the stale view" shows "mapscope | stale:"
-end=$(($(date +%s) + WAIT_SECONDS))
-while :; do
-	screen > "$TMP/staleview.screen"
-	line=$(awk -v p="$CPID" 'NR > 2 && $1 == p { print NR; exit }' "$TMP/staleview.screen")
-	[ -n "$line" ] && break
-	[ "$(date +%s)" -ge "$end" ] && break
-	keys NPage
-	sleep 0.1
-done
+keys '\'
+wait_for "the stale filter prompt" shows "name contains:"
+keys -l "$TMP/verdict-child"
+keys Enter
+wait_for "the filter in the stale header" shows "| name~$TMP/verdict-child"
+screen > "$TMP/staleview.screen"
+line=$(awk -v p="$CPID" 'NR > 2 && $1 == p { print NR; exit }' "$TMP/staleview.screen")
 # The file lines under the child, "  VERDICT NAME  WHY", up to the next process.
 if [ -n "$line" ]; then
 	awk -v l="$line" 'NR > l { if ($0 !~ /^ +[a-z]/) exit; print }' "$TMP/staleview.screen"
