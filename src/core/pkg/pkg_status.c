@@ -33,10 +33,32 @@ static bool field(const char *line, size_t n, const char *name, const char **val
 }
 
 struct stanza {
-	const char *pkg, *arch, *version;
-	size_t pkg_len, arch_len, version_len;
+	const char *pkg, *arch, *version, *source;
+	size_t pkg_len, arch_len, version_len, source_len;
 	bool installed;
 };
+
+/*
+ * "Source: NAME" or "Source: NAME (VERSION)": NAME, and VERSION when it
+ * is there and not the binary's; no Source line: the package's own name.
+ */
+static void take_source(const struct stanza *s, struct ms_pkg *p)
+{
+	const char *src = s->source ? s->source : s->pkg, *lp, *rp;
+	size_t len = s->source ? s->source_len : s->pkg_len, name_len = 0, vlen;
+
+	while (name_len < len && src[name_len] != ' ' && src[name_len] != '\t' && src[name_len] != '(')
+		name_len++;
+	ms_pkg_copy_field(p->src_name, sizeof(p->src_name), src, name_len);
+	p->src_version[0] = '\0';
+	lp = memchr(src + name_len, '(', len - name_len);
+	rp = lp ? memchr(lp, ')', len - (size_t)(lp - src)) : NULL;
+	if (!rp)
+		return;
+	vlen = (size_t)(rp - lp - 1);
+	if (vlen && !(vlen == s->version_len && !memcmp(lp + 1, s->version, vlen)))
+		ms_pkg_copy_field(p->src_version, sizeof(p->src_version), lp + 1, vlen);
+}
 
 static void apply(const struct stanza *s, struct ms_pkg *out, size_t n)
 {
@@ -51,6 +73,10 @@ static void apply(const struct stanza *s, struct ms_pkg *out, size_t n)
 		if (p->arch[0] && s->arch && (strlen(p->arch) != s->arch_len || memcmp(p->arch, s->arch, s->arch_len)))
 			continue;
 		ms_pkg_copy_field(p->version, sizeof(p->version), s->version, s->version_len);
+		/* A list file without ":ARCH" (a package not Multi-Arch: same) still has one: the stanza's. */
+		if (!p->arch[0] && s->arch)
+			ms_pkg_copy_field(p->arch, sizeof(p->arch), s->arch, s->arch_len);
+		take_source(s, p);
 	}
 }
 
@@ -73,6 +99,8 @@ static void scan_stanzas(const char *text, size_t len, struct ms_pkg *out, size_
 			s.pkg = v, s.pkg_len = vl;
 		} else if (field(line, k, "Architecture:", &v, &vl)) {
 			s.arch = v, s.arch_len = vl;
+		} else if (field(line, k, "Source:", &v, &vl)) {
+			s.source = v, s.source_len = vl;
 		} else if (field(line, k, "Version:", &v, &vl)) {
 			s.version = v, s.version_len = vl;
 		} else if (field(line, k, "Status:", &v, &vl)) {
