@@ -18,7 +18,7 @@ void ms_pkg_copy_field(char *dst, size_t size, const char *src, size_t len)
 	dst[len] = '\0';
 }
 
-/* A field of one stanza: its value, without the name and leading blanks. */
+/* A field of one stanza: its value, without the name and leading blanks, up to a NUL. */
 static bool field(const char *line, size_t n, const char *name, const char **val, size_t *vlen)
 {
 	size_t k = strlen(name);
@@ -29,6 +29,7 @@ static bool field(const char *line, size_t n, const char *name, const char **val
 	*vlen = n - k;
 	while (*vlen && (**val == ' ' || **val == '\t'))
 		(*val)++, (*vlen)--;
+	*vlen = strnlen(*val, *vlen);
 	return true;
 }
 
@@ -62,7 +63,7 @@ static void take_source(const struct stanza *s, struct ms_pkg *p)
 
 static void apply(const struct stanza *s, struct ms_pkg *out, size_t n)
 {
-	if (!s->installed || !s->pkg || !s->version)
+	if (!s->installed || !s->pkg || !s->version || !s->version_len)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		struct ms_pkg *p = &out[i];
@@ -117,7 +118,7 @@ static bool wanted(const struct ms_pkg *out, size_t n, const char *name, size_t 
 {
 	for (size_t i = 0; i < n; i++)
 		if (out[i].found && !out[i].version[0] && out[i].name[0] == name[0] &&
-		    !strncmp(out[i].name, name, len) && out[i].name[len] == '\0')
+		    strnlen(out[i].name, sizeof(out[i].name)) == len && !memcmp(out[i].name, name, len))
 			return true;
 	return false;
 }
