@@ -196,23 +196,6 @@ static void test_source_and_arch(void **state)
 	assert_string_equal(out[6].src_version, "0.9");
 }
 
-/* One line of a command's output (popen: a test helper, not mapscope), without its newline; NULL if none. */
-static char *first_line(const char *cmd)
-{
-	char line[4096];
-	FILE *f = popen(cmd, "r");
-	bool got;
-
-	if (!f)
-		return NULL;
-	got = fgets(line, sizeof(line), f) != NULL;
-	pclose(f);
-	if (!got)
-		return NULL;
-	line[strcspn(line, "\n")] = '\0';
-	return strdup(line);
-}
-
 /* The first regular file (not a symlink) that dpkg lists for pkg, or NULL. */
 static char *regular_file_of(const char *pkg)
 {
@@ -262,7 +245,7 @@ static void test_real_dpkg(void **state)
 		snprintf(cmd, sizeof(cmd),
 			 "dpkg-query -W -f '${Architecture}|${source:Package}|${source:Version}|${Version}' %s 2>/dev/null",
 			 pkgs[i]);
-		said[n] = first_line(cmd);
+		said[n] = tu_command_line(cmd);
 		paths[n] = said[n] ? regular_file_of(pkgs[i]) : NULL;
 		if (!said[n] || !paths[n]) {
 			free(said[n]);

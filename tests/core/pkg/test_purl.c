@@ -88,6 +88,14 @@ static void test_deb(void **state)
 	assert_string_equal(purl(&p, "1", &none), "(none)");
 }
 
+/* The source package ms_rpmlib_source takes from a source rpm's file name. */
+static void srpm(struct ms_pkg *p, const char *file, const char *name, const char *version)
+{
+	ms_rpmlib_source(file, p);
+	assert_string_equal(p->src_name, name);
+	assert_string_equal(p->src_version, version);
+}
+
 static void test_rpm(void **state)
 {
 	struct ms_pkg p = pkg(MS_PKG_SOURCE_RPM, "CenterIM", "i686"), noarch = pkg(MS_PKG_SOURCE_RPM, "curl", "");
@@ -102,9 +110,7 @@ static void test_rpm(void **state)
 	assert_string_equal(purl(&noarch, "7.50.3-1.fc25", NULL), "(none)");
 	/* The source rpm from its file name, rebuilt for the upstream qualifier. */
 	strcpy(ssl.version, "1:3.0.7-27.el9");
-	ms_rpmlib_source("openssl-3.0.7-27.el9.src.rpm", &ssl);
-	assert_string_equal(ssl.src_name, "openssl");
-	assert_string_equal(ssl.src_version, "");
+	srpm(&ssl, "openssl-3.0.7-27.el9.src.rpm", "openssl", "");
 	assert_string_equal(purl(&ssl, "1:3.0.7-27.el9", &rhel),
 			    "pkg:rpm/rhel/openssl-libs@3.0.7-27.el9?arch=x86_64&distro=rhel-9.3&epoch=1"
 			    "&upstream=openssl-3.0.7-27.el9.src.rpm");
@@ -114,23 +120,17 @@ static void test_rpm(void **state)
 			    "&upstream=openssl-3.0.7-24.el9.src.rpm");
 	assert_string_equal(purl(&ssl, NULL, &rhel), "pkg:rpm/rhel/openssl-libs?arch=x86_64&distro=rhel-9.3");
 	/* A source rpm of another version: named for the installed version only; '+' and '~' as the spec says. */
-	ms_rpmlib_source("gcc-toolset-12-12.2.1~rc+1-7.el9.src.rpm", &ssl);
-	assert_string_equal(ssl.src_name, "gcc-toolset-12");
-	assert_string_equal(ssl.src_version, "12.2.1~rc+1-7.el9");
+	srpm(&ssl, "gcc-toolset-12-12.2.1~rc+1-7.el9.src.rpm", "gcc-toolset-12", "12.2.1~rc+1-7.el9");
 	assert_string_equal(purl(&ssl, "1:3.0.7-27.el9", &rhel),
 			    "pkg:rpm/rhel/openssl-libs@3.0.7-27.el9?arch=x86_64&distro=rhel-9.3&epoch=1"
 			    "&upstream=gcc-toolset-12-12.2.1~rc%2B1-7.el9.src.rpm");
 	assert_string_equal(purl(&ssl, "3.0.7-26.el9", &rhel),
 			    "pkg:rpm/rhel/openssl-libs@3.0.7-26.el9?arch=x86_64&distro=rhel-9.3");
 	/* File names of another form name no source. */
-	ms_rpmlib_source("openssl-3.0.7-27.el9.nosrc.rpm", &ssl);
-	assert_string_equal(ssl.src_name, "");
-	ms_rpmlib_source("openssl-3.src.rpm", &ssl);
-	assert_string_equal(ssl.src_name, "");
-	ms_rpmlib_source("-1-2.src.rpm", &ssl);
-	assert_string_equal(ssl.src_name, "");
-	ms_rpmlib_source(NULL, &ssl);
-	assert_string_equal(ssl.src_name, "");
+	srpm(&ssl, "openssl-3.0.7-27.el9.nosrc.rpm", "", "");
+	srpm(&ssl, "openssl-3.src.rpm", "", "");
+	srpm(&ssl, "-1-2.src.rpm", "", "");
+	srpm(&ssl, NULL, "", "");
 	assert_string_equal(purl(&ssl, "1:3.0.7-27.el9", &rhel),
 			    "pkg:rpm/rhel/openssl-libs@3.0.7-27.el9?arch=x86_64&distro=rhel-9.3&epoch=1");
 }
