@@ -7,11 +7,15 @@ It validates DOC against the CycloneDX 1.6 JSON schema in SCHEMA_DIR
 (Draft 7, every $ref resolved to the files there: no network), checks every
 package URL against the purl rules (docs/specification of package-url's
 purl-spec: permitted characters, percent-encoding, type, namespace, name,
-version, qualifiers, and the deb, rpm, pypi and npm type rules), that the
+version, qualifiers, and the deb, rpm, pypi and npm type rules; every deb
+purl has an arch, and every deb and rpm purl the distro os-release names), that the
 metadata's mapscope:unhashed-files and mapscope:hash-budget-skipped count
 the file components without a hash and those the hash budget left out, and
 then the expectations:
-    deb NAME VERSION ARCH    a component pkg:deb/<os-release ID>/NAME@VERSION?arch=ARCH
+    deb NAME VERSION ARCH    a component pkg:deb/<os-release ID>/NAME@VERSION?arch=ARCH&distro=D&upstream=U,
+                             D ID-VERSION_ID (else ID-VERSION_CODENAME; neither: none), U the source
+                             dpkg-query names (${source:Package}, @${source:Version} when not VERSION;
+                             none when it is NAME itself)
     pypi NAME VERSION        a component pkg:pypi/NAME@VERSION, NAME as pypi normalises it
     npm NAME VERSION         a component pkg:npm/NAME@VERSION, or pkg:npm/%40SCOPE/NAME@VERSION
                              for @SCOPE/NAME, lower-cased as the npm type says
@@ -27,6 +31,7 @@ when everything holds, 1 otherwise (every failure printed).
 import json
 import pathlib
 import re
+import subprocess
 import sys
 
 import jsonschema
@@ -78,6 +83,20 @@ def decode(s, what, purl):
         return s
 
 
+def os_release():
+    """ID and the distro qualifier mapscope writes (purl.h), from /etc/os-release."""
+    fields = {}
+    for line in pathlib.Path("/etc/os-release").read_text().splitlines():
+        key, eq, value = line.partition("=")
+        if eq:
+            fields[key] = value.strip("\"'")
+    vid, release = fields.get("ID", ""), fields.get("VERSION_ID") or fields.get("VERSION_CODENAME", "")
+    return vid, (vid + "-" + release if vid and release else None)
+
+
+VENDOR, DISTRO = os_release()
+
+
 def check_purl(purl):
     """Parse purl as the spec's how-to-parse says; fail on every rule it breaks."""
     if not PERMITTED.match(purl):
@@ -125,6 +144,10 @@ def check_purl(purl):
             fail("purl %s: %s needs one lower-case vendor namespace" % (purl, ptype))
     if ptype == "deb" and name != name.lower():
         fail("purl %s: deb names are lower-case" % purl)
+    if ptype == "deb" and not quals.get("arch"):
+        fail("purl %s: a deb purl without its architecture" % purl)
+    if ptype in ("deb", "rpm") and quals.get("distro") != DISTRO:
+        fail("purl %s: distro %r, not %r (os-release)" % (purl, quals.get("distro"), DISTRO))
     if ptype == "pypi":
         if namespace:
             fail("purl %s: pypi has no namespace" % purl)
@@ -174,10 +197,7 @@ def main():
     for c in components:
         if "purl" in c:
             check_purl(c["purl"])
-    vendor = ""
-    for line in pathlib.Path("/etc/os-release").read_text().splitlines():
-        if line.startswith("ID="):
-            vendor = line[3:].strip("\"'")
+    vendor = VENDOR
     purls = {c.get("purl") for c in components}
     files = {c["name"]: c for c in components if c["type"] == "file"}
     check_counts(doc, components)
@@ -187,6 +207,14 @@ def main():
             name, version, arch = args[:3]
             del args[:3]
             want = "pkg:deb/%s/%s@%s?arch=%s" % (encode(vendor), encode(name), encode(version), encode(arch))
+            if DISTRO:
+                want += "&distro=" + encode(DISTRO)
+            src, srcv, binv = subprocess.run(
+                ["dpkg-query", "-W", "-f=${source:Package}|${source:Version}|${Version}", name + ":" + arch],
+                capture_output=True, text=True, check=False).stdout.split("|")
+            upstream = src + ("@" + srcv if srcv != binv else "")
+            if upstream != name:
+                want += "&upstream=" + encode(upstream)
         elif kind == "pypi":
             name, version = args[:2]
             del args[:2]

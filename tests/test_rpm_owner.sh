@@ -14,8 +14,10 @@
 #     without an entry for the upgrade it is unknown (null in JSON, VERWHY
 #     saying why), with "Upgrade:"/"Upgraded:" lines at the real upgrade's
 #     time it is 1.0-1, in list --by-file, stale and libs alike;
-#   - libs --format=cyclonedx names it pkg:rpm/<os-release ID>/NAME@1.0-1?arch=ARCH,
-#     after the upgrade without a version while the running one is
+#   - libs --format=cyclonedx names it
+#     pkg:rpm/ID/NAME@1.0-1?arch=ARCH&distro=ID-VERSION_ID&upstream=NAME-1.0-1.src.rpm
+#     (os-release's ID and VERSION_ID, the source rpm rpmbuild recorded),
+#     after the upgrade without a version (nor source rpm) while the running one is
 #     unknown, and with 1.0-1, "replaced", once the log dates it (the
 #     installed one 2:2.0-3), valid against the CycloneDX schema
 #     (tests/sbom_check.py; where python3-jsonschema is).
@@ -132,6 +134,7 @@ ok "list --by-file: PACKAGE $PKG, VERSION 1.0-1 as rpm -qf says, PKGSRC rpm"
 # sbom PURL RUNNING INSTALLED: libs --format=cyclonedx has that component, and is valid.
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 vendor=$(. /etc/os-release && echo "$ID")
+distro=$(. /etc/os-release && echo "$ID-${VERSION_ID:-$VERSION_CODENAME}")
 arch=$(rpm --dbpath=/var/lib/rpm -q --qf '%{ARCH}' $PKG 2>/dev/null)
 sbom() {
 	"$BIN" libs --pid="$hpid" --format=cyclonedx > "$tmp/sbom.json" 2>/dev/null || fail "libs --format=cyclonedx"
@@ -140,7 +143,7 @@ sbom() {
 		fail "the SBOM: $(cat "$tmp/sbom.json")"
 	ok "libs --format=cyclonedx: $1, running $2"
 }
-sbom "pkg:rpm/$vendor/$PKG@1.0-1?arch=$arch" installed -
+sbom "pkg:rpm/$vendor/$PKG@1.0-1?arch=$arch&distro=$distro&upstream=$PKG-1.0-1.src.rpm" installed -
 
 # dnf's log of what rpm did, on a tmpfs over /var/log: root's, 0644, as dnf keeps it.
 mount -t tmpfs -o mode=0755 mapscope-rpmlog /var/log || fail "mount a tmpfs over /var/log"
@@ -165,7 +168,7 @@ got=$("$BIN" stale --by-file -J -o NAME,VERSION,INSTALLED "$hpid" | pick "$LIB (
 why=$("$BIN" stale --by-file -J -o NAME,VERSION,VERWHY "$hpid" | pick "$LIB (deleted)" verwhy)
 case $why in *"no upgrade or removal of $PKG"*) ;; *) fail "VERWHY of the unknown version: '$why'" ;; esac
 ok "after rpm -U with no entry in dnf's log: its package installed at $said, its running version unknown ($why)"
-sbom "pkg:rpm/$vendor/$PKG?arch=$arch" unknown 2:2.0-3
+sbom "pkg:rpm/$vendor/$PKG?arch=$arch&distro=$distro" unknown 2:2.0-3
 
 # dnf's lines for that upgrade, at its real time: the element that replaced the copy names 1.0-1.
 dnf_line "$before" "INFO --- logging initialized ---"
@@ -181,5 +184,5 @@ got=$("$BIN" libs -J --pid="$hpid" -o NAME,VERSION,INSTALLED | pick "$LIB (delet
 why=$("$BIN" stale --by-file -J -o NAME,VERSION,VERWHY "$hpid" | pick "$LIB (deleted)" verwhy)
 case $why in *"dnf's upgrade from 1.0-1 to 2:2.0-3"*) ;; *) fail "VERWHY of the dated version: '$why'" ;; esac
 ok "with dnf's entry: list --by-file, stale and libs say VERSION 1.0-1, INSTALLED 2:2.0-3 ($why)"
-sbom "pkg:rpm/$vendor/$PKG@1.0-1?arch=$arch" replaced 2:2.0-3
+sbom "pkg:rpm/$vendor/$PKG@1.0-1?arch=$arch&distro=$distro&upstream=$PKG-1.0-1.src.rpm" replaced 2:2.0-3
 echo "1..$n"

@@ -238,7 +238,7 @@ FUZZ_TARGETS = tests/fuzz/fuzz-maps-parse tests/fuzz/fuzz-escape tests/fuzz/fuzz
 	tests/fuzz/fuzz-fstype tests/fuzz/fuzz-soname tests/fuzz/fuzz-pyrecord tests/fuzz/fuzz-pymeta \
 	tests/fuzz/fuzz-dpkglog tests/fuzz/fuzz-rpmlog \
 	tests/fuzz/fuzz-verdef tests/fuzz/fuzz-json-scan \
-	tests/fuzz/fuzz-pkgnote
+	tests/fuzz/fuzz-pkgnote tests/fuzz/fuzz-pkg-status
 if HAVE_LIBDW
 FUZZ_TARGETS += tests/fuzz/fuzz-symbols tests/fuzz/fuzz-symmsg
 endif
@@ -292,6 +292,8 @@ tests/fuzz/fuzz-json-scan: $(srcdir)/tests/fuzz/fuzz_json_scan.c $(FUZZ_CHECK) $
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_json_scan.c $(FUZZ_LINK)
 tests/fuzz/fuzz-pkgnote: $(srcdir)/tests/fuzz/fuzz_pkgnote.c $(FUZZ_CHECK) $(FUZZ_CORE)
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_pkgnote.c $(FUZZ_LINK)
+tests/fuzz/fuzz-pkg-status: $(srcdir)/tests/fuzz/fuzz_pkg_status.c $(FUZZ_CHECK) $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_pkg_status.c $(FUZZ_LINK)
 # libdw and libelf are the system's, not instrumented: the fuzzer steers
 # through mapscope's checks and index, and ASan still sees every access
 # mapscope makes.

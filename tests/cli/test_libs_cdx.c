@@ -99,15 +99,22 @@ static const char *str(json_t *c, const char *key)
 	return v ? json_string_value(v) : NULL;
 }
 
-/* The deb purl expected: the vendor is this machine's os-release ID. */
+/*
+ * The deb purl expected: the vendor is this machine's os-release ID, the
+ * distro ID-VERSION_ID (ID-VERSION_CODENAME without one) after rest's arch.
+ */
 static const char *deb(const char *rest)
 {
 	static char out[512];
 	struct ms_osrelease os;
 	struct ms_error err;
+	const char *release;
 
 	assert_int_equal(ms_osrelease_read(NULL, &os, &err), 0);
-	snprintf(out, sizeof(out), "pkg:deb/%s/%s", os.id, rest);
+	release = os.version_id[0] ? os.version_id : os.version_codename;
+	snprintf(out, sizeof(out), "pkg:deb/%s/%s%s%s%s", os.id, rest, release[0] ? "&distro=" : "",
+		 release[0] ? os.id : "", release[0] ? "-" : "");
+	snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s", release);
 	return out;
 }
 

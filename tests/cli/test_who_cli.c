@@ -235,22 +235,6 @@ static void test_who_soname_finds_every_copy(void **state)
 	free(planted);
 }
 
-/* One line of a shell command's output (trailing newline off), or NULL. */
-static char *command_line(const char *cmd)
-{
-	char buf[512];
-	FILE *f = popen(cmd, "r");
-	bool got;
-
-	assert_non_null(f);
-	got = fgets(buf, sizeof(buf), f) != NULL;
-	pclose(f);
-	if (!got)
-		return NULL;
-	buf[strcspn(buf, "\n")] = '\0';
-	return strdup(buf);
-}
-
 /*
  * PACKAGE and VERSION: the system's zlib has dpkg's answer (dpkg-query's
  * package and version); the copies under the test's directory belong to
@@ -268,12 +252,12 @@ static void test_who_package_and_version(void **state)
 		skip();
 	/* "zlib1g:amd64: /lib/x86_64-linux-gnu/libz.so.1.2.13": the package, then its architecture. */
 	assert_true(asprintf(&cmd, "dpkg-query -S '%s' 2>/dev/null | head -1 | cut -d: -f1", base) > 0);
-	owner = command_line(cmd);
+	owner = tu_command_line(cmd);
 	free(cmd);
 	assert_non_null(owner);
 	assert_true(asprintf(&cmd, "dpkg-query -S '%s' | head -1 | cut -d: -f1,2 | "
 			     "xargs -I{} dpkg-query -W -f='${Version}' {}", base) > 0);
-	version = command_line(cmd);
+	version = tu_command_line(cmd);
 	free(cmd);
 	assert_non_null(version);
 	root = who_json(fx, MSRUN_ARGS("who", "libz.so.1", "-J", "-o", "PID,NAME,COPY,PACKAGE,VERSION"));

@@ -222,6 +222,22 @@ char *tu_drain(int fd, long long deadline_ms, size_t *len_out, int *timed_out)
 	return buf;
 }
 
+char *tu_command_line(const char *cmd)
+{
+	char line[4096];
+	FILE *f = popen(cmd, "r");
+	bool got;
+
+	if (!f)
+		return NULL;
+	got = fgets(line, sizeof(line), f) != NULL;
+	pclose(f);
+	if (!got)
+		return NULL;
+	line[strcspn(line, "\n")] = '\0';
+	return strdup(line);
+}
+
 char *tu_slurp(const char *path, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

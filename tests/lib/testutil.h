@@ -85,6 +85,8 @@ int tu_child_answer(void (*fn)(void *arg, void *out), void *arg, void *out, size
 
 /* A whole file, NUL-terminated; its length in *len (may be NULL). */
 char *tu_slurp(const char *path, size_t *len);
+/* The first line of a shell command's output (popen), newline off, malloc'd; NULL: none. */
+char *tu_command_line(const char *cmd);
 /*
  * The value of the series (a metric's name and labels, exactly as written)
  * in an OpenMetrics file that ends in "# EOF", or -1: no such file, no

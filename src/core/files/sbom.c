@@ -97,7 +97,7 @@ static int describe(struct ms_libtable *t, struct ms_sbom *s, struct ms_sbom_com
 	c->purl = malloc(MS_PURL_MAX);
 	if (!c->purl)
 		return -1;
-	if (!ms_purl_of(c->pkg, c->version, s->os_known ? s->os.id : NULL, c->purl, MS_PURL_MAX)) {
+	if (!ms_purl_of(c->pkg, c->version, s->os_known ? &s->os : NULL, c->purl, MS_PURL_MAX)) {
 		free(c->purl);
 		c->purl = NULL;
 	}

@@ -40,6 +40,8 @@ void ms_osrelease_parse(const char *text, size_t len, struct ms_osrelease *out)
 	} keys[] = {
 		{ "ID=", offsetof(struct ms_osrelease, id), sizeof(out->id) },
 		{ "VERSION_ID=", offsetof(struct ms_osrelease, version_id), sizeof(out->version_id) },
+		{ "VERSION_CODENAME=", offsetof(struct ms_osrelease, version_codename),
+		  sizeof(out->version_codename) },
 		{ "PRETTY_NAME=", offsetof(struct ms_osrelease, pretty_name), sizeof(out->pretty_name) },
 	};
 	size_t pos = 0;

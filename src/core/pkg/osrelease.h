@@ -6,7 +6,8 @@
  *
  * The file is read through saferead.h (a regular file only, never
  * blocking, at most MS_OSRELEASE_MAX bytes: a longer one is not read at
- * all).  Only ID, VERSION_ID and PRETTY_NAME are kept, each cut to its
+ * all).  Only ID, VERSION_ID, VERSION_CODENAME and PRETTY_NAME are
+ * kept, each cut to its
  * field's size; a value may be quoted ("..." or '...', with backslash
  * escapes inside double quotes, as os-release(5) says).  ID is kept only
  * when it is what os-release(5) allows (0-9, a-z, '.', '_', '-'): it goes
@@ -26,6 +27,7 @@
 struct ms_osrelease {
 	char id[64];
 	char version_id[64];
+	char version_codename[64];
 	char pretty_name[256];
 };
 

@@ -144,3 +144,10 @@ void ms_pkg_running_unknown(struct ms_pkg *p, const char *fmt, ...)
 	vsnprintf(p->running_why, sizeof(p->running_why), fmt, ap);
 	va_end(ap);
 }
+
+const char *ms_pkg_without_epoch(const char *version)
+{
+	size_t digits = strspn(version, "0123456789");
+
+	return digits && version[digits] == ':' ? version + digits + 1 : version;
+}

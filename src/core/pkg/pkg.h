@@ -8,6 +8,16 @@
  * sources fill found, source, name, arch and version (owner_source.h);
  * the history step (ms_owner_running) fills the running fields.
  *
+ * The source package.  dpkg and rpm name the source a binary package was
+ * built from, which security advisories are keyed by: src_name is dpkg's
+ * "Source:" (the package's own name when the stanza has none) or the
+ * name in rpm's source rpm file name (NAME-VERSION-RELEASE.src.rpm).
+ * src_version is set only when the source's version is not the binary's:
+ * dpkg's "Source: gcc-12 (12.2.0-14)" (a binNMU, or a source building
+ * binaries of their own version), rpm's VERSION-RELEASE of the source rpm
+ * when it is not the binary's (the epoch aside).  Other sources leave both
+ * empty.
+ *
  * The running version.  A copy still at its path is the installed one
  * (INSTALLED).  A replaced or deleted copy is KNOWN when a source's
  * history names its version (running), else UNKNOWN, and then
@@ -63,6 +73,8 @@ struct ms_pkg {
 	char name[MS_PKG_NAME_MAX];       /* the package, without its architecture */
 	char arch[32];                    /* empty when the source names none */
 	char version[MS_PKG_VERSION_MAX]; /* installed now; empty when the source does not say */
+	char src_name[MS_PKG_NAME_MAX];   /* the source package it was built from; "" when unknown */
+	char src_version[MS_PKG_VERSION_MAX]; /* the source's version when not the installed one's, else "" */
 	char running[MS_PKG_VERSION_MAX]; /* KNOWN: the copy's version; UNKNOWN: a candidate or "" */
 	char running_alt[MS_PKG_VERSION_MAX]; /* UNKNOWN: a second candidate or "" */
 	char running_why[MS_PKG_WHY_MAX]; /* how KNOWN was found, why UNKNOWN; may be "" */
@@ -119,6 +131,9 @@ const char *ms_pkg_running_text(const struct ms_pkg *p, char *buf, size_t size);
  * Returns buf.
  */
 const char *ms_pkg_running_why(const struct ms_pkg *p, char *buf, size_t size);
+
+/* version after its "EPOCH:" (digits, then ':'), or version itself. */
+const char *ms_pkg_without_epoch(const char *version);
 
 /* "dpkg", "rpm", "python", "elf-note", "npm" or "none". */
 const char *ms_pkg_source_name(enum ms_pkg_source source);

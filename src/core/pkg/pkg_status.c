@@ -18,7 +18,7 @@ void ms_pkg_copy_field(char *dst, size_t size, const char *src, size_t len)
 	dst[len] = '\0';
 }
 
-/* A field of one stanza: its value, without the name and leading blanks. */
+/* A field of one stanza: its value, without the name and leading blanks, up to a NUL. */
 static bool field(const char *line, size_t n, const char *name, const char **val, size_t *vlen)
 {
 	size_t k = strlen(name);
@@ -29,18 +29,41 @@ static bool field(const char *line, size_t n, const char *name, const char **val
 	*vlen = n - k;
 	while (*vlen && (**val == ' ' || **val == '\t'))
 		(*val)++, (*vlen)--;
+	*vlen = strnlen(*val, *vlen);
 	return true;
 }
 
 struct stanza {
-	const char *pkg, *arch, *version;
-	size_t pkg_len, arch_len, version_len;
+	const char *pkg, *arch, *version, *source;
+	size_t pkg_len, arch_len, version_len, source_len;
 	bool installed;
 };
 
+/*
+ * "Source: NAME" or "Source: NAME (VERSION)": NAME, and VERSION when it
+ * is there and not the binary's; no Source line: the package's own name.
+ */
+static void take_source(const struct stanza *s, struct ms_pkg *p)
+{
+	const char *src = s->source ? s->source : s->pkg, *lp, *rp;
+	size_t len = s->source ? s->source_len : s->pkg_len, name_len = 0, vlen;
+
+	while (name_len < len && src[name_len] != ' ' && src[name_len] != '\t' && src[name_len] != '(')
+		name_len++;
+	ms_pkg_copy_field(p->src_name, sizeof(p->src_name), src, name_len);
+	p->src_version[0] = '\0';
+	lp = memchr(src + name_len, '(', len - name_len);
+	rp = lp ? memchr(lp, ')', len - (size_t)(lp - src)) : NULL;
+	if (!rp)
+		return;
+	vlen = (size_t)(rp - lp - 1);
+	if (vlen && !(vlen == s->version_len && !memcmp(lp + 1, s->version, vlen)))
+		ms_pkg_copy_field(p->src_version, sizeof(p->src_version), lp + 1, vlen);
+}
+
 static void apply(const struct stanza *s, struct ms_pkg *out, size_t n)
 {
-	if (!s->installed || !s->pkg || !s->version)
+	if (!s->installed || !s->pkg || !s->version || !s->version_len)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		struct ms_pkg *p = &out[i];
@@ -51,6 +74,10 @@ static void apply(const struct stanza *s, struct ms_pkg *out, size_t n)
 		if (p->arch[0] && s->arch && (strlen(p->arch) != s->arch_len || memcmp(p->arch, s->arch, s->arch_len)))
 			continue;
 		ms_pkg_copy_field(p->version, sizeof(p->version), s->version, s->version_len);
+		/* A list file without ":ARCH" (a package not Multi-Arch: same) still has one: the stanza's. */
+		if (!p->arch[0] && s->arch)
+			ms_pkg_copy_field(p->arch, sizeof(p->arch), s->arch, s->arch_len);
+		take_source(s, p);
 	}
 }
 
@@ -73,6 +100,8 @@ static void scan_stanzas(const char *text, size_t len, struct ms_pkg *out, size_
 			s.pkg = v, s.pkg_len = vl;
 		} else if (field(line, k, "Architecture:", &v, &vl)) {
 			s.arch = v, s.arch_len = vl;
+		} else if (field(line, k, "Source:", &v, &vl)) {
+			s.source = v, s.source_len = vl;
 		} else if (field(line, k, "Version:", &v, &vl)) {
 			s.version = v, s.version_len = vl;
 		} else if (field(line, k, "Status:", &v, &vl)) {
@@ -89,7 +118,7 @@ static bool wanted(const struct ms_pkg *out, size_t n, const char *name, size_t 
 {
 	for (size_t i = 0; i < n; i++)
 		if (out[i].found && !out[i].version[0] && out[i].name[0] == name[0] &&
-		    !strncmp(out[i].name, name, len) && out[i].name[len] == '\0')
+		    strnlen(out[i].name, sizeof(out[i].name)) == len && !memcmp(out[i].name, name, len))
 			return true;
 	return false;
 }

@@ -5,7 +5,13 @@
  *
  * ms_pkg_status_versions fills version for each out[i] that is found and
  * has none yet, from the stanza of an installed package of its name (and
- * of its architecture, when both say one).  A stanza of a package not
+ * of its architecture, when both say one).  From the same stanza it fills
+ * arch when out[i] has none ("Architecture:": a package that is not
+ * Multi-Arch: same has a list file without ":ARCH", yet one architecture,
+ * "all" included), and the source package (pkg.h): src_name from
+ * "Source:" (the package's own name without one), src_version from
+ * "Source: NAME (VERSION)" when VERSION is not the stanza's Version.
+ * Each is cut to its field's size.  A stanza of a package not
  * installed (config-files, half-installed...) never answers.  Only the
  * stanzas of the packages asked about are read line by line, found by
  * their "Package:" lines.  The text is

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/escape.h"
@@ -84,42 +85,108 @@ static enum kind kind_of(const struct ms_pkg *p, const char *vendor)
 	return KIND_NONE;
 }
 
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
 /*
  * name lower-cased for deb, pypi and npm (rpm and generic names are kept),
- * for pypi '_' as '-', then encoded.  An npm "@SCOPE/NAME" is the
- * namespace "@SCOPE" and the name NAME, each encoded ('@' as %40).
+ * for pypi each run of '-', '_' and '.' as one '-', then encoded.  An npm
+ * "@SCOPE/NAME" is the namespace "@SCOPE" and the name NAME, each encoded
+ * ('@' as %40).
  */
 static bool put_name(const struct ms_pkg *p, enum kind kind, char *out, size_t size, size_t *at)
 {
 	char name[sizeof(p->name)];
-	size_t n = strnlen(p->name, sizeof(p->name) - 1);
+	size_t n = strnlen(p->name, sizeof(p->name) - 1), k = 0;
 	const char *slash = kind == KIND_NPM && p->name[0] == '@' ? memchr(p->name, '/', n) : NULL;
-	bool lower = kind == KIND_DEB || kind == KIND_PYPI || kind == KIND_NPM;
+	bool fold = kind == KIND_DEB || kind == KIND_PYPI || kind == KIND_NPM, in_run = false;
 
 	for (size_t i = 0; i < n; i++) {
-		char c = p->name[i];
+		char c = fold ? lower(p->name[i]) : p->name[i];
+		bool sep = kind == KIND_PYPI && (c == '-' || c == '_' || c == '.');
 
-		name[i] = c >= 'A' && c <= 'Z' && lower ? (char)(c - 'A' + 'a') : c;
-		if (kind == KIND_PYPI && c == '_')
-			name[i] = '-';
+		if (!(sep && in_run))
+			name[k++] = sep ? '-' : c;
+		in_run = sep;
 	}
-	name[n] = '\0';
+	name[k] = '\0';
 	if (slash) {
 		size_t ns = (size_t)(slash - p->name);
 
 		return ms_purl_encode(name, ns, out, size, at) && put(out, size, at, "/", 1) &&
-		       ms_purl_encode(name + ns + 1, n - ns - 1, out, size, at);
+		       ms_purl_encode(name + ns + 1, k - ns - 1, out, size, at);
 	}
-	return ms_purl_encode(name, n, out, size, at);
+	return ms_purl_encode(name, k, out, size, at);
 }
 
-size_t ms_purl_of(const struct ms_pkg *p, const char *version, const char *vendor, char *out, size_t size)
+/* One qualifier, when its raw value is not empty: "?key=" first, "&key=" after. */
+static bool put_qualifier(char *out, size_t size, size_t *at, bool *first, const char *key, const char *value,
+			  size_t len)
+{
+	if (!len)
+		return true;
+	if (!put(out, size, at, *first ? "?" : "&", 1) || !put(out, size, at, key, strlen(key)) ||
+	    !put(out, size, at, "=", 1))
+		return false;
+	*first = false;
+	return ms_purl_encode(value, len, out, size, at);
+}
+
+/* distro: ID-VERSION_ID, else ID-VERSION_CODENAME (a release without a number: Debian testing), else none. */
+static size_t distro_of(const struct ms_osrelease *os, char *buf, size_t size)
+{
+	const char *release = os->version_id[0] ? os->version_id : os->version_codename;
+	int n;
+
+	if (!os->id[0] || !release[0])
+		return 0;
+	n = snprintf(buf, size, "%s-%s", os->id, release);
+	if (n <= 0 || (size_t)n >= size)
+		return 0;
+	for (size_t i = 0; os->id[i]; i++)
+		buf[i] = lower(buf[i]);
+	return (size_t)n;
+}
+
+/*
+ * upstream: the source package, when it says more than the name.  deb:
+ * SOURCE, or SOURCE@SRCVERSION when the source's version is not the
+ * binary's; rpm: the source rpm's file name, SOURCE-VERSION-RELEASE.src.rpm.
+ * The source's version is the installed one's: for another version (a
+ * replaced copy that runs) only what does not depend on it is said.
+ */
+static size_t upstream_of(const struct ms_pkg *p, enum kind kind, const char *version, char *buf, size_t size)
+{
+	bool installed = version && version[0] && !strcmp(version, p->version);
+	bool src_version = p->src_version[0] && installed;
+	int n = 0;
+
+	if (!p->src_name[0] || (kind != KIND_DEB && kind != KIND_RPM))
+		return 0;
+	if (kind == KIND_DEB) {
+		if (!src_version && !strcmp(p->src_name, p->name))
+			return 0;
+		n = snprintf(buf, size, "%s%s%s", p->src_name, src_version ? "@" : "", src_version ? p->src_version : "");
+	} else {
+		if (!version || !version[0] || (p->src_version[0] && !installed))
+			return 0;
+		n = snprintf(buf, size, "%s-%s.src.rpm", p->src_name,
+			     src_version ? p->src_version : ms_pkg_without_epoch(version));
+	}
+	return n > 0 && (size_t)n < size ? (size_t)n : 0;
+}
+
+size_t ms_purl_of(const struct ms_pkg *p, const char *version, const struct ms_osrelease *os, char *out,
+		  size_t size)
 {
 	static const char *const types[] = { [KIND_DEB] = "deb", [KIND_RPM] = "rpm", [KIND_PYPI] = "pypi",
 					     [KIND_NPM] = "npm", [KIND_GENERIC] = "generic" };
-	enum kind kind = kind_of(p, vendor);
-	bool distro = kind == KIND_DEB || kind == KIND_RPM;
-	const char *epoch = NULL, *colon;
+	enum kind kind = kind_of(p, os ? os->id : NULL);
+	bool distro = kind == KIND_DEB || kind == KIND_RPM, first = true;
+	char raw[2 * MS_PKG_NAME_MAX + 2 * MS_PKG_VERSION_MAX];
+	const char *epoch = NULL;
 	size_t at = 0, epoch_len = 0;
 	bool ok;
 
@@ -131,31 +198,32 @@ size_t ms_purl_of(const struct ms_pkg *p, const char *version, const char *vendo
 	ok = put(out, size, &at, "pkg:", 4) && put(out, size, &at, types[kind], strlen(types[kind])) &&
 	     put(out, size, &at, "/", 1);
 	if (ok && distro) {
-		char v[64];
-		size_t n = strnlen(vendor, sizeof(v) - 1);
+		size_t n = strnlen(os->id, sizeof(os->id) - 1);
 
 		for (size_t i = 0; i < n; i++)
-			v[i] = vendor[i] >= 'A' && vendor[i] <= 'Z' ? (char)(vendor[i] - 'A' + 'a') : vendor[i];
-		v[n] = '\0';
-		ok = ms_purl_encode(v, n, out, size, &at) && put(out, size, &at, "/", 1);
+			raw[i] = lower(os->id[i]);
+		ok = ms_purl_encode(raw, n, out, size, &at) && put(out, size, &at, "/", 1);
 	}
 	ok = ok && put_name(p, kind, out, size, &at);
 	if (ok && version && version[0]) {
+		const char *shown = version;
+
 		/* rpm's epoch is a qualifier; dpkg's stays in the version, as Debian writes it. */
-		if (kind == KIND_RPM && (colon = strchr(version, ':')) &&
-		    strspn(version, "0123456789") == (size_t)(colon - version)) {
+		if (kind == KIND_RPM && (shown = ms_pkg_without_epoch(version)) != version) {
 			epoch = version;
-			epoch_len = (size_t)(colon - version);
-			version = colon + 1;
+			epoch_len = (size_t)(shown - 1 - version);
 		}
-		ok = put(out, size, &at, "@", 1) && ms_purl_encode(version, strlen(version), out, size, &at);
+		ok = put(out, size, &at, "@", 1) && ms_purl_encode(shown, strlen(shown), out, size, &at);
 	}
-	/* Qualifiers sorted by key: arch, then epoch. */
-	if (ok && p->arch[0] && (distro || kind == KIND_GENERIC))
-		ok = put(out, size, &at, "?arch=", 6) && ms_purl_encode(p->arch, sizeof(p->arch), out, size, &at);
+	/* Qualifiers sorted by key: arch, distro, epoch, upstream. */
+	if (ok && (distro || kind == KIND_GENERIC))
+		ok = put_qualifier(out, size, &at, &first, "arch", p->arch, strnlen(p->arch, sizeof(p->arch)));
+	if (ok && distro)
+		ok = put_qualifier(out, size, &at, &first, "distro", raw, distro_of(os, raw, sizeof(raw)));
 	if (ok && epoch_len)
-		ok = put(out, size, &at, p->arch[0] ? "&epoch=" : "?epoch=", 7) &&
-		     ms_purl_encode(epoch, epoch_len, out, size, &at);
+		ok = put_qualifier(out, size, &at, &first, "epoch", epoch, epoch_len);
+	if (ok)
+		ok = put_qualifier(out, size, &at, &first, "upstream", raw, upstream_of(p, kind, version, raw, sizeof(raw)));
 	if (!ok) {
 		out[0] = '\0';
 		return 0;

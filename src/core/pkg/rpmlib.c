@@ -2,14 +2,37 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "pkg/pkg_status.h"
 #include "pkg/rpmlib.h"
+
+void ms_rpmlib_source(const char *srpm, struct ms_pkg *p)
+{
+	static const char suffix[] = ".src.rpm";
+	size_t len = srpm ? strlen(srpm) : 0, vr_end, name_len, dashes = 0;
+	const char *vr;
+
+	p->src_name[0] = p->src_version[0] = '\0';
+	if (len <= sizeof(suffix) - 1 || strcmp(srpm + len - (sizeof(suffix) - 1), suffix))
+		return;
+	vr_end = len - (sizeof(suffix) - 1);
+	/* NAME-VERSION-RELEASE: the name ends at the second '-' from the end. */
+	for (name_len = vr_end; name_len > 0 && dashes < 2; name_len--)
+		dashes += srpm[name_len - 1] == '-';
+	if (dashes < 2 || !name_len || name_len >= sizeof(p->src_name) || vr_end - name_len - 1 >= sizeof(p->src_version))
+		return;
+	vr = srpm + name_len + 1;
+	ms_pkg_copy_field(p->src_name, sizeof(p->src_name), srpm, name_len);
+	if (strlen(ms_pkg_without_epoch(p->version)) != (size_t)(vr_end - name_len - 1) ||
+	    strncmp(ms_pkg_without_epoch(p->version), vr, vr_end - name_len - 1))
+		ms_pkg_copy_field(p->src_version, sizeof(p->src_version), vr, vr_end - name_len - 1);
+}
 
 #ifdef HAVE_LIBRPM
 
 #include <fcntl.h>
 #include <stdio.h>
-#include <string.h>
 
 #include <rpm/header.h>
 #include <rpm/rpmdb.h>
@@ -111,6 +134,7 @@ static bool take(Header h, struct ms_pkg *p)
 		return false;
 	strcpy(p->name, name);
 	strcpy(p->arch, arch ? arch : "");
+	ms_rpmlib_source(rpm.headerGetString(h, RPMTAG_SOURCERPM), p);
 	return true;
 }
 

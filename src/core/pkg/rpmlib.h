@@ -29,7 +29,9 @@
  * than MS_RPMLIB_OWNERS_MAX of them; a name, version or architecture that
  * does not fit struct ms_pkg is skipped, never cut.  The version is
  * VERSION-RELEASE, EPOCH:VERSION-RELEASE when the header has an epoch,
- * as rpm prints %{EVR}.  Not thread-safe: one session at a time.
+ * as rpm prints %{EVR}.  The source package comes from the header's
+ * source rpm (SOURCERPM, "openssl-3.0.7-27.el9.src.rpm"), through
+ * ms_rpmlib_source.  Not thread-safe: one session at a time.
  */
 #ifndef MAPSCOPE_RPMLIB_H
 #define MAPSCOPE_RPMLIB_H
@@ -51,5 +53,15 @@ struct ms_rpmlib *ms_rpmlib_open(const char *root, const char *dbpath, const cha
 /* Fill *out (source rpm) for path, NUL-terminated: true, or false when no package owns it. */
 bool ms_rpmlib_owner(struct ms_rpmlib *s, const char *path, struct ms_pkg *out);
 void ms_rpmlib_close(struct ms_rpmlib *s);
+
+/*
+ * The source package of p (pkg.h) from its source rpm's file name srpm
+ * (NAME-VERSION-RELEASE.src.rpm; NULL: none): src_name NAME, and
+ * src_version VERSION-RELEASE when it is not p->version's (its epoch
+ * aside).  A name of another form, or one that does not fit, leaves both
+ * empty: the file name is rebuilt from them (purl.h), so nothing is cut.
+ * Pure, with or without librpm.
+ */
+void ms_rpmlib_source(const char *srpm, struct ms_pkg *p);
 
 #endif

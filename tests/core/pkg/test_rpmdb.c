@@ -7,8 +7,8 @@
  * touched), has a process map the library, and asks the owner lookup
  * (owner.h, rpm_root = ROOT, no dpkg database) for the path as the
  * kernel names it (ROOT/usr/lib/...); the same path outside ROOT is not
- * that database's.  Name, version-release and architecture must be what
- * `rpm -qf --qf` says, source rpm.  The second version (with an epoch) is
+ * that database's.  Name, version-release, architecture and source rpm
+ * must be what `rpm -qf --qf` says.  The second version (with an epoch) is
  * then installed over it with rpm -U while the process still maps the
  * old copy: the process's file row, judged and given its package as
  * list --by-file does, names the new version, and its running version is
@@ -104,12 +104,12 @@ static void rpm_cmd(const char *root, const char *a, const char *b, const char *
 		fail_msg("rpm --root=%s %s %s %s failed", root, a, b ? b : "", c ? c : "");
 }
 
-/* rpm's own answer for path in root: "NAME EVR ARCH", malloc'd. */
+/* rpm's own answer for path in root: "NAME EVR ARCH SOURCERPM", malloc'd. */
 static char *rpm_says(const char *root, const char *path)
 {
 	char rootopt[PATH_MAX + 16], *out = NULL;
-	const char *argv[] = { "rpm", rootopt, "--dbpath=/var/lib/rpm", "-qf", "--qf", "%{NAME} %{EVR} %{ARCH}",
-			       path, NULL };
+	const char *argv[] = { "rpm", rootopt, "--dbpath=/var/lib/rpm", "-qf", "--qf",
+			       "%{NAME} %{EVR} %{ARCH} %{SOURCERPM}", path, NULL };
 
 	snprintf(rootopt, sizeof(rootopt), "--root=%s", root);
 	assert_int_equal(run(argv, &out), 0);
@@ -236,14 +236,17 @@ static struct ms_owner *ask(const struct fx *fx, struct ms_pkg out[3])
 
 static void assert_as_rpm_says(const struct fx *fx, const struct ms_pkg *p, const char *version)
 {
-	char got[512], *said = rpm_says(fx->root, LIB);
+	char got[1024], *said = rpm_says(fx->root, LIB);
 
 	assert_true(p->found);
 	assert_int_equal(p->source, MS_PKG_SOURCE_RPM);
 	assert_string_equal(p->name, PKG);
 	assert_string_equal(p->version, version);
 	assert_true(p->arch[0] != '\0');
-	snprintf(got, sizeof(got), "%s %s %s", p->name, p->version, p->arch);
+	/* The source package, from which the source rpm's name is rebuilt (purl.h's upstream). */
+	assert_string_equal(p->src_name, PKG);
+	snprintf(got, sizeof(got), "%s %s %s %s-%s.src.rpm", p->name, p->version, p->arch, p->src_name,
+		 p->src_version[0] ? p->src_version : ms_pkg_without_epoch(p->version));
 	assert_string_equal(got, said);
 	free(said);
 }
