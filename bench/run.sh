@@ -818,15 +818,15 @@ cdx_row() {
 		row "$case" "-" "<= 1.5x" "FAIL (not the same hashes: $files $bytes)"
 		return
 	fi
-	printf 'exec %q libs --pid=%q --format=cyclonedx >/dev/null\n' "$MS_BIN" "$pids" >"$tmp/cdx.$n.a"
-	printf '%q libs --pid=%q >/dev/null\n' "$MS_BIN" "$pids" >"$tmp/cdx.$n.b"
+	printf 'exec %q libs --pid=%q --format=cyclonedx >/dev/null\n' "$MS_BIN" "$pids" >"$tmp/cdx.$n.sbom.sh"
+	printf '%q libs --pid=%q >/dev/null\n' "$MS_BIN" "$pids" >"$tmp/cdx.$n.dgst.sh"
 	if ((files)); then
-		printf 'exec openssl dgst -sha256' >>"$tmp/cdx.$n.b"
-		while IFS= read -r f; do printf ' %q' "$f"; done <"$tmp/cdx.$n.files" >>"$tmp/cdx.$n.b"
-		printf ' >/dev/null\n' >>"$tmp/cdx.$n.b"
+		printf 'exec openssl dgst -sha256' >>"$tmp/cdx.$n.dgst.sh"
+		while IFS= read -r f; do printf ' %q' "$f"; done <"$tmp/cdx.$n.files" >>"$tmp/cdx.$n.dgst.sh"
+		printf ' >/dev/null\n' >>"$tmp/cdx.$n.dgst.sh"
 	fi
 	ratio_row "$case ($files files, $(printf '%.1f' "$(fnum "$bytes / 1048576")") MiB hashed)" \
-		"cdx.$n" "bash $tmp/cdx.$n.a" "bash $tmp/cdx.$n.b" 1.5
+		"cdx.$n" "bash $tmp/cdx.$n.sbom.sh" "bash $tmp/cdx.$n.dgst.sh" 1.5
 }
 
 # The 500-process fleet (its deleted copies and the fleet program are the
