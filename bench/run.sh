@@ -515,14 +515,26 @@ dpkglog_row() {
 		"$(printf '%.2f ms' "$(fnum "$t / 1000")")" "info" info
 }
 
-# About 30 extension modules and the libraries they load, whichever are installed.
-PY_IMPORTS="ssl, sqlite3, ctypes, decimal, lzma, bz2, zlib, json, csv, hashlib, curses, readline, uuid, socket, select, mmap, array, math, cmath, binascii, unicodedata, pyexpat, xml.etree.ElementTree, asyncio, multiprocessing, queue, zoneinfo, dbm.ndbm, _curses_panel, _multibytecodec, _codecs_jp"
+# start_python30 OUT PY: PY started in the background after importing about
+# 30 extension modules and the libraries they load (whichever of them are
+# installed); it waits for the bench to end it.
+start_python30() {
+	local imports="ssl, sqlite3, ctypes, decimal, lzma, bz2, zlib, json, csv, hashlib, curses, readline, uuid, socket, select, mmap, array, math, cmath, binascii, unicodedata, pyexpat, xml.etree.ElementTree, asyncio, multiprocessing, queue, zoneinfo, dbm.ndbm, _curses_panel, _multibytecodec, _codecs_jp"
+	start_bg "$1" "$2" -c "
+import importlib, signal
+for m in '$imports'.split(', '):
+    try:
+        importlib.import_module(m)
+    except ImportError:
+        pass
+print('ready', flush=True)
+signal.pause()"
+}
 
 # `list --by-file` with PACKAGE, on a python3 that has imported about 30
 # extension modules and libraries, against the same without PACKAGE.
 package_list_case() {
 	local case="list --by-file (PACKAGE, VERSION) vs without them, python3 with 30 modules" pid py=python3
-	local imports=$PY_IMPORTS
 	# Debian's own, whose files dpkg lists; another (pyenv, /usr/local) is
 	# packaged by nobody, and only the full scan of every list can say so.
 	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
@@ -530,16 +542,7 @@ package_list_case() {
 		row "$case" "-" "<= 2.0x" "skipped (no python3, or no hyperfine/jq)"
 		return
 	fi
-	# Whatever of the modules is installed; then it waits for the bench to end it.
-	if ! start_bg "$tmp/python.out" "$py" -c "
-import importlib, signal
-for m in '''$imports'''.split(', '):
-    try:
-        importlib.import_module(m)
-    except ImportError:
-        pass
-print('ready', flush=True)
-signal.pause()"; then
+	if ! start_python30 "$tmp/python.out" "$py"; then
 		row "$case" "-" "<= 2.0x" "skipped (python3 did not start)"
 		return
 	fi
@@ -849,15 +852,7 @@ cdx_case() {
 		py=$("$py" -c 'import os, sys; print(os.path.realpath(sys.executable))' 2>/dev/null) || continue
 		[[ " $seen " == *" $py "* ]] && continue
 		seen="$seen $py"
-		if ! start_bg "$tmp/cdxpy.out" "$py" -c "
-import importlib, signal
-for m in '$PY_IMPORTS'.split(', '):
-    try:
-        importlib.import_module(m)
-    except ImportError:
-        pass
-print('ready', flush=True)
-signal.pause()"; then
+		if ! start_python30 "$tmp/cdxpy.out" "$py"; then
 			row "libs --format=cyclonedx vs libs + openssl dgst, $py" "-" "<= 1.5x" "skipped (it did not start)"
 			continue
 		fi
