@@ -72,7 +72,7 @@ STALE="$MS_BIN stale --ignore-file=$noignore"
 
 # ---- tools --------------------------------------------------------------------
 # tool:package pairs; hyperfine and jq together time whole commands.
-tools="hyperfine:hyperfine jq:jq pmap:procps lsof:lsof tmux:tmux checkrestart:debian-goodies"
+tools="hyperfine:hyperfine jq:jq pmap:procps lsof:lsof tmux:tmux checkrestart:debian-goodies openssl:openssl"
 missing_pkgs=()
 for tp in $tools; do
 	command -v "${tp%%:*}" >/dev/null || missing_pkgs+=("${tp#*:}")
