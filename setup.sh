@@ -38,6 +38,7 @@ python3:/usr/bin/python3
 python3-jsonschema:/usr/lib/python3/dist-packages/jsonschema/__init__.py
 rpm:/usr/bin/rpmbuild
 librpm-dev:/usr/include/rpm/rpmts.h
+libssl-dev:/usr/include/openssl/evp.h
 "
 
 missing=""

@@ -422,22 +422,23 @@ static int pkg_lookup(int reps, int n, char **pids)
 static int dpkglog(int reps, long hours, int n, char **names)
 {
 	struct ms_pkg *pkgs = calloc((size_t)n, sizeof(*pkgs));
-	time_t *starts = calloc((size_t)n, sizeof(*starts));
+	/* Copies started hours ago whose unlinking is not known: dated by their start. */
+	struct ms_copy *copies = calloc((size_t)n, sizeof(*copies));
 	double *t = calloc((size_t)reps, sizeof(*t));
 	struct ms_dpkglog_stats stats = { 0 };
 	struct ms_error err;
 	size_t known = 0;
 
-	if (!pkgs || !starts || !t)
+	if (!pkgs || !copies || !t)
 		fail("out of memory", NULL);
 	for (int r = 0; r < reps; r++) {
 		for (int i = 0; i < n; i++) {
 			pkgs[i] = (struct ms_pkg){ .found = true, .source = MS_PKG_SOURCE_DPKG };
 			snprintf(pkgs[i].name, sizeof(pkgs[i].name), "%s", names[i]);
-			starts[i] = time(NULL) - hours * 3600;
+			copies[i] = (struct ms_copy){ .start = time(NULL) - hours * 3600 };
 		}
 		t[r] = now_us();
-		if (ms_dpkglog_running(NULL, pkgs, starts, (size_t)n, &stats, &err) < 0)
+		if (ms_dpkglog_running(NULL, pkgs, copies, (size_t)n, &stats, &err) < 0)
 			fail("dpkglog", &err);
 		t[r] = now_us() - t[r];
 	}
@@ -445,7 +446,7 @@ static int dpkglog(int reps, long hours, int n, char **names)
 		known += pkgs[i].running_state == MS_PKG_RUNNING_KNOWN;
 	printf("dpkglog %.1f %u %llu %zu %zu\n", median(t, reps), stats.files, stats.bytes, stats.events, known);
 	free(pkgs);
-	free(starts);
+	free(copies);
 	free(t);
 	return 0;
 }

@@ -27,7 +27,9 @@
 #                       "dpkglog" only the dpkg log rows, which fleet and packages run too;
 #                       "libver" only the list LIBVER rows, which files runs too;
 #                       "diff" only the diff and snapshot rows, which sizes runs too;
-#                       "libsview" only the explorer's libraries view row, which fleet runs too)
+#                       "libsview" only the explorer's libraries view row, which fleet runs too;
+#                       "cyclonedx" only the SBOM rows (libs --format=cyclonedx against
+#                       libs + openssl dgst), which fleet runs too)
 set -u
 
 : "${MS_BIN:?MS_BIN: the mapscope binary}"
@@ -70,7 +72,7 @@ STALE="$MS_BIN stale --ignore-file=$noignore"
 
 # ---- tools --------------------------------------------------------------------
 # tool:package pairs; hyperfine and jq together time whole commands.
-tools="hyperfine:hyperfine jq:jq pmap:procps lsof:lsof tmux:tmux checkrestart:debian-goodies"
+tools="hyperfine:hyperfine jq:jq pmap:procps lsof:lsof tmux:tmux checkrestart:debian-goodies openssl:openssl"
 missing_pkgs=()
 for tp in $tools; do
 	command -v "${tp%%:*}" >/dev/null || missing_pkgs+=("${tp#*:}")
@@ -513,11 +515,26 @@ dpkglog_row() {
 		"$(printf '%.2f ms' "$(fnum "$t / 1000")")" "info" info
 }
 
+# start_python30 OUT PY: PY started in the background after importing about
+# 30 extension modules and the libraries they load (whichever of them are
+# installed); it waits for the bench to end it.
+start_python30() {
+	local imports="ssl, sqlite3, ctypes, decimal, lzma, bz2, zlib, json, csv, hashlib, curses, readline, uuid, socket, select, mmap, array, math, cmath, binascii, unicodedata, pyexpat, xml.etree.ElementTree, asyncio, multiprocessing, queue, zoneinfo, dbm.ndbm, _curses_panel, _multibytecodec, _codecs_jp"
+	start_bg "$1" "$2" -c "
+import importlib, signal
+for m in '$imports'.split(', '):
+    try:
+        importlib.import_module(m)
+    except ImportError:
+        pass
+print('ready', flush=True)
+signal.pause()"
+}
+
 # `list --by-file` with PACKAGE, on a python3 that has imported about 30
 # extension modules and libraries, against the same without PACKAGE.
 package_list_case() {
 	local case="list --by-file (PACKAGE, VERSION) vs without them, python3 with 30 modules" pid py=python3
-	local imports="ssl, sqlite3, ctypes, decimal, lzma, bz2, zlib, json, csv, hashlib, curses, readline, uuid, socket, select, mmap, array, math, cmath, binascii, unicodedata, pyexpat, xml.etree.ElementTree, asyncio, multiprocessing, queue, zoneinfo, dbm.ndbm, _curses_panel, _multibytecodec, _codecs_jp"
 	# Debian's own, whose files dpkg lists; another (pyenv, /usr/local) is
 	# packaged by nobody, and only the full scan of every list can say so.
 	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
@@ -525,16 +542,7 @@ package_list_case() {
 		row "$case" "-" "<= 2.0x" "skipped (no python3, or no hyperfine/jq)"
 		return
 	fi
-	# Whatever of the modules is installed; then it waits for the bench to end it.
-	if ! start_bg "$tmp/python.out" "$py" -c "
-import importlib, signal
-for m in '''$imports'''.split(', '):
-    try:
-        importlib.import_module(m)
-    except ImportError:
-        pass
-print('ready', flush=True)
-signal.pause()"; then
+	if ! start_python30 "$tmp/python.out" "$py"; then
 		row "$case" "-" "<= 2.0x" "skipped (python3 did not start)"
 		return
 	fi
@@ -769,6 +777,90 @@ fleet_cases() {
 	stop_last
 }
 
+# ---- the SBOM's hashes: libcrypto against openssl dgst --------------------------------------
+# cdx_files SBOM OUT: the files SBOM hashed, one a line, as openssl can open
+# them: the path, or for a deleted copy its running copy through the
+# map_files of the first process that maps it (root); and checks that
+# openssl dgst gives each the hash the SBOM gives.  Prints "FILES BYTES",
+# or fails saying why.
+cdx_files() {
+	local sbom=$1 out=$2 name hash pid path range got
+	: >"$out"
+	while IFS=$'\t' read -r name hash pid; do
+		path=$name
+		if [[ $name == *" (deleted)" ]]; then
+			range=$(awk -v n="$name" '{ p = $0; for (i = 0; i < 5; i++) sub(/^[^ ]+ +/, "", p) } p == n { print $1; exit }' \
+				"/proc/$pid/maps" 2>/dev/null)
+			[ -n "$range" ] || { echo "no mapping of $name in $pid"; return 1; }
+			path=/proc/$pid/map_files/$range
+		fi
+		got=$(openssl dgst -sha256 -r "$path" 2>/dev/null | cut -d' ' -f1)
+		[ "$got" = "$hash" ] || { echo "openssl dgst says ${got:-nothing} of $name, the SBOM $hash"; return 1; }
+		printf '%s\n' "$path" >>"$out"
+	done < <(jq -r '.components[] | select(.type == "file" and .hashes) |
+		[.name, .hashes[0].content, ((.properties // [])[] | select(.name == "mapscope:pids") | .value | split(" ")[0])] | @tsv' "$sbom")
+	echo "$(wc -l <"$out") $(xargs -r -d '\n' stat -L -c %s <"$out" | awk '{ b += $1 } END { print b + 0 }')"
+}
+
+# cdx_row WHAT PIDS: `libs --format=cyclonedx` against `libs` then `openssl
+# dgst -sha256` over exactly the files the SBOM hashed (none: `libs` alone),
+# in the same run, each through a small bash script.
+cdx_row() {
+	local what=$1 pids=$2 case files bytes n=${#started[@]} f
+	case="libs --format=cyclonedx vs libs + openssl dgst, $what"
+	if ! have_hf || ! have openssl; then
+		row "$case" "-" "<= 1.5x" "skipped (no hyperfine/jq, or no openssl)"
+		return
+	fi
+	if ! "$MS_BIN" libs --pid="$pids" --format=cyclonedx >"$tmp/cdx.$n.json" 2>"$tmp/cdx.err"; then
+		row "$case" "-" "<= 1.5x" "FAIL (libs --format=cyclonedx: $(head -n 1 "$tmp/cdx.err"))"
+		return
+	fi
+	read -r files bytes < <(cdx_files "$tmp/cdx.$n.json" "$tmp/cdx.$n.files")
+	if ! [[ $files =~ ^[0-9]+$ && $bytes =~ ^[0-9]+$ ]]; then
+		row "$case" "-" "<= 1.5x" "FAIL (not the same hashes: $files $bytes)"
+		return
+	fi
+	printf 'exec %q libs --pid=%q --format=cyclonedx >/dev/null\n' "$MS_BIN" "$pids" >"$tmp/cdx.$n.sbom.sh"
+	printf '%q libs --pid=%q >/dev/null\n' "$MS_BIN" "$pids" >"$tmp/cdx.$n.dgst.sh"
+	if ((files)); then
+		printf 'exec openssl dgst -sha256' >>"$tmp/cdx.$n.dgst.sh"
+		while IFS= read -r f; do printf ' %q' "$f"; done <"$tmp/cdx.$n.files" >>"$tmp/cdx.$n.dgst.sh"
+		printf ' >/dev/null\n' >>"$tmp/cdx.$n.dgst.sh"
+	fi
+	ratio_row "$case ($files files, $(printf '%.1f' "$(fnum "$bytes / 1048576")") MiB hashed)" \
+		"cdx.$n" "bash $tmp/cdx.$n.sbom.sh" "bash $tmp/cdx.$n.dgst.sh" 1.5
+}
+
+# The 500-process fleet (its deleted copies and the fleet program are the
+# files no package owns), and python3 after about 30 imports: the one on
+# PATH (pyenv's or /usr/local's: its libpython and modules are unpackaged,
+# tens of MB hashed), and Debian's (every file packaged: nothing hashed).
+cdx_case() {
+	local pids py seen=""
+	mkdir -p "$tmp/cdxfleet"
+	if start_bg "$tmp/cdxfleet.out" "$BENCH_BIN/ms-bench-fleet" "$FLEET" "$tmp/cdxfleet"; then
+		pids=$(sed 's/^ready //' "$tmp/cdxfleet.out" | tr ' ' ',')
+		cdx_row "$FLEET processes" "$pids"
+		stop_last
+	else
+		row "libs --format=cyclonedx vs libs + openssl dgst, $FLEET processes" "-" "<= 1.5x" "skipped (fleet did not start)"
+	fi
+	for py in "$(command -v python3)" /usr/bin/python3; do
+		[ -x "$py" ] || continue
+		# The interpreter itself, not a pyenv shim.
+		py=$("$py" -c 'import os, sys; print(os.path.realpath(sys.executable))' 2>/dev/null) || continue
+		[[ " $seen " == *" $py "* ]] && continue
+		seen="$seen $py"
+		if ! start_python30 "$tmp/cdxpy.out" "$py"; then
+			row "libs --format=cyclonedx vs libs + openssl dgst, $py" "-" "<= 1.5x" "skipped (it did not start)"
+			continue
+		fi
+		cdx_row "$py ($("$MS_BIN" libs --pid="${started[-1]}" -n | wc -l) files)" "${started[-1]}"
+		stop_last
+	done
+}
+
 # ---- who: a name (base name or SONAME) against a path ---------------------------------------
 # who NAME reads the SONAME of every distinct file whose base name is not
 # NAME, once each, whoever maps it; who PATH reads none.  Both walk every
@@ -920,6 +1012,7 @@ at_target() {
 [[ $CASES == *" fleet "* || $CASES == *" packages "* ]] && package_list_case
 [[ $CASES == *" fleet "* || $CASES == *" packages "* ]] && pydist_list_case
 [[ $CASES == *" fleet "* || $CASES == *" who "* ]] && who_case
+[[ $CASES == *" fleet "* || $CASES == *" cyclonedx "* ]] && cdx_case
 if [[ $CASES == *" fleet "* || $CASES == *" packages "* || $CASES == *" dpkglog "* ]]; then
 	dpkglog_row 1
 	dpkglog_row 8760

@@ -11,6 +11,8 @@
 #     quote (its own name once the JSON is parsed), and one deleted after it was loaded (as root, hashed
 #     through the running copy; otherwise no hash, and why), and a file over
 #     the 64 MiB a file is hashed for (no hash, and why).
+# As root, where libcrypto.so.3 cannot be loaded (hidden under /dev/null in
+# a private mount namespace): no file has a hash, and each says why.
 # Skips, saying why, without /usr/bin/python3 with jsonschema or dpkg.
 set -u
 NAME=test_sbom
@@ -92,6 +94,20 @@ $PY "$SRC/tests/sbom_check.py" "$SRC/tests/data/cyclonedx" "$tmp/sbom.json" \
 	file "$hostile" "$stray_sum" "$p1" \
 	nohash "$big" "larger than 64 MiB" \
 	"$@" || fail "the SBOM does not hold (above); it is in $tmp/sbom.json: $(head -c 4000 "$tmp/sbom.json")"
+
+# Without libcrypto: no hash of our own, the reason instead.
+libcrypto=$(ldconfig -p 2>/dev/null | awk '/libcrypto\.so\.3 / { print $NF; exit }')
+if [ "$(id -u)" -ne 0 ] || [ -z "$libcrypto" ] || ! command -v unshare >/dev/null 2>&1; then
+	echo "$NAME: the case without libcrypto needs root, unshare and libcrypto.so.3: not run"
+else
+	libcrypto=$(readlink -f "$libcrypto")
+	unshare -m sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$libcrypto" \
+		"$BIN" libs --pid=$p2 --format=cyclonedx > "$tmp/nocrypto.json" 2> "$tmp/err" ||
+		fail "without libcrypto: exit $?: $(cat "$tmp/err")"
+	$PY "$SRC/tests/sbom_check.py" "$SRC/tests/data/cyclonedx" "$tmp/nocrypto.json" \
+		nohash "$stray" "libcrypto.so.3 is not available: " ||
+		fail "without libcrypto, the SBOM does not say why (above): $(head -c 4000 "$tmp/nocrypto.json")"
+fi
 
 # Options that make no sense with it are refused.
 "$BIN" libs --format=cyclonedx -J > /dev/null 2>&1

@@ -78,7 +78,7 @@ if HAVE_CMOCKA
 CMOCKA_TESTS = \
 	tests/core/base/test_grow \
 	tests/core/base/test_escape \
-	tests/core/base/test_sha256 \
+	tests/core/base/test_digest \
 	tests/core/base/test_saferead \
 	tests/core/base/test_safewrite \
 	tests/core/base/test_safewrite_atomic \

@@ -13,7 +13,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/base/grow.c src/core/base/grow.h \
 	src/core/base/units.c src/core/base/units.h \
 	src/core/base/hash.c src/core/base/hash.h \
-	src/core/base/sha256.c src/core/base/sha256.h \
+	src/core/base/digest.c src/core/base/digest.h \
 	src/core/base/dlload.c src/core/base/dlload.h \
 	src/core/base/saferead.c src/core/base/saferead.h \
 	src/core/base/json_scan.c src/core/base/json_scan.h \

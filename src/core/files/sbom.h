@@ -31,6 +31,9 @@
  * memory the kernel names like a file (a memfd: not a file on disk) gives
  * no hash and says why.  Only file components are hashed (a package
  * is named by its purl, so packaged files cost the budget nothing).
+ * The hash is libcrypto's (digest.h), over bounded reads of the opened
+ * file; where libcrypto.so.3 is not available no file is hashed and each
+ * says so ("libcrypto.so.3 is not available: ..."), never a hash of our own.
  *
  * The budget, which a user cannot raise and cannot spend for root: a file
  * over MS_SBOM_HASH_FILE_MAX bytes is not read, and one run hashes at most
@@ -61,7 +64,7 @@
 #include <sys/types.h>
 
 #include "base/error.h"
-#include "base/sha256.h"
+#include "base/digest.h"
 #include "files/libtable.h"
 #include "pkg/osrelease.h"
 #include "pkg/purl.h"

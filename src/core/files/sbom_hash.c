@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,50 +17,13 @@
 #include "untrusted/lookup.h"
 #include "untrusted/mapfiles.h"
 
-#define HASH_CHUNK (64u << 10)
-
 _Static_assert(MS_SBOM_HASH_FILE_MAX == 64u << 20 && MS_SBOM_HASH_TOTAL_MAX == 512u << 20 &&
 	       MS_SBOM_HASH_FILES == 4096, "the reasons name the bounds");
-
-/* Read fd whole (at most size bytes, as fstat said) into hex.  false with why. */
-static bool hash_fd(int fd, uint64_t size, char hex[MS_SHA256_HEX_LEN + 1], char *why, size_t why_size)
-{
-	static unsigned char buf[HASH_CHUNK];
-	unsigned char digest[MS_SHA256_LEN];
-	struct ms_sha256 h;
-	uint64_t done = 0;
-
-	ms_sha256_init(&h);
-	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			snprintf(why, why_size, "reading the file failed: %s", strerror(errno));
-			return false;
-		}
-		if (n == 0)
-			break;
-		done += (uint64_t)n;
-		if (done > size) {
-			snprintf(why, why_size, "the file grew while it was read");
-			return false;
-		}
-		ms_sha256_update(&h, buf, (size_t)n);
-	}
-	if (done != size) {
-		snprintf(why, why_size, "the file shrank while it was read");
-		return false;
-	}
-	ms_sha256_final(&h, digest);
-	ms_sha256_hex(digest, hex);
-	return true;
-}
 
 struct pass {
 	struct ms_libtable *t;
 	struct ms_sbom *s;
+	struct ms_digest *digest;   /* NULL: libcrypto is not available */
 	struct ms_sbom_cand *cands; /* one per file component, in component order */
 	size_t *idx;                /* cands by the process whose mapping names them */
 	size_t n;
@@ -197,7 +159,7 @@ static int hash_one(struct pass *p, struct ms_sbom_cand *c, int fd, const struct
 		return skip(p, c, MS_SBOM_WHY_BYTES);
 	s->hashed_files++;
 	s->hashed_bytes += c->size;
-	if (!hash_fd(fd, c->size, item->sha256, why, sizeof(why)))
+	if (!ms_digest_fd(p->digest, fd, c->size, item->sha256, why, sizeof(why)))
 		return skip(p, c, why);
 	item->hashed = true;
 	return 0;
@@ -223,6 +185,7 @@ int ms_sbom_hash_files(struct ms_libtable *t, struct ms_sbom *s)
 {
 	struct pass p = { .t = t, .s = s, .n = s->count - s->npackages };
 	int rc = MS_ERR_NOMEM;
+	char why[256];
 
 	if (!p.n)
 		return 0;
@@ -236,6 +199,11 @@ int ms_sbom_hash_files(struct ms_libtable *t, struct ms_sbom *s)
 		p.idx[i] = i;
 	}
 	qsort_r(p.idx, p.n, sizeof(*p.idx), cmp_map_proc, &p);
+	/* Without libcrypto, no file has a hash, and each says why. */
+	if (!(p.digest = ms_digest_new(NULL, why, sizeof(why))))
+		for (size_t i = 0; i < p.n; i++)
+			if (skip(&p, &p.cands[i], why) < 0)
+				goto out;
 	if (each_by_proc(&p, note_owner) < 0 ||
 	    ms_sbom_budget_plan(p.cands, p.n, MS_SBOM_HASH_FILES, MS_SBOM_HASH_TOTAL_MAX) < 0 ||
 	    budget_reasons(&p) < 0 || each_by_proc(&p, hash_one) < 0)
@@ -244,6 +212,7 @@ int ms_sbom_hash_files(struct ms_libtable *t, struct ms_sbom *s)
 		s->unhashed_files += !s->items[s->npackages + i].hashed;
 	rc = 0;
 out:
+	ms_digest_free(p.digest);
 	free(p.cands);
 	free(p.idx);
 	return rc;
