@@ -27,13 +27,13 @@ the expectations:
                              or mapscope:hash-skipped containing WHY, and at least one the latter
     purl PURL RUNNING INST   a component of exactly that purl, mapscope:running RUNNING, and
                              mapscope:installed-version INST ("-": none)
-    occurs PURL LOCATION PIDS CONF
-                             the component of that purl has an occurrence at LOCATION (the raw
+    occurs NAME VERSION LOCATION PIDS CONF
+                             the one library NAME VERSION has an occurrence at LOCATION (the raw
                              name) whose context starts "pids PIDS", each process-PID depends on
-                             it, and its evidence.identity is of field purl, confidence CONF
-    notrunning PURL          the component of that purl is installed-not-running: no occurrence,
+                             it, and its evidence.identity is of field purl, its purl, confidence CONF
+    notrunning NAME VERSION  the one library NAME VERSION is installed-not-running: no occurrence,
                              no process depends on it, the host does
-    absent PURL              no component has that purl
+    absent NAME VERSION      no library NAME VERSION
     unknown NAME PKG INST    a file component named NAME whose package PKG's version is unknown
                              (mapscope:running unknown, installed-version INST), with no library
                              component of PKG in that version's place
@@ -233,8 +233,8 @@ def check_graph(doc, components):
         if c["type"] == "library":
             if not c.get("version"):
                 fail("library %r has no version" % c.get("name"))
-            elif "purl" in c and "@" not in c["purl"]:
-                fail("library %r: a purl without a version %r" % (c.get("name"), c["purl"]))
+            elif "purl" in c and (check_purl(c["purl"]) or {}).get("version") != c["version"]:
+                fail("library %r %r: its purl %r is not of that version" % (c.get("name"), c["version"], c["purl"]))
         for o in c.get("evidence", {}).get("occurrences", []):
             pids = pids_of(o)
             if pids is None:
@@ -247,17 +247,22 @@ def check_graph(doc, components):
     return deps
 
 
-def by_purl(components, purl):
-    found = [c for c in components if c.get("purl") == purl]
+def libraries(components, name, version):
+    return [c for c in components if c["type"] == "library" and c["name"] == name and c.get("version") == version]
+
+
+def library(components, name, version):
+    found = libraries(components, name, version)
     if len(found) != 1:
-        fail("%d components of purl %s (purls: %r)" % (len(found), purl,
-                                                        sorted(c["purl"] for c in components if "purl" in c)))
+        fail("%d libraries %s %s (libraries: %r)" % (len(found), name, version, sorted(
+            "%s %s" % (c["name"], c.get("version")) for c in components if c["type"] == "library")))
         return None
     return found[0]
 
 
-def check_occurs(components, deps, purl, location, pids, conf):
-    c = by_purl(components, purl)
+def check_occurs(components, deps, name, version, location, pids, conf):
+    c = library(components, name, version)
+    purl = c.get("purl") if c else None
     if not c:
         return
     occ = [o for o in c.get("evidence", {}).get("occurrences", []) if o["location"] == location]
@@ -272,8 +277,9 @@ def check_occurs(components, deps, purl, location, pids, conf):
         fail("component %s: evidence.identity %r, want field purl, confidence %s" % (purl, ident, conf))
 
 
-def check_notrunning(components, deps, purl):
-    c = by_purl(components, purl)
+def check_notrunning(components, deps, name, version):
+    c = library(components, name, version)
+    purl = "%s %s" % (name, version)
     if not c:
         return
     if props(c, "mapscope:running") != ["installed-not-running"] or c.get("evidence", {}).get("occurrences"):
@@ -358,16 +364,17 @@ def main():
                 fail("component %s: its version and its purl's disagree" % want)
             continue
         elif kind == "occurs":
-            check_occurs(components, deps, *args[:4])
-            del args[:4]
+            check_occurs(components, deps, *args[:5])
+            del args[:5]
             continue
         elif kind == "notrunning":
-            check_notrunning(components, deps, args.pop(0))
+            check_notrunning(components, deps, *args[:2])
+            del args[:2]
             continue
         elif kind == "absent":
-            purl = args.pop(0)
-            if purl in purls:
-                fail("a component of purl %s, which should not be there" % purl)
+            if libraries(components, *args[:2]):
+                fail("a library %s %s, which should not be there" % tuple(args[:2]))
+            del args[:2]
             continue
         elif kind == "unknown":
             check_unknown(components, *args[:3])

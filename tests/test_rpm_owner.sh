@@ -166,7 +166,7 @@ why=$("$BIN" stale --by-file -J -o NAME,VERSION,VERWHY "$hpid" | pick "$LIB (del
 case $why in *"no upgrade or removal of $PKG"*) ;; *) fail "VERWHY of the unknown version: '$why'" ;; esac
 ok "after rpm -U with no entry in dnf's log: its package installed at $said, its running version unknown ($why)"
 # A version no history names: the copy is a file component of the package, never a purl without a version.
-sbom unknown "$LIB (deleted)" "$PKG" 2:2.0-3 absent "pkg:rpm/$vendor/$PKG?arch=$arch"
+sbom unknown "$LIB (deleted)" "$PKG" 2:2.0-3
 
 # dnf's lines for that upgrade, at its real time: the element that replaced the copy names 1.0-1.
 dnf_line "$before" "INFO --- logging initialized ---"
