@@ -48,7 +48,8 @@
  * since, a mapping gone, a file that is not the row's inode any more, or
  * memory the kernel names like a file (a memfd: not a file on disk) gives
  * no hash and says why.  Only file components are hashed (a package
- * is named by its purl, so packaged files cost the budget nothing).
+ * version is named by its purl, so its files cost the budget nothing; a
+ * copy of unknown version is a file component, and is hashed).
  *
  * The budget, which a user cannot raise and cannot spend for root: a file
  * over MS_SBOM_HASH_FILE_MAX bytes is not read, and one run hashes at most
