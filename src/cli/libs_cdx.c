@@ -31,6 +31,17 @@ json_t *cdx_raw_string(const char *s, size_t len)
 	return j;
 }
 
+json_t *cdx_finish(json_t *j, json_t *props, int rc)
+{
+	rc = rc ?: json_object_set(j, "properties", props);
+	json_decref(props);
+	if (rc) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
 /* jansson's text for j: every character past ASCII as \uXXXX (NULL when out of memory). */
 static char *dump(const json_t *j)
 {
@@ -105,13 +116,7 @@ static json_t *process_component(const struct ms_libtable_proc *p)
 		rc = w ? cdx_prop(props, "mapscope:where", cdx_raw_string(w, strlen(w))) : -1;
 		free(w);
 	}
-	rc = rc ?: json_object_set(j, "properties", props);
-	json_decref(props);
-	if (rc) {
-		json_decref(j);
-		return NULL;
-	}
-	return j;
+	return cdx_finish(j, props, rc);
 }
 
 static void serial_number(char *out, size_t size)
@@ -148,13 +153,7 @@ static json_t *host_component(const struct ms_sbom *s)
 	if (rc == 0 && uname(&u) == 0)
 		rc = cdx_prop_raw(props, "mapscope:hostname", u.nodename, sizeof(u.nodename)) ?:
 		     cdx_prop_raw(props, "mapscope:kernel", u.release, sizeof(u.release));
-	rc = rc ?: json_object_set(j, "properties", props);
-	json_decref(props);
-	if (rc) {
-		json_decref(j);
-		return NULL;
-	}
-	return j;
+	return cdx_finish(j, props, rc);
 }
 
 static int print_head(const struct ms_sbom *s, const struct ms_libtable *t)

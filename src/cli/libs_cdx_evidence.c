@@ -115,12 +115,12 @@ static json_t *occurrence_context(const struct ms_libtable *t, const struct ms_l
 	if (r->verdict != MS_STALE_OK)
 		fprintf(f, "; verdict %s", ms_stale_verdict_name(r->verdict));
 	if (p && p->running_state == MS_PKG_RUNNING_KNOWN)
-		fprintf(f, "; a replaced or deleted copy of %s", p->running);
+		fprintf(f, "; a replaced or deleted copy of %.*s", (int)strnlen(p->running, sizeof(p->running)), p->running);
 	else if (p && p->running_state == MS_PKG_RUNNING_UNKNOWN)
 		fprintf(f, "; a replaced or deleted copy, its version unknown (%s)",
 			p->running[0] && p->running_alt[0] ? "one of two candidates" : p->running[0] ? "one candidate" : "no candidate");
 	if (p && p->running_state != MS_PKG_RUNNING_INSTALLED && p->version[0])
-		fprintf(f, ", %s installed now", p->version);
+		fprintf(f, ", %.*s installed now", (int)strnlen(p->version, sizeof(p->version)), p->version);
 	if (r->build_id_len) {
 		ms_buildid_hex(r->build_id, r->build_id_len, hex);
 		fprintf(f, "; build ID %s", hex);
@@ -262,11 +262,5 @@ json_t *cdx_component(const struct ms_libtable *t, const struct ms_sbom_componen
 	rc = rc ?: c->pkg ? package_fields(c, j, props) : file_fields(t, c, j, props);
 	rc = rc ?: evidence(t, c, j);
 	rc = rc ?: file_facts(t, c, props);
-	rc = rc ?: json_object_set(j, "properties", props);
-	json_decref(props);
-	if (rc) {
-		json_decref(j);
-		return NULL;
-	}
-	return j;
+	return cdx_finish(j, props, rc);
 }

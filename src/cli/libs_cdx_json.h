@@ -27,6 +27,9 @@ int cdx_prop_text(json_t *props, const char *name, const char *text);
 /* s is raw bytes, at most size of them (a fixed array's). */
 int cdx_prop_raw(json_t *props, const char *name, const char *s, size_t size);
 
+/* j with props as its properties when rc is 0 (props taken); else NULL, j freed. */
+json_t *cdx_finish(json_t *j, json_t *props, int rc);
+
 /* Component id of s (bom-ref "component-<id + 1>"), with its evidence and properties. */
 json_t *cdx_component(const struct ms_libtable *t, const struct ms_sbom_component *c, size_t id);
 
