@@ -18,8 +18,8 @@ when the property holds; otherwise it prints one line saying what it saw
                               NAME says package BAD or verdict replaced
     cdx FILE WANT BAD [NAME]  a CycloneDX document: a deb component WANT
                               ("-": none wanted), no component BAD (by name
-                              or purl), and, with NAME, no component that
-                              lists the file NAME says it is replaced
+                              or purl), and, with NAME, no component with
+                              an occurrence at NAME says it is replaced
     stale-row FILE NAME VERDICT WHY
                               stale -J: every file row named NAME (one at
                               least) has VERDICT and a WHY containing WHY
@@ -110,12 +110,11 @@ def cdx(path, want, bad, name=None):
         if name is None:
             continue
         props = {p.get("name"): p.get("value") for p in c.get("properties", [])}
-        for key, value in props.items():
-            if key.startswith("mapscope:file:") and key.endswith(":path") and value == name:
-                verdict = props.get(key[:-len("path")] + "verdict")
-                if verdict == "replaced" or props.get("mapscope:running") == "replaced":
-                    print("component %s lists %s as replaced" % (c.get("name"), name))
-                    return False
+        for o in c.get("evidence", {}).get("occurrences", []):
+            if o.get("location") == name and ("replaced" in o.get("additionalContext", "")
+                                              or props.get("mapscope:running") == "replaced"):
+                print("component %s lists %s as replaced" % (c.get("name"), name))
+                return False
         if c.get("name") == name and props.get("mapscope:running") == "replaced":
             print("file component %s is replaced" % name)
             return False

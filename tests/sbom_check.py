@@ -10,8 +10,13 @@ purl-spec: permitted characters, percent-encoding, type, namespace, name,
 version, qualifiers, and the deb, rpm, pypi and npm type rules; every deb
 purl has an arch, and every deb and rpm purl the distro os-release names), that the
 metadata's mapscope:unhashed-files and mapscope:hash-budget-skipped count
-the file components without a hash and those the hash budget left out, and
-then the expectations:
+the file components without a hash and those the hash budget left out, the
+graph (every bom-ref unique, every dependency's ref and dependsOn defined,
+the host depending on every process, each process depending on what its
+pid is an occurrence of), that every library component has a version and
+a purl with that version, that every library and file component has its
+occurrences (but for a version installed that no process maps), and then
+the expectations:
     deb NAME VERSION ARCH    a component pkg:deb/<os-release ID>/NAME@VERSION?arch=ARCH&distro=D&upstream=U,
                              D ID-VERSION_ID (else ID-VERSION_CODENAME; neither: none), U the source
                              dpkg-query names (${source:Package}, @${source:Version} when not VERSION;
@@ -19,12 +24,23 @@ then the expectations:
     pypi NAME VERSION        a component pkg:pypi/NAME@VERSION, NAME as pypi normalises it
     npm NAME VERSION         a component pkg:npm/NAME@VERSION, or pkg:npm/%40SCOPE/NAME@VERSION
                              for @SCOPE/NAME, lower-cased as the npm type says
-    file NAME SHA256 PIDS    a file component named NAME (the raw name), its SHA-256, its PIDs ("1 2")
+    file NAME SHA256 PIDS    a file component named NAME (the raw name), its SHA-256, its PIDs ("1 2"):
+                             its occurrence's "pids 1 2", and process-1 and process-2 depend on it
     nohash NAME WHY          a file component named NAME without a hash, mapscope:hash-skipped containing WHY
     budget PREFIX WHY HASHED HASHED file components have a hash; every one named PREFIX... has a hash
                              or mapscope:hash-skipped containing WHY, and at least one the latter
     purl PURL RUNNING INST   a component of exactly that purl, mapscope:running RUNNING, and
                              mapscope:installed-version INST ("-": none)
+    occurs NAME VERSION LOCATION PIDS CONF
+                             the one library NAME VERSION has an occurrence at LOCATION (the raw
+                             name) whose context starts "pids PIDS", each process-PID depends on
+                             it, and its evidence.identity is of field purl, its purl, confidence CONF
+    notrunning NAME VERSION  the one library NAME VERSION is installed-not-running: no occurrence,
+                             no process depends on it, the host does
+    absent NAME VERSION      no library NAME VERSION
+    unknown NAME PKG INST    a file component named NAME whose package PKG's version is unknown
+                             (mapscope:running unknown, installed-version INST), with no library
+                             component of PKG in that version's place
 Each purl expected is built here, by this script's own encoder.  Exit 0
 when everything holds, 1 otherwise (every failure printed).
 """
@@ -189,6 +205,125 @@ def check_budget(components, prefix, why, hashed):
         fail("files under %s: %d without a hash, these not because %r: %r" % (prefix, len(left), why, wrong[:5]))
 
 
+def refs_of(doc):
+    """Every bom-ref in the document, and fails on each one given twice."""
+    seen = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            ref = node.get("bom-ref")
+            if ref is not None:
+                if ref in seen:
+                    fail("bom-ref %r twice" % ref)
+                seen.add(ref)
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(doc)
+    return seen
+
+
+def pids_of(occurrence):
+    m = re.match(r"^pids((?: [0-9]+)+)(?:;|$)", occurrence.get("additionalContext", ""))
+    return m.group(1).split() if m else None
+
+
+def check_graph(doc, components):
+    refs = refs_of(doc)
+    deps = {}
+    for d in doc.get("dependencies", []):
+        if d["ref"] not in refs:
+            fail("dependency of an undefined ref %r" % d["ref"])
+        if d["ref"] in deps:
+            fail("two dependency entries for %r" % d["ref"])
+        deps[d["ref"]] = d.get("dependsOn", [])
+        for r in deps[d["ref"]]:
+            if r not in refs:
+                fail("%r depends on an undefined ref %r" % (d["ref"], r))
+    procs = [c for c in components if c["bom-ref"].startswith("process-")]
+    host = set(deps.get("host", []))
+    for p in procs:
+        if p["type"] != "application" or p["bom-ref"] not in host:
+            fail("process %r: type %r, in the host's dependencies: %r" % (p["bom-ref"], p["type"], p["bom-ref"] in host))
+        if props(p, "mapscope:pid") != [p["bom-ref"][len("process-"):]]:
+            fail("process %r: mapscope:pid %r" % (p["bom-ref"], props(p, "mapscope:pid")))
+    for c in components:
+        if c["type"] in ("library", "file") and not c.get("evidence", {}).get("occurrences") and \
+                props(c, "mapscope:running") != ["installed-not-running"]:
+            fail("component %r: no evidence.occurrences" % c.get("name"))
+        if c["type"] == "library":
+            if not c.get("version"):
+                fail("library %r has no version" % c.get("name"))
+            elif "purl" in c and (check_purl(c["purl"]) or {}).get("version") != c["version"]:
+                fail("library %r %r: its purl %r is not of that version" % (c.get("name"), c["version"], c["purl"]))
+        for o in c.get("evidence", {}).get("occurrences", []):
+            pids = pids_of(o)
+            if pids is None:
+                fail("component %r: occurrence %r names no pids" % (c.get("name"), o))
+                continue
+            for pid in pids:
+                if c["bom-ref"] not in deps.get("process-" + pid, []):
+                    fail("component %r: process-%s maps %r but does not depend on it" % (c.get("name"), pid,
+                                                                                     o["location"]))
+    return deps
+
+
+def libraries(components, name, version):
+    return [c for c in components if c["type"] == "library" and c["name"] == name and c.get("version") == version]
+
+
+def library(components, name, version):
+    found = libraries(components, name, version)
+    if len(found) != 1:
+        fail("%d libraries %s %s (libraries: %r)" % (len(found), name, version, sorted(
+            "%s %s" % (c["name"], c.get("version")) for c in components if c["type"] == "library")))
+        return None
+    return found[0]
+
+
+def check_occurs(components, deps, name, version, location, pids, conf):
+    c = library(components, name, version)
+    purl = c.get("purl") if c else None
+    if not c:
+        return
+    occ = [o for o in c.get("evidence", {}).get("occurrences", []) if o["location"] == location]
+    if len(occ) != 1 or pids_of(occ[0]) != pids.split():
+        fail("component %s: occurrences at %r: %r, want one with pids %s" % (purl, location, occ, pids))
+    for pid in pids.split():
+        if c["bom-ref"] not in deps.get("process-" + pid, []):
+            fail("component %s: process-%s does not depend on it" % (purl, pid))
+    ident = c.get("evidence", {}).get("identity", [])
+    if len(ident) != 1 or ident[0].get("field") != "purl" or ident[0].get("concludedValue") != purl or \
+            abs(ident[0].get("confidence", -1) - float(conf)) > 1e-9 or not ident[0].get("methods"):
+        fail("component %s: evidence.identity %r, want field purl, confidence %s" % (purl, ident, conf))
+
+
+def check_notrunning(components, deps, name, version):
+    c = library(components, name, version)
+    purl = "%s %s" % (name, version)
+    if not c:
+        return
+    if props(c, "mapscope:running") != ["installed-not-running"] or c.get("evidence", {}).get("occurrences"):
+        fail("component %s: not marked installed-not-running, or with occurrences: %r" % (purl, c))
+    users = [r for r, on in deps.items() if c["bom-ref"] in on]
+    if users != ["host"]:
+        fail("component %s: depended on by %r, not the host alone" % (purl, users))
+
+
+def check_unknown(components, name, pkg, installed):
+    c = [c for c in components if c["type"] == "file" and c["name"] == name]
+    if len(c) != 1 or props(c[0], "mapscope:package") != [pkg] or props(c[0], "mapscope:running") != ["unknown"] \
+            or props(c[0], "mapscope:installed-version") != [installed]:
+        fail("file %r: want one file component of package %s, running unknown, installed %s: %r" % (
+            name, pkg, installed, c))
+    for lib in components:
+        for o in lib.get("evidence", {}).get("occurrences", []) if lib["type"] == "library" else []:
+            if o["location"] == name:
+                fail("library %r %r lists %r, whose version is unknown" % (lib["name"], lib.get("version"), name))
+
+
 def main():
     schema_dir, doc_path, args = sys.argv[1], sys.argv[2], sys.argv[3:]
     doc = json.loads(pathlib.Path(doc_path).read_text())
@@ -201,6 +336,7 @@ def main():
     purls = {c.get("purl") for c in components}
     files = {c["name"]: c for c in components if c["type"] == "file"}
     check_counts(doc, components)
+    deps = check_graph(doc, components)
     while args:
         kind = args.pop(0)
         if kind == "deb":
@@ -234,10 +370,12 @@ def main():
             hashes = c.get("hashes", [])
             if hashes != [{"alg": "SHA-256", "content": sha}]:
                 fail("file %r: hashes %r, not SHA-256 %s (%r)" % (name, hashes, sha, props(c, "mapscope:hash-skipped")))
-            if props(c, "mapscope:pids") != [pids]:
-                fail("file %r: pids %r, not %r" % (name, props(c, "mapscope:pids"), pids))
-            if props(c, "mapscope:processes") != [str(len(pids.split()))]:
-                fail("file %r: processes %r" % (name, props(c, "mapscope:processes")))
+            occ = c.get("evidence", {}).get("occurrences", [])
+            if len(occ) != 1 or occ[0]["location"] != name or pids_of(occ[0]) != pids.split():
+                fail("file %r: occurrences %r, not one at its name with pids %s" % (name, occ, pids))
+            for pid in pids.split():
+                if c["bom-ref"] not in deps.get("process-" + pid, []):
+                    fail("file %r: process-%s does not depend on it" % (name, pid))
             continue
         elif kind == "purl":
             want, running, installed = args[:3]
@@ -252,6 +390,23 @@ def main():
                     running, installed))
             elif ("@" in want) != ("version" in found[0]):
                 fail("component %s: its version and its purl's disagree" % want)
+            continue
+        elif kind == "occurs":
+            check_occurs(components, deps, *args[:5])
+            del args[:5]
+            continue
+        elif kind == "notrunning":
+            check_notrunning(components, deps, *args[:2])
+            del args[:2]
+            continue
+        elif kind == "absent":
+            if libraries(components, *args[:2]):
+                fail("a library %s %s, which should not be there" % tuple(args[:2]))
+            del args[:2]
+            continue
+        elif kind == "unknown":
+            check_unknown(components, *args[:3])
+            del args[:3]
             continue
         elif kind == "nohash":
             name, why = args[:2]

@@ -17,8 +17,8 @@
 #   - libs --format=cyclonedx names it
 #     pkg:rpm/ID/NAME@1.0-1?arch=ARCH&distro=ID-VERSION_ID&upstream=NAME-1.0-1.src.rpm
 #     (os-release's ID and VERSION_ID, the source rpm rpmbuild recorded),
-#     after the upgrade without a version (nor source rpm) while the running one is
-#     unknown, and with 1.0-1, "replaced", once the log dates it (the
+#     after the upgrade, while the running one is unknown, as a file
+#     component of the package (no purl without a version), and with 1.0-1, "replaced", once the log dates it (the
 #     installed one 2:2.0-3), valid against the CycloneDX schema
 #     (tests/sbom_check.py; where python3-jsonschema is).
 # Needs root, rpm, rpmbuild, python3 and a mapscope built with librpm;
@@ -131,7 +131,7 @@ got="$(field "$LIB" package) $(field "$LIB" version)"
 [ "$(field "$LIB" pkgsrc)" = rpm ] || fail "PKGSRC is '$(field "$LIB" pkgsrc)', not rpm"
 ok "list --by-file: PACKAGE $PKG, VERSION 1.0-1 as rpm -qf says, PKGSRC rpm"
 
-# sbom PURL RUNNING INSTALLED: libs --format=cyclonedx has that component, and is valid.
+# sbom EXPECTATION...: libs --format=cyclonedx holds them (tests/sbom_check.py), and is valid.
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 vendor=$(. /etc/os-release && echo "$ID")
 distro=$(. /etc/os-release && echo "$ID-${VERSION_ID:-$VERSION_CODENAME}")
@@ -139,11 +139,11 @@ arch=$(rpm --dbpath=/var/lib/rpm -q --qf '%{ARCH}' $PKG 2>/dev/null)
 sbom() {
 	"$BIN" libs --pid="$hpid" --format=cyclonedx > "$tmp/sbom.json" 2>/dev/null || fail "libs --format=cyclonedx"
 	/usr/bin/python3 -c 'import jsonschema' 2>/dev/null || { echo "# no python3-jsonschema: SBOM not checked"; return 0; }
-	/usr/bin/python3 "$SRC/tests/sbom_check.py" "$SRC/tests/data/cyclonedx" "$tmp/sbom.json" purl "$1" "$2" "$3" ||
+	/usr/bin/python3 "$SRC/tests/sbom_check.py" "$SRC/tests/data/cyclonedx" "$tmp/sbom.json" "$@" ||
 		fail "the SBOM: $(cat "$tmp/sbom.json")"
-	ok "libs --format=cyclonedx: $1, running $2"
+	ok "libs --format=cyclonedx: $*"
 }
-sbom "pkg:rpm/$vendor/$PKG@1.0-1?arch=$arch&distro=$distro&upstream=$PKG-1.0-1.src.rpm" installed -
+sbom purl "pkg:rpm/$vendor/$PKG@1.0-1?arch=$arch&distro=$distro&upstream=$PKG-1.0-1.src.rpm" installed -
 
 # dnf's log of what rpm did, on a tmpfs over /var/log: root's, 0644, as dnf keeps it.
 mount -t tmpfs -o mode=0755 mapscope-rpmlog /var/log || fail "mount a tmpfs over /var/log"
@@ -168,7 +168,8 @@ got=$("$BIN" stale --by-file -J -o NAME,VERSION,INSTALLED "$hpid" | pick "$LIB (
 why=$("$BIN" stale --by-file -J -o NAME,VERSION,VERWHY "$hpid" | pick "$LIB (deleted)" verwhy)
 case $why in *"no upgrade or removal of $PKG"*) ;; *) fail "VERWHY of the unknown version: '$why'" ;; esac
 ok "after rpm -U with no entry in dnf's log: its package installed at $said, its running version unknown ($why)"
-sbom "pkg:rpm/$vendor/$PKG?arch=$arch&distro=$distro" unknown 2:2.0-3
+# A version no history names: the copy is a file component of the package, never a purl without a version.
+sbom unknown "$LIB (deleted)" "$PKG" 2:2.0-3
 
 # dnf's lines for that upgrade, at its real time: the element that replaced the copy names 1.0-1.
 dnf_line "$before" "INFO --- logging initialized ---"
@@ -184,5 +185,5 @@ got=$("$BIN" libs -J --pid="$hpid" -o NAME,VERSION,INSTALLED | pick "$LIB (delet
 why=$("$BIN" stale --by-file -J -o NAME,VERSION,VERWHY "$hpid" | pick "$LIB (deleted)" verwhy)
 case $why in *"dnf's upgrade from 1.0-1 to 2:2.0-3"*) ;; *) fail "VERWHY of the dated version: '$why'" ;; esac
 ok "with dnf's entry: list --by-file, stale and libs say VERSION 1.0-1, INSTALLED 2:2.0-3 ($why)"
-sbom "pkg:rpm/$vendor/$PKG@1.0-1?arch=$arch&distro=$distro&upstream=$PKG-1.0-1.src.rpm" replaced 2:2.0-3
+sbom purl "pkg:rpm/$vendor/$PKG@1.0-1?arch=$arch&distro=$distro&upstream=$PKG-1.0-1.src.rpm" replaced 2:2.0-3
 echo "1..$n"

@@ -136,6 +136,7 @@ CMOCKA_TESTS = \
 	tests/cli/test_files_cli \
 	tests/cli/test_libs_cli \
 	tests/cli/test_libs_cdx \
+	tests/cli/test_sbom_running \
 	tests/cli/test_diff \
 	tests/tui/test_tui_mapview \
 	tests/tui/test_tui_filefeed \
@@ -167,6 +168,7 @@ tests_cli_test_stale_metrics_LDADD = $(CLI_LIBS) $(LDADD)
 tests_cli_test_libs_cdx_CFLAGS = $(AM_CFLAGS) $(SMARTCOLS_CFLAGS)
 tests_cli_test_libs_cdx_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_cli_test_libs_cdx_LDADD = $(CLI_LIBS) $(LDADD)
+tests_cli_test_sbom_running_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_cli_test_libs_metrics_CFLAGS = $(AM_CFLAGS) $(SMARTCOLS_CFLAGS)
 tests_cli_test_libs_metrics_LDADD = $(CLI_LIBS) $(LDADD)
 endif

@@ -10,7 +10,7 @@ libmapscope_cli_a_SOURCES = \
 	src/cli/stale_out.c src/cli/stale_out.h \
 	src/cli/pkgcells.c src/cli/pkgcells.h \
 	src/cli/libs_out.c src/cli/libs_out.h \
-	src/cli/libs_cdx.c src/cli/libs_cdx.h \
+	src/cli/libs_cdx.c src/cli/libs_cdx.h src/cli/libs_cdx_evidence.c src/cli/libs_cdx_json.h \
 	src/cli/libs_metrics.c src/cli/libs_metrics.h \
 	src/cli/openmetrics.c src/cli/openmetrics.h \
 	src/cli/stale_metrics.c src/cli/stale_metrics.h \

@@ -34,6 +34,7 @@ enum {
 	OPT_FORMAT,
 	OPT_OPENMETRICS,
 	OPT_METRICS_FILE,
+	OPT_INSTALLED,
 };
 
 struct libs_opts {
@@ -42,6 +43,7 @@ struct libs_opts {
 	bool pids;   /* --pids: each file's processes below it */
 	bool pss;
 	bool cyclonedx; /* --format=cyclonedx: an SBOM (libs_cdx.h), not the table */
+	bool installed; /* --installed: with it, the versions installed beside old copies that run */
 	bool openmetrics;
 	const char *metrics_file; /* --metrics-file: written atomically */
 	char *pid_args[LIBS_PIDS_MAX]; /* --pid: the processes to look at (none: all) */
@@ -72,6 +74,8 @@ static void libs_usage(void)
 	       "      --pss              add PSS, from smaps (a text read per process)\n"
 	       "      --format=FORMAT    table (default), or cyclonedx: a CycloneDX 1.6 SBOM\n"
 	       "                         of the packages and files mapped now (JSON)\n"
+	       "      --installed        with --format=cyclonedx: also the version installed\n"
+	       "                         of each package whose old copy still runs\n"
 	       "      --openmetrics      processes per package version in OpenMetrics text\n"
 	       "                         (node_exporter textfile), instead of the table\n"
 	       "      --metrics-file=FILE the same, written atomically to FILE (mode 0644)\n"
@@ -90,6 +94,7 @@ static const struct option libs_options[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
 	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
+	{ "installed", no_argument, NULL, OPT_INSTALLED },
 	CLI_OUTPUT_LONG_OPTIONS,
 };
 
@@ -126,6 +131,7 @@ static int libs_own(void *ctx, int opt, const char *arg)
 		return 1;
 	case OPT_OPENMETRICS: lo->openmetrics = true; return 1;
 	case OPT_METRICS_FILE: lo->openmetrics = true; lo->metrics_file = arg; return 1;
+	case OPT_INSTALLED: lo->installed = true; return 1;
 	default: return 0;
 	}
 }
@@ -229,7 +235,7 @@ static int run(struct libs_opts *lo, char **patterns, int npatterns, const int *
 
 	to.what = wanted(lo, selected, nsel, &packages);
 	if (lo->cyclonedx)
-		to.what = MS_LIBTABLE_BUILD_ID, packages = true;
+		to.what = MS_LIBTABLE_BUILD_ID | MS_LIBTABLE_PROCS, packages = true;
 	if (make_matcher(patterns, npatterns, &lo->cli, &match) < 0)
 		return LIBS_EXIT_ERROR;
 	to.match = match;
@@ -280,7 +286,7 @@ static int run(struct libs_opts *lo, char **patterns, int npatterns, const int *
 		note_soname_unknown(match);
 		if (t.dropped)
 			cli_error("libs: %zu files past the first %u left out", t.dropped, MS_LIBTABLE_ROWS_MAX);
-		status = lo->cyclonedx ? libs_cdx_print(&t, &lo->cli)
+		status = lo->cyclonedx ? libs_cdx_print(&t, &lo->cli, lo->installed)
 			 : lo->openmetrics ? libs_print_openmetrics(&t, &ps, &lo->cli, lo->metrics_file)
 					   : libs_print(&t, &lo->cli, selected, (size_t)nsel, lo->pids);
 		procscan_summary(&ps, "libs");
@@ -312,6 +318,8 @@ int cmd_libs(int argc, char **argv)
 	if (status < 0 && lo->cyclonedx && (lo->cli.columns || lo->cli.json || lo->cli.raw || lo->cli.noheadings ||
 					    lo->pids || lo->pss))
 		status = cli_usage_error("libs", "libs: --format=cyclonedx takes none of -o, -J, -r, -n, --pids, --pss");
+	else if (status < 0 && lo->installed && !lo->cyclonedx)
+		status = cli_usage_error("libs", "libs: --installed needs --format=cyclonedx");
 	else if (status < 0 && lo->cyclonedx && lo->openmetrics)
 		status = cli_usage_error("libs", "libs: --format=cyclonedx and the metrics options exclude each other");
 	if (status < 0) {

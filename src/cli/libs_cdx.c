@@ -13,27 +13,32 @@
 #include <jansson.h>
 
 #include "cli/libs_cdx.h"
+#include "cli/libs_cdx_json.h"
 #include "cli/libs_out.h"
 #include "core/base/escape.h"
-#include "core/elf/buildid.h"
 #include "core/files/sbom.h"
 #include "core/pkg/owner.h"
 #include "core/pkg/osrelease.h"
-#include "core/stale/stale.h"
 
 #define LIBS_CDX_EXIT_ERROR 2
 
-/*
- * A JSON string of raw bytes, for JSON's escapes alone (NULL when out of
- * memory): a reader gets the name itself.  JSON holds only UTF-8, so a byte
- * that is not becomes U+FFFD.
- */
-static json_t *raw_string(const char *s, size_t len)
+json_t *cdx_raw_string(const char *s, size_t len)
 {
 	char *u = ms_text_utf8_dup(s, len);
 	json_t *j = u ? json_string(u) : NULL;
 
 	free(u);
+	return j;
+}
+
+json_t *cdx_finish(json_t *j, json_t *props, int rc)
+{
+	rc = rc ?: json_object_set(j, "properties", props);
+	json_decref(props);
+	if (rc) {
+		json_decref(j);
+		return NULL;
+	}
 	return j;
 }
 
@@ -58,131 +63,60 @@ static void put_json(const char *text)
 	}
 }
 
-/* properties += {name, value}; value is taken.  -1 when out of memory. */
-static int prop(json_t *props, const char *name, json_t *value)
+int cdx_prop(json_t *props, const char *name, json_t *value)
 {
 	json_t *p = value ? json_pack("{s:s, s:o}", "name", name, "value", value) : NULL;
 
 	return p ? json_array_append_new(props, p) : -1;
 }
 
-static int prop_text(json_t *props, const char *name, const char *text)
+int cdx_prop_text(json_t *props, const char *name, const char *text)
 {
-	return prop(props, name, json_string(text));
+	return cdx_prop(props, name, json_string(text));
 }
 
-static int prop_raw(json_t *props, const char *name, const char *s, size_t size)
+int cdx_prop_raw(json_t *props, const char *name, const char *s, size_t size)
 {
-	return prop(props, name, raw_string(s, strnlen(s, size)));
+	return cdx_prop(props, name, cdx_raw_string(s, strnlen(s, size)));
 }
 
-/* mapscope:file:N:... for each row of c. */
-static int file_props(const struct ms_libtable *t, const struct ms_sbom_component *c, json_t *props)
+/* j as one line of the components array; takes j. */
+static int put_component(json_t *j, bool first)
 {
-	char name[64], hex[2 * MS_BUILD_ID_MAX + 1];
-	int rc = 0;
+	char *text = j ? dump(j) : NULL;
 
-	for (size_t i = 0; rc == 0 && i < c->nrows; i++) {
-		const struct ms_libtable_row *r = &t->rows[c->rows[i]];
-
-		snprintf(name, sizeof(name), "mapscope:file:%zu:path", i);
-		rc = prop(props, name, raw_string(r->name, r->name_len));
-		if (rc == 0 && r->build_id_len) {
-			ms_buildid_hex(r->build_id, r->build_id_len, hex);
-			snprintf(name, sizeof(name), "mapscope:file:%zu:build-id", i);
-			rc = prop_text(props, name, hex);
-		}
-		snprintf(name, sizeof(name), "mapscope:file:%zu:verdict", i);
-		rc = rc ?: prop_text(props, name, ms_stale_verdict_name(r->verdict));
-		if (rc == 0 && r->pkg && r->pkg->found && r->pkg->vendored) {
-			snprintf(name, sizeof(name), "mapscope:file:%zu:vendored", i);
-			rc = prop_text(props, name, "true");
-		}
-		if (rc == 0 && !r->host) {
-			char *w = libs_where_raw(&t->procs[r->where_proc]);
-
-			snprintf(name, sizeof(name), "mapscope:file:%zu:where", i);
-			rc = w ? prop(props, name, raw_string(w, strlen(w))) : -1;
-			free(w);
-		}
-	}
-	return rc;
-}
-
-/* mapscope:processes and mapscope:pids ("1 2 3", by PID). */
-static int proc_props(const struct ms_libtable *t, const struct ms_sbom_component *c, json_t *props)
-{
-	char *pids = malloc(c->nprocs * 12 + 1), count[24];
-	size_t at = 0;
-	int rc;
-
-	if (!pids)
-		return -1;
-	pids[0] = '\0';
-	for (size_t i = 0; i < c->nprocs; i++)
-		at += (size_t)sprintf(pids + at, "%s%d", i ? " " : "", (int)t->procs[c->procs[i]].pid);
-	snprintf(count, sizeof(count), "%zu", c->nprocs);
-	rc = prop_text(props, "mapscope:processes", count) ?: prop_text(props, "mapscope:pids", pids);
-	free(pids);
-	return rc;
-}
-
-static int package_fields(const struct ms_sbom_component *c, json_t *j, json_t *props)
-{
-	const struct ms_pkg *p = c->pkg;
-	int rc = json_object_set_new(j, "name", raw_string(p->name, strnlen(p->name, sizeof(p->name))));
-
-	if (rc == 0 && c->version)
-		rc = json_object_set_new(j, "version", raw_string(c->version, strlen(c->version)));
-	if (rc == 0 && c->purl)
-		rc = json_object_set_new(j, "purl", json_string(c->purl));
-	rc = rc ?: prop_text(props, "mapscope:package-source", ms_pkg_source_name(p->source));
-	rc = rc ?: prop_text(props, "mapscope:running",
-			     c->running_unknown ? "unknown" : c->replaced ? "replaced" : "installed");
-	if (rc == 0 && (c->running_unknown || c->replaced) && p->version[0])
-		rc = prop_raw(props, "mapscope:installed-version", p->version, sizeof(p->version));
-	return rc;
-}
-
-static int file_fields(const struct ms_libtable *t, const struct ms_sbom_component *c, json_t *j, json_t *props)
-{
-	const struct ms_libtable_row *r = &t->rows[c->rows[0]];
-	int rc = json_object_set_new(j, "name", raw_string(r->name, r->name_len));
-
-	if (rc == 0 && c->hashed)
-		rc = json_object_set_new(j, "hashes", json_pack("[{s:s, s:s}]", "alg", "SHA-256", "content", c->sha256));
-	if (rc == 0 && !c->hashed)
-		rc = prop_text(props, "mapscope:hash-skipped", c->hash_why ? c->hash_why : "out of memory");
-	if (rc == 0)
-		rc = prop_text(props, "mapscope:package", r->pkg_why ? r->pkg_why : "not packaged");
-	return rc;
-}
-
-/* One component, on one line. */
-static int print_component(const struct ms_libtable *t, const struct ms_sbom_component *c, size_t id)
-{
-	char ref[32];
-	json_t *props = json_array();
-	json_t *j = json_object();
-	char *text = NULL;
-	int rc = props && j ? 0 : -1;
-
-	snprintf(ref, sizeof(ref), "component-%zu", id + 1);
-	rc = rc ?: json_object_set_new(j, "type", json_string(c->pkg ? "library" : "file"));
-	rc = rc ?: json_object_set_new(j, "bom-ref", json_string(ref));
-	rc = rc ?: c->pkg ? package_fields(c, j, props) : file_fields(t, c, j, props);
-	rc = rc ?: proc_props(t, c, props);
-	rc = rc ?: file_props(t, c, props);
-	if (rc == 0 && json_object_set(j, "properties", props) == 0 && (text = dump(j))) {
-		printf("%s\n    ", id ? "," : "");
-		put_json(text);
-	} else {
-		rc = -1;
-	}
-	free(text);
-	json_decref(props);
 	json_decref(j);
-	return rc;
+	if (!text)
+		return -1;
+	printf("%s\n    ", first ? "" : ",");
+	put_json(text);
+	free(text);
+	return 0;
+}
+
+/* One process: "process-PID", named by its command (or "pid PID" without one). */
+static json_t *process_component(const struct ms_libtable_proc *p)
+{
+	char ref[32], pid[24];
+	json_t *j = json_object(), *props = json_array();
+	int rc = j && props ? 0 : -1;
+
+	snprintf(ref, sizeof(ref), "process-%d", (int)p->pid);
+	snprintf(pid, sizeof(pid), "%d", (int)p->pid);
+	rc = rc ?: json_object_set_new(j, "type", json_string("application"));
+	rc = rc ?: json_object_set_new(j, "bom-ref", json_string(ref));
+	if (rc == 0 && p->comm[0])
+		rc = json_object_set_new(j, "name", cdx_raw_string(p->comm, strnlen(p->comm, sizeof(p->comm))));
+	else if (rc == 0)
+		rc = json_object_set_new(j, "name", json_sprintf("pid %d", (int)p->pid));
+	rc = rc ?: cdx_prop_text(props, "mapscope:pid", pid);
+	if (rc == 0 && p->root_known && p->other_root) {
+		char *w = libs_where_raw(p);
+
+		rc = w ? cdx_prop(props, "mapscope:where", cdx_raw_string(w, strlen(w))) : -1;
+		free(w);
+	}
+	return cdx_finish(j, props, rc);
 }
 
 static void serial_number(char *out, size_t size)
@@ -213,19 +147,13 @@ static json_t *host_component(const struct ms_sbom *s)
 	rc = rc ?: json_object_set_new(j, "bom-ref", json_string("host"));
 	rc = rc ?: json_object_set_new(j, "name", json_string(s->os_known && os->id[0] ? os->id : "linux"));
 	if (rc == 0 && s->os_known && os->version_id[0])
-		rc = json_object_set_new(j, "version", raw_string(os->version_id, strlen(os->version_id)));
+		rc = json_object_set_new(j, "version", cdx_raw_string(os->version_id, strlen(os->version_id)));
 	if (rc == 0 && s->os_known && os->pretty_name[0])
-		rc = json_object_set_new(j, "description", raw_string(os->pretty_name, strlen(os->pretty_name)));
+		rc = json_object_set_new(j, "description", cdx_raw_string(os->pretty_name, strlen(os->pretty_name)));
 	if (rc == 0 && uname(&u) == 0)
-		rc = prop_raw(props, "mapscope:hostname", u.nodename, sizeof(u.nodename)) ?:
-		     prop_raw(props, "mapscope:kernel", u.release, sizeof(u.release));
-	rc = rc ?: json_object_set(j, "properties", props);
-	json_decref(props);
-	if (rc) {
-		json_decref(j);
-		return NULL;
-	}
-	return j;
+		rc = cdx_prop_raw(props, "mapscope:hostname", u.nodename, sizeof(u.nodename)) ?:
+		     cdx_prop_raw(props, "mapscope:kernel", u.release, sizeof(u.release));
+	return cdx_finish(j, props, rc);
 }
 
 static int print_head(const struct ms_sbom *s, const struct ms_libtable *t)
@@ -270,34 +198,67 @@ static int print_head(const struct ms_sbom *s, const struct ms_libtable *t)
 	return rc;
 }
 
-static void print_dependencies(const struct ms_sbom *s)
+static bool proc_listed(const struct ms_sbom *s, size_t p)
 {
-	printf("\n  ],\n  \"dependencies\": [{\"ref\": \"host\", \"dependsOn\": [");
-	for (size_t i = 0; i < s->count; i++)
-		printf("%s\"component-%zu\"", i ? ", " : "", i + 1);
-	printf("]}]\n}\n");
+	return s->proc_start && s->proc_start[p + 1] > s->proc_start[p];
 }
 
-int libs_cdx_print(struct ms_libtable *t, const struct cli_opts *o)
+/*
+ * The host runs each process (and has each installed version no process
+ * maps, --installed); each process maps its components.  One entry a line.
+ */
+static void print_dependencies(const struct ms_libtable *t, const struct ms_sbom *s)
 {
+	bool first = true;
+
+	printf("\n  ],\n  \"dependencies\": [\n    {\"ref\": \"host\", \"dependsOn\": [");
+	for (size_t p = 0; p < t->nprocs; p++)
+		if (proc_listed(s, p)) {
+			printf("%s\"process-%d\"", first ? "" : ", ", (int)t->procs[p].pid);
+			first = false;
+		}
+	for (size_t i = 0; i < s->count; i++)
+		if (s->items[i].pkg && s->items[i].running == MS_SBOM_NOT_RUNNING) {
+			printf("%s\"component-%zu\"", first ? "" : ", ", i + 1);
+			first = false;
+		}
+	printf("]}");
+	for (size_t p = 0; p < t->nprocs; p++) {
+		if (!proc_listed(s, p))
+			continue;
+		printf(",\n    {\"ref\": \"process-%d\", \"dependsOn\": [", (int)t->procs[p].pid);
+		for (size_t k = s->proc_start[p]; k < s->proc_start[p + 1]; k++)
+			printf("%s\"component-%zu\"", k > s->proc_start[p] ? ", " : "", s->proc_items[k] + 1);
+		printf("]}");
+	}
+	printf("\n  ]\n}\n");
+}
+
+int libs_cdx_print(struct ms_libtable *t, const struct cli_opts *o, bool installed)
+{
+	struct ms_sbom_opts so = { .installed = installed };
 	struct ms_osrelease os;
 	struct ms_error err;
 	struct ms_sbom s;
 	bool os_known = ms_osrelease_read(NULL, &os, &err) == 0;
+	size_t written = 0;
 	int rc;
 
 	(void)o;
 	if (!os_known)
 		cli_error("libs: %s: package URLs of deb and rpm packages need the distribution", err.msg);
-	if (ms_sbom_build(t, os_known ? &os : NULL, &s, &err) < 0) {
+	if (ms_sbom_build(t, os_known ? &os : NULL, &so, &s, &err) < 0) {
 		cli_error("%s", err.msg);
 		return LIBS_CDX_EXIT_ERROR;
 	}
 	rc = print_head(&s, t);
 	for (size_t i = 0; rc == 0 && i < s.count; i++)
-		rc = print_component(t, &s.items[i], i);
+		rc = put_component(cdx_component(t, &s.items[i], i), written++ == 0);
+	for (size_t p = 0; rc == 0 && p < t->nprocs; p++)
+		if (proc_listed(&s, p))
+			rc = put_component(process_component(&t->procs[p]), written++ == 0);
 	if (rc == 0)
-		print_dependencies(&s);
+		print_dependencies(t, &s);
 	ms_sbom_free(&s);
 	if (rc < 0) {
 		cli_error("libs: out of memory");

@@ -13,15 +13,34 @@
  * number of processes, of file components without a hash
  * ("mapscope:unhashed-files") and of those the hash budget left out
  * ("mapscope:hash-budget-skipped"; each such component says so in
- * "mapscope:hash-skipped"); the
- * components; and one dependency entry, the host depending on each of
- * them.  Facts CycloneDX has no field for are properties named
- * "mapscope:...": the package's database, whether its copy is the one
- * installed ("mapscope:running": installed, replaced or unknown), the
- * installed version where it is not the one that runs, the processes
- * (count and PIDs), and per file (mapscope:file:N:...) its path, build
- * ID, stale verdict and, for a process under another root, where it
- * lives.
+ * "mapscope:hash-skipped").
+ *
+ * Components, one a line (libs_cdx_evidence.c writes each):
+ *   - a "library" per package version (sbom.h): name, version (always),
+ *     purl; evidence.identity (field "purl", its confidence, the purl as
+ *     concludedValue, and the methods: "manifest-analysis" for dpkg, rpm,
+ *     Python and npm, "binary-analysis" for the ELF package note, "other"
+ *     for the history that dated a replaced copy or left candidates, with
+ *     that reason as the value); evidence.occurrences, one per file
+ *     mapped (location: its name as the kernel gives it; additionalContext:
+ *     "pids 12 345", then its verdict, what copy it is, its build ID);
+ *   - a "file" per file no package names a version of: its name, SHA-256
+ *     hash, one occurrence;
+ *   - an "application" per process that maps any of them: bom-ref
+ *     "process-PID", its command as name, mapscope:pid, and
+ *     mapscope:where for a process under another root.
+ * Dependencies: the host depends on each process (and, with installed,
+ * on each version installed that no process maps); each process on the
+ * components it maps.
+ *
+ * Properties, only for what CycloneDX has no field for:
+ * mapscope:package-source (the database), mapscope:running (installed,
+ * replaced, candidate, installed-not-running; unknown on a file
+ * component whose package is known but not its copy's version),
+ * mapscope:installed-version (where another version runs),
+ * mapscope:verdict (each stale verdict of its files), mapscope:vendored,
+ * and on file components mapscope:package (the package, or why none) and
+ * mapscope:version-why.
  *
  * Every string read from processes, files or databases is written as it
  * is, escaped once by JSON's own rules, so a reader gets the name itself:
@@ -34,9 +53,12 @@
 #ifndef MAPSCOPE_CLI_LIBS_CDX_H
 #define MAPSCOPE_CLI_LIBS_CDX_H
 
+#include <stdbool.h>
+
 #include "cli/cli.h"
 #include "core/files/libtable.h"
 
-int libs_cdx_print(struct ms_libtable *t, const struct cli_opts *o);
+/* installed: also the version installed of each package with an old copy running (--installed). */
+int libs_cdx_print(struct ms_libtable *t, const struct cli_opts *o, bool installed);
 
 #endif

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "core/pkg/dpkglog.h"
 #include "debfix.h"
 #include "jsoncheck.h"
 #include "msrun.h"
@@ -159,6 +160,12 @@ int debfix_build(const struct debfix *p, int n, const char *version, const char 
 		fprintf(stderr, "cannot build %s %s with %s\n", p->name, version, lib);
 	free(built);
 	return rc;
+}
+
+void debfix_settle(time_t last)
+{
+	while (time(NULL) <= last + MS_DPKGLOG_SLACK + 1)
+		usleep(100 * 1000);
 }
 
 int debfix_install(const char *deb)

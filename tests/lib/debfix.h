@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 #include <jansson.h>
 
 struct debfix {
@@ -52,6 +53,13 @@ void debfix_init(struct debfix *p, const char *name, const char *dir, const char
  */
 int debfix_build(const struct debfix *p, int n, const char *version, const char *lib, const char *preinst,
 		 char deb[PATH_MAX]);
+
+/*
+ * Wait until a dpkg run that ended at last is past its log's slack
+ * (dpkglog.h) and one second more: a process started now starts after
+ * every line of that run, and a run started now shares no second with it.
+ */
+void debfix_settle(time_t last);
 
 /* dpkg -i deb; dpkg --purge of the package: the exit status. */
 int debfix_install(const char *deb);

@@ -108,15 +108,9 @@ static int teardown(void **state)
 	return 0;
 }
 
-/*
- * Wait until the last dpkg run is past the log's slack and one second
- * more: a process started now, less the slack, starts after every line
- * of that run, and a run started now shares no second with it.
- */
 static void settle(const struct hist *h)
 {
-	while (time(NULL) <= h->last + MS_DPKGLOG_SLACK + 1)
-		usleep(100 * 1000);
+	debfix_settle(h->last);
 }
 
 /* dpkg -i of deb, once the last run has settled. */
