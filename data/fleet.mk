@@ -15,6 +15,8 @@ CLEANFILES += data/systemd/mapscope-stale.service
 EXTRA_DIST += data/systemd/mapscope-stale.service.in data/systemd/mapscope-stale.timer
 # distcheck installs under its own prefix, never into the system's unit directory.
 AM_DISTCHECK_CONFIGURE_FLAGS = --with-systemdsystemunitdir='$${dc_install_base}/$(systemdsystemunitdir)'
+# The unpacked tarball has no tests/js/node_modules: make check's validator is this tree's.
+AM_DISTCHECK_CONFIGURE_FLAGS += MS_NODE_MODULES='$(abs_top_srcdir)/tests/js/node_modules'
 
 # ---- Prometheus alerting rules
 prometheusrulesdir = $(pkgdatadir)/prometheus
