@@ -30,6 +30,7 @@
 #   na_syslib FILE      the real path of FILE in the first system library
 #                       folder that has it, or nothing
 #   ms, ran, py, none   run mapscope into a file, and judge it (below)
+#   cdx_validate FILE   the CycloneDX clients' verdict (tests/cdx_validate.sh)
 #   check DESC CMD...   run CMD; print "ok N - DESC", or "FAIL N - DESC: "
 #                       and what CMD printed
 #   na_done             print 1..N; exit 1 if a check failed
@@ -38,6 +39,7 @@ BIN=${MS_BIN:-./mapscope}
 TDIR=$(dirname "${MS_FIXTURE:-./tests/ms-fixture}")
 HOLD=$TDIR/ms-dlopen-hold
 PY=/usr/bin/python3
+. "$SRC/tests/cdx_validate.sh"
 NOBODY=65534
 skip() { echo "$NA: SKIP: $*"; exit 77; }
 fail() { echo "$NA: FAIL (setup): $*"; exit 1; }

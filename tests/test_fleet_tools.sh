@@ -15,7 +15,12 @@
 #     CAP_SYS_PTRACE it cannot read the process;
 #   - every system call `stale --metrics-file` makes (strace) passes the
 #     service's SystemCallFilter= (expanded by systemd-analyze
-#     syscall-filter);
+#     syscall-filter), and so does every call of mapscope-sbom.service's
+#     ExecStart= (as installed, its spool moved to a scratch folder);
+#   - that command, end to end: the SBOM it writes passes the CycloneDX
+#     clients (tests/cdx_validate.sh), is mode 0600, is replaced by a new
+#     inode on the next run with no temporary left beside it, and a
+#     symlink or a FIFO at its name is never written through;
 #   - promtool check rules and promtool test rules (the alerts fire after an
 #     hour, not before) on the installed rules;
 #   - promtool check metrics on real `stale --openmetrics` output, and on
@@ -64,12 +69,19 @@ if [ "$MS_UNITDIR" = no ]; then
 	skip "systemd units: configured --with-systemdsystemunitdir=no"
 else
 	units="$MS_UNITDIR/mapscope-stale.service $MS_UNITDIR/mapscope-stale.timer"
+	units="$units $MS_UNITDIR/mapscope-sbom.service $MS_UNITDIR/mapscope-sbom.timer"
 	for f in $units; do
 		check "installed: $f" test -s "$dest$f"
 	done
 	check "ExecStart names the installed binary" \
 		grep -qx "ExecStart=$MS_BINDIR/mapscope stale --metrics-file=/var/lib/prometheus/node-exporter/mapscope.prom" \
 		"$dest$MS_UNITDIR/mapscope-stale.service"
+	check "ExecStart writes the SBOM into the spool, the one writable folder" \
+		grep -qx "ExecStart=$MS_BINDIR/mapscope libs --sbom-file=/var/lib/mapscope/sbom/mapscope.cdx.json" \
+		"$dest$MS_UNITDIR/mapscope-sbom.service"
+	check "the SBOM service may write its spool and nothing else" \
+		test "$(grep -E '^(ReadWritePaths|StateDirectory)=' "$dest$MS_UNITDIR/mapscope-sbom.service" | tr '\n' ' ')" = \
+		"StateDirectory=mapscope/sbom ReadWritePaths=/var/lib/mapscope/sbom "
 fi
 
 host_units=
@@ -95,13 +107,15 @@ else
 		not_ok "systemd-analyze verify (status $rc)"
 		sed 's/^/# /' "$tmp/verify.log"
 	fi
-	if systemd-analyze security --offline=yes --root="$dest" --threshold=20 \
-		"$MS_UNITDIR/mapscope-stale.service" >"$tmp/security.log" 2>&1; then
-		ok "systemd-analyze security: $(grep -o 'exposure level.*' "$tmp/security.log")"
-	else
-		not_ok "systemd-analyze security: exposure over 2.0"
-		grep -E '✗|exposure' "$tmp/security.log" | sed 's/^/# /'
-	fi
+	for svc in mapscope-stale.service mapscope-sbom.service; do
+		if systemd-analyze security --offline=yes --root="$dest" --threshold=20 \
+			"$MS_UNITDIR/$svc" >"$tmp/security.log" 2>&1; then
+			ok "systemd-analyze security $svc: $(grep -o 'exposure level.*' "$tmp/security.log")"
+		else
+			not_ok "systemd-analyze security $svc: exposure over 2.0"
+			grep -E '✗|exposure' "$tmp/security.log" | sed 's/^/# /'
+		fi
+	done
 fi
 
 # ---- the unit's capabilities, on a real process of another user
@@ -162,6 +176,35 @@ expand() {
 		esac
 	done
 }
+# filter_ok UNIT WHAT COMMAND...: every system call COMMAND makes (strace)
+# passes UNIT's SystemCallFilter=.
+filter_ok() {
+	local unit=$1 what=$2 bad
+	shift 2
+	# shellcheck disable=SC2046
+	expand $(sed -n 's/^SystemCallFilter=\([^~]\)/\1/p' "$unit") | sort -u >"$tmp/allowed"
+	# shellcheck disable=SC2046
+	expand $(sed -n 's/^SystemCallFilter=~//p' "$unit") | sort -u >"$tmp/denied"
+	# LeakSanitizer cannot run under ptrace: a sanitizer build leaves it off here.
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	strace -f -qq -o "$tmp/trace" "$@" 2>/dev/null
+	awk 'match($0, /^[0-9]+ +[a-z0-9_]+\(/) { s = substr($0, RSTART, RLENGTH - 1); sub(/^[0-9]+ +/, "", s); print s }' \
+		"$tmp/trace" | sort -u >"$tmp/used"
+	bad=$( (comm -23 "$tmp/used" "$tmp/allowed"; comm -12 "$tmp/used" "$tmp/denied") | sort -u | tr '\n' ' ')
+	if [ -s "$tmp/used" ] && [ -s "$tmp/allowed" ] && [ -z "$bad" ]; then
+		ok "$(basename "$unit"): SystemCallFilter= allows all $(wc -l <"$tmp/used") system calls of $what"
+	else
+		not_ok "$(basename "$unit"): SystemCallFilter= would refuse, in $what: ${bad:-(no calls traced)}"
+	fi
+}
+# The SBOM service's command as installed, its spool moved into $tmp/spool.
+sbom_cmd=
+if [ -n "$units" ]; then
+	sbom_cmd=$(sed -n 's|^ExecStart=||p' "$dest$MS_UNITDIR/mapscope-sbom.service" |
+		sed "s|^$MS_BINDIR/|$dest$MS_BINDIR/|; s|/var/lib/mapscope/sbom/|$tmp/spool/|g")
+	mkdir -p "$tmp/spool"
+	chmod 700 "$tmp/spool"
+fi
 if [ -z "$units" ]; then
 	:
 elif ! command -v systemd-analyze >/dev/null 2>&1; then
@@ -169,22 +212,49 @@ elif ! command -v systemd-analyze >/dev/null 2>&1; then
 elif ! command -v strace >/dev/null 2>&1; then
 	skip "system call filter: strace not installed (apt-get install strace)"
 else
-	unit=$dest$MS_UNITDIR/mapscope-stale.service
-	# shellcheck disable=SC2046
-	expand $(sed -n 's/^SystemCallFilter=\([^~]\)/\1/p' "$unit") | sort -u >"$tmp/allowed"
-	# shellcheck disable=SC2046
-	expand $(sed -n 's/^SystemCallFilter=~//p' "$unit") | sort -u >"$tmp/denied"
-	# LeakSanitizer cannot run under ptrace: a sanitizer build leaves it off here.
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-	strace -f -qq -o "$tmp/trace" "$MS_BIN" stale --metrics-file="$tmp/traced.prom" 2>/dev/null
-	awk 'match($0, /^[0-9]+ +[a-z0-9_]+\(/) { s = substr($0, RSTART, RLENGTH - 1); sub(/^[0-9]+ +/, "", s); print s }' \
-		"$tmp/trace" | sort -u >"$tmp/used"
-	bad=$( (comm -23 "$tmp/used" "$tmp/allowed"; comm -12 "$tmp/used" "$tmp/denied") | sort -u | tr '\n' ' ')
-	if [ -s "$tmp/used" ] && [ -s "$tmp/allowed" ] && [ -z "$bad" ]; then
-		ok "SystemCallFilter= allows all $(wc -l <"$tmp/used") system calls of a real scan"
-	else
-		not_ok "SystemCallFilter= would refuse: ${bad:-(no calls traced)}"
-	fi
+	filter_ok "$dest$MS_UNITDIR/mapscope-stale.service" "a real scan" "$MS_BIN" stale --metrics-file="$tmp/traced.prom"
+	# shellcheck disable=SC2086
+	filter_ok "$dest$MS_UNITDIR/mapscope-sbom.service" "its ExecStart=" $sbom_cmd
+	rm -f "$tmp/spool"/* "$tmp/spool"/.??*
+fi
+
+# ---- the SBOM service's command, end to end, on this host's processes
+if [ -n "$units" ]; then
+	. "$MS_SRCDIR/tests/cdx_validate.sh"
+	sbom=$tmp/spool/mapscope.cdx.json
+	# shellcheck disable=SC2086
+	$sbom_cmd 2>"$tmp/sbom.err"
+	rc=$?
+	check "$sbom_cmd: exits 0 (got $rc: $(head -c 300 "$tmp/sbom.err"))" test "$rc" = 0
+	check "the SBOM it wrote passes the CycloneDX clients" cdx_validate "$sbom"
+	check "the SBOM is mode 0600 (got $(stat -c %a "$sbom" 2>/dev/null))" test "$(stat -c %a "$sbom" 2>/dev/null)" = 600
+	first=$(stat -c %i "$sbom" 2>/dev/null)
+	# shellcheck disable=SC2086
+	$sbom_cmd 2>/dev/null
+	check "the next run replaces it by a new file (rename, not rewrite)" \
+		test -f "$sbom" -a "$(stat -c %i "$sbom")" != "$first"
+	check "no temporary is left in the spool (got: $(ls -A "$tmp/spool" | tr '\n' ' '))" \
+		test "$(ls -A "$tmp/spool")" = mapscope.cdx.json
+	# A symlink at the name: replaced, never written through.
+	printf 'keep\n' >"$tmp/victim"
+	rm -f "$sbom"
+	ln -s "$tmp/victim" "$sbom"
+	# shellcheck disable=SC2086
+	$sbom_cmd 2>/dev/null
+	check "a symlink at the name is not followed: what it points to is untouched" \
+		test "$(cat "$tmp/victim")" = keep
+	check "a symlink at the name is replaced by the document itself" \
+		sh -c 'test -f "$1" && ! test -L "$1"' sh "$sbom"
+	# A FIFO at the name: refused without a hang, and left as it was.
+	rm -f "$sbom"
+	mkfifo "$sbom"
+	# shellcheck disable=SC2086
+	timeout 300 $sbom_cmd 2>"$tmp/sbom.err"
+	rc=$?
+	check "a FIFO at the name is refused (status $rc: $(head -c 200 "$tmp/sbom.err"))" \
+		sh -c 'test "$1" = 2 && test -p "$2" && grep -q "not a regular file" "$3"' sh "$rc" "$sbom" "$tmp/sbom.err"
+	check "and leaves no temporary (got: $(ls -A "$tmp/spool" | tr '\n' ' '))" \
+		test "$(ls -A "$tmp/spool")" = mapscope.cdx.json
 fi
 
 # ---- Prometheus

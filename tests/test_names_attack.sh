@@ -63,6 +63,7 @@ zok_round() {
 			py libs-inode z.json "$LIBZ" "$ZPKG" zok
 		ms z.cdx libs --pid="$_pids" --format=cyclonedx
 		check "attack 1, $1, libs --pid=$_pids --format=cyclonedx: pkg:deb $ZPKG, no zok" py cdx z.cdx "$ZPKG" zok
+		check "attack 1, $1, libs --format=cyclonedx: the CycloneDX clients accept it" cdx_validate "$tmp/z.cdx"
 		ms z.om libs --pid="$_pids" --openmetrics
 		check "attack 1, $1, libs --pid=$_pids --openmetrics: $ZPKG from dpkg, no zok/python" zok_metrics z.om
 	done
@@ -137,6 +138,7 @@ if [ -n "$SSLPKG" ]; then
 	check "attack 2, libs --format=cyclonedx: no $SSLPKG component, $LIBSSL not replaced" \
 		py cdx l.cdx - "$SSLPKG" "$LIBSSL"
 	check "attack 2, libs --format=cyclonedx: no $SSLPKG anywhere" none l.cdx "$SSLPKG"
+	check "attack 2, libs --format=cyclonedx: the CycloneDX clients accept it" cdx_validate "$tmp/l.cdx"
 	ms l.om libs --pid="$U" --openmetrics
 	check "attack 2, libs --openmetrics: no $SSLPKG" none l.om "$SSLPKG"
 else

@@ -82,6 +82,7 @@ if [ -n "$ZPKG" ]; then
 	check "attack 3b, libs -J: $LIBZ neither $ZPKG nor replaced" py libs-name l3b.json "$LIBZ" "$ZPKG"
 	ms l3b.cdx libs --pid="$U3B" --format=cyclonedx
 	check "attack 3b, libs --format=cyclonedx: no $ZPKG, $LIBZ not replaced" py cdx l3b.cdx - "$ZPKG" "$LIBZ"
+	check "attack 3b, libs --format=cyclonedx: the CycloneDX clients accept it" cdx_validate "$tmp/l3b.cdx"
 else
 	echo "# attack 3b skipped: no libz.so.1 that dpkg owns"
 fi

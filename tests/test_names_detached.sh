@@ -40,6 +40,7 @@ ms l.json libs --pid="$P" -J -o NAME,PACKAGE,PKGSRC,VERDICT
 check "libs -J: no libssl3 nor libgcc-s1, nothing replaced" none l.json libssl3 libgcc-s1 replaced
 ms c.json libs --pid="$P" --format=cyclonedx
 check "libs --format=cyclonedx: no libssl3 nor libgcc-s1" none c.json libssl3 libgcc-s1
+check "libs --format=cyclonedx: the CycloneDX clients accept it" cdx_validate "$tmp/c.json"
 ms w.json who libcrypto.so.3 -J -o PID,COPY,VERDICT,PACKAGE,NAME
 check "who libcrypto.so.3: no libssl3, nothing replaced for $P" py who-pid w.json "$P" libssl3
 na_done

@@ -24,6 +24,7 @@ set -u
 NAME=test_npm_owner
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 . "$SRC/tests/shtest.sh"
+. "$SRC/tests/cdx_validate.sh"
 . "$SRC/tests/dlopen_hold.sh"
 
 [ -x $PY ] && $PY -c 'import jsonschema' 2>/dev/null || skip "needs python3-jsonschema (setup.sh installs it)"
@@ -147,6 +148,7 @@ $PY "$SRC/tests/sbom_check.py" "$SRC/tests/data/cyclonedx" "$tmp/sbom.json" \
 	purl 'pkg:npm/%40img/sharp-libvips-linux-x64@1.3.5' installed - \
 	pypi foo 1.2 ||
 	fail "the SBOM does not hold (above): $(head -c 4000 "$tmp/sbom.json")"
+cdx_validate "$tmp/sbom.json" || fail "the SBOM fails the CycloneDX clients (above)"
 ok "the SBOM is valid and carries pkg:npm/%40img/sharp-libvips-linux-x64@1.3.5 and pkg:pypi/foo@1.2"
 
 # ---- the hostile trees -----------------------------------------------------------------

@@ -12,6 +12,7 @@
 set -u
 NAME=test_pyname_once
 . "$(dirname "$0")/shtest.sh"
+. "$(dirname "$0")/cdx_validate.sh"
 
 [ -x $PY ] || skip "needs $PY"
 LIB=$TDIR/libstale-a.so
@@ -36,6 +37,7 @@ pid=$last
 
 "$BIN" libs --pid=$pid --format=cyclonedx >"$tmp/sbom.json" 2>"$tmp/err" ||
 	fail "libs --format=cyclonedx: exit $?: $(cat "$tmp/err")"
+cdx_validate "$tmp/sbom.json" || fail "the SBOM fails the CycloneDX clients (above)"
 "$BIN" libs --pid=$pid --openmetrics >"$tmp/metrics" 2>"$tmp/err" ||
 	fail "libs --openmetrics: exit $?: $(cat "$tmp/err")"
 

@@ -18,6 +18,7 @@
 set -u
 NAME=test_reasons
 . "$(dirname "$0")/shtest.sh"
+. "$(dirname "$0")/cdx_validate.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (the running copy through map_files; mount and PID namespaces)"
 [ -x $PY ] || skip "needs $PY"
@@ -64,6 +65,7 @@ grep -q " $tmp/mnt/libmsreason.so\$" "/proc/$ours/maps" ||
 # ---- the SBOM: each file's mapscope:hash-skipped says its own cause
 "$BIN" libs --pid=$memory,$ours --all-mappings --format=cyclonedx >"$tmp/sbom.json" 2>"$tmp/sbom.err" ||
 	fail "libs --format=cyclonedx: exit $?: $(cat "$tmp/sbom.err")"
+cdx_validate "$tmp/sbom.json" || fail "the SBOM fails the CycloneDX clients (above)"
 $PY - "$tmp/sbom.json" "$tmp/mnt/libmsreason.so" <<'EOF' || fail "the SBOM's reasons (above); it is in $tmp/sbom.json"
 import json, sys
 

@@ -136,8 +136,10 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 vendor=$(. /etc/os-release && echo "$ID")
 distro=$(. /etc/os-release && echo "$ID-${VERSION_ID:-$VERSION_CODENAME}")
 arch=$(rpm --dbpath=/var/lib/rpm -q --qf '%{ARCH}' $PKG 2>/dev/null)
+. "$SRC/tests/cdx_validate.sh"
 sbom() {
 	"$BIN" libs --pid="$hpid" --format=cyclonedx > "$tmp/sbom.json" 2>/dev/null || fail "libs --format=cyclonedx"
+	cdx_validate "$tmp/sbom.json" || fail "the SBOM fails the CycloneDX clients (above)"
 	/usr/bin/python3 -c 'import jsonschema' 2>/dev/null || { echo "# no python3-jsonschema: SBOM not checked"; return 0; }
 	/usr/bin/python3 "$SRC/tests/sbom_check.py" "$SRC/tests/data/cyclonedx" "$tmp/sbom.json" "$@" ||
 		fail "the SBOM: $(cat "$tmp/sbom.json")"

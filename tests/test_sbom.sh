@@ -2,7 +2,8 @@
 # `mapscope libs --format=cyclonedx` on real processes, validated against
 # the official CycloneDX 1.6 JSON schema (tests/data/cyclonedx, offline)
 # with Debian's python3-jsonschema, every purl checked against the purl
-# rules (tests/sbom_check.py).  Two python3 processes map:
+# rules (tests/sbom_check.py), and by the clients a consumer uses
+# (tests/cdx_validate.sh: @cyclonedx/cyclonedx-library, packageurl-js).  Two python3 processes map:
 #   - libc (the distribution's: a deb component, at dpkg's version);
 #   - a Python extension module laid out by hand in a site-packages with
 #     My_Pkg-1.2.3+local.dist-info (a pypi component: pkg:pypi/my-pkg@1.2.3%2Blocal);
@@ -18,6 +19,7 @@ set -u
 NAME=test_sbom
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 . "$SRC/tests/shtest.sh"
+. "$SRC/tests/cdx_validate.sh"
 
 [ -x $PY ] && $PY -c 'import jsonschema' 2>/dev/null || skip "needs python3-jsonschema (setup.sh installs it)"
 command -v dpkg-query >/dev/null 2>&1 || skip "needs dpkg (a deb component to expect)"
@@ -94,6 +96,7 @@ $PY "$SRC/tests/sbom_check.py" "$SRC/tests/data/cyclonedx" "$tmp/sbom.json" \
 	file "$hostile" "$stray_sum" "$p1" \
 	nohash "$big" "larger than 64 MiB" \
 	"$@" || fail "the SBOM does not hold (above); it is in $tmp/sbom.json: $(head -c 4000 "$tmp/sbom.json")"
+cdx_validate "$tmp/sbom.json" || fail "the SBOM fails the CycloneDX clients (above)"
 
 # Without libcrypto: no hash of our own, the reason instead.
 libcrypto=$(ldconfig -p 2>/dev/null | awk '/libcrypto\.so\.3 / { print $NF; exit }')

@@ -72,4 +72,6 @@ $PY "$SRC/tests/sbom_check.py" "$SRC/tests/data/cyclonedx" "$tmp/sbom.json" \
 	file "$rootlib" "$root_sum" "$rpid" \
 	budget "$tmp/a-user/" "hash budget: 4096 files per run, root's files first" 4096 ||
 	fail "the SBOM does not hold (above)"
+. "$SRC/tests/cdx_validate.sh"
+cdx_validate "$tmp/sbom.json" || fail "the SBOM fails the CycloneDX clients (above)"
 echo "test_sbom_budget: ok"

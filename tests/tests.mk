@@ -191,12 +191,14 @@ SHELL_TESTS = \
 	tests/test_rpm_owner.sh tests/test_npm_owner.sh tests/test_pkgnote.sh \
 	tests/test_names_rank.sh \
 	tests/test_sbom.sh tests/test_sbom_budget.sh tests/test_reasons.sh tests/test_pyname_once.sh \
-	tests/test_names_attack.sh tests/test_names_attack_gone.sh tests/test_names_detached.sh
+	tests/test_names_attack.sh tests/test_names_attack_gone.sh tests/test_names_detached.sh \
+	tests/test_cdx_validate.sh
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/fixture_sym.sh tests/dlopen_hold.sh tests/syslib.sh tests/shtest.sh tests/screens tests/golden tests/fuzz \
 	tests/prometheus tests/zsh_complete.zsh tests/symbols_ref.py tests/e2e/debuginfod_stub.py \
 	tests/hostile_elf.py tests/hostile_lib.c tests/verdef_lib.map tests/hostile_verdef.py \
-	tests/sbom_check.py tests/data/cyclonedx tests/names_attack.sh tests/names_check.py tests/names_detached.py
+	tests/sbom_check.py tests/data/cyclonedx tests/names_attack.sh tests/names_check.py tests/names_detached.py \
+	tests/cdx_validate.sh tests/cdx_validate.mjs tests/js/package.json tests/js/package-lock.json
 
 # No test reads the user's settings or stale-ignore.conf (rss = yes there
 # failed the explorer's tests): the tests that want a file there set
@@ -207,7 +209,10 @@ AM_TESTS_ENVIRONMENT = \
 	MS_FIXTURE='$(abs_top_builddir)/tests/ms-fixture'; export MS_FIXTURE; \
 	MS_BIN='$(abs_top_builddir)/mapscope'; export MS_BIN; \
 	XDG_CONFIG_HOME='$(abs_top_builddir)/tests/xdg/config'; export XDG_CONFIG_HOME; \
-	XDG_DATA_HOME='$(abs_top_builddir)/tests/xdg/data'; export XDG_DATA_HOME;
+	XDG_DATA_HOME='$(abs_top_builddir)/tests/xdg/data'; export XDG_DATA_HOME; \
+	MS_NODE_MODULES='$(MS_NODE_MODULES)'; \
+	[ -n "$$MS_NODE_MODULES" ] || MS_NODE_MODULES='$(abs_top_srcdir)/tests/js/node_modules'; \
+	export MS_NODE_MODULES;
 
 check-local: check-man check-cmocka
 check-cmocka:

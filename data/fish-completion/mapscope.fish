@@ -112,3 +112,4 @@ complete -c mapscope -n $libs -l format -x -a 'table cyclonedx' -d 'table, or a 
 complete -c mapscope -n $libs -l installed -d 'with --format=cyclonedx, also the version installed beside an old copy that runs'
 complete -c mapscope -n $libs -l openmetrics -d 'processes per package version in OpenMetrics text'
 complete -c mapscope -n $libs -l metrics-file -r -F -d 'OpenMetrics text, written atomically to FILE'
+complete -c mapscope -n $libs -l sbom-file -r -F -d 'the CycloneDX SBOM, written atomically to FILE'

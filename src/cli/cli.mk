@@ -13,6 +13,7 @@ libmapscope_cli_a_SOURCES = \
 	src/cli/libs_cdx.c src/cli/libs_cdx.h src/cli/libs_cdx_evidence.c src/cli/libs_cdx_json.h \
 	src/cli/libs_metrics.c src/cli/libs_metrics.h \
 	src/cli/openmetrics.c src/cli/openmetrics.h \
+	src/cli/outfile.c src/cli/outfile.h \
 	src/cli/stale_metrics.c src/cli/stale_metrics.h \
 	src/cli/cmd_list.c \
 	src/cli/cmd_list_files.c src/cli/filecols.h \

@@ -16,6 +16,7 @@
 #include "cli/libs_cdx.h"
 #include "cli/libs_metrics.h"
 #include "cli/libs_out.h"
+#include "cli/outfile.h"
 #include "cli/procscan.h"
 #include "core/base/escape.h"
 #include "core/files/filematch.h"
@@ -35,6 +36,7 @@ enum {
 	OPT_OPENMETRICS,
 	OPT_METRICS_FILE,
 	OPT_INSTALLED,
+	OPT_SBOM_FILE,
 };
 
 struct libs_opts {
@@ -46,6 +48,8 @@ struct libs_opts {
 	bool installed; /* --installed: with it, the versions installed beside old copies that run */
 	bool openmetrics;
 	const char *metrics_file; /* --metrics-file: written atomically */
+	const char *sbom_file; /* --sbom-file: the CycloneDX document, written atomically */
+	bool table_asked;      /* --format=table, which --sbom-file cannot write */
 	char *pid_args[LIBS_PIDS_MAX]; /* --pid: the processes to look at (none: all) */
 	int npids;
 };
@@ -79,6 +83,8 @@ static void libs_usage(void)
 	       "      --openmetrics      processes per package version in OpenMetrics text\n"
 	       "                         (node_exporter textfile), instead of the table\n"
 	       "      --metrics-file=FILE the same, written atomically to FILE (mode 0644)\n"
+	       "      --sbom-file=FILE   the CycloneDX document, written atomically to FILE\n"
+	       "                         (mode 0600: it names users' files)\n"
 	       CLI_OUTPUT_OPTIONS_HELP
 	       "\n"
 	       "Exit status: 0 success, 2 error.\n\n"
@@ -95,6 +101,7 @@ static const struct option libs_options[] = {
 	{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
 	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
 	{ "installed", no_argument, NULL, OPT_INSTALLED },
+	{ "sbom-file", required_argument, NULL, OPT_SBOM_FILE },
 	CLI_OUTPUT_LONG_OPTIONS,
 };
 
@@ -128,10 +135,12 @@ static int libs_own(void *ctx, int opt, const char *arg)
 			return -1;
 		}
 		lo->cyclonedx = !strcmp(arg, "cyclonedx");
+		lo->table_asked = !lo->cyclonedx;
 		return 1;
 	case OPT_OPENMETRICS: lo->openmetrics = true; return 1;
 	case OPT_METRICS_FILE: lo->openmetrics = true; lo->metrics_file = arg; return 1;
 	case OPT_INSTALLED: lo->installed = true; return 1;
+	case OPT_SBOM_FILE: lo->cyclonedx = true; lo->sbom_file = arg; return 1;
 	default: return 0;
 	}
 }
@@ -217,6 +226,15 @@ static void note_soname_unknown(const struct ms_filematch *match)
 		cli_error("libs: %zu file%s matched by name only, SONAME unknown (%s)", n, n == 1 ? "" : "s", why);
 }
 
+/* --sbom-file: what libs_cdx_print writes, atomically to path (outfile.h). */
+static int libs_cdx_file(struct ms_libtable *t, const struct cli_opts *o, const char *path, bool installed)
+{
+	struct cli_outfile of;
+	int status = cli_outfile_begin(&of, "--sbom-file", path, 0600);
+
+	return status == CLI_EXIT_OK ? cli_outfile_end(&of, libs_cdx_print(t, o, installed)) : status;
+}
+
 static int run(struct libs_opts *lo, char **patterns, int npatterns, const int *selected, int nsel)
 {
 	struct ms_libtable_opts to = { .scan_flags = lo->scan_flags };
@@ -286,7 +304,8 @@ static int run(struct libs_opts *lo, char **patterns, int npatterns, const int *
 		note_soname_unknown(match);
 		if (t.dropped)
 			cli_error("libs: %zu files past the first %u left out", t.dropped, MS_LIBTABLE_ROWS_MAX);
-		status = lo->cyclonedx ? libs_cdx_print(&t, &lo->cli, lo->installed)
+		status = lo->sbom_file ? libs_cdx_file(&t, &lo->cli, lo->sbom_file, lo->installed)
+			 : lo->cyclonedx ? libs_cdx_print(&t, &lo->cli, lo->installed)
 			 : lo->openmetrics ? libs_print_openmetrics(&t, &ps, &lo->cli, lo->metrics_file)
 					   : libs_print(&t, &lo->cli, selected, (size_t)nsel, lo->pids);
 		procscan_summary(&ps, "libs");
@@ -315,7 +334,9 @@ int cmd_libs(int argc, char **argv)
 	}
 	cli_opts_init(&lo->cli);
 	status = cli_getopt_own(argc, argv, "libs", libs_options, libs_usage, &lo->cli, libs_own, lo);
-	if (status < 0 && lo->cyclonedx && (lo->cli.columns || lo->cli.json || lo->cli.raw || lo->cli.noheadings ||
+	if (status < 0 && lo->sbom_file && lo->table_asked)
+		status = cli_usage_error("libs", "libs: --sbom-file writes the CycloneDX document, not --format=table");
+	else if (status < 0 && lo->cyclonedx && (lo->cli.columns || lo->cli.json || lo->cli.raw || lo->cli.noheadings ||
 					    lo->pids || lo->pss))
 		status = cli_usage_error("libs", "libs: --format=cyclonedx takes none of -o, -J, -r, -n, --pids, --pss");
 	else if (status < 0 && lo->installed && !lo->cyclonedx)

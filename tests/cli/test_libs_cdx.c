@@ -22,7 +22,8 @@
  *     JSON's rules, so the parsed document holds the names themselves (a
  *     byte that is not UTF-8 as U+FFFD), and the document is ASCII.
  * The document is validated against the CycloneDX 1.6 schema as
- * tests/test_sbom.sh validates (tests/sbom_check.py).
+ * tests/test_sbom.sh validates (tests/sbom_check.py), and by the clients
+ * tests/cdx_validate.sh runs.
  */
 #include "config.h"
 
@@ -225,6 +226,10 @@ static json_t *document(struct ms_libtable *t, const char *path, bool installed)
 	} else {
 		fail_msg("needs /usr/bin/python3 with jsonschema (setup.sh installs python3-jsonschema)");
 	}
+	/* And by the clients a consumer reads it with (a failure when missing). */
+	snprintf(cmd, sizeof(cmd), "MS_SRCDIR='%s' sh -c '. \"$MS_SRCDIR/tests/cdx_validate.sh\" && cdx_validate \"$1\"' sh '%s'",
+		 SRCDIR, path);
+	assert_int_equal(system(cmd), 0);
 	return doc;
 }
 
