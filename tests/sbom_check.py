@@ -79,12 +79,15 @@ def validate_schema(schema_dir, doc):
 
 
 # ---- purl rules ---------------------------------------------------------------------------
-PERMITTED = re.compile(r"^[A-Za-z0-9.\-_~%:/@?=&#]*$")
-UNRESERVED = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-_~:")
+PERMITTED = re.compile(r"^[A-Za-z0-9.\-_~%:/@?=&#+!*'()]*$")
+# What each part keeps as it is, in the canonical form packageurl-js writes (purl.h).
+ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+KEEP = {"name": ALNUM + "-._~!*'()", "namespace": ALNUM + "-._~!*'():",
+        "version": ALNUM + "-._~!*'():+", "qualifier": ALNUM + "-._*"}
 
 
-def encode(s):
-    return "".join(chr(b) if chr(b) in UNRESERVED else "%%%02X" % b for b in s.encode())
+def encode(s, part):
+    return "".join(chr(b) if chr(b) in KEEP[part] else "%%%02X" % b for b in s.encode())
 
 
 def decode(s, what, purl):
@@ -342,24 +345,26 @@ def main():
         if kind == "deb":
             name, version, arch = args[:3]
             del args[:3]
-            want = "pkg:deb/%s/%s@%s?arch=%s" % (encode(vendor), encode(name), encode(version), encode(arch))
+            want = "pkg:deb/%s/%s@%s?arch=%s" % (encode(vendor, "namespace"), encode(name, "name"),
+                                                 encode(version, "version"), encode(arch, "qualifier"))
             if DISTRO:
-                want += "&distro=" + encode(DISTRO)
+                want += "&distro=" + encode(DISTRO, "qualifier")
             src, srcv, binv = subprocess.run(
                 ["dpkg-query", "-W", "-f=${source:Package}|${source:Version}|${Version}", name + ":" + arch],
                 capture_output=True, text=True, check=False).stdout.split("|")
             upstream = src + ("@" + srcv if srcv != binv else "")
             if upstream != name:
-                want += "&upstream=" + encode(upstream)
+                want += "&upstream=" + encode(upstream, "qualifier")
         elif kind == "pypi":
             name, version = args[:2]
             del args[:2]
-            want = "pkg:pypi/%s@%s" % (encode(name.lower().replace("_", "-")), encode(version))
+            want = "pkg:pypi/%s@%s" % (encode(name.lower().replace("_", "-"), "name"), encode(version, "version"))
         elif kind == "npm":
             name, version = args[:2]
             del args[:2]
             scope, _, bare = name.lower().rpartition("/") if name.startswith("@") else ("", "", name.lower())
-            want = "pkg:npm/%s%s@%s" % (encode(scope) + "/" if scope else "", encode(bare), encode(version))
+            want = "pkg:npm/%s%s@%s" % (encode(scope, "namespace") + "/" if scope else "", encode(bare, "name"),
+                                         encode(version, "version"))
         elif kind == "file":
             name, sha, pids = args[:3]
             del args[:3]

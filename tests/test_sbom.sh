@@ -6,7 +6,7 @@
 # (tests/cdx_validate.sh: @cyclonedx/cyclonedx-library, packageurl-js).  Two python3 processes map:
 #   - libc (the distribution's: a deb component, at dpkg's version);
 #   - a Python extension module laid out by hand in a site-packages with
-#     My_Pkg-1.2.3+local.dist-info (a pypi component: pkg:pypi/my-pkg@1.2.3%2Blocal);
+#     My_Pkg-1.2.3+local.dist-info (a pypi component: pkg:pypi/my-pkg@1.2.3+local);
 #   - a library no package owns, mapped by both (a file component with the
 #     SHA-256 of the file and both PIDs), one named with a newline and a
 #     quote (its own name once the JSON is parsed), and one deleted after it was loaded (as root, hashed

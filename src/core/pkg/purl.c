@@ -8,10 +8,21 @@
 #include "base/escape.h"
 #include "pkg/purl.h"
 
-static bool unreserved(unsigned char c)
+/*
+ * Which bytes a part keeps as they are (purl.h, Encoding): a qualifier
+ * value only the letters, digits and "*-._" (form encoding); the other
+ * parts also "!'()~", the namespace and the version ':' too, the version
+ * '+' too.
+ */
+static bool literal(unsigned char c, enum ms_purl_part part)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '.' || c == '-' || c == '_' || c == '~' || c == ':';
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("*-._", c))
+		return c != '\0';
+	if (part == MS_PURL_QUALIFIER)
+		return false;
+	if (c == '!' || c == '\'' || c == '(' || c == ')' || c == '~')
+		return true;
+	return (c == ':' && part != MS_PURL_NAME) || (c == '+' && part == MS_PURL_VERSION);
 }
 
 static bool put(char *out, size_t size, size_t *at, const char *s, size_t len)
@@ -24,13 +35,13 @@ static bool put(char *out, size_t size, size_t *at, const char *s, size_t len)
 	return true;
 }
 
-/* One byte as the spec writes it: itself when unreserved, else %XX. */
-static bool put_octet(char *out, size_t size, size_t *at, unsigned char c)
+/* One byte of part: itself when that part keeps it, else %XX. */
+static bool put_octet(char *out, size_t size, size_t *at, unsigned char c, enum ms_purl_part part)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	char triplet[3] = { '%', hex[c >> 4], hex[c & 0xf] };
 
-	return unreserved(c) ? put(out, size, at, (const char *)&c, 1) : put(out, size, at, triplet, 3);
+	return literal(c, part) ? put(out, size, at, (const char *)&c, 1) : put(out, size, at, triplet, 3);
 }
 
 /*
@@ -38,7 +49,7 @@ static bool put_octet(char *out, size_t size, size_t *at, unsigned char c)
  * U+FFFD: a purl's components are UTF-8 once decoded (parsers such as
  * packageurl-js's decodeURIComponent refuse anything else).
  */
-bool ms_purl_encode(const char *s, size_t len, char *out, size_t size, size_t *at)
+bool ms_purl_encode(const char *s, size_t len, enum ms_purl_part part, char *out, size_t size, size_t *at)
 {
 	static const char repl[] = MS_TEXT_REPLACEMENT;
 	size_t n = strnlen(s, len);
@@ -50,7 +61,7 @@ bool ms_purl_encode(const char *s, size_t len, char *out, size_t size, size_t *a
 		size_t nbytes = kind == MS_TEXT_INVALID ? sizeof(repl) - 1 : run;
 
 		for (size_t k = 0; k < nbytes; k++)
-			if (!put_octet(out, size, at, (unsigned char)bytes[k]))
+			if (!put_octet(out, size, at, (unsigned char)bytes[k], part))
 				return false;
 		i += run;
 	}
@@ -115,10 +126,10 @@ static bool put_name(const struct ms_pkg *p, enum kind kind, char *out, size_t s
 	if (slash) {
 		size_t ns = (size_t)(slash - p->name);
 
-		return ms_purl_encode(name, ns, out, size, at) && put(out, size, at, "/", 1) &&
-		       ms_purl_encode(name + ns + 1, k - ns - 1, out, size, at);
+		return ms_purl_encode(name, ns, MS_PURL_NAMESPACE, out, size, at) && put(out, size, at, "/", 1) &&
+		       ms_purl_encode(name + ns + 1, k - ns - 1, MS_PURL_NAME, out, size, at);
 	}
-	return ms_purl_encode(name, k, out, size, at);
+	return ms_purl_encode(name, k, MS_PURL_NAME, out, size, at);
 }
 
 /* One qualifier, when its raw value is not empty: "?key=" first, "&key=" after. */
@@ -131,7 +142,7 @@ static bool put_qualifier(char *out, size_t size, size_t *at, bool *first, const
 	    !put(out, size, at, "=", 1))
 		return false;
 	*first = false;
-	return ms_purl_encode(value, len, out, size, at);
+	return ms_purl_encode(value, len, MS_PURL_QUALIFIER, out, size, at);
 }
 
 /* distro: ID-VERSION_ID, else ID-VERSION_CODENAME (a release without a number: Debian testing), else none. */
@@ -202,7 +213,7 @@ size_t ms_purl_of(const struct ms_pkg *p, const char *version, const struct ms_o
 
 		for (size_t i = 0; i < n; i++)
 			raw[i] = lower(os->id[i]);
-		ok = ms_purl_encode(raw, n, out, size, &at) && put(out, size, &at, "/", 1);
+		ok = ms_purl_encode(raw, n, MS_PURL_NAMESPACE, out, size, &at) && put(out, size, &at, "/", 1);
 	}
 	ok = ok && put_name(p, kind, out, size, &at);
 	if (ok && version && version[0]) {
@@ -213,7 +224,7 @@ size_t ms_purl_of(const struct ms_pkg *p, const char *version, const struct ms_o
 			epoch = version;
 			epoch_len = (size_t)(shown - 1 - version);
 		}
-		ok = put(out, size, &at, "@", 1) && ms_purl_encode(shown, strlen(shown), out, size, &at);
+		ok = put(out, size, &at, "@", 1) && ms_purl_encode(shown, strlen(shown), MS_PURL_VERSION, out, size, &at);
 	}
 	/* Qualifiers sorted by key: arch, distro, epoch, upstream. */
 	if (ok && (distro || kind == KIND_GENERIC))

@@ -37,14 +37,20 @@
  * value is left out.  version NULL or "": a purl without a version (what
  * runs cannot be known).
  *
- * Encoding: every component and qualifier value is percent-encoded once,
- * from its raw bytes, as the spec's "Character encoding" clause says:
- * every octet but the letters, digits, ".-_~" and ':' becomes %XX
- * (upper-case hex), so '+' is %2B, '@' %40, '/' %2F, '"' %22, '\' %5C,
- * ' ' %20.  (packageurl-js writes '+' literal in versions and encodes
- * ':' and '~' in qualifier values; it reads this form back to the same
- * components.)  A byte that is not UTF-8 is written as U+FFFD
- * (%EF%BF%BD): a component must decode to UTF-8.  So a hostile name can
+ * Encoding: every part is percent-encoded once, from its raw bytes, in
+ * the canonical form packageurl-js writes (the package-url project's
+ * reference library, whose parser a test round-trips every purl through;
+ * the spec's "Character encoding" clause allows it): %XX, upper-case hex,
+ * for every octet but
+ *   name                 the letters, digits and "-._~!*'()"
+ *   namespace            the same and ':'
+ *   version              the same, ':' and '+' ("2.36-9+deb12u4",
+ *                        "1:3.0.19-1", as scanners' own purls write them)
+ *   qualifier values     only the letters, digits and "-._*" (form
+ *                        encoding: '~' %7E, '@' %40, ':' %3A, '+' %2B)
+ * so '/' is %2F, '"' %22, '\' %5C, ' ' %20, '?' %3F, '#' %23 and '&' %26
+ * everywhere.  A byte that is not UTF-8 is written as U+FFFD
+ * (%EF%BF%BD): a part must decode to UTF-8.  So a hostile name can
  * neither add a component nor a qualifier, nor break the URL, and a
  * parser gives back the name itself.
  *
@@ -71,7 +77,15 @@
 size_t ms_purl_of(const struct ms_pkg *p, const char *version, const struct ms_osrelease *os, char *out,
 		  size_t size);
 
-/* Percent-encode len bytes as the purl spec says (above), appended at out[*at]; false when size is short. */
-bool ms_purl_encode(const char *s, size_t len, char *out, size_t size, size_t *at);
+/* The parts of a purl, each encoded its own way (above). */
+enum ms_purl_part {
+	MS_PURL_NAME,
+	MS_PURL_NAMESPACE,
+	MS_PURL_VERSION,
+	MS_PURL_QUALIFIER,
+};
+
+/* Percent-encode len bytes as part (above), appended at out[*at]; false when size is short. */
+bool ms_purl_encode(const char *s, size_t len, enum ms_purl_part part, char *out, size_t size, size_t *at);
 
 #endif

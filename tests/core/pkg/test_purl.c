@@ -63,19 +63,19 @@ static void test_deb(void **state)
 			    "pkg:deb/debian/libssl3@3.0.17-1~deb12u2?arch=amd64&distro=debian-12&upstream=openssl");
 	/* Ubuntu under its own ID; an epoch's ':' stays, '+' is encoded. */
 	assert_string_equal(purl(&p, "1:2.4.47-2+b1", &ubuntu),
-			    "pkg:deb/ubuntu/libssl3@1:2.4.47-2%2Bb1?arch=amd64&distro=ubuntu-24.04&upstream=openssl");
+			    "pkg:deb/ubuntu/libssl3@1:2.4.47-2+b1?arch=amd64&distro=ubuntu-24.04&upstream=openssl");
 	/* No VERSION_ID (Debian testing): the codename; with neither, no distro. */
 	assert_string_equal(purl(&p, "1", &sid), "pkg:deb/debian/libssl3@1?arch=amd64&distro=debian-trixie&upstream=openssl");
 	assert_string_equal(purl(&p, "1", &bare), "pkg:deb/debian/libssl3@1?arch=amd64&upstream=openssl");
 	/* No architecture named: no qualifier rather than a guess; a source of its own name says nothing. */
 	strcpy(bash.version, "5.2.15-2+b8");
 	strcpy(bash.src_name, "Bash");
-	assert_string_equal(purl(&bash, "5.2.15-2+b8", &debian), "pkg:deb/debian/bash@5.2.15-2%2Bb8?distro=debian-12");
+	assert_string_equal(purl(&bash, "5.2.15-2+b8", &debian), "pkg:deb/debian/bash@5.2.15-2+b8?distro=debian-12");
 	/* A binNMU: the source's own version, '@' encoded. */
 	strcpy(bash.arch, "amd64");
 	strcpy(bash.src_version, "5.2.15-2");
 	assert_string_equal(purl(&bash, "5.2.15-2+b8", &debian),
-			    "pkg:deb/debian/bash@5.2.15-2%2Bb8?arch=amd64&distro=debian-12&upstream=Bash%405.2.15-2");
+			    "pkg:deb/debian/bash@5.2.15-2+b8?arch=amd64&distro=debian-12&upstream=Bash%405.2.15-2");
 	/* A replaced copy of another version: its source's version is not known, the name is. */
 	assert_string_equal(purl(&bash, "5.2.15-1", &debian), "pkg:deb/debian/bash@5.2.15-1?arch=amd64&distro=debian-12");
 	strcpy(bash.src_name, "bash-src");
@@ -119,11 +119,11 @@ static void test_rpm(void **state)
 			    "pkg:rpm/rhel/openssl-libs@3.0.7-24.el9?arch=x86_64&distro=rhel-9.3&epoch=1"
 			    "&upstream=openssl-3.0.7-24.el9.src.rpm");
 	assert_string_equal(purl(&ssl, NULL, &rhel), "pkg:rpm/rhel/openssl-libs?arch=x86_64&distro=rhel-9.3");
-	/* A source rpm of another version: named for the installed version only; '+' and '~' as the spec says. */
+	/* A source rpm of another version: named for the installed version only; '+' and '~' in a qualifier as packageurl-js writes them (%2B, %7E). */
 	srpm(&ssl, "gcc-toolset-12-12.2.1~rc+1-7.el9.src.rpm", "gcc-toolset-12", "12.2.1~rc+1-7.el9");
 	assert_string_equal(purl(&ssl, "1:3.0.7-27.el9", &rhel),
 			    "pkg:rpm/rhel/openssl-libs@3.0.7-27.el9?arch=x86_64&distro=rhel-9.3&epoch=1"
-			    "&upstream=gcc-toolset-12-12.2.1~rc%2B1-7.el9.src.rpm");
+			    "&upstream=gcc-toolset-12-12.2.1%7Erc%2B1-7.el9.src.rpm");
 	assert_string_equal(purl(&ssl, "3.0.7-26.el9", &rhel),
 			    "pkg:rpm/rhel/openssl-libs@3.0.7-26.el9?arch=x86_64&distro=rhel-9.3");
 	/* File names of another form name no source. */
@@ -142,7 +142,7 @@ static void test_pypi(void **state)
 	struct ms_osrelease debian = os_of("debian", "12", "");
 
 	(void)state;
-	assert_string_equal(purl(&p, "5.4.0+local", NULL), "pkg:pypi/zope-interface@5.4.0%2Blocal");
+	assert_string_equal(purl(&p, "5.4.0+local", NULL), "pkg:pypi/zope-interface@5.4.0+local");
 	assert_string_equal(purl(&p, "5.4.0", &debian), "pkg:pypi/zope-interface@5.4.0");
 	assert_string_equal(purl(&runs, "1", NULL), "pkg:pypi/a-b-c@1");
 }
@@ -164,7 +164,7 @@ static void test_npm(void **state)
 	(void)state;
 	assert_string_equal(purl(&scoped, "1.3.5", NULL), "pkg:npm/%40img/sharp-libvips-linux-x64@1.3.5");
 	assert_string_equal(purl(&scoped, "1.3.5", &debian), "pkg:npm/%40img/sharp-libvips-linux-x64@1.3.5");
-	assert_string_equal(purl(&upper, "1.0.0-RC.1+Build", NULL), "pkg:npm/%40my.scope/jsonstream@1.0.0-RC.1%2BBuild");
+	assert_string_equal(purl(&upper, "1.0.0-RC.1+Build", NULL), "pkg:npm/%40my.scope/jsonstream@1.0.0-RC.1+Build");
 	assert_string_equal(purl(&plain, "4.17.21", NULL), "pkg:npm/lodash@4.17.21");
 	assert_string_equal(purl(&plain, "", NULL), "pkg:npm/lodash");
 	assert_string_equal(purl(&odd, "1", NULL), "pkg:npm/a%2Fb@1");
@@ -185,7 +185,7 @@ static void test_note(void **state)
 	assert_string_equal(purl(&deb, "3.0.11-1", &debian), "pkg:deb/debian/openssl@3.0.11-1?arch=amd64&distro=debian-12");
 	assert_string_equal(purl(&rpm, "1:8.6.0-7.fc40", &fedora),
 			    "pkg:rpm/fedora/curl@8.6.0-7.fc40?arch=x86_64&distro=fedora-40&epoch=1");
-	assert_string_equal(purl(&other, "1.3+x", &debian), "pkg:generic/Zlib@1.3%2Bx");
+	assert_string_equal(purl(&other, "1.3+x", &debian), "pkg:generic/Zlib@1.3+x");
 	/* No distribution to name: generic, never a deb purl without its namespace. */
 	assert_string_equal(purl(&deb, "3.0.11-1", NULL), "pkg:generic/OpenSSL@3.0.11-1?arch=amd64");
 	assert_string_equal(purl(&none, "1", NULL), "pkg:generic/x@1");
@@ -201,6 +201,7 @@ static void test_hostile(void **state)
 {
 	struct ms_pkg p = pkg(MS_PKG_SOURCE_PYTHON, "a/b@c?d#e f\n\xff", ""), none = pkg(MS_PKG_SOURCE_NONE, "x", "");
 	struct ms_pkg evil = pkg(MS_PKG_SOURCE_PYTHON, "ev\"il}\\pkg", "");
+	struct ms_pkg odd = pkg(MS_PKG_SOURCE_PYTHON, "a:b(c)!*'~", "");
 	struct ms_pkg deb = pkg(MS_PKG_SOURCE_DPKG, "x", "amd64&epoch=9");
 	struct ms_osrelease os = os_of("debian", "12&arch=evil", "");
 	struct ms_pkg big = pkg(MS_PKG_SOURCE_DPKG, "", "");
@@ -210,6 +211,8 @@ static void test_hostile(void **state)
 	(void)state;
 	assert_string_equal(purl(&p, "1@2", NULL), "pkg:pypi/a%2Fb%40c%3Fd%23e%20f%0A%EF%BF%BD@1%402");
 	assert_string_equal(purl(&evil, "1\\0", NULL), "pkg:pypi/ev%22il%7D%5Cpkg@1%5C0");
+	/* packageurl-js's canonical form: "!*'()~" kept everywhere but in qualifiers, ':' kept but in a name. */
+	assert_string_equal(purl(&odd, "1:2(x)!*'~+", NULL), "pkg:pypi/a%3Ab(c)!*'~@1:2(x)!*'~+");
 	assert_string_equal(purl(&none, "1", &os), "(none)");
 	strcpy(deb.version, "1");
 	strcpy(deb.src_name, "s?rc#x");
