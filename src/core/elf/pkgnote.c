@@ -440,6 +440,8 @@ int ms_pkgnote_read_fd(int fd, struct ms_pkgnote *out, struct ms_error *err)
 	if (rc == 0)
 		rc = parse(buf, have, have == MS_PKGNOTE_FIRST_READ, out, err);
 	if (rc == MS_ERR_LIMIT && have == MS_PKGNOTE_FIRST_READ) {
+		/* The first part's "beyond" is no answer: the whole read gives its own, or none. */
+		ms_error_clear(err);
 		rc = ms_elfnote_pread(fd, buf, MS_PKGNOTE_READ_MAX, &have, err);
 		if (rc == 0)
 			rc = parse(buf, have, false, out, err);

@@ -251,6 +251,39 @@ static void test_huge_and_deep(void **state)
 	free(deep);
 }
 
+/*
+ * A note that ends past the first 4 KiB read: the second read finds it,
+ * and the answer is the same as over the bytes in memory, with no reason
+ * left over from the first read's "beyond" (fuzz-pkgnote found that).
+ */
+static void test_past_first_read(void **state)
+{
+	size_t pad = 6000, at, size;
+	struct ms_pkgnote n, mem;
+	struct ms_error err = { 0 }, merr = { 0 };
+	char *json, *so, *bytes;
+
+	need_cc();
+	json = malloc(pad + 64);
+	assert_non_null(json);
+	at = (size_t)sprintf(json, "{\"name\":\"wide\",\"pad\":\"");
+	memset(json + at, 'a', pad);
+	strcpy(json + at + pad, "\"}");
+	so = build_so(*state, "libwide.so", json);
+	assert_non_null(so);
+	assert_int_equal(read_path(so, &n, &err), 0);
+	assert_string_equal(n.name, "wide");
+	assert_string_equal(err.msg, "");
+	bytes = tu_slurp(so, &size);
+	assert_non_null(bytes);
+	assert_true(size > MS_PKGNOTE_FIRST_READ);
+	assert_int_equal(ms_pkgnote_parse((const unsigned char *)bytes, size, &mem, &merr), 0);
+	assert_memory_equal(&n, &mem, sizeof(n));
+	free(bytes);
+	free(so);
+	free(json);
+}
+
 static void test_field_too_long(void **state)
 {
 	char json[512], *so;
@@ -342,6 +375,7 @@ static void test_owner_source(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_past_first_read, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_real_note, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_escapes_decoded_then_escaped, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_patched_notes_refused, tu_tmpdir_setup, tu_tmpdir_teardown),
