@@ -421,10 +421,10 @@ size_cases() {
 		bare=$(awk '$1 == "limits" { print $2 }' <<<"$t")
 		filtered=$(awk '$1 == "limits" { print $3 }' <<<"$t")
 		x=$(fnum "$eng / $raw")
-		status=$(judge "$x" "<=" 1.2)
+		status=$(judge "$x" "<=" 1.1)
 		[ "$judged" = judge ] || status=info
 		row "engine ioctl walk vs raw PROCMAP_QUERY loop ($n)" \
-			"$(printf '%.3fx (%.2f vs %.2f ms)' "$x" "$(fnum "$eng / 1000")" "$(fnum "$raw / 1000")")" "<= 1.2x" "$status"
+			"$(printf '%.3fx (%.2f vs %.2f ms)' "$x" "$(fnum "$eng / 1000")" "$(fnum "$raw / 1000")")" "<= 1.1x" "$status"
 		pct=$(fnum "100 * $win / $parse")
 		status=$(judge "$pct" "<=" 1)
 		[ "$judged" = judge ] || status=info
@@ -443,7 +443,7 @@ size_cases() {
 			"$MS_BIN list --file-backed --perms=x $pid" "pmap $pid" "listx.$n" \
 			"$BENCH_BIN/ms-bench-engine $pid once"
 		[ "$n" = "$TARGET_N" ] && startup_rows
-		list_row "list (all, names) vs pmap ($n)" "$judged" table "$all" "$MS_BIN list $pid" "pmap $pid" 1.5 "list.$n"
+		list_row "list (all, names) vs pmap ($n)" "$judged" table "$all" "$MS_BIN list $pid" "pmap $pid" 2.2 "list.$n"
 		list_row "list -r vs pmap ($n)" "$judged" table "$all" "$MS_BIN list -r $pid" "pmap $pid" 1.5 "listr.$n"
 		list_row "list -n vs pmap ($n)" "$judged" noheadings "$all" "$MS_BIN list -n $pid" "pmap $pid" 1.5 "listn.$n"
 		list_row "list -J vs pmap ($n)" "$judged" json "$all" "$MS_BIN list -J $pid" "pmap $pid" 1.2 "listj.$n"

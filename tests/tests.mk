@@ -77,6 +77,7 @@ EXTRA_tests_libms_verdef_so_DEPENDENCIES = tests/verdef_lib.map
 if HAVE_CMOCKA
 CMOCKA_TESTS = \
 	tests/core/base/test_grow \
+	tests/core/base/test_units \
 	tests/core/base/test_escape \
 	tests/core/base/test_digest \
 	tests/core/base/test_saferead \

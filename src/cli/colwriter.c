@@ -152,6 +152,9 @@ void colw_free(struct colw *w)
 
 char *colw_cell_buf(struct colw *w, size_t max)
 {
+	/* Room already (every cell but a few after each doubling): no call. */
+	if (w->ncells < w->cells_cap && max <= w->text_cap - w->text_len)
+		return w->text + w->text_len;
 	if (ms_grow((void **)&w->cells, &w->cells_cap, w->ncells, sizeof(*w->cells), 64 * w->ncols) < 0)
 		return NULL;
 	if (max > SIZE_MAX / 2 - w->text_len)

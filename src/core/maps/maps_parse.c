@@ -17,19 +17,22 @@ static int parse_num(const char *s, size_t len, size_t *pos, int base, char stop
 	uint64_t v = 0;
 
 	if (base == 16) {
-		for (; i < len && s[i] != stop; i++) {
-			unsigned d = u[i] - (unsigned)'0';
+		/* Each hex digit's value plus one; 0 for every other byte (no stop is a digit). */
+		static const unsigned char digit1[256] = {
+			['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+			['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+			['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+			['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+		};
+		unsigned d;
 
-			if (d >= 10) {
-				d = (u[i] | 0x20u) - (unsigned)'a';
-				if (d >= 6)
-					return -1;
-				d += 10;
-			}
+		for (; i < len && (d = digit1[u[i]]) != 0; i++) {
 			if (v >> 60)
 				return -1;
-			v = v << 4 | d;
+			v = v << 4 | (d - 1);
 		}
+		if (i < len && s[i] != stop)
+			return -1;
 	} else {
 		for (; i < len && s[i] != stop; i++) {
 			unsigned d = u[i] - (unsigned)'0';
