@@ -519,71 +519,6 @@ static void test_without_openat2(void **state)
 #endif
 }
 
-static void spit_at(struct fx *fx, const char *rel)
-{
-	char *p = at(fx, rel);
-
-	assert_int_equal(tu_spit(p, rel), 0);
-	free(p);
-}
-
-/*
- * Directories kept between walks: every walk answers as a walk from the
- * root would (shared prefixes, a name that only begins like a kept one,
- * ".", "..", symlinks, missing names, a file used as a directory).  That
- * the kept ones are really used shows once the directory is renamed: the
- * kept descriptor still names it, until the cache is cleared or a walk
- * with other flags comes.
- */
-static void test_dircache(void **state)
-{
-	static const char *const paths[] = {
-		"/a/b/c/f1", "/a/b/c/f2", "/a/b/l/f3", "/a/b/c/../c/f1", "/a/b/./c/f2", "/a/b/c/nope",
-		"/a/b/c/f1/x", "/a/bb/c/f1", "/a/b/cc", "/a/b/c", "/a/b/c/", "/a/x/f3", "//a//b//c//f2",
-		"/a/b/c/f1", "/", "/a/b/l/../c/f1", "/a/b/c/f2",
-	};
-	struct fx *fx = *state;
-	struct ms_walk_root cached = fx->root;
-	char *from, *to;
-
-	mkdir_at(fx, "a/b/c", 0755);
-	mkdir_at(fx, "a/bb", 0755);
-	mkdir_at(fx, "a/bb/c", 0755);
-	mkdir_at(fx, "a/x", 0755);
-	spit_at(fx, "a/b/c/f1");
-	spit_at(fx, "a/b/c/f2");
-	spit_at(fx, "a/bb/c/f1");
-	spit_at(fx, "a/x/f3");
-	symlink_at(fx, "../x", "a/b/l");
-	cached.dirs = ms_walk_dircache_new();
-	assert_non_null(cached.dirs);
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		struct stat a = { 0 }, b = { 0 };
-		int ra = walk(&cached, paths[i], 0, &a, NULL), rb = walk(&fx->root, paths[i], 0, &b, NULL);
-
-		if (ra != rb || (ra == 0 && a.st_ino != b.st_ino))
-			fail_msg("%s: kept directories give %d (inode %lu), a walk from the root %d (inode %lu)",
-				 paths[i], ra, (unsigned long)a.st_ino, rb, (unsigned long)b.st_ino);
-	}
-	/* Keep a, b and c, then move c away. */
-	assert_int_equal(walk(&cached, "/a/b/c/f1", 0, NULL, NULL), 0);
-	from = at(fx, "a/b/c");
-	to = at(fx, "a/b/moved");
-	assert_int_equal(rename(from, to), 0);
-	assert_int_equal(walk(&fx->root, "/a/b/c/f2", 0, NULL, NULL), ENOENT);
-	assert_int_equal(walk(&cached, "/a/b/c/f2", 0, NULL, NULL), 0);
-	/* Other flags: from the root. */
-	assert_int_equal(walk(&cached, "/a/b/c/f2", MS_WALK_NO_SYMLINKS, NULL, NULL), ENOENT);
-	assert_int_equal(rename(to, from), 0);
-	assert_int_equal(walk(&cached, "/a/b/c/f2", 0, NULL, NULL), 0);
-	assert_int_equal(rename(from, to), 0);
-	ms_walk_dircache_clear(cached.dirs);
-	assert_int_equal(walk(&cached, "/a/b/c/f2", 0, NULL, NULL), ENOENT);
-	ms_walk_dircache_free(cached.dirs);
-	free(from);
-	free(to);
-}
-
 /*
  * Run in a chroot that is no mount point, our mountinfo lacks the mount our
  * root sits in: walks from our own root still work.
@@ -653,7 +588,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_without_openat2, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_in_chroot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_read, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dircache, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
