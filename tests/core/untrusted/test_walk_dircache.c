@@ -41,31 +41,6 @@ static char *at(struct fx *fx, const char *rel)
 	return tu_join(fx->dir, rel);
 }
 
-static void mkdir_at(struct fx *fx, const char *rel, mode_t mode)
-{
-	char *p = at(fx, rel);
-
-	assert_int_equal(mkdir(p, mode), 0);
-	assert_int_equal(chmod(p, mode), 0);
-	free(p);
-}
-
-static void spit_at(struct fx *fx, const char *rel)
-{
-	char *p = at(fx, rel);
-
-	assert_int_equal(tu_spit(p, rel), 0);
-	free(p);
-}
-
-static void symlink_at(struct fx *fx, const char *target, const char *rel)
-{
-	char *p = at(fx, rel);
-
-	assert_int_equal(symlink(target, p), 0);
-	free(p);
-}
-
 /* Give rel to uid 65534 (root only; else everything is the test user's anyway). */
 static void chown_at(struct fx *fx, const char *rel)
 {
@@ -104,18 +79,18 @@ static int setup(void **state)
 	fx->dir = tu_tmpdir();
 	assert_non_null(fx->dir);
 	assert_int_equal(chmod(fx->dir, 0755), 0);
-	mkdir_at(fx, "a", 0755);
-	mkdir_at(fx, "a/b", 0755);
-	mkdir_at(fx, "a/b/c", 0755);
-	mkdir_at(fx, "a/bb", 0755);
-	mkdir_at(fx, "a/bb/c", 0755);
-	mkdir_at(fx, "a/x", 0755);
-	spit_at(fx, "a/b/c/f1");
-	spit_at(fx, "a/b/c/f2");
-	spit_at(fx, "a/bb/c/f1");
-	spit_at(fx, "a/x/f3");
-	symlink_at(fx, "../x", "a/b/l");
-	symlink_at(fx, "/a/x", "a/b/abs");
+	tu_mkdir_in(fx->dir, "a", 0755);
+	tu_mkdir_in(fx->dir, "a/b", 0755);
+	tu_mkdir_in(fx->dir, "a/b/c", 0755);
+	tu_mkdir_in(fx->dir, "a/bb", 0755);
+	tu_mkdir_in(fx->dir, "a/bb/c", 0755);
+	tu_mkdir_in(fx->dir, "a/x", 0755);
+	tu_spit_in(fx->dir, "a/b/c/f1");
+	tu_spit_in(fx->dir, "a/b/c/f2");
+	tu_spit_in(fx->dir, "a/bb/c/f1");
+	tu_spit_in(fx->dir, "a/x/f3");
+	tu_symlink_in(fx->dir, "../x", "a/b/l");
+	tu_symlink_in(fx->dir, "/a/x", "a/b/abs");
 	fx->rootfd = open(fx->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	assert_true(fx->rootfd >= 0);
 	assert_int_equal(ms_walk_mounts_load(-1, &fx->mounts, NULL), 0);
@@ -217,20 +192,20 @@ static void test_same_answers(void **state)
 	size_t n = sizeof(paths) / sizeof(paths[0]);
 
 	/* Another user's directories, a symlink of theirs, a directory open to all, a sticky one. */
-	mkdir_at(fx, "u", 0755);
-	mkdir_at(fx, "u/d", 0755);
-	spit_at(fx, "u/d/f");
-	symlink_at(fx, "d", "u/l");
+	tu_mkdir_in(fx->dir, "u", 0755);
+	tu_mkdir_in(fx->dir, "u/d", 0755);
+	tu_spit_in(fx->dir, "u/d/f");
+	tu_symlink_in(fx->dir, "d", "u/l");
 	chown_at(fx, "u");
 	chown_at(fx, "u/l");
-	mkdir_at(fx, "open", 0777);
-	spit_at(fx, "open/f");
-	mkdir_at(fx, "sticky", 01777);
-	mkdir_at(fx, "sticky/mine", 0755);
-	mkdir_at(fx, "sticky/theirs", 0755);
-	spit_at(fx, "sticky/mine/f");
-	spit_at(fx, "sticky/theirs/f");
-	symlink_at(fx, "mine", "sticky/ulink");
+	tu_mkdir_in(fx->dir, "open", 0777);
+	tu_spit_in(fx->dir, "open/f");
+	tu_mkdir_in(fx->dir, "sticky", 01777);
+	tu_mkdir_in(fx->dir, "sticky/mine", 0755);
+	tu_mkdir_in(fx->dir, "sticky/theirs", 0755);
+	tu_spit_in(fx->dir, "sticky/mine/f");
+	tu_spit_in(fx->dir, "sticky/theirs/f");
+	tu_symlink_in(fx->dir, "mine", "sticky/ulink");
 	chown_at(fx, "sticky/theirs");
 	chown_at(fx, "sticky/ulink");
 	for (size_t i = 0; i < n; i++)
@@ -259,9 +234,9 @@ static void test_refusals_below_kept(void **state)
 		print_message("skipped: needs root to give a directory to uid 65534\n");
 		skip();
 	}
-	mkdir_at(fx, "u", 0755);
-	mkdir_at(fx, "u/d", 0755);
-	spit_at(fx, "u/d/f");
+	tu_mkdir_in(fx->dir, "u", 0755);
+	tu_mkdir_in(fx->dir, "u/d", 0755);
+	tu_spit_in(fx->dir, "u/d/f");
 	chown_at(fx, "u/d");
 	assert_int_equal(walk(&fx->cached, "/u/d/f", 0).rc, 0);
 	a = walk(&fx->cached, "/u/d/f", MS_WALK_ROOT_DIRS);
@@ -272,7 +247,7 @@ static void test_refusals_below_kept(void **state)
 	assert_int_equal(a.rc, EPERM);
 
 	assert_int_equal(walk(&fx->cached, "/a/b/c/f1", MS_WALK_NO_SYMLINKS).rc, 0);
-	symlink_at(fx, "c", "a/b/planted");
+	tu_symlink_in(fx->dir, "c", "a/b/planted");
 	a = walk(&fx->cached, "/a/b/planted/f1", MS_WALK_NO_SYMLINKS);
 	assert_int_equal(a.rc, ELOOP);
 	assert_ptr_equal(a.why, walk(&fx->plain, "/a/b/planted/f1", MS_WALK_NO_SYMLINKS).why);
@@ -314,11 +289,11 @@ static void test_replaced_by_symlink(void **state)
 	ino_t f1 = inode_at(fx, "a/b/c/f1");
 	struct answer a;
 
-	mkdir_at(fx, "a/x/c", 0755);
-	spit_at(fx, "a/x/c/f1");
+	tu_mkdir_in(fx->dir, "a/x/c", 0755);
+	tu_spit_in(fx->dir, "a/x/c/f1");
 	assert_int_equal(walk(&fx->cached, "/a/b/c/f2", MS_WALK_NO_SYMLINKS).rc, 0);
 	rename_at(fx, "a/b/c", "a/b/old");
-	symlink_at(fx, "../x/c", "a/b/c");
+	tu_symlink_in(fx->dir, "../x/c", "a/b/c");
 	a = walk(&fx->plain, "/a/b/c/f1", MS_WALK_NO_SYMLINKS);
 	assert_int_equal(a.rc, ELOOP);
 	a = walk(&fx->cached, "/a/b/c/f1", MS_WALK_NO_SYMLINKS);
@@ -376,9 +351,9 @@ static void test_bounded(void **state)
 
 	for (int i = 0; i < 2 * MS_WALK_CACHE_DIRS; i++) {
 		snprintf(rel, sizeof(rel), "d%d", i);
-		mkdir_at(fx, rel, 0755);
+		tu_mkdir_in(fx->dir, rel, 0755);
 		snprintf(rel, sizeof(rel), "d%d/f", i);
-		spit_at(fx, rel);
+		tu_spit_in(fx->dir, rel);
 	}
 	for (int round = 0; round < 2; round++)
 		for (int i = 0; i < 2 * MS_WALK_CACHE_DIRS; i++) {
@@ -390,13 +365,13 @@ static void test_bounded(void **state)
 	assert_int_equal(count_fds(), before);
 	/* One path deeper than the cache holds. */
 	strcpy(rel, "deep");
-	mkdir_at(fx, rel, 0755);
+	tu_mkdir_in(fx->dir, rel, 0755);
 	for (int i = 0; i < MS_WALK_CACHE_DIRS + 8; i++) {
 		strcat(rel, "/s");
-		mkdir_at(fx, rel, 0755);
+		tu_mkdir_in(fx->dir, rel, 0755);
 	}
 	strcat(rel, "/f");
-	spit_at(fx, rel);
+	tu_spit_in(fx->dir, rel);
 	snprintf(path, sizeof(path), "/%s", rel);
 	for (int round = 0; round < 3; round++) {
 		same_answer(fx, path, 0);
@@ -419,8 +394,8 @@ static void test_one_root(void **state)
 	free(p);
 	assert_true(other.fd >= 0);
 	/* "/c/f1" names a/bb/c/f1 from there, and c/f1 from the first root. */
-	mkdir_at(fx, "c", 0755);
-	spit_at(fx, "c/f1");
+	tu_mkdir_in(fx->dir, "c", 0755);
+	tu_spit_in(fx->dir, "c/f1");
 	assert_int_equal(walk(&fx->cached, "/c/f1", 0).rc, 0);
 	a = walk(&other, "/c/f1", 0);
 	assert_int_equal(a.rc, 0);
