@@ -91,6 +91,7 @@ CMOCKA_TESTS = \
 	tests/core/maps/test_faults \
 	tests/core/maps/test_mapmatch \
 	tests/core/untrusted/test_untrusted_walk \
+	tests/core/untrusted/test_walk_dircache \
 	tests/core/untrusted/test_untrusted_child \
 	tests/core/untrusted/test_stale_race \
 	tests/core/untrusted/test_fuse_lookup \

@@ -34,6 +34,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/maps/ancestry.c src/core/maps/ancestry.h \
 	src/core/untrusted/untrusted_walk.c src/core/untrusted/untrusted_walk.h \
 	src/core/untrusted/walk_mounts.c src/core/untrusted/walk_mounts.h \
+	src/core/untrusted/walk_dircache.c src/core/untrusted/walk_dircache.h \
 	src/core/untrusted/untrusted_child.c src/core/untrusted/untrusted_child.h \
 	src/core/untrusted/lookup.c src/core/untrusted/lookup.h \
 	src/core/untrusted/mapfiles.c src/core/untrusted/mapfiles.h \

@@ -339,6 +339,32 @@ int tu_spit(const char *path, const char *text)
 	return rc;
 }
 
+void tu_mkdir_in(const char *dir, const char *rel, mode_t mode)
+{
+	char *p = tu_join(dir, rel);
+
+	assert_int_equal(mkdir(p, mode), 0);
+	/* Whatever the umask. */
+	assert_int_equal(chmod(p, mode), 0);
+	free(p);
+}
+
+void tu_symlink_in(const char *dir, const char *target, const char *rel)
+{
+	char *p = tu_join(dir, rel);
+
+	assert_int_equal(symlink(target, p), 0);
+	free(p);
+}
+
+void tu_spit_in(const char *dir, const char *rel)
+{
+	char *p = tu_join(dir, rel);
+
+	assert_int_equal(tu_spit(p, rel), 0);
+	free(p);
+}
+
 int tu_mkdirs(const char *path)
 {
 	char *parent = strdup(path), *slash;

@@ -98,6 +98,13 @@ size_t tu_count_lines(const char *text, const char *prefix);
 /* Write text to path, created or truncated.  0 or -1. */
 int tu_spit(const char *path, const char *text);
 /*
+ * Below dir (each asserts): rel made a directory of mode, whatever the
+ * umask; a symlink rel to target; a file rel holding its own name.
+ */
+void tu_mkdir_in(const char *dir, const char *rel, mode_t mode);
+void tu_symlink_in(const char *dir, const char *target, const char *rel);
+void tu_spit_in(const char *dir, const char *rel);
+/*
  * A child holding n single-page anonymous mappings that cannot merge
  * (alternating permissions), for tests near vm.max_map_count; its PID once
  * they are all mapped, or -1 if it could not make them.  The caller kills

@@ -564,6 +564,8 @@ static int lookup_some(struct ms_symbols *s, const uint64_t *addrs, size_t n, un
 int ms_symbols_lookup_many(struct ms_symbols *s, const uint64_t *addrs, size_t n, unsigned what,
 			   struct ms_symbol *out)
 {
+	int rc;
+
 	arena_reset(s);
 	for (size_t i = 0; i < n; i++) {
 		memset(&out[i], 0, sizeof(out[i]));
@@ -573,7 +575,17 @@ int ms_symbols_lookup_many(struct ms_symbols *s, const uint64_t *addrs, size_t n
 			ms_dw_lookup(s->image, 0, addrs[i], what, &out[i]);
 		}
 	}
-	return s->image ? 0 : lookup_some(s, addrs, n, what, out);
+	if (s->image)
+		return 0;
+	rc = lookup_some(s, addrs, n, what, out);
+	/*
+	 * The directories the walks kept (the files', the debug folders') serve
+	 * this call's walks only: a context may live as long as a view stays
+	 * open, and they would pin their mounts that long.
+	 */
+	if (s->have_roots)
+		ms_walk_dircache_clear(s->ours.dirs);
+	return rc;
 }
 
 int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct ms_symbol *out)

@@ -15,6 +15,7 @@
 
 #include "proc/fstype.h"
 #include "untrusted/untrusted_walk.h"
+#include "untrusted/walk_dircache.h"
 #include "untrusted/walk_mounts.h"
 
 static const char why_symlink[] = "a symlink on the path";
@@ -26,8 +27,10 @@ struct walk {
 	unsigned flags;
 	const char **why;
 	size_t depth;                           /* dirs[0] is the root (not ours to close) */
+	size_t borrowed;                        /* dirs[1..borrowed] are the cache's (not ours to close) */
 	int dirs[MS_WALK_MAX_DEPTH + 1];
 	uint64_t mnts[MS_WALK_MAX_DEPTH + 1];
+	bool roots[MS_WALK_MAX_DEPTH + 1];      /* root's alone (dir_is_roots) */
 	size_t lens[MS_WALK_MAX_DEPTH + 1];      /* cur's length at each depth */
 	char cur[PATH_MAX + NAME_MAX + 2];       /* canonical, relative to the root; "" is the root */
 	size_t cur_len;
@@ -36,98 +39,79 @@ struct walk {
 
 static void pop_to(struct walk *w, size_t depth)
 {
-	while (w->depth > depth)
-		close(w->dirs[w->depth--]);
+	for (; w->depth > depth; w->depth--)
+		if (w->depth > w->borrowed)
+			close(w->dirs[w->depth]);
+	if (w->borrowed > depth)
+		w->borrowed = depth;
 	w->cur_len = w->lens[w->depth];
 	w->cur[w->cur_len] = '\0';
 }
 
-/* The directories below the root that a walk passed through, kept for the next. */
-struct ms_walk_dircache {
-	int root_fd;   /* whose walk it was, with which flags */
-	unsigned flags;
-	size_t depth;  /* 0: nothing kept */
-	int dirs[MS_WALK_CACHE_DEPTH + 1];
-	uint64_t mnts[MS_WALK_CACHE_DEPTH + 1];
-	size_t lens[MS_WALK_CACHE_DEPTH + 1];
-	char cur[PATH_MAX + NAME_MAX + 2];
-};
-
-struct ms_walk_dircache *ms_walk_dircache_new(void)
+static bool is_dot_or_dotdot(const char *comp, size_t len)
 {
-	return calloc(1, sizeof(struct ms_walk_dircache));
-}
-
-void ms_walk_dircache_clear(struct ms_walk_dircache *c)
-{
-	if (!c)
-		return;
-	while (c->depth > 0)
-		close(c->dirs[c->depth--]);
-}
-
-void ms_walk_dircache_free(struct ms_walk_dircache *c)
-{
-	ms_walk_dircache_clear(c);
-	free(c);
+	return (len == 1 && comp[0] == '.') || (len == 2 && comp[0] == '.' && comp[1] == '.');
 }
 
 /*
- * Take from the cache the directories path begins with (whole plain
- * components), closing the rest; the bytes of path they cover.
+ * Start below the kept directories path begins with (walk_dircache.h):
+ * whole plain components, each followed by another, each kept, and root's
+ * alone where the flags ask it.  The bytes of path they cover; *steps
+ * counts them as taken.
  */
-static size_t adopt(struct walk *w, const char *path)
+static size_t adopt(struct walk *w, const char *path, unsigned *steps)
 {
 	struct ms_walk_dircache *c = w->root->dirs;
-	size_t at = 0, d = 0;
+	size_t at = 0;
 
-	if (!c || c->depth == 0)
+	if (!c)
 		return 0;
-	if (c->root_fd == w->root->fd && c->flags == w->flags) {
-		while (d < c->depth) {
-			size_t from = c->lens[d] + 1, len = c->lens[d + 1] - from, p = at;
+	for (;;) {
+		const struct ms_walk_kept *k;
+		size_t p = at, len, next;
 
-			while (path[p] == '/')
-				p++;
-			if (p == at || strncmp(path + p, c->cur + from, len) || (path[p + len] != '/' && path[p + len]))
-				break;
-			at = p + len;
-			d++;
+		while (path[p] == '/')
+			p++;
+		len = strcspn(path + p, "/");
+		for (next = p + len; path[next] == '/'; next++)
+			;
+		if (!len || !path[next] || is_dot_or_dotdot(path + p, len) || len > NAME_MAX ||
+		    w->cur_len + 1 + len > PATH_MAX || w->depth >= MS_WALK_MAX_DEPTH)
+			break;
+		w->cur[w->cur_len] = '/';
+		memcpy(w->cur + w->cur_len + 1, path + p, len);
+		k = ms_walk_dircache_find(c, w->cur, w->cur_len + 1 + len);
+		if (!k || ((w->flags & MS_WALK_ROOT_DIRS) && !k->roots)) {
+			w->cur[w->cur_len] = '\0';
+			break;
 		}
+		w->depth++;
+		w->dirs[w->depth] = k->fd;
+		w->mnts[w->depth] = k->mnt;
+		w->roots[w->depth] = k->roots;
+		w->cur_len += 1 + len;
+		w->cur[w->cur_len] = '\0';
+		w->lens[w->depth] = w->cur_len;
+		w->borrowed = w->depth;
+		(*steps)++;
+		at = p + len;
 	}
-	for (size_t i = 1; i <= d; i++) {
-		w->dirs[i] = c->dirs[i];
-		w->mnts[i] = c->mnts[i];
-		w->lens[i] = c->lens[i];
-	}
-	memcpy(w->cur, c->cur, c->lens[d]);
-	w->depth = d;
-	w->cur_len = c->lens[d];
-	w->cur[w->cur_len] = '\0';
-	/* What the walk did not take is closed; the cache is empty until it ends. */
-	while (c->depth > d)
-		close(c->dirs[c->depth--]);
-	c->depth = 0;
 	return at;
 }
 
-/* Give the walk's directories to the cache (at most MS_WALK_CACHE_DEPTH), or close them. */
+/* Give the directories the walk entered to the cache (those it cannot keep are closed). */
 static void keep(struct walk *w)
 {
 	struct ms_walk_dircache *c = w->root->dirs;
 
-	ms_walk_dircache_clear(c);
-	if (c && w->depth <= MS_WALK_CACHE_DEPTH) {
-		c->root_fd = w->root->fd;
-		c->flags = w->flags;
-		for (size_t i = 1; i <= w->depth; i++) {
-			c->dirs[i] = w->dirs[i];
-			c->mnts[i] = w->mnts[i];
-		}
-		memcpy(c->lens, w->lens, (w->depth + 1) * sizeof(c->lens[0]));
-		memcpy(c->cur, w->cur, w->lens[w->depth]);
-		c->depth = w->depth;
-		w->depth = 0;
+	/* A directory is kept only below its kept parent, so the first refusal ends it. */
+	while (c && w->borrowed < w->depth) {
+		size_t d = w->borrowed + 1;
+		const struct ms_walk_kept k = { .fd = w->dirs[d], .mnt = w->mnts[d], .roots = w->roots[d] };
+
+		if (!ms_walk_dircache_keep(c, w->cur, w->lens[d], &k))
+			break;
+		w->borrowed = d;
 	}
 	pop_to(w, 0);
 }
@@ -170,7 +154,10 @@ static int start(struct walk *w)
 	struct stat st;
 
 	w->depth = 0;
+	w->borrowed = 0;
 	w->dirs[0] = w->root->fd;
+	if (w->root->dirs)
+		ms_walk_dircache_begin(w->root->dirs, w->root);
 	w->lens[0] = 0;
 	w->cur_len = 0;
 	w->cur[0] = '\0';
@@ -188,9 +175,16 @@ static int start(struct walk *w)
 	    (why = ms_walk_mount_refused(w->root->mounts, w->mnts[0], NULL, 0, MS_WALK_WHY_UNLISTED)))
 		return refuse(w, -1, EREMOTE, why);
 	if (w->flags & MS_WALK_ROOT_DIRS) {
-		if (fstat(w->root->fd, &st) < 0)
-			return -errno;
-		if (!dir_is_roots(&st))
+		bool roots;
+
+		if (!w->root->dirs || !ms_walk_dircache_root_known(w->root->dirs, &roots)) {
+			if (fstat(w->root->fd, &st) < 0)
+				return -errno;
+			roots = dir_is_roots(&st);
+			if (w->root->dirs)
+				ms_walk_dircache_root_set(w->root->dirs, roots);
+		}
+		if (!roots)
 			return refuse(w, -1, EPERM, why_dir_owner);
 	}
 	return 0;
@@ -290,7 +284,7 @@ known:
 	return fd;
 }
 
-static int push(struct walk *w, int fd, uint64_t mnt, const char *comp, size_t len)
+static int push(struct walk *w, int fd, uint64_t mnt, bool roots, const char *comp, size_t len)
 {
 	if (w->depth >= MS_WALK_MAX_DEPTH) {
 		close(fd);
@@ -303,6 +297,7 @@ static int push(struct walk *w, int fd, uint64_t mnt, const char *comp, size_t l
 	w->depth++;
 	w->dirs[w->depth] = fd;
 	w->mnts[w->depth] = mnt;
+	w->roots[w->depth] = roots;
 	w->lens[w->depth] = w->cur_len;
 	return 0;
 }
@@ -336,10 +331,10 @@ static int follow(struct walk *w, int fd, char **rest, const char *after)
 	return 0;
 }
 
-static int walk(struct walk *w, const char *path, struct stat *st)
+static int walk(struct walk *w, const char *path, unsigned steps, struct stat *st)
 {
 	char *rest = strdup(path);
-	unsigned symlinks = 0, steps = 0;
+	unsigned symlinks = 0;
 	const char *p;
 	int rc = 0, fd;
 
@@ -359,10 +354,9 @@ static int walk(struct walk *w, const char *path, struct stat *st)
 		len = strcspn(comp, "/");
 		after = comp + len;
 		p = after;
-		if (len == 1 && comp[0] == '.')
-			continue;
-		if (len == 2 && comp[0] == '.' && comp[1] == '.') {
-			pop_to(w, w->depth ? w->depth - 1 : 0);
+		if (is_dot_or_dotdot(comp, len)) {
+			if (len == 2)
+				pop_to(w, w->depth ? w->depth - 1 : 0);
 			continue;
 		}
 		if (++steps > MS_WALK_MAX_STEPS) {
@@ -410,7 +404,7 @@ static int walk(struct walk *w, const char *path, struct stat *st)
 			rc = refuse(w, fd, EPERM, why_dir_owner);
 			break;
 		}
-		if ((rc = push(w, fd, mnt, comp, len)) < 0)
+		if ((rc = push(w, fd, mnt, dir_is_roots(st), comp, len)) < 0)
 			break;
 	}
 	free(rest);
@@ -446,8 +440,11 @@ int ms_walk_open_mnt(const struct ms_walk_root *root, const char *path, unsigned
 	w->why = why;
 	rc = start(w);
 	if (rc == 0) {
-		w->end_mnt = w->mnts[0];
-		rc = walk(w, path + adopt(w, path), st);
+		unsigned steps = 0;
+		size_t at = adopt(w, path, &steps);
+
+		w->end_mnt = w->mnts[w->depth];
+		rc = walk(w, path + at, steps, st);
 		*mnt = w->end_mnt;
 		*mnt_known = rc >= 0 || rc == -ENOENT || rc == -ENOTDIR;
 	}

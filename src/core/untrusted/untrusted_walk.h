@@ -43,16 +43,43 @@
  *     O_PATH descriptor through /proc/self/fd/N (O_RDONLY | O_NONBLOCK |
  *     O_NOCTTY), after checking it is a regular file (and the expected
  *     inode), and checks the reopened one again.
- * Directories kept (ms_walk_dircache): a root may carry the chain of
- * directory descriptors its last walk passed through, and a walk with the
- * same flags whose path begins with that chain's components starts at its
- * deepest shared directory instead of the root.  Each was checked as above
- * when it was entered; a descriptor keeps naming the directory it opened,
- * so what the cache saves is only the lookups, and what a later walk finds
- * is what is in those directories now.  Its owner drops it when a batch of
- * walks is over (ms_walk_dircache_clear), so that it pins no mount for
- * long.  Only plain components are matched ("." and ".." end the shared
- * part), and at most MS_WALK_CACHE_DEPTH directories are kept.
+ * Directories kept (ms_walk_dircache), for one run of walks from one root:
+ *   - what is kept: a directory a walk entered by a plain step (after
+ *     every check above: its mount, that it is a directory, and under
+ *     MS_WALK_ROOT_DIRS that it is root's alone), as its O_PATH descriptor,
+ *     its mount ID, whether it is root's alone, and its path from the root
+ *     without symlinks (the path the walk took to it, "." and ".." applied);
+ *     and whether the root itself is root's alone, once a walk looked;
+ *   - reuse: a later walk, with any flags, starts at the deepest kept
+ *     directory whose path is a run of whole leading components of its own
+ *     path (each followed by another component; "." and ".." end the run),
+ *     provided every kept directory on the way is kept too, and, under
+ *     MS_WALK_ROOT_DIRS, is root's alone; the rest it walks as above.  The
+ *     steps it skips count towards MS_WALK_MAX_STEPS as if taken.  So it
+ *     gives the answers a walk from the root gives (refusals, errors and
+ *     the reason included) while no kept directory is replaced: a
+ *     directory of another owner is walked again and refused, a name that
+ *     only begins like a kept one ("/a/bb" and "/a/b") is not matched, a
+ *     symlink is never kept (it is resolved, and its target's directories
+ *     are kept under their own path);
+ *   - a race it keeps: a descriptor names the directory it opened, not
+ *     the name.  A kept directory renamed, replaced by a symlink, or
+ *     covered by a mount during the run is seen, by the walks that start
+ *     below it, as it was when it was kept: the later walk reaches what is
+ *     in the old directory now, and no more (no symlink is followed, no
+ *     mount entered that the first walk did not accept).  A walk from the
+ *     root has the same race between two of its own steps; the kept
+ *     directories make the window the run's length.  Only its owner can
+ *     replace a directory, so under MS_WALK_ROOT_DIRS only root can, and
+ *     whether a directory is root's alone cannot change without root;
+ *   - bounds: at most MS_WALK_CACHE_DIRS directories (the least recently
+ *     used make room), so as many descriptors; a directory deeper than
+ *     that many kept ancestors is not kept;
+ *   - lifetime: the cache's owner clears it when a run's batch of walks is
+ *     over (ms_walk_dircache_clear closes every descriptor), so that it
+ *     outlives no run and pins no mount for long.  A cache serves one root:
+ *     a walk from another root (another descriptor or mount table) empties
+ *     it first.
  * Flags:
  *   - MS_WALK_NO_SYMLINKS: any symlink on the path refuses it (debug files);
  *   - MS_WALK_ROOT_DIRS: every directory passed through, the root
@@ -110,7 +137,7 @@ extern const char ms_walk_why_user_link[];
 #define MS_WALK_MAX_STEPS 4096
 #define MS_WALK_MAX_DEPTH 256
 #define MS_WALK_MAX_REREADS 3
-#define MS_WALK_CACHE_DEPTH 32
+#define MS_WALK_CACHE_DIRS 32
 
 enum ms_walk_flags {
 	MS_WALK_NO_SYMLINKS = 1u << 0,
@@ -158,7 +185,7 @@ void ms_walk_root_release(struct ms_walk_root *root);
 struct ms_walk_dircache;
 /* NULL when out of memory (walks then start at the root). */
 struct ms_walk_dircache *ms_walk_dircache_new(void);
-/* Close what it keeps; it stays usable. */
+/* Close what it keeps (the end of a run); it stays usable. */
 void ms_walk_dircache_clear(struct ms_walk_dircache *c);
 void ms_walk_dircache_free(struct ms_walk_dircache *c);
 

@@ -45,24 +45,6 @@ static char *at(struct fx *fx, const char *rel)
 	return tu_join(fx->dir, rel);
 }
 
-static void mkdir_at(struct fx *fx, const char *rel, mode_t mode)
-{
-	char *p = at(fx, rel);
-
-	assert_int_equal(mkdir(p, mode), 0);
-	/* Whatever the umask. */
-	assert_int_equal(chmod(p, mode), 0);
-	free(p);
-}
-
-static void symlink_at(struct fx *fx, const char *target, const char *rel)
-{
-	char *p = at(fx, rel);
-
-	assert_int_equal(symlink(target, p), 0);
-	free(p);
-}
-
 static int setup(void **state)
 {
 	struct fx *fx = calloc(1, sizeof(*fx));
@@ -73,8 +55,8 @@ static int setup(void **state)
 	fx->dir = tu_tmpdir();
 	assert_non_null(fx->dir);
 	assert_int_equal(chmod(fx->dir, 0755), 0);
-	mkdir_at(fx, "a", 0755);
-	mkdir_at(fx, "a/b", 0755);
+	tu_mkdir_in(fx->dir, "a", 0755);
+	tu_mkdir_in(fx->dir, "a/b", 0755);
 	file = at(fx, "a/b/file");
 	assert_int_equal(tu_spit(file, "x"), 0);
 	assert_int_equal(stat(file, &fx->file_st), 0);
@@ -144,9 +126,9 @@ static void test_symlink_inside_root(void **state)
 	struct fx *fx = *state;
 	struct stat st;
 
-	symlink_at(fx, "/a", "abs");
-	symlink_at(fx, "b/file", "a/rel");
-	symlink_at(fx, "/a/b/file", "a/b/deep");
+	tu_symlink_in(fx->dir, "/a", "abs");
+	tu_symlink_in(fx->dir, "b/file", "a/rel");
+	tu_symlink_in(fx->dir, "/a/b/file", "a/b/deep");
 	assert_int_equal(walk(&fx->root, "/abs/b/file", 0, &st, NULL), 0);
 	assert_is_file(fx, &st);
 	assert_int_equal(walk(&fx->root, "/a/b/deep", MS_WALK_FOLLOW_LAST, &st, NULL), 0);
@@ -169,10 +151,10 @@ static void test_dotdot_stays_in_root(void **state)
 	assert_int_equal(walk(&fx->root, "/a/b/../../..", 0, &st, NULL), 0);
 	assert_true(st.st_ino == root_st.st_ino && st.st_dev == root_st.st_dev);
 	/* Through a symlink too: "../../../.." from the root is the root. */
-	symlink_at(fx, "../../../../../../../..", "a/up");
+	tu_symlink_in(fx->dir, "../../../../../../../..", "a/up");
 	assert_int_equal(walk(&fx->root, "/a/up/a/b/file", 0, &st, NULL), 0);
 	assert_is_file(fx, &st);
-	symlink_at(fx, "../../../../../../../../etc/passwd", "a/passwd");
+	tu_symlink_in(fx->dir, "../../../../../../../../etc/passwd", "a/passwd");
 	assert_int_equal(walk(&fx->root, "/a/passwd", MS_WALK_FOLLOW_LAST, NULL, NULL), ENOENT);
 }
 
@@ -183,17 +165,17 @@ static void test_symlinks_counted(void **state)
 	char name[32], target[32];
 	struct stat st;
 
-	symlink_at(fx, "/a/b/file", "s40");
+	tu_symlink_in(fx->dir, "/a/b/file", "s40");
 	for (int i = 39; i >= 0; i--) {
 		snprintf(name, sizeof(name), "s%d", i);
 		snprintf(target, sizeof(target), "s%d", i + 1);
-		symlink_at(fx, target, name);
+		tu_symlink_in(fx->dir, target, name);
 	}
 	assert_int_equal(walk(&fx->root, "/s1", MS_WALK_FOLLOW_LAST, &st, NULL), 0);
 	assert_is_file(fx, &st);
 	assert_int_equal(walk(&fx->root, "/s0", MS_WALK_FOLLOW_LAST, NULL, NULL), ELOOP);
-	symlink_at(fx, "l2", "l1");
-	symlink_at(fx, "l1", "l2");
+	tu_symlink_in(fx->dir, "l2", "l1");
+	tu_symlink_in(fx->dir, "l1", "l2");
 	assert_int_equal(walk(&fx->root, "/l1/x", 0, NULL, NULL), ELOOP);
 }
 
@@ -202,7 +184,7 @@ static void test_no_symlinks(void **state)
 	struct fx *fx = *state;
 	const char *why = NULL;
 
-	symlink_at(fx, "a", "via");
+	tu_symlink_in(fx->dir, "a", "via");
 	assert_int_equal(walk(&fx->root, "/via/b/file", 0, NULL, NULL), 0);
 	assert_int_equal(walk(&fx->root, "/via/b/file", MS_WALK_NO_SYMLINKS, NULL, &why), ELOOP);
 	assert_non_null(why);
@@ -221,8 +203,8 @@ static void test_root_dirs(void **state)
 		skip();
 	}
 
-	mkdir_at(fx, "user", 0755);
-	mkdir_at(fx, "user/d", 0755);
+	tu_mkdir_in(fx->dir, "user", 0755);
+	tu_mkdir_in(fx->dir, "user/d", 0755);
 	p = at(fx, "user/d/file");
 	assert_int_equal(tu_spit(p, "x"), 0);
 	free(p);
@@ -233,16 +215,16 @@ static void test_root_dirs(void **state)
 	assert_int_equal(walk(&fx->root, "/user/d/file", MS_WALK_ROOT_DIRS, NULL, &why), EPERM);
 	assert_non_null(why);
 	/* Root's, but writable by others. */
-	mkdir_at(fx, "open", 0777);
+	tu_mkdir_in(fx->dir, "open", 0777);
 	p = at(fx, "open/file");
 	assert_int_equal(tu_spit(p, "x"), 0);
 	free(p);
 	assert_int_equal(walk(&fx->root, "/open/file", MS_WALK_ROOT_DIRS, NULL, NULL), EPERM);
 	assert_int_equal(walk(&fx->root, "/a/b/file", MS_WALK_ROOT_DIRS, NULL, NULL), 0);
 	/* Sticky, as /tmp: others may add entries, never swap root's; theirs are refused. */
-	mkdir_at(fx, "sticky", 0755);
-	mkdir_at(fx, "sticky/mine", 0755);
-	mkdir_at(fx, "sticky/theirs", 0755);
+	tu_mkdir_in(fx->dir, "sticky", 0755);
+	tu_mkdir_in(fx->dir, "sticky/mine", 0755);
+	tu_mkdir_in(fx->dir, "sticky/theirs", 0755);
 	p = at(fx, "sticky");
 	assert_int_equal(chmod(p, 01777), 0);
 	free(p);
@@ -319,13 +301,13 @@ static void test_refused_mount_point(void **state)
 	assert_string_equal(why, MS_WALK_WHY_SERVED);
 	assert_int_equal(walk(&root, "/a/b", 0, NULL, NULL), EREMOTE);
 	assert_int_equal(walk(&root, "/a", 0, NULL, NULL), 0);
-	mkdir_at(fx, "sp ace", 0755);
+	tu_mkdir_in(fx->dir, "sp ace", 0755);
 	p = at(fx, "sp ace/f");
 	assert_int_equal(tu_spit(p, "x"), 0);
 	free(p);
 	assert_int_equal(walk(&root, "/sp ace/f", 0, NULL, NULL), EREMOTE);
 	/* Reached through a symlink, the canonical path is what is checked. */
-	symlink_at(fx, "a/./b", "sneak");
+	tu_symlink_in(fx->dir, "a/./b", "sneak");
 	assert_int_equal(walk(&root, "/sneak/file", 0, NULL, NULL), EREMOTE);
 	ms_walk_mounts_free(m);
 }
@@ -337,7 +319,7 @@ static void mount_tmpfs(struct fx *fx)
 
 	if (geteuid() != 0)
 		skip();
-	mkdir_at(fx, "m", 0755);
+	tu_mkdir_in(fx->dir, "m", 0755);
 	fx->mounted = at(fx, "m");
 	if (mount("ms-walk-test", fx->mounted, "tmpfs", 0, "size=64k") < 0) {
 		free(fx->mounted);
@@ -519,71 +501,6 @@ static void test_without_openat2(void **state)
 #endif
 }
 
-static void spit_at(struct fx *fx, const char *rel)
-{
-	char *p = at(fx, rel);
-
-	assert_int_equal(tu_spit(p, rel), 0);
-	free(p);
-}
-
-/*
- * Directories kept between walks: every walk answers as a walk from the
- * root would (shared prefixes, a name that only begins like a kept one,
- * ".", "..", symlinks, missing names, a file used as a directory).  That
- * the kept ones are really used shows once the directory is renamed: the
- * kept descriptor still names it, until the cache is cleared or a walk
- * with other flags comes.
- */
-static void test_dircache(void **state)
-{
-	static const char *const paths[] = {
-		"/a/b/c/f1", "/a/b/c/f2", "/a/b/l/f3", "/a/b/c/../c/f1", "/a/b/./c/f2", "/a/b/c/nope",
-		"/a/b/c/f1/x", "/a/bb/c/f1", "/a/b/cc", "/a/b/c", "/a/b/c/", "/a/x/f3", "//a//b//c//f2",
-		"/a/b/c/f1", "/", "/a/b/l/../c/f1", "/a/b/c/f2",
-	};
-	struct fx *fx = *state;
-	struct ms_walk_root cached = fx->root;
-	char *from, *to;
-
-	mkdir_at(fx, "a/b/c", 0755);
-	mkdir_at(fx, "a/bb", 0755);
-	mkdir_at(fx, "a/bb/c", 0755);
-	mkdir_at(fx, "a/x", 0755);
-	spit_at(fx, "a/b/c/f1");
-	spit_at(fx, "a/b/c/f2");
-	spit_at(fx, "a/bb/c/f1");
-	spit_at(fx, "a/x/f3");
-	symlink_at(fx, "../x", "a/b/l");
-	cached.dirs = ms_walk_dircache_new();
-	assert_non_null(cached.dirs);
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		struct stat a = { 0 }, b = { 0 };
-		int ra = walk(&cached, paths[i], 0, &a, NULL), rb = walk(&fx->root, paths[i], 0, &b, NULL);
-
-		if (ra != rb || (ra == 0 && a.st_ino != b.st_ino))
-			fail_msg("%s: kept directories give %d (inode %lu), a walk from the root %d (inode %lu)",
-				 paths[i], ra, (unsigned long)a.st_ino, rb, (unsigned long)b.st_ino);
-	}
-	/* Keep a, b and c, then move c away. */
-	assert_int_equal(walk(&cached, "/a/b/c/f1", 0, NULL, NULL), 0);
-	from = at(fx, "a/b/c");
-	to = at(fx, "a/b/moved");
-	assert_int_equal(rename(from, to), 0);
-	assert_int_equal(walk(&fx->root, "/a/b/c/f2", 0, NULL, NULL), ENOENT);
-	assert_int_equal(walk(&cached, "/a/b/c/f2", 0, NULL, NULL), 0);
-	/* Other flags: from the root. */
-	assert_int_equal(walk(&cached, "/a/b/c/f2", MS_WALK_NO_SYMLINKS, NULL, NULL), ENOENT);
-	assert_int_equal(rename(to, from), 0);
-	assert_int_equal(walk(&cached, "/a/b/c/f2", 0, NULL, NULL), 0);
-	assert_int_equal(rename(from, to), 0);
-	ms_walk_dircache_clear(cached.dirs);
-	assert_int_equal(walk(&cached, "/a/b/c/f2", 0, NULL, NULL), ENOENT);
-	ms_walk_dircache_free(cached.dirs);
-	free(from);
-	free(to);
-}
-
 /*
  * Run in a chroot that is no mount point, our mountinfo lacks the mount our
  * root sits in: walks from our own root still work.
@@ -596,7 +513,7 @@ static void test_in_chroot(void **state)
 
 	if (geteuid() != 0)
 		skip();
-	mkdir_at(fx, "proc", 0555);
+	tu_mkdir_in(fx->dir, "proc", 0555);
 	fx->mounted = at(fx, "proc");
 	assert_int_equal(mount("/proc", fx->mounted, NULL, MS_BIND | MS_REC, NULL), 0);
 	pid = fork();
@@ -653,7 +570,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_without_openat2, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_in_chroot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_read, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dircache, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
