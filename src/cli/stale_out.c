@@ -228,7 +228,11 @@ static int colw_line(struct sink *k, bool child, bool last, const struct ms_stal
 		if (tlen)
 			memcpy(cell + mlen, text, tlen);
 		cell[mlen + tlen] = '\0';
-		colw_cell_end(k->w, mlen + tlen);
+		/* The mark is two columns wide: only the name is measured. */
+		if (mlen)
+			colw_cell_end_width(k->w, mlen + tlen, 2 + colw_width(text, tlen));
+		else
+			colw_cell_end(k->w, tlen);
 		free(text);
 	}
 	return colw_row_end(k->w);
