@@ -167,6 +167,26 @@ static int read_stat(int dirfd, struct ms_proc_stat *st)
 	return rc;
 }
 
+/*
+ * "/proc/PID" into path (room for any positive pid_t): what snprintf
+ * wrote, without its format parsing, once per process of a fleet walk.
+ */
+static void proc_path(char path[64], pid_t pid)
+{
+	char digits[16];
+	size_t n = 0;
+	unsigned long v = (unsigned long)pid;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(path, "/proc/", 6);
+	for (size_t i = 0; i < n; i++)
+		path[6 + i] = digits[n - 1 - i];
+	path[6 + n] = '\0';
+}
+
 int ms_proc_open_dir(pid_t pid, struct ms_proc **out, struct ms_error *err)
 {
 	char path[64];
@@ -179,7 +199,7 @@ int ms_proc_open_dir(pid_t pid, struct ms_proc **out, struct ms_error *err)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)pid);
 	proc->pid = pid;
 	proc->serial = __atomic_add_fetch(&next_serial, 1, __ATOMIC_RELAXED);
-	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	proc_path(path, pid);
 	proc->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (proc->dirfd < 0) {
 		int e = errno;
