@@ -1,5 +1,5 @@
 #!/bin/bash
-# `mapscope list` (and `libs` without --pids) prints through the streaming
+# `mapscope list` (and `libs` without --pids, and `stale`) prints through the streaming
 # column writer (src/cli/colwriter.h) when its output is not a terminal, and through libsmartcols
 # when MAPSCOPE_OUTPUT=smartcols says so.  The two must agree byte for byte,
 # on every output mode and column subset, for:
@@ -144,6 +144,19 @@ for loc in C.UTF-8 C; do
 		SAME_CMD=libs same --pid="$pid" --all-mappings -r
 		SAME_CMD=libs same --pid="$pid" --all-mappings -n -b -o +SONAME,BUILDID,RSS,INODE
 		SAME_CMD=libs same --pid="$pid" --all-mappings -J -o +PKGSRC,MAPS,RSS,DEV,WHY
+	done
+done
+# stale draws its one-level tree through the writer (the marks in the NAME
+# cell); every file shown (--show=all, no ignore rules: the fixtures live
+# under /tmp), by process and by file, with and without the tree column.
+: > "$tmp/noignore"
+for loc in C.UTF-8 C; do
+	export LC_ALL=$loc
+	for opts in "" "-r" "-n" "--by-file" "--by-file -r -n" "-o PID,VERDICT,NAME" "-o PID,VERDICT" \
+		    "-o +MAPS,EXE,DEV,INODE,BUILDID" "-J" "--by-file -J"; do
+		# shellcheck disable=SC2086
+		SAME_CMD=stale same --ignore-file="$tmp/noignore" --show=all --all-mappings $opts \
+			"$hostile_pid" "$wide_pid"
 	done
 done
 export LC_ALL=C.UTF-8

@@ -3,7 +3,9 @@
  * raw (-r) and JSON (-J) output of libsmartcols 2.38, byte for byte, for
  * the tables mapscope builds (flat, no tree, no colours, no wrapping or
  * truncation, cells already escaped by ms_escape), without a table in
- * memory and without measuring ASCII cells character by character.
+ * memory and without measuring ASCII cells character by character.  A
+ * one-level tree (stale's) is drawn by its caller: libsmartcols' marks
+ * before a child's cell of the tree column, in the cell's own text.
  *
  * Why: libsmartcols keeps every cell of a table as its own allocation and
  * measures each with mbrtowc and wcwidth; on 60,000 mappings that was most

@@ -1,10 +1,12 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/colwriter.h"
 #include "cli/pkgcells.h"
 #include "cli/stale_out.h"
 #include "core/elf/buildid.h"
@@ -163,27 +165,84 @@ static char *file_cell(int col, const struct ms_stale_proc *p, const struct ms_s
 	}
 }
 
-/* Add a line under parent with the process's cells, or with those of its file f. */
-static struct libscols_line *add_line(struct libscols_table *tb, struct libscols_line *parent,
-				      const int *selected, size_t nselected, unsigned esc, bool json,
-				      const struct ms_stale_proc *p, const struct ms_stale_file *f)
+/*
+ * Where the lines go: libsmartcols' table (JSON, and tables on a
+ * terminal) or the column writer (colwriter.h).  A line is a process's
+ * (f NULL) or a file's (of process p); a child comes under the last root
+ * line, and last says it is its parent's last child.
+ */
+struct sink {
+	const int *selected;
+	size_t nselected;
+	unsigned esc;
+	bool json;
+	struct libscols_table *tb;
+	struct libscols_line *parent;
+	struct colw *w;
+	int tree_col;        /* the writer: the NAME column's index, or -1 (raw, or not shown) */
+	const char *branch;  /* the writer: a child's mark, and the last child's */
+	const char *right;
+};
+
+static char *cell_text(const struct sink *k, size_t i, const struct ms_stale_proc *p,
+		       const struct ms_stale_file *f)
 {
-	struct libscols_line *ln = scols_table_new_line(tb, parent);
+	return f ? file_cell(k->selected[i], p, f, k->esc, k->json) : proc_cell(k->selected[i], p, k->esc);
+}
+
+static int scols_line(struct sink *k, bool child, const struct ms_stale_proc *p, const struct ms_stale_file *f)
+{
+	struct libscols_line *ln = scols_table_new_line(k->tb, child ? k->parent : NULL);
 
 	if (!ln)
-		return NULL;
-	for (size_t i = 0; i < nselected; i++) {
-		char *text = f ? file_cell(selected[i], p, f, esc, json) : proc_cell(selected[i], p, esc);
+		return -1;
+	for (size_t i = 0; i < k->nselected; i++) {
+		char *text = cell_text(k, i, p, f);
 
 		/* refer: the line owns the text from here. */
 		if (text && scols_line_refer_data(ln, i, text) != 0) {
 			free(text);
-			return NULL;
+			return -1;
 		}
 	}
-	return ln;
+	if (!child)
+		k->parent = ln;
+	return 0;
 }
 
+/* A child's NAME as libsmartcols draws it in a one-level tree: the mark, then the name. */
+static int colw_line(struct sink *k, bool child, bool last, const struct ms_stale_proc *p,
+		     const struct ms_stale_file *f)
+{
+	for (size_t i = 0; i < k->nselected; i++) {
+		char *text = cell_text(k, i, p, f);
+		const char *mark = child && (int)i == k->tree_col ? (last ? k->right : k->branch) : "";
+		size_t tlen = text ? strlen(text) : 0, mlen = strlen(mark);
+		char *cell = colw_cell_buf(k->w, mlen + tlen + 1);
+
+		if (!cell) {
+			free(text);
+			return -1;
+		}
+		memcpy(cell, mark, mlen);
+		if (tlen)
+			memcpy(cell + mlen, text, tlen);
+		cell[mlen + tlen] = '\0';
+		/* The mark is two columns wide: only the name is measured. */
+		if (mlen)
+			colw_cell_end_width(k->w, mlen + tlen, 2 + colw_width(text, tlen));
+		else
+			colw_cell_end(k->w, tlen);
+		free(text);
+	}
+	return colw_row_end(k->w);
+}
+
+static int emit(struct sink *k, bool child, bool last, const struct ms_stale_proc *p,
+		const struct ms_stale_file *f)
+{
+	return k->w ? colw_line(k, child, last, p, f) : scols_line(k, child, p, f);
+}
 struct file_ref {
 	const struct ms_stale_proc *proc;
 	const struct ms_stale_file *file;
@@ -209,11 +268,9 @@ static int file_ref_cmp(const void *a, const void *b)
 	return (int)x->result.verdict - (int)y->result.verdict;
 }
 
-static int fill_by_file(struct libscols_table *tb, const struct ms_stale_report *r,
-			const int *selected, size_t nselected, unsigned esc, bool json)
+static int fill_by_file(struct sink *k, const struct ms_stale_report *r)
 {
 	struct file_ref *refs;
-	struct libscols_line *file_line = NULL;
 	size_t n = 0, total = 0;
 	int rc = 0;
 
@@ -228,51 +285,89 @@ static int fill_by_file(struct libscols_table *tb, const struct ms_stale_report 
 	/* The sort is stable enough: processes were added in PID order, compare ties by PID. */
 	qsort(refs, n, sizeof(*refs), file_ref_cmp);
 	for (size_t i = 0; i < n && rc == 0; i++) {
+		bool last = i + 1 == n || file_ref_cmp(&refs[i], &refs[i + 1]) != 0;
+
 		if (i == 0 || file_ref_cmp(&refs[i - 1], &refs[i]) != 0)
-			file_line = add_line(tb, NULL, selected, nselected, esc, json, refs[i].proc, refs[i].file);
-		if (!file_line || !add_line(tb, file_line, selected, nselected, esc, json, refs[i].proc, NULL))
-			rc = -1;
+			rc = emit(k, false, false, refs[i].proc, refs[i].file);
+		if (rc == 0)
+			rc = emit(k, true, last, refs[i].proc, NULL);
 	}
 	free(refs);
 	return rc;
 }
 
-static int fill_by_process(struct libscols_table *tb, const struct ms_stale_report *r,
-			   const int *selected, size_t nselected, unsigned esc, bool json)
+static int fill_by_process(struct sink *k, const struct ms_stale_report *r)
 {
 	for (size_t i = 0; i < r->count; i++) {
 		const struct ms_stale_proc *p = &r->procs[i];
-		struct libscols_line *ln;
 
 		if (!p->files.count)
 			continue;
-		ln = add_line(tb, NULL, selected, nselected, esc, json, p, NULL);
-		if (!ln)
+		if (emit(k, false, false, p, NULL) < 0)
 			return -1;
 		for (size_t j = 0; j < p->files.count; j++)
-			if (!add_line(tb, ln, selected, nselected, esc, json, p, &p->files.items[j]))
+			if (emit(k, true, j + 1 == p->files.count, p, &p->files.items[j]) < 0)
 				return -1;
 	}
+	return 0;
+}
+
+/*
+ * The column writer, for tables that do not go to a terminal and for raw
+ * output: libsmartcols measures every cell of a tree character by
+ * character, most of stale's own time over a fleet.  NULL: libsmartcols.
+ */
+static int open_writer(struct sink *k, const struct cli_opts *o, bool *failed)
+{
+	bool utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+
+	*failed = false;
+	k->tree_col = -1;
+	if (o->json)
+		return 0;
+	if (cli_writer_new(o, NULL, stalecols, k->selected, k->nselected, SIZE_MAX, &k->w) != CLI_EXIT_OK) {
+		*failed = true;
+		return -1;
+	}
+	if (!k->w)
+		return 0;
+	/* libsmartcols' tree marks: its Unicode ones in a UTF-8 locale, else ASCII. */
+	k->branch = utf8 ? "\u251c\u2500" : "|-";
+	k->right = utf8 ? "\u2514\u2500" : "`-";
+	for (size_t i = 0; !o->raw && i < k->nselected; i++)
+		if (stalecols[k->selected[i]].flags & SCOLS_FL_TREE)
+			k->tree_col = (int)i;
 	return 0;
 }
 
 int stale_print_tree(const struct ms_stale_report *r, const struct cli_opts *o,
 		     const int *selected, size_t nselected, bool by_file)
 {
-	struct libscols_table *tb = cli_table_new(o, by_file ? "files" : "processes", stalecols,
-						  selected, nselected);
+	struct sink k = { .selected = selected, .nselected = nselected, .esc = o->escape_flags, .json = o->json };
+	bool failed;
 	int rc, status;
 
-	if (!tb)
-		return CLI_EXIT_USAGE;
-	rc = by_file ? fill_by_file(tb, r, selected, nselected, o->escape_flags, o->json)
-		     : fill_by_process(tb, r, selected, nselected, o->escape_flags, o->json);
+	if (open_writer(&k, o, &failed) < 0)
+		return failed ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+	if (!k.w) {
+		k.tb = cli_table_new(o, by_file ? "files" : "processes", stalecols, selected, nselected);
+		if (!k.tb)
+			return CLI_EXIT_USAGE;
+	}
+	rc = by_file ? fill_by_file(&k, r) : fill_by_process(&k, r);
+	if (rc == 0 && k.w)
+		rc = colw_finish(k.w);
 	if (rc < 0) {
-		scols_unref_table(tb);
+		scols_unref_table(k.tb);
+		colw_free(k.w);
 		cli_error("stale: out of memory");
 		return CLI_EXIT_USAGE;
 	}
-	status = cli_table_print(tb);
-	scols_unref_table(tb);
+	if (k.w) {
+		colw_free(k.w);
+		return cli_stdout_done(0) == CLI_EXIT_OK ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	}
+	status = cli_table_print(k.tb);
+	scols_unref_table(k.tb);
 	return status == CLI_EXIT_OK ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 }

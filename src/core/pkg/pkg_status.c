@@ -124,31 +124,104 @@ static bool wanted(const struct ms_pkg *out, size_t n, const char *name, size_t 
 }
 
 /*
+ * The distinct names wanted() would say yes to, taken once per text: many
+ * paths share a package, and every stanza's name is checked.  More than
+ * WANTED_MAX names and wanted() itself answers.
+ */
+#define WANTED_MAX 64
+
+struct wanted_set {
+	const char *name[WANTED_MAX];
+	size_t len[WANTED_MAX];
+	size_t count;
+	bool overflow;
+};
+
+static void wanted_set_take(struct wanted_set *w, const struct ms_pkg *out, size_t n)
+{
+	w->count = 0;
+	w->overflow = false;
+	for (size_t i = 0; i < n && !w->overflow; i++) {
+		size_t len = strnlen(out[i].name, sizeof(out[i].name)), k = 0;
+
+		if (!out[i].found || out[i].version[0])
+			continue;
+		while (k < w->count && !(w->len[k] == len && !memcmp(w->name[k], out[i].name, len)))
+			k++;
+		if (k < w->count)
+			continue;
+		if (w->count == WANTED_MAX) {
+			w->overflow = true;
+			break;
+		}
+		w->name[w->count] = out[i].name;
+		w->len[w->count++] = len;
+	}
+}
+
+static bool wanted_in(const struct wanted_set *w, const struct ms_pkg *out, size_t n, const char *name,
+		      size_t len)
+{
+	if (w->overflow)
+		return wanted(out, n, name, len);
+	for (size_t k = 0; k < w->count; k++)
+		if (w->len[k] == len && w->name[k][0] == name[0] && !memcmp(w->name[k], name, len))
+			return true;
+	return false;
+}
+
+/* Does any path found still want a version? */
+static bool any_wanted(const struct ms_pkg *out, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (out[i].found && !out[i].version[0])
+			return true;
+	return false;
+}
+
+/*
+ * The next "Package:" at the start of a line of text, from p on, or NULL.
+ * A capital P is rare in the text (a few a stanza), so memchr finds the
+ * candidates far faster than memmem would the whole word.
+ */
+static const char *next_package_line(const char *text, const char *p, const char *end)
+{
+	while (p < end && (p = memchr(p, 'P', (size_t)(end - p)))) {
+		if ((size_t)(end - p) >= 8 && !memcmp(p, "Package:", 8) && (p == text || p[-1] == '\n'))
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
+/*
  * Most of the file is packages nobody asked about: find each "Package:"
- * line (memmem, not a look at every line) and read only the stanzas of
- * the packages wanted, whole, from the blank line before to the one after.
+ * line (not a look at every line) and read only the stanzas of the
+ * packages wanted, whole, from the blank line before to the one after.
  */
 void ms_pkg_status_versions(const char *text, size_t len, struct ms_pkg *out, size_t n)
 {
 	const char *p = text, *end = text + len, *hit;
+	struct wanted_set w;
 
-	while (p < end && (hit = memmem(p, (size_t)(end - p), "Package:", 8))) {
+	wanted_set_take(&w, out, n);
+	while (p < end && (hit = next_package_line(text, p, end))) {
 		const char *v = hit + 8, *eol, *start = hit, *stop;
 
 		p = v;
-		if (hit != text && hit[-1] != '\n')
-			continue;
 		while (v < end && (*v == ' ' || *v == '\t'))
 			v++;
 		eol = memchr(v, '\n', (size_t)(end - v));
 		eol = eol ? eol : end;
-		if (eol == v || !wanted(out, n, v, (size_t)(eol - v)))
+		if (eol == v || !wanted_in(&w, out, n, v, (size_t)(eol - v)))
 			continue;
 		while (start > text && !(start[-1] == '\n' && (start - 1 == text || start[-2] == '\n')))
 			start--;
 		stop = memmem(hit, (size_t)(end - hit), "\n\n", 2);
 		stop = stop ? stop + 1 : end;
 		scan_stanzas(start, (size_t)(stop - start), out, n);
+		/* Versions taken: names answered leave the set. */
+		wanted_set_take(&w, out, n);
 		p = stop;
 	}
 }
@@ -199,6 +272,11 @@ int ms_pkg_status_versions_fd(int fd, size_t max, struct ms_pkg *out, size_t n)
 			ms_pkg_status_versions(buf, done, out, n);
 			memmove(buf, buf + done, have - done);
 			have -= done;
+		}
+		/* Every version found: no later stanza changes an answer (apply). */
+		if (!any_wanted(out, n)) {
+			have = 0;
+			break;
 		}
 	}
 	ms_pkg_status_versions(buf, have, out, n);

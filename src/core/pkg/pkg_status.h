@@ -33,8 +33,9 @@ void ms_pkg_status_versions(const char *text, size_t len, struct ms_pkg *out, si
  * The same from the open file fd (regular, opened by saferead.h), read a
  * piece at a time into one buffer of 64 KiB (grown to 1 MiB for a longer
  * stanza), at most max bytes: reading 800 KB whole into fresh memory
- * costs a page fault per 4 KiB, several milliseconds on a VM.  0 or
- * MS_ERR_NOMEM.
+ * costs a page fault per 4 KiB, several milliseconds on a VM.  It stops
+ * once every path found has its version: no later stanza could change an
+ * answer.  0 or MS_ERR_NOMEM.
  */
 int ms_pkg_status_versions_fd(int fd, size_t max, struct ms_pkg *out, size_t n);
 

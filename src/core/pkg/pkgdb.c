@@ -516,6 +516,27 @@ static bool index_rules_out(struct ms_pkgdb *db, const char *const *keys, const 
 	return true;
 }
 
+/*
+ * A sound index that rules out every path still wanted answers alone: no
+ * list holds them, so no candidate would, and the lists need not even be
+ * named and sorted, only counted (the index is sound for as many lists as
+ * list_names would name).  Not once the lists are named (a reader
+ * thread, or a search before).
+ */
+static bool index_alone(struct ms_pkgdb *db, const char *const *keys, const size_t *klens, size_t n,
+			const struct ms_pkg *out)
+{
+	size_t count = 0;
+	struct dirent *de;
+
+	if (db->begun || db->full_scan || !db->index.map || !index_rules_out(db, keys, klens, n, out))
+		return false;
+	while (count < MS_PKGDB_LISTS && (de = readdir(db->d)))
+		count += is_list(de->d_name);
+	rewinddir(db->d);
+	return count == db->index.nlists;
+}
+
 /* After a full scan that hashed every list: write the index, silently. */
 static void write_index(struct ms_pkgdb *db)
 {
@@ -536,12 +557,13 @@ static void write_index(struct ms_pkgdb *db)
 }
 
 /* The diverting package answers for the file at a diverted path. */
-static void diverter(const struct ms_pkgdb *db, const struct ms_pkg_diversion *v, struct ms_pkg *p)
+static void diverter(struct ms_pkgdb *db, const struct ms_pkg_diversion *v, struct ms_pkg *p)
 {
 	size_t f;
 
 	if (!v->by)
 		return;
+	ensure_listed(db);
 	p->found = true;
 	p->source = MS_PKG_SOURCE_DPKG;
 	ms_pkg_copy_field(p->name, sizeof(p->name), v->by, v->by_len);
@@ -561,7 +583,7 @@ static void diverter(const struct ms_pkgdb *db, const struct ms_pkg_diversion *v
  * What each path is looked for as: itself, the path it is diverted from
  * (with its diverter left out), or nothing when a diversion answers it.
  */
-static void divert(const struct ms_pkgdb *db, const struct ms_pkg_diversions *dv, const char *const *paths,
+static void divert(struct ms_pkgdb *db, const struct ms_pkg_diversions *dv, const char *const *paths,
 		  const size_t *lens, size_t n, const char **keys, size_t *klens, const char **excl,
 		  size_t *excl_len, struct ms_pkg *out)
 {
@@ -598,15 +620,17 @@ int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *l
 	bool any = false, nomem;
 
 	memset(out, 0, n * sizeof(*out));
-	ensure_listed(db);
 	nomem = !owner || !klens || !excl_len || !keys || !excl || ms_pkg_diversions_read(db->dir, &dv) < 0;
 	if (!nomem) {
 		for (size_t i = 0; i < n; i++)
 			owner[i] = MS_PKG_NO_IDX;
 		divert(db, &dv, paths, lens, n, keys, klens, excl, excl_len, out);
+		if (index_alone(db, keys, klens, n, out))
+			goto answered;
 		t.excl = excl, t.excl_len = excl_len;
 		nomem = ms_pkg_table_init(&t, keys, klens, n) < 0;
 	}
+	ensure_listed(db);
 	/* An index of another number of lists is not sound. */
 	if (db->index.map && db->index.nlists != db->nfiles)
 		ms_pkg_index_close(&db->index);
@@ -622,6 +646,7 @@ int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *l
 		write_index(db);
 	}
 	db->building = false;
+answered:
 	join_reader(db);
 	ms_pkg_table_free(&t);
 	ms_pkg_diversions_free(&dv);

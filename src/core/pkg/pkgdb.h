@@ -28,8 +28,11 @@
  * and neither spelling of any path still wanted (for a diverted-to path:
  * the diverted-from path, the one looked for) has its hash in it, those
  * paths are "not packaged" without the full scan; one hash found, and the
- * full scan runs as without an index.  An open database with a sound
- * index reads nothing ahead.  When the index is missing or not sound and
+ * full scan runs as without an index.  When it rules out every path of
+ * a batch (a fleet's deleted copies, say), not even the candidates are
+ * read, nor the list files named and sorted: only counted, for the
+ * index's soundness.  An open database with a sound index reads nothing
+ * ahead.  When the index is missing or not sound and
  * a full scan runs as root (euid 0), that scan reads every list (it does
  * not stop once every path is found), hashes every line of every list as
  * it goes, including the candidates read before, and writes the index

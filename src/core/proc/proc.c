@@ -24,8 +24,9 @@ struct ms_proc {
 /* Handles are numbered so a cache can tell one open from the next. */
 static unsigned long long next_serial;
 
-int ms_read_file_at(int dirfd, const char *name, size_t cap, char **buf,
-		    size_t *len, bool *truncated)
+/* one_piece: a read shorter than asked was the whole file (ms_read_piece_at). */
+static int read_file_at(int dirfd, const char *name, size_t cap, char **buf,
+			size_t *len, bool *truncated, bool one_piece)
 {
 	size_t size = 0, alloc = cap < 4096 ? cap + 1 : 4096;
 	char *data;
@@ -42,6 +43,7 @@ int ms_read_file_at(int dirfd, const char *name, size_t cap, char **buf,
 	if (truncated)
 		*truncated = false;
 	for (;;) {
+		size_t want;
 		ssize_t n;
 
 		if (size + 1 >= alloc) {
@@ -64,7 +66,8 @@ int ms_read_file_at(int dirfd, const char *name, size_t cap, char **buf,
 			data = grown;
 			alloc = next;
 		}
-		n = read(fd, data + size, alloc - 1 - size);
+		want = alloc - 1 - size;
+		n = read(fd, data + size, want);
 		if (n < 0) {
 			int e = errno;
 
@@ -77,12 +80,26 @@ int ms_read_file_at(int dirfd, const char *name, size_t cap, char **buf,
 		if (n == 0)
 			break;
 		size += (size_t)n;
+		if (one_piece && (size_t)n < want)
+			break;
 	}
 	close(fd);
 	data[size] = '\0';
 	*buf = data;
 	*len = size;
 	return 0;
+}
+
+int ms_read_file_at(int dirfd, const char *name, size_t cap, char **buf,
+		    size_t *len, bool *truncated)
+{
+	return read_file_at(dirfd, name, cap, buf, len, truncated, false);
+}
+
+int ms_read_piece_at(int dirfd, const char *name, size_t cap, char **buf,
+		     size_t *len, bool *truncated)
+{
+	return read_file_at(dirfd, name, cap, buf, len, truncated, true);
 }
 
 int ms_proc_stat_parse(const char *buf, size_t len, struct ms_proc_stat *st)
@@ -141,13 +158,33 @@ static int read_stat(int dirfd, struct ms_proc_stat *st)
 {
 	char *buf;
 	size_t len;
-	int rc = ms_read_file_at(dirfd, "stat", MS_STAT_CAP, &buf, &len, NULL);
+	int rc = ms_read_piece_at(dirfd, "stat", MS_STAT_CAP, &buf, &len, NULL);
 
 	if (rc < 0)
 		return rc;
 	rc = ms_proc_stat_parse(buf, len, st) == 0 ? 0 : -EPROTO;
 	free(buf);
 	return rc;
+}
+
+/*
+ * "/proc/PID" into path (room for any positive pid_t): what snprintf
+ * wrote, without its format parsing, once per process of a fleet walk.
+ */
+static void proc_path(char path[64], pid_t pid)
+{
+	char digits[16];
+	size_t n = 0;
+	unsigned long v = (unsigned long)pid;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(path, "/proc/", 6);
+	for (size_t i = 0; i < n; i++)
+		path[6 + i] = digits[n - 1 - i];
+	path[6 + n] = '\0';
 }
 
 int ms_proc_open_dir(pid_t pid, struct ms_proc **out, struct ms_error *err)
@@ -162,7 +199,7 @@ int ms_proc_open_dir(pid_t pid, struct ms_proc **out, struct ms_error *err)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)pid);
 	proc->pid = pid;
 	proc->serial = __atomic_add_fetch(&next_serial, 1, __ATOMIC_RELAXED);
-	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	proc_path(path, pid);
 	proc->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (proc->dirfd < 0) {
 		int e = errno;
@@ -277,11 +314,11 @@ bool ms_proc_is_exiting(const struct ms_proc_stat *st)
 	return (st->flags & MS_PF_EXITING) != 0;
 }
 
-int ms_proc_read_file(const struct ms_proc *proc, const char *name, size_t cap,
-		      char **buf, size_t *len, bool *truncated,
-		      struct ms_error *err)
+/* ms_read_file_at or, one_piece, ms_read_piece_at, with the errors said for proc. */
+static int proc_read(const struct ms_proc *proc, const char *name, size_t cap, char **buf, size_t *len,
+		     bool *truncated, bool one_piece, struct ms_error *err)
 {
-	int rc = ms_read_file_at(proc->dirfd, name, cap, buf, len, truncated);
+	int rc = read_file_at(proc->dirfd, name, cap, buf, len, truncated, one_piece);
 
 	if (rc == -ENOENT || rc == -ESRCH)
 		return ms_error_set(err, MS_ERR_EXITED, -rc, "pid %d: the process exited", (int)proc->pid);
@@ -290,6 +327,20 @@ int ms_proc_read_file(const struct ms_proc *proc, const char *name, size_t cap,
 	if (rc < 0)
 		return ms_error_set(err, MS_ERR_IO, -rc, "pid %d: cannot read %s: %s", (int)proc->pid, name, strerror(-rc));
 	return 0;
+}
+
+int ms_proc_read_file(const struct ms_proc *proc, const char *name, size_t cap,
+		      char **buf, size_t *len, bool *truncated,
+		      struct ms_error *err)
+{
+	return proc_read(proc, name, cap, buf, len, truncated, false, err);
+}
+
+int ms_proc_read_piece(const struct ms_proc *proc, const char *name, size_t cap,
+		       char **buf, size_t *len, bool *truncated,
+		       struct ms_error *err)
+{
+	return proc_read(proc, name, cap, buf, len, truncated, true, err);
 }
 
 int ms_statm_parse(const char *buf, struct ms_statm *out)
@@ -377,7 +428,7 @@ int ms_boot_time(time_t *btime, struct ms_error *err)
 	size_t len;
 	char *buf, *at;
 	long long v;
-	int rc = ms_read_file_at(AT_FDCWD, "/proc/stat", MS_PROC_STAT_MAX, &buf, &len, NULL);
+	int rc = ms_read_piece_at(AT_FDCWD, "/proc/stat", MS_PROC_STAT_MAX, &buf, &len, NULL);
 
 	*btime = 0;
 	if (rc < 0)

@@ -88,6 +88,16 @@ bool ms_proc_is_exiting(const struct ms_proc_stat *st);
 int ms_proc_read_file(const struct ms_proc *proc, const char *name, size_t cap,
 		      char **buf, size_t *len, bool *truncated,
 		      struct ms_error *err);
+/*
+ * The same for a file the kernel prints in one piece (seq_file's
+ * single_open: stat, statm, status, cgroup, comm, fdinfo): a read that
+ * returns less than it asked for has the whole file, and the read that
+ * would return 0 is not made.  Not for files printed record by record
+ * (maps, mountinfo), where a short read only ends a page.
+ */
+int ms_proc_read_piece(const struct ms_proc *proc, const char *name, size_t cap,
+		       char **buf, size_t *len, bool *truncated,
+		       struct ms_error *err);
 
 /*
  * /proc/PID/statm, in pages.  size (every mapping), text and data (private
@@ -122,5 +132,8 @@ time_t ms_proc_started_at(unsigned long long start_time, time_t btime);
 /* Same, for any directory fd (used by the process list). */
 int ms_read_file_at(int dirfd, const char *name, size_t cap, char **buf,
 		    size_t *len, bool *truncated);
+/* Same, for a file printed in one piece (ms_proc_read_piece). */
+int ms_read_piece_at(int dirfd, const char *name, size_t cap, char **buf,
+		     size_t *len, bool *truncated);
 
 #endif

@@ -401,6 +401,9 @@ static int judge(struct ms_stale_ctx *ctx, struct subject *s, struct ms_stale_re
 		if (root->fd < 0)
 			return verdict(out, MS_STALE_UNKNOWN, "cannot open the process's root: %s",
 				       root->why ? root->why : strerror(root->err));
+		/* Settled as our own root: the verdict just made under it stands. */
+		if (root->ours)
+			return 0;
 	}
 	if (!root->also_ours)
 		return judge_under(ctx, root, s, out, NULL);

@@ -9,6 +9,12 @@
 #include "stale/stale_group.h"
 
 #define GROUP_FIRST_SLOTS 16u
+/*
+ * Up to this many files a list is searched in order, without tables: most
+ * processes map fewer distinct files, and two tables allocated, hashed
+ * into and freed per process cost more than comparing a few inodes.
+ */
+#define GROUP_LINEAR_MAX 16u
 
 static uint64_t hash_inode(const struct ms_stale_group *g, uint32_t maj, uint32_t min,
 			   uint64_t inode)
@@ -63,10 +69,27 @@ static struct ms_stale_file *probe(struct ms_stale_group *g, const struct ms_sta
 	}
 }
 
+/* The small list's search, in the order added: the first match is the earliest. */
+static struct ms_stale_file *scan(struct ms_stale_group *g, struct ms_stale_list *list, uint32_t maj,
+				  uint32_t min, uint64_t inode, const char *name, size_t len)
+{
+	for (size_t i = 0; i < list->count; i++) {
+		struct ms_stale_file *f = &list->items[i];
+
+		g->probes++;
+		if (same_inode(f, maj, min, inode) &&
+		    (!name || (f->name_len == len && !memcmp(f->name, name, len))))
+			return f;
+	}
+	return NULL;
+}
+
 struct ms_stale_file *ms_stale_group_find(struct ms_stale_group *g, struct ms_stale_list *list,
 					  uint32_t maj, uint32_t min, uint64_t inode,
 					  const char *name, size_t len)
 {
+	if (!g->by_name.slots)
+		return scan(g, list, maj, min, inode, name, len);
 	return probe(g, &g->by_name, list, hash_name(g, maj, min, inode, name, len), maj, min,
 		     inode, name, len);
 }
@@ -75,6 +98,8 @@ struct ms_stale_file *ms_stale_group_find_inode(struct ms_stale_group *g,
 						struct ms_stale_list *list, uint32_t maj,
 						uint32_t min, uint64_t inode)
 {
+	if (!g->by_inode.slots)
+		return scan(g, list, maj, min, inode, NULL, 0);
 	return probe(g, &g->by_inode, list, hash_inode(g, maj, min, inode), maj, min, inode,
 		     NULL, 0);
 }
@@ -121,17 +146,35 @@ static int reserve(const struct ms_stale_group *g, struct ms_stale_group_table *
 	return 0;
 }
 
-int ms_stale_group_add(struct ms_stale_group *g, struct ms_stale_list *list, size_t index)
+/* Index list->items[index] in both tables. */
+static int index_one(struct ms_stale_group *g, struct ms_stale_list *list, size_t index)
 {
 	const struct ms_stale_file *f = &list->items[index];
 
-	if (index >= UINT32_MAX)
-		return MS_ERR_NOMEM;
 	if (reserve(g, &g->by_name, true, list) < 0 || reserve(g, &g->by_inode, false, list) < 0)
 		return MS_ERR_NOMEM;
 	place(&g->by_name, hash_of(g, true, f), (uint32_t)index + 1);
 	/* Only the first of an identity: the exe lookup wants the earliest. */
 	if (!ms_stale_group_find_inode(g, list, f->dev_major, f->dev_minor, f->inode))
 		place(&g->by_inode, hash_of(g, false, f), (uint32_t)index + 1);
+	return 0;
+}
+
+int ms_stale_group_add(struct ms_stale_group *g, struct ms_stale_list *list, size_t index)
+{
+	if (index >= UINT32_MAX)
+		return MS_ERR_NOMEM;
+	if (g->by_name.slots)
+		return index_one(g, list, index);
+	if (list->count <= GROUP_LINEAR_MAX)
+		return 0;
+	/* The list outgrew the search in order: index every file, in the order added. */
+	for (size_t i = 0; i <= index; i++)
+		if (index_one(g, list, i) < 0) {
+			free(g->by_name.slots);
+			free(g->by_inode.slots);
+			g->by_name = g->by_inode = (struct ms_stale_group_table){ 0 };
+			return MS_ERR_NOMEM;
+		}
 	return 0;
 }

@@ -12,6 +12,11 @@
  *   - by (device, inode): the earliest added of the files with that
  *     identity (hard links give one inode many names).
  *
+ * A list of up to 16 files is searched in order, with no table: most
+ * processes map fewer distinct files than that, and two tables allocated,
+ * hashed into and freed per process cost more than a few comparisons.  Past
+ * 16, every file is indexed, in the order added, and the tables answer.
+ *
  * Two open-addressing tables of indices into the list, one per question;
  * the second keeps only the first index for each identity, so thousands of
  * hard links to one inode never make a long chain there, and in the first
@@ -22,8 +27,9 @@
  * distinct mapping at most, so a hostile process cannot raise the size
  * beyond what its mapping count (vm.max_map_count) allows.
  *
- * probes counts the occupied slots compared, over the index's life: the
- * tests and `make bench` check it stays linear in the files added.
+ * probes counts the occupied slots (or, searched in order, the files)
+ * compared, over the index's life: the tests and `make bench` check it
+ * stays linear in the files added.
  * Errors: ms_stale_group_add returns 0 or MS_ERR_NOMEM.
  */
 #ifndef MAPSCOPE_STALE_GROUP_H

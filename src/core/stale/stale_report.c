@@ -76,7 +76,7 @@ static void read_cgroup(struct ms_stale_proc *p, const struct ms_proc *proc)
 
 	if (!p->stale_files && !p->other_root)
 		return;
-	if (ms_proc_read_file(proc, "cgroup", MS_UNIT_CGROUP_READ_MAX, &buf, &len, &truncated, NULL) < 0)
+	if (ms_proc_read_piece(proc, "cgroup", MS_UNIT_CGROUP_READ_MAX, &buf, &len, &truncated, NULL) < 0)
 		return;
 	if (p->stale_files)
 		p->has_unit = ms_unit_parse(buf, len, &p->unit) == 0;

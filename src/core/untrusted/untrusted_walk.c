@@ -571,7 +571,7 @@ int ms_walk_open_dir(const struct ms_walk_root *root, const char *path, unsigned
  * *why as ms_walk_stat_link's.
  */
 static int open_link_checked(int dirfd, const char *name, const struct ms_walk_root *root,
-			     const char **why)
+			     uint64_t *mnt_out, const char **why)
 {
 	uint64_t mnt, root_mnt;
 	int fd, rc = 0;
@@ -598,21 +598,24 @@ static int open_link_checked(int dirfd, const char *name, const struct ms_walk_r
 		close(fd);
 		return rc;
 	}
+	if (mnt_out)
+		*mnt_out = mnt;
 	return fd;
 }
 
 int ms_walk_stat_link_mnt(int dirfd, const char *name, const struct ms_walk_root *root, struct stat *st,
 			  uint64_t *mnt, const char **why)
 {
-	int fd = open_link_checked(dirfd, name, root, why), rc = 0;
+	/*
+	 * The mount ID read for the check is the file's for good: an open
+	 * descriptor's mount never changes, so it is not read again.
+	 */
+	int fd = open_link_checked(dirfd, name, root, mnt, why), rc = 0;
 
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, st) < 0)
 		rc = -errno;
-	/* Read again: open_link_checked read it before its check, and the descriptor pins the mount. */
-	else if (mnt && ms_walk_mnt_id(fd, mnt) < 0)
-		rc = -EIO;
 	close(fd);
 	return rc;
 }
@@ -628,7 +631,7 @@ int ms_walk_open_link_read(int dirfd, const char *name, const struct ms_walk_roo
 {
 	struct stat rst;
 	char self[64];
-	int pathfd = open_link_checked(dirfd, name, root, why), fd;
+	int pathfd = open_link_checked(dirfd, name, root, NULL, why), fd;
 
 	if (pathfd < 0)
 		return pathfd;

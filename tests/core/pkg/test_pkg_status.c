@@ -196,6 +196,35 @@ static void test_source_and_arch(void **state)
 	assert_string_equal(out[6].src_version, "0.9");
 }
 
+/*
+ * The search for "Package:" lines by their capital P: the word inside a
+ * line (another field's name, a description, a continuation line) gives
+ * no package its version, and the stanzas after it are still found; text
+ * that starts inside a stanza's first word finds that stanza nowhere.
+ */
+static void test_package_only_at_line_start(void **state)
+{
+	static const char text[] =
+		"Package: a\nStatus: install ok installed\nVersion: 1\nX-Package: b\n"
+		"Description: see Package: c\n Package: b is another\n\n"
+		"Package: c\nStatus: install ok installed\nVersion: 3\n\n"
+		"Package: b\nStatus: install ok installed\nVersion: 2\n";
+	struct ms_pkg out[] = { asked("b", ""), asked("c", ""), asked("a", ""), asked("b", "") };
+
+	(void)state;
+	ms_pkg_status_versions(text, strlen(text), out, sizeof(out) / sizeof(out[0]));
+	assert_string_equal(out[0].version, "2");
+	assert_string_equal(out[1].version, "3");
+	assert_string_equal(out[2].version, "1");
+	assert_string_equal(out[3].version, "2");
+	out[0] = asked("b", "");
+	ms_pkg_status_versions(text + 1, strlen(text) - 1, out, 1);
+	assert_string_equal(out[0].version, "2");
+	out[2] = asked("a", "");
+	ms_pkg_status_versions(text + 1, strlen(text) - 1, &out[2], 1);
+	assert_string_equal(out[2].version, "");
+}
+
 /* The first regular file (not a symlink) that dpkg lists for pkg, or NULL. */
 static char *regular_file_of(const char *pkg)
 {
@@ -290,6 +319,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pieces_as_whole),
 		cmocka_unit_test(test_source_and_arch),
+		cmocka_unit_test(test_package_only_at_line_start),
 		cmocka_unit_test(test_real_dpkg),
 	};
 

@@ -254,6 +254,31 @@ static void test_list_added_or_renamed(void **state)
 	changed(fx, "/usr/share/nobody/owns-this", "zz-other", NFILES + 1);
 }
 
+/*
+ * The count of lists pins the index too: a list added while the info
+ * directory's mtime was set back (root can) keeps every other pin, and
+ * the index is still not used, even where it would rule every path out
+ * without naming a list.
+ */
+static void test_list_added_behind_the_mtime(void **state)
+{
+	struct fx *fx = *state;
+	struct timespec times[2];
+	struct ms_pkg out;
+	struct stat st;
+
+	need_root(fx);
+	build(fx);
+	assert_int_equal(stat(fx->info, &st), 0);
+	next_tick(fx->info);
+	assert_int_equal(write_list(fx, "zz-hidden", "/usr/share/nobody/owns-this\n"), 0);
+	times[0] = st.st_atim;
+	times[1] = st.st_mtim;
+	assert_int_equal(utimensat(AT_FDCWD, fx->info, times, 0), 0);
+	assert_int_equal(find1(fx, "/usr/share/nobody/owns-this", &out), NFILES + 1);
+	expect(&out, "zz-hidden");
+}
+
 static void test_status_or_diversions_changed(void **state)
 {
 	struct fx *fx = *state;
@@ -474,6 +499,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_not_packaged_without_the_lists, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_diverted_to_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_added_or_renamed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_list_added_behind_the_mtime, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status_or_diversions_changed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_index, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_built_whole, setup, teardown),
