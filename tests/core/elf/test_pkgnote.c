@@ -204,6 +204,19 @@ static void test_unterminated(void **state)
 	free(so);
 }
 
+/* A note named name whose "pad" member holds pad bytes: caller frees. */
+static char *padded_note(const char *name, size_t pad)
+{
+	char *json = malloc(pad + strlen(name) + 64);
+	size_t at;
+
+	assert_non_null(json);
+	at = (size_t)sprintf(json, "{\"name\":\"%s\",\"pad\":\"", name);
+	memset(json + at, 'a', pad);
+	strcpy(json + at + pad, "\"}");
+	return json;
+}
+
 static void test_huge_and_deep(void **state)
 {
 	size_t pad = 70000, depth = MS_PKGNOTE_DEPTH_MAX + 1;
@@ -213,14 +226,10 @@ static void test_huge_and_deep(void **state)
 	size_t at;
 
 	need_cc();
-	json = malloc(pad + 64);
+	json = padded_note("big", pad);
 	deep = malloc(4 * depth + 64);
 
-	assert_non_null(json);
 	assert_non_null(deep);
-	at = (size_t)sprintf(json, "{\"name\":\"big\",\"pad\":\"");
-	memset(json + at, 'a', pad);
-	strcpy(json + at + pad, "\"}");
 	so = build_so(*state, "libhuge.so", json);
 	assert_non_null(so);
 	assert_int_equal(read_path(so, &n, &err), MS_ERR_LIMIT);
@@ -258,17 +267,13 @@ static void test_huge_and_deep(void **state)
  */
 static void test_past_first_read(void **state)
 {
-	size_t pad = 6000, at, size;
+	size_t pad = 6000, size;
 	struct ms_pkgnote n, mem;
 	struct ms_error err = { 0 }, merr = { 0 };
 	char *json, *so, *bytes;
 
 	need_cc();
-	json = malloc(pad + 64);
-	assert_non_null(json);
-	at = (size_t)sprintf(json, "{\"name\":\"wide\",\"pad\":\"");
-	memset(json + at, 'a', pad);
-	strcpy(json + at + pad, "\"}");
+	json = padded_note("wide", pad);
 	so = build_so(*state, "libwide.so", json);
 	assert_non_null(so);
 	assert_int_equal(read_path(so, &n, &err), 0);
