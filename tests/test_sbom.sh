@@ -102,6 +102,9 @@ cdx_validate "$tmp/sbom.json" || fail "the SBOM fails the CycloneDX clients (abo
 libcrypto=$(ldconfig -p 2>/dev/null | awk '/libcrypto\.so\.3 / { print $NF; exit }')
 if [ "$(id -u)" -ne 0 ] || [ -z "$libcrypto" ] || ! command -v unshare >/dev/null 2>&1; then
 	echo "$NAME: the case without libcrypto needs root, unshare and libcrypto.so.3: not run"
+elif ! unshare -m true 2>/dev/null; then
+	# A chroot whose root is no mount point refuses a private mount namespace.
+	echo "$NAME: the case without libcrypto needs a private mount namespace, refused here: not run"
 else
 	libcrypto=$(readlink -f "$libcrypto")
 	unshare -m sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$libcrypto" \
