@@ -121,6 +121,7 @@ CMOCKA_TESTS = \
 	tests/core/stale/test_stale_parse \
 	tests/core/stale/test_roots \
 	tests/core/files/test_filemap \
+	tests/core/files/test_facts \
 	tests/core/files/test_filematch \
 	tests/core/files/test_sbom_budget \
 	tests/core/snap/test_snapshot \

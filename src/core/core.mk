@@ -84,6 +84,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/procs/proclist.c src/core/procs/proclist.h src/core/procs/proclist_backend.h \
 	src/core/procs/proclist_procfs.c src/core/procs/proclist_libproc2.c \
 	src/core/files/filemap.c src/core/files/filemap.h \
+	src/core/files/facts.c src/core/files/facts.h \
 	src/core/files/fileinfo.c src/core/files/fileinfo.h \
 	src/core/files/filepkg.c src/core/files/filepkg.h \
 	src/core/files/filematch.c src/core/files/filematch.h \
