@@ -8,6 +8,9 @@
 
 #include "base/grow.h"
 #include "base/hash.h"
+#include "elf/elfdyn.h"
+#include "elf/verdef.h"
+#include "files/facts.h"
 #include "files/filematch.h"
 #include "files/libtable.h"
 #include "untrusted/nameproof.h"
@@ -45,12 +48,14 @@ void ms_libtable_free(struct ms_libtable *t)
 		free(r->why);
 		free(r->soname);
 		free(r->soname_why);
+		free(r->libver);
 		free(r->pkg);
 		free(r->uses);
 	}
 	free(t->rows);
 	free(t->procs);
 	free(t->slots);
+	free(t->elf);
 	ms_lookup_cache_free(t->lookups);
 	memset(t, 0, sizeof(*t));
 }
@@ -146,7 +151,7 @@ _Static_assert(MS_LIBTABLE_SONAME_READS == 8192, "the reason names the bound");
 
 static void soname_unknown(struct ms_libtable_row *r, const char *why)
 {
-	r->soname_rc = MS_ERR_LIMIT;
+	r->soname_rc = r->libver_rc = MS_ERR_LIMIT;
 	r->soname_why = strdup(why);
 }
 
@@ -162,11 +167,11 @@ static struct ms_mapping first_mapping(const struct ms_stale_file *f)
 	return m;
 }
 
-/* The SONAME of the file f maps, read once for its row (libtable.h). */
+/* The SONAME and LIBVER of the file f maps, read once for its row, from one open (libtable.h). */
 static int read_soname(struct libtable_visit *v, struct ms_libtable_row *r, const struct ms_stale_file *f,
 		       const struct ms_mapping *m)
 {
-	char soname[MS_SONAME_MAX + 1], why[160] = "";
+	char soname[MS_SONAME_MAX + 1], libver[MS_VERDEF_NAME_MAX + 1], why[160] = "";
 	struct ms_error e = { 0 };
 	int fd;
 
@@ -194,12 +199,20 @@ static int read_soname(struct libtable_visit *v, struct ms_libtable_row *r, cons
 		soname_unknown(r, why);
 		return 0;
 	}
-	r->soname_rc = ms_soname_read_fd(fd, soname, &e);
-	close(fd);
+	if (!v->t->elf && !(v->t->elf = malloc(sizeof(*v->t->elf)))) {
+		close(fd);
+		return MS_ERR_NOMEM;
+	}
+	r->soname_rc = r->libver_rc = ms_elfdyn_open_fd(v->t->elf, fd, &e);
+	if (r->soname_rc == 0)
+		r->soname_rc = ms_soname_of(v->t->elf, soname, &e);
 	if (r->soname_rc == 0)
 		r->soname = strdup(soname);
 	else if (r->soname_rc != MS_END)
 		r->soname_why = strdup(e.msg);
+	if (r->libver_rc == 0 && (r->libver_rc = ms_verdef_of(v->t->elf, libver, &e)) == 0)
+		r->libver = strdup(libver);
+	close(fd);
 	return 0;
 }
 
@@ -253,7 +266,7 @@ static int new_row(struct libtable_visit *v, const struct ms_stale_file *f, size
 	r->inode = f->inode;
 	r->verdict = f->result.verdict;
 	r->path_ours = f->result.path_ours;
-	r->soname_rc = 1;
+	r->soname_rc = r->libver_rc = 1;
 	t->slots[slot] = ++t->count;
 	match = o->match ? ms_filematch_test(o->match, v->maps, &m, &hit) : 1;
 	if (match < 0)
@@ -610,4 +623,24 @@ int ms_libtable_row_cmp(const struct ms_libtable_row *x, const struct ms_libtabl
 	if (x->dev_minor != y->dev_minor)
 		return x->dev_minor < y->dev_minor ? -1 : 1;
 	return x->inode < y->inode ? -1 : x->inode > y->inode;
+}
+
+/* A SONAME or LIBVER cell: the name, "" for none, "?" unknown, NULL not asked. */
+static const char *elf_name_cell(int rc, const char *name)
+{
+	return rc == 1 ? NULL : rc == 0 && name ? name : rc == MS_END ? "" : "?";
+}
+
+void ms_libtable_row_facts(const struct ms_libtable_row *r, struct ms_fact_src *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->pkg_known = r->pkg_known;
+	s->pkg = r->pkg && r->pkg->found ? r->pkg : NULL;
+	s->pkg_why = r->pkg_why;
+	s->build_id = r->build_id;
+	s->build_id_len = r->build_id_len;
+	s->soname = elf_name_cell(r->soname_rc, r->soname);
+	s->libver = elf_name_cell(r->libver_rc, r->libver);
+	s->verdict_known = true;
+	s->verdict = r->verdict;
 }

@@ -27,7 +27,7 @@
  * process that showed it (a later process never reads the file again):
  *   - the stale verdict, ms_stale_scan's for that process (the row keeps
  *     it; a view that shows another process's verdict judges it itself);
- *   - the SONAME (MS_LIBTABLE_SONAME, or a pattern that needs it), read
+ *   - the SONAME and LIBVER (MS_LIBTABLE_SONAME, or a pattern that needs it), read
  *     from the very file mapped as the files view reads it (fileinfo.h:
  *     the file at the path under the process's root when it is the mapped
  *     inode, never on a daemon-served file system; else the running copy
@@ -152,6 +152,8 @@ struct ms_libtable_row {
 	char *soname;        /* NULL: none or unknown (soname_rc) */
 	int soname_rc;       /* 0, MS_END (none), an error (soname_why), or 1: not asked */
 	char *soname_why;
+	char *libver;        /* LIBVER: the highest version definition (verdef.h), read with the SONAME */
+	int libver_rc;       /* as soname_rc; an error's reason is soname_why's when both failed */
 	uint32_t build_id_len;
 	unsigned char build_id[MS_BUILD_ID_MAX];
 	const char *build_id_why; /* static text when there is none */
@@ -194,6 +196,7 @@ struct ms_libtable {
 	const char *res_why;            /* the first reason a residency query failed, or NULL */
 	bool res_smaps;                 /* some RSS came from smaps (no PAGEMAP_SCAN) */
 	size_t soname_reads;            /* files whose SONAME was read: once each */
+	struct ms_elfdyn *elf;          /* the reader of those files, allocated once */
 	size_t *slots;                  /* the hash: row index + 1, 0 empty */
 	size_t nslots;
 	struct ms_lookup_cache *lookups;
@@ -218,6 +221,10 @@ int ms_libtable_add(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_p
  */
 int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char **why,
 			 struct ms_error *err);
+
+/* The row's facts for facts.h's texts (sizes are per process: not filled). */
+struct ms_fact_src;
+void ms_libtable_row_facts(const struct ms_libtable_row *r, struct ms_fact_src *s);
 
 /* The row of the file (device, inode), or NULL. */
 struct ms_libtable_row *ms_libtable_find(const struct ms_libtable *t, uint32_t major, uint32_t minor,
