@@ -57,6 +57,13 @@ int resfix_read_smaps(pid_t pid, struct smaps_set *set)
 				cur->anon_huge += kb * 1024;
 			else if (!strcmp(name, "Shared_Hugetlb") || !strcmp(name, "Private_Hugetlb"))
 				cur->hugetlb += kb * 1024;
+			else if (!strcmp(name, "Pss"))
+				cur->pss = kb * 1024;
+			/* proc(5): the private pages, clean or dirty, and the dirty ones, private or shared. */
+			if (!strcmp(name, "Private_Clean") || !strcmp(name, "Private_Dirty"))
+				cur->priv += kb * 1024;
+			if (!strcmp(name, "Private_Dirty") || !strcmp(name, "Shared_Dirty"))
+				cur->dirty += kb * 1024;
 		}
 	}
 	fclose(f);

@@ -18,6 +18,7 @@
 struct smaps_rec {
 	uint64_t start, end;
 	uint64_t rss, swap, anon_huge, hugetlb;
+	uint64_t pss, priv, dirty; /* Pss; Private_Clean + Private_Dirty; Private_Dirty + Shared_Dirty */
 };
 
 struct smaps_set {

@@ -116,9 +116,11 @@ struct ms_libtable_proc {
 struct ms_libtable_use {
 	size_t proc;         /* index in procs */
 	size_t mappings;
-	bool res_known;      /* rss (and pss when asked) were read */
+	bool res_known;      /* rss (and pss, uss and dirty when asked) were read */
 	uint64_t rss;        /* bytes */
 	uint64_t pss;
+	uint64_t uss;        /* pages no other process maps (smaps' Private_*) */
+	uint64_t dirty;      /* written pages, private or shared */
 };
 
 struct ms_libtable_row {
@@ -175,6 +177,8 @@ struct ms_libtable_row {
 	size_t uses_cap;
 	uint64_t rss;        /* summed over uses */
 	uint64_t pss;
+	uint64_t uss;
+	uint64_t dirty;
 };
 
 struct ms_libtable_opts {

@@ -1,4 +1,4 @@
-/* libtable_res.c - RSS and PSS of a libraries table's rows: see libtable_res.h. */
+/* libtable_res.c - RSS, PSS, USS and DIRTY of a libraries table's rows: see libtable_res.h. */
 #include "config.h"
 
 #include <errno.h>
@@ -73,8 +73,12 @@ int ms_libtable_residency(struct ms_libtable *t, size_t proc_index, struct ms_pr
 			u->res_known = true;
 			u->rss += info[i].rss;
 			u->pss += info[i].pss;
+			u->uss += info[i].uss;
+			u->dirty += info[i].dirty;
 			row->rss += info[i].rss;
 			row->pss += info[i].pss;
+			row->uss += info[i].uss;
+			row->dirty += info[i].dirty;
 		}
 	}
 	free(info);

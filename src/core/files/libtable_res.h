@@ -1,9 +1,10 @@
 /*
- * libtable_res.h - RSS and PSS of a libraries table's rows (libtable.h):
+ * libtable_res.h - RSS, PSS, USS and DIRTY of a libraries table's rows (libtable.h):
  * for one process, one residency query (residency.h) over its mappings of
  * the rows kept, summed into that process's use of each row and into the
  * row.  PAGEMAP_SCAN for RSS; smaps when PSS is asked (it is the only
- * source of Pss), which then gives RSS too.  Only the mappings the scan
+ * source of Pss, and of the private and dirty counts that make USS and
+ * DIRTY), which then gives RSS too.  Only the mappings the scan
  * looked at count (executable ones, or all with MS_STALE_ALL_MAPPINGS).
  *
  * A query that fails leaves that process's uses without numbers

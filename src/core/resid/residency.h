@@ -77,8 +77,10 @@ struct ms_resinfo {
 	uint64_t hugetlb;
 	uint64_t zero;
 	bool zero_known;
-	uint64_t pss;    /* smaps backend only: pss_known says */
+	uint64_t pss;    /* smaps backend only: pss_known says, for uss and dirty too */
 	bool pss_known;
+	uint64_t uss;    /* private pages: Private_Clean + Private_Dirty */
+	uint64_t dirty;  /* written pages: Private_Dirty + Shared_Dirty */
 };
 
 struct ms_res_stats {

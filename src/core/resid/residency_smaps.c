@@ -92,6 +92,20 @@ static void smaps_field(struct ms_resinfo *info, const char *line, size_t len)
 		info->swap = v;
 		return;
 	}
+	/* USS: the private pages; DIRTY: the written ones, private or shared (proc(5), smaps). */
+	if (field_bytes(line, len, "Private_Clean", &v)) {
+		info->uss += v;
+		return;
+	}
+	if (field_bytes(line, len, "Private_Dirty", &v)) {
+		info->uss += v;
+		info->dirty += v;
+		return;
+	}
+	if (field_bytes(line, len, "Shared_Dirty", &v)) {
+		info->dirty += v;
+		return;
+	}
 	for (size_t i = 0; i < sizeof(huge_fields) / sizeof(huge_fields[0]); i++) {
 		if (field_bytes(line, len, huge_fields[i], &v)) {
 			info->huge += v;
