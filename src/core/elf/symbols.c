@@ -621,6 +621,15 @@ int ms_symbols_new(struct ms_proc *proc, const struct ms_maplist *list,
 		ms_symbols_free(s);
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	}
+	/*
+	 * The reader loads libdw while the files are walked and handed over
+	 * (untrusted_child.h: the start does not wait for it).  Out of memory
+	 * is said now; another failure is said by the lookups, in s->why.
+	 */
+	if (start_child(s) == MS_ERR_NOMEM) {
+		ms_symbols_free(s);
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	}
 	rc = ms_fstypes_load(proc, &s->fstypes, err);
 	if (rc < 0) {
 		ms_symbols_free(s);

@@ -47,6 +47,7 @@ struct ms_child {
 	int sock;
 	int statm;          /* /proc/PID/statm, for the memory watch */
 	uint64_t rss_base;  /* resident bytes when it said it was ready */
+	bool ready;         /* its ready frame came (ms_child_start does not wait for it) */
 	uint64_t started_ns;
 	uint64_t waited_ns; /* the deadline that ended it, for the message */
 	enum end end;
@@ -63,7 +64,7 @@ uint64_t ms_child_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-int ms_child_io_send(int sock, const void *buf, size_t len, int fd)
+static int io_send(int sock, const void *buf, size_t len, int fd, int flags)
 {
 	union {
 		struct cmsghdr h;
@@ -85,9 +86,14 @@ int ms_child_io_send(int sock, const void *buf, size_t len, int fd)
 		memcpy(CMSG_DATA(&ctl.h), &fd, sizeof(int));
 	}
 	do
-		n = sendmsg(sock, &msg, MSG_NOSIGNAL);
+		n = sendmsg(sock, &msg, MSG_NOSIGNAL | flags);
 	while (n < 0 && errno == EINTR);
 	return n == (ssize_t)len ? 0 : -1;
+}
+
+int ms_child_io_send(int sock, const void *buf, size_t len, int fd)
+{
+	return io_send(sock, buf, len, fd, 0);
 }
 
 /* Receive one frame; flags adds MSG_DONTWAIT. */
@@ -428,10 +434,9 @@ static void end_child(struct ms_child *c, enum end why)
 int ms_child_start(const struct ms_child_spec *spec, struct ms_child **out, struct ms_error *err)
 {
 	struct ms_child *c = calloc(1, sizeof(*c));
-	int sv[2], e, fd;
+	int sv[2], e;
 	pid_t parent = getpid();
 	char path[64];
-	long n;
 
 	*out = NULL;
 	if (!c)
@@ -459,19 +464,43 @@ int ms_child_start(const struct ms_child_spec *spec, struct ms_child **out, stru
 	c->started_ns = ms_child_now_ns();
 	snprintf(path, sizeof(path), "/proc/%d/statm", (int)c->pid);
 	c->statm = open(path, O_RDONLY | O_CLOEXEC);
-	/* The ready frame: the child is limited and filtered from here on. */
-	n = ms_child_recv(c, path, sizeof(path), &fd, c->started_ns + 10ull * 1000000000ull, NULL, NULL);
+	*out = c;
+	return 0;
+}
+
+static long recv_until(struct ms_child *c, void *buf, size_t cap, int *fd, uint64_t deadline_ns,
+		       ms_child_interrupt_fn interrupt, void *arg);
+
+/*
+ * The ready frame, awaited at the first exchange that needs it, at most
+ * MS_CHILD_READY_SECONDS after the start: the child is limited and
+ * filtered from then on, and its memory is measured from there.
+ */
+static int await_ready(struct ms_child *c, ms_child_interrupt_fn interrupt, void *arg)
+{
+	char frame[8];
+	int fd;
+	long n;
+
+	if (c->ready)
+		return 0;
+	n = recv_until(c, frame, sizeof(frame), &fd, c->started_ns + MS_CHILD_READY_SECONDS * 1000000000ull,
+		       interrupt, arg);
 	if (fd >= 0)
 		close(fd);
-	if (n != 1 || path[0] != 'R') {
+	if (n != 1 || frame[0] != 'R') {
+		char why[sizeof(c->why)];
+
 		if (n >= 0)
 			end_child(c, END_MALFORMED);
-		ms_error_set(err, MS_ERR_IO, 0, "symbols: the reader did not start: %s", c->why);
-		ms_child_free(c);
+		if (c->end != END_INTERRUPTED) {
+			snprintf(why, sizeof(why), "%s", c->why);
+			snprintf(c->why, sizeof(c->why), "the reader did not start: %.36s", why);
+		}
 		return MS_ERR_IO;
 	}
+	c->ready = true;
 	c->rss_base = rss_of(c);
-	*out = c;
 	return 0;
 }
 
@@ -479,6 +508,18 @@ int ms_child_send(struct ms_child *c, const void *buf, size_t len, int fd)
 {
 	if (c->end != END_NONE)
 		return MS_ERR_IO;
+	/*
+	 * Before the child is ready, frames queue in the socket without
+	 * waiting; one that does not fit waits for the ready frame (bounded),
+	 * so a child that never starts never blocks a send.
+	 */
+	if (!c->ready && io_send(c->sock, buf, len, fd, MSG_DONTWAIT) == 0)
+		return 0;
+	if (!c->ready && (errno != EAGAIN || await_ready(c, NULL, NULL) < 0)) {
+		if (c->end == END_NONE)
+			end_child(c, errno == EPIPE || errno == ECONNRESET ? END_EXITED : END_MALFORMED);
+		return MS_ERR_IO;
+	}
 	if (ms_child_io_send(c->sock, buf, len, fd) < 0) {
 		end_child(c, errno == EPIPE || errno == ECONNRESET ? END_EXITED : END_MALFORMED);
 		return MS_ERR_IO;
@@ -488,6 +529,15 @@ int ms_child_send(struct ms_child *c, const void *buf, size_t len, int fd)
 
 long ms_child_recv(struct ms_child *c, void *buf, size_t cap, int *fd, uint64_t deadline_ns,
 		   ms_child_interrupt_fn interrupt, void *arg)
+{
+	*fd = -1;
+	if (await_ready(c, interrupt, arg) < 0)
+		return MS_ERR_LIMIT;
+	return recv_until(c, buf, cap, fd, deadline_ns, interrupt, arg);
+}
+
+static long recv_until(struct ms_child *c, void *buf, size_t cap, int *fd, uint64_t deadline_ns,
+		       ms_child_interrupt_fn interrupt, void *arg)
 {
 	uint64_t began = ms_child_now_ns();
 

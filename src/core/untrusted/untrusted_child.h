@@ -34,6 +34,15 @@
  *     system-call ABI kills it;
  *   - sends a one-byte ready frame, then calls spec->serve with the socket,
  *     whose return is its exit status.
+ * ms_child_start returns once the child is forked, without waiting for
+ * its ready frame, so that the child loads its libraries while the caller
+ * goes on (walking and opening the files it will hand over).  The first
+ * ms_child_recv waits for the ready frame first, and a send that finds
+ * the socket full before then waits for it too; either waits at most
+ * MS_CHILD_READY_SECONDS from the start, and a child that never gets ready
+ * ends with "the reader did not start: ..." as its why.  Frames sent
+ * before then wait in the socket, and the child reads them only once it
+ * is limited and filtered.
  *
  * The parent never waits on the child without a bound:
  * ms_child_recv waits at most until deadline_ns (CLOCK_MONOTONIC), polling
@@ -68,6 +77,7 @@
 #define MS_CHILD_RSS_ROOM (160ull << 20)
 #define MS_CHILD_CPU_SECONDS 120u
 #define MS_CHILD_FRAME_MAX (64u << 10)
+#define MS_CHILD_READY_SECONDS 10ull
 /* The exit status a child gives when a library it runs reports it is out of memory. */
 #define MS_CHILD_EXIT_NOMEM 3
 

@@ -334,6 +334,76 @@ static void test_descriptor_passed_in(void **state)
 	ms_child_free(c);
 }
 
+/* A child slow to get ready: frames sent meanwhile wait for it, none is lost. */
+#define EARLY_FRAMES 600
+#define EARLY_FRAME_LEN 4096
+
+static void prepare_slowly(void *arg)
+{
+	(void)arg;
+	usleep(300 * 1000);
+}
+
+static int serve_count(int sock, void *arg)
+{
+	char buf[EARLY_FRAME_LEN];
+	int fd, count = 0;
+	long n;
+
+	(void)arg;
+	while ((n = ms_child_io_recv(sock, buf, sizeof(buf), &fd)) > 0) {
+		if (fd >= 0)
+			close(fd);
+		if (n == 1)
+			break;
+		count += n == EARLY_FRAME_LEN && buf[0] == 'e' && buf[n - 1] == (char)(count & 0x7f);
+	}
+	return ms_child_io_send(sock, &count, sizeof(count), -1) < 0 ? 1 : wait_end(sock);
+}
+
+static void test_frames_before_ready(void **state)
+{
+	struct ms_child_spec spec = { .prepare = prepare_slowly, .serve = serve_count };
+	struct ms_error err = { 0 };
+	struct ms_child *c = NULL;
+	static char frame[EARLY_FRAME_LEN];
+	int value = -1;
+
+	(void)state;
+	assert_int_equal(ms_child_start(&spec, &c, &err), 0);
+	/* 2.4 MB: more than the socket holds, so later sends wait for the ready frame. */
+	frame[0] = 'e';
+	for (int i = 0; i < EARLY_FRAMES; i++) {
+		frame[EARLY_FRAME_LEN - 1] = (char)(i & 0x7f);
+		assert_int_equal(ms_child_send(c, frame, sizeof(frame), -1), 0);
+	}
+	assert_int_equal(ask(c, 5000, &value), (long)sizeof(int));
+	assert_int_equal(value, EARLY_FRAMES);
+	ms_child_free(c);
+}
+
+/* A child that dies before it is ready: the first exchange says it did not start. */
+static void prepare_dies(void *arg)
+{
+	(void)arg;
+	_exit(9);
+}
+
+static void test_never_ready(void **state)
+{
+	struct ms_child_spec spec = { .prepare = prepare_dies, .serve = serve_count };
+	struct ms_error err = { 0 };
+	struct ms_child *c = NULL;
+	int value = -1;
+
+	(void)state;
+	assert_int_equal(ms_child_start(&spec, &c, &err), 0);
+	assert_true(ask(c, 5000, &value) < 0);
+	assert_false(ms_child_alive(c));
+	assert_non_null(strstr(ms_child_why(c), "the reader did not start"));
+	ms_child_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -346,6 +416,8 @@ int main(void)
 		cmocka_unit_test(test_crash_is_named),
 		cmocka_unit_test(test_two_descriptors_refused),
 		cmocka_unit_test(test_descriptor_passed_in),
+		cmocka_unit_test(test_frames_before_ready),
+		cmocka_unit_test(test_never_ready),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
