@@ -11,7 +11,14 @@
  *     the kernel appends, the file offset, and private or shared;
  *   - anything else: its name ([heap], [stack], [vdso], [anon:NAME], or
  *     none) and its four permission letters, so the guard pages and the
- *     writable regions of many threads pair among their own kind.
+ *     writable regions of many threads pair among their own kind.  Those
+ *     pair first by their neighbourhood: the file mapping just below (its
+ *     path and offset) and the distance from its end, as an unchanged
+ *     region keeps them within one process.  So when a thread in the
+ *     middle ends, its stack is the one removed, and a region that
+ *     appears below others of its kind is the one added.  What is left
+ *     of a kind (a program run twice, under ASLR) then pairs in address
+ *     order.
  * What is left unpaired is ADDED or REMOVED.  A pair is CHANGED when one of
  * these differs, each a bit of `changed` (mapdiff.h):
  *   - MS_DIFF_F_SIZE: its size (the heap that grew is one change);
@@ -36,7 +43,7 @@
  * counted as unchanged.  Pointers are valid only during the callback.
  *
  * Keys are hashed (hash.h, seeded per run): a process cannot make the
- * pairing quadratic with names that collide.  Memory is under 120 bytes a
+ * pairing quadratic with names that collide.  Memory is under 130 bytes a
  * mapping.  Returns 0, the callback's non-zero value, or
  * MS_ERR_NOMEM.
  */

@@ -140,7 +140,7 @@ static void test_heap_growth_and_anon_order(void **state)
 	assert_int_equal(seen.old_idx[0], 2);
 	assert_int_equal(seen.new_idx[0], 2);
 	assert_int_equal(seen.changed[0], MS_DIFF_F_SIZE);
-	/* Of each kind the first old pairs with the first new: the second guard and stack are left. */
+	/* The first guard and stack keep their place above the program: the second ones went. */
 	assert_int_equal(seen.kind[1], MS_DIFF_REMOVED);
 	assert_int_equal(seen.old_idx[1], 5);
 	assert_int_equal(seen.kind[2], MS_DIFF_REMOVED);
@@ -150,6 +150,85 @@ static void test_heap_growth_and_anon_order(void **state)
 	assert_int_equal(sum.added, 0);
 	assert_int_equal(sum.unchanged, 7);
 	assert_int_equal(sum.moved, 0);
+	ms_maplist_free(&a);
+	ms_maplist_free(&b);
+}
+
+/*
+ * A middle thread ended: its guard page and stack are the ones removed,
+ * though the others of their kind follow in address order; they keep
+ * their place above the program, so they pair by their neighbourhood.
+ */
+static void test_middle_stack_removed(void **state)
+{
+	static const char *const three[] = {
+		"55d0c0002000-55d0c0005000 r-xp 00002000 fd:01 100 /usr/bin/prog",
+		"7f0000000000-7f0000001000 ---p 00000000 00:00 0",
+		"7f0000001000-7f0000801000 rw-p 00000000 00:00 0",
+		"7f0000801000-7f0000802000 ---p 00000000 00:00 0",
+		"7f0000802000-7f0001002000 rw-p 00000000 00:00 0",
+		"7f0001002000-7f0001003000 ---p 00000000 00:00 0",
+		"7f0001003000-7f0001803000 rw-p 00000000 00:00 0",
+		"7f1000026000-7f100017b000 r-xp 00026000 fd:01 200 /usr/lib/libc.so.6",
+		NULL,
+	};
+	static const char *const two[] = {
+		"55d0c0002000-55d0c0005000 r-xp 00002000 fd:01 100 /usr/bin/prog",
+		"7f0000000000-7f0000001000 ---p 00000000 00:00 0",
+		"7f0000001000-7f0000801000 rw-p 00000000 00:00 0",
+		"7f0001002000-7f0001003000 ---p 00000000 00:00 0",
+		"7f0001003000-7f0001803000 rw-p 00000000 00:00 0",
+		"7f1000026000-7f100017b000 r-xp 00026000 fd:01 200 /usr/lib/libc.so.6",
+		NULL,
+	};
+	struct ms_maplist a, b;
+	struct ms_diff_summary sum;
+	struct seen seen;
+
+	(void)state;
+	list_of(&a, three);
+	list_of(&b, two);
+	match(&a, &b, true, &seen, &sum);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.kind[0], MS_DIFF_REMOVED);
+	assert_int_equal(seen.old_idx[0], 3);
+	assert_int_equal(seen.kind[1], MS_DIFF_REMOVED);
+	assert_int_equal(seen.old_idx[1], 4);
+	assert_int_equal(sum.unchanged, 6);
+	assert_int_equal(sum.moved, 0);
+	ms_maplist_free(&a);
+	ms_maplist_free(&b);
+}
+
+/* A new region below two unchanged ones of its kind is the one added; they stay unchanged. */
+static void test_new_region_below(void **state)
+{
+	static const char *const before[] = {
+		"55d0c0002000-55d0c0005000 r-xp 00002000 fd:01 100 /usr/bin/prog",
+		"7f0000100000-7f0000102000 rw-p 00000000 00:00 0",
+		"7f0000200000-7f000020d000 rw-p 00000000 00:00 0",
+		NULL,
+	};
+	static const char *const after[] = {
+		"55d0c0002000-55d0c0005000 r-xp 00002000 fd:01 100 /usr/bin/prog",
+		"7f0000000000-7f000000b000 rw-p 00000000 00:00 0",
+		"7f0000100000-7f0000102000 rw-p 00000000 00:00 0",
+		"7f0000200000-7f000020d000 rw-p 00000000 00:00 0",
+		NULL,
+	};
+	struct ms_maplist a, b;
+	struct ms_diff_summary sum;
+	struct seen seen;
+
+	(void)state;
+	list_of(&a, before);
+	list_of(&b, after);
+	match(&a, &b, true, &seen, &sum);
+	assert_int_equal(seen.n, 1);
+	assert_int_equal(seen.kind[0], MS_DIFF_ADDED);
+	assert_int_equal(seen.new_idx[0], 1);
+	assert_int_equal(sum.unchanged, 3);
+	assert_int_equal(sum.changed, 0);
 	ms_maplist_free(&a);
 	ms_maplist_free(&b);
 }
@@ -276,6 +355,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_aslr_is_no_change),
 		cmocka_unit_test(test_heap_growth_and_anon_order),
+		cmocka_unit_test(test_middle_stack_removed),
+		cmocka_unit_test(test_new_region_below),
 		cmocka_unit_test(test_file_changes),
 		cmocka_unit_test(test_callback_stops),
 		cmocka_unit_test(test_by_address_is_the_exact_walk),
