@@ -221,13 +221,16 @@ json_t *debfix_list_row(uid_t uid, pid_t pid, const char *name)
 	return found;
 }
 
-json_t *debfix_libs_row(uid_t uid, const char *pattern, const char *name, pid_t pid)
+json_t *debfix_libs_row(uid_t uid, const char *pattern, const char *name, pid_t pid, bool alone)
 {
+	char only[32];
 	const char *args[] = { "libs", pattern, "--pids", "-J", "-o", "NAME,PID,PACKAGE,VERSION,INSTALLED,PKGSRC,VERDICT",
-			       NULL };
-	json_t *root = run_json(uid, args), *row, *child, *found = NULL;
+			       alone ? only : NULL, NULL };
+	json_t *root, *row, *child, *found = NULL;
 	size_t i, k;
 
+	snprintf(only, sizeof(only), "--pid=%d", (int)pid);
+	root = run_json(uid, args);
 	json_array_foreach(json_object_get(root, "libraries"), i, row) {
 		if (!name_is(row, name))
 			continue;
@@ -268,11 +271,14 @@ void debfix_expect_list(const struct debfix *p, uid_t uid, pid_t pid, const char
 void debfix_expect_libs(const struct debfix *p, uid_t uid, pid_t pid, const char *name, const char *version,
 			const char *installed)
 {
-	json_t *row = debfix_libs_row(uid, p->mapped, name, pid);
+	/* Every process of the walk, then pid alone: its ancestors date the copy as well. */
+	for (int alone = 0; alone <= 1; alone++) {
+		json_t *row = debfix_libs_row(uid, p->mapped, name, pid, alone);
 
-	if (!row || !row_says(p, row, version, installed) || !debfix_field_is(row, "verdict", "replaced"))
-		expect_failed("libs, the copy", pid, version, installed, row);
-	json_decref(row);
+		if (!row || !row_says(p, row, version, installed) || !debfix_field_is(row, "verdict", "replaced"))
+			expect_failed(alone ? "libs --pid, the copy" : "libs, the copy", pid, version, installed, row);
+		json_decref(row);
+	}
 }
 
 size_t debfix_who_rows(uid_t uid, const char *path, pid_t pid, const char *copy, const char *pkg,

@@ -75,10 +75,11 @@ bool debfix_field_is(json_t *obj, const char *key, const char *want);
 json_t *debfix_list_row(uid_t uid, pid_t pid, const char *name);
 
 /*
- * `libs PATTERN --pids -J -o NAME,PID,PACKAGE,VERSION,INSTALLED,PKGSRC,VERDICT`,
- * run as uid: the row named name that pid maps (a new reference), or NULL.
+ * `libs PATTERN --pids -J -o NAME,PID,PACKAGE,VERSION,INSTALLED,PKGSRC,VERDICT`
+ * (with --pid=PID when alone), run as uid: the row named name that pid
+ * maps (a new reference), or NULL.
  */
-json_t *debfix_libs_row(uid_t uid, const char *pattern, const char *name, pid_t pid);
+json_t *debfix_libs_row(uid_t uid, const char *pattern, const char *name, pid_t pid, bool alone);
 
 /*
  * Fail the running test unless uid's `list --by-file` of pid has a row
@@ -90,7 +91,7 @@ void debfix_expect_list(const struct debfix *p, uid_t uid, pid_t pid, const char
 
 /*
  * Fail the running test unless uid's `libs p->mapped --pids` has a row
- * named name that pid maps, replaced, with p's package, from dpkg,
+ * named name that pid maps, replaced, and so has the same with --pid=PID, with p's package, from dpkg,
  * VERSION version (NULL: null) and INSTALLED installed.
  */
 void debfix_expect_libs(const struct debfix *p, uid_t uid, pid_t pid, const char *name, const char *version,

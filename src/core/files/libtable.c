@@ -15,6 +15,7 @@
 #include "files/libtable.h"
 #include "untrusted/nameproof.h"
 #include "files/libtable_res.h"
+#include "maps/ancestry.h"
 #include "stale/ignore.h"
 #include "untrusted/lookup.h"
 #include "untrusted/mapfiles.h"
@@ -402,6 +403,14 @@ static int add_file(struct libtable_visit *v, const struct ms_stale_file *f, str
 	return 0;
 }
 
+/* Does an ancestor's mapping m hold the stale copy f? */
+static bool holds_copy(void *arg, const struct ms_mapping *m)
+{
+	const struct ms_stale_file *f = arg;
+
+	return m->inode == f->inode && m->dev_major == f->dev_major && m->dev_minor == f->dev_minor;
+}
+
 int ms_libtable_add(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_proc *proc,
 		    struct ms_maps *maps, struct ms_error *err)
 {
@@ -415,10 +424,16 @@ int ms_libtable_add(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_p
 		struct ms_libtable_row *r;
 
 		rc = add_file(&v, f, err);
-		/* An old copy: the earliest start among its holders dates it. */
+		/*
+		 * An old copy: the earliest start among its holders dates it, and
+		 * among the ancestors that map it too (ancestry.h), so that a
+		 * worker's parent counts whether the walk met it or not.
+		 */
 		if (rc == 0 && ms_stale_verdict_is_stale(f->result.verdict) &&
 		    (r = ms_libtable_find(t, f->dev_major, f->dev_minor, f->inode))) {
-			unsigned long long start = ms_proc_stat_at_open(proc)->start_time;
+			const struct ms_proc_stat *st = ms_proc_stat_at_open(proc);
+			unsigned long long start = ms_ancestry_mapped_since(st->start_time, st->ppid, holds_copy,
+									    (void *)f);
 
 			if (!r->since_known || start < r->since)
 				r->since = start;

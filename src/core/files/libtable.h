@@ -220,8 +220,9 @@ int ms_libtable_add(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_p
  * says "not a dpkg or rpm system" where none exists) or MS_ERR_NOMEM.
  * A replaced or deleted copy's package says which version ran (owner.h,
  * ms_owner_running), dated by the earliest start among the processes of
- * the walk that map it: walking every process, that takes in a server's
- * parent that mapped the copy before forking its workers.
+ * the walk that map it and their ancestors that map it too (ancestry.h):
+ * a server's parent that mapped the copy before forking its workers
+ * counts even when a PATTERN or a --pid list leaves it out of the walk.
  */
 int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char **why,
 			 struct ms_error *err);

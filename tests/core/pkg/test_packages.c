@@ -291,8 +291,9 @@ static void test_upgrade_names_the_package(void **state)
 		root = stale_json_of(fx, uid, worker, 0, "NAME,VERDICT,PACKAGE,VERSION,INSTALLED,PKGSRC");
 		assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", "1.0"), 1);
 		json_decref(root);
-		/* list --by-file of the worker alone climbs to its parent too. */
+		/* list --by-file and libs --pid of the worker alone climb to its parent too. */
 		debfix_expect_list(&fx->pkg, uid, worker, deleted, "1.0", "2.0-1");
+		debfix_expect_libs(&fx->pkg, uid, worker, deleted, "1.0", "2.0-1");
 		root = stale_json_of(fx, uid, fx->child.pid, worker, "NAME,VERDICT,PACKAGE,VERSION,INSTALLED,PKGSRC");
 		assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", "1.0"), 2);
 		json_decref(root);
