@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/colindex.h"
 #include "cli/libs_cdx.h"
 #include "cli/libs_metrics.h"
 #include "cli/libs_out.h"

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/colindex.h"
 #include "cli/procscan.h"
 #include "cli/stale_metrics.h"
 #include "cli/stale_out.h"
