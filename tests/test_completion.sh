@@ -5,21 +5,12 @@
 # under test.
 set -u
 BIN=${MS_BIN:-./mapscope}
-COMPLETION="$(dirname "$0")/../data/bash-completion/mapscope"
+DATA="$(dirname "$0")/../data"
 failed=0
 checked=0
 
-_init_completion() {
-	cur=${COMP_WORDS[COMP_CWORD]}
-	prev=${COMP_WORDS[COMP_CWORD - 1]}
-	words=("${COMP_WORDS[@]}")
-	cword=$COMP_CWORD
-}
-_filedir() { :; }
-compopt() { :; }
-complete() { :; }
-# shellcheck source=/dev/null
-. "$COMPLETION"
+# shellcheck source=tests/completion_stubs.sh
+. "$(dirname "$0")/completion_stubs.sh"
 
 # offered WORD ARGS...: does completing after ARGS offer WORD?
 offered() {

@@ -180,6 +180,7 @@ SHELL_TESTS = \
 	tests/test_layers.sh \
 	tests/test_completion.sh tests/test_man_keys.sh tests/test_no_exec.sh \
 	tests/test_colwriter.sh tests/test_list_total.sh tests/valgrind.sh tests/test_messages.sh \
+	tests/test_columns_registry.sh tests/test_list_facts.sh \
 	tests/e2e/explorer.sh tests/e2e/signals.sh tests/e2e/keys.sh tests/e2e/names.sh tests/e2e/sort.sh \
 	tests/e2e/marks.sh tests/e2e/lists.sh tests/e2e/find.sh \
 	tests/e2e/where.sh tests/e2e/explorer_stale.sh tests/e2e/explorer_rss.sh \
@@ -197,7 +198,7 @@ SHELL_TESTS = \
 	tests/test_names_attack.sh tests/test_names_attack_gone.sh tests/test_names_detached.sh \
 	tests/test_cdx_validate.sh
 TESTS += $(SHELL_TESTS)
-EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/fixture_sym.sh tests/dlopen_hold.sh tests/syslib.sh tests/shtest.sh tests/screens tests/golden tests/fuzz \
+EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/fixture_sym.sh tests/dlopen_hold.sh tests/completion_stubs.sh tests/syslib.sh tests/shtest.sh tests/screens tests/golden tests/fuzz \
 	tests/prometheus tests/zsh_complete.zsh tests/symbols_ref.py tests/e2e/debuginfod_stub.py \
 	tests/hostile_elf.py tests/hostile_lib.c tests/verdef_lib.map tests/hostile_verdef.py \
 	tests/sbom_check.py tests/data/cyclonedx tests/names_attack.sh tests/names_check.py tests/names_detached.py \

@@ -9,22 +9,16 @@ function __mapscope_pids
     end
 end
 
-# mapscope_columns COMMAND: the columns -o takes there.
+# mapscope_columns COMMAND: the columns -o takes there (and with --by-file),
+# from the program's own list so that they cannot drift; after "A,B," the
+# next one.
 function __mapscope_columns
-    set -l maps START END SIZE PERMS OFFSET DEV INODE PAGESIZE BUILDID NAME RSS SWAP
-    switch $argv[1]
-        case list
-            printf '%s\n' $maps
-        case at
-            printf '%s\n' $maps ADDR FILEOFF SYMBOL SOURCE
-        case who
-            printf '%s\n' PID COMM VERDICT COPY MATCH PACKAGE VERSION INSTALLED PKGSRC VENDORED VERWHY PKGNOTE $maps
-        case diff
-            printf '%s\n' CHANGE FIELDS WAS OLDRSS RSSDIFF SWAPDIFF $maps
-        case stale
-            printf '%s\n' NAME PID UNIT CONTAINER VERDICT PACKAGE VERSION INSTALLED PKGSRC VERWHY PKGNOTE WHY MAPS EXE DEV INODE BUILDID
-        case libs
-            printf '%s\n' NAME SONAME PACKAGE VERSION INSTALLED PKGSRC VENDORED VERWHY PKGNOTE BUILDID PROCS PID MAPS RSS PSS VERDICT WHY WHERE DEV INODE
+    set -l line (commandline -opc)
+    set -l by
+    contains -- --by-file $line; and set by --by-file
+    set -l pre (string replace -r '[^,+]*$' '' -- (commandline -ct))
+    for name in ($line[1] $argv[1] $by --list-columns --raw 2>/dev/null | string replace -r ' .*' '')
+        echo $pre$name
     end
 end
 
@@ -57,6 +51,7 @@ for cmd in list at who diff stale libs
     complete -c mapscope -n $on -s J -l json -d 'JSON output'
     complete -c mapscope -n $on -s r -l raw -d 'raw output'
     complete -c mapscope -n $on -s n -l noheadings -d 'no column headings'
+    complete -c mapscope -n $on -s H -l list-columns -d 'list the columns -o takes'
 end
 for cmd in list at who diff libs
     complete -c mapscope -n "__fish_seen_subcommand_from $cmd" -s b -l bytes -d 'sizes in bytes'

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/colindex.h"
 #include "cli/colwriter.h"
 #include "core/base/escape.h"
 #include "core/base/units.h"
@@ -76,7 +77,8 @@ int cli_getopt_own(int argc, char **argv, const char *cmd, const struct option *
 	int opt;
 
 	cli_opts_init(o);
-	while ((opt = getopt_long(argc, argv, "o:Jrnbh", longopts, NULL)) != -1) {
+	cli_set_command(cmd);
+	while ((opt = getopt_long(argc, argv, "o:JrnbhH", longopts, NULL)) != -1) {
 		int rc;
 
 		if (opt == 'h') {
@@ -116,6 +118,7 @@ int cli_opts_common(struct cli_opts *o, int opt, const char *arg)
 		o->bytes = true;
 		return 1;
 	case 'r': o->raw = true; return 1;
+	case 'H': o->list_columns = true; return 1;
 	case 'n': o->noheadings = true; return 1;
 	case 'b': o->bytes = true; return 1;
 	case CLI_OPT_FILE_BACKED: o->filter |= MS_FILTER_FILE_BACKED; return 1;
@@ -149,12 +152,32 @@ int cli_parse_pid(const char *s, pid_t *pid)
 	return -1;
 }
 
+static const char *command = "mapscope";
+
+void cli_set_command(const char *cmd)
+{
+	command = cmd;
+}
+
 static int column_by_name(const char *name, size_t len, const struct cli_column *cols, size_t ncols)
 {
 	for (size_t i = 0; i < ncols; i++)
-		if (strlen(cols[i].name) == len && !strncasecmp(cols[i].name, name, len))
+		if (strlen(cli_column_name(&cols[i])) == len && !strncasecmp(cli_column_name(&cols[i]), name, len))
 			return (int)i;
 	return -1;
+}
+
+/* The message for a column cols lacks: the commands whose -o has it (colindex.h), if any. */
+static void unknown_column(const char *name, size_t len)
+{
+	char *safe = ms_escape_dup(name, len, MS_ESC_ASCII);
+	char where[512];
+
+	if (cli_colindex_where(name, len, where, sizeof(where)) > 0)
+		cli_error("%s: column %s is not available here; %s", command, safe ? safe : "?", where);
+	else
+		cli_error("unknown column: %s", safe ? safe : "?");
+	free(safe);
 }
 
 int cli_columns_parse(const char *spec, const struct cli_column *cols, size_t ncols,
@@ -176,10 +199,7 @@ int cli_columns_parse(const char *spec, const struct cli_column *cols, size_t nc
 		int id = column_by_name(p, len, cols, ncols);
 
 		if (id < 0) {
-			char *safe = ms_escape_dup(p, len, MS_ESC_ASCII);
-
-			cli_error("unknown column: %s", safe ? safe : "?");
-			free(safe);
+			unknown_column(p, len);
 			return -1;
 		}
 		if (n == out_max) {
@@ -221,20 +241,15 @@ struct libscols_table *cli_table_new(const struct cli_opts *o, const char *json_
 		const struct cli_column *c = &cols[selected[i]];
 		/* Raw output has no tree, as lsblk -r: children follow their parent, flat. */
 		int flags = o->raw ? c->flags & ~SCOLS_FL_TREE : c->flags;
-		struct libscols_column *cl = scols_table_new_column(tb, c->name, c->whint, flags);
+		struct libscols_column *cl = scols_table_new_column(tb, cli_column_name(c), c->whint, flags);
 
 		if (!cl) {
 			scols_unref_table(tb);
-			cli_error("cannot create output column %s", c->name);
+			cli_error("cannot create output column %s", cli_column_name(c));
 			return NULL;
 		}
-		if (o->json) {
-			int type = c->json_type;
-
-			if (c->numeric_in_bytes && !o->bytes)
-				type = SCOLS_JSON_STRING;
-			scols_column_set_json_type(cl, type);
-		}
+		if (o->json)
+			scols_column_set_json_type(cl, cli_column_json_type(c, o->bytes));
 	}
 	return tb;
 }
@@ -272,11 +287,10 @@ int cli_writer_new(const struct cli_opts *o, const char *json_name, const struct
 	for (size_t i = 0; i < nselected; i++) {
 		const struct cli_column *c = &cols[selected[i]];
 
-		wc[i].name = c->name;
+		wc[i].name = cli_column_name(c);
 		wc[i].whint = c->whint;
 		wc[i].right = c->flags & SCOLS_FL_RIGHT;
-		wc[i].json_number = c->json_type == SCOLS_JSON_NUMBER &&
-				    !(c->numeric_in_bytes && !o->bytes);
+		wc[i].json_number = cli_column_json_type(c, o->bytes) == SCOLS_JSON_NUMBER;
 	}
 	*out = colw_new(stdout, &wo, wc, nselected);
 	if (!*out) {
@@ -392,6 +406,25 @@ int cli_stream_end(const struct cli_stream *st)
 	return cli_stdout_done(fputc('\n', stdout) == EOF);
 }
 
+int cli_table_fill_print(const struct cli_opts *o, const char *json_name, const struct cli_column *cols,
+			 const int *selected, size_t nselected, int (*fill)(struct libscols_table *tb, void *ctx),
+			 void *ctx)
+{
+	struct libscols_table *tb = cli_table_new(o, json_name, cols, selected, nselected);
+	int status;
+
+	if (!tb)
+		return CLI_EXIT_FAIL;
+	if (fill(tb, ctx) < 0) {
+		cli_error("out of memory");
+		status = CLI_EXIT_FAIL;
+	} else {
+		status = cli_table_print(tb);
+	}
+	scols_unref_table(tb);
+	return status;
+}
+
 int cli_table_print(struct libscols_table *tb)
 {
 	return cli_stdout_done(scols_print_table(tb) != 0);
@@ -420,8 +453,94 @@ int cli_open_maps(pid_t pid, const struct cli_opts *o, struct ms_proc **proc,
 	return CLI_EXIT_OK;
 }
 
+const char *cli_column_name(const struct cli_column *c)
+{
+	return c->is_fact ? ms_fact_desc(c->fact)->name : c->name;
+}
+
+int cli_column_json_type(const struct cli_column *c, bool bytes)
+{
+	bool sized = c->is_fact ? ms_fact_desc(c->fact)->json == MS_FACT_JSON_NUMBER : c->numeric_in_bytes;
+	int type = c->is_fact ? (sized ? SCOLS_JSON_NUMBER : SCOLS_JSON_STRING) : c->json_type;
+
+	return sized && !bytes ? SCOLS_JSON_STRING : type;
+}
+
+/* The help line: the registry's for a fact, with the command's addition. */
+static int column_help(const struct cli_column *c, char *buf, size_t size)
+{
+	if (!c->is_fact)
+		return snprintf(buf, size, "%s", c->help);
+	return snprintf(buf, size, "%s%s%s", ms_fact_desc(c->fact)->help, c->help ? " " : "", c->help ? c->help : "");
+}
+
 void cli_columns_help(const struct cli_column *cols, size_t ncols)
 {
-	for (size_t i = 0; i < ncols; i++)
-		printf("  %-9s %s\n", cols[i].name, cols[i].help);
+	char help[1024];
+
+	for (size_t i = 0; i < ncols; i++) {
+		column_help(&cols[i], help, sizeof(help));
+		printf("  %-9s %s\n", cli_column_name(&cols[i]), help);
+	}
+}
+
+char *cli_fact_cell(const struct cli_opts *o, enum ms_fact f, const struct ms_fact_src *s)
+{
+	char buf[MS_FACT_TEXT_MAX];
+	size_t len;
+	const char *text = ms_fact_text(f, s, (o->json ? MS_FACT_JSON : 0) | (o->bytes ? MS_FACT_BYTES : 0), buf,
+					sizeof(buf), &len);
+
+	return ms_escape_dup(text, len, o->escape_flags);
+}
+
+char *cli_cell_or_null(char *s)
+{
+	if (s && !s[0]) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static const char *type_name(const struct cli_column *c)
+{
+	switch (cli_column_json_type(c, true)) {
+	case SCOLS_JSON_NUMBER: return cli_column_json_type(c, false) == SCOLS_JSON_NUMBER ? "<integer>" : "<string|number>";
+	case SCOLS_JSON_BOOLEAN: return "<boolean>";
+	default: return "<string>";
+	}
+}
+
+int cli_columns_list(const struct cli_opts *o, const struct cli_column *cols, size_t ncols)
+{
+	static const struct cli_column list_cols[] = {
+		{ .name = "HOLDER", .flags = SCOLS_FL_RIGHT, .json_type = SCOLS_JSON_STRING },
+		{ .name = "TYPE", .json_type = SCOLS_JSON_STRING },
+		{ .name = "DESCRIPTION", .json_type = SCOLS_JSON_STRING },
+	};
+	static const int all[] = { 0, 1, 2 };
+	struct cli_opts lo = *o;
+	struct libscols_table *tb;
+	int status = CLI_EXIT_OK;
+
+	lo.noheadings = true;
+	tb = cli_table_new(&lo, "columns", list_cols, all, 3);
+	if (!tb)
+		return CLI_EXIT_FAIL;
+	for (size_t i = 0; i < ncols && status == CLI_EXIT_OK; i++) {
+		struct libscols_line *ln = scols_table_new_line(tb, NULL);
+		char help[1024];
+
+		column_help(&cols[i], help, sizeof(help));
+		if (!ln || scols_line_set_data(ln, 0, cli_column_name(&cols[i])) || scols_line_set_data(ln, 1, type_name(&cols[i])) ||
+		    scols_line_set_data(ln, 2, help)) {
+			cli_error("out of memory");
+			status = CLI_EXIT_FAIL;
+		}
+	}
+	if (status == CLI_EXIT_OK)
+		status = cli_table_print(tb);
+	scols_unref_table(tb);
+	return status;
 }

@@ -30,6 +30,7 @@
 #include "core/base/error.h"
 #include "core/maps/maps.h"
 #include "core/base/units.h"
+#include "core/files/facts.h"
 
 #define CLI_EXIT_OK MS_EXIT_OK
 #define CLI_EXIT_FAIL MS_EXIT_FAIL
@@ -37,6 +38,14 @@
 
 #define CLI_MAX_COLUMNS 32
 
+/*
+ * A column of a command's table.  A column that shows a file fact
+ * (core/files/facts.h) names it with CLI_FACT: its name, help and JSON type
+ * are the registry's (read them with cli_column_name, cli_column_help_print
+ * and the writers), its cell text is ms_fact_text's (cli_fact_cell), and
+ * help is only a short addition where the command's meaning differs
+ * ("(file lines)").  Other columns spell everything out.
+ */
 struct cli_column {
 	const char *name;
 	double whint;
@@ -44,7 +53,18 @@ struct cli_column {
 	int json_type; /* SCOLS_JSON_*; numbers only when sizes are in bytes */
 	bool numeric_in_bytes; /* a size: human-readable unless -b or -J (a JSON number of bytes) */
 	const char *help;
+	bool is_fact;
+	enum ms_fact fact;
 };
+
+/* The column of fact MS_FACT_<F>, WHINT and FLAGS as libsmartcols takes them; MORE NULL or an addition to the help. */
+#define CLI_FACT(F, WHINT, FLAGS, MORE) \
+	{ .whint = (WHINT), .flags = (FLAGS), .help = (MORE), .is_fact = true, .fact = MS_FACT_##F }
+
+/* The column's name ("PACKAGE"). */
+const char *cli_column_name(const struct cli_column *c);
+/* Its JSON type for these options (SCOLS_JSON_*): a size is a number only in bytes. */
+int cli_column_json_type(const struct cli_column *c, bool bytes);
 
 struct cli_opts {
 	enum ms_backend backend;
@@ -55,6 +75,7 @@ struct cli_opts {
 	bool bytes;    /* sizes in bytes: -b, and always with -J */
 	unsigned filter;
 	unsigned escape_flags; /* MS_ESC_ASCII outside UTF-8 locales */
+	bool list_columns; /* -H: list the columns -o takes, and exit */
 };
 
 /* Long options shared by the commands; CLI_OPT_* values above 255. */
@@ -65,6 +86,10 @@ enum {
 	CLI_OPT_HELP,
 };
 
+/* -H, --list-columns: every table command takes it, as lsblk does. */
+#define CLI_LIST_COLUMNS_LONG_OPTION { "list-columns", no_argument, NULL, 'H' }
+#define CLI_LIST_COLUMNS_HELP "  -H, --list-columns     list the columns -o takes (with -J or -r too), and exit\n"
+
 /* The output options every table command takes, for its option table... */
 #define CLI_OUTPUT_LONG_OPTIONS \
 	{ "output", required_argument, NULL, 'o' }, \
@@ -74,6 +99,7 @@ enum {
 	{ "bytes", no_argument, NULL, 'b' }, \
 	{ "backend", required_argument, NULL, CLI_OPT_BACKEND }, \
 	{ "help", no_argument, NULL, 'h' }, \
+	CLI_LIST_COLUMNS_LONG_OPTION, \
 	{ NULL, 0, NULL, 0 }
 
 /* ...and for its --help. */
@@ -84,6 +110,7 @@ enum {
 	"  -n, --noheadings       no column headings\n" \
 	"  -b, --bytes            sizes in bytes\n" \
 	"      --backend=WHICH    auto, ioctl or text (default auto)\n" \
+	CLI_LIST_COLUMNS_HELP \
 	"  -h, --help             this help\n"
 
 void cli_opts_init(struct cli_opts *o);
@@ -144,6 +171,14 @@ struct colw;
 int cli_writer_new(const struct cli_opts *o, const char *json_name, const struct cli_column *cols,
 		   const int *selected, size_t nselected, size_t chunk_rows, struct colw **out);
 
+/*
+ * A table for these columns, filled by fill(tb, ctx) (0, or -1 when out of
+ * memory), printed and freed.  Returns an exit status (message printed).
+ */
+int cli_table_fill_print(const struct cli_opts *o, const char *json_name, const struct cli_column *cols,
+			 const int *selected, size_t nselected, int (*fill)(struct libscols_table *tb, void *ctx),
+			 void *ctx);
+
 /* Print and flush; returns an exit status (EPIPE is quiet success). */
 int cli_table_print(struct libscols_table *tb);
 
@@ -173,8 +208,32 @@ int cli_open_maps(pid_t pid, const struct cli_opts *o, struct ms_proc **proc,
 /* "mapscope: " + msg on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * -H: the columns of cols, one a line, as lsblk --list-columns prints
+ * them: the name (right-aligned), its type (<string>, <integer>,
+ * <boolean>, or <string|number> for a size) and its help; no headings;
+ * -r and -J as for any table (JSON: "columns", with "holder", "type" and
+ * "description").  Returns an exit status.
+ */
+int cli_columns_list(const struct cli_opts *o, const struct cli_column *cols, size_t ncols);
+
+/*
+ * The command whose options are being read ("list"), for messages: set by
+ * cli_getopt_own, or by a command that reads its own.
+ */
+void cli_set_command(const char *cmd);
+
 /* Print the column help lines for --help. */
 void cli_columns_help(const struct cli_column *cols, size_t ncols);
+
+/*
+ * The cell of fact f for s, escaped for o's output (malloc'd; NULL when
+ * out of memory): ms_fact_text with JSON's and -b's flags.
+ */
+struct ms_fact_src;
+char *cli_fact_cell(const struct cli_opts *o, enum ms_fact f, const struct ms_fact_src *s);
+/* An empty cell as no cell (NULL: null in JSON); s is freed then. */
+char *cli_cell_or_null(char *s);
 
 int cmd_list(int argc, char **argv);
 int cmd_at(int argc, char **argv);

@@ -8,8 +8,9 @@ libmapscope_cli_a_SOURCES = \
 	src/cli/mapcols.c src/cli/mapcols.h \
 	src/cli/procscan.c src/cli/procscan.h \
 	src/cli/stale_out.c src/cli/stale_out.h \
-	src/cli/pkgcells.c src/cli/pkgcells.h \
 	src/cli/libs_out.c src/cli/libs_out.h \
+	src/cli/colindex.c src/cli/colindex.h \
+	src/cli/cmd_list_facts.c src/cli/listcols.h \
 	src/cli/libs_cdx.c src/cli/libs_cdx.h src/cli/libs_cdx_evidence.c src/cli/libs_cdx_json.h \
 	src/cli/libs_metrics.c src/cli/libs_metrics.h \
 	src/cli/openmetrics.c src/cli/openmetrics.h \

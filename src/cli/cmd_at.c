@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/colindex.h"
 #include "cli/mapcols.h"
 #include "core/base/escape.h"
 #ifdef HAVE_LIBDW
@@ -54,10 +55,17 @@ static struct cli_column at_cols[ATCOL_COUNT];
 static void at_columns_init(void)
 {
 	memcpy(at_cols, mapcols, MAPCOL_COUNT * sizeof(mapcols[0]));
-	at_cols[ATCOL_SYMBOL] = (struct cli_column){ "SYMBOL", 0.2, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, false,
-		"symbol covering ADDR, as name+0xOFFSET (.symtab or .dynsym), escaped" };
-	at_cols[ATCOL_SOURCE] = (struct cli_column){ "SOURCE", 0.2, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, false,
-		"source file:line of ADDR, when DWARF is there, escaped" };
+	at_cols[ATCOL_SYMBOL] = (struct cli_column){ .name = "SYMBOL", .whint = 0.2, .flags = SCOLS_FL_NOEXTREMES, .json_type = SCOLS_JSON_STRING,
+		.help = "symbol covering ADDR, as name+0xOFFSET (.symtab or .dynsym), escaped" };
+	at_cols[ATCOL_SOURCE] = (struct cli_column){ .name = "SOURCE", .whint = 0.2, .flags = SCOLS_FL_NOEXTREMES, .json_type = SCOLS_JSON_STRING,
+		.help = "source file:line of ADDR, when DWARF is there, escaped" };
+}
+
+size_t at_column_table(struct cli_column *out)
+{
+	at_columns_init();
+	memcpy(out, at_cols, sizeof(at_cols));
+	return ATCOL_COUNT;
 }
 
 static void at_usage(void)
@@ -367,6 +375,8 @@ int cmd_at(int argc, char **argv)
 	status = cli_getopt_own(argc, argv, "at", at_options, at_usage, &r.o, at_own_option, &r);
 	if (status >= 0)
 		return status;
+	if (r.o.list_columns)
+		return cli_columns_list(&r.o, at_cols, ATCOL_COUNT);
 	if (optind >= argc)
 		return cli_usage_error("at", "at: expected PID and ADDR");
 	if (cli_parse_pid(argv[optind], &r.pid) < 0)

@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/colindex.h"
 #include "cli/diff_files.h"
 #include "cli/diff_out.h"
 #include "cli/mapcols.h"
@@ -88,6 +89,12 @@ static void diff_columns(struct cli_column cols[DIFFCOL_COUNT])
 {
 	memcpy(cols, diff_own_cols, sizeof(diff_own_cols));
 	memcpy(cols + DIFFCOL_MAP0, mapcols, MAPCOL_LIST_COUNT * sizeof(mapcols[0]));
+}
+
+size_t diff_column_table(struct cli_column *out)
+{
+	diff_columns(out);
+	return DIFFCOL_COUNT;
 }
 
 static void diff_usage(void)
@@ -375,6 +382,11 @@ int cmd_diff(int argc, char **argv)
 	status = cli_getopt_own(argc, argv, "diff", diff_options, diff_usage, &o, diff_option, &mode);
 	if (status >= 0)
 		return status;
+	diff_columns(cols);
+	if (o.list_columns && mode.by_file)
+		return cli_columns_list(&o, cols, diff_file_column_table(cols));
+	if (o.list_columns)
+		return cli_columns_list(&o, cols, DIFFCOL_COUNT);
 	if (optind + 2 != argc)
 		return cli_usage_error("diff", "diff: expected two arguments, each a snapshot file or a PID");
 	if (mode.by_file && (mode.residency || mode.addresses))

@@ -157,15 +157,14 @@ static unsigned wanted(const struct libs_opts *lo, const int *selected, int n, b
 		return 0;
 	for (int i = 0; i < n; i++) {
 		switch (selected[i]) {
-		case LIBCOL_SONAME: what |= MS_LIBTABLE_SONAME; break;
+		case LIBCOL_SONAME: case LIBCOL_LIBVER: what |= MS_LIBTABLE_SONAME; break; /* one open reads both */
 		case LIBCOL_BUILDID: what |= MS_LIBTABLE_BUILD_ID; break;
 		case LIBCOL_RSS: what |= MS_LIBTABLE_RSS; break;
 		case LIBCOL_PSS: what |= MS_LIBTABLE_PSS; break;
-		case LIBCOL_PACKAGE: case LIBCOL_VERSION: case LIBCOL_INSTALLED:
-		case LIBCOL_PKGSOURCE: case LIBCOL_VENDORED: case LIBCOL_VERWHY: case LIBCOL_PKGNOTE:
-			*packages = true;
+		default:
+			if (libcols[selected[i]].is_fact && (ms_fact_desc(libcols[selected[i]].fact)->needs & MS_NEED_PKG))
+				*packages = true;
 			break;
-		default: break;
 		}
 	}
 	return what;
@@ -343,6 +342,8 @@ int cmd_libs(int argc, char **argv)
 		status = cli_usage_error("libs", "libs: --installed needs --format=cyclonedx");
 	else if (status < 0 && lo->cyclonedx && lo->openmetrics)
 		status = cli_usage_error("libs", "libs: --format=cyclonedx and the metrics options exclude each other");
+	if (status < 0 && lo->cli.list_columns)
+		status = cli_columns_list(&lo->cli, libcols, LIBCOL_COUNT);
 	if (status < 0) {
 		nsel = columns(lo, selected);
 		status = nsel < 0 ? CLI_EXIT_USAGE : run(lo, argv + optind, argc - optind, selected, nsel);

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/colwriter.h"
 #include "cli/filecols.h"
+#include "cli/listcols.h"
 #include "cli/mapcols.h"
 #include "core/base/units.h"
 #include "core/resid/residency.h"
@@ -276,7 +277,8 @@ static void list_usage(void)
 	       CLI_OUTPUT_OPTIONS_HELP
 	       "\n"
 	       "Columns:\n");
-	cli_columns_help(mapcols, MAPCOL_LIST_COUNT);
+	listcols_init();
+	cli_columns_help(listcols, LISTCOL_COUNT);
 	filecols_help();
 }
 
@@ -325,6 +327,10 @@ int cmd_list(int argc, char **argv)
 				&flags);
 	if (status >= 0)
 		return status;
+	listcols_init();
+	if (o.list_columns)
+		return flags.by_file ? cli_columns_list(&o, filecols, FILECOL_COUNT)
+				     : cli_columns_list(&o, listcols, LISTCOL_COUNT);
 	if (optind + 1 != argc)
 		return cli_usage_error("list", "list: expected one PID");
 	if (cli_parse_pid(argv[optind], &pid) < 0)
@@ -334,15 +340,20 @@ int cmd_list(int argc, char **argv)
 	if (flags.by_file)
 		return cmd_list_by_file(pid, &o);
 	if (flags.total)
-		nsel = cli_columns_parse(o.columns, mapcols, MAPCOL_LIST_COUNT, list_total_defaults,
+		nsel = cli_columns_parse(o.columns, listcols, LISTCOL_COUNT, list_total_defaults,
 					 sizeof(list_total_defaults) / sizeof(list_total_defaults[0]),
 					 selected, CLI_MAX_COLUMNS);
 	else
-		nsel = cli_columns_parse(o.columns, mapcols, MAPCOL_LIST_COUNT, list_defaults,
+		nsel = cli_columns_parse(o.columns, listcols, LISTCOL_COUNT, list_defaults,
 					 sizeof(list_defaults) / sizeof(list_defaults[0]), selected,
 					 CLI_MAX_COLUMNS);
 	if (nsel < 0)
 		return CLI_EXIT_USAGE;
+	if (listcols_want_facts(selected, (size_t)nsel)) {
+		if (flags.total)
+			return cli_usage_error("list", "list: --total does not apply to the columns of a mapping's file");
+		return cmd_list_facts(pid, &o, selected, (size_t)nsel);
+	}
 
 	status = cli_open_maps(pid, &o, &proc, &maps);
 	if (status != CLI_EXIT_OK)

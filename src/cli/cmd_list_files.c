@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/colindex.h"
 #include "cli/filecols.h"
-#include "cli/pkgcells.h"
 #include "core/elf/buildid.h"
 #include "core/base/escape.h"
 #include "core/files/fileinfo.h"
@@ -23,28 +23,34 @@ const struct cli_column filecols[FILECOL_COUNT] = {
 	[FILECOL_KIND] = { "KIND", 5, 0, SCOLS_JSON_STRING, false, "file, heap, stack, anon, anon-named or special" },
 	[FILECOL_MAPS] = { "MAPS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "number of mappings of it" },
 	[FILECOL_SIZE] = { "SIZE", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "total size of its mappings" },
-	[FILECOL_RSS] = { "RSS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "resident memory of its mappings, as smaps Rss" },
+	[FILECOL_RSS] = CLI_FACT(RSS, 5, SCOLS_FL_RIGHT, NULL),
 	[FILECOL_PERMS] = { "PERMS", 11, 0, SCOLS_JSON_STRING, false, "its mappings' distinct permission sets (r--,r-x,rw-; 's' shared, '!' writable and executable)" },
 	[FILECOL_DEV] = { "DEV", 5, 0, SCOLS_JSON_STRING, false, "device of the file, MAJ:MIN in decimal" },
 	[FILECOL_INODE] = { "INODE", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "inode of the file, 0 if anonymous" },
 	[FILECOL_START] = { "START", 12, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, false, "start of its first mapping (hex)" },
-	[FILECOL_BUILDID] = { "BUILDID", 40, 0, SCOLS_JSON_STRING, false, "GNU build ID of the mapped file (hex; ioctl backend)" },
-	[FILECOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false, "stale verdict: ok, same-build, replaced, deleted, ignored, unknown" },
-	[FILECOL_SONAME] = { "SONAME", 12, 0, SCOLS_JSON_STRING, false, "SONAME from the ELF dynamic section, escaped; ? when unknown" },
-	[FILECOL_LIBVER] = { "LIBVER", 12, 0, SCOLS_JSON_STRING, false, "the library's own version: its highest ELF version definition (GLIBC_2.36); ? when unknown" },
-	[FILECOL_FILEVER] = { "FILEVER", 7, 0, SCOLS_JSON_STRING, false, "the version the file name carries (libz.so.1.2.13: 1.2.13; libc.so.6: 6), not the library's own" },
-	[FILECOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false, "package that owns the file (dpkg, rpm, the file's ELF package note, a Python distribution or an npm package), escaped; \"not packaged\" for none" },
-	[FILECOL_PKGVERSION] = { "VERSION", 10, 0, SCOLS_JSON_STRING, false, "package version of the copy mapped: the installed one, or for a replaced or deleted file the one that ran (\"unknown\" when that cannot be known)" },
-	[FILECOL_INSTALLED] = { "INSTALLED", 10, 0, SCOLS_JSON_STRING, false, "package version installed now" },
-	[FILECOL_PKGSOURCE] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which source answered PACKAGE: " MS_PKGSRC_NAMES },
-	[FILECOL_VENDORED] = { "VENDORED", 8, 0, SCOLS_JSON_STRING, false, "the Python distribution that vendors the file in its NAME.libs folder" },
-	[FILECOL_VERWHY] = { "VERWHY", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, MS_VERWHY_HELP },
-	[FILECOL_PKGNOTE] = { "PKGNOTE", 8, 0, SCOLS_JSON_STRING, false, MS_PKGNOTE_HELP },
+	[FILECOL_BUILDID] = CLI_FACT(BUILDID, 40, 0, "(ioctl backend)"),
+	[FILECOL_VERDICT] = CLI_FACT(VERDICT, 8, 0, NULL),
+	[FILECOL_SONAME] = CLI_FACT(SONAME, 12, 0, NULL),
+	[FILECOL_LIBVER] = CLI_FACT(LIBVER, 12, 0, NULL),
+	[FILECOL_FILEVER] = CLI_FACT(FILEVER, 7, 0, NULL),
+	[FILECOL_PACKAGE] = CLI_FACT(PACKAGE, 8, 0, NULL),
+	[FILECOL_PKGVERSION] = CLI_FACT(VERSION, 10, 0, NULL),
+	[FILECOL_INSTALLED] = CLI_FACT(INSTALLED, 10, 0, NULL),
+	[FILECOL_PKGSOURCE] = CLI_FACT(PKGSRC, 6, 0, NULL),
+	[FILECOL_VENDORED] = CLI_FACT(VENDORED, 8, 0, NULL),
+	[FILECOL_VERWHY] = CLI_FACT(VERWHY, 0.2, SCOLS_FL_WRAP, NULL),
+	[FILECOL_PKGNOTE] = CLI_FACT(PKGNOTE, 8, 0, NULL),
 };
 
 static const int file_defaults[] = {
 	FILECOL_MAPS, FILECOL_SIZE, FILECOL_PERMS, FILECOL_PACKAGE, FILECOL_PKGVERSION, FILECOL_SONAME, FILECOL_NAME,
 };
+
+size_t list_file_column_table(struct cli_column *out)
+{
+	memcpy(out, filecols, sizeof(filecols));
+	return FILECOL_COUNT;
+}
 
 void filecols_help(void)
 {
@@ -52,27 +58,18 @@ void filecols_help(void)
 	cli_columns_help(filecols, FILECOL_COUNT);
 }
 
-/*
- * The package cells: "" (null in JSON) where nothing was asked (anonymous
- * memory, another root).
- */
-_Static_assert(FILECOL_VERWHY - FILECOL_PACKAGE == PKGCELL_VERWHY && FILECOL_PKGNOTE - FILECOL_PACKAGE == PKGCELL_NOTE &&
-	       FILECOL_VENDORED - FILECOL_PACKAGE == PKGCELL_VENDORED &&
-	       FILECOL_INSTALLED - FILECOL_PACKAGE == PKGCELL_INSTALLED, "package columns in pkgcells.h's order");
-
-static char *package_cell(const struct cli_opts *o, int col, const struct ms_filerow *r)
-{
-	bool asked = r->info.pkg_known && !r->info.pkg_why;
-
-	return pkgcell_text(o, (enum pkgcell)(col - FILECOL_PACKAGE), asked ? &r->info.pkg : NULL);
-}
-
 static char *render(const struct cli_opts *o, int col, const struct ms_filerow *r)
 {
-	char buf[2 * MS_BUILD_ID_MAX + 64];
+	char buf[64];
 	const char *text = buf;
 	size_t len;
 
+	if (filecols[col].is_fact) {
+		struct ms_fact_src src;
+
+		ms_fact_src_fileinfo(&src, &r->info);
+		return cli_fact_cell(o, filecols[col].fact, &src);
+	}
 	buf[0] = '\0';
 	switch (col) {
 	case FILECOL_NAME:
@@ -81,71 +78,59 @@ static char *render(const struct cli_opts *o, int col, const struct ms_filerow *
 	case FILECOL_KIND: text = ms_filekind_name(r->kind); break;
 	case FILECOL_MAPS: snprintf(buf, sizeof(buf), "%zu", r->mappings); break;
 	case FILECOL_SIZE: ms_format_size(r->size, o->bytes, buf, sizeof(buf)); break;
-	case FILECOL_RSS:
-		if (r->info.rss_known)
-			ms_format_size(r->info.rss, o->bytes, buf, sizeof(buf));
-		break;
 	case FILECOL_PERMS: ms_permsets_format(r->perm_sets, buf, sizeof(buf)); break;
 	case FILECOL_DEV: snprintf(buf, sizeof(buf), "%" PRIu32 ":%" PRIu32, r->dev_major, r->dev_minor); break;
 	case FILECOL_INODE: snprintf(buf, sizeof(buf), "%" PRIu64, r->inode); break;
 	case FILECOL_START: snprintf(buf, sizeof(buf), "%" PRIx64, r->first_addr); break;
-	case FILECOL_BUILDID: ms_buildid_hex(r->info.build_id, r->info.build_id_len, buf); break;
-	case FILECOL_VERDICT:
-		if (r->info.verdict_known)
-			text = ms_stale_verdict_name(r->info.verdict.verdict);
-		break;
-	case FILECOL_SONAME:
-		text = ms_fileinfo_soname_text(&r->info);
-		return ms_escape_dup(text, strlen(text), o->escape_flags);
-	case FILECOL_LIBVER:
-		text = ms_fileinfo_libver_text(&r->info);
-		return ms_escape_dup(text, strlen(text), o->escape_flags);
-	case FILECOL_FILEVER: text = r->info.filever; break;
-	case FILECOL_PACKAGE:
-	case FILECOL_PKGVERSION:
-	case FILECOL_INSTALLED:
-	case FILECOL_PKGSOURCE:
-	case FILECOL_VENDORED:
-	case FILECOL_VERWHY:
-	case FILECOL_PKGNOTE:
-		return package_cell(o, col, r);
 	default: break;
 	}
 	return strdup(text);
 }
 
-static unsigned wanted_info(const int *selected, size_t n, bool *rss)
+unsigned filecols_fileinfo(const struct cli_column *cols, const int *selected, size_t n, bool *rss)
 {
 	unsigned what = 0;
 
 	*rss = false;
 	for (size_t i = 0; i < n; i++) {
-		if (selected[i] == FILECOL_BUILDID)
+		const struct cli_column *c = &cols[selected[i]];
+
+		if (!c->is_fact)
+			continue;
+		if (c->fact == MS_FACT_BUILDID)
 			what |= MS_FILEINFO_BUILD_ID;
-		else if (selected[i] == FILECOL_VERDICT)
-			what |= MS_FILEINFO_VERDICT;
-		else if (selected[i] == FILECOL_SONAME)
+		else if (c->fact == MS_FACT_SONAME)
 			what |= MS_FILEINFO_SONAME;
-		else if (selected[i] == FILECOL_LIBVER)
+		else if (c->fact == MS_FACT_LIBVER)
 			what |= MS_FILEINFO_LIBVER;
-		else if (selected[i] >= FILECOL_PACKAGE && selected[i] <= FILECOL_PKGNOTE)
+		else if (ms_fact_desc(c->fact)->needs & MS_NEED_VERDICT)
+			what |= MS_FILEINFO_VERDICT;
+		else if (ms_fact_desc(c->fact)->needs & MS_NEED_PKG)
 			what |= MS_FILEINFO_PACKAGE;
-		else if (selected[i] == FILECOL_RSS)
+		else if (ms_fact_desc(c->fact)->needs & MS_NEED_SMAPS)
 			*rss = true;
 	}
 	return what;
 }
 
-static int add_lines(struct libscols_table *tb, const struct cli_opts *o, const int *selected,
-		     size_t n, const struct ms_filemap *fm)
+struct file_lines {
+	const struct cli_opts *o;
+	const int *selected;
+	size_t n;
+	const struct ms_filemap *fm;
+};
+
+static int add_lines(struct libscols_table *tb, void *ctx)
 {
-	for (size_t i = 0; i < fm->count; i++) {
+	const struct file_lines *fl = ctx;
+
+	for (size_t i = 0; i < fl->fm->count; i++) {
 		struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
 		if (!ln)
 			return -1;
-		for (size_t c = 0; c < n; c++) {
-			char *text = render(o, selected[c], &fm->rows[i]);
+		for (size_t c = 0; c < fl->n; c++) {
+			char *text = render(fl->o, fl->selected[c], &fl->fm->rows[i]);
 
 			if (!text || scols_line_refer_data(ln, c, text) < 0) {
 				free(text);
@@ -175,8 +160,8 @@ static int add_residency(struct ms_proc *proc, struct ms_filemap *fm, const stru
 	return rc < 0 ? ms_error_exit_status(err.code) : CLI_EXIT_OK;
 }
 
-static int describe(struct ms_proc *proc, struct ms_maps *maps, struct ms_filemap *fm,
-		    const struct ms_maplist *list, unsigned what)
+int filecols_describe(struct ms_proc *proc, struct ms_maps *maps, struct ms_filemap *fm,
+		      const struct ms_maplist *list, unsigned what)
 {
 	struct ms_ignore *ignore = NULL;
 	struct ms_fileinfo_ctx *ctx = NULL;
@@ -197,56 +182,57 @@ static int describe(struct ms_proc *proc, struct ms_maps *maps, struct ms_filema
 	return rc < 0 ? ms_error_exit_status(err.code) : CLI_EXIT_OK;
 }
 
+int filecols_collect(pid_t pid, const struct cli_opts *o, unsigned fields, unsigned what, bool rss,
+		     struct filecols_run *r)
+{
+	struct ms_error err;
+	int status;
+
+	memset(r, 0, sizeof(*r));
+	status = cli_open_maps(pid, o, &r->proc, &r->maps);
+	if (status != CLI_EXIT_OK)
+		return status;
+	/* Grouping needs names; build IDs are asked for the files' first mappings only. */
+	ms_maps_set_fields(r->maps, MS_FIELD_NAME | fields);
+	if (ms_maps_collect(r->maps, o->filter, &r->list, &err) < 0 || ms_filemap_build(&r->fm, &r->list, NULL, &err) < 0) {
+		cli_error_pid(pid, &err);
+		return ms_error_exit_status(err.code);
+	}
+	if (rss && (status = add_residency(r->proc, &r->fm, &r->list)) != CLI_EXIT_OK)
+		return status;
+	if (what)
+		return filecols_describe(r->proc, r->maps, &r->fm, &r->list, what);
+	return CLI_EXIT_OK;
+}
+
+void filecols_run_free(struct filecols_run *r)
+{
+	ms_filemap_free(&r->fm);
+	ms_maplist_free(&r->list);
+	ms_maps_close(r->maps);
+	ms_proc_close(r->proc);
+	memset(r, 0, sizeof(*r));
+}
+
 int cmd_list_by_file(pid_t pid, const struct cli_opts *o)
 {
-	struct ms_maplist list = { 0 };
-	struct ms_filemap fm = { 0 };
-	struct ms_proc *proc = NULL;
-	struct ms_maps *maps = NULL;
-	struct libscols_table *tb = NULL;
-	struct ms_error err;
+	struct filecols_run run;
 	int selected[CLI_MAX_COLUMNS];
-	unsigned what;
 	bool rss;
+	unsigned what;
 	int nsel, status;
 
 	nsel = cli_columns_parse(o->columns, filecols, FILECOL_COUNT, file_defaults,
 				 sizeof(file_defaults) / sizeof(file_defaults[0]), selected, CLI_MAX_COLUMNS);
 	if (nsel < 0)
 		return CLI_EXIT_USAGE;
-	what = wanted_info(selected, (size_t)nsel, &rss);
-	status = cli_open_maps(pid, o, &proc, &maps);
-	if (status != CLI_EXIT_OK)
-		return status;
-	/* Grouping needs names; build IDs are asked for the files' first mappings only. */
-	ms_maps_set_fields(maps, MS_FIELD_NAME);
-	if (ms_maps_collect(maps, o->filter, &list, &err) < 0 ||
-	    ms_filemap_build(&fm, &list, NULL, &err) < 0) {
-		cli_error_pid(pid, &err);
-		status = ms_error_exit_status(err.code);
-		goto out;
+	what = filecols_fileinfo(filecols, selected, (size_t)nsel, &rss);
+	status = filecols_collect(pid, o, 0, what, rss, &run);
+	if (status == CLI_EXIT_OK) {
+		struct file_lines fl = { o, selected, (size_t)nsel, &run.fm };
+
+		status = cli_table_fill_print(o, "files", filecols, selected, (size_t)nsel, add_lines, &fl);
 	}
-	if (rss && (status = add_residency(proc, &fm, &list)) != CLI_EXIT_OK)
-		goto out;
-	if (what && (status = describe(proc, maps, &fm, &list, what)) != CLI_EXIT_OK)
-		goto out;
-	tb = cli_table_new(o, "files", filecols, selected, (size_t)nsel);
-	if (!tb) {
-		status = CLI_EXIT_FAIL;
-		goto out;
-	}
-	if (add_lines(tb, o, selected, (size_t)nsel, &fm) < 0) {
-		cli_error("pid %d: out of memory", (int)pid);
-		status = CLI_EXIT_FAIL;
-		goto out;
-	}
-	status = cli_table_print(tb);
-out:
-	if (tb)
-		scols_unref_table(tb);
-	ms_filemap_free(&fm);
-	ms_maplist_free(&list);
-	ms_maps_close(maps);
-	ms_proc_close(proc);
+	filecols_run_free(&run);
 	return status;
 }

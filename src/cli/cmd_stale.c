@@ -70,6 +70,7 @@ static void stale_usage(void)
 	       "  -r, --raw              raw output\n"
 	       "  -n, --noheadings       no column headings\n"
 	       "      --backend=WHICH    auto, ioctl or text (default auto)\n"
+	       CLI_LIST_COLUMNS_HELP
 	       "  -h, --help             this help\n\n"
 	       "Exit status: 0 nothing stale, 1 something stale, 2 error.\n\n"
 	       "Columns:\n");
@@ -89,6 +90,7 @@ static const struct option stale_options[] = {
 	{ "noheadings", no_argument, NULL, 'n' },
 	{ "backend", required_argument, NULL, CLI_OPT_BACKEND },
 	{ "help", no_argument, NULL, 'h' },
+	CLI_LIST_COLUMNS_LONG_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -122,8 +124,9 @@ static int stale_getopt(int argc, char **argv, struct stale_opts *so)
 
 	memset(so, 0, sizeof(*so));
 	cli_opts_init(&so->cli);
+	cli_set_command("stale");
 	so->show = (1u << MS_STALE_DELETED) | (1u << MS_STALE_REPLACED);
-	while ((opt = getopt_long(argc, argv, "o:Jrnh", stale_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:JrnhH", stale_options, NULL)) != -1) {
 		switch (opt) {
 		case 'h': stale_usage(); return cli_stdout_done(0);
 		case OPT_ALL_MAPPINGS: so->scan_flags |= MS_STALE_ALL_MAPPINGS; continue;
@@ -188,6 +191,8 @@ int cmd_stale(int argc, char **argv)
 	status = stale_getopt(argc, argv, &so);
 	if (status >= 0)
 		return status;
+	if (so.cli.list_columns)
+		return cli_columns_list(&so.cli, stalecols, STALECOL_COUNT);
 	nsel = cli_columns_parse(so.cli.columns, stalecols, STALECOL_COUNT,
 				 so.cli.json ? stale_json_defaults : stale_defaults,
 				 so.cli.json ? sizeof(stale_json_defaults) / sizeof(stale_json_defaults[0])

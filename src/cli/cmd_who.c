@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/colindex.h"
 #include "cli/mapcols.h"
 #include "cli/procscan.h"
 #include "cli/who_pkg.h"
@@ -27,7 +28,7 @@
 
 enum {
 	WHOCOL_PID, WHOCOL_COMM, WHOCOL_VERDICT, WHOCOL_COPY, WHOCOL_MATCH,
-	/* In pkgcells.h's order. */
+	/* In facts.h's order, MS_FACT_PACKAGE to MS_FACT_PKGNOTE. */
 	WHOCOL_PACKAGE, WHOCOL_VERSION, WHOCOL_INSTALLED, WHOCOL_PKGSRC, WHOCOL_VENDORED, WHOCOL_VERWHY, WHOCOL_PKGNOTE,
 	WHOCOL_MAP0,
 	WHOCOL_COUNT = WHOCOL_MAP0 + MAPCOL_LIST_COUNT
@@ -41,32 +42,34 @@ static const int who_defaults[] = {
 static const struct cli_column who_own_cols[WHOCOL_MAP0] = {
 	[WHOCOL_PID] = { "PID", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "process ID" },
 	[WHOCOL_COMM] = { "COMM", 0.1, 0, SCOLS_JSON_STRING, false, "command name (escaped)" },
-	[WHOCOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false,
-			     "stale verdict: ok, same-build, replaced, deleted, ignored, unknown" },
+	[WHOCOL_VERDICT] = CLI_FACT(VERDICT, 8, 0, NULL),
 	[WHOCOL_COPY] = { "COPY", 8, 0, SCOLS_JSON_STRING, false,
 			  "which copy: current, replaced or deleted since, unknown" },
 	[WHOCOL_MATCH] = { "MATCH", 6, 0, SCOLS_JSON_STRING, false,
 			   "how FILE matched: file (device and inode), path, name, soname" },
-	[WHOCOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false,
-			     "package that owns the file at the path, escaped; \"not packaged\" for none" },
-	[WHOCOL_VERSION] = { "VERSION", 10, 0, SCOLS_JSON_STRING, false,
-			     "package version of the copy mapped; \"unknown\" for an old copy whose version cannot be known" },
-	[WHOCOL_INSTALLED] = { "INSTALLED", 10, 0, SCOLS_JSON_STRING, false, "package version installed now" },
-	[WHOCOL_PKGSRC] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which source answered PACKAGE: " MS_PKGSRC_NAMES },
-	[WHOCOL_VENDORED] = { "VENDORED", 8, 0, SCOLS_JSON_STRING, false, "the Python distribution that vendors the file in its NAME.libs folder" },
-	[WHOCOL_VERWHY] = { "VERWHY", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, MS_VERWHY_HELP },
-	[WHOCOL_PKGNOTE] = { "PKGNOTE", 8, 0, SCOLS_JSON_STRING, false, MS_PKGNOTE_HELP },
+	[WHOCOL_PACKAGE] = CLI_FACT(PACKAGE, 8, 0, "(of the file at the path)"),
+	[WHOCOL_VERSION] = CLI_FACT(VERSION, 10, 0, NULL),
+	[WHOCOL_INSTALLED] = CLI_FACT(INSTALLED, 10, 0, NULL),
+	[WHOCOL_PKGSRC] = CLI_FACT(PKGSRC, 6, 0, NULL),
+	[WHOCOL_VENDORED] = CLI_FACT(VENDORED, 8, 0, NULL),
+	[WHOCOL_VERWHY] = CLI_FACT(VERWHY, 0.2, SCOLS_FL_WRAP, NULL),
+	[WHOCOL_PKGNOTE] = CLI_FACT(PKGNOTE, 8, 0, NULL),
 };
 
-_Static_assert(WHOCOL_PKGNOTE - WHOCOL_PACKAGE == PKGCELL_NOTE && WHOCOL_PKGNOTE + 1 == WHOCOL_MAP0 &&
-	       WHOCOL_VERWHY - WHOCOL_PACKAGE == PKGCELL_VERWHY && WHOCOL_VENDORED - WHOCOL_PACKAGE == PKGCELL_VENDORED,
-	       "package columns in pkgcells.h's order");
+_Static_assert(WHOCOL_PKGNOTE - WHOCOL_PACKAGE == MS_FACT_PKGNOTE - MS_FACT_PACKAGE && WHOCOL_PKGNOTE + 1 == WHOCOL_MAP0 &&
+	       WHO_PKG_FACTS == MS_FACT_PKGNOTE + 1, "package columns in facts.h's order");
 
 /* PID and COMM, then the mapping columns of `list`. */
 static void who_columns(struct cli_column *cols)
 {
 	memcpy(cols, who_own_cols, sizeof(who_own_cols));
 	memcpy(cols + WHOCOL_MAP0, mapcols, MAPCOL_LIST_COUNT * sizeof(*cols));
+}
+
+size_t who_column_table(struct cli_column *out)
+{
+	who_columns(out);
+	return WHOCOL_COUNT;
 }
 
 static void who_usage(void)
@@ -329,22 +332,24 @@ int cmd_who(int argc, char **argv)
 	struct cli_opts o;
 	struct who_pkg_ctx pc = { .roots = NULL };
 	size_t found = 0;
-	int nsel, status, pkgcols[PKGCELL_COUNT];
+	int nsel, status, pkgcols[WHO_PKG_FACTS];
 	bool any_pkg = false;
 
 	status = cli_getopt(argc, argv, "who", who_options, who_usage, &o);
 	if (status >= 0)
 		return status;
+	who_columns(cols);
+	if (o.list_columns)
+		return cli_columns_list(&o, cols, WHOCOL_COUNT);
 	if (optind + 1 != argc)
 		return cli_usage_error("who", "who: expected one FILE");
-	who_columns(cols);
 	nsel = cli_columns_parse(o.columns, cols, WHOCOL_COUNT, who_defaults,
 				 sizeof(who_defaults) / sizeof(who_defaults[0]), selected, CLI_MAX_COLUMNS);
 	if (nsel < 0)
 		return CLI_EXIT_USAGE;
 	if (!(match = who_matcher(argv[optind], &o)))
 		return CLI_EXIT_USAGE;
-	for (int c = 0; c < PKGCELL_COUNT; c++) {
+	for (int c = 0; c < WHO_PKG_FACTS; c++) {
 		pkgcols[c] = who_column_at(selected, (size_t)nsel, WHOCOL_PACKAGE + c);
 		any_pkg = any_pkg || pkgcols[c] >= 0;
 	}

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/pkgcells.h"
+#include "cli/colindex.h"
 #include "cli/diff_files.h"
 #include "cli/diff_out.h"
 #include "core/base/escape.h"
@@ -20,13 +20,14 @@ enum {
 
 static const struct cli_column fdcols[FDCOL_COUNT] = {
 	[FDCOL_CHANGE] = { "CHANGE", 7, 0, SCOLS_JSON_STRING, false, "added, removed or changed" },
-	[FDCOL_PACKAGE] = { "PACKAGE", 8, 0, SCOLS_JSON_STRING, false, "the package owning the file on the new side (the old one's when removed); \"not packaged\" for none, empty when unknown" },
+	[FDCOL_PACKAGE] = CLI_FACT(PACKAGE, 8, 0, "(on the new side; the old one's when removed; empty when unknown)"),
+	/* Not the VERSION fact: the version installed when the side was taken (INSTALLED's text). */
 	[FDCOL_VERSION] = { "VERSION", 8, 0, SCOLS_JSON_STRING, false, "that package's version on the new side, installed when the side was taken; empty when removed or unknown (a deleted file)" },
-	[FDCOL_PKGSRC] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which source answered PACKAGE: " MS_PKGSRC_NAMES },
+	[FDCOL_PKGSRC] = CLI_FACT(PKGSRC, 6, 0, NULL),
 	[FDCOL_OLDPACKAGE] = { "OLDPACKAGE", 8, 0, SCOLS_JSON_STRING, false, "the package owning the file on the old side" },
 	[FDCOL_OLDVERSION] = { "OLDVERSION", 8, 0, SCOLS_JSON_STRING, false, "its version on the old side" },
 	[FDCOL_FIELDS] = { "FIELDS", 10, 0, SCOLS_JSON_STRING, false, "what changed: file (another device or inode), buildid, package, version, deleted" },
-	[FDCOL_BUILDID] = { "BUILDID", 0.2, 0, SCOLS_JSON_STRING, false, "the file's build ID on the new side (the old one's when removed)" },
+	[FDCOL_BUILDID] = CLI_FACT(BUILDID, 0.2, 0, "(on the new side; the old one's when removed)"),
 	[FDCOL_OLDBUILDID] = { "OLDBUILDID", 0.2, 0, SCOLS_JSON_STRING, false, "its build ID on the old side" },
 	[FDCOL_INODE] = { "INODE", 8, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "the file's inode on the new side (the old one's when removed)" },
 	[FDCOL_OLDINODE] = { "OLDINODE", 8, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "its inode on the old side" },
@@ -49,6 +50,12 @@ static const struct {
 	{ MS_FILEDIFF_F_DELETED, "deleted" },
 };
 
+size_t diff_file_column_table(struct cli_column *out)
+{
+	memcpy(out, fdcols, sizeof(fdcols));
+	return FDCOL_COUNT;
+}
+
 void diff_files_help(void)
 {
 	printf("\nColumns with --by-file:\n");
@@ -68,25 +75,26 @@ int diff_files_columns(const struct cli_opts *o)
 	return select_columns(o, selected) < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 }
 
-static char *package_cell(const struct cli_opts *o, const struct ms_filediff_side *s, bool version)
+_Static_assert(MS_SNAPSHOT_PKG_TEXT_MAX < MS_PKG_NAME_MAX && MS_SNAPSHOT_PKG_TEXT_MAX < MS_PKG_VERSION_MAX,
+	       "a snapshot's package fits an ms_pkg");
+
+/* A side's file facts: its package where the snapshot has one, its build ID. */
+static char *side_cell(const struct cli_opts *o, const struct ms_filediff_side *s, enum ms_fact f)
 {
-	const char *text;
+	struct ms_pkg pkg = { .found = s->pkg && s->pkg->found };
+	struct ms_fact_src src = {
+		.pkg_known = s->map && s->pkg,
+		.pkg = pkg.found ? &pkg : NULL,
+		.build_id = s->build_id ? s->build_id->build_id : NULL,
+		.build_id_len = s->build_id ? s->build_id->build_id_len : 0,
+	};
 
-	if (!s->map || !s->pkg)
-		return strdup("");
-	if (!s->pkg->found)
-		return strdup(version ? "" : "not packaged");
-	text = version ? s->pkg->version : s->pkg->name;
-	return ms_escape_dup(text, strlen(text), o->escape_flags);
-}
-
-static char *build_id_cell(const struct ms_filediff_side *s)
-{
-	char hex[2 * MS_BUILD_ID_MAX + 1] = "";
-
-	for (uint32_t i = 0; s->build_id && i < s->build_id->build_id_len; i++)
-		snprintf(hex + 2 * i, sizeof(hex) - 2 * i, "%02x", s->build_id->build_id[i]);
-	return strdup(hex);
+	if (pkg.found) {
+		pkg.source = s->pkg->source;
+		memcpy(pkg.name, s->pkg->name, sizeof(s->pkg->name));
+		memcpy(pkg.version, s->pkg->version, sizeof(s->pkg->version));
+	}
+	return cli_fact_cell(o, f, &src);
 }
 
 static char *number_cell(const struct ms_filediff_side *s, uint64_t v)
@@ -116,14 +124,14 @@ static char *cell(const struct cli_opts *o, int col, const struct ms_filediff_en
 
 	switch (col) {
 	case FDCOL_CHANGE: return strdup(diff_kind_name(e->kind));
-	case FDCOL_PACKAGE: return package_cell(o, now, false);
-	case FDCOL_VERSION: return package_cell(o, &e->new_side, true);
-	case FDCOL_PKGSRC: return strdup(now->pkg ? ms_pkg_source_name(now->pkg->found ? now->pkg->source : MS_PKG_SOURCE_NONE) : "");
-	case FDCOL_OLDPACKAGE: return package_cell(o, was, false);
-	case FDCOL_OLDVERSION: return package_cell(o, was, true);
+	case FDCOL_PACKAGE: return side_cell(o, now, MS_FACT_PACKAGE);
+	case FDCOL_VERSION: return side_cell(o, &e->new_side, MS_FACT_INSTALLED);
+	case FDCOL_PKGSRC: return side_cell(o, now, MS_FACT_PKGSRC);
+	case FDCOL_OLDPACKAGE: return side_cell(o, was, MS_FACT_PACKAGE);
+	case FDCOL_OLDVERSION: return side_cell(o, was, MS_FACT_INSTALLED);
 	case FDCOL_FIELDS: return fields_cell(e->changed);
-	case FDCOL_BUILDID: return build_id_cell(now);
-	case FDCOL_OLDBUILDID: return build_id_cell(was);
+	case FDCOL_BUILDID: return side_cell(o, now, MS_FACT_BUILDID);
+	case FDCOL_OLDBUILDID: return side_cell(o, was, MS_FACT_BUILDID);
 	case FDCOL_INODE: return number_cell(now, now->map->inode);
 	case FDCOL_OLDINODE: return number_cell(was, was->map ? was->map->inode : 0);
 	case FDCOL_MAPS: return number_cell(now, now->mappings);

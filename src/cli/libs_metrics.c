@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cli/libs_metrics.h"
-#include "cli/pkgcells.h"
 
 /* The largest label value (a package's name or version: 128 raw bytes), escaped for OpenMetrics. */
 #define FIELD_MAX OM_LABEL_BOUND(sizeof(((struct ms_pkg *)0)->name))
@@ -79,14 +78,15 @@ static int key_add(char *key, size_t size, size_t *n, const char *field, size_t 
 /* The key of a packaged row's series: its label values, escaped once, in the family's order. */
 static int row_key(const struct ms_pkg *pkg, const struct cli_opts *o, char *key, size_t size)
 {
-	static const enum pkgcell cells[] = { PKGCELL_PACKAGE, PKGCELL_VERSION, PKGCELL_INSTALLED,
-					      PKGCELL_SOURCE };
+	static const enum ms_fact cells[] = { MS_FACT_PACKAGE, MS_FACT_VERSION, MS_FACT_INSTALLED, MS_FACT_PKGSRC };
+	struct ms_fact_src src = { .pkg_known = true, .pkg = pkg->found ? pkg : NULL };
+	char buf[MS_FACT_TEXT_MAX];
 	size_t n = 0, len;
 	int rc = 0;
 
 	key[0] = '\0';
 	for (size_t i = 0; i < sizeof(cells) / sizeof(cells[0]) && rc == 0; i++) {
-		const char *raw = pkgcell_raw(o, cells[i], pkg, &len);
+		const char *raw = ms_fact_text(cells[i], &src, 0, buf, sizeof(buf), &len);
 
 		rc = key_add(key, size, &n, raw, len, false);
 	}

@@ -6,43 +6,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/colindex.h"
 #include "cli/colwriter.h"
 #include "cli/libs_out.h"
-#include "cli/pkgcells.h"
 #include "core/base/escape.h"
 #include "core/elf/buildid.h"
-
-_Static_assert(LIBCOL_PKGNOTE - LIBCOL_PACKAGE == PKGCELL_NOTE && LIBCOL_VERWHY - LIBCOL_PACKAGE == PKGCELL_VERWHY,
-	       "package columns in pkgcells.h's order");
 
 const struct cli_column libcols[LIBCOL_COUNT] = {
 	[LIBCOL_NAME] = { "NAME", 0.4, SCOLS_FL_TREE | SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, false,
 			  "path of the file as the kernel names it (escaped); with --pids, a process's command name" },
-	[LIBCOL_SONAME] = { "SONAME", 12, 0, SCOLS_JSON_STRING, false, "SONAME from the ELF dynamic section, escaped; ? when unknown" },
-	[LIBCOL_PACKAGE] = { "PACKAGE", 0.1, 0, SCOLS_JSON_STRING, false,
-			     "package that owns the file (dpkg, rpm, a Python distribution or an npm package); \"not packaged\" for none; "
-			     "empty for files only processes under another root map" },
-	[LIBCOL_VERSION] = { "VERSION", 0.1, 0, SCOLS_JSON_STRING, false,
-			     "package version of the copy mapped: the installed one, or for a replaced or deleted file the one that ran (\"unknown\" when that cannot be known)" },
-	[LIBCOL_INSTALLED] = { "INSTALLED", 10, 0, SCOLS_JSON_STRING, false,
-			       "package version installed now, always (compare with VERSION)" },
-	[LIBCOL_PKGSOURCE] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false, "which source answered PACKAGE: " MS_PKGSRC_NAMES },
-	[LIBCOL_VENDORED] = { "VENDORED", 8, 0, SCOLS_JSON_STRING, false, "the Python distribution that vendors the file in its NAME.libs folder" },
-	[LIBCOL_VERWHY] = { "VERWHY", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, MS_VERWHY_HELP },
-	[LIBCOL_PKGNOTE] = { "PKGNOTE", 8, 0, SCOLS_JSON_STRING, false, MS_PKGNOTE_HELP },
-	[LIBCOL_BUILDID] = { "BUILDID", 40, 0, SCOLS_JSON_STRING, false, "GNU build ID of the mapped file (hex)" },
+	[LIBCOL_SONAME] = CLI_FACT(SONAME, 12, 0, NULL),
+	[LIBCOL_LIBVER] = CLI_FACT(LIBVER, 12, 0, NULL),
+	[LIBCOL_PACKAGE] = CLI_FACT(PACKAGE, 0.1, 0, "(empty for files only processes under another root map)"),
+	[LIBCOL_VERSION] = CLI_FACT(VERSION, 0.1, 0, NULL),
+	[LIBCOL_INSTALLED] = CLI_FACT(INSTALLED, 10, 0, NULL),
+	[LIBCOL_PKGSOURCE] = CLI_FACT(PKGSRC, 6, 0, NULL),
+	[LIBCOL_VENDORED] = CLI_FACT(VENDORED, 8, 0, NULL),
+	[LIBCOL_VERWHY] = CLI_FACT(VERWHY, 0.2, SCOLS_FL_WRAP, NULL),
+	[LIBCOL_PKGNOTE] = CLI_FACT(PKGNOTE, 8, 0, NULL),
+	[LIBCOL_BUILDID] = CLI_FACT(BUILDID, 40, 0, NULL),
 	[LIBCOL_PROCS] = { "PROCS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "how many processes map the file" },
 	[LIBCOL_PID] = { "PID", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "process ID (--pids lines)" },
 	[LIBCOL_MAPS] = { "MAPS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "mappings of the file, summed over its processes" },
-	[LIBCOL_RSS] = { "RSS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "resident memory of the file's mappings, summed over its processes" },
-	[LIBCOL_PSS] = { "PSS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "proportional set size of the file's mappings, from smaps (--pss)" },
-	[LIBCOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false, "stale verdict: ok, same-build, replaced, deleted, ignored, unknown" },
+	[LIBCOL_RSS] = CLI_FACT(RSS, 5, SCOLS_FL_RIGHT, "(summed over its processes)"),
+	[LIBCOL_PSS] = CLI_FACT(PSS, 5, SCOLS_FL_RIGHT, "(--pss; summed over its processes)"),
+	[LIBCOL_VERDICT] = CLI_FACT(VERDICT, 8, 0, NULL),
 	[LIBCOL_WHY] = { "WHY", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, "why that verdict" },
 	[LIBCOL_WHERE] = { "WHERE", 6, 0, SCOLS_JSON_STRING, false,
 			   "host, or where processes under another root live: ENGINE:ID, machine:NAME or \"other root\"" },
 	[LIBCOL_DEV] = { "DEV", 5, 0, SCOLS_JSON_STRING, false, "device of the file, MAJ:MIN" },
 	[LIBCOL_INODE] = { "INODE", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "inode of the file" },
 };
+
+size_t libs_column_table(struct cli_column *out)
+{
+	memcpy(out, libcols, sizeof(libcols));
+	return LIBCOL_COUNT;
+}
 
 char *libs_where_raw(const struct ms_libtable_proc *p)
 {
@@ -97,41 +97,27 @@ static bool row_res_known(const struct ms_libtable_row *r)
 	return r->nuses > 0;
 }
 
-static const struct ms_pkg not_packaged = { .found = false };
-
 /* Cell text of a file line; NULL for an empty cell (null in JSON). */
 static char *row_cell(const struct ms_libtable *t, int col, const struct ms_libtable_row *r,
 		      const struct cli_opts *o)
 {
-	char hex[2 * MS_BUILD_ID_MAX + 1];
-	const char *text;
 	char *s = NULL;
 
+	if (libcols[col].is_fact) {
+		struct ms_fact_src src;
+
+		ms_libtable_row_facts(r, &src);
+		/* RSS and PSS are the row's sums over its processes. */
+		src.size_known[0] = row_res_known(r);
+		src.size[0] = r->rss;
+		src.size_known[1] = src.size_known[0] && (t->opts.what & MS_LIBTABLE_PSS);
+		src.size[1] = r->pss;
+		return cli_cell_or_null(cli_fact_cell(o, libcols[col].fact, &src));
+	}
 	switch (col) {
 	case LIBCOL_NAME: return ms_escape_dup(r->name, r->name_len, o->escape_flags);
-	case LIBCOL_SONAME:
-		text = r->soname ? r->soname : r->soname_rc == MS_END ? "" : "?";
-		return ms_escape_dup(text, strlen(text), o->escape_flags);
-	case LIBCOL_PACKAGE:
-	case LIBCOL_VERSION:
-	case LIBCOL_INSTALLED:
-	case LIBCOL_PKGSOURCE:
-	case LIBCOL_VENDORED:
-	case LIBCOL_VERWHY:
-	case LIBCOL_PKGNOTE:
-		if (!r->pkg_known || r->pkg_why)
-			return NULL;
-		return pkgcell_text(o, (enum pkgcell)(col - LIBCOL_PACKAGE), r->pkg ? r->pkg : &not_packaged);
-	case LIBCOL_BUILDID:
-		if (!r->build_id_len)
-			return NULL;
-		ms_buildid_hex(r->build_id, r->build_id_len, hex);
-		return strdup(hex);
 	case LIBCOL_PROCS: return number(r->nuses);
 	case LIBCOL_MAPS: return number(row_maps(r));
-	case LIBCOL_RSS: return row_res_known(r) ? size_text(o, r->rss) : NULL;
-	case LIBCOL_PSS: return row_res_known(r) && (t->opts.what & MS_LIBTABLE_PSS) ? size_text(o, r->pss) : NULL;
-	case LIBCOL_VERDICT: return strdup(ms_stale_verdict_name(r->verdict));
 	case LIBCOL_WHY: return ms_escape_dup(r->why, strlen(r->why), o->escape_flags);
 	case LIBCOL_WHERE: return r->host ? strdup("host") : libs_where_text(&t->procs[r->where_proc], o->escape_flags);
 	case LIBCOL_DEV: return asprintf(&s, "%" PRIu32 ":%" PRIu32, r->dev_major, r->dev_minor) < 0 ? NULL : s;

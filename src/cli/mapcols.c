@@ -6,6 +6,7 @@
 #include "cli/mapcols.h"
 #include "core/base/escape.h"
 #include "core/base/units.h"
+#include "core/elf/buildid.h"
 
 const struct cli_column mapcols[MAPCOL_COUNT] = {
 	[MAPCOL_START] = { "START", 12, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, false, "start address (hex)" },
@@ -16,7 +17,7 @@ const struct cli_column mapcols[MAPCOL_COUNT] = {
 	[MAPCOL_DEV] = { "DEV", 5, 0, SCOLS_JSON_STRING, false, "device of the file, MAJ:MIN in decimal" },
 	[MAPCOL_INODE] = { "INODE", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "inode of the file, 0 if anonymous" },
 	[MAPCOL_PAGESIZE] = { "PAGESIZE", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "kernel page size (hugetlb shows here)" },
-	[MAPCOL_BUILDID] = { "BUILDID", 40, 0, SCOLS_JSON_STRING, false, "GNU build ID of the mapped file (hex; ioctl backend)" },
+	[MAPCOL_BUILDID] = CLI_FACT(BUILDID, 40, 0, "(ioctl backend)"),
 	[MAPCOL_NAME] = { "NAME", 0.3, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, false, "file path or [name], escaped" },
 	[MAPCOL_RSS] = { "RSS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "resident memory, as smaps Rss (zero page not counted)" },
 	[MAPCOL_SWAP] = { "SWAP", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, true, "memory swapped out, as smaps Swap" },
@@ -122,13 +123,8 @@ size_t mapcols_render_to(const struct cli_opts *o, int col, const struct ms_mapp
 	case MAPCOL_INODE: n = ms_format_dec(m->inode, dst); break;
 	case MAPCOL_PAGESIZE: n = size_cell(m->page_size, o, dst); break;
 	case MAPCOL_BUILDID:
-		for (uint32_t i = 0; i < m->build_id_len && i < MS_BUILD_ID_MAX; i++) {
-			static const char hex[] = "0123456789abcdef";
-
-			dst[n++] = hex[m->build_id[i] >> 4];
-			dst[n++] = hex[m->build_id[i] & 0xf];
-		}
-		break;
+		ms_buildid_hex(m->build_id, m->build_id_len < MS_BUILD_ID_MAX ? m->build_id_len : MS_BUILD_ID_MAX, dst);
+		return strlen(dst);
 	case MAPCOL_NAME:
 		if (m->name_truncated) {
 			memcpy(dst, name_too_long, sizeof(name_too_long));

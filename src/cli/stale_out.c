@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/colindex.h"
 #include "cli/colwriter.h"
-#include "cli/pkgcells.h"
 #include "cli/stale_out.h"
 #include "core/elf/buildid.h"
 #include "core/base/escape.h"
@@ -20,28 +20,34 @@ const struct cli_column stalecols[STALECOL_COUNT] = {
 	[STALECOL_UNIT] = { "UNIT", 0.1, 0, SCOLS_JSON_STRING, false, "systemd unit of the process (process lines)" },
 	[STALECOL_CONTAINER] = { "CONTAINER", 0.1, 0, SCOLS_JSON_STRING, false,
 				 "where a process under another root lives: ENGINE:ID, machine:NAME or \"other root\"" },
-	[STALECOL_VERDICT] = { "VERDICT", 8, 0, SCOLS_JSON_STRING, false,
-			       "deleted, replaced, same-build, unknown, ignored or ok (file lines)" },
+	[STALECOL_VERDICT] = CLI_FACT(VERDICT, 8, 0, "(file lines)"),
+	/*
+	 * Not the PACKAGE fact: in a table one line for people, "libssl3
+	 * 3.0.19-1 (now 3.0.22-1)" (ms_pkg_describe), the fact's bare name in
+	 * JSON only.
+	 */
 	[STALECOL_PACKAGE] = { "PACKAGE", 0.1, 0, SCOLS_JSON_STRING, false,
 			       "package (dpkg or rpm) owning a deleted or replaced file, the version of the copy "
 			       "mapped and the version now (file lines; empty on systems without either, and for "
 			       "processes under another root; in JSON the name alone)" },
-	[STALECOL_VERSION] = { "VERSION", 0.1, 0, SCOLS_JSON_STRING, false,
-			       "package version of the copy the process maps, from the package history (file lines; "
-			       "\"unknown\", null in JSON, when it cannot be known: VERWHY says why)" },
-	[STALECOL_INSTALLED] = { "INSTALLED", 0.1, 0, SCOLS_JSON_STRING, false,
-				 "package version installed now (file lines)" },
-	[STALECOL_PKGSRC] = { "PKGSRC", 6, 0, SCOLS_JSON_STRING, false,
-			      "which source answered PACKAGE: " MS_PKGSRC_NAMES " (file lines)" },
-	[STALECOL_VERWHY] = { "VERWHY", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, MS_VERWHY_HELP " (file lines)" },
-	[STALECOL_PKGNOTE] = { "PKGNOTE", 8, 0, SCOLS_JSON_STRING, false, MS_PKGNOTE_HELP " (file lines)" },
+	[STALECOL_VERSION] = CLI_FACT(VERSION, 0.1, 0, "(file lines)"),
+	[STALECOL_INSTALLED] = CLI_FACT(INSTALLED, 0.1, 0, "(file lines)"),
+	[STALECOL_PKGSRC] = CLI_FACT(PKGSRC, 6, 0, "(file lines)"),
+	[STALECOL_VERWHY] = CLI_FACT(VERWHY, 0.2, SCOLS_FL_WRAP, "(file lines)"),
+	[STALECOL_PKGNOTE] = CLI_FACT(PKGNOTE, 8, 0, "(file lines)"),
 	[STALECOL_WHY] = { "WHY", 0.3, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, "why that verdict (file lines)" },
 	[STALECOL_MAPS] = { "MAPS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "mappings of the file in the process" },
 	[STALECOL_EXE] = { "EXE", 3, 0, SCOLS_JSON_BOOLEAN, false, "the file is the process's executable" },
 	[STALECOL_DEV] = { "DEV", 5, 0, SCOLS_JSON_STRING, false, "device of the mapped file, MAJ:MIN (file lines)" },
 	[STALECOL_INODE] = { "INODE", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "inode of the mapped file (file lines)" },
-	[STALECOL_BUILDID] = { "BUILDID", 40, 0, SCOLS_JSON_STRING, false, "GNU build ID of the mapped file (file lines)" },
+	[STALECOL_BUILDID] = CLI_FACT(BUILDID, 40, 0, "(file lines)"),
 };
+
+size_t stale_column_table(struct cli_column *out)
+{
+	memcpy(out, stalecols, sizeof(stalecols));
+	return STALECOL_COUNT;
+}
 
 static char *unit_text(const struct ms_stale_proc *p, unsigned esc)
 {
@@ -87,80 +93,56 @@ static const struct ms_pkg *package_of(const struct ms_stale_proc *p, const stru
 	return p->pkgs && j < p->files.count && p->pkgs[j].found ? &p->pkgs[j] : NULL;
 }
 
-/* The database that answered for f: NULL where no package was asked for. */
-static const char *source_of(const struct ms_stale_proc *p, const struct ms_stale_file *f)
+/*
+ * The facts of file f of p: a package was asked where p's were looked up
+ * (not under another root) and f is stale; PKGSRC says "none" where no
+ * source owns it.
+ */
+static void file_facts(const struct ms_stale_proc *p, const struct ms_stale_file *f, struct ms_fact_src *s)
 {
-	const struct ms_pkg *pkg = package_of(p, f);
-
-	if (pkg)
-		return ms_pkg_source_name(pkg->source);
-	return p->pkgs && !p->other_root && ms_stale_verdict_is_stale(f->result.verdict)
-		       ? ms_pkg_source_name(MS_PKG_SOURCE_NONE) : NULL;
+	memset(s, 0, sizeof(*s));
+	s->pkg = package_of(p, f);
+	s->pkg_known = s->pkg || (p->pkgs && !p->other_root && ms_stale_verdict_is_stale(f->result.verdict));
+	s->build_id = f->build_id;
+	s->build_id_len = f->build_id_len;
+	s->verdict_known = true;
+	s->verdict = f->result.verdict;
 }
 
-/* An empty cell is no cell (null in JSON). */
-static char *cell_or_null(char *s)
-{
-	if (s && !s[0]) {
-		free(s);
-		return NULL;
-	}
-	return s;
-}
-
-/* The package cells: PACKAGE (described, or the name alone in JSON), VERSION, INSTALLED, VERWHY. */
-static char *package_cell(int col, const struct ms_pkg *pkg, unsigned esc, bool json)
+/* PACKAGE: described in a table, the name alone in JSON. */
+static char *package_cell(const struct ms_pkg *pkg, unsigned esc, bool json)
 {
 	char text[4 * 3 * 128 + 64];
 
 	if (!pkg)
 		return NULL;
-	switch (col) {
-	case STALECOL_PACKAGE:
-		if (json)
-			return ms_escape_dup(pkg->name, strnlen(pkg->name, sizeof(pkg->name)), esc);
-		ms_pkg_describe(pkg, esc, text, sizeof(text));
-		return strdup(text);
-	case STALECOL_INSTALLED:
-	case STALECOL_VERSION:
-	case STALECOL_VERWHY:
-	case STALECOL_PKGNOTE:
-		return cell_or_null(pkgcell_text(&(struct cli_opts){ .json = json, .escape_flags = esc },
-						 col == STALECOL_INSTALLED ? PKGCELL_INSTALLED
-						 : col == STALECOL_VERSION ? PKGCELL_VERSION
-						 : col == STALECOL_VERWHY ? PKGCELL_VERWHY : PKGCELL_NOTE,
-						 pkg));
-	default: return NULL;
-	}
+	if (json)
+		return ms_escape_dup(pkg->name, strnlen(pkg->name, sizeof(pkg->name)), esc);
+	ms_pkg_describe(pkg, esc, text, sizeof(text));
+	return strdup(text);
 }
 
 /* Cell text of a file line (of process p); NULL for an empty cell. */
 static char *file_cell(int col, const struct ms_stale_proc *p, const struct ms_stale_file *f,
 		       unsigned esc, bool json)
 {
-	char hex[2 * MS_BUILD_ID_MAX + 1];
 	char *s = NULL;
 
+	if (stalecols[col].is_fact) {
+		struct ms_fact_src src;
+
+		file_facts(p, f, &src);
+		return cli_cell_or_null(cli_fact_cell(&(struct cli_opts){ .json = json, .escape_flags = esc },
+						  stalecols[col].fact, &src));
+	}
 	switch (col) {
-	case STALECOL_PACKAGE:
-	case STALECOL_VERSION:
-	case STALECOL_INSTALLED:
-	case STALECOL_VERWHY:
-	case STALECOL_PKGNOTE:
-		return package_cell(col, package_of(p, f), esc, json);
-	case STALECOL_PKGSRC: return source_of(p, f) ? strdup(source_of(p, f)) : NULL;
+	case STALECOL_PACKAGE: return package_cell(package_of(p, f), esc, json);
 	case STALECOL_NAME: return ms_escape_dup(f->name, f->name_len, esc);
-	case STALECOL_VERDICT: return strdup(ms_stale_verdict_name(f->result.verdict));
 	case STALECOL_WHY: return ms_escape_dup(f->result.why, strlen(f->result.why), esc);
 	case STALECOL_MAPS: return asprintf(&s, "%zu", f->mappings) < 0 ? NULL : s;
 	case STALECOL_EXE: return strdup(f->is_exe ? "1" : "0");
 	case STALECOL_DEV: return asprintf(&s, "%" PRIu32 ":%" PRIu32, f->dev_major, f->dev_minor) < 0 ? NULL : s;
 	case STALECOL_INODE: return asprintf(&s, "%" PRIu64, f->inode) < 0 ? NULL : s;
-	case STALECOL_BUILDID:
-		if (!f->build_id_len)
-			return NULL;
-		ms_buildid_hex(f->build_id, f->build_id_len, hex);
-		return strdup(hex);
 	default: return NULL;
 	}
 }

@@ -136,7 +136,7 @@ static int set_cell(struct libscols_line *ln, int col, char *text)
 	return 0;
 }
 
-int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, const int cols[PKGCELL_COUNT],
+int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, const int cols[WHO_PKG_FACTS],
 		 struct ms_error *err)
 {
 	struct ms_pkg *found, *mine = NULL;
@@ -147,7 +147,7 @@ int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, const int cols[P
 
 	bool any = false;
 
-	for (int c = 0; c < PKGCELL_COUNT; c++)
+	for (int c = 0; c < WHO_PKG_FACTS; c++)
 		any = any || cols[c] >= 0;
 	if (!wp->nlines || !any)
 		return 0;
@@ -172,9 +172,10 @@ int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, const int cols[P
 	for (size_t i = 0; rc == 0 && i < wp->nlines; i++) {
 		const struct who_pkg_line *l = &wp->lines[i];
 		const struct ms_pkg *p = mine && l->copy != MS_FILECOPY_CURRENT ? &mine[i] : &found[l->path];
+		struct ms_fact_src src = { .pkg_known = true, .pkg = p->found ? p : NULL };
 
-		for (int c = 0; rc == 0 && c < PKGCELL_COUNT; c++)
-			if (cols[c] >= 0 && set_cell(l->ln, cols[c], pkgcell_text(o, (enum pkgcell)c, p)) < 0)
+		for (int c = 0; rc == 0 && c < WHO_PKG_FACTS; c++)
+			if (cols[c] >= 0 && set_cell(l->ln, cols[c], cli_fact_cell(o, (enum ms_fact)(MS_FACT_PACKAGE + c), &src)) < 0)
 				rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "who: out of memory");
 	}
 	free(found);

@@ -26,7 +26,6 @@
 #include <libsmartcols.h>
 
 #include "cli/cli.h"
-#include "cli/pkgcells.h"
 #include "core/files/filematch.h"
 #include "core/maps/mapping.h"
 #include "core/proc/proc.h"
@@ -56,12 +55,15 @@ struct who_pkgs {
 	size_t npaths, cap_paths;
 };
 
+/* The package facts, MS_FACT_PACKAGE to MS_FACT_PKGNOTE (facts.h), that who_pkg_fill sets. */
+#define WHO_PKG_FACTS (MS_FACT_PKGNOTE + 1)
+
 /* 0 or -1 (out of memory). */
 int who_pkg_note(struct who_pkgs *wp, struct libscols_line *ln, const struct ms_proc *proc,
 		 const struct ms_mapping *m, bool no_lookup, enum ms_filecopy copy,
 		 const struct timespec *unlinked);
 /* 0, or -1 with err filled. */
-int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, const int cols[PKGCELL_COUNT],
+int who_pkg_fill(struct who_pkgs *wp, const struct cli_opts *o, const int cols[WHO_PKG_FACTS],
 		 struct ms_error *err);
 void who_pkg_free(struct who_pkgs *wp);
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/escape.h"
+#include "elf/buildid.h"
 #include "proc/proc.h"
 #include "snap/snapshot.h"
 
@@ -209,8 +210,7 @@ json_t *ms_mapping_to_json(const struct ms_mapping *m)
 	if (!o)
 		return NULL;
 	ms_perms_format(m->perms, perms);
-	for (uint32_t i = 0; i < m->build_id_len && i < MS_BUILD_ID_MAX; i++)
-		snprintf(bid + 2 * i, sizeof(bid) - 2 * i, "%02x", m->build_id[i]);
+	ms_buildid_hex(m->build_id, m->build_id_len < MS_BUILD_ID_MAX ? m->build_id_len : MS_BUILD_ID_MAX, bid);
 	rc = put(o, "start", hex_json(m->start));
 	rc |= put(o, "end", hex_json(m->end));
 	rc |= put(o, "perms", json_string(perms));
