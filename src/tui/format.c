@@ -15,6 +15,7 @@
 #include "tui/settings.h"
 #include "core/resid/residency.h"
 #include "tui/columns.h"
+#include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/procs_model.h"
 
@@ -526,22 +527,13 @@ size_t tui_text_fit(const char *s, size_t len, int width, int *cols)
 	return tui_fit_by(s, len, width, cols, char_step);
 }
 
-/* Escaped to ASCII and cut to width columns, '~' marking a cut. */
-static void ascii_cell(char *out, size_t width, const char *s, size_t len)
+void tui_fact_cell(char *out, size_t size, enum ms_fact f, const struct ms_fact_src *src)
 {
-	char esc[4 * MS_SONAME_MAX + 1];
-	size_t n = ms_escape(s, len, esc, sizeof(esc), MS_ESC_ASCII);
+	char buf[MS_FACT_TEXT_MAX];
+	size_t len;
+	const char *text = ms_fact_text(f, src, 0, buf, sizeof(buf), &len);
 
-	if (n > width) {
-		esc[width - 1] = '~';
-		esc[width] = '\0';
-	}
-	memcpy(out, esc, strlen(esc) + 1);
-}
-
-void tui_ascii_cell(char *out, size_t width, const char *s, size_t len)
-{
-	ascii_cell(out, width, s, len);
+	ms_escape(text, len, out, size, MS_ESC_ASCII);
 }
 
 /* The files view's columns on a screen width wide, RSS while rss_column. */
@@ -584,43 +576,59 @@ size_t tui_format_filerow(char *buf, size_t size, const struct tui_fileview *fv,
 	return tui_format_filerow_cols(buf, size, &l, r, escape_flags);
 }
 
+/* The registry's fact of each files-view column (facts.h); -1: the view's own. */
+static int file_fact(int id)
+{
+	switch (id) {
+	case TUI_FC_RSS: return MS_FACT_RSS;
+	case TUI_FC_VERDICT: return MS_FACT_VERDICT;
+	case TUI_FC_PACKAGE: return MS_FACT_PACKAGE;
+	case TUI_FC_VERSION: return MS_FACT_VERSION;
+	case TUI_FC_FILEVER: return MS_FACT_FILEVER;
+	case TUI_FC_SONAME: return MS_FACT_SONAME;
+	case TUI_FC_LIBVER: return MS_FACT_LIBVER;
+	case TUI_FC_BUILDID: return MS_FACT_BUILDID;
+	default: return -1;
+	}
+}
+
 static void file_cell(const void *ctx, int id, char *out, size_t size)
 {
 	const struct ms_filerow *r = ctx;
-	const char *text;
-	char hex[2 * MS_BUILD_ID_MAX + 1];
+	struct ms_fact_src src;
 
+	if (file_fact(id) >= 0) {
+		ms_fact_src_fileinfo(&src, &r->info);
+		tui_fact_cell(out, size, (enum ms_fact)file_fact(id), &src);
+		return;
+	}
 	switch (id) {
 	case TUI_FC_MAPS: snprintf(out, size, "%zu", r->mappings); break;
 	case TUI_FC_SIZE: ms_format_size(r->size, false, out, size); break;
-	case TUI_FC_RSS: known_size_cell(out, size, r->info.rss_known, r->info.rss); break;
 	case TUI_FC_PERMS: ms_permsets_format(r->perm_sets, out, size); break;
-	case TUI_FC_VERDICT:
-		if (r->info.verdict_known)
-			snprintf(out, size, "%s", ms_stale_verdict_name(r->info.verdict.verdict));
-		break;
-	case TUI_FC_PACKAGE:
-	case TUI_FC_VERSION:
-		text = tui_filerow_package_text(r, id == TUI_FC_VERSION);
-		ascii_cell(out, id == TUI_FC_VERSION ? 16 : 13, text, strlen(text));
-		break;
-	case TUI_FC_FILEVER:
-		ascii_cell(out, 9, r->info.filever, strlen(r->info.filever));
-		break;
-	case TUI_FC_SONAME:
-		text = ms_fileinfo_soname_text(&r->info);
-		ascii_cell(out, 22, text, strlen(text));
-		break;
-	case TUI_FC_LIBVER:
-		text = ms_fileinfo_libver_text(&r->info);
-		ascii_cell(out, 16, text, strlen(text));
-		break;
-	case TUI_FC_BUILDID:
-		ms_buildid_hex(r->info.build_id, r->info.build_id_len, hex);
-		snprintf(out, size, "%s", hex);
-		break;
-	default:
-		break;
+	default: break;
+	}
+}
+
+void tui_fileview_want(const struct tui_fileview *fv, unsigned escape_flags, int cap, int *want)
+{
+	const char *mark = tui_ellipsis(escape_flags);
+
+	size_t from, n;
+
+	tui_fileview_visible(fv, &from, &n);
+	for (size_t i = from; i < from + n; i++) {
+		const struct ms_filerow *r = &fv->fm.rows[i];
+		char name[TUI_LINE_MAX];
+		size_t len;
+		const char *raw = ms_filerow_name(r, &len);
+		int w;
+
+		len = ms_escape(raw, len, name, sizeof(name), escape_flags);
+		w = tui_elide_want(name, len, mark);
+		tui_layout_want(want, TUI_CV_FILES, file_cell, r);
+		if (w <= cap && w > want[TUI_FC_NAME])
+			want[TUI_FC_NAME] = w;
 	}
 }
 

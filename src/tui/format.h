@@ -15,6 +15,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "core/files/facts.h"
 #include "core/maps/mapping.h"
 #include "core/procs/proclist.h"
 #include "tui/columns.h"
@@ -27,8 +28,11 @@
 /* The stale flag letter of a verdict: 'D' deleted, 'R' replaced, else ' '. */
 char tui_verdict_flag(int verdict);
 
-/* A cell of raw text s (len bytes) escaped to ASCII, cut to width columns with '~'. */
-void tui_ascii_cell(char *out, size_t width, const char *s, size_t len);
+/*
+ * A cell of fact f (core/files/facts.h: its one wording) escaped to ASCII,
+ * whole: the layout cuts it (columns.h), never with '~'.
+ */
+void tui_fact_cell(char *out, size_t size, enum ms_fact f, const struct ms_fact_src *src);
 
 /*
  * One maps row, marker first ('+' appeared, '-' removed, ' '), then the
@@ -147,5 +151,12 @@ void tui_format_fileheading_cols(char *buf, size_t size, const struct tui_layout
 				 const struct tui_fileview *fv);
 size_t tui_format_filerow_cols(char *buf, size_t size, const struct tui_layout *l,
 			       const struct ms_filerow *r, unsigned escape_flags);
+/*
+ * Raise want[] (TUI_COLS_MAX ints, columns.h: tui_layout_fit) for the rows
+ * on screen: each version column's widest cell, and at NAME the room that
+ * keeps whole every file name that needs no more than cap
+ * (tui_layout_reach; 0: none).
+ */
+void tui_fileview_want(const struct tui_fileview *fv, unsigned escape_flags, int cap, int *want);
 
 #endif

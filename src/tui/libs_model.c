@@ -9,6 +9,7 @@
 #include "core/base/escape.h"
 #include "core/base/units.h"
 #include "core/elf/buildid.h"
+#include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/libs_model.h"
 
@@ -62,25 +63,19 @@ bool tui_librow_rss_known(const struct ms_libtable_row *r)
 	return r->nuses > 0;
 }
 
-static const char *package_of(const struct ms_libtable_row *r)
+/* The row's text of fact f (facts.h), into buf (MS_FACT_TEXT_MAX bytes), NUL-terminated. */
+static const char *fact_of(const struct ms_libtable_row *r, enum ms_fact f, char *buf)
 {
-	if (!r->pkg_known || r->pkg_why)
-		return "";
-	return r->pkg && r->pkg->found ? r->pkg->name : "not packaged";
-}
+	struct ms_fact_src src;
+	size_t len;
+	const char *text;
 
-/* The version of the copy mapped, as `libs` says it. */
-static const char *version_of(const struct ms_libtable_row *r, bool installed)
-{
-	const struct ms_pkg *p = r->pkg;
-
-	if (!r->pkg_known || r->pkg_why || !p || !p->found)
-		return "";
-	if (installed)
-		return p->version;
-	if (p->running_state == MS_PKG_RUNNING_UNKNOWN)
-		return "unknown";
-	return p->running_state == MS_PKG_RUNNING_KNOWN ? p->running : p->version;
+	ms_libtable_row_facts(r, &src);
+	text = ms_fact_text(f, &src, 0, buf, MS_FACT_TEXT_MAX, &len);
+	if (text != buf)
+		memcpy(buf, text, len);
+	buf[len < MS_FACT_TEXT_MAX ? len : MS_FACT_TEXT_MAX - 1] = '\0';
+	return buf;
 }
 
 /* Stale first: deleted, then replaced, then the others in their order. */
@@ -112,7 +107,12 @@ static int row_cmp(const void *a, const void *b, void *arg)
 	case TUI_LIBSORT_PROCS: c = -cmp_u64(x->nuses, y->nuses); break;
 	case TUI_LIBSORT_RSS: c = -cmp_u64(x->rss, y->rss); break;
 	case TUI_LIBSORT_VERDICT: c = verdict_rank(x->verdict) - verdict_rank(y->verdict); break;
-	case TUI_LIBSORT_PACKAGE: c = strcmp(package_of(x), package_of(y)); break;
+	case TUI_LIBSORT_PACKAGE: {
+		char px[MS_FACT_TEXT_MAX], py[MS_FACT_TEXT_MAX];
+
+		c = strcmp(fact_of(x, MS_FACT_PACKAGE, px), fact_of(y, MS_FACT_PACKAGE, py));
+		break;
+	}
 	default: break;
 	}
 	if (sorting->reverse)
@@ -247,7 +247,8 @@ static bool row_has_search(const void *ctx, size_t i)
 {
 	const struct tui_libview *lv = ctx;
 	const struct ms_libtable_row *r = &lv->table->rows[lv->order[i]];
-	const char *pkg = package_of(r);
+	char buf[MS_FACT_TEXT_MAX];
+	const char *pkg = fact_of(r, MS_FACT_PACKAGE, buf);
 
 	return tui_find_in(r->name, r->name_len, lv->search) ||
 	       (r->soname && tui_find_in(r->soname, strlen(r->soname), lv->search)) ||
@@ -286,42 +287,47 @@ struct cell_ctx {
 	unsigned esc;
 };
 
-static void text_cell(char *out, size_t size, size_t width, const char *text)
-{
-	tui_ascii_cell(out, size - 1 < width ? size - 1 : width, text, strlen(text));
-}
-
 static void where_cell(const struct cell_ctx *c, const struct ms_libtable_proc *p, char *out,
 		       size_t size)
 {
 	char where[4 * MS_CONTAINER_NAME_MAX + 32];
 
 	tui_libwhere_text(c->t, p, c->esc, where, sizeof(where));
-	text_cell(out, size, 12, where);
+	snprintf(out, size, "%s", where);
+}
+
+/* The registry's fact of each fact column (facts.h); -1: the view's own. */
+static int lib_fact(int id)
+{
+	switch (id) {
+	case TUI_LC_RSS: return -1; /* known only when every process's was read */
+	case TUI_LC_VERDICT: return MS_FACT_VERDICT;
+	case TUI_LC_PACKAGE: return MS_FACT_PACKAGE;
+	case TUI_LC_VERSION: return MS_FACT_VERSION;
+	case TUI_LC_INSTALLED: return MS_FACT_INSTALLED;
+	case TUI_LC_SONAME: return MS_FACT_SONAME;
+	case TUI_LC_LIBVER: return MS_FACT_LIBVER;
+	case TUI_LC_BUILDID: return MS_FACT_BUILDID;
+	default: return -1;
+	}
 }
 
 static void lib_cell(const void *ctx, int id, char *out, size_t size)
 {
 	const struct cell_ctx *c = ctx;
 	const struct ms_libtable_row *r = c->r;
-	char hex[2 * MS_BUILD_ID_MAX + 1];
+	struct ms_fact_src src;
 
+	if (lib_fact(id) >= 0) {
+		ms_libtable_row_facts(r, &src);
+		tui_fact_cell(out, size, (enum ms_fact)lib_fact(id), &src);
+		return;
+	}
 	switch (id) {
 	case TUI_LC_PROCS: snprintf(out, size, "%zu", r->nuses); break;
 	case TUI_LC_RSS:
 		if (tui_librow_rss_known(r))
 			ms_format_size(r->rss, false, out, size);
-		break;
-	case TUI_LC_VERDICT: snprintf(out, size, "%s", ms_stale_verdict_name(r->verdict)); break;
-	case TUI_LC_PACKAGE: text_cell(out, size, 13, package_of(r)); break;
-	case TUI_LC_VERSION: text_cell(out, size, 16, version_of(r, false)); break;
-	case TUI_LC_INSTALLED: text_cell(out, size, 16, version_of(r, true)); break;
-	case TUI_LC_SONAME:
-		text_cell(out, size, 22, r->soname ? r->soname : r->soname_rc == MS_END || r->soname_rc == 1 ? "" : "?");
-		break;
-	case TUI_LC_BUILDID:
-		ms_buildid_hex(r->build_id, r->build_id_len, hex);
-		snprintf(out, size, "%s", hex);
 		break;
 	case TUI_LC_WHERE:
 		if (r->host)
@@ -331,6 +337,23 @@ static void lib_cell(const void *ctx, int id, char *out, size_t size)
 		break;
 	default:
 		break;
+	}
+}
+
+void tui_libview_want(const struct tui_libview *lv, unsigned escape_flags, int cap, int *want)
+{
+	const char *mark = tui_ellipsis(escape_flags);
+
+	for (size_t i = lv->top; i < lv->count && i < lv->top + lv->height; i++) {
+		const struct ms_libtable_row *r = tui_libview_row(lv, i);
+		struct cell_ctx c = { lv->table, r, NULL, escape_flags };
+		char name[TUI_LINE_MAX];
+		size_t len = ms_escape(r->name, r->name_len, name, sizeof(name), escape_flags);
+		int w = tui_elide_want(name, len, mark);
+
+		tui_layout_want(want, TUI_CV_LIBS, lib_cell, &c);
+		if (w <= cap && w > want[TUI_LC_NAME])
+			want[TUI_LC_NAME] = w;
 	}
 }
 

@@ -76,6 +76,14 @@ struct tui_view_ops {
 	 * chooser says what this screen drops.
 	 */
 	int (*beside)(const struct tui_view *v);
+	/*
+	 * The columns as the view places them now on a screen width wide,
+	 * for the rows it shows (versions whole, names whole where room
+	 * allows); NULL: tui_layout_make_beside with beside's columns.  The
+	 * chooser says what this screen drops from it.
+	 */
+	void (*layout)(const struct tui_app *app, const struct tui_view *v, int width,
+		       struct tui_layout *l);
 	void (*destroy)(struct tui_view *v);
 };
 
