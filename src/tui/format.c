@@ -328,11 +328,12 @@ size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct m
 		LINE("stale", "%s: %s", ms_stale_verdict_name(verdict->verdict), why);
 	}
 	if (k < n) {
+		struct ms_fact_src src = { .build_id = m->build_id, .build_id_len = m->build_id_len };
+
 		lines[k].label = "build ID";
 		if (m->build_id_len) {
-			for (uint32_t i = 0; i < m->build_id_len && i < MS_BUILD_ID_MAX; i++)
-				snprintf(lines[k].value + 2 * i, sizeof(lines[k].value) - 2 * i, "%02x",
-					 m->build_id[i]);
+			tui_fact_escaped(lines[k].value, sizeof(lines[k].value), MS_FACT_BUILDID, &src,
+					 escape_flags);
 		} else if (m->build_id_skipped) {
 			snprintf(lines[k].value, sizeof(lines[k].value), "not read: %s", m->build_id_skipped);
 		} else {
@@ -527,13 +528,19 @@ size_t tui_text_fit(const char *s, size_t len, int width, int *cols)
 	return tui_fit_by(s, len, width, cols, char_step);
 }
 
-void tui_fact_cell(char *out, size_t size, enum ms_fact f, const struct ms_fact_src *src)
+size_t tui_fact_escaped(char *out, size_t size, enum ms_fact f, const struct ms_fact_src *src,
+			unsigned escape_flags)
 {
 	char buf[MS_FACT_TEXT_MAX];
 	size_t len;
 	const char *text = ms_fact_text(f, src, 0, buf, sizeof(buf), &len);
 
-	ms_escape(text, len, out, size, MS_ESC_ASCII);
+	return ms_escape(text, len, out, size, escape_flags);
+}
+
+void tui_fact_cell(char *out, size_t size, enum ms_fact f, const struct ms_fact_src *src)
+{
+	tui_fact_escaped(out, size, f, src, MS_ESC_ASCII);
 }
 
 /* The files view's columns on a screen width wide, RSS while rss_column. */

@@ -33,6 +33,9 @@ char tui_verdict_flag(int verdict);
  * whole: the layout cuts it (columns.h), never with '~'.
  */
 void tui_fact_cell(char *out, size_t size, enum ms_fact f, const struct ms_fact_src *src);
+/* The same escaped for the screen (escape_flags), for the detail pane; returns its length. */
+size_t tui_fact_escaped(char *out, size_t size, enum ms_fact f, const struct ms_fact_src *src,
+			unsigned escape_flags);
 
 /*
  * One maps row, marker first ('+' appeared, '-' removed, ' '), then the
