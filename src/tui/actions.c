@@ -15,7 +15,7 @@ static const char *const notes[] = {
 	"In a prompt: Enter accepts, Esc cancels, Backspace deletes, Ctrl-U clears it.",
 	"Home, End, PgUp, PgDn, arrows: xterm, VT220, rxvt, Linux forms, any TERM.",
 	"Alt+key, Ctrl+arrows, unknown escape sequences: read whole, ignored.",
-	"Maps view, last column: the address space, top to bottom, gaps left out;",
+	"Maps view, right of the rule |: the address space, top to bottom, gaps left out;",
 	"each mapping weighs 1 + log2 of its pages.  c code, d data, f other file,",
 	"h heap, s stack, a anonymous; capitals: the mappings on screen.",
 	"Size bars [####    ]: a full bar is the largest value in the list.",

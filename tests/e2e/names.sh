@@ -30,9 +30,9 @@ tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 80 -y 24 \
 wait_for "the maps view" shows "pid $PID ms-fixture | ioctl"
 keys g "$LONG" Enter
 wait_for "the long mapping selected" shows_re "^ *$LONG *-"
-# The row without the address-space strip's letter after it (the last column).
-row() { screen | grep -E "^ *$LONG-" | sed 's/  *[cdfhsaCDFHSA]$//'; }
-heading() { screen | sed -n 2p | sed 's/ *$//'; }
+# The row without the address-space strip after it (a rule, then a kind letter).
+row() { screen | grep -E "^ *$LONG-" | sed -E 's/ *\|[cdfhsaCDFHSA]$//'; }
+heading() { screen | sed -n 2p | sed -E "s/ *(\|)? *$//"; }
 heading_ends() { heading | grep -q -e "$1\$"; }
 row_has() { row | grep -qF -e "$1"; }
 proc_row_has() { screen | grep -E "^ *$PID " | grep -qF -e "$1"; }
