@@ -5,74 +5,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/files/filemap.h"
 #include "tui/columns.h"
 #include "tui/elide.h"
 #include "tui/format.h"
-#include "tui/files_model.h"
-#include "tui/libs_model.h"
-#include "tui/maps_model.h"
-#include "tui/procs_model.h"
 
-/*
- * The tables.  Widths and alignment are the rows'; drop ranks say which
- * column goes first on a narrow screen (columns.h: width policy).
- */
-#define COL(n, w, ...) { .name = n, .width = w, __VA_ARGS__ }
-static const struct tui_column procs_cols[] = {
-	[TUI_PC_PID] = COL("PID", 7, .drop = 0, .sort = TUI_PCOL_PID),
-	[TUI_PC_USER] = COL("USER", 8, .left = true, .drop = 3, .sort = TUI_PCOL_USER),
-	[TUI_PC_MAPS] = COL("MAPS", 6, .drop = 1, .sort = TUI_PCOL_MAPS),
-	[TUI_PC_MAPPED] = COL("MAPPED", 9, .drop = 2, .sort = TUI_PCOL_MAPPED),
-	[TUI_PC_RSS] = COL("RSS", 7, .drop = 4, .sort = TUI_PCOL_RSS),
-	[TUI_PC_STALE] = COL("STALE", 6, .drop = 5, .sort = TUI_PCOL_STALE),
-	[TUI_PC_COMMAND] = COL("COMMAND", 0, .left = true, .sort = TUI_PCOL_COMMAND),
-};
-
-static const struct tui_column maps_cols[] = {
-	[TUI_MC_RANGE] = COL("START-END", 25, .heading = "             START-END", .left = true,
-			     .sort = TUI_MSORT_ADDRESS, .flags = TUI_COLF_KEEP),
-	[TUI_MC_SIZE] = COL("SIZE", 6, .drop = 5, .sort = TUI_MSORT_SIZE),
-	[TUI_MC_RSS] = COL("RSS", 6, .drop = 4, .sort = TUI_MSORT_RSS, .flags = TUI_COLF_TOGGLED),
-	[TUI_MC_PERMS] = COL("PERMS", 4, .heading = "PERM", .left = true, .drop = 3,
-			     .sort = TUI_MSORT_PERMS),
-	[TUI_MC_OFFSET] = COL("OFFSET", 8, .drop = 2, .sort = -1),
-	[TUI_MC_DEV] = COL("DEV", 16, .heading = "DEV:INODE", .left = true, .drop = 1,
-			   .sort = TUI_MSORT_INODE),
-	[TUI_MC_NAME] = COL("NAME", 0, .left = true, .sort = TUI_MSORT_NAME, .cut = TUI_CUT_PATH),
-};
-
-/*
- * The files view: the fact columns as the libraries view has them.
- * PACKAGE, VERSION and VERDICT go last; versions are never cut.
- */
-static const struct tui_column files_cols[] = {
-	[TUI_FC_MAPS] = COL("MAPS", 5, .drop = 6, .sort = MS_FILESORT_MAPS, .desc = true),
-	[TUI_FC_SIZE] = COL("SIZE", 6, .drop = 0, .sort = MS_FILESORT_SIZE, .desc = true),
-	[TUI_FC_RSS] = COL("RSS", 6, .drop = 7, .sort = MS_FILESORT_RSS, .desc = true,
-			   .flags = TUI_COLF_TOGGLED),
-	/* 11: "r--,r-x,rw-", a library's usual sets (filemap.h) */
-	[TUI_FC_PERMS] = COL("PERMS", 11, .left = true, .drop = 5, .sort = -1),
-	[TUI_FC_VERDICT] = COL("VERDICT", 10, .left = true, .drop = 9, .sort = -1, .min = 7),
-	/* 13: "not packaged"; a name's end tells its flavour (-minimal, -stdlib) */
-	[TUI_FC_PACKAGE] = COL("PACKAGE", 13, .left = true, .drop = 10, .sort = -1, .min = 12,
-			       .cut = TUI_CUT_MIDDLE),
-	/* 16: "3.0.19-1~deb12u1", a usual Debian version */
-	[TUI_FC_VERSION] = COL("VERSION", 16, .left = true, .drop = 11, .sort = -1,
-			       .cut = TUI_CUT_NEVER),
-	[TUI_FC_FILEVER] = COL("FILEVER", 9, .left = true, .drop = 4, .sort = -1,
-			       .flags = TUI_COLF_OFF, .cut = TUI_CUT_NEVER),
-	[TUI_FC_SONAME] = COL("SONAME", 22, .left = true, .drop = 3, .sort = -1,
-			      .min_screen = TUI_FILEVIEW_SONAME_COLS, .min = 12, .cut = TUI_CUT_MIDDLE),
-	/* "GLIBCXX_3.4.30": chosen in the chooser (C) */
-	[TUI_FC_LIBVER] = COL("LIBVER", 16, .left = true, .drop = 2, .sort = -1,
-			      .flags = TUI_COLF_OFF, .cut = TUI_CUT_NEVER),
-	[TUI_FC_BUILDID] = COL("BUILDID", 40, .left = true, .drop = 1, .sort = -1,
-			       .min_screen = TUI_FILEVIEW_BUILDID_COLS),
-	[TUI_FC_NAME] = COL("NAME", 0, .left = true, .drop = 8, .sort = MS_FILESORT_NAME,
-			    .cut = TUI_CUT_PATH),
-};
-
+/* The engine: each view's table sits beside its model (procs_cols.c, maps_cols.c, ...). */
 static const struct tui_column stale_cols[] = {
 	[TUI_SC_PID] = { "PID", NULL, 7, false, 0, -1, false, 0, 0 },
 	[TUI_SC_USER] = { "USER", NULL, 8, true, 2, -1, false, 0, 0 },
@@ -80,65 +17,37 @@ static const struct tui_column stale_cols[] = {
 	[TUI_SC_LAST] = { "UNIT", NULL, 0, true, 0, -1, false, 0, 0 },
 };
 
-/*
- * The libraries view (L): `mapscope libs`'s columns, NAME last.  At 80
- * columns NAME (its file name whole), PACKAGE, VERSION and PROCS show:
- * the others rank below NAME.
- */
-static const struct tui_column libs_cols[] = {
-	[TUI_LC_PROCS] = COL("PROCS", 6, .drop = 0, .sort = TUI_LIBSORT_PROCS, .desc = true),
-	[TUI_LC_RSS] = COL("RSS", 6, .drop = 5, .sort = TUI_LIBSORT_RSS, .desc = true),
-	[TUI_LC_VERDICT] = COL("VERDICT", 10, .left = true, .drop = 4, .sort = TUI_LIBSORT_VERDICT,
-			       .desc = true, .min = 7),
-	[TUI_LC_PACKAGE] = COL("PACKAGE", 13, .left = true, .drop = 8, .sort = TUI_LIBSORT_PACKAGE,
-			       .min = 12, .cut = TUI_CUT_MIDDLE),
-	[TUI_LC_VERSION] = COL("VERSION", 16, .left = true, .drop = 9, .sort = -1,
-			       .cut = TUI_CUT_NEVER),
-	[TUI_LC_INSTALLED] = COL("INSTALLED", 16, .left = true, .drop = 3, .sort = -1,
-				 .flags = TUI_COLF_OFF, .cut = TUI_CUT_NEVER),
-	[TUI_LC_SONAME] = COL("SONAME", 22, .left = true, .drop = 2, .sort = -1,
-			      .flags = TUI_COLF_OFF, .min = 12, .cut = TUI_CUT_MIDDLE),
-	[TUI_LC_LIBVER] = COL("LIBVER", 16, .left = true, .drop = 2, .sort = -1,
-			      .flags = TUI_COLF_OFF, .cut = TUI_CUT_NEVER),
-	[TUI_LC_BUILDID] = COL("BUILDID", 40, .left = true, .drop = 1, .sort = -1,
-			       .flags = TUI_COLF_OFF),
-	/* 12: "other root"; "docker:0123456789ab" is cut */
-	[TUI_LC_WHERE] = COL("WHERE", 12, .left = true, .drop = 1, .sort = -1),
-	[TUI_LC_NAME] = COL("NAME", 0, .left = true, .drop = 6, .sort = TUI_LIBSORT_NAME,
-			    .cut = TUI_CUT_PATH),
-};
-
-/* The processes of one file (Enter in the libraries view). */
-static const struct tui_column libprocs_cols[] = {
-	[TUI_LPC_PID] = COL("PID", 7, .drop = 0, .sort = -1),
-	[TUI_LPC_MAPS] = COL("MAPS", 5, .drop = 2, .sort = -1),
-	[TUI_LPC_RSS] = COL("RSS", 6, .drop = 3, .sort = -1),
-	[TUI_LPC_WHERE] = COL("WHERE", 12, .left = true, .drop = 1, .sort = -1),
-	[TUI_LPC_COMM] = COL("COMM", 0, .left = true, .sort = -1),
-};
-#undef COL
-
 static const struct {
-	const struct tui_column *cols;
-	size_t n;
 	const char *key, *title;
 } views[TUI_CV_COUNT] = {
-#define VIEW(t, k, title) { t, sizeof(t) / sizeof(t[0]), k, title }
-	[TUI_CV_PROCS] = VIEW(procs_cols, "procs", "process list"),
-	[TUI_CV_MAPS] = VIEW(maps_cols, "maps", "maps view"),
-	[TUI_CV_FILES] = VIEW(files_cols, "files", "files view"),
-	[TUI_CV_STALE] = VIEW(stale_cols, "stale", "stale view"),
-	[TUI_CV_LIBS] = VIEW(libs_cols, "libs", "libraries view"),
-	[TUI_CV_LIBPROCS] = VIEW(libprocs_cols, "libprocs", "library's processes"),
-#undef VIEW
+	[TUI_CV_PROCS] = { "procs", "process list" },
+	[TUI_CV_MAPS] = { "maps", "maps view" },
+	[TUI_CV_FILES] = { "files", "files view" },
+	[TUI_CV_STALE] = { "stale", "stale view" },
+	[TUI_CV_LIBS] = { "libs", "libraries view" },
+	[TUI_CV_LIBPROCS] = { "libprocs", "library's processes" },
 };
-
-_Static_assert(sizeof(files_cols) / sizeof(files_cols[0]) <= TUI_COLS_MAX, "TUI_COLS_MAX");
 
 const struct tui_column *tui_columns(enum tui_colview view, size_t *count)
 {
-	*count = views[view].n;
-	return views[view].cols;
+	switch (view) {
+	case TUI_CV_PROCS: *count = tui_procs_ncols; return tui_procs_cols;
+	case TUI_CV_MAPS: *count = tui_maps_ncols; return tui_maps_cols;
+	case TUI_CV_FILES: *count = tui_files_ncols; return tui_files_cols;
+	case TUI_CV_LIBS: *count = tui_libs_ncols; return tui_libs_cols;
+	case TUI_CV_LIBPROCS: *count = tui_libprocs_ncols; return tui_libprocs_cols;
+	default: break;
+	}
+	*count = sizeof(stale_cols) / sizeof(stale_cols[0]);
+	return stale_cols;
+}
+
+int tui_column_fact(enum tui_colview view, int id)
+{
+	size_t n;
+	const struct tui_column *c = tui_columns(view, &n);
+
+	return id >= 0 && (size_t)id < n ? c[id].fact - 1 : -1;
 }
 
 const char *tui_colview_key(enum tui_colview view)
@@ -573,6 +482,19 @@ void tui_layout_heading(char *buf, size_t size, const struct tui_layout *l, int 
 	if (at < size)
 		snprintf(buf + at, size - at, "%s%s", last ? last : c[n - 1].name,
 			 sort_id == (int)n - 1 ? tui_sort_arrow(descending) : "");
+}
+
+void tui_layout_heading_by_key(char *buf, size_t size, const struct tui_layout *l, int key,
+				bool reverse, const char *last)
+{
+	size_t n;
+	const struct tui_column *c = tui_columns(l->view, &n);
+	int id = -1;
+
+	for (size_t i = 0; i < n; i++)
+		if (c[i].sort == key)
+			id = (int)i;
+	tui_layout_heading(buf, size, l, id, id >= 0 && c[id].desc != reverse, last);
 }
 
 void tui_columns_drop_order(enum tui_colview view, char *buf, size_t size)

@@ -4,14 +4,15 @@
  *
  * Every list (process list, maps view, files view, stale view, libraries
  * view and its process sub-list) is a row of
- * fixed-width columns followed by one last column that takes the rest of
- * the line (COMMAND, NAME, the stale view's UNIT/COMMAND or FILE/WHY).  A
- * view's columns are one table in columns.c: each entry is a
- * struct tui_column (name, width, alignment, drop rank, sort key, flags).
+ * columns followed by one last column that takes the rest of the line
+ * (COMMAND, NAME, the stale view's UNIT/COMMAND or FILE/WHY).  A view's
+ * columns are one table beside its model (procs_cols.c, maps_cols.c,
+ * files_cols.c, libs_cols.c): each entry is a struct tui_column (name,
+ * width policy, alignment, drop rank, sort key, flags).  This file and
+ * columns.c are the engine: the choice, the layout and the heading.
  * Adding a column (a size BAR, say) is one table entry, one enum value
- * below, and one case in the view's cell function in format.c; the chooser,
- * the settings file, heading clicks and the drop order follow from the
- * table.
+ * below, and one case in the view's cell function; the chooser, the
+ * settings file, heading clicks and the drop order follow from the table.
  *
  * What the user chose is a struct tui_colset per view: the order of the
  * non-last columns and which of them are hidden.  The config file stores it
@@ -117,7 +118,37 @@ struct tui_column {
 	unsigned flags;      /* TUI_COLF_* */
 	int min;             /* the fewest cells it is cut to; 0: width */
 	enum tui_cut cut;
+	int fact;            /* 1 + the file's fact it shows (core/files/facts.h); 0: the view's own */
 };
+
+/* Tables: designated initializers; a field left out is 0. */
+#define TUI_COL(n, w, ...) { .name = n, .width = w, __VA_ARGS__ }
+/*
+ * The width policy of a file's fact (core/files/facts.h), one for every
+ * view that shows it: a version is never cut ("3.0.19-1~deb12u1" is 16);
+ * a package or SONAME loses its middle, its flavour at the end kept
+ * ("not packaged" is 12); a build ID is 40 hex digits; a path (the last
+ * column) keeps its file name.  A view's entry adds its rank and sort key.
+ */
+#define TUI_FACT_COL(n, w, ...) TUI_COL(n, w, .left = true, __VA_ARGS__)
+#define TUI_FACT(f) .fact = 1 + (f)
+#define TUI_COL_VERSION(n, ...) TUI_FACT_COL(n, 16, .cut = TUI_CUT_NEVER, __VA_ARGS__)
+#define TUI_COL_PACKAGE(...) TUI_FACT_COL("PACKAGE", 13, .min = 12, .cut = TUI_CUT_MIDDLE, __VA_ARGS__)
+#define TUI_COL_SONAME(...) TUI_FACT_COL("SONAME", 22, .min = 12, .cut = TUI_CUT_MIDDLE, __VA_ARGS__)
+#define TUI_COL_VERDICT(...) TUI_FACT_COL("VERDICT", 10, .min = 7, __VA_ARGS__)
+#define TUI_COL_BUILDID(...) TUI_FACT_COL("BUILDID", 40, __VA_ARGS__)
+#define TUI_COL_PATH(n, ...) TUI_FACT_COL(n, 0, .cut = TUI_CUT_PATH, __VA_ARGS__)
+/*
+ * Each view's table, beside its model and cell function (procs_cols.c,
+ * maps_cols.c, files_cols.c, libs_cols.c), with its count.
+ */
+extern const struct tui_column tui_procs_cols[], tui_maps_cols[], tui_files_cols[], tui_libs_cols[],
+	tui_libprocs_cols[];
+extern const size_t tui_procs_ncols, tui_maps_ncols, tui_files_ncols, tui_libs_ncols,
+	tui_libprocs_ncols;
+
+/* The file's fact (enum ms_fact) column id of view shows, or -1: the view's own text. */
+int tui_column_fact(enum tui_colview view, int id);
 
 /* A view's table and its count (the last entry is the last column). */
 const struct tui_column *tui_columns(enum tui_colview view, size_t *count);
@@ -241,6 +272,13 @@ size_t tui_layout_row(char *buf, size_t size, size_t at, const struct tui_layout
  */
 void tui_layout_heading(char *buf, size_t size, const struct tui_layout *l, int sort_id,
 			bool descending, const char *last);
+
+/*
+ * The same over the column whose sort key is key (none: no arrow), its
+ * arrow as that key sorts: largest first for a desc column unless reverse.
+ */
+void tui_layout_heading_by_key(char *buf, size_t size, const struct tui_layout *l, int key,
+				bool reverse, const char *last);
 
 /* "BUILDID, SONAME, ..." : the view's columns in drop order. */
 void tui_columns_drop_order(enum tui_colview view, char *buf, size_t size);

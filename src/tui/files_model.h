@@ -19,7 +19,7 @@
  * sort largest first, names A to Z, I reverses.  RSS is in the cycle only
  * while the RSS column is on.
  *
- * Rows format to text in format.h (tui_format_filerow): MAPS SIZE [RSS]
+ * Rows format to text in files_cols.c (tui_format_filerow_cols): MAPS SIZE [RSS]
  * PERMS VERDICT PACKAGE VERSION [FILEVER] SONAME [LIBVER] [BUILDID] NAME
  * (FILEVER and LIBVER hidden until chosen), every field escaped, the
  * columns before NAME ASCII (MS_ESC_ASCII) but for a cut's U+2026, so

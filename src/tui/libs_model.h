@@ -20,7 +20,7 @@
  * a table swap; its rows are the file's uses in the current table, in PID
  * order.
  *
- * Rows format to text (tui_format_librow_cols): the stale flag ('D'
+ * Rows format to text in libs_cols.c (tui_format_librow_cols): the stale flag ('D'
  * deleted, 'R' replaced, as the maps view marks them, from the row's
  * verdict: `mapscope libs`'s VERDICT) and a space, then the layout's
  * columns, every field escaped (a cut cell may end in U+2026: widths are

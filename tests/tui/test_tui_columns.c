@@ -305,23 +305,26 @@ static void test_sort_click(void **state)
 static void test_one_arrow_meaning(void **state)
 {
 	struct tui_fileview fv;
+	struct tui_layout l;
 	char text[512];
 
 	(void)state;
-	tui_format_procheading(text, sizeof(text), 0, false); /* PID, smallest first */
+	layout(&l, TUI_CV_PROCS, 0, 80);
+	tui_format_procheading_cols(text, sizeof(text), &l, 0, false); /* PID, smallest first */
 	assert_non_null(strstr(text, "PID^"));
-	tui_format_procheading(text, sizeof(text), 4, true);  /* RSS, largest first */
+	tui_format_procheading_cols(text, sizeof(text), &l, 4, true);  /* RSS, largest first */
 	assert_non_null(strstr(text, "RSSv"));
 	memset(&fv, 0, sizeof(fv));
+	layout(&l, TUI_CV_FILES, 0, 80);
 	fv.sort = MS_FILESORT_SIZE;                           /* largest first */
-	tui_format_fileheading(text, sizeof(text), &fv, 80);
+	tui_format_fileheading_cols(text, sizeof(text), &l, &fv);
 	assert_non_null(strstr(text, "SIZEv"));
 	fv.reverse = true;
-	tui_format_fileheading(text, sizeof(text), &fv, 80);
+	tui_format_fileheading_cols(text, sizeof(text), &l, &fv);
 	assert_non_null(strstr(text, "SIZE^"));
 	fv.sort = MS_FILESORT_NAME;
 	fv.reverse = false;                                   /* A to Z */
-	tui_format_fileheading(text, sizeof(text), &fv, 80);
+	tui_format_fileheading_cols(text, sizeof(text), &l, &fv);
 	assert_non_null(strstr(text, "NAME^"));
 }
 
