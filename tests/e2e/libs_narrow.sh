@@ -86,10 +86,15 @@ run=0
 for term in xterm-256color screen; do
 	for lang in C.UTF-8 C; do
 		run=$((run + 1))
-		tmux -S "$SOCK" kill-server 2>/dev/null
-		tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 80 -y 24 \
-			"env TERM=$term LANG=$lang LC_ALL=$lang XDG_CONFIG_HOME='$TMP/config' $AS '$BIN' --delay=0.5; sleep 60" ||
-			fail "cannot start tmux"
+		cmd="env TERM=$term LANG=$lang LC_ALL=$lang XDG_CONFIG_HOME='$TMP/config' $AS '$BIN' --delay=0.5; sleep 60"
+		# One window for every run: the next one replaces the pane's program.
+		if [ "$run" -eq 1 ]; then
+			tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 80 -y 24 "$cmd" || fail "cannot start tmux"
+		else
+			tmux -S "$SOCK" respawn-pane -k -t ms "$cmd" || fail "cannot restart the pane"
+		fi
+		[ "$(tmux -S "$SOCK" display -p -t ms '#{pane_width}x#{pane_height}')" = 80x24 ] ||
+			fail "the pane is not 80x24"
 		wait_for "the process list ($term, $lang)" shows "PID"
 		keys L
 		wait_for "the libraries view ($term, $lang)" shows "mapscope | libraries: "
