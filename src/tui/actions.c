@@ -15,7 +15,7 @@ static const char *const notes[] = {
 	"In a prompt: Enter accepts, Esc cancels, Backspace deletes, Ctrl-U clears it.",
 	"Home, End, PgUp, PgDn, arrows: xterm, VT220, rxvt, Linux forms, any TERM.",
 	"Alt+key, Ctrl+arrows, unknown escape sequences: read whole, ignored.",
-	"Maps view, last column: the address space, top to bottom, gaps left out;",
+	"Maps view, right of the rule |: the address space, top to bottom, gaps left out;",
 	"each mapping weighs 1 + log2 of its pages.  c code, d data, f other file,",
 	"h heap, s stack, a anonymous; capitals: the mappings on screen.",
 	"Size bars [####    ]: a full bar is the largest value in the list.",
@@ -25,9 +25,13 @@ static const char *const notes[] = {
 	"Narrow screens keep NAME or COMMAND 24 wide; other columns drop in this order:",
 	"process list: MAPS, MAPPED, USER, RSS, STALE; stale view: FILES, USER;",
 	"maps view: DEV, OFFSET, PERMS, RSS, SIZE;",
-	"files view: BUILDID, LIBVER, SONAME, FILEVER, VERSION, PERMS, PACKAGE, MAPS, RSS, VERDICT.",
-	"libraries view: SONAME, BUILDID, WHERE, VERSION, INSTALLED, PACKAGE, VERDICT, RSS;",
+	"files view: BUILDID, LIBVER, SONAME, FILEVER, PERMS, MAPS, RSS, VERDICT, PACKAGE, VERSION.",
+	"libraries view: BUILDID, WHERE, SONAME, LIBVER, INSTALLED, VERDICT, RSS, PACKAGE, VERSION;",
 	"library's processes: WHERE, MAPS, RSS.",
+	"In the files and libraries views, those up to RSS also drop (then the size bar)",
+	"so that each file name on screen shows whole: /.../NAME, \" (deleted)\" kept.",
+	"Versions are never cut: their column is as wide as the longest on screen.",
+	"A cut shows as an ellipsis (... outside a UTF-8 locale), never as ~.",
 };
 
 const char *const *tui_action_notes(size_t *count)

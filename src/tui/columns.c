@@ -1,60 +1,15 @@
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "core/files/filemap.h"
 #include "tui/columns.h"
-#include "tui/files_model.h"
-#include "tui/libs_model.h"
-#include "tui/maps_model.h"
-#include "tui/procs_model.h"
+#include "tui/elide.h"
+#include "tui/format.h"
 
-/*
- * The tables.  Widths and alignment are the rows' (format.c); drop ranks
- * say which column goes first when the last one would get fewer than
- * TUI_LAST_MIN columns.
- */
-static const struct tui_column procs_cols[] = {
-	[TUI_PC_PID] = { "PID", NULL, 7, false, 0, TUI_PCOL_PID, false, 0, 0 },
-	[TUI_PC_USER] = { "USER", NULL, 8, true, 3, TUI_PCOL_USER, false, 0, 0 },
-	[TUI_PC_MAPS] = { "MAPS", NULL, 6, false, 1, TUI_PCOL_MAPS, false, 0, 0 },
-	[TUI_PC_MAPPED] = { "MAPPED", NULL, 9, false, 2, TUI_PCOL_MAPPED, false, 0, 0 },
-	[TUI_PC_RSS] = { "RSS", NULL, 7, false, 4, TUI_PCOL_RSS, false, 0, 0 },
-	[TUI_PC_STALE] = { "STALE", NULL, 6, false, 5, TUI_PCOL_STALE, false, 0, 0 },
-	[TUI_PC_COMMAND] = { "COMMAND", NULL, 0, true, 0, TUI_PCOL_COMMAND, false, 0, 0 },
-};
-
-static const struct tui_column maps_cols[] = {
-	[TUI_MC_RANGE] = { "START-END", "             START-END", 25, true, 0, TUI_MSORT_ADDRESS, false,
-			   0, TUI_COLF_KEEP },
-	[TUI_MC_SIZE] = { "SIZE", NULL, 6, false, 5, TUI_MSORT_SIZE, false, 0, 0 },
-	[TUI_MC_RSS] = { "RSS", NULL, 6, false, 4, TUI_MSORT_RSS, false, 0, TUI_COLF_TOGGLED },
-	[TUI_MC_PERMS] = { "PERMS", "PERM", 4, true, 3, TUI_MSORT_PERMS, false, 0, 0 },
-	[TUI_MC_OFFSET] = { "OFFSET", NULL, 8, false, 2, -1, false, 0, 0 },
-	[TUI_MC_DEV] = { "DEV", "DEV:INODE", 16, true, 1, TUI_MSORT_INODE, false, 0, 0 },
-	[TUI_MC_NAME] = { "NAME", NULL, 0, true, 0, TUI_MSORT_NAME, false, 0, 0 },
-};
-
-static const struct tui_column files_cols[] = {
-	[TUI_FC_MAPS] = { "MAPS", NULL, 5, false, 8, MS_FILESORT_MAPS, true, 0, 0 },
-	[TUI_FC_SIZE] = { "SIZE", NULL, 6, false, 0, MS_FILESORT_SIZE, true, 0, 0 },
-	[TUI_FC_RSS] = { "RSS", NULL, 6, false, 9, MS_FILESORT_RSS, true, 0, TUI_COLF_TOGGLED },
-	/* 11: "r--,r-x,rw-", a library's usual sets (filemap.h) */
-	[TUI_FC_PERMS] = { "PERMS", NULL, 11, true, 6, -1, false, 0, 0 },
-	[TUI_FC_VERDICT] = { "VERDICT", NULL, 10, true, 10, -1, false, 0, 0 },
-	/* 13: "not packaged"; 16: "3.0.19-1~deb12u1", a usual Debian version */
-	[TUI_FC_PACKAGE] = { "PACKAGE", NULL, 13, true, 7, -1, false, 0, 0 },
-	[TUI_FC_VERSION] = { "VERSION", NULL, 16, true, 5, -1, false, 0, 0 },
-	[TUI_FC_FILEVER] = { "FILEVER", NULL, 9, true, 4, -1, false, 0, TUI_COLF_OFF },
-	[TUI_FC_SONAME] = { "SONAME", NULL, 22, true, 3, -1, false, TUI_FILEVIEW_SONAME_COLS, 0 },
-	/* 16: "GLIBCXX_3.4.30"; longer names end in '~'.  Chosen in the chooser (C). */
-	[TUI_FC_LIBVER] = { "LIBVER", NULL, 16, true, 2, -1, false, 0, TUI_COLF_OFF },
-	[TUI_FC_BUILDID] = { "BUILDID", NULL, 40, true, 1, -1, false, TUI_FILEVIEW_BUILDID_COLS, 0 },
-	[TUI_FC_NAME] = { "NAME", NULL, 0, true, 0, MS_FILESORT_NAME, false, 0, 0 },
-};
-
+/* The engine: each view's table sits beside its model (procs_cols.c, maps_cols.c, ...). */
 static const struct tui_column stale_cols[] = {
 	[TUI_SC_PID] = { "PID", NULL, 7, false, 0, -1, false, 0, 0 },
 	[TUI_SC_USER] = { "USER", NULL, 8, true, 2, -1, false, 0, 0 },
@@ -62,51 +17,37 @@ static const struct tui_column stale_cols[] = {
 	[TUI_SC_LAST] = { "UNIT", NULL, 0, true, 0, -1, false, 0, 0 },
 };
 
-/* The libraries view (L): `mapscope libs`'s columns, NAME last. */
-static const struct tui_column libs_cols[] = {
-	[TUI_LC_PROCS] = { "PROCS", NULL, 6, false, 0, TUI_LIBSORT_PROCS, true, 0, 0 },
-	[TUI_LC_RSS] = { "RSS", NULL, 6, false, 5, TUI_LIBSORT_RSS, true, 0, 0 },
-	[TUI_LC_VERDICT] = { "VERDICT", NULL, 10, true, 4, TUI_LIBSORT_VERDICT, true, 0, 0 },
-	[TUI_LC_PACKAGE] = { "PACKAGE", NULL, 13, true, 3, TUI_LIBSORT_PACKAGE, false, 0, 0 },
-	[TUI_LC_VERSION] = { "VERSION", NULL, 16, true, 2, -1, false, 0, 0 },
-	[TUI_LC_INSTALLED] = { "INSTALLED", NULL, 16, true, 2, -1, false, 0, TUI_COLF_OFF },
-	[TUI_LC_SONAME] = { "SONAME", NULL, 22, true, 1, -1, false, 0, TUI_COLF_OFF },
-	[TUI_LC_BUILDID] = { "BUILDID", NULL, 40, true, 1, -1, false, 0, TUI_COLF_OFF },
-	/* 12: "docker:0123456789ab" is cut; "host" and "other root" fit. */
-	[TUI_LC_WHERE] = { "WHERE", NULL, 12, true, 1, -1, false, 0, 0 },
-	[TUI_LC_NAME] = { "NAME", NULL, 0, true, 0, TUI_LIBSORT_NAME, false, 0, 0 },
-};
-
-/* The processes of one file (Enter in the libraries view). */
-static const struct tui_column libprocs_cols[] = {
-	[TUI_LPC_PID] = { "PID", NULL, 7, false, 0, -1, false, 0, 0 },
-	[TUI_LPC_MAPS] = { "MAPS", NULL, 5, false, 2, -1, false, 0, 0 },
-	[TUI_LPC_RSS] = { "RSS", NULL, 6, false, 3, -1, false, 0, 0 },
-	[TUI_LPC_WHERE] = { "WHERE", NULL, 12, true, 1, -1, false, 0, 0 },
-	[TUI_LPC_COMM] = { "COMM", NULL, 0, true, 0, -1, false, 0, 0 },
-};
-
 static const struct {
-	const struct tui_column *cols;
-	size_t n;
 	const char *key, *title;
 } views[TUI_CV_COUNT] = {
-#define VIEW(t, k, title) { t, sizeof(t) / sizeof(t[0]), k, title }
-	[TUI_CV_PROCS] = VIEW(procs_cols, "procs", "process list"),
-	[TUI_CV_MAPS] = VIEW(maps_cols, "maps", "maps view"),
-	[TUI_CV_FILES] = VIEW(files_cols, "files", "files view"),
-	[TUI_CV_STALE] = VIEW(stale_cols, "stale", "stale view"),
-	[TUI_CV_LIBS] = VIEW(libs_cols, "libs", "libraries view"),
-	[TUI_CV_LIBPROCS] = VIEW(libprocs_cols, "libprocs", "library's processes"),
-#undef VIEW
+	[TUI_CV_PROCS] = { "procs", "process list" },
+	[TUI_CV_MAPS] = { "maps", "maps view" },
+	[TUI_CV_FILES] = { "files", "files view" },
+	[TUI_CV_STALE] = { "stale", "stale view" },
+	[TUI_CV_LIBS] = { "libs", "libraries view" },
+	[TUI_CV_LIBPROCS] = { "libprocs", "library's processes" },
 };
-
-_Static_assert(sizeof(files_cols) / sizeof(files_cols[0]) <= TUI_COLS_MAX, "TUI_COLS_MAX");
 
 const struct tui_column *tui_columns(enum tui_colview view, size_t *count)
 {
-	*count = views[view].n;
-	return views[view].cols;
+	switch (view) {
+	case TUI_CV_PROCS: *count = tui_procs_ncols; return tui_procs_cols;
+	case TUI_CV_MAPS: *count = tui_maps_ncols; return tui_maps_cols;
+	case TUI_CV_FILES: *count = tui_files_ncols; return tui_files_cols;
+	case TUI_CV_LIBS: *count = tui_libs_ncols; return tui_libs_cols;
+	case TUI_CV_LIBPROCS: *count = tui_libprocs_ncols; return tui_libprocs_cols;
+	default: break;
+	}
+	*count = sizeof(stale_cols) / sizeof(stale_cols[0]);
+	return stale_cols;
+}
+
+int tui_column_fact(enum tui_colview view, int id)
+{
+	size_t n;
+	const struct tui_column *c = tui_columns(view, &n);
+
+	return id >= 0 && (size_t)id < n ? c[id].fact - 1 : -1;
 }
 
 const char *tui_colview_key(enum tui_colview view)
@@ -238,53 +179,189 @@ void tui_layout_make(struct tui_layout *l, enum tui_colview view, const struct t
 void tui_layout_make_beside(struct tui_layout *l, enum tui_colview view, const struct tui_colset *s,
 			    unsigned off, int x0, int width, int beside)
 {
-	size_t n;
-	const struct tui_column *c = tui_columns(view, &n);
-	unsigned want = 0;
-	int used = x0;
+	tui_layout_fit(l, view, s, off, x0, width, beside, NULL, tui_locale_escape_flags());
+}
 
-	memset(l, 0, sizeof(*l));
-	l->view = view;
-	l->x0 = x0;
+/* The shown column of lowest rank in want, ranked below below (0: any rank), or -1. */
+static int lowest_rank(const struct tui_column *c, size_t n, unsigned want, int below)
+{
+	int best = -1;
+
+	for (size_t id = 0; id + 1 < n; id++)
+		if ((want & (1u << id)) && c[id].drop && (!below || c[id].drop < below) &&
+		    (best < 0 || c[id].drop < c[best].drop))
+			best = (int)id;
+	return best;
+}
+
+/* The cells a column at width w can give up: down to its minimum, never a version's. */
+static int room_to_give(const struct tui_column *c, int w)
+{
+	int least = c->min ? c->min : w;
+
+	return c->cut == TUI_CUT_NEVER || w <= least ? 0 : w - least;
+}
+
+static int slack(const struct tui_column *c, size_t n, unsigned shown, const int *w)
+{
+	int sum = 0;
+
+	for (size_t id = 0; id + 1 < n; id++)
+		if (shown & (1u << id))
+			sum += room_to_give(&c[id], w[id]);
+	return sum;
+}
+
+/* The cells the columns ranked below the last one take, spaces included. */
+static int below_last(const struct tui_column *c, size_t n, unsigned shown, const int *w)
+{
+	int sum = 0;
+
+	for (size_t id = 0; id + 1 < n; id++)
+		if ((shown & (1u << id)) && c[id].drop && c[n - 1].drop && c[id].drop < c[n - 1].drop)
+			sum += w[id] + 1;
+	return sum;
+}
+
+static int heading_len(const struct tui_column *c)
+{
+	return (int)strlen(c->heading ? c->heading : c->name);
+}
+
+/* Each shown column's width before any drop (w), the cells they take with x0 and beside. */
+static int place(const struct tui_column *c, const struct tui_colset *s, unsigned off, int x0,
+		 int width, int beside, const int *want, int *w, unsigned *shown, unsigned *dropped)
+{
+	int used = x0 + beside;
+
+	*shown = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		int id = s->order[i];
 
 		if ((s->hidden | off) & (1u << id))
 			continue;
 		if (c[id].min_screen && width < c[id].min_screen) {
-			l->dropped |= 1u << id;
+			*dropped |= 1u << id;
 			continue;
 		}
-		want |= 1u << id;
-		used += c[id].width + 1;
+		w[id] = c[id].width;
+		/* A version: as wide as its widest cell on screen, never cut. */
+		if (c[id].cut == TUI_CUT_NEVER && want && want[id] > 0)
+			w[id] = want[id] > heading_len(&c[id]) ? want[id] : heading_len(&c[id]);
+		*shown |= 1u << id;
+		used += w[id] + 1;
 	}
-	/* Drop by rank until the last column has its room, or nothing can go. */
-	while (used + beside + TUI_LAST_MIN > width) {
-		int best = -1;
+	return used;
+}
 
-		for (size_t id = 0; id + 1 < n; id++)
-			if ((want & (1u << id)) && c[id].drop &&
-			    (best < 0 || c[id].drop < c[best].drop))
-				best = (int)id;
-		if (best < 0)
-			break;
-		want &= ~(1u << best);
-		l->dropped |= 1u << best;
-		used -= c[best].width + 1;
+int tui_layout_reach(enum tui_colview view, const struct tui_colset *s, unsigned off, int x0,
+		     int width, int beside, const int *want)
+{
+	size_t n;
+	const struct tui_column *c = tui_columns(view, &n);
+	int w[TUI_COLS_MAX], used;
+	unsigned shown, dropped = 0;
+
+	used = place(c, s, off, x0, width, beside, want, w, &shown, &dropped);
+	return width - (used - below_last(c, n, shown, w) - slack(c, n, shown, w));
+}
+
+void tui_layout_fit(struct tui_layout *l, enum tui_colview view, const struct tui_colset *s,
+		    unsigned off, int x0, int width, int beside, const int *want, unsigned escape_flags)
+{
+	size_t n;
+	const struct tui_column *c = tui_columns(view, &n);
+	int w[TUI_COLS_MAX], used, need = TUI_LAST_MIN, id;
+	unsigned shown;
+
+	memset(l, 0, sizeof(*l));
+	l->view = view;
+	l->x0 = x0;
+	l->ellipsis = tui_ellipsis(escape_flags);
+	if (want && want[n - 1] > need)
+		need = want[n - 1];
+	used = place(c, s, off, x0, width, beside, want, w, &shown, &l->dropped);
+	/* A want no drop could meet (a name longer than the screen) drops nothing. */
+	if (used - below_last(c, n, shown, w) - slack(c, n, shown, w) + need > width)
+		need = TUI_LAST_MIN;
+	/* The last column's file names whole: columns ranked below it drop, lowest first. */
+	while (c[n - 1].drop && used + need > width &&
+	       (id = lowest_rank(c, n, shown, c[n - 1].drop)) >= 0) {
+		shown &= ~(1u << id);
+		l->dropped |= 1u << id;
+		used -= w[id] + 1;
+	}
+	/* Then cuttable columns give up to their minimum, in drop order, when that is enough. */
+	if (used + need > width && used + need - width <= slack(c, n, shown, w))
+		for (int rank = 0; rank < TUI_COLS_MAX && used + need > width; rank++)
+			for (id = 0; id + 1 < (int)n && used + need > width; id++) {
+				int give = room_to_give(&c[id], w[id]);
+
+				if (!(shown & (1u << id)) || c[id].drop != rank || !give)
+					continue;
+				if (give > used + need - width)
+					give = used + need - width;
+				w[id] -= give;
+				used -= give;
+			}
+	/* The last column's least room: any column with a rank drops, lowest first. */
+	while (used + TUI_LAST_MIN > width && (id = lowest_rank(c, n, shown, 0)) >= 0) {
+		shown &= ~(1u << id);
+		l->dropped |= 1u << id;
+		used -= w[id] + 1;
 	}
 	used = x0;
 	for (size_t i = 0; i < s->n; i++) {
-		int id = s->order[i];
-
-		if (!(want & (1u << id)))
+		id = s->order[i];
+		if (!(shown & (1u << id)))
 			continue;
 		l->id[l->n] = (unsigned char)id;
 		l->x[l->n] = used;
-		l->width[l->n] = c[id].width;
+		l->width[l->n] = w[id];
 		l->n++;
-		used += c[id].width + 1;
+		used += w[id] + 1;
 	}
 	l->last_x = used;
+}
+
+bool tui_layout_fit_yielding(struct tui_layout *l, enum tui_colview view, const struct tui_colset *s,
+			     unsigned off, int x0, int width, int beside, const int *want,
+			     unsigned escape_flags)
+{
+	size_t n;
+	struct tui_layout plain;
+	int room;
+
+	tui_columns(view, &n);
+	tui_layout_fit(l, view, s, off, x0, width, beside, want, escape_flags);
+	room = width - l->last_x - beside;
+	if (!want || room >= want[n - 1])
+		return true;
+	tui_layout_fit(&plain, view, s, off, x0, width, 0, want, escape_flags);
+	/* Only for names it makes whole, or for columns it keeps. */
+	if (width - plain.last_x < want[n - 1] && plain.n <= l->n)
+		return true;
+	*l = plain;
+	return false;
+}
+
+void tui_layout_want(int *want, enum tui_colview view, tui_cell_fn cell, const void *ctx)
+{
+	size_t n;
+	const struct tui_column *c = tui_columns(view, &n);
+
+	for (size_t id = 0; id + 1 < n; id++) {
+		char text[TUI_CELL_MAX];
+		int cols;
+
+		if (c[id].cut != TUI_CUT_NEVER)
+			continue;
+		text[0] = '\0';
+		cell(ctx, (int)id, text, sizeof(text));
+		tui_text_fit(text, strlen(text), INT_MAX / 2, &cols);
+		if (cols > want[id])
+			want[id] = cols;
+	}
 }
 
 bool tui_layout_shows(const struct tui_layout *l, int id)
@@ -335,17 +412,30 @@ const char *tui_sort_arrow(bool descending)
 	return descending ? "v" : "^";
 }
 
-/* text into a cell of width columns (ASCII, or cut), aligned, and a space. */
+/* text (ASCII or escaped) into a cell of width columns, aligned, and a space. */
 static void put_cell(char *buf, size_t size, size_t *at, const char *text, int width, bool left)
 {
-	int len = (int)strnlen(text, (size_t)width);
-	int n;
+	int cols, n;
+	size_t len = tui_text_fit(text, strlen(text), width, &cols);
 
 	if (*at >= size)
 		return;
-	n = snprintf(buf + *at, size - *at, left ? "%-*.*s " : "%*.*s ", width, len, text);
+	n = snprintf(buf + *at, size - *at, "%*s%.*s%*s ", left ? 0 : width - cols, "", (int)len, text,
+		     left ? width - cols : 0, "");
 	if (n > 0)
 		*at = *at + (size_t)n < size ? *at + (size_t)n : size - 1;
+}
+
+/* A cell's text cut to width as its column says, the layout's mark showing the cut. */
+static void cut_cell(const struct tui_layout *l, const struct tui_column *c, int width, const char *text,
+		     char *out, size_t size)
+{
+	const char *mark = l->ellipsis ? l->ellipsis : "...";
+
+	if (c->cut == TUI_CUT_PATH || c->cut == TUI_CUT_MIDDLE)
+		tui_elide(text, strlen(text), width, mark, out, size);
+	else
+		tui_cut_end(text, strlen(text), width, mark, out, size);
 }
 
 size_t tui_layout_row(char *buf, size_t size, size_t at, const struct tui_layout *l,
@@ -355,11 +445,12 @@ size_t tui_layout_row(char *buf, size_t size, size_t at, const struct tui_layout
 	const struct tui_column *c = tui_columns(l->view, &n);
 
 	for (size_t i = 0; i < l->n; i++) {
-		char text[128];
+		char text[TUI_CELL_MAX], fitted[TUI_CELL_MAX];
 
 		text[0] = '\0';
 		cell(ctx, l->id[i], text, sizeof(text));
-		put_cell(buf, size, &at, text, l->width[i], c[l->id[i]].left);
+		cut_cell(l, &c[l->id[i]], l->width[i], text, fitted, sizeof(fitted));
+		put_cell(buf, size, &at, fitted, l->width[i], c[l->id[i]].left);
 	}
 	return at;
 }
@@ -393,6 +484,19 @@ void tui_layout_heading(char *buf, size_t size, const struct tui_layout *l, int 
 			 sort_id == (int)n - 1 ? tui_sort_arrow(descending) : "");
 }
 
+void tui_layout_heading_by_key(char *buf, size_t size, const struct tui_layout *l, int key,
+				bool reverse, const char *last)
+{
+	size_t n;
+	const struct tui_column *c = tui_columns(l->view, &n);
+	int id = -1;
+
+	for (size_t i = 0; i < n; i++)
+		if (c[i].sort == key)
+			id = (int)i;
+	tui_layout_heading(buf, size, l, id, id >= 0 && c[id].desc != reverse, last);
+}
+
 void tui_columns_drop_order(enum tui_colview view, char *buf, size_t size)
 {
 	size_t n, at = 0;
@@ -400,7 +504,7 @@ void tui_columns_drop_order(enum tui_colview view, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (int rank = 1; rank < TUI_COLS_MAX; rank++)
-		for (size_t i = 0; i < n && at < size; i++)
+		for (size_t i = 0; i + 1 < n && at < size; i++)
 			if (c[i].drop == rank)
 				at += (size_t)snprintf(buf + at, size - at, "%s%s", at ? ", " : "",
 						       c[i].name);

@@ -10,6 +10,7 @@
 #include "core/stale/ignore.h"
 #include "core/untrusted/nameproof.h"
 #include "tui/detail_pkg.h"
+#include "tui/format.h"
 
 void tui_detail_pkg_forget(struct tui_detail_pkg *dp)
 {
@@ -32,10 +33,11 @@ static bool same_file(const struct tui_detail_pkg *dp, const struct ms_mapping *
 static void describe(char *buf, size_t size, const struct ms_pkg *p, unsigned escape_flags)
 {
 	char what[1400], why[2 * MS_PKG_WHY_MAX], whyesc[4 * sizeof(why)], ver[4 * sizeof(p->version)];
+	struct ms_fact_src src = { .pkg_known = true, .pkg = p };
 
 	if (p->running_state == MS_PKG_RUNNING_INSTALLED) {
-		ms_escape(p->name, strnlen(p->name, sizeof(p->name)), what, sizeof(what), escape_flags);
-		ms_escape(p->version, strnlen(p->version, sizeof(p->version)), ver, sizeof(ver), escape_flags);
+		tui_fact_escaped(what, sizeof(what), MS_FACT_PACKAGE, &src, escape_flags);
+		tui_fact_escaped(ver, sizeof(ver), MS_FACT_INSTALLED, &src, escape_flags);
 		snprintf(buf, size, "%s %s (%s%s)", what, ver, ms_pkg_source_name(p->source),
 			 p->vendored ? ", vendored" : "");
 		return;
@@ -112,7 +114,8 @@ const char *tui_detail_pkg_line(struct tui_detail_pkg *dp, const struct ms_proc 
 	if (date_copy(dp, proc, m, verdict, &pkg, &err) < 0)
 		snprintf(dp->line, sizeof(dp->line), "not known: %s", err.msg);
 	else if (!pkg.found)
-		snprintf(dp->line, sizeof(dp->line), "not packaged");
+		tui_fact_escaped(dp->line, sizeof(dp->line), MS_FACT_PACKAGE,
+				 &(struct ms_fact_src){ .pkg_known = true }, escape_flags);
 	else
 		describe(dp->line, sizeof(dp->line), &pkg, escape_flags);
 	return dp->line;

@@ -1,8 +1,10 @@
 #include "config.h"
 
+#include <langinfo.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/base/escape.h"
 #include "tui/elide.h"
@@ -11,6 +13,13 @@
 const char *tui_ellipsis(unsigned escape_flags)
 {
 	return escape_flags & MS_ESC_ASCII ? "..." : "\xe2\x80\xa6";
+}
+
+unsigned tui_locale_escape_flags(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	return cs && !strcasecmp(cs, "UTF-8") ? 0 : MS_ESC_ASCII;
 }
 
 /* "\xNN", "\\", or one UTF-8 character (escaped text is valid UTF-8). */
@@ -126,32 +135,65 @@ static size_t elide_middle(const char *s, size_t len, int width, const char *ell
 	return join(s, head, ellipsis, tail < head ? head : tail, len, out, size);
 }
 
+#define DELETED_SUFFIX " (deleted)"
+
+/* Where the last '/' of s is, 0 when the only one is the first byte or there is none. */
+static size_t last_slash(const char *s, size_t len)
+{
+	size_t at = len;
+
+	while (at > 1 && s[at - 1] != '/')
+		at--;
+	return at > 1 ? at - 1 : 0;
+}
+
+/* s[from, len): its middle goes, a " (deleted)" suffix kept whole. */
+static size_t elide_name(const char *s, size_t len, size_t from, int width, const char *ellipsis,
+			 char *out, size_t size)
+{
+	size_t sl = strlen(DELETED_SUFFIX), n;
+	int ew = cols_of(ellipsis, strlen(ellipsis));
+
+	s += from;
+	len -= from;
+	if (len > sl && !memcmp(s + len - sl, DELETED_SUFFIX, sl) && width - (int)sl > ew + 2) {
+		n = elide_middle(s, len - sl, width - (int)sl, ellipsis, out, size);
+		return n + copy_prefix(DELETED_SUFFIX, sl, out + n, size - n);
+	}
+	return elide_middle(s, len, width, ellipsis, out, size);
+}
+
 static size_t elide_path(const char *s, size_t len, int width, const char *ellipsis,
 			 char *out, size_t size)
 {
-	int ew = cols_of(ellipsis, strlen(ellipsis)), head_cols, tail_cols;
-	const char *second = len > 1 ? memchr(s + 1, '/', len - 1) : NULL;
-	size_t head, tail;
+	int ew = cols_of(ellipsis, strlen(ellipsis)), head_cols, tail_cols, name_cols;
+	const char *second = memchr(s + 1, '/', len - 1);
+	size_t head, tail, last = last_slash(s, len);
 	const char *slash;
 
-	if (!second)
-		return elide_middle(s, len, width, ellipsis, out, size);
+	if (!last || !second)
+		return elide_name(s, len, 0, width, ellipsis, out, size);
+	name_cols = cols_of(s + last, len - last);
+	/* Not even "/…/NAME": the file name's middle goes, nothing of its folders shows. */
+	if (1 + ew + name_cols > width)
+		return elide_name(s, len, last, width, ellipsis, out, size);
 	head = (size_t)(second - s) + 1; /* "/opt/" */
 	head_cols = cols_of(s, head);
-	if (head_cols + ew >= width)
-		return elide_middle(s, len, width, ellipsis, out, size);
+	/* The file name before the first folder: "/…/NAME" rather than "/opt/NA…ME". */
+	if (head > last || head_cols + ew + name_cols > width) {
+		head = 1;
+		head_cols = 1;
+	}
 	tail = suffix_fit(s, len, width - head_cols - ew);
 	if (tail < head)
 		tail = head;
 	/* The tail starts at a component: "/lib-dynload/_ssl.so", not "ynload/_ssl.so". */
 	slash = memchr(s + tail, '/', len - tail);
-	if (!slash)
-		return elide_middle(s, len, width, ellipsis, out, size);
-	tail = (size_t)(slash - s);
+	tail = slash ? (size_t)(slash - s) : last;
 	tail_cols = cols_of(s + tail, len - tail);
 	/* Room left: more leading components. */
 	for (;;) {
-		const char *next = memchr(s + head, '/', tail - head);
+		const char *next = tail > head ? memchr(s + head, '/', tail - head) : NULL;
 		int more;
 
 		if (!next)
@@ -163,6 +205,29 @@ static size_t elide_path(const char *s, size_t len, int width, const char *ellip
 		head_cols += more;
 	}
 	return join(s, head, ellipsis, tail, len, out, size);
+}
+
+int tui_elide_want(const char *s, size_t len, const char *ellipsis)
+{
+	int whole = cols_of(s, len), name;
+	size_t last = len && s[0] == '/' ? last_slash(s, len) : 0;
+
+	if (!last)
+		return whole;
+	name = 1 + cols_of(ellipsis, strlen(ellipsis)) + cols_of(s + last, len - last);
+	return name < whole ? name : whole;
+}
+
+size_t tui_cut_end(const char *s, size_t len, int width, const char *ellipsis, char *out,
+		   size_t size)
+{
+	int ew = cols_of(ellipsis, strlen(ellipsis));
+
+	if (cols_of(s, len) <= width)
+		return copy_prefix(s, len, out, size);
+	if (width <= ew)
+		return copy_prefix(s, tui_units_fit(s, len, width, NULL), out, size);
+	return join(s, tui_units_fit(s, len, width - ew, NULL), ellipsis, len, len, out, size);
 }
 
 size_t tui_elide(const char *s, size_t len, int width, const char *ellipsis, char *out,
@@ -182,11 +247,14 @@ size_t tui_fit_last_column(char *line, size_t size, size_t name_at, int width, s
 {
 	size_t len = strlen(line), off, n, whole;
 	char fitted[TUI_LINE_MAX];
+	int name_x;
 
 	if (name_at >= len || name_at >= size)
 		return 0;
 	whole = (size_t)cols_of(line + name_at, len - name_at);
-	if ((int)name_at >= width)
+	/* The cells before may hold a cut mark: columns, not bytes. */
+	name_x = cols_of(line, name_at);
+	if (name_x >= width)
 		return whole;
 	if (scroll) {
 		off = tui_skip_cols(line + name_at, len - name_at, scroll);
@@ -194,7 +262,7 @@ size_t tui_fit_last_column(char *line, size_t size, size_t name_at, int width, s
 		return whole;
 	}
 	if (path_column) {
-		n = tui_elide(line + name_at, len - name_at, width - (int)name_at,
+		n = tui_elide(line + name_at, len - name_at, width - name_x,
 			      tui_ellipsis(escape_flags), fitted, sizeof(fitted));
 		copy_prefix(fitted, n, line + name_at, size - name_at);
 	}

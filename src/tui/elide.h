@@ -11,10 +11,12 @@
  * A path that does not fit loses its middle, not its file name: it keeps
  * its first component and as many trailing components as fit around the
  * ellipsis ("/opt/…/lib-dynload/_ssl.cpython-311-x86_64-linux-gnu.so"),
- * and more leading components if there is room.  When even the last
- * component does not fit, or the text is not a path, the middle of the
- * text goes instead.  The ellipsis is U+2026 in a UTF-8 locale and "..."
- * otherwise.
+ * and more leading components if there is room.  The file name and a
+ * " (deleted)" suffix stay whole before any folder shows: when the first
+ * component leaves no room, only the root does ("/…/libapp.so.1 (deleted)").
+ * When even that does not fit, the file name loses its middle, the suffix
+ * kept whole; text that is not a path loses its middle.  The ellipsis is
+ * U+2026 in a UTF-8 locale and "..." otherwise.
  *
  * Scrolled (Left and Right), the column shows the raw escaped text from a
  * column offset on, unelided, starting at a whole unit.
@@ -30,6 +32,8 @@
 
 /* The ellipsis for the locale escape_flags describe. */
 const char *tui_ellipsis(unsigned escape_flags);
+/* MS_ESC_ASCII unless LC_CTYPE's codeset is UTF-8: the explorer's escape flags. */
+unsigned tui_locale_escape_flags(void);
 
 /*
  * s (len bytes of escaped text) in at most width columns, into out (size
@@ -38,6 +42,20 @@ const char *tui_ellipsis(unsigned escape_flags);
  */
 size_t tui_elide(const char *s, size_t len, int width, const char *ellipsis, char *out,
 		 size_t size);
+
+/*
+ * The columns tui_elide needs to show s's file name whole: a path's last
+ * component (a " (deleted)" suffix included) after "/" and the ellipsis
+ * ("/…/libfoo.so.1 (deleted)"), or the whole text when that is no shorter.
+ */
+int tui_elide_want(const char *s, size_t len, const char *ellipsis);
+
+/*
+ * s cut at its end to width columns, between units, the ellipsis marking
+ * the cut (as it is when it fits); into out as tui_elide.
+ */
+size_t tui_cut_end(const char *s, size_t len, int width, const char *ellipsis, char *out,
+		   size_t size);
 
 /* Bytes of s in the longest run of whole units within width; *cols: their columns. */
 size_t tui_units_fit(const char *s, size_t len, int width, int *cols);

@@ -3,18 +3,17 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <langinfo.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/base/escape.h"
 #include "core/elf/symbols.h"
 #include "core/base/units.h"
+#include "tui/elide.h"
 #include "tui/keydec.h"
 #include "tui/stopsig.h"
 #include "tui/tui.h"
@@ -422,7 +421,6 @@ static int parse_delay(const char *s, double *out)
 int tui_main(int argc, char **argv)
 {
 	struct tui_app app;
-	const char *cs;
 	SCREEN *scr;
 	pid_t pid = 0;
 	bool have_backend = false;
@@ -487,8 +485,7 @@ int tui_main(int argc, char **argv)
 	}
 #endif
 	load_ignore(&app);
-	cs = nl_langinfo(CODESET);
-	app.escape_flags = cs && !strcasecmp(cs, "UTF-8") ? 0 : MS_ESC_ASCII;
+	app.escape_flags = tui_locale_escape_flags();
 	app.color = app.cfg.color && !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
 	app.me = geteuid();
 

@@ -197,18 +197,3 @@ void tui_fileview_set_rss(struct tui_fileview *fv, bool on)
 	if (!on && fv->sort == MS_FILESORT_RSS)
 		tui_fileview_sort_step(fv, 1);
 }
-
-const char *tui_filerow_package_text(const struct ms_filerow *r, bool version)
-{
-	const struct ms_pkg *p = &r->info.pkg;
-
-	if (!r->info.pkg_known || r->info.pkg_why)
-		return "";
-	if (!p->found)
-		return version ? "" : "not packaged";
-	if (!version)
-		return p->name;
-	if (p->running_state == MS_PKG_RUNNING_UNKNOWN)
-		return "unknown";
-	return p->running_state == MS_PKG_RUNNING_KNOWN ? p->running : p->version;
-}

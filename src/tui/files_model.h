@@ -19,11 +19,11 @@
  * sort largest first, names A to Z, I reverses.  RSS is in the cycle only
  * while the RSS column is on.
  *
- * Rows format to text in format.h (tui_format_filerow): MAPS SIZE [RSS]
+ * Rows format to text in files_cols.c (tui_format_filerow_cols): MAPS SIZE [RSS]
  * PERMS VERDICT PACKAGE VERSION [FILEVER] SONAME [LIBVER] [BUILDID] NAME
  * (FILEVER and LIBVER hidden until chosen), every field escaped, the
- * columns before NAME pure ASCII (MS_ESC_ASCII), so tui_fit_last_column
- * can elide or scroll NAME.  SONAME shows when the screen is at least
+ * columns before NAME ASCII (MS_ESC_ASCII) but for a cut's U+2026, so
+ * tui_fit_last_column can elide or scroll NAME.  SONAME shows when the screen is at least
  * TUI_FILEVIEW_SONAME_COLS wide, BUILDID from TUI_FILEVIEW_BUILDID_COLS:
  * NAME keeps room on an 80-column terminal, and what is not shown is not
  * read.
@@ -57,13 +57,6 @@ struct tui_fileview {
 
 void tui_fileview_init(struct tui_fileview *fv, size_t height);
 
-/*
- * The PACKAGE (version false) or VERSION cell of a row, raw: the package,
- * "not packaged", or "" where it was not asked or not yet known; the
- * version of the copy mapped (for a replaced or deleted file the one that
- * ran, "unknown" when that cannot be known).
- */
-const char *tui_filerow_package_text(const struct ms_filerow *r, bool version);
 void tui_fileview_free(struct tui_fileview *fv);
 
 /* Does the filter keep mapping m (its name contains the text, or there is none)? */

@@ -15,15 +15,16 @@
 #include "tui/settings.h"
 #include "core/resid/residency.h"
 #include "tui/columns.h"
+#include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/procs_model.h"
 
 #define DELETED_SUFFIX " (deleted)"
 
-static void append(char *buf, size_t size, size_t *at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+/* The stale view's lines below call it by its old name. */
+#define append tui_appendf
 
-static void append(char *buf, size_t size, size_t *at, const char *fmt, ...)
+void tui_appendf(char *buf, size_t size, size_t *at, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -37,7 +38,7 @@ static void append(char *buf, size_t size, size_t *at, const char *fmt, ...)
 		*at = *at + (size_t)n < size ? *at + (size_t)n : size - 1;
 }
 
-static void escaped_name(char *buf, size_t size, const struct ms_mapping *m, unsigned flags)
+void tui_mapping_name(char *buf, size_t size, const struct ms_mapping *m, unsigned flags)
 {
 	if (m->name_truncated)
 		snprintf(buf, size, "(name longer than PATH_MAX)");
@@ -48,109 +49,6 @@ static void escaped_name(char *buf, size_t size, const struct ms_mapping *m, uns
 char tui_verdict_flag(int verdict)
 {
 	return verdict == MS_STALE_DELETED ? 'D' : verdict == MS_STALE_REPLACED ? 'R' : ' ';
-}
-
-void tui_format_maprow(char *buf, size_t size, const struct ms_mapping *m,
-		       enum tui_mark mark, int verdict, unsigned hidden, unsigned escape_flags)
-{
-	struct tui_maprow r = { .m = m, .mark = mark, .verdict = verdict };
-
-	tui_format_maprow_rss(buf, size, &r, hidden, false, escape_flags);
-}
-
-/* The user's maps columns from the old `hide` bits, RSS off unless rss_column. */
-static void maps_layout_from_bits(struct tui_layout *l, unsigned hidden, bool rss_column)
-{
-	struct tui_colset set;
-
-	tui_colset_default(&set, TUI_CV_MAPS);
-	set.hidden |= tui_settings_hide_columns(hidden);
-	tui_layout_make(l, TUI_CV_MAPS, &set, rss_column ? 0 : 1u << TUI_MC_RSS,
-			TUI_MAPROW_PREFIX, INT_MAX / 2);
-}
-
-size_t tui_format_maprow_rss(char *buf, size_t size, const struct tui_maprow *r, unsigned hidden,
-			     bool rss_column, unsigned escape_flags)
-{
-	struct tui_layout l;
-
-	maps_layout_from_bits(&l, hidden, rss_column);
-	return tui_format_maprow_cols(buf, size, &l, r, escape_flags);
-}
-
-/* A size, blank while unknown (an RSS not yet counted). */
-static void known_size_cell(char *out, size_t size, bool known, uint64_t bytes)
-{
-	if (known)
-		ms_format_size(bytes, false, out, size);
-}
-
-static void perms_cell(char *out, size_t size, unsigned perms)
-{
-	if (size >= 5)
-		ms_perms_format(perms, out);
-}
-
-static void map_cell(const void *ctx, int id, char *out, size_t size)
-{
-	const struct tui_maprow *r = ctx;
-	const struct ms_mapping *m = r->m;
-
-	switch (id) {
-	case TUI_MC_RANGE:
-		snprintf(out, size, "%12" PRIx64 "-%-12" PRIx64, m->start, m->end);
-		break;
-	case TUI_MC_SIZE:
-		ms_format_size(ms_mapping_size(m), false, out, size);
-		break;
-	case TUI_MC_RSS: known_size_cell(out, size, r->rss_known, r->rss); break;
-	case TUI_MC_PERMS: perms_cell(out, size, m->perms); break;
-	case TUI_MC_OFFSET:
-		snprintf(out, size, "%8" PRIx64, m->offset);
-		break;
-	case TUI_MC_DEV:
-		snprintf(out, size, "%" PRIu32 ":%" PRIu32 " %" PRIu64, m->dev_major, m->dev_minor,
-			 m->inode);
-		break;
-	default:
-		break;
-	}
-}
-
-size_t tui_format_maprow_cols(char *buf, size_t size, const struct tui_layout *l,
-			      const struct tui_maprow *r, unsigned escape_flags)
-{
-	const struct ms_mapping *m = r->m;
-	enum tui_mark mark = r->mark;
-	char name[TUI_LINE_MAX];
-	size_t at = 0, name_at;
-
-	append(buf, size, &at, "%c%c ",
-	       mark == TUI_MARK_ADDED ? '+' : mark == TUI_MARK_REMOVED ? '-' : ' ',
-	       tui_verdict_flag(r->verdict));
-	at = name_at = tui_layout_row(buf, size, at, l, map_cell, r);
-	escaped_name(name, sizeof(name), m, escape_flags);
-	append(buf, size, &at, "%s%s", name, mark == TUI_MARK_REMOVED ? " (removed)" : "");
-	return name_at;
-}
-
-void tui_format_mapheading_rss(char *buf, size_t size, unsigned hidden, bool rss_column)
-{
-	struct tui_layout l;
-
-	maps_layout_from_bits(&l, hidden, rss_column);
-	tui_layout_heading(buf, size, &l, -1, false, NULL);
-}
-
-int tui_map_sort_column(const struct tui_mapview *vm)
-{
-	size_t n;
-	const struct tui_column *c = tui_columns(TUI_CV_MAPS, &n);
-
-	for (size_t i = 0; i < n; i++)
-		if (c[i].sort == (int)vm->sort)
-			return (int)i;
-	return -1;
 }
 
 void tui_format_filters(char *buf, size_t size, unsigned filter)
@@ -179,101 +77,6 @@ bool tui_mapping_is_anomalous(const struct ms_mapping *m)
 		return true;
 	return (m->perms & MS_PERM_EXEC) && m->name && m->name_len >= n &&
 	       !memcmp(m->name + m->name_len - n, DELETED_SUFFIX, n);
-}
-
-/* Every process column, on a screen wide enough for all. */
-static void procs_layout_all(struct tui_layout *l)
-{
-	struct tui_colset set;
-
-	tui_colset_default(&set, TUI_CV_PROCS);
-	tui_layout_make(l, TUI_CV_PROCS, &set, 0, 0, INT_MAX / 2);
-}
-
-size_t tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
-			  unsigned escape_flags)
-{
-	struct tui_layout l;
-
-	procs_layout_all(&l);
-	return tui_format_procrow_cols(buf, size, &l, r, escape_flags);
-}
-
-static void proc_cell(const void *ctx, int id, char *out, size_t size)
-{
-	const struct ms_procrow *r = ctx;
-
-	switch (id) {
-	case TUI_PC_PID:
-		snprintf(out, size, "%d", (int)r->pid);
-		break;
-	case TUI_PC_USER:
-		snprintf(out, size, "%s", r->user);
-		break;
-	case TUI_PC_MAPS:
-		if (r->maps_err)
-			snprintf(out, size, "-");
-		else if (r->counted)
-			snprintf(out, size, "%zu", r->nmaps);
-		break;
-	case TUI_PC_MAPPED:
-		if (r->maps_err)
-			snprintf(out, size, "%s", r->maps_why ? r->maps_why : "?");
-		else if (r->counted)
-			ms_format_size(r->mapped, false, out, size);
-		break;
-	case TUI_PC_RSS:
-		if (r->kthread || r->state == 'Z')
-			snprintf(out, size, "-");
-		else
-			ms_format_size(r->rss, false, out, size);
-		break;
-	case TUI_PC_STALE:
-		if (r->stale_counted)
-			snprintf(out, size, "%zu", r->stale);
-		else
-			snprintf(out, size, r->counted || r->maps_err ? "-" : "");
-		break;
-	default:
-		break;
-	}
-}
-
-size_t tui_format_procrow_cols(char *buf, size_t size, const struct tui_layout *l,
-			       const struct ms_procrow *r, unsigned escape_flags)
-{
-	char cmd[TUI_LINE_MAX];
-	size_t at, cmd_at;
-
-	buf[0] = '\0';
-	at = cmd_at = tui_layout_row(buf, size, 0, l, proc_cell, r);
-	ms_escape(r->cmd, r->cmd_len, cmd, sizeof(cmd), escape_flags);
-	if (r->other_root) {
-		char where[4 * MS_CONTAINER_NAME_MAX + 32];
-
-		if (r->has_container)
-			ms_container_describe(&r->container, escape_flags, where, sizeof(where));
-		else
-			snprintf(where, sizeof(where), "other root");
-		append(buf, size, &at, "[%s] ", where);
-	}
-	append(buf, size, &at, "%s", cmd);
-	return cmd_at;
-}
-
-void tui_format_procheading(char *buf, size_t size, int sort_col, bool reverse)
-{
-	struct tui_layout l;
-
-	procs_layout_all(&l);
-	tui_format_procheading_cols(buf, size, &l, sort_col, reverse);
-}
-
-void tui_format_procheading_cols(char *buf, size_t size, const struct tui_layout *l, int sort_col,
-				 bool reverse)
-{
-	/* The table's ids are the sort columns' (columns.c); ascending unless reversed. */
-	tui_layout_heading(buf, size, l, sort_col, reverse, NULL);
 }
 
 static void perm_words(char *buf, size_t size, unsigned perms)
@@ -316,7 +119,7 @@ size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct m
 	LINE("device", "%" PRIu32 ":%" PRIu32 "  inode %" PRIu64, m->dev_major, m->dev_minor, m->inode);
 	if (k < n) {
 		lines[k].label = "name";
-		escaped_name(lines[k].value, sizeof(lines[k].value), m, escape_flags);
+		tui_mapping_name(lines[k].value, sizeof(lines[k].value), m, escape_flags);
 		k++;
 	}
 	if (verdict && k < n) {
@@ -327,11 +130,12 @@ size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct m
 		LINE("stale", "%s: %s", ms_stale_verdict_name(verdict->verdict), why);
 	}
 	if (k < n) {
+		struct ms_fact_src src = { .build_id = m->build_id, .build_id_len = m->build_id_len };
+
 		lines[k].label = "build ID";
 		if (m->build_id_len) {
-			for (uint32_t i = 0; i < m->build_id_len && i < MS_BUILD_ID_MAX; i++)
-				snprintf(lines[k].value + 2 * i, sizeof(lines[k].value) - 2 * i, "%02x",
-					 m->build_id[i]);
+			tui_fact_escaped(lines[k].value, sizeof(lines[k].value), MS_FACT_BUILDID, &src,
+					 escape_flags);
 		} else if (m->build_id_skipped) {
 			snprintf(lines[k].value, sizeof(lines[k].value), "not read: %s", m->build_id_skipped);
 		} else {
@@ -526,114 +330,18 @@ size_t tui_text_fit(const char *s, size_t len, int width, int *cols)
 	return tui_fit_by(s, len, width, cols, char_step);
 }
 
-/* Escaped to ASCII and cut to width columns, '~' marking a cut. */
-static void ascii_cell(char *out, size_t width, const char *s, size_t len)
+size_t tui_fact_escaped(char *out, size_t size, enum ms_fact f, const struct ms_fact_src *src,
+			unsigned escape_flags)
 {
-	char esc[4 * MS_SONAME_MAX + 1];
-	size_t n = ms_escape(s, len, esc, sizeof(esc), MS_ESC_ASCII);
+	char buf[MS_FACT_TEXT_MAX];
+	size_t len;
+	const char *text = ms_fact_text(f, src, 0, buf, sizeof(buf), &len);
 
-	if (n > width) {
-		esc[width - 1] = '~';
-		esc[width] = '\0';
-	}
-	memcpy(out, esc, strlen(esc) + 1);
+	return ms_escape(text, len, out, size, escape_flags);
 }
 
-void tui_ascii_cell(char *out, size_t width, const char *s, size_t len)
+void tui_fact_cell(char *out, size_t size, enum ms_fact f, const struct ms_fact_src *src)
 {
-	ascii_cell(out, width, s, len);
+	tui_fact_escaped(out, size, f, src, MS_ESC_ASCII);
 }
 
-/* The files view's columns on a screen width wide, RSS while rss_column. */
-static void files_layout_default(struct tui_layout *l, const struct tui_fileview *fv, int width)
-{
-	struct tui_colset set;
-
-	tui_colset_default(&set, TUI_CV_FILES);
-	tui_layout_make(l, TUI_CV_FILES, &set, fv->rss_column ? 0 : 1u << TUI_FC_RSS, 0, width);
-}
-
-void tui_format_fileheading(char *buf, size_t size, const struct tui_fileview *fv, int width)
-{
-	struct tui_layout l;
-
-	files_layout_default(&l, fv, width);
-	tui_format_fileheading_cols(buf, size, &l, fv);
-}
-
-void tui_format_fileheading_cols(char *buf, size_t size, const struct tui_layout *l,
-				 const struct tui_fileview *fv)
-{
-	size_t n;
-	const struct tui_column *c = tui_columns(TUI_CV_FILES, &n);
-	int sort_id = -1;
-
-	for (size_t i = 0; i < n; i++)
-		if (c[i].sort == (int)fv->sort)
-			sort_id = (int)i;
-	tui_layout_heading(buf, size, l, sort_id, sort_id >= 0 && c[sort_id].desc != fv->reverse,
-			   fv->sort == MS_FILESORT_ADDR ? "NAME (address order)" : NULL);
-}
-
-size_t tui_format_filerow(char *buf, size_t size, const struct tui_fileview *fv,
-			  const struct ms_filerow *r, int width, unsigned escape_flags)
-{
-	struct tui_layout l;
-
-	files_layout_default(&l, fv, width);
-	return tui_format_filerow_cols(buf, size, &l, r, escape_flags);
-}
-
-static void file_cell(const void *ctx, int id, char *out, size_t size)
-{
-	const struct ms_filerow *r = ctx;
-	const char *text;
-	char hex[2 * MS_BUILD_ID_MAX + 1];
-
-	switch (id) {
-	case TUI_FC_MAPS: snprintf(out, size, "%zu", r->mappings); break;
-	case TUI_FC_SIZE: ms_format_size(r->size, false, out, size); break;
-	case TUI_FC_RSS: known_size_cell(out, size, r->info.rss_known, r->info.rss); break;
-	case TUI_FC_PERMS: ms_permsets_format(r->perm_sets, out, size); break;
-	case TUI_FC_VERDICT:
-		if (r->info.verdict_known)
-			snprintf(out, size, "%s", ms_stale_verdict_name(r->info.verdict.verdict));
-		break;
-	case TUI_FC_PACKAGE:
-	case TUI_FC_VERSION:
-		text = tui_filerow_package_text(r, id == TUI_FC_VERSION);
-		ascii_cell(out, id == TUI_FC_VERSION ? 16 : 13, text, strlen(text));
-		break;
-	case TUI_FC_FILEVER:
-		ascii_cell(out, 9, r->info.filever, strlen(r->info.filever));
-		break;
-	case TUI_FC_SONAME:
-		text = ms_fileinfo_soname_text(&r->info);
-		ascii_cell(out, 22, text, strlen(text));
-		break;
-	case TUI_FC_LIBVER:
-		text = ms_fileinfo_libver_text(&r->info);
-		ascii_cell(out, 16, text, strlen(text));
-		break;
-	case TUI_FC_BUILDID:
-		ms_buildid_hex(r->info.build_id, r->info.build_id_len, hex);
-		snprintf(out, size, "%s", hex);
-		break;
-	default:
-		break;
-	}
-}
-
-size_t tui_format_filerow_cols(char *buf, size_t size, const struct tui_layout *l,
-			       const struct ms_filerow *r, unsigned escape_flags)
-{
-	const char *name;
-	size_t at, len, name_at;
-
-	buf[0] = '\0';
-	at = name_at = tui_layout_row(buf, size, 0, l, file_cell, r);
-	name = ms_filerow_name(r, &len);
-	if (at < size)
-		at += ms_escape(name, len, buf + at, size - at, escape_flags);
-	return name_at;
-}

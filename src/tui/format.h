@@ -15,6 +15,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "core/files/facts.h"
 #include "core/maps/mapping.h"
 #include "core/procs/proclist.h"
 #include "tui/columns.h"
@@ -27,34 +28,33 @@
 /* The stale flag letter of a verdict: 'D' deleted, 'R' replaced, else ' '. */
 char tui_verdict_flag(int verdict);
 
-/* A cell of raw text s (len bytes) escaped to ASCII, cut to width columns with '~'. */
-void tui_ascii_cell(char *out, size_t width, const char *s, size_t len);
+/*
+ * A cell of fact f (core/files/facts.h: its one wording) escaped to ASCII,
+ * whole: the layout cuts it (columns.h), never with '~'.
+ */
+void tui_fact_cell(char *out, size_t size, enum ms_fact f, const struct ms_fact_src *src);
+/* The same escaped for the screen (escape_flags), for the detail pane; returns its length. */
+size_t tui_fact_escaped(char *out, size_t size, enum ms_fact f, const struct ms_fact_src *src,
+			unsigned escape_flags);
 
 /*
- * One maps row, marker first ('+' appeared, '-' removed, ' '), then the
- * stale flag ('D' deleted, 'R' replaced, ' '; verdict is an enum
- * ms_stale_verdict or TUI_VERDICT_NONE).
- */
-void tui_format_maprow(char *buf, size_t size, const struct ms_mapping *m,
-		       enum tui_mark mark, int verdict, unsigned hidden, unsigned escape_flags);
-/*
- * The same with the optional RSS column after SIZE (rss_column): the row's
- * resident size, blank while unknown (a removed ghost, a failed query).
- * Returns where NAME starts in buf (for tui_fit_last_column).
- */
-size_t tui_format_maprow_rss(char *buf, size_t size, const struct tui_maprow *r, unsigned hidden,
-			     bool rss_column, unsigned escape_flags);
-void tui_format_mapheading_rss(char *buf, size_t size, unsigned hidden, bool rss_column);
-/*
- * The same with the columns a layout (columns.h) places; the rows start
- * with the marker and flag, TUI_MAPROW_PREFIX columns, before the layout's.
- * The heading is tui_layout_heading's, over the column
- * tui_map_sort_column gives (-1: none).
+ * A maps row, marker first ('+' appeared, '-' removed, ' '), then the stale
+ * flag ('D' deleted, 'R' replaced, ' '), TUI_MAPROW_PREFIX columns, then
+ * the columns a layout (columns.h) places, RSS blank while unknown (a
+ * removed ghost, a failed query).  Returns where NAME starts in buf (for
+ * tui_fit_last_column).  The heading is tui_layout_heading's, over the
+ * column tui_map_sort_column gives (-1: none).  maps_cols.c.
  */
 #define TUI_MAPROW_PREFIX 3
 size_t tui_format_maprow_cols(char *buf, size_t size, const struct tui_layout *l,
 			      const struct tui_maprow *r, unsigned escape_flags);
 int tui_map_sort_column(const struct tui_mapview *vm);
+
+/* printf appended at *at of buf (size bytes), cut at its end, *at moved. */
+void tui_appendf(char *buf, size_t size, size_t *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* A mapping's name escaped, or why it has none that can be shown. */
+void tui_mapping_name(char *buf, size_t size, const struct ms_mapping *m, unsigned flags);
 
 /* "rx" for the active kernel filters, "none" when there are none. */
 void tui_format_filters(char *buf, size_t size, unsigned filter);
@@ -62,22 +62,12 @@ void tui_format_filters(char *buf, size_t size, unsigned filter);
 /* Writable and executable, or executing a deleted file. */
 bool tui_mapping_is_anomalous(const struct ms_mapping *m);
 
-/* Returns where COMMAND starts in buf. */
-size_t tui_format_procrow(char *buf, size_t size, const struct ms_procrow *r,
-			  unsigned escape_flags);
-void tui_format_procheading(char *buf, size_t size, int sort_col, bool reverse);
-/* The same with the columns l places (the two above show them all). */
+/* A process row with the columns l places; returns where COMMAND starts.  procs_cols.c. */
 size_t tui_format_procrow_cols(char *buf, size_t size, const struct tui_layout *l,
 			       const struct ms_procrow *r, unsigned escape_flags);
 void tui_format_procheading_cols(char *buf, size_t size, const struct tui_layout *l, int sort_col,
 				 bool reverse);
-/*
- * Where the STALE count sits in a process row with every column (for its
- * colour; with a layout, its x there).  MAPS and MAPPED are blank until the
- * row has been on screen once; RSS is "-" for kernel threads and zombies.
- */
-#define TUI_PROCROW_RSS_W 7
-#define TUI_PROCROW_STALE_X 42
+/* The STALE cell's width, for its colour.  MAPS and MAPPED are blank until the row was on screen. */
 #define TUI_PROCROW_STALE_W 6
 
 /*
@@ -136,16 +126,20 @@ typedef size_t (*tui_fit_step)(const char *s, size_t len, int *cols);
 size_t tui_fit_by(const char *s, size_t len, int width, int *cols, tui_fit_step step);
 
 /*
- * The files view: heading for a screen `width` wide, its sorted column
- * marked; one row, returning where NAME starts in buf.  The default
- * columns; the _cols forms take the user's, placed by a layout.
+ * The files view: heading (its sorted column marked) and one row with the
+ * columns a layout places, returning where NAME starts in buf.
+ * files_cols.c.
  */
-void tui_format_fileheading(char *buf, size_t size, const struct tui_fileview *fv, int width);
-size_t tui_format_filerow(char *buf, size_t size, const struct tui_fileview *fv,
-			  const struct ms_filerow *r, int width, unsigned escape_flags);
 void tui_format_fileheading_cols(char *buf, size_t size, const struct tui_layout *l,
 				 const struct tui_fileview *fv);
 size_t tui_format_filerow_cols(char *buf, size_t size, const struct tui_layout *l,
 			       const struct ms_filerow *r, unsigned escape_flags);
+/*
+ * Raise want[] (TUI_COLS_MAX ints, columns.h: tui_layout_fit) for the rows
+ * on screen: each version column's widest cell, and at NAME the room that
+ * keeps whole every file name that needs no more than cap
+ * (tui_layout_reach; 0: none).
+ */
+void tui_fileview_want(const struct tui_fileview *fv, unsigned escape_flags, int cap, int *want);
 
 #endif

@@ -9,6 +9,7 @@
 #include "core/base/escape.h"
 #include "core/base/units.h"
 #include "core/elf/buildid.h"
+#include "tui/elide.h"
 #include "tui/format.h"
 #include "tui/libs_model.h"
 
@@ -62,25 +63,19 @@ bool tui_librow_rss_known(const struct ms_libtable_row *r)
 	return r->nuses > 0;
 }
 
-static const char *package_of(const struct ms_libtable_row *r)
+/* The row's text of fact f (facts.h), into buf (MS_FACT_TEXT_MAX bytes), NUL-terminated. */
+static const char *fact_of(const struct ms_libtable_row *r, enum ms_fact f, char *buf)
 {
-	if (!r->pkg_known || r->pkg_why)
-		return "";
-	return r->pkg && r->pkg->found ? r->pkg->name : "not packaged";
-}
+	struct ms_fact_src src;
+	size_t len;
+	const char *text;
 
-/* The version of the copy mapped, as `libs` says it. */
-static const char *version_of(const struct ms_libtable_row *r, bool installed)
-{
-	const struct ms_pkg *p = r->pkg;
-
-	if (!r->pkg_known || r->pkg_why || !p || !p->found)
-		return "";
-	if (installed)
-		return p->version;
-	if (p->running_state == MS_PKG_RUNNING_UNKNOWN)
-		return "unknown";
-	return p->running_state == MS_PKG_RUNNING_KNOWN ? p->running : p->version;
+	ms_libtable_row_facts(r, &src);
+	text = ms_fact_text(f, &src, 0, buf, MS_FACT_TEXT_MAX, &len);
+	if (text != buf)
+		memcpy(buf, text, len);
+	buf[len < MS_FACT_TEXT_MAX ? len : MS_FACT_TEXT_MAX - 1] = '\0';
+	return buf;
 }
 
 /* Stale first: deleted, then replaced, then the others in their order. */
@@ -112,7 +107,12 @@ static int row_cmp(const void *a, const void *b, void *arg)
 	case TUI_LIBSORT_PROCS: c = -cmp_u64(x->nuses, y->nuses); break;
 	case TUI_LIBSORT_RSS: c = -cmp_u64(x->rss, y->rss); break;
 	case TUI_LIBSORT_VERDICT: c = verdict_rank(x->verdict) - verdict_rank(y->verdict); break;
-	case TUI_LIBSORT_PACKAGE: c = strcmp(package_of(x), package_of(y)); break;
+	case TUI_LIBSORT_PACKAGE: {
+		char px[MS_FACT_TEXT_MAX], py[MS_FACT_TEXT_MAX];
+
+		c = strcmp(fact_of(x, MS_FACT_PACKAGE, px), fact_of(y, MS_FACT_PACKAGE, py));
+		break;
+	}
 	default: break;
 	}
 	if (sorting->reverse)
@@ -247,7 +247,8 @@ static bool row_has_search(const void *ctx, size_t i)
 {
 	const struct tui_libview *lv = ctx;
 	const struct ms_libtable_row *r = &lv->table->rows[lv->order[i]];
-	const char *pkg = package_of(r);
+	char buf[MS_FACT_TEXT_MAX];
+	const char *pkg = fact_of(r, MS_FACT_PACKAGE, buf);
 
 	return tui_find_in(r->name, r->name_len, lv->search) ||
 	       (r->soname && tui_find_in(r->soname, strlen(r->soname), lv->search)) ||
@@ -277,88 +278,6 @@ void tui_libwhere_text(const struct ms_libtable *t, const struct ms_libtable_pro
 		snprintf(out, size, "other root");
 	else
 		ms_container_describe(&p->container, esc | MS_ESC_ASCII, out, size);
-}
-
-struct cell_ctx {
-	const struct ms_libtable *t;
-	const struct ms_libtable_row *r;
-	const struct ms_libtable_use *u;
-	unsigned esc;
-};
-
-static void text_cell(char *out, size_t size, size_t width, const char *text)
-{
-	tui_ascii_cell(out, size - 1 < width ? size - 1 : width, text, strlen(text));
-}
-
-static void where_cell(const struct cell_ctx *c, const struct ms_libtable_proc *p, char *out,
-		       size_t size)
-{
-	char where[4 * MS_CONTAINER_NAME_MAX + 32];
-
-	tui_libwhere_text(c->t, p, c->esc, where, sizeof(where));
-	text_cell(out, size, 12, where);
-}
-
-static void lib_cell(const void *ctx, int id, char *out, size_t size)
-{
-	const struct cell_ctx *c = ctx;
-	const struct ms_libtable_row *r = c->r;
-	char hex[2 * MS_BUILD_ID_MAX + 1];
-
-	switch (id) {
-	case TUI_LC_PROCS: snprintf(out, size, "%zu", r->nuses); break;
-	case TUI_LC_RSS:
-		if (tui_librow_rss_known(r))
-			ms_format_size(r->rss, false, out, size);
-		break;
-	case TUI_LC_VERDICT: snprintf(out, size, "%s", ms_stale_verdict_name(r->verdict)); break;
-	case TUI_LC_PACKAGE: text_cell(out, size, 13, package_of(r)); break;
-	case TUI_LC_VERSION: text_cell(out, size, 16, version_of(r, false)); break;
-	case TUI_LC_INSTALLED: text_cell(out, size, 16, version_of(r, true)); break;
-	case TUI_LC_SONAME:
-		text_cell(out, size, 22, r->soname ? r->soname : r->soname_rc == MS_END || r->soname_rc == 1 ? "" : "?");
-		break;
-	case TUI_LC_BUILDID:
-		ms_buildid_hex(r->build_id, r->build_id_len, hex);
-		snprintf(out, size, "%s", hex);
-		break;
-	case TUI_LC_WHERE:
-		if (r->host)
-			snprintf(out, size, "host");
-		else
-			where_cell(c, &c->t->procs[r->where_proc], out, size);
-		break;
-	default:
-		break;
-	}
-}
-
-void tui_format_libheading_cols(char *buf, size_t size, const struct tui_layout *l,
-				const struct tui_libview *lv)
-{
-	size_t n;
-	const struct tui_column *c = tui_columns(TUI_CV_LIBS, &n);
-	int sort_id = -1;
-
-	for (size_t i = 0; i < n; i++)
-		if (c[i].sort == (int)lv->sort)
-			sort_id = (int)i;
-	tui_layout_heading(buf, size, l, sort_id, sort_id >= 0 && c[sort_id].desc != lv->reverse, NULL);
-}
-
-size_t tui_format_librow_cols(char *buf, size_t size, const struct tui_layout *l,
-			      const struct ms_libtable *t, const struct ms_libtable_row *r,
-			      unsigned escape_flags)
-{
-	struct cell_ctx c = { t, r, NULL, escape_flags };
-	size_t at, name_at;
-
-	snprintf(buf, size, "%c ", tui_verdict_flag(r->verdict));
-	at = name_at = tui_layout_row(buf, size, TUI_LIBROW_PREFIX, l, lib_cell, &c);
-	if (at < size)
-		ms_escape(r->name, r->name_len, buf + at, size - at, escape_flags);
-	return name_at;
 }
 
 /* The processes of one file. */
@@ -447,38 +366,6 @@ int tui_libprocs_sync(struct tui_libprocs *lp, const struct tui_libview *lv,
 			again = i;
 	tui_libprocs_select(lp, lv->table, r, again);
 	return 0;
-}
-
-static void proc_cell(const void *ctx, int id, char *out, size_t size)
-{
-	const struct cell_ctx *c = ctx;
-	const struct ms_libtable_proc *p = ms_libtable_proc_of(c->t, c->u);
-
-	switch (id) {
-	case TUI_LPC_PID: snprintf(out, size, "%d", (int)p->pid); break;
-	case TUI_LPC_MAPS: snprintf(out, size, "%zu", c->u->mappings); break;
-	case TUI_LPC_RSS:
-		if (c->u->res_known)
-			ms_format_size(c->u->rss, false, out, size);
-		break;
-	case TUI_LPC_WHERE: where_cell(c, p, out, size); break;
-	default: break;
-	}
-}
-
-size_t tui_format_libproc_cols(char *buf, size_t size, const struct tui_layout *l,
-			       const struct ms_libtable *t, const struct ms_libtable_use *u,
-			       unsigned escape_flags)
-{
-	struct cell_ctx c = { t, NULL, u, escape_flags };
-	const struct ms_libtable_proc *p = ms_libtable_proc_of(t, u);
-	size_t at, comm_at;
-
-	buf[0] = '\0';
-	at = comm_at = tui_layout_row(buf, size, 0, l, proc_cell, &c);
-	if (at < size)
-		ms_escape(p->comm, strnlen(p->comm, sizeof(p->comm)), buf + at, size - at, escape_flags);
-	return comm_at;
 }
 
 void tui_libprocs_set_height(struct tui_libprocs *lp, size_t height)

@@ -20,10 +20,11 @@
  * a table swap; its rows are the file's uses in the current table, in PID
  * order.
  *
- * Rows format to text (tui_format_librow_cols): the stale flag ('D'
+ * Rows format to text in libs_cols.c (tui_format_librow_cols): the stale flag ('D'
  * deleted, 'R' replaced, as the maps view marks them, from the row's
  * verdict: `mapscope libs`'s VERDICT) and a space, then the layout's
- * columns, every field escaped, the columns before NAME pure ASCII, so
+ * columns, every field escaped (a cut cell may end in U+2026: widths are
+ * columns, not bytes), so
  * tui_fit_last_column can elide or scroll NAME.
  */
 #ifndef MAPSCOPE_TUI_LIBS_MODEL_H
@@ -98,6 +99,14 @@ bool tui_librow_rss_known(const struct ms_libtable_row *r);
 /* "host", "other root", or the container as `stale` names it (escaped). */
 void tui_libwhere_text(const struct ms_libtable *t, const struct ms_libtable_proc *p, unsigned esc,
 		       char *out, size_t size);
+
+/*
+ * Raise want[] (TUI_COLS_MAX ints, columns.h: tui_layout_fit) for the rows
+ * on screen: each version column's widest cell, and at NAME the room that
+ * keeps whole every file name that needs no more than cap
+ * (tui_layout_reach; 0: none).
+ */
+void tui_libview_want(const struct tui_libview *lv, unsigned escape_flags, int cap, int *want);
 
 /* Heading (the flag's room, then the columns) and row; the row returns where NAME starts. */
 void tui_format_libheading_cols(char *buf, size_t size, const struct tui_layout *l,

@@ -13,6 +13,27 @@
  * optional detail pane, and the last line for messages, prompts and the
  * exited/exec'd banner.  Below TUI_MIN_COLS x TUI_MIN_LINES only a
  * "terminal too small" line is drawn.
+ *
+ * Adding a view (a list with columns), in this order:
+ *   1. its model, curses-free, in VIEW_model.[ch] (rows, sort, selection,
+ *      search; tests link it from libmapscope-tui.a);
+ *   2. its columns beside it in VIEW_cols.c: a table of struct tui_column
+ *      with TUI_COL and designated fields, each with its width policy
+ *      (min, cut: TUI_CUT_NEVER for a version, TUI_CUT_PATH for the last
+ *      column's path, a drop rank), its count, and its cell function
+ *      (tui_cell_fn; a file's facts through tui_fact_cell, never its own
+ *      wording); a want function when a column is TUI_CUT_NEVER or the last
+ *      one is a path (tui_layout_want, tui_elide_want);
+ *   3. in columns.h an enum tui_colview value and the column ids, the
+ *      table's extern and a case in tui_columns, its config key and title
+ *      in columns.c (the settings key `columns.KEY` follows);
+ *   4. the screen in view_VIEW.c: a struct tui_view_ops with a scope, its
+ *      layout op (tui_layout_fit with the rows' want) so the chooser says
+ *      what drops, its keys in actions.c and the key that opens it;
+ *   5. the help notes (its drop order: actions.c), README.md and the man
+ *      page (keys: mapscope --dump-keys=roff; its columns and drop order);
+ *   6. tests: the model and the cells (tests/tui), its screen at 80x24
+ *      (tests/screens), and an e2e tmux test (tests/e2e).
  */
 #ifndef MAPSCOPE_TUI_H
 #define MAPSCOPE_TUI_H
@@ -76,6 +97,14 @@ struct tui_view_ops {
 	 * chooser says what this screen drops.
 	 */
 	int (*beside)(const struct tui_view *v);
+	/*
+	 * The columns as the view places them now on a screen width wide,
+	 * for the rows it shows (versions whole, names whole where room
+	 * allows); NULL: tui_layout_make_beside with beside's columns.  The
+	 * chooser says what this screen drops from it.
+	 */
+	void (*layout)(const struct tui_app *app, const struct tui_view *v, int width,
+		       struct tui_layout *l);
 	void (*destroy)(struct tui_view *v);
 };
 

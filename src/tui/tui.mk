@@ -14,6 +14,7 @@ libmapscope_tui_a_SOURCES = \
 	src/tui/wrap.c src/tui/wrap.h \
 	src/tui/listfind.c src/tui/listfind.h \
 	src/tui/columns.c src/tui/columns.h \
+	src/tui/procs_cols.c src/tui/maps_cols.c src/tui/files_cols.c src/tui/libs_cols.c \
 	src/tui/maps_model.c src/tui/maps_model.h \
 	src/tui/map_seen.c src/tui/map_seen.h \
 	src/tui/maps_feed.c src/tui/maps_feed.h \

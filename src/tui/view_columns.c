@@ -126,7 +126,10 @@ static void columns_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 	werase(win);
 	if (tui_draw_too_small(win))
 		return;
-	tui_layout_make_beside(&l, c->view, set, 0, 0, w, c->beside);
+	if (v->below && v->below->ops->layout)
+		v->below->ops->layout(app, v->below, w, &l);
+	else
+		tui_layout_make_beside(&l, c->view, set, 0, 0, w, c->beside);
 	snprintf(text, sizeof(text), "mapscope | columns of the %s | Space show/hide, [ ] move, Esc close",
 		 tui_colview_title(c->view));
 	tui_draw_header(app, win, text);

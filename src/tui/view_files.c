@@ -39,21 +39,33 @@ static struct files_view *fv_of(struct tui_view *v)
 	return (struct files_view *)v;
 }
 
-/* The columns as they are placed on a screen width wide. */
+/*
+ * The columns as they are placed on a screen width wide, for the rows on
+ * screen (their versions whole, their file names whole where room
+ * allows).  The size bar before NAME takes NAME's room, not the columns';
+ * it gives way before a file name is cut (*bar false).
+ */
 static void files_layout(const struct tui_app *app, const struct tui_fileview *fv, int width,
-			 struct tui_layout *l)
+			 struct tui_layout *l, bool *bar)
 {
-	/* The size bar before NAME takes NAME's room, not the columns'. */
-	tui_layout_make_beside(l, TUI_CV_FILES, &app->cfg.cols[TUI_CV_FILES],
-			       fv->rss_column ? 0 : 1u << TUI_FC_RSS, 0, width, TUI_BAR_W + 1);
+	const struct tui_colset *set = &app->cfg.cols[TUI_CV_FILES];
+	unsigned off = fv->rss_column ? 0 : 1u << TUI_FC_RSS;
+	int want[TUI_COLS_MAX] = { 0 };
+
+	tui_fileview_want(fv, app->escape_flags, 0, want);
+	tui_fileview_want(fv, app->escape_flags, tui_layout_reach(TUI_CV_FILES, set, off, 0, width, 0, want),
+			  want);
+	*bar = tui_layout_fit_yielding(l, TUI_CV_FILES, set, off, 0, width, TUI_BAR_W + 1, want,
+				       app->escape_flags);
 }
 
 /* SONAMEs, LIBVERs and build IDs only where their columns show. */
 static unsigned info_wanted(const struct tui_app *app, const struct tui_fileview *fv)
 {
 	struct tui_layout l;
+	bool bar;
 
-	files_layout(app, fv, COLS > 0 ? COLS : 80, &l);
+	files_layout(app, fv, COLS > 0 ? COLS : 80, &l, &bar);
 	return MS_FILEINFO_VERDICT | (tui_layout_shows(&l, TUI_FC_SONAME) ? MS_FILEINFO_SONAME : 0) |
 	       (tui_layout_shows(&l, TUI_FC_LIBVER) ? MS_FILEINFO_LIBVER : 0) |
 	       (tui_layout_shows(&l, TUI_FC_BUILDID) ? MS_FILEINFO_BUILD_ID : 0) |
@@ -207,14 +219,24 @@ static int files_beside(const struct tui_view *v)
 	return TUI_BAR_W + 1;
 }
 
+static void files_layout_op(const struct tui_app *app, const struct tui_view *v, int width,
+			    struct tui_layout *l)
+{
+	bool bar;
+
+	files_layout(app, &((const struct files_view *)v)->fv, width, l, &bar);
+}
+
 static unsigned files_heading(struct tui_app *app, struct tui_view *v, int x)
 {
 	struct tui_fileview *fv = &fv_of(v)->fv;
 	int sort = (int)fv->sort;
 
-	if (!tui_heading_sort(app, TUI_CV_FILES, fv->rss_column ? 0 : 1u << TUI_FC_RSS, 0,
-			      TUI_BAR_W + 1, x, &sort,
-			      &fv->reverse))
+	struct tui_layout l;
+	bool bar;
+
+	files_layout(app, fv, COLS, &l, &bar);
+	if (!tui_layout_sort_click(&l, x, &sort, &fv->reverse))
 		return 0;
 	fv->sort = (enum ms_filesort)sort;
 	tui_fileview_resort(fv);
@@ -229,7 +251,7 @@ size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_f
 	size_t widest = 0;
 	uint64_t total = 0, bar_max = 0;
 	struct tui_layout l;
-	bool known;
+	bool known, bar;
 
 	werase(win);
 	if (tui_draw_too_small(win))
@@ -247,9 +269,10 @@ size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_f
 		 title, fv->fm.count, size, fv->filter[0] ? " | name~" : "", filter,
 		 ms_filesort_name(fv->sort), fv->reverse ? ", reversed" : "");
 	tui_draw_header(app, win, text);
-	files_layout(app, fv, w, &l);
+	files_layout(app, fv, w, &l, &bar);
 	tui_format_fileheading_cols(text, sizeof(text), &l, fv);
-	tui_bar_insert_heading(text, sizeof(text), "NAME");
+	if (bar)
+		tui_bar_insert_heading(text, sizeof(text), "NAME");
 	tui_draw_heading(win, text, sizeof(text), fv->hscroll, w);
 	for (int i = 0; i < rows; i++) {
 		size_t row = fv->top + (size_t)i, name_at, whole;
@@ -268,7 +291,8 @@ size_t tui_files_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_f
 			a |= A_REVERSE;
 		name_at = tui_format_filerow_cols(text, sizeof(text), &l, r, app->escape_flags);
 		value = file_bar(fv, r, &known);
-		name_at = tui_bar_insert(text, sizeof(text), name_at, value, bar_max, known);
+		if (bar)
+			name_at = tui_bar_insert(text, sizeof(text), name_at, value, bar_max, known);
 		whole = tui_put_fitted_row(win, 2 + i, text, sizeof(text), name_at, fv->hscroll,
 					   r->kind == MS_FILEKIND_FILE, a, app->escape_flags);
 		if (whole > widest)
@@ -303,6 +327,7 @@ static const struct tui_view_ops files_ops = {
 	.click = files_click,
 	.heading = files_heading,
 	.beside = files_beside,
+	.layout = files_layout_op,
 	.destroy = files_destroy,
 };
 

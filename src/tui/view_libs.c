@@ -46,21 +46,35 @@ static struct libprocs_view *lp_of(struct tui_view *v)
 	return (struct libprocs_view *)v;
 }
 
-static void libs_layout(const struct tui_app *app, int width, struct tui_layout *l)
+/*
+ * The columns for the rows on screen (their versions whole, their file
+ * names whole where room allows).  The size bar before NAME takes NAME's
+ * room, not the columns'; it gives way before a file name is cut (*bar
+ * false).
+ */
+static void libs_layout(const struct tui_app *app, const struct libs_view *s, int width,
+			struct tui_layout *l, bool *bar)
 {
-	/* The size bar before NAME takes NAME's room, not the columns'. */
-	tui_layout_make_beside(l, TUI_CV_LIBS, &app->cfg.cols[TUI_CV_LIBS], 0, TUI_LIBROW_PREFIX, width,
-			       TUI_BAR_W + 1);
+	const struct tui_colset *set = &app->cfg.cols[TUI_CV_LIBS];
+	int want[TUI_COLS_MAX] = { 0 };
+
+	tui_libview_want(&s->lv, app->escape_flags, 0, want);
+	tui_libview_want(&s->lv, app->escape_flags,
+			 tui_layout_reach(TUI_CV_LIBS, set, 0, TUI_LIBROW_PREFIX, width, 0, want), want);
+	*bar = tui_layout_fit_yielding(l, TUI_CV_LIBS, set, 0, TUI_LIBROW_PREFIX,
+				       width, TUI_BAR_W + 1, want, app->escape_flags);
 }
 
 /* What the next walk finds out: RSS, SONAMEs and build IDs only where their columns show. */
-static unsigned libs_wanted(const struct tui_app *app)
+static unsigned libs_wanted(const struct tui_app *app, const struct libs_view *s)
 {
 	struct tui_layout l;
+	bool bar;
 
-	libs_layout(app, COLS > 0 ? COLS : 80, &l);
+	libs_layout(app, s, COLS > 0 ? COLS : 80, &l, &bar);
 	return (tui_layout_shows(&l, TUI_LC_RSS) ? MS_LIBTABLE_RSS : 0) |
-	       (tui_layout_shows(&l, TUI_LC_SONAME) ? MS_LIBTABLE_SONAME : 0) |
+	       (tui_layout_shows(&l, TUI_LC_SONAME) || tui_layout_shows(&l, TUI_LC_LIBVER) ?
+		MS_LIBTABLE_SONAME : 0) |
 	       (tui_layout_shows(&l, TUI_LC_BUILDID) ? MS_LIBTABLE_BUILD_ID : 0);
 }
 
@@ -71,7 +85,7 @@ static void libs_walk(struct tui_app *app, struct libs_view *s, bool whole)
 	struct ms_error err;
 
 	if (!s->feed.walking)
-		s->feed.what = libs_wanted(app) | MS_LIBTABLE_PROCS;
+		s->feed.what = libs_wanted(app, s) | MS_LIBTABLE_PROCS;
 	if (tui_libfeed_step(&s->feed, whole, &done, &err) < 0) {
 		tui_message(app, "%s", err.msg);
 		return;
@@ -91,7 +105,7 @@ static void libs_walk(struct tui_app *app, struct libs_view *s, bool whole)
  */
 static void libs_follow_columns(struct tui_app *app, struct libs_view *s)
 {
-	unsigned want = libs_wanted(app) | MS_LIBTABLE_PROCS;
+	unsigned want = libs_wanted(app, s) | MS_LIBTABLE_PROCS;
 
 	if (!s->feed.walks || !(want & ~s->have) || want == s->forced)
 		return;
@@ -177,13 +191,25 @@ static int libs_beside(const struct tui_view *v)
 	return TUI_BAR_W + 1;
 }
 
+static void libs_layout_op(const struct tui_app *app, const struct tui_view *v, int width,
+			   struct tui_layout *l)
+{
+	bool bar;
+
+	libs_layout(app, (const struct libs_view *)v, width, l, &bar);
+}
+
 static unsigned libs_heading(struct tui_app *app, struct tui_view *v, int x)
 {
 	struct tui_libview *lv = &lv_of(v)->lv;
 	int sort = (int)lv->sort;
 	bool reverse = lv->reverse;
 
-	if (!tui_heading_sort(app, TUI_CV_LIBS, 0, TUI_LIBROW_PREFIX, TUI_BAR_W + 1, x, &sort, &reverse))
+	struct tui_layout l;
+	bool bar;
+
+	libs_layout(app, lv_of(v), COLS, &l, &bar);
+	if (!tui_layout_sort_click(&l, x, &sort, &reverse))
 		return 0;
 	tui_libview_set_sort(lv, (enum tui_libsort)sort, reverse);
 	return TUI_F_REDRAW;
@@ -197,6 +223,7 @@ static void libs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 	char text[TUI_LINE_MAX];
 	uint64_t bar_max = 0;
 	struct tui_layout l;
+	bool bar;
 
 	s->widest = 0;
 	werase(win);
@@ -213,9 +240,10 @@ static void libs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		 lv->count, s->feed.scanned, s->feed.unreadable, tui_libsort_name(lv->sort),
 		 lv->reverse ? ", reversed" : "");
 	tui_draw_header(app, win, text);
-	libs_layout(app, w, &l);
+	libs_layout(app, s, w, &l, &bar);
 	tui_format_libheading_cols(text, sizeof(text), &l, lv);
-	tui_bar_insert_heading(text, sizeof(text), "NAME");
+	if (bar)
+		tui_bar_insert_heading(text, sizeof(text), "NAME");
 	tui_draw_heading(win, text, sizeof(text), lv->hscroll, w);
 	if (!lv->count)
 		tui_put(win, 2, 0, lv->table ? "  no mapped files" : "  walking the processes...", w, false);
@@ -231,7 +259,9 @@ static void libs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		if (row == lv->sel)
 			a |= A_REVERSE;
 		name_at = tui_format_librow_cols(text, sizeof(text), &l, lv->table, r, app->escape_flags);
-		name_at = tui_bar_insert(text, sizeof(text), name_at, r->rss, bar_max, tui_librow_rss_known(r));
+		if (bar)
+			name_at = tui_bar_insert(text, sizeof(text), name_at, r->rss, bar_max,
+						 tui_librow_rss_known(r));
 		whole = tui_put_fitted_row(win, 2 + i, text, sizeof(text), name_at, lv->hscroll, true, a,
 					   app->escape_flags);
 		if (whole > s->widest)
@@ -257,6 +287,7 @@ static const struct tui_view_ops libs_ops = {
 	.click = libs_click,
 	.heading = libs_heading,
 	.beside = libs_beside,
+	.layout = libs_layout_op,
 	.destroy = libs_destroy,
 };
 

@@ -77,7 +77,7 @@ static bool shows_strip(const struct tui_mapview *vm, const struct tui_strip *st
 
 int tui_maps_beside(const struct tui_mapview *vm, const struct tui_strip *strip, int w)
 {
-	return (shows_strip(vm, strip, w) ? 2 : 0) /* a space, the strip */ +
+	return (shows_strip(vm, strip, w) ? TUI_STRIP_BAND : 0) +
 	       (shows_bars(vm) ? TUI_BAR_W + 1 : 0);
 }
 
@@ -98,7 +98,7 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 	char text[TUI_LINE_MAX];
 	struct tui_detail_line detail[TUI_DETAIL_LINES];
 	bool strip = shows_strip(vm, f->strip, w), bars = shows_bars(vm), known;
-	int rw = strip ? w - 2 : w; /* the rows, a space, the strip */
+	int rw = strip ? w - TUI_STRIP_BAND : w;
 	uint64_t bar_max = 0;
 	struct tui_layout l;
 
@@ -153,8 +153,12 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 		tui_put(win, 2 + i, 0, text, rw, true);
 		wattroff(win, a);
 	}
-	if (strip)
+	if (strip) {
+		/* Apart from the rows: a rule from the heading down, then the strip. */
+		for (int y = 1; y < 2 + rows; y++)
+			mvwaddch(win, y, w - 2, (chtype)'|');
 		tui_strip_draw(app, win, f->strip, vm, first, rows, 2, w - 1);
+	}
 	if (f->detail)
 		tui_draw_pane(win, detail, ndetail, 2 + rows, lines - 1);
 	tui_draw_message(app, win, f->banner);

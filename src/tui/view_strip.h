@@ -2,7 +2,9 @@
  * view_strip.h - drawing the address-space strip (strip.h) in one screen
  * column: each cell's kind letter, coloured by kind when colours are on;
  * the cells of the rows on screen in capitals and reverse video, so the
- * window shows without colour.
+ * window shows without colour.  It is not a column of the rows: it sits
+ * apart at the right edge, after a space and a rule ('|') that runs from
+ * the heading line down, TUI_STRIP_BAND columns in all.
  */
 #ifndef MAPSCOPE_TUI_VIEW_STRIP_H
 #define MAPSCOPE_TUI_VIEW_STRIP_H
@@ -14,6 +16,7 @@
 #include "tui/strip.h"
 #include "tui/tui.h"
 
+#define TUI_STRIP_BAND 3 /* a space, the rule, the strip */
 #define TUI_STRIP_MAX_CELLS 1024 /* taller screens draw the strip over this many lines */
 
 /* Column x from line y, rows lines; the window is vm's live rows [first, first + rows). */

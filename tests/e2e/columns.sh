@@ -59,17 +59,20 @@ wait_for "the heading" heading_has NAME
 heading_lacks OFFSET || fail "OFFSET is back after a restart"
 pass "after a restart OFFSET is still gone"
 
-# The files view at 80: its size bar takes NAME's room, so VERSION drops; the
-# chooser says which columns this screen drops, as the view lays them out.
+# The files view at 80: VERSION is never what goes, PERMS is; the chooser
+# says which columns this screen drops, as the view lays them out.
 keys F
 wait_for "the files view" shows "| sorted by SIZE"
-heading_lacks VERSION || fail "VERSION shows beside the size bar at 80 columns"
+heading_has VERSION || fail "VERSION does not show at 80 columns"
+heading_has PACKAGE || fail "PACKAGE does not show at 80 columns"
+heading_lacks PERMS || fail "PERMS shows at 80 columns, before VERSION's room"
 keys C
 wait_for "the chooser" shows "columns of the files view"
-wait_for "VERSION marked dropped" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -E '^\[x\] VERSION' | grep -q 'dropped at this width'"
+wait_for "PERMS marked dropped" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -E '^\[x\] PERMS' | grep -q 'dropped at this width'"
+screen | grep -E '^\[x\] VERSION' | grep -q 'dropped at this width' && fail "VERSION marked dropped"
 keys Escape Escape
 wait_for "the maps view again" shows "pid $PID ms-fixture | ioctl"
-pass "the chooser marks the files view's VERSION dropped beside the size bar at 80"
+pass "the files view keeps VERSION at 80; the chooser marks PERMS dropped"
 
 # A symlink at the path (a dotfiles manager's) is left alone, and the chooser says so.
 mv "$CFG" "$TMP/real-config"

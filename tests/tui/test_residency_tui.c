@@ -157,6 +157,15 @@ static void load_view(struct ms_maps *maps, struct tui_mapview *vm, size_t heigh
 	ms_maplist_free(&list);
 }
 
+/* The maps view's default columns on a wide screen, RSS on or off (R). */
+static void maps_columns(struct tui_layout *l, bool rss)
+{
+	struct tui_colset set;
+
+	tui_colset_default(&set, TUI_CV_MAPS);
+	tui_layout_make(l, TUI_CV_MAPS, &set, rss ? 0 : 1u << TUI_MC_RSS, TUI_MAPROW_PREFIX, 1000);
+}
+
 static void test_rss_column(void **state)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
@@ -167,6 +176,7 @@ static void test_rss_column(void **state)
 	struct ms_maps *maps;
 	struct ms_error err;
 	struct fixture fx;
+	struct tui_layout with_rss, without;
 	char text[TUI_LINE_MAX], size[32];
 
 	(void)state;
@@ -195,13 +205,15 @@ static void test_rss_column(void **state)
 
 	/* The column sits after SIZE; its heading too. */
 	r = row_of(&vm, &fx, "anon-written");
-	tui_format_maprow_rss(text, sizeof(text), r, 0, true, 0);
+	maps_columns(&with_rss, true);
+	maps_columns(&without, false);
+	tui_format_maprow_cols(text, sizeof(text), &with_rss, r, 0);
 	ms_format_size(5 * page, false, size, sizeof(size));
 	assert_non_null(strstr(text, size));
 	assert_true(strstr(text, size) > strstr(text, "32K")); /* SIZE: 8 pages */
-	tui_format_mapheading_rss(text, sizeof(text), 0, true);
+	tui_layout_heading(text, sizeof(text), &with_rss, -1, false, NULL);
 	assert_non_null(strstr(text, "  SIZE    RSS PERM"));
-	tui_format_mapheading_rss(text, sizeof(text), 0, false);
+	tui_layout_heading(text, sizeof(text), &without, -1, false, NULL);
 	assert_null(strstr(text, "RSS"));
 	tui_mapview_free(&vm);
 
@@ -213,7 +225,7 @@ static void test_rss_column(void **state)
 	assert_int_equal(c.asked, 3);
 	assert_true(vm.rows[0].rss_known);
 	assert_false(vm.rows[3].rss_known);
-	tui_format_maprow_rss(text, sizeof(text), &vm.rows[3], 0, true, 0);
+	tui_format_maprow_cols(text, sizeof(text), &with_rss, &vm.rows[3], 0);
 	ms_format_size(vm.rows[3].m->end - vm.rows[3].m->start, false, size, sizeof(size));
 	snprintf(size + strlen(size), sizeof(size) - strlen(size), "        "); /* a blank cell */
 	assert_non_null(strstr(text, size));

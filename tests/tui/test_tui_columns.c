@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "core/base/escape.h"
 #include "testutil.h"
 #include "tui/actions.h"
 #include "tui/columns.h"
@@ -137,6 +139,122 @@ static void test_help_states_drop_order(void **state)
 	}
 }
 
+/* The width of column id in l, or -1 when it does not show. */
+static int width_of(const struct tui_layout *l, int id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->id[i] == id)
+			return l->width[i];
+	return -1;
+}
+
+/*
+ * The libraries view at 80 columns, the issue's case: four Python modules
+ * (NAME wants "/.../_ssl.cpython-311-x86_64-linux-gnu.so") and a Debian
+ * version.  PROCS, PACKAGE, VERSION and NAME show, the others drop, the
+ * size bar gives way, and NAME has its room.
+ */
+static void test_libs_at_80(void **state)
+{
+	struct tui_colset set;
+	struct tui_layout l;
+	int want[TUI_COLS_MAX] = { 0 };
+
+	(void)state;
+	tui_colset_default(&set, TUI_CV_LIBS);
+	want[TUI_LC_VERSION] = (int)strlen("3.11.2-6+deb12u6");
+	want[TUI_LC_NAME] = (int)strlen("/.../_ssl.cpython-311-x86_64-linux-gnu.so");
+	assert_false(tui_layout_fit_yielding(&l, TUI_CV_LIBS, &set, 0, 2, 80, 11, want, MS_ESC_ASCII));
+	assert_int_equal(l.n, 3);
+	assert_int_equal(l.id[0], TUI_LC_PROCS);
+	assert_int_equal(l.id[1], TUI_LC_PACKAGE);
+	assert_int_equal(l.id[2], TUI_LC_VERSION);
+	assert_int_equal(width_of(&l, TUI_LC_VERSION), 16);
+	assert_true(80 - l.last_x >= want[TUI_LC_NAME]);
+	assert_true(l.dropped & (1u << TUI_LC_VERDICT));
+	assert_true(l.dropped & (1u << TUI_LC_WHERE));
+	/* Names that fit anyway: the bar stays, and so do RSS and VERDICT. */
+	want[TUI_LC_NAME] = 20;
+	assert_true(tui_layout_fit_yielding(&l, TUI_CV_LIBS, &set, 0, 2, 100, 11, want, MS_ESC_ASCII));
+	assert_true(width_of(&l, TUI_LC_RSS) > 0 && width_of(&l, TUI_LC_VERDICT) > 0);
+}
+
+/* A version widens to its widest cell, and the path gives way; other columns drop first. */
+static void test_version_widens(void **state)
+{
+	struct tui_colset set;
+	struct tui_layout l, plain;
+	int want[TUI_COLS_MAX] = { 0 };
+
+	(void)state;
+	tui_colset_default(&set, TUI_CV_LIBS);
+	set.hidden &= ~(1u << TUI_LC_INSTALLED);
+	want[TUI_LC_VERSION] = (int)strlen("2:6.2.1+dfsg1-1~deb12u1+really6.2.1-1.1");
+	want[TUI_LC_INSTALLED] = want[TUI_LC_VERSION];
+	want[TUI_LC_NAME] = 60;
+	tui_layout_fit(&l, TUI_CV_LIBS, &set, 0, 2, 80, 0, want, MS_ESC_ASCII);
+	assert_int_equal(width_of(&l, TUI_LC_VERSION), want[TUI_LC_VERSION]);
+	/* INSTALLED ranks below NAME: it drops rather than be cut. */
+	assert_int_equal(width_of(&l, TUI_LC_INSTALLED), -1);
+	assert_true(80 - l.last_x < want[TUI_LC_NAME]);
+	assert_true(80 - l.last_x >= TUI_LAST_MIN);
+	/* Without want, the preferred width. */
+	tui_layout_fit(&plain, TUI_CV_LIBS, &set, 0, 2, 200, 0, NULL, MS_ESC_ASCII);
+	assert_int_equal(width_of(&plain, TUI_LC_VERSION), 16);
+	assert_int_equal(width_of(&plain, TUI_LC_INSTALLED), 16);
+	/* A short version: as wide as its heading. */
+	want[TUI_LC_VERSION] = 3;
+	tui_layout_fit(&l, TUI_CV_LIBS, &set, 0, 2, 200, 0, want, MS_ESC_ASCII);
+	assert_int_equal(width_of(&l, TUI_LC_VERSION), (int)strlen("VERSION"));
+}
+
+/* Cells for the cut-mark test: a long package and version. */
+static void long_cells(const void *ctx, int id, char *out, size_t size)
+{
+	(void)ctx;
+	if (id == TUI_LC_PACKAGE)
+		snprintf(out, size, "libpython3.11-stdlib");
+	else if (id == TUI_LC_VERSION)
+		snprintf(out, size, "2:6.2.1+dfsg1-1~deb12u1");
+	else if (id == TUI_LC_PROCS)
+		snprintf(out, size, "3");
+}
+
+/* A cut cell ends in U+2026 in a UTF-8 locale and "..." otherwise; a version is whole, '~' and all. */
+static void test_cut_marks(void **state)
+{
+	static const struct {
+		const char *locale;
+		unsigned esc;
+		const char *package;
+	} cases[] = {
+		{ "C.UTF-8", 0, "lib\xe2\x80\xa6" "1-stdlib " },
+		{ "C", MS_ESC_ASCII, "lib...stdlib " },
+	};
+	struct tui_colset set;
+	struct tui_layout l;
+	int want[TUI_COLS_MAX] = { 0 };
+	char row[512];
+
+	(void)state;
+	tui_colset_default(&set, TUI_CV_LIBS);
+	want[TUI_LC_VERSION] = (int)strlen("2:6.2.1+dfsg1-1~deb12u1");
+	want[TUI_LC_NAME] = 36; /* one column short: PACKAGE gives one */
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_non_null(setlocale(LC_CTYPE, cases[i].locale));
+		tui_layout_fit(&l, TUI_CV_LIBS, &set, 0, 0, 80, 0, want, cases[i].esc);
+		assert_int_equal(width_of(&l, TUI_LC_PACKAGE), 12);
+		row[0] = '\0';
+		tui_layout_row(row, sizeof(row), 0, &l, long_cells, NULL);
+		if (!strstr(row, cases[i].package) || !strstr(row, "2:6.2.1+dfsg1-1~deb12u1 "))
+			fail_msg("%s: row '%s'", cases[i].locale, row);
+		/* The only '~' is the version's own. */
+		assert_ptr_equal(strchr(row, '~'), strrchr(row, '~'));
+		assert_ptr_equal(strchr(row, '~'), strstr(row, "~deb12u1"));
+	}
+	assert_non_null(setlocale(LC_CTYPE, "C"));
+}
+
 /* A row's cells sit where the layout says, so a click maps to the column under it. */
 static void test_heading_hit(void **state)
 {
@@ -168,7 +286,7 @@ static void test_sort_click(void **state)
 	bool reverse = true;
 
 	(void)state;
-	layout(&l, TUI_CV_FILES, 0, 80);
+	layout(&l, TUI_CV_FILES, 0, 120);
 	assert_true(tui_layout_sort_click(&l, l.x[0], &sort, &reverse));
 	assert_int_equal(sort, MS_FILESORT_MAPS);
 	assert_false(reverse);
@@ -187,23 +305,26 @@ static void test_sort_click(void **state)
 static void test_one_arrow_meaning(void **state)
 {
 	struct tui_fileview fv;
+	struct tui_layout l;
 	char text[512];
 
 	(void)state;
-	tui_format_procheading(text, sizeof(text), 0, false); /* PID, smallest first */
+	layout(&l, TUI_CV_PROCS, 0, 80);
+	tui_format_procheading_cols(text, sizeof(text), &l, 0, false); /* PID, smallest first */
 	assert_non_null(strstr(text, "PID^"));
-	tui_format_procheading(text, sizeof(text), 4, true);  /* RSS, largest first */
+	tui_format_procheading_cols(text, sizeof(text), &l, 4, true);  /* RSS, largest first */
 	assert_non_null(strstr(text, "RSSv"));
 	memset(&fv, 0, sizeof(fv));
+	layout(&l, TUI_CV_FILES, 0, 80);
 	fv.sort = MS_FILESORT_SIZE;                           /* largest first */
-	tui_format_fileheading(text, sizeof(text), &fv, 80);
+	tui_format_fileheading_cols(text, sizeof(text), &l, &fv);
 	assert_non_null(strstr(text, "SIZEv"));
 	fv.reverse = true;
-	tui_format_fileheading(text, sizeof(text), &fv, 80);
+	tui_format_fileheading_cols(text, sizeof(text), &l, &fv);
 	assert_non_null(strstr(text, "SIZE^"));
 	fv.sort = MS_FILESORT_NAME;
 	fv.reverse = false;                                   /* A to Z */
-	tui_format_fileheading(text, sizeof(text), &fv, 80);
+	tui_format_fileheading_cols(text, sizeof(text), &l, &fv);
 	assert_non_null(strstr(text, "NAME^"));
 }
 
@@ -405,6 +526,9 @@ int main(void)
 		cmocka_unit_test(test_maps_drop_order),
 		cmocka_unit_test(test_procs_drop_order),
 		cmocka_unit_test(test_help_states_drop_order),
+		cmocka_unit_test(test_libs_at_80),
+		cmocka_unit_test(test_version_widens),
+		cmocka_unit_test(test_cut_marks),
 		cmocka_unit_test(test_heading_hit),
 		cmocka_unit_test(test_sort_click),
 		cmocka_unit_test(test_one_arrow_meaning),

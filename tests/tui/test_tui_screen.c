@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "core/base/escape.h"
+#include "core/files/fileinfo.h"
 #include "tui/files_model.h"
 #include "tui/keydec.h"
 #include "tui/procs_model.h"
@@ -537,6 +538,7 @@ static void files_model(struct tui_fileview *fv, size_t height)
 		struct ms_filerow *r = &fv->fm.rows[i];
 
 		r->info.described = true;
+		r->info.asked = MS_FILEINFO_SONAME | MS_FILEINFO_LIBVER | MS_FILEINFO_BUILD_ID;
 		r->info.soname_rc = MS_END;
 		if (r->kind != MS_FILEKIND_FILE)
 			continue;

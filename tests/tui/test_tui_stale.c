@@ -107,6 +107,15 @@ static void load_view(struct fx *fx, struct tui_mapview *vm, size_t height)
 	ms_maplist_free(&all);
 }
 
+/* Every column of view on a wide screen (the maps view's RSS off), after x0 of prefix. */
+static void all_columns(struct tui_layout *l, enum tui_colview view, int x0)
+{
+	struct tui_colset set;
+
+	tui_colset_default(&set, view);
+	tui_layout_make(l, view, &set, view == TUI_CV_MAPS ? 1u << TUI_MC_RSS : 0, x0, 1000);
+}
+
 static void test_visible_rows_get_verdicts(void **state)
 {
 	struct fx *fx = *state;
@@ -114,7 +123,9 @@ static void test_visible_rows_get_verdicts(void **state)
 	struct tui_verdicts vc;
 	struct ms_error err;
 	size_t deleted = 0, replaced = 0, distinct;
+	struct tui_layout maps_all;
 
+	all_columns(&maps_all, TUI_CV_MAPS, TUI_MAPROW_PREFIX);
 	load_view(fx, &vm, 1000);
 	assert_int_equal(tui_verdicts_init(&vc, NULL, fx->maps, &err), 0);
 	assert_int_equal(tui_mapview_judge_visible(&vm, tui_verdicts_judge, &vc), 0);
@@ -126,7 +137,7 @@ static void test_visible_rows_get_verdicts(void **state)
 			assert_int_equal(r->verdict, TUI_VERDICT_NONE);
 			continue;
 		}
-		tui_format_maprow(text, sizeof(text), r->m, r->mark, r->verdict, 0, 0);
+		tui_format_maprow_cols(text, sizeof(text), &maps_all, r, 0);
 		if (name_is(r->m, fx->gone, true)) {
 			assert_int_equal(r->verdict, MS_STALE_DELETED);
 			assert_memory_equal(text, " D ", 3);
@@ -233,22 +244,29 @@ static void test_proclist_stale_count(void **state)
 	const struct ms_procrow *row;
 	struct ms_error err;
 	char text[TUI_LINE_MAX], cell[16];
+	struct tui_layout procs_all;
+	int stale_x = -1;
 
+	all_columns(&procs_all, TUI_CV_PROCS, 0);
+	for (size_t i = 0; i < procs_all.n; i++)
+		if (procs_all.id[i] == TUI_PC_STALE)
+			stale_x = procs_all.x[i];
+	assert_true(stale_x > 0);
 	assert_int_equal(ms_stale_ctx_new(NULL, &ctx, &err), 0);
 	assert_int_equal(ms_proclist_scan_stale(MS_PROCLIST_PROCFS, MS_PROCLIST_COUNT_MAPS, ctx, &l, &err), 0);
 	row = find_row(&l, fx->child.pid);
 	assert_true(row->stale_counted);
 	assert_int_equal(row->stale, 2);
-	tui_format_procrow(text, sizeof(text), row, 0);
-	memcpy(cell, text + TUI_PROCROW_STALE_X, TUI_PROCROW_STALE_W);
+	tui_format_procrow_cols(text, sizeof(text), &procs_all, row, 0);
+	memcpy(cell, text + stale_x, TUI_PROCROW_STALE_W);
 	cell[TUI_PROCROW_STALE_W] = '\0';
 	assert_string_equal(cell, "     2");
 	/* Without a context nothing is counted, and the column says so. */
 	assert_int_equal(ms_proclist_scan(MS_PROCLIST_PROCFS, MS_PROCLIST_COUNT_MAPS, &l, &err), 0);
 	row = find_row(&l, fx->child.pid);
 	assert_false(row->stale_counted);
-	tui_format_procrow(text, sizeof(text), row, 0);
-	memcpy(cell, text + TUI_PROCROW_STALE_X, TUI_PROCROW_STALE_W);
+	tui_format_procrow_cols(text, sizeof(text), &procs_all, row, 0);
+	memcpy(cell, text + stale_x, TUI_PROCROW_STALE_W);
 	assert_memory_equal(cell, "     -", TUI_PROCROW_STALE_W);
 	ms_proclist_free(&l);
 	ms_stale_ctx_free(ctx);
