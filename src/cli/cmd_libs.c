@@ -160,8 +160,11 @@ static unsigned wanted(const struct libs_opts *lo, const int *selected, int n, b
 		case LIBCOL_SONAME: case LIBCOL_LIBVER: what |= MS_LIBTABLE_SONAME; break; /* one open reads both */
 		case LIBCOL_BUILDID: what |= MS_LIBTABLE_BUILD_ID; break;
 		case LIBCOL_RSS: what |= MS_LIBTABLE_RSS; break;
-		case LIBCOL_PSS: what |= MS_LIBTABLE_PSS; break;
 		default:
+			/* PSS, USS and DIRTY: smaps' text, which gives RSS too. */
+			if (libcols[selected[i]].is_fact &&
+			    (ms_fact_desc(libcols[selected[i]].fact)->needs & MS_NEED_SMAPS_TEXT))
+				what |= MS_LIBTABLE_PSS;
 			if (libcols[selected[i]].is_fact && (ms_fact_desc(libcols[selected[i]].fact)->needs & MS_NEED_PKG))
 				*packages = true;
 			break;

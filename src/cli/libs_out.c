@@ -30,6 +30,8 @@ const struct cli_column libcols[LIBCOL_COUNT] = {
 	[LIBCOL_MAPS] = { "MAPS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "mappings of the file, summed over its processes" },
 	[LIBCOL_RSS] = CLI_FACT(RSS, 5, SCOLS_FL_RIGHT, "(summed over its processes)"),
 	[LIBCOL_PSS] = CLI_FACT(PSS, 5, SCOLS_FL_RIGHT, "(--pss; summed over its processes)"),
+	[LIBCOL_USS] = CLI_FACT(USS, 5, SCOLS_FL_RIGHT, "(summed over its processes)"),
+	[LIBCOL_DIRTY] = CLI_FACT(DIRTY, 5, SCOLS_FL_RIGHT, "(summed over its processes)"),
 	[LIBCOL_VERDICT] = CLI_FACT(VERDICT, 8, 0, NULL),
 	[LIBCOL_WHY] = { "WHY", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, "why that verdict" },
 	[LIBCOL_WHERE] = { "WHERE", 6, 0, SCOLS_JSON_STRING, false,
@@ -71,13 +73,6 @@ static char *number(uint64_t v)
 	return asprintf(&s, "%" PRIu64, v) < 0 ? NULL : s;
 }
 
-static char *size_text(const struct cli_opts *o, uint64_t v)
-{
-	char buf[64];
-
-	ms_format_size(v, o->bytes, buf, sizeof(buf));
-	return strdup(buf);
-}
 
 static size_t row_maps(const struct ms_libtable_row *r)
 {
@@ -86,15 +81,6 @@ static size_t row_maps(const struct ms_libtable_row *r)
 	for (size_t i = 0; i < r->nuses; i++)
 		n += r->uses[i].mappings;
 	return n;
-}
-
-/* RSS and PSS are known for a row when every one of its processes' were read. */
-static bool row_res_known(const struct ms_libtable_row *r)
-{
-	for (size_t i = 0; i < r->nuses; i++)
-		if (!r->uses[i].res_known)
-			return false;
-	return r->nuses > 0;
 }
 
 /* Cell text of a file line; NULL for an empty cell (null in JSON). */
@@ -106,12 +92,7 @@ static char *row_cell(const struct ms_libtable *t, int col, const struct ms_libt
 	if (libcols[col].is_fact) {
 		struct ms_fact_src src;
 
-		ms_libtable_row_facts(r, &src);
-		/* RSS and PSS are the row's sums over its processes. */
-		src.size_known[0] = row_res_known(r);
-		src.size[0] = r->rss;
-		src.size_known[1] = src.size_known[0] && (t->opts.what & MS_LIBTABLE_PSS);
-		src.size[1] = r->pss;
+		ms_libtable_row_facts(t, r, &src);
 		return cli_cell_or_null(cli_fact_cell(o, libcols[col].fact, &src));
 	}
 	switch (col) {
@@ -131,13 +112,17 @@ static char *use_cell(const struct ms_libtable *t, int col, const struct ms_libt
 		      const struct cli_opts *o)
 {
 	const struct ms_libtable_proc *p = ms_libtable_proc_of(t, u);
+	struct ms_fact_src src;
 
+	/* Of the facts, a process line has its sizes. */
+	if (libcols[col].is_fact && (ms_fact_desc(libcols[col].fact)->needs & MS_NEED_SMAPS)) {
+		ms_libtable_use_facts(t, u, &src);
+		return cli_cell_or_null(cli_fact_cell(o, libcols[col].fact, &src));
+	}
 	switch (col) {
 	case LIBCOL_NAME: return ms_escape_dup(p->comm, strnlen(p->comm, sizeof(p->comm)), o->escape_flags);
 	case LIBCOL_PID: return number((uint64_t)p->pid);
 	case LIBCOL_MAPS: return number(u->mappings);
-	case LIBCOL_RSS: return u->res_known ? size_text(o, u->rss) : NULL;
-	case LIBCOL_PSS: return u->res_known && (t->opts.what & MS_LIBTABLE_PSS) ? size_text(o, u->pss) : NULL;
 	case LIBCOL_WHERE: return libs_where_text(p, o->escape_flags);
 	default: return NULL;
 	}

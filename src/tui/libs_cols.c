@@ -77,14 +77,14 @@ static void lib_cell(const void *ctx, int id, char *out, size_t size)
 	struct ms_fact_src src;
 
 	if (tui_column_fact(TUI_CV_LIBS, id) >= 0) {
-		ms_libtable_row_facts(r, &src);
+		ms_libtable_row_facts(c->t, r, &src);
 		tui_fact_cell(out, size, (enum ms_fact)tui_column_fact(TUI_CV_LIBS, id), &src);
 		return;
 	}
 	switch (id) {
 	case TUI_LC_PROCS: snprintf(out, size, "%zu", r->nuses); break;
 	case TUI_LC_RSS:
-		if (tui_librow_rss_known(r))
+		if (ms_libtable_row_res_known(r))
 			ms_format_size(r->rss, false, out, size);
 		break;
 	case TUI_LC_WHERE:

@@ -55,14 +55,6 @@ static bool key_is(const struct tui_libkey *k, const struct ms_libtable_row *r)
 	return k->inode == r->inode && k->dev_major == r->dev_major && k->dev_minor == r->dev_minor;
 }
 
-bool tui_librow_rss_known(const struct ms_libtable_row *r)
-{
-	for (size_t i = 0; i < r->nuses; i++)
-		if (!r->uses[i].res_known)
-			return false;
-	return r->nuses > 0;
-}
-
 /* The row's text of fact f (facts.h), into buf (MS_FACT_TEXT_MAX bytes), NUL-terminated. */
 static const char *fact_of(const struct ms_libtable_row *r, enum ms_fact f, char *buf)
 {
@@ -70,7 +62,7 @@ static const char *fact_of(const struct ms_libtable_row *r, enum ms_fact f, char
 	size_t len;
 	const char *text;
 
-	ms_libtable_row_facts(r, &src);
+	ms_libtable_row_facts(NULL, r, &src);
 	text = ms_fact_text(f, &src, 0, buf, MS_FACT_TEXT_MAX, &len);
 	if (text != buf)
 		memcpy(buf, text, len);

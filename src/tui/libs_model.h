@@ -94,8 +94,6 @@ const char *tui_libsort_name(enum tui_libsort key);
 
 bool tui_libview_search(struct tui_libview *lv, int dir, bool from_current);
 
-/* The row's RSS is known: every process's was read. */
-bool tui_librow_rss_known(const struct ms_libtable_row *r);
 /* "host", "other root", or the container as `stale` names it (escaped). */
 void tui_libwhere_text(const struct ms_libtable *t, const struct ms_libtable_proc *p, unsigned esc,
 		       char *out, size_t size);

@@ -261,7 +261,7 @@ static void libs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		name_at = tui_format_librow_cols(text, sizeof(text), &l, lv->table, r, app->escape_flags);
 		if (bar)
 			name_at = tui_bar_insert(text, sizeof(text), name_at, r->rss, bar_max,
-						 tui_librow_rss_known(r));
+						 ms_libtable_row_res_known(r));
 		whole = tui_put_fitted_row(win, 2 + i, text, sizeof(text), name_at, lv->hscroll, true, a,
 					   app->escape_flags);
 		if (whole > s->widest)

@@ -52,12 +52,13 @@ static const struct ms_fact_desc facts[MS_FACT_COUNT] = {
 			      MS_NEED_VERDICT | MS_NEED_STAT, MS_FACT_JSON_STRING },
 	[MS_FACT_RSS] = { "RSS", "resident memory of the file's mappings, as smaps Rss", MS_NEED_SMAPS,
 			  MS_FACT_JSON_NUMBER },
-	[MS_FACT_PSS] = { "PSS", "proportional set size of the file's mappings, from smaps", MS_NEED_SMAPS,
+	[MS_FACT_PSS] = { "PSS", "proportional set size of the file's mappings, from smaps",
+			  MS_NEED_SMAPS | MS_NEED_SMAPS_TEXT,
 			  MS_FACT_JSON_NUMBER },
 	[MS_FACT_USS] = { "USS", "unique set size: resident memory no other process shares, from smaps",
-			  MS_NEED_SMAPS, MS_FACT_JSON_NUMBER },
+			  MS_NEED_SMAPS | MS_NEED_SMAPS_TEXT, MS_FACT_JSON_NUMBER },
 	[MS_FACT_DIRTY] = { "DIRTY", "memory written since it was mapped (private and shared dirty), from smaps",
-			    MS_NEED_SMAPS, MS_FACT_JSON_NUMBER },
+			    MS_NEED_SMAPS | MS_NEED_SMAPS_TEXT, MS_FACT_JSON_NUMBER },
 };
 
 const struct ms_fact_desc *ms_fact_desc(enum ms_fact f)

@@ -72,6 +72,7 @@ enum ms_fact {
 #define MS_NEED_SMAPS 0x8u    /* a walk of the page tables (PAGEMAP_SCAN or smaps) */
 #define MS_NEED_ELF 0x10u     /* a bounded read of the file's ELF headers */
 #define MS_NEED_VERDICT 0x20u /* the stale verdict (a stat and the name's proof) */
+#define MS_NEED_SMAPS_TEXT 0x40u /* only smaps' text has it (PSS, private, dirty), no PAGEMAP_SCAN */
 
 enum ms_fact_json {
 	MS_FACT_JSON_STRING,

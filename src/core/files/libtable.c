@@ -646,9 +646,40 @@ static const char *elf_name_cell(int rc, const char *name)
 	return rc == 1 ? NULL : rc == 0 && name ? name : rc == MS_END ? "" : "?";
 }
 
-void ms_libtable_row_facts(const struct ms_libtable_row *r, struct ms_fact_src *s)
+bool ms_libtable_row_res_known(const struct ms_libtable_row *r)
+{
+	for (size_t i = 0; i < r->nuses; i++)
+		if (!r->uses[i].res_known)
+			return false;
+	return r->nuses > 0;
+}
+
+/* RSS when read; PSS, USS and DIRTY only from smaps (MS_LIBTABLE_PSS). */
+static void size_facts(const struct ms_libtable *t, bool known, uint64_t rss, uint64_t pss, uint64_t uss,
+		       uint64_t dirty, struct ms_fact_src *s)
+{
+	bool smaps = known && t && (t->opts.what & MS_LIBTABLE_PSS);
+
+	s->size_known[MS_FACT_RSS - MS_FACT_RSS] = known && t;
+	s->size[MS_FACT_RSS - MS_FACT_RSS] = rss;
+	s->size_known[MS_FACT_PSS - MS_FACT_RSS] = smaps;
+	s->size[MS_FACT_PSS - MS_FACT_RSS] = pss;
+	s->size_known[MS_FACT_USS - MS_FACT_RSS] = smaps;
+	s->size[MS_FACT_USS - MS_FACT_RSS] = uss;
+	s->size_known[MS_FACT_DIRTY - MS_FACT_RSS] = smaps;
+	s->size[MS_FACT_DIRTY - MS_FACT_RSS] = dirty;
+}
+
+void ms_libtable_use_facts(const struct ms_libtable *t, const struct ms_libtable_use *u, struct ms_fact_src *s)
 {
 	memset(s, 0, sizeof(*s));
+	size_facts(t, u->res_known, u->rss, u->pss, u->uss, u->dirty, s);
+}
+
+void ms_libtable_row_facts(const struct ms_libtable *t, const struct ms_libtable_row *r, struct ms_fact_src *s)
+{
+	memset(s, 0, sizeof(*s));
+	size_facts(t, ms_libtable_row_res_known(r), r->rss, r->pss, r->uss, r->dirty, s);
 	s->pkg_known = r->pkg_known;
 	s->pkg = r->pkg && r->pkg->found ? r->pkg : NULL;
 	s->pkg_why = r->pkg_why;

@@ -227,9 +227,17 @@ int ms_libtable_add(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_p
 int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char **why,
 			 struct ms_error *err);
 
-/* The row's facts for facts.h's texts (sizes are per process: not filled). */
+/*
+ * The row's facts for facts.h's texts; its sizes are the sums over its
+ * processes, known when every one was read (t NULL: no sizes).  A use's
+ * facts are its sizes alone.  PSS, USS and DIRTY come only from smaps
+ * (MS_LIBTABLE_PSS).
+ */
 struct ms_fact_src;
-void ms_libtable_row_facts(const struct ms_libtable_row *r, struct ms_fact_src *s);
+void ms_libtable_row_facts(const struct ms_libtable *t, const struct ms_libtable_row *r, struct ms_fact_src *s);
+void ms_libtable_use_facts(const struct ms_libtable *t, const struct ms_libtable_use *u, struct ms_fact_src *s);
+/* Every process's residency of the row was read. */
+bool ms_libtable_row_res_known(const struct ms_libtable_row *r);
 
 /* The row of the file (device, inode), or NULL. */
 struct ms_libtable_row *ms_libtable_find(const struct ms_libtable *t, uint32_t major, uint32_t minor,
