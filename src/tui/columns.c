@@ -10,6 +10,7 @@
 #include "tui/libs_model.h"
 #include "tui/maps_model.h"
 #include "tui/procs_model.h"
+#include "tui/stale_cols.h"
 
 /*
  * The tables.  Widths and alignment are the rows' (format.c); drop ranks
@@ -55,13 +56,6 @@ static const struct tui_column files_cols[] = {
 	[TUI_FC_NAME] = { "NAME", NULL, 0, true, 0, MS_FILESORT_NAME, false, 0, 0 },
 };
 
-static const struct tui_column stale_cols[] = {
-	[TUI_SC_PID] = { "PID", NULL, 7, false, 0, -1, false, 0, 0 },
-	[TUI_SC_USER] = { "USER", NULL, 8, true, 2, -1, false, 0, 0 },
-	[TUI_SC_FILES] = { "FILES", NULL, 5, false, 1, -1, false, 0, 0 },
-	[TUI_SC_LAST] = { "UNIT", NULL, 0, true, 0, -1, false, 0, 0 },
-};
-
 /* The libraries view (L): `mapscope libs`'s columns, NAME last. */
 static const struct tui_column libs_cols[] = {
 	[TUI_LC_PROCS] = { "PROCS", NULL, 6, false, 0, TUI_LIBSORT_PROCS, true, 0, 0 },
@@ -95,7 +89,7 @@ static const struct {
 	[TUI_CV_PROCS] = VIEW(procs_cols, "procs", "process list"),
 	[TUI_CV_MAPS] = VIEW(maps_cols, "maps", "maps view"),
 	[TUI_CV_FILES] = VIEW(files_cols, "files", "files view"),
-	[TUI_CV_STALE] = VIEW(stale_cols, "stale", "stale view"),
+	[TUI_CV_STALE] = { tui_stale_cols, TUI_SC_COUNT, "stale", "stale view" },
 	[TUI_CV_LIBS] = VIEW(libs_cols, "libs", "libraries view"),
 	[TUI_CV_LIBPROCS] = VIEW(libprocs_cols, "libprocs", "library's processes"),
 #undef VIEW
