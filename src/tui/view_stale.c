@@ -155,9 +155,10 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 	if (tui_draw_too_small(win))
 		return 0;
 	ms_escape(sv->filter, strlen(sv->filter), filter, sizeof(filter), app->escape_flags | MS_ESC_ASCII);
-	snprintf(text, sizeof(text), "mapscope | stale: %zu %s deleted or replaced files | %zu scanned, %zu unreadable%s%s",
-		 sv->count, ms_plural(sv->count, "process runs", "processes run"), sv->scanned, sv->unreadable,
-		 sv->filter[0] ? " | name~" : "", filter);
+	/* The filter before the counts: an 80-column header still shows what hides lines. */
+	snprintf(text, sizeof(text), "mapscope | stale: %zu %s deleted or replaced files%s%s | %zu scanned, %zu unreadable",
+		 sv->count, ms_plural(sv->count, "process runs", "processes run"), sv->filter[0] ? " | name~" : "",
+		 filter, sv->scanned, sv->unreadable);
 	tui_draw_header(app, win, text);
 	if (sv->detail) {
 		ndetail = tui_format_stale_detail(detail, TUI_STALE_DETAIL_LINES, sv, app->escape_flags);
