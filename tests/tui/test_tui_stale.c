@@ -22,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "core/base/escape.h"
 #include "core/stale/ignore.h"
 #include "core/maps/maps.h"
 #include "core/procs/proclist.h"
@@ -499,6 +500,54 @@ static void test_staleview_filter_and_search(void **state)
 	tui_staleview_free(&sv);
 }
 
+/*
+ * A version longer than an 80-column line can give (a Python distribution's
+ * METADATA is its user's to write) is the one thing cut: past the name's
+ * floor, with "..." (ASCII) and never inside an escape; the file name and
+ * " (deleted)" stay whole, and the version's escape bytes are escaped.
+ */
+static void test_staleline_hostile_version(void **state)
+{
+	struct tui_staleview sv;
+	struct ms_procrow row = { .pid = 4242, .user = "alice" };
+	static char name[] = "/home/alice/.venv/lib/_native.so (deleted)", cmd[] = "python3 app.py";
+	struct ms_stale_file file = { .name = name, .result = { MS_STALE_DELETED, "unlinked", true } };
+	struct ms_stale_list files = { .items = &file, .count = 1 };
+	struct tui_stale_layout layout;
+	struct tui_colset cols;
+	struct ms_pkg *p;
+	char text[TUI_LINE_MAX];
+	size_t at;
+
+	(void)state;
+	file.name_len = strlen(name);
+	row.cmd = cmd;
+	row.cmd_len = strlen(cmd);
+	tui_staleview_init(&sv, 10);
+	assert_int_equal(tui_staleview_add(&sv, &row, NULL, &files), 0);
+	sv.entries[0].pkgs = calloc(1, sizeof(*sv.entries[0].pkgs));
+	assert_non_null(sv.entries[0].pkgs);
+	p = &sv.entries[0].pkgs[0];
+	p->found = true;
+	p->source = MS_PKG_SOURCE_PYTHON;
+	snprintf(p->name, sizeof(p->name), "native");
+	/* As long as a version may be: "1.0~rc1", an escape sequence, then nines. */
+	memset(p->version, '9', sizeof(p->version) - 1);
+	memcpy(p->version, "1.0~rc1\x1b[2J", 11);
+	assert_int_equal(tui_staleview_rebuild(&sv), 0);
+	tui_colset_default(&cols, TUI_CV_STALE);
+	tui_stale_layout_make(&layout, &cols, &sv, 80, MS_ESC_ASCII);
+	assert_int_equal(layout.version_w, 80 - layout.indent - (TUI_STALE_VERDICT_W + 1) - 1 - TUI_STALE_NAME_MIN);
+	at = tui_stale_format_line(text, sizeof(text), &layout, &sv, &sv.lines[1]);
+	assert_string_equal(text + at, name);
+	assert_int_equal((int)at, layout.indent + TUI_STALE_VERDICT_W + 1 + layout.version_w + 1);
+	/* The version: its start, escaped, then the cut mark right before the name. */
+	assert_memory_equal(text + layout.indent + TUI_STALE_VERDICT_W + 1, "1.0~rc1\\x1b[2J99", 16);
+	assert_memory_equal(text + at - 4, "... ", 4);
+	assert_null(strchr(text, '\x1b'));
+	tui_staleview_free(&sv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -512,6 +561,7 @@ int main(void)
 	const struct CMUnitTest plain[] = {
 		cmocka_unit_test(test_user_ignore_file),
 		cmocka_unit_test(test_snapshot_default_name),
+		cmocka_unit_test(test_staleline_hostile_version),
 	};
 	int failed = cmocka_run_group_tests(tests, setup, teardown);
 
