@@ -525,12 +525,9 @@ static void test_staleline_hostile_version(void **state)
 	row.cmd_len = strlen(cmd);
 	tui_staleview_init(&sv, 10);
 	assert_int_equal(tui_staleview_add(&sv, &row, NULL, &files), 0);
-	sv.entries[0].pkgs = calloc(1, sizeof(*sv.entries[0].pkgs));
-	assert_non_null(sv.entries[0].pkgs);
-	p = &sv.entries[0].pkgs[0];
-	p->found = true;
-	p->source = MS_PKG_SOURCE_PYTHON;
-	snprintf(p->name, sizeof(p->name), "native");
+	p = sv.entries[0].pkgs = malloc(sizeof(*p));
+	assert_non_null(p);
+	*p = (struct ms_pkg){ .found = true, .source = MS_PKG_SOURCE_PYTHON, .name = "native" };
 	/* As long as a version may be: "1.0~rc1", an escape sequence, then nines. */
 	memset(p->version, '9', sizeof(p->version) - 1);
 	memcpy(p->version, "1.0~rc1\x1b[2J", 11);
