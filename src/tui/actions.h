@@ -75,7 +75,7 @@ enum tui_scope {
 	A(MAPS_SORT_REVERSE, TUI_SCOPE_MAPS, "I", "reverse the sort order") \
 	A(FILES_VIEW, TUI_SCOPE_MAPS, "F", "files: one row per file or kind of anonymous memory") \
 	A(STALE_OPEN, TUI_SCOPE_STALE, "Enter", "open the selected process") \
-	A(STALE_DETAIL, TUI_SCOPE_STALE, "Tab", "show or hide the detail pane: the whole explanation and package") \
+	A(STALE_DETAIL, TUI_SCOPE_STALE, "Tab", "show or hide the detail pane: the whole explanation, package and versions") \
 	A(STALE_SEARCH, TUI_SCOPE_STALE, "/", "search command lines and file names as you type") \
 	A(STALE_SEARCH_NEXT, TUI_SCOPE_STALE, "n", "next match of the search") \
 	A(STALE_SEARCH_PREV, TUI_SCOPE_STALE, "N", "previous match of the search") \

@@ -8,14 +8,9 @@
 #include "tui/columns.h"
 #include "tui/elide.h"
 #include "tui/format.h"
+#include "tui/stale_cols.h"
 
-/* The engine: each view's table sits beside its model (procs_cols.c, maps_cols.c, ...). */
-static const struct tui_column stale_cols[] = {
-	[TUI_SC_PID] = { "PID", NULL, 7, false, 0, -1, false, 0, 0 },
-	[TUI_SC_USER] = { "USER", NULL, 8, true, 2, -1, false, 0, 0 },
-	[TUI_SC_FILES] = { "FILES", NULL, 5, false, 1, -1, false, 0, 0 },
-	[TUI_SC_LAST] = { "UNIT", NULL, 0, true, 0, -1, false, 0, 0 },
-};
+/* The engine: each view's table sits beside its model (procs_cols.c, maps_cols.c, stale_cols.c, ...). */
 
 static const struct {
 	const char *key, *title;
@@ -38,8 +33,8 @@ const struct tui_column *tui_columns(enum tui_colview view, size_t *count)
 	case TUI_CV_LIBPROCS: *count = tui_libprocs_ncols; return tui_libprocs_cols;
 	default: break;
 	}
-	*count = sizeof(stale_cols) / sizeof(stale_cols[0]);
-	return stale_cols;
+	*count = TUI_SC_COUNT;
+	return tui_stale_cols;
 }
 
 int tui_column_fact(enum tui_colview view, int id)

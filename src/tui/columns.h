@@ -5,9 +5,10 @@
  * Every list (process list, maps view, files view, stale view, libraries
  * view and its process sub-list) is a row of
  * columns followed by one last column that takes the rest of the line
- * (COMMAND, NAME, the stale view's UNIT/COMMAND or FILE/WHY).  A view's
- * columns are one table beside its model (procs_cols.c, maps_cols.c,
- * files_cols.c, libs_cols.c): each entry is a struct tui_column (name,
+ * (COMMAND, NAME, the stale view's UNIT/COMMAND, or on its file lines the
+ * file's name after VERDICT and VERSION: stale_cols.h).  A view's columns
+ * are one table beside its model (procs_cols.c, maps_cols.c, files_cols.c,
+ * libs_cols.c, stale_cols.c): each entry is a struct tui_column (name,
  * width policy, alignment, drop rank, sort key, flags).  This file and
  * columns.c are the engine: the choice, the layout and the heading.
  * Adding a column (a size BAR, say) is one table entry, one enum value
@@ -73,7 +74,6 @@ enum tui_mcol_id { TUI_MC_RANGE, TUI_MC_SIZE, TUI_MC_RSS, TUI_MC_PERMS, TUI_MC_O
 enum tui_fcol_id { TUI_FC_MAPS, TUI_FC_SIZE, TUI_FC_RSS, TUI_FC_PERMS, TUI_FC_VERDICT,
 		   TUI_FC_PACKAGE, TUI_FC_VERSION, TUI_FC_FILEVER, TUI_FC_SONAME, TUI_FC_LIBVER,
 		   TUI_FC_BUILDID, TUI_FC_NAME };
-enum tui_scol_id { TUI_SC_PID, TUI_SC_USER, TUI_SC_FILES, TUI_SC_LAST };
 enum tui_lcol_id { TUI_LC_PROCS, TUI_LC_RSS, TUI_LC_VERDICT, TUI_LC_PACKAGE, TUI_LC_VERSION,
 		   TUI_LC_INSTALLED, TUI_LC_SONAME, TUI_LC_LIBVER, TUI_LC_BUILDID, TUI_LC_WHERE, TUI_LC_NAME };
 enum tui_lpcol_id { TUI_LPC_PID, TUI_LPC_MAPS, TUI_LPC_RSS, TUI_LPC_WHERE, TUI_LPC_COMM };

@@ -84,21 +84,6 @@ size_t tui_format_detail(struct tui_detail_line *lines, size_t n, const struct m
 			 const struct ms_stale_result *verdict, bool ioctl_backend,
 			 unsigned escape_flags);
 
-/*
- * The stale view's lines: a process ("PID USER FILES UNIT  COMMAND") or one
- * of its files ("VERDICT NAME  PACKAGE  WHY", PACKAGE "-" when none was
- * found), and the heading.  Returns where the
- * scrollable part starts (UNIT or the file's name).
- */
-size_t tui_format_staleline(char *buf, size_t size, const struct tui_staleview *sv,
-			    const struct tui_stale_line *line, unsigned escape_flags);
-void tui_format_staleheading(char *buf, size_t size);
-/* The same with the columns l places (the two above show them all). */
-size_t tui_format_staleline_cols(char *buf, size_t size, const struct tui_layout *l,
-				 const struct tui_staleview *sv, const struct tui_stale_line *line,
-				 unsigned escape_flags);
-void tui_format_staleheading_cols(char *buf, size_t size, const struct tui_layout *l);
-
 /* The S key's suggested file: "mapscope-PID-YYYYMMDD-HHMMSS.json", local time. */
 void tui_format_snapshot_name(char *buf, size_t size, pid_t pid, time_t when);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/base/escape.h"
+#include "core/files/facts.h"
 #include "tui/stale_detail.h"
 
 static void line(struct tui_detail_line *lines, size_t n, size_t *k, const char *label,
@@ -16,13 +17,25 @@ static void line(struct tui_detail_line *lines, size_t n, size_t *k, const char 
 	(*k)++;
 }
 
+/* A fact's line, where the fact has a text. */
+static void fact_line(struct tui_detail_line *lines, size_t n, size_t *k, const char *label, enum ms_fact fact,
+		      const struct ms_fact_src *src, unsigned escape_flags)
+{
+	char buf[MS_FACT_TEXT_MAX];
+	size_t len;
+	const char *text = ms_fact_text(fact, src, 0, buf, sizeof(buf), &len);
+
+	if (len)
+		line(lines, n, k, label, text, len, escape_flags);
+}
+
 size_t tui_format_stale_detail(struct tui_detail_line *lines, size_t n, const struct tui_staleview *sv,
 			       unsigned escape_flags)
 {
 	const struct tui_stale_line *l = tui_staleview_line(sv, sv->sel_row);
 	const struct tui_stale_entry *e;
 	const struct ms_stale_file *f;
-	const struct ms_pkg *pkg;
+	struct ms_fact_src src;
 	size_t k = 0;
 
 	if (!l)
@@ -44,7 +57,6 @@ size_t tui_format_stale_detail(struct tui_detail_line *lines, size_t n, const st
 		return k;
 	}
 	f = &e->files.items[l->file];
-	pkg = tui_staleview_package(e, (size_t)l->file);
 	line(lines, n, &k, "file", f->name, f->name_len, escape_flags);
 	if (k < n) {
 		lines[k].label = "verdict";
@@ -53,20 +65,18 @@ size_t tui_format_stale_detail(struct tui_detail_line *lines, size_t n, const st
 		k++;
 	}
 	line(lines, n, &k, "why", f->result.why, strlen(f->result.why), escape_flags);
-	if (k < n) {
-		lines[k].label = "package";
-		if (pkg)
-			ms_pkg_describe(pkg, escape_flags, lines[k].value, sizeof(lines[k].value));
-		else
-			snprintf(lines[k].value, sizeof(lines[k].value), "none found");
-		k++;
+	tui_staleview_fact_src(sv, e, (size_t)l->file, &src);
+	if (src.pkg_why) {
+		line(lines, n, &k, "package", src.pkg_why, strlen(src.pkg_why), escape_flags);
+		return k;
 	}
-	if (pkg && pkg->found && pkg->running_state != MS_PKG_RUNNING_INSTALLED) {
-		char why[2 * MS_PKG_WHY_MAX];
-
-		if (ms_pkg_running_why(pkg, why, sizeof(why))[0])
-			line(lines, n, &k, "version",
-			     why, strlen(why), escape_flags);
-	}
+	if (!src.pkg_known)
+		return k;
+	fact_line(lines, n, &k, "package", MS_FACT_PACKAGE, &src, escape_flags);
+	fact_line(lines, n, &k, "running", MS_FACT_VERSION, &src, escape_flags);
+	fact_line(lines, n, &k, "installed", MS_FACT_INSTALLED, &src, escape_flags);
+	fact_line(lines, n, &k, "how known", MS_FACT_VERWHY, &src, escape_flags);
+	fact_line(lines, n, &k, "source", MS_FACT_PKGSRC, &src, escape_flags);
+	fact_line(lines, n, &k, "elf note", MS_FACT_PKGNOTE, &src, escape_flags);
 	return k;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/base/error.h"
+#include "core/files/facts.h"
 #include "core/stale/stale_report.h"
 #include "tui/maps_model.h"
 #include "tui/stale_model.h"
@@ -92,6 +93,7 @@ static int learn_packages(struct tui_staleview *sv, struct ms_stale_report *repo
 	if (ms_owner_open(&opts, &db, err) == MS_ERR_NOMEM)
 		return MS_ERR_NOMEM;
 	rc = ms_stale_report_packages(report, db, &why, err);
+	sv->pkg_why = rc < 0 ? "the package database could not be read" : why;
 	ms_owner_close(db);
 	/* A database that cannot be read leaves the packages unknown, not the view empty. */
 	if (rc < 0 && rc != MS_ERR_NOMEM)
@@ -109,6 +111,22 @@ static int learn_packages(struct tui_staleview *sv, struct ms_stale_report *repo
 const struct ms_pkg *tui_staleview_package(const struct tui_stale_entry *e, size_t f)
 {
 	return e->pkgs && f < e->files.count && e->pkgs[f].found ? &e->pkgs[f] : NULL;
+}
+
+void tui_staleview_fact_src(const struct tui_staleview *sv, const struct tui_stale_entry *e, size_t f,
+			    struct ms_fact_src *src)
+{
+	const struct ms_stale_file *file = &e->files.items[f];
+
+	memset(src, 0, sizeof(*src));
+	src->pkg_known = e->pkgs && !e->other_root && file->result.path_ours;
+	src->pkg = tui_staleview_package(e, f);
+	/* Python may answer where there is no dpkg or rpm: then its answer stands. */
+	src->pkg_why = src->pkg ? NULL : sv->pkg_why;
+	src->build_id = file->build_id;
+	src->build_id_len = file->build_id_len;
+	src->verdict_known = true;
+	src->verdict = file->result.verdict;
 }
 
 static void tui_staleview_clear(struct tui_staleview *sv)

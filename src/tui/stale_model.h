@@ -89,6 +89,7 @@ struct tui_staleview {
 	unsigned pkg_scans;        /* scans since the packages were forgotten */
 	const char *pkgdb_dir;     /* MS_PKGDB_DIR; tests point it elsewhere */
 	const char *dpkglog_dir;   /* dpkg's log: NULL for MS_DPKGLOG_DIR; tests point it elsewhere */
+	const char *pkg_why;       /* static: why no package could be looked up (no dpkg or rpm), or NULL */
 	bool detail;               /* the detail pane (Tab) shows */
 	char filter[TUI_FIND_MAX]; /* "" shows every line */
 	char search[TUI_FIND_MAX];
@@ -126,6 +127,15 @@ void tui_staleview_set_height(struct tui_staleview *sv, size_t height);
 void tui_staleview_forget_packages(struct tui_staleview *sv);
 /* The package of file f of entry e, or NULL when none was found. */
 const struct ms_pkg *tui_staleview_package(const struct tui_stale_entry *e, size_t f);
+/*
+ * What is known of file f of entry e, for ms_fact_text (core/files/facts.h):
+ * its verdict and build ID, and its package where one was asked for (as
+ * the stale command asks: not under another root, nor for a name that is
+ * not a path in our root).
+ */
+struct ms_fact_src;
+void tui_staleview_fact_src(const struct tui_staleview *sv, const struct tui_stale_entry *e, size_t f,
+			    struct ms_fact_src *src);
 
 /* Show only what contains text ("" all), keeping the selection.  0 or MS_ERR_NOMEM. */
 int tui_staleview_set_filter(struct tui_staleview *sv, const char *text);

@@ -11,6 +11,7 @@
 #include "core/stale/stale.h"
 #include "tui/elide.h"
 #include "tui/format.h"
+#include "tui/stale_cols.h"
 #include "tui/stale_detail.h"
 #include "tui/stale_model.h"
 #include "tui/tui.h"
@@ -148,22 +149,23 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
 	struct tui_detail_line detail[TUI_STALE_DETAIL_LINES];
 	char text[TUI_LINE_MAX], filter[4 * TUI_FIND_MAX];
-	struct tui_layout l;
+	struct tui_stale_layout l;
 
 	werase(win);
 	if (tui_draw_too_small(win))
 		return 0;
-	tui_layout_make(&l, TUI_CV_STALE, &app->cfg.cols[TUI_CV_STALE], 0, 0, w);
 	ms_escape(sv->filter, strlen(sv->filter), filter, sizeof(filter), app->escape_flags | MS_ESC_ASCII);
-	snprintf(text, sizeof(text), "mapscope | stale: %zu %s deleted or replaced files | %zu scanned, %zu unreadable%s%s",
-		 sv->count, ms_plural(sv->count, "process runs", "processes run"), sv->scanned, sv->unreadable,
-		 sv->filter[0] ? " | name~" : "", filter);
+	/* The filter before the counts: an 80-column header still shows what hides lines. */
+	snprintf(text, sizeof(text), "mapscope | stale: %zu %s deleted or replaced files%s%s | %zu scanned, %zu unreadable",
+		 sv->count, ms_plural(sv->count, "process runs", "processes run"), sv->filter[0] ? " | name~" : "",
+		 filter, sv->scanned, sv->unreadable);
 	tui_draw_header(app, win, text);
 	if (sv->detail) {
 		ndetail = tui_format_stale_detail(detail, TUI_STALE_DETAIL_LINES, sv, app->escape_flags);
 		rows = rows_beside_pane(win, detail, ndetail);
 	}
-	tui_format_staleheading_cols(text, sizeof(text), &l);
+	tui_stale_layout_make(&l, &app->cfg.cols[TUI_CV_STALE], sv, w, app->escape_flags);
+	tui_stale_format_heading(text, sizeof(text), &l);
 	tui_draw_heading(win, text, sizeof(text), sv->hscroll, w);
 	if (!sv->nlines)
 		tui_put(win, 2, 0, sv->count ? "  nothing matches the filter" :
@@ -179,8 +181,9 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 		a = line->file < 0 ? A_BOLD : tui_pair_attr(app, TUI_PAIR_STALE);
 		if (row == sv->sel_row)
 			a |= A_REVERSE;
-		last_at = tui_format_staleline_cols(text, sizeof(text), &l, sv, line, app->escape_flags);
-		whole = tui_put_fitted_row(win, 2 + i, text, sizeof(text), last_at, sv->hscroll, false, a,
+		last_at = tui_stale_format_line(text, sizeof(text), &l, sv, line);
+		/* A file's name loses folders before its file name; a command line is cut at its end. */
+		whole = tui_put_fitted_row(win, 2 + i, text, sizeof(text), last_at, sv->hscroll, line->file >= 0, a,
 					   app->escape_flags);
 		if (whole > widest)
 			widest = whole;

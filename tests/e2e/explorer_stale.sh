@@ -149,9 +149,9 @@ while :; do
 	wait_for "the stale view to move" sh -c "[ \"\$(tmux -S '$SOCK' capture-pane -e -p -t ms)\" != \"\$1\" ]" sh "$before"
 done
 line=$(child_line)
-screen | sed -n "$((line + 1))p" | grep -Eq "^ +deleted +.*libms-e2e\\.so \\(deleted\\) +- +unlinked" ||
+screen | sed -n "$((line + 1))p" | grep -Eq "^ +deleted +- +/.*libms-e2e\\.so \\(deleted\\)\$" ||
 	fail "the deleted file is not listed under the child"
-pass "D lists the child and, below it, its deleted library (no package: -)"
+pass "D lists the child and, below it, its deleted library (no package, so no version: -)"
 keys Enter
 wait_for "the child's maps view from D" shows "pid $CPID stale-child-e2e |"
 pass "Enter in the stale view opens the process"

@@ -3,7 +3,7 @@
 # view and the stale view, the real binary in tmux against tests/stale-child
 # holding a library that is then deleted.  A filter shows only matching rows
 # (the header says how many, and what the filter is); Ctrl-U and Enter clear
-# it; a search selects the next match.  Then the stale view's PACKAGE column
+# it; a search selects the next match.  Then the stale view's VERSION column
 # and its detail pane (Tab), and last the maps view's search on a screen
 # too small for the child's mappings.  Polls with a deadline; no fixed
 # sleeps.  Exit 77 (skip) only when tmux is absent.
@@ -124,17 +124,17 @@ keys Enter
 wait_for "the search to select the child's line" selected_has "$CPID"
 pass "/ n N in the stale view select the matching line"
 
-# -- the stale view's PACKAGE column and detail pane ------------------------------------------
-screen | sed -n 2p | grep -q "VERDICT FILE  PACKAGE  WHY" || fail "no PACKAGE heading"
+# -- the stale view's VERSION column and detail pane ------------------------------------------
+screen | sed -n 2p | grep -q "VERDICT  VERSION  FILE" || fail "no VERSION heading"
 keys '\'
 wait_for "the stale filter prompt" last_is "name contains:"
 keys -l "$TMP/libms-find"
 keys Enter
 wait_for "the filter in the stale header" shows "| name~$TMP/libms-find"
-# No package owns a temp file: "-" in the row, as the stale command's PACKAGE is empty.
-[ -z "$("$BIN" stale -r -n -o PACKAGE --ignore-file "$TMP/config/mapscope/stale-ignore.conf" "$CPID" | tr -d ' \n')" ] ||
-	fail "mapscope stale names a package for the temp library"
-screen | grep -qF "$TMP/libms-find.so (deleted)  -  unlinked" || fail "the file line lacks its PACKAGE cell"
+# No package owns a temp file: "-" in the row, as the stale command's VERSION is empty.
+[ -z "$("$BIN" stale -r -n -o VERSION --ignore-file "$TMP/config/mapscope/stale-ignore.conf" "$CPID" | tr -d ' \n')" ] ||
+	fail "mapscope stale names a version for the temp library"
+screen | grep -Eq "^ +deleted +- +/.*libms-find\.so \(deleted\)\$" || fail "the file line lacks its VERSION cell"
 keys /
 keys -l "libms-find"
 keys Enter
@@ -142,12 +142,12 @@ wait_for "the library selected" selected_has "$TMP/libms-find.so"
 keys Tab
 wait_for "the detail pane" shows "- detail"
 wait_for "the whole explanation" shows_re "^why +unlinked, and no file is at the path now"
-shows_re "^package +none found" > /dev/null || fail "the pane does not say the package"
+shows_re "^package +not packaged" > /dev/null || fail "the pane does not say the package"
 shows_re "^file +$TMP/libms-find.so \\(deleted\\)" > /dev/null || fail "the pane does not name the file"
 keys Escape
 wait_for "Esc to close the pane only" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q '^- detail'"
 shows_re "^ *$CPID " > /dev/null || fail "Esc closed the stale view with the pane"
-pass "the stale view: PACKAGE column ('-' as stale -o PACKAGE), Tab shows why and package, Esc closes the pane"
+pass "the stale view: VERSION column ('-' as stale -o VERSION), Tab shows why and package, Esc closes the pane"
 
 # -- the maps view: a search reaches past the rows on screen --------------------------------------
 # A 12-line terminal shows 9 of the child's mappings.  The view holds a

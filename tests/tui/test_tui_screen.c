@@ -293,6 +293,75 @@ static void test_maps_stale_detail_80x24(void **state)
 	tui_mapview_free(&vm);
 }
 
+/*
+ * The stale view at 80x24 after an upgrade: each file line keeps its whole
+ * file name (and " (deleted)") and the version that runs, a Debian one
+ * with a real '~'; a 150-column folder loses its middle, never with '~'.
+ */
+static void test_stale_view_80x24(void **state)
+{
+	struct tui_app app;
+	struct tui_staleview sv;
+	struct ms_procrow a = { .pid = 1377, .user = "www-data" };
+	struct ms_unit unit = { .name = "nginx.service", .user_uid = -1 };
+	static char ssl[] = "/usr/lib/x86_64-linux-gnu/libssl.so.3 (deleted)", cmd[] = "nginx: worker process";
+	char deep[400], *got;
+	struct ms_stale_list files = { 0 };
+	struct ms_stale_file f[2] = {
+		{ .name = ssl, .result = { MS_STALE_REPLACED, "the path holds another file", true } },
+		{ .name = deep, .result = { MS_STALE_DELETED, "unlinked, and no file is at the path now", true } },
+	};
+	struct ms_pkg *p;
+
+	(void)state;
+	app_init(&app);
+	resize_term(24, 80);
+	snprintf(deep, sizeof(deep), "/srv/app/releases/%s/libappsame.so.1 (deleted)",
+		 "2026-12-01T10-00-00Z-build-0123456789abcdef0123456789abcdef-with-a-long-folder-name-"
+		 "that-no-screen-shows-whole-0123456789abcdef0123456789abcdef");
+	assert_true(strlen(deep) > 150);
+	for (int i = 0; i < 2; i++)
+		f[i].name_len = strlen(f[i].name);
+	a.cmd = cmd;
+	a.cmd_len = strlen(cmd);
+	tui_staleview_init(&sv, (size_t)tui_body_lines(24));
+	files.items = f;
+	files.count = 2;
+	assert_int_equal(tui_staleview_add(&sv, &a, &unit, &files), 0);
+	/* libssl's package, dated by dpkg's log; the application's copy is not packaged. */
+	sv.entries[0].pkgs = calloc(2, sizeof(*sv.entries[0].pkgs));
+	assert_non_null(sv.entries[0].pkgs);
+	p = &sv.entries[0].pkgs[0];
+	p->found = true;
+	p->source = MS_PKG_SOURCE_DPKG;
+	snprintf(p->name, sizeof(p->name), "libssl3");
+	snprintf(p->version, sizeof(p->version), "3.0.22-1~deb12u2");
+	p->running_state = MS_PKG_RUNNING_KNOWN;
+	snprintf(p->running, sizeof(p->running), "3.0.19-1~deb12u2");
+	snprintf(p->running_why, sizeof(p->running_why),
+		 "unlinked at 2026-12-01 10:00:00, by dpkg's upgrade from 3.0.19-1~deb12u2 to 3.0.22-1~deb12u2");
+	assert_int_equal(tui_staleview_rebuild(&sv), 0);
+	sv.scanned = 212;
+	tui_staleview_select(&sv, 1);
+	tui_stale_draw_frame(&app, stdscr, &sv);
+	got = dump(stdscr);
+	compare("stale-80x24.txt", got);
+	assert_non_null(strstr(got, "\n  replaced 3.0.19-1~deb12u2 /usr/lib/x86_64-linux-gnu/libssl.so.3 (deleted)\n"));
+	assert_non_null(strstr(got, "\n  deleted  -                /srv/app/releases/.../libappsame.so.1 (deleted)\n"));
+	/* The only '~' on screen are the versions' own. */
+	for (const char *t = got; (t = strchr(t, '~')); t++)
+		assert_memory_equal(t, "~deb12u2", 8);
+	free(got);
+	/* Tab: the package, the version running and installed, and how the running one is known. */
+	sv.detail = true;
+	tui_staleview_set_height(&sv, (size_t)(tui_body_lines(24) - (tui_body_lines(24) / 2 + 1)));
+	tui_stale_draw_frame(&app, stdscr, &sv);
+	got = dump(stdscr);
+	compare("stale-detail-80x24.txt", got);
+	free(got);
+	tui_staleview_free(&sv);
+}
+
 /* The stale view: a process with a deleted and a replaced file, one without a unit. */
 static void test_stale_view_100x10(void **state)
 {
@@ -300,12 +369,12 @@ static void test_stale_view_100x10(void **state)
 	struct tui_staleview sv;
 	struct ms_procrow a = { .pid = 812, .user = "root" }, b = { .pid = 4242, .user = "alice" };
 	struct ms_unit unit = { .name = "ssh.service", .user_uid = -1 };
-	static char crypto[] = "/usr/lib/libcrypto.so.3 (deleted)", libc[] = "/usr/lib/libc.so.6";
+	static char crypto[] = "/lib/libcrypto.so.3 (deleted)", libc[] = "/usr/lib/libc.so.6";
 	static char app_exe[] = "/opt/app/bin/app\x1b", sshd[] = "sshd: /usr/sbin/sshd -D";
 	static char app_cmd[] = "app\x1b[2J --serve";
 	struct ms_stale_list files = { 0 };
 	struct ms_stale_file f[3] = {
-		{ .name = crypto, .result = { MS_STALE_DELETED, "unlinked, and no file is at the path now" } },
+		{ .name = crypto, .result = { MS_STALE_DELETED, "unlinked, and no file is at the path now", true } },
 		{ .name = libc, .result = { MS_STALE_OK, "the path holds the mapped file" } },
 		{ .name = app_exe, .is_exe = true,
 		  .result = { MS_STALE_REPLACED, "the path holds another file with a different build ID" } },
@@ -337,13 +406,14 @@ static void test_stale_view_100x10(void **state)
 	assert_non_null(sv.entries[0].pkgs);
 	sv.entries[0].pkgs[0].found = true;
 	snprintf(sv.entries[0].pkgs[0].name, sizeof(sv.entries[0].pkgs[0].name), "libssl3");
-	snprintf(sv.entries[0].pkgs[0].version, sizeof(sv.entries[0].pkgs[0].version), "3.0.15-1");
+	sv.entries[0].pkgs[0].source = MS_PKG_SOURCE_DPKG;
+	snprintf(sv.entries[0].pkgs[0].version, sizeof(sv.entries[0].pkgs[0].version), "3.0.22-1~deb12u2");
 	/* The process still runs the copy of the version before (dpkg's log says). */
 	sv.entries[0].pkgs[0].running_state = MS_PKG_RUNNING_KNOWN;
-	snprintf(sv.entries[0].pkgs[0].running, sizeof(sv.entries[0].pkgs[0].running), "3.0.13-1");
+	snprintf(sv.entries[0].pkgs[0].running, sizeof(sv.entries[0].pkgs[0].running), "3.0.19-1~deb12u2");
 	/* And how it knows: the detail pane says so. */
 	snprintf(sv.entries[0].pkgs[0].running_why, sizeof(sv.entries[0].pkgs[0].running_why),
-		 "unlinked at 2026-12-01 10:00:00, by dpkg's upgrade from 3.0.13-1 to 3.0.15-1");
+		 "unlinked at 2026-12-01 10:00:00, by dpkg's upgrade from 3.0.19-1~deb12u2 to 3.0.22-1~deb12u2");
 	assert_int_equal(tui_staleview_rebuild(&sv), 0);
 	sv.scanned = 57;
 	sv.unreadable = 3;
@@ -723,6 +793,7 @@ int main(void)
 		cmocka_unit_test(test_maps_detail_80x24),
 		cmocka_unit_test(test_maps_stale_detail_80x24),
 		cmocka_unit_test(test_stale_view_100x10),
+		cmocka_unit_test(test_stale_view_80x24),
 		cmocka_unit_test(test_maps_20x5_banner),
 		cmocka_unit_test(test_too_small),
 		cmocka_unit_test(test_help_80x40),

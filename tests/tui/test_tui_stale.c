@@ -22,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "core/base/escape.h"
 #include "core/stale/ignore.h"
 #include "core/maps/maps.h"
 #include "core/procs/proclist.h"
@@ -30,6 +31,7 @@
 #include "testutil.h"
 #include "tui/format.h"
 #include "tui/maps_model.h"
+#include "tui/stale_cols.h"
 #include "tui/stale_model.h"
 #include "tui/verdicts.h"
 
@@ -295,6 +297,9 @@ static void test_staleview_lists_the_child(void **state)
 	struct ms_error err;
 	size_t i, seen = 0;
 	char text[TUI_LINE_MAX], *pkgdb, *info, *list, *status;
+	struct tui_stale_layout layout;
+	struct tui_colset cols;
+	const char *running;
 
 	assert_int_equal(ms_stale_ctx_new(NULL, &ctx, &err), 0);
 	assert_int_equal(ms_proclist_scan(MS_PROCLIST_PROCFS, 0, &all, &err), 0);
@@ -328,22 +333,29 @@ static void test_staleview_lists_the_child(void **state)
 	assert_int_equal(sv.entries[0].files.count, 2);
 	assert_int_equal(sv.nlines, 3);
 	assert_int_equal(sv.lines[0].file, -1);
+	/* A wide screen: every column, and VERSION as wide as the widest version. */
+	tui_colset_default(&cols, TUI_CV_STALE);
+	tui_stale_layout_make(&layout, &cols, &sv, 400, 0);
+	/* As root the log is trusted (it is root's, as dpkg's is); otherwise it is not. */
+	running = geteuid() == 0 ? "2.3-1" : "unknown";
+	assert_int_equal(layout.version_w, (int)strlen(running));
 	for (i = 1; i < sv.nlines; i++) {
 		const struct ms_stale_file *f = &sv.entries[0].files.items[sv.lines[i].file];
+		char want[TUI_LINE_MAX];
+		size_t at = tui_stale_format_line(text, sizeof(text), &layout, &sv, &sv.lines[i]);
 
-		tui_format_staleline(text, sizeof(text), &sv, &sv.lines[i], 0);
 		if (f->result.verdict == MS_STALE_DELETED) {
-			assert_non_null(strstr(text, "deleted"));
-			assert_non_null(strstr(text, fx->gone));
-			/* As root the log is trusted (it is root's, as dpkg's is); otherwise it is not. */
-			assert_non_null(strstr(text, geteuid() == 0 ? " (deleted)  libgone1 2.3-1 (now 2.4-1)  unlinked"
-								    : " (deleted)  libgone1 (running: unknown; now 2.4-1)  unlinked"));
+			/* The version of the copy that runs, then the name; the package and reason are in the pane. */
+			snprintf(want, sizeof(want), "deleted  %s %s (deleted)", running, fx->gone);
+			assert_string_equal(text + layout.indent, want);
+			assert_string_equal(text + at, want + strlen(want) - strlen(fx->gone) - strlen(" (deleted)"));
+			assert_null(strstr(text, "libgone1"));
 			seen |= 1;
 		} else {
 			assert_int_equal(f->result.verdict, MS_STALE_REPLACED);
-			assert_non_null(strstr(text, fx->swapped));
 			/* No package owns it: a dash, as the column is never blank. */
-			assert_non_null(strstr(text, " (deleted)  -  "));
+			snprintf(want, sizeof(want), "replaced %-*s %s (deleted)", (int)strlen(running), "-", fx->swapped);
+			assert_string_equal(text + layout.indent, want);
 			seen |= 2;
 		}
 	}
@@ -506,6 +518,51 @@ static void test_staleview_filter_and_search(void **state)
 	tui_staleview_free(&sv);
 }
 
+/*
+ * A version longer than an 80-column line can give (a Python distribution's
+ * METADATA is its user's to write) is the one thing cut: past the name's
+ * floor, with "..." (ASCII) and never inside an escape; the file name and
+ * " (deleted)" stay whole, and the version's escape bytes are escaped.
+ */
+static void test_staleline_hostile_version(void **state)
+{
+	struct tui_staleview sv;
+	struct ms_procrow row = { .pid = 4242, .user = "alice" };
+	static char name[] = "/home/alice/.venv/lib/_native.so (deleted)", cmd[] = "python3 app.py";
+	struct ms_stale_file file = { .name = name, .result = { MS_STALE_DELETED, "unlinked", true } };
+	struct ms_stale_list files = { .items = &file, .count = 1 };
+	struct tui_stale_layout layout;
+	struct tui_colset cols;
+	struct ms_pkg *p;
+	char text[TUI_LINE_MAX];
+	size_t at;
+
+	(void)state;
+	file.name_len = strlen(name);
+	row.cmd = cmd;
+	row.cmd_len = strlen(cmd);
+	tui_staleview_init(&sv, 10);
+	assert_int_equal(tui_staleview_add(&sv, &row, NULL, &files), 0);
+	p = sv.entries[0].pkgs = malloc(sizeof(*p));
+	assert_non_null(p);
+	*p = (struct ms_pkg){ .found = true, .source = MS_PKG_SOURCE_PYTHON, .name = "native" };
+	/* As long as a version may be: "1.0~rc1", an escape sequence, then nines. */
+	memset(p->version, '9', sizeof(p->version) - 1);
+	memcpy(p->version, "1.0~rc1\x1b[2J", 11);
+	assert_int_equal(tui_staleview_rebuild(&sv), 0);
+	tui_colset_default(&cols, TUI_CV_STALE);
+	tui_stale_layout_make(&layout, &cols, &sv, 80, MS_ESC_ASCII);
+	assert_int_equal(layout.version_w, 80 - layout.indent - (TUI_STALE_VERDICT_W + 1) - 1 - TUI_STALE_NAME_MIN);
+	at = tui_stale_format_line(text, sizeof(text), &layout, &sv, &sv.lines[1]);
+	assert_string_equal(text + at, name);
+	assert_int_equal((int)at, layout.indent + TUI_STALE_VERDICT_W + 1 + layout.version_w + 1);
+	/* The version: its start, escaped, then the cut mark right before the name. */
+	assert_memory_equal(text + layout.indent + TUI_STALE_VERDICT_W + 1, "1.0~rc1\\x1b[2J99", 16);
+	assert_memory_equal(text + at - 4, "... ", 4);
+	assert_null(strchr(text, '\x1b'));
+	tui_staleview_free(&sv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -519,6 +576,7 @@ int main(void)
 	const struct CMUnitTest plain[] = {
 		cmocka_unit_test(test_user_ignore_file),
 		cmocka_unit_test(test_snapshot_default_name),
+		cmocka_unit_test(test_staleline_hostile_version),
 	};
 	int failed = cmocka_run_group_tests(tests, setup, teardown);
 
