@@ -154,6 +154,19 @@ static void test_heap_growth_and_anon_order(void **state)
 	ms_maplist_free(&b);
 }
 
+/* Match two maps given as text, same boot; the lists are freed, the entries' indexes kept. */
+static void match_text(const char *const *before, const char *const *after, struct seen *seen,
+		       struct ms_diff_summary *sum)
+{
+	struct ms_maplist a, b;
+
+	list_of(&a, before);
+	list_of(&b, after);
+	match(&a, &b, true, seen, sum);
+	ms_maplist_free(&a);
+	ms_maplist_free(&b);
+}
+
 /*
  * A middle thread ended: its guard page and stack are the ones removed,
  * though the others of their kind follow in address order; they keep
@@ -181,14 +194,11 @@ static void test_middle_stack_removed(void **state)
 		"7f1000026000-7f100017b000 r-xp 00026000 fd:01 200 /usr/lib/libc.so.6",
 		NULL,
 	};
-	struct ms_maplist a, b;
 	struct ms_diff_summary sum;
 	struct seen seen;
 
 	(void)state;
-	list_of(&a, three);
-	list_of(&b, two);
-	match(&a, &b, true, &seen, &sum);
+	match_text(three, two, &seen, &sum);
 	assert_int_equal(seen.n, 2);
 	assert_int_equal(seen.kind[0], MS_DIFF_REMOVED);
 	assert_int_equal(seen.old_idx[0], 3);
@@ -196,8 +206,6 @@ static void test_middle_stack_removed(void **state)
 	assert_int_equal(seen.old_idx[1], 4);
 	assert_int_equal(sum.unchanged, 6);
 	assert_int_equal(sum.moved, 0);
-	ms_maplist_free(&a);
-	ms_maplist_free(&b);
 }
 
 /* A new region below two unchanged ones of its kind is the one added; they stay unchanged. */
@@ -216,21 +224,16 @@ static void test_new_region_below(void **state)
 		"7f0000200000-7f000020d000 rw-p 00000000 00:00 0",
 		NULL,
 	};
-	struct ms_maplist a, b;
 	struct ms_diff_summary sum;
 	struct seen seen;
 
 	(void)state;
-	list_of(&a, before);
-	list_of(&b, after);
-	match(&a, &b, true, &seen, &sum);
+	match_text(before, after, &seen, &sum);
 	assert_int_equal(seen.n, 1);
 	assert_int_equal(seen.kind[0], MS_DIFF_ADDED);
 	assert_int_equal(seen.new_idx[0], 1);
 	assert_int_equal(sum.unchanged, 3);
 	assert_int_equal(sum.changed, 0);
-	ms_maplist_free(&a);
-	ms_maplist_free(&b);
 }
 
 /* Another file at the path, a deleted one, new permissions, a rebuild. */
