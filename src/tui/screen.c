@@ -100,11 +100,14 @@ attr_t tui_pair_attr(const struct tui_app *app, enum tui_pair pair)
 
 void tui_draw_header(struct tui_app *app, WINDOW *win, const char *text)
 {
-	char line[512];
+	char line[512], cut[512];
+	int n = snprintf(line, sizeof(line), "%s%s", text, app->paused ? " [paused]" : "");
 
-	snprintf(line, sizeof(line), "%s%s", text, app->paused ? " [paused]" : "");
+	/* A header longer than the screen ends in the ellipsis, as every cut does. */
+	tui_cut_end(line, n < 0 ? 0 : (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1, getmaxx(win),
+		    tui_ellipsis(app->escape_flags), cut, sizeof(cut));
 	wattron(win, A_REVERSE);
-	tui_put(win, 0, 0, line, getmaxx(win), true);
+	tui_put(win, 0, 0, cut, getmaxx(win), true);
 	wattroff(win, A_REVERSE);
 }
 
