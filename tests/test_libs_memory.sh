@@ -1,10 +1,11 @@
 #!/bin/sh
 # Memory per library (libs -o RSS,PSS,USS,DIRTY): for a python3 that
 # imported ssl (it maps libcrypto and libssl), each library's RSS, PSS, USS
-# and DIRTY from `libs --pid=PID --all-mappings -J -b` equal the sums over
-# /proc/PID/smaps of that file's mappings (USS: Private_Clean +
-# Private_Dirty; DIRTY: Private_Dirty + Shared_Dirty), read in the same
-# instant as far as an idle process allows (both read twice, around).
+# and DIRTY from `libs --pid=PID -J -b` equal the sums over
+# /proc/PID/smaps of all that file's mappings, code and data (USS:
+# Private_Clean + Private_Dirty; DIRTY: Private_Dirty + Shared_Dirty), read
+# in the same instant as far as an idle process allows (both read twice,
+# around); with --code-only, the sums over its executable mappings alone.
 set -u
 NAME=test_libs_memory
 . "$(dirname "$0")/shtest.sh"
@@ -22,15 +23,16 @@ pid=$last
 
 # sums PID: "path rss pss uss dirty" per file, in bytes, from smaps.
 sums() {
-	"$PY" - "$1" <<'PYEOF'
+	"$PY" - "$1" "$CODE_ONLY" <<'PYEOF'
 import re, sys
 tot = {}
 cur = None
 for line in open("/proc/%s/smaps" % sys.argv[1]):
-    m = re.match(r"^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \d+\s*(.*)$", line)
+    m = re.match(r"^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \d+\s*(.*)$", line)
     if m:
-        name = m.group(1)
-        cur = tot.setdefault(name, [0, 0, 0, 0]) if name.startswith("/") else None
+        name = m.group(2)
+        mine = name.startswith("/") and (sys.argv[2] != "1" or "x" in m.group(1))
+        cur = tot.setdefault(name, [0, 0, 0, 0]) if mine else None
         continue
     f = line.split()
     if cur is None or len(f) < 3 or f[2] != "kB":
@@ -47,7 +49,7 @@ PYEOF
 }
 
 ms() {
-	"$BIN" libs --pid="$pid" --all-mappings -J -b -o NAME,RSS,PSS,USS,DIRTY >"$tmp/libs.json" ||
+	"$BIN" libs --pid="$pid" $LIBS_ARGS -J -b -o NAME,RSS,PSS,USS,DIRTY >"$tmp/libs.json" ||
 		fail "libs exited $?"
 	"$PY" -c '
 import json, sys
@@ -57,35 +59,44 @@ for r in json.load(open(sys.argv[1]))["libraries"]:
 
 # The files only this process maps, as smaps sums them (see below).
 own() { grep -E 'libcrypto|libssl|lib-dynload' "$1"; }
-same=
-for try in 1 2 3 4 5; do
-	sums "$pid" >"$tmp/before"
-	ms >"$tmp/ms"
-	sums "$pid" >"$tmp/after"
-	if [ "$(own "$tmp/before")" = "$(own "$tmp/after")" ]; then
-		same=1
-		break
-	fi
-	sleep 0.2
-done
-[ -n "$same" ] || fail "smaps kept changing over five tries"
-grep -q 'libcrypto' "$tmp/ms" || fail "libs shows no libcrypto: $(cat "$tmp/ms")"
-ok "libs lists libcrypto for the process"
-# Every file libs lists, with the sums smaps gives for it.  PSS and USS
-# of a file other processes map (libc: every reader here maps it too)
-# move as they come and go, so those two are compared for the files only
-# python's ssl brings: libcrypto, libssl and its own modules.
-while read -r name rss pss uss dirty; do
-	want=$(awk -v n="$name" '$1 == n { print $2, $3, $4, $5 }' "$tmp/after")
-	[ -n "$want" ] || fail "$name: not in smaps"
-	case $name in
-	*libcrypto*|*libssl*|*lib-dynload*) got="$rss $pss $uss $dirty" ;;
-	*) got="$rss $(echo "$want" | cut -d' ' -f2,3) $dirty" ;;
-	esac
-	[ "$got" = "$want" ] ||
-		fail "$name: libs says RSS PSS USS DIRTY $rss $pss $uss $dirty, smaps sums $want"
-done <"$tmp/ms"
-ok "RSS and DIRTY of $(wc -l <"$tmp/ms") files, and PSS and USS of libcrypto, libssl and python's modules, equal the sums over smaps"
+# check WHAT: libs (LIBS_ARGS) against smaps' sums (CODE_ONLY: executable mappings alone).
+check() {
+	same=
+	for try in 1 2 3 4 5; do
+		sums "$pid" >"$tmp/before"
+		ms >"$tmp/ms"
+		sums "$pid" >"$tmp/after"
+		if [ "$(own "$tmp/before")" = "$(own "$tmp/after")" ]; then
+			same=1
+			break
+		fi
+		sleep 0.2
+	done
+	[ -n "$same" ] || fail "$1: smaps kept changing over five tries"
+	grep -q 'libcrypto' "$tmp/ms" || fail "$1: libs shows no libcrypto: $(cat "$tmp/ms")"
+	# Every file libs lists, with the sums smaps gives for it.  PSS and USS
+	# of a file other processes map (libc: every reader here maps it too)
+	# move as they come and go, so those two are compared for the files only
+	# python's ssl brings: libcrypto, libssl and its own modules.
+	while read -r name rss pss uss dirty; do
+		want=$(awk -v n="$name" '$1 == n { print $2, $3, $4, $5 }' "$tmp/after")
+		[ -n "$want" ] || fail "$1: $name: not in smaps"
+		case $name in
+		*libcrypto*|*libssl*|*lib-dynload*) got="$rss $pss $uss $dirty" ;;
+		*) got="$rss $(echo "$want" | cut -d' ' -f2,3) $dirty" ;;
+		esac
+		[ "$got" = "$want" ] ||
+			fail "$1: $name: libs says RSS PSS USS DIRTY $rss $pss $uss $dirty, smaps sums $want"
+	done <"$tmp/ms"
+	ok "$1: RSS and DIRTY of $(wc -l <"$tmp/ms") files, and PSS and USS of libcrypto, libssl and python's modules, equal the sums over smaps"
+}
+
+LIBS_ARGS= CODE_ONLY=0 check "every mapping of each library"
 awk '$1 ~ /libcrypto/ && $4 > 0 && $5 > 0 { f = 1 } END { exit !f }' "$tmp/ms" ||
 	fail "libcrypto has no private or no dirty pages: $(grep libcrypto "$tmp/ms")"
-ok "libcrypto has private and dirty pages (its data), counted"
+ok "libcrypto's data pages (private, dirty) count with its code"
+whole=$(awk '$1 ~ /libcrypto/ { print $2 }' "$tmp/ms")
+LIBS_ARGS=--code-only CODE_ONLY=1 check "--code-only: the executable mappings"
+code=$(awk '$1 ~ /libcrypto/ { print $2 }' "$tmp/ms")
+[ "$code" -lt "$whole" ] || fail "libcrypto's code RSS $code is not below its whole RSS $whole"
+ok "libcrypto: $code bytes of code resident, $whole in all"

@@ -103,6 +103,7 @@ complete -c mapscope -n $libs -l pid -x -a '(__mapscope_pids)' -d 'only these pr
 complete -c mapscope -n $libs -l pids -d "list each file's processes below it"
 complete -c mapscope -n $libs -l all-mappings -d 'data files too, not only executable mappings'
 complete -c mapscope -n $libs -l pss -d 'add PSS, from smaps'
+complete -c mapscope -n $libs -l code-only -d 'memory of the code alone, not every mapping of the file'
 complete -c mapscope -n $libs -l format -x -a 'table cyclonedx' -d 'table, or a CycloneDX 1.6 SBOM'
 complete -c mapscope -n $libs -l installed -d 'with --format=cyclonedx, also the version installed beside an old copy that runs'
 complete -c mapscope -n $libs -l openmetrics -d 'processes per package version in OpenMetrics text'

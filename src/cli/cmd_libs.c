@@ -37,6 +37,7 @@ enum {
 	OPT_METRICS_FILE,
 	OPT_INSTALLED,
 	OPT_SBOM_FILE,
+	OPT_CODE_ONLY,
 };
 
 struct libs_opts {
@@ -44,6 +45,7 @@ struct libs_opts {
 	unsigned scan_flags;
 	bool pids;   /* --pids: each file's processes below it */
 	bool pss;
+	bool code_only; /* --code-only: memory of the executable mappings alone */
 	bool cyclonedx; /* --format=cyclonedx: an SBOM (libs_cdx.h), not the table */
 	bool installed; /* --installed: with it, the versions installed beside old copies that run */
 	bool openmetrics;
@@ -76,6 +78,8 @@ static void libs_usage(void)
 	       "      --pids             list each file's processes below it\n"
 	       "      --all-mappings     data files too, not only executable mappings\n"
 	       "      --pss              add PSS, from smaps (a text read per process)\n"
+	       "      --code-only        RSS, PSS, USS and DIRTY of the code alone; by default\n"
+	       "                         every mapping of the file counts, code and data\n"
 	       "      --format=FORMAT    table (default), or cyclonedx: a CycloneDX 1.6 SBOM\n"
 	       "                         of the packages and files mapped now (JSON)\n"
 	       "      --installed        with --format=cyclonedx: also the version installed\n"
@@ -97,6 +101,7 @@ static const struct option libs_options[] = {
 	{ "pids", no_argument, NULL, OPT_PIDS },
 	{ "all-mappings", no_argument, NULL, OPT_ALL_MAPPINGS },
 	{ "pss", no_argument, NULL, OPT_PSS },
+	{ "code-only", no_argument, NULL, OPT_CODE_ONLY },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
 	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
@@ -129,6 +134,7 @@ static int libs_own(void *ctx, int opt, const char *arg)
 	case OPT_PIDS: lo->pids = true; return 1;
 	case OPT_ALL_MAPPINGS: lo->scan_flags |= MS_STALE_ALL_MAPPINGS; return 1;
 	case OPT_PSS: lo->pss = true; return 1;
+	case OPT_CODE_ONLY: lo->code_only = true; return 1;
 	case OPT_FORMAT:
 		if (strcmp(arg, "table") && strcmp(arg, "cyclonedx")) {
 			cli_usage_error("libs", "libs: --format takes table or cyclonedx");
@@ -149,7 +155,8 @@ static int libs_own(void *ctx, int opt, const char *arg)
 static unsigned wanted(const struct libs_opts *lo, const int *selected, int n, bool *packages)
 {
 	/* Process lines are named by their command, and say where each lives. */
-	unsigned what = (lo->pss ? MS_LIBTABLE_PSS : 0) | (lo->pids ? MS_LIBTABLE_PROCS : 0);
+	unsigned what = (lo->pss ? MS_LIBTABLE_PSS : 0) | (lo->pids ? MS_LIBTABLE_PROCS : 0) |
+			(lo->code_only ? MS_LIBTABLE_CODE_ONLY : 0);
 
 	/* The metrics are counts per package version, whatever the columns. */
 	*packages = lo->openmetrics;

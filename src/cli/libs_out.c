@@ -12,6 +12,9 @@
 #include "core/base/escape.h"
 #include "core/elf/buildid.h"
 
+/* What the memory columns count, said in their help. */
+#define LIBS_MEMORY_COUNTS "(every mapping of the file, code and data, unless --code-only; summed over its processes)"
+
 const struct cli_column libcols[LIBCOL_COUNT] = {
 	[LIBCOL_NAME] = { "NAME", 0.4, SCOLS_FL_TREE | SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, false,
 			  "path of the file as the kernel names it (escaped); with --pids, a process's command name" },
@@ -28,10 +31,10 @@ const struct cli_column libcols[LIBCOL_COUNT] = {
 	[LIBCOL_PROCS] = { "PROCS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "how many processes map the file" },
 	[LIBCOL_PID] = { "PID", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "process ID (--pids lines)" },
 	[LIBCOL_MAPS] = { "MAPS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, "mappings of the file, summed over its processes" },
-	[LIBCOL_RSS] = CLI_FACT(RSS, 5, SCOLS_FL_RIGHT, "(summed over its processes)"),
-	[LIBCOL_PSS] = CLI_FACT(PSS, 5, SCOLS_FL_RIGHT, "(--pss; summed over its processes)"),
-	[LIBCOL_USS] = CLI_FACT(USS, 5, SCOLS_FL_RIGHT, "(summed over its processes)"),
-	[LIBCOL_DIRTY] = CLI_FACT(DIRTY, 5, SCOLS_FL_RIGHT, "(summed over its processes)"),
+	[LIBCOL_RSS] = CLI_FACT(RSS, 5, SCOLS_FL_RIGHT, LIBS_MEMORY_COUNTS),
+	[LIBCOL_PSS] = CLI_FACT(PSS, 5, SCOLS_FL_RIGHT, "(--pss) " LIBS_MEMORY_COUNTS),
+	[LIBCOL_USS] = CLI_FACT(USS, 5, SCOLS_FL_RIGHT, LIBS_MEMORY_COUNTS),
+	[LIBCOL_DIRTY] = CLI_FACT(DIRTY, 5, SCOLS_FL_RIGHT, LIBS_MEMORY_COUNTS),
 	[LIBCOL_VERDICT] = CLI_FACT(VERDICT, 8, 0, NULL),
 	[LIBCOL_WHY] = { "WHY", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_STRING, false, "why that verdict" },
 	[LIBCOL_WHERE] = { "WHERE", 6, 0, SCOLS_JSON_STRING, false,

@@ -45,7 +45,11 @@
  * RSS (MS_LIBTABLE_RSS) and PSS (MS_LIBTABLE_PSS) are per process and
  * summed per row: one residency query (residency.h: PAGEMAP_SCAN, or
  * smaps) over the process's mappings of the rows kept; PSS reads smaps
- * text, so it is asked only when wanted.
+ * text, so it is asked only when wanted.  Every mapping of a row's file
+ * counts, its code and its data (as smem -m sums a library), whichever
+ * mappings listed the file; MS_LIBTABLE_CODE_ONLY counts only the
+ * mappings the scan looked at (the executable ones, unless
+ * MS_STALE_ALL_MAPPINGS).
  *
  * Patterns: opts.match (filematch.h, the matcher `who` uses: a path, a
  * base name or a SONAME, with globs) keeps only the rows it matches, tested
@@ -102,6 +106,8 @@ struct ms_lookup_cache;
  * PID, and where it lives only when a row needed to know (root_known).
  */
 #define MS_LIBTABLE_PROCS 0x10u
+/* Memory of the scanned mappings only (code), not every mapping of the file. */
+#define MS_LIBTABLE_CODE_ONLY 0x20u
 
 struct ms_libtable_proc {
 	pid_t pid;

@@ -43,7 +43,9 @@ int ms_libtable_residency(struct ms_libtable *t, size_t proc_index, struct ms_pr
 	struct ms_libtable_row *row;
 	size_t n = 0;
 	unsigned old = ms_maps_set_fields(maps, 0);
-	int rc = ms_maps_collect(maps, ms_stale_filter(t->opts.scan_flags), &list, err);
+	/* A library's data mappings count with its code, unless only the code is asked. */
+	unsigned filter = (t->opts.what & MS_LIBTABLE_CODE_ONLY) ? ms_stale_filter(t->opts.scan_flags) : 0;
+	int rc = ms_maps_collect(maps, filter, &list, err);
 
 	ms_maps_set_fields(maps, old);
 	if (rc == MS_ERR_NOMEM)
