@@ -28,8 +28,9 @@ static const char *const notes[] = {
 	"files view: BUILDID, LIBVER, SONAME, FILEVER, PERMS, MAPS, RSS, VERDICT, PACKAGE, VERSION.",
 	"libraries view: BUILDID, WHERE, SONAME, LIBVER, INSTALLED, VERDICT, RSS, PACKAGE, VERSION;",
 	"library's processes: WHERE, MAPS, RSS.",
-	"In the files and libraries views, those up to RSS also drop (then the size bar)",
-	"so that each file name on screen shows whole: /.../NAME, \" (deleted)\" kept.",
+	"In the files and libraries views, those up to RSS also drop (then the size bar),",
+	"in the maps view DEV and OFFSET, so that each file name on screen shows whole:",
+	"/.../NAME, \" (deleted)\" kept.",
 	"Versions are never cut: their column is as wide as the longest on screen.",
 	"A cut shows as an ellipsis (... outside a UTF-8 locale), never as ~.",
 };

@@ -23,7 +23,8 @@ const struct tui_column tui_maps_cols[] = {
 	[TUI_MC_OFFSET] = TUI_COL("OFFSET", 8, .drop = 2, .sort = -1),
 	[TUI_MC_DEV] = TUI_COL("DEV", 16, .heading = "DEV:INODE", .left = true, .drop = 1,
 			   .sort = TUI_MSORT_INODE),
-	[TUI_MC_NAME] = TUI_COL_PATH("NAME", .sort = TUI_MSORT_NAME),
+	/* Rank 3: DEV and OFFSET drop to show the names on screen whole (columns.h). */
+	[TUI_MC_NAME] = TUI_COL_PATH("NAME", .drop = 3, .sort = TUI_MSORT_NAME),
 };
 const size_t tui_maps_ncols = sizeof(tui_maps_cols) / sizeof(tui_maps_cols[0]);
 

@@ -312,9 +312,12 @@ struct tui_strip;
  * room, not the other columns' (tui_layout_make_beside).
  */
 int tui_maps_beside(const struct tui_mapview *vm, const struct tui_strip *strip, int w);
-/* The maps view's columns on a screen width wide (RSS while rss_column), beside those. */
-void tui_maps_layout(const struct tui_app *app, bool rss_column, int width, int beside,
-		     struct tui_layout *l);
+/*
+ * The maps view's columns on a screen width wide (RSS while rss_column),
+ * beside those: DEV and OFFSET drop before a name on screen is cut.
+ */
+void tui_maps_layout(const struct tui_app *app, const struct tui_mapview *vm, bool rss_column, int width,
+		     int beside, struct tui_layout *l);
 
 /* The maps body height for a screen with/without the detail pane. */
 int tui_maps_rows(int lines, bool detail);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/escape.h"
 #include "core/base/units.h"
 #include "core/maps/maps.h"
 #include "tui/bars.h"
@@ -81,11 +82,41 @@ int tui_maps_beside(const struct tui_mapview *vm, const struct tui_strip *strip,
 	       (shows_bars(vm) ? TUI_BAR_W + 1 : 0);
 }
 
-void tui_maps_layout(const struct tui_app *app, bool rss_column, int width, int beside,
-		     struct tui_layout *l)
+/* The widest whole name (file name and " (deleted)", elide.h) of the rows on screen, up to cap (0: any). */
+static int names_want(const struct tui_app *app, const struct tui_mapview *vm, int cap)
 {
-	tui_layout_make_beside(l, TUI_CV_MAPS, &app->cfg.cols[TUI_CV_MAPS],
-			       rss_column ? 0 : 1u << TUI_MC_RSS, TUI_MAPROW_PREFIX, width, beside);
+	const char *mark = tui_ellipsis(app->escape_flags);
+	size_t first = tui_mapview_first_shown(vm);
+	int most = 0;
+
+	for (size_t i = first; i < vm->nrows && i - first < vm->height; i++) {
+		const struct ms_mapping *m = vm->rows[i].m;
+		char name[TUI_LINE_MAX];
+		size_t len;
+		int w;
+
+		if (!m || !m->name_len)
+			continue;
+		len = ms_escape(m->name, m->name_len, name, sizeof(name), app->escape_flags);
+		w = tui_elide_want(name, len, mark);
+		if ((!cap || w <= cap) && w > most)
+			most = w;
+	}
+	return most;
+}
+
+void tui_maps_layout(const struct tui_app *app, const struct tui_mapview *vm, bool rss_column, int width,
+		     int beside, struct tui_layout *l)
+{
+	const struct tui_colset *set = &app->cfg.cols[TUI_CV_MAPS];
+	unsigned off = rss_column ? 0 : 1u << TUI_MC_RSS;
+	int want[TUI_COLS_MAX] = { 0 };
+
+	/* DEV and OFFSET give way so that the names on screen show whole, as in the files view. */
+	want[TUI_MC_NAME] = names_want(app, vm, 0);
+	want[TUI_MC_NAME] = names_want(app, vm,
+				       tui_layout_reach(TUI_CV_MAPS, set, off, TUI_MAPROW_PREFIX, width, beside, want));
+	tui_layout_fit(l, TUI_CV_MAPS, set, off, TUI_MAPROW_PREFIX, width, beside, want, app->escape_flags);
 }
 
 void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
@@ -121,7 +152,7 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 			       f->rss_total);
 	tui_draw_header(app, win, text);
 	/* The columns are placed in what the bar and the strip leave, so NAME keeps its room. */
-	tui_maps_layout(app, f->rss_column, w, tui_maps_beside(vm, f->strip, w), &l);
+	tui_maps_layout(app, vm, f->rss_column, w, tui_maps_beside(vm, f->strip, w), &l);
 	tui_layout_heading(text, sizeof(text), &l, tui_map_sort_column(vm), vm->sort_reverse, NULL);
 	for (size_t i = 0; bars && i < vm->nrows; i++) {
 		uint64_t value = map_bar(vm, &vm->rows[i], &known);
