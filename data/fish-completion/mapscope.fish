@@ -74,6 +74,7 @@ complete -c mapscope -n '__fish_seen_subcommand_from who' -F
 set -l stale '__fish_seen_subcommand_from stale'
 complete -c mapscope -n $stale -l all-mappings -d 'data files too, not only executable mappings'
 complete -c mapscope -n $stale -l by-file -d 'list each file and the processes that map it'
+complete -c mapscope -n $stale -l restart-plan -d 'the units to restart, and what a restart cannot fix'
 complete -c mapscope -n $stale -l show -x -a 'all deleted replaced same-build unknown ignored ok' -d 'verdicts to list'
 complete -c mapscope -n $stale -l ignore-file -r -F -d 'rules of files never flagged'
 complete -c mapscope -n $stale -l openmetrics -d 'counts in OpenMetrics text'

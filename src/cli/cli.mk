@@ -8,6 +8,7 @@ libmapscope_cli_a_SOURCES = \
 	src/cli/mapcols.c src/cli/mapcols.h \
 	src/cli/procscan.c src/cli/procscan.h \
 	src/cli/stale_out.c src/cli/stale_out.h \
+	src/cli/restart_plan.c src/cli/restart_plan.h \
 	src/cli/libs_out.c src/cli/libs_out.h \
 	src/cli/colindex.c src/cli/colindex.h \
 	src/cli/cmd_list_facts.c src/cli/listcols.h \

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/procscan.h"
+#include "cli/restart_plan.h"
 #include "cli/stale_metrics.h"
 #include "cli/stale_out.h"
 #include "core/stale/ignore.h"
@@ -27,12 +28,14 @@ enum {
 	OPT_IGNORE_FILE,
 	OPT_SHOW,
 	OPT_METRICS_FILE,
+	OPT_RESTART_PLAN,
 };
 
 struct stale_opts {
 	struct cli_opts cli;
 	unsigned scan_flags;
 	bool by_file;
+	bool restart_plan;
 	bool openmetrics;
 	const char *metrics_file;
 	const char *ignore_file;
@@ -57,6 +60,9 @@ static void stale_usage(void)
 	       "Options:\n"
 	       "      --all-mappings     data files too, not only executable mappings\n"
 	       "      --by-file          list each file and the processes that map it\n"
+	       "      --restart-plan     the systemd units to restart, each with its processes\n"
+	       "                         and files, one systemctl line for the services, and\n"
+	       "                         what restarting services cannot fix (runs nothing)\n"
 	       "      --show=VERDICTS    verdicts to list (default deleted,replaced; or all):\n"
 	       "                         deleted, replaced, same-build, unknown, ignored, ok\n"
 	       "      --ignore-file=FILE rules of files never flagged (default:\n"
@@ -80,6 +86,7 @@ static void stale_usage(void)
 static const struct option stale_options[] = {
 	{ "all-mappings", no_argument, NULL, OPT_ALL_MAPPINGS },
 	{ "by-file", no_argument, NULL, OPT_BY_FILE },
+	{ "restart-plan", no_argument, NULL, OPT_RESTART_PLAN },
 	{ "show", required_argument, NULL, OPT_SHOW },
 	{ "ignore-file", required_argument, NULL, OPT_IGNORE_FILE },
 	{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
@@ -131,6 +138,7 @@ static int stale_getopt(int argc, char **argv, struct stale_opts *so)
 		case 'h': stale_usage(); return cli_stdout_done(0);
 		case OPT_ALL_MAPPINGS: so->scan_flags |= MS_STALE_ALL_MAPPINGS; continue;
 		case OPT_BY_FILE: so->by_file = true; continue;
+		case OPT_RESTART_PLAN: so->restart_plan = true; continue;
 		case OPT_OPENMETRICS: so->openmetrics = true; continue;
 		case OPT_METRICS_FILE: so->openmetrics = true; so->metrics_file = optarg; continue;
 		case OPT_IGNORE_FILE: so->ignore_file = optarg; continue;
@@ -207,6 +215,9 @@ int cmd_stale(int argc, char **argv)
 			    selected[i] == STALECOL_INSTALLED || selected[i] == STALECOL_PKGSRC ||
 			    selected[i] == STALECOL_VERWHY || selected[i] == STALECOL_PKGNOTE;
 	}
+	/* The plan lists what a restart fixes: the stale files, whatever else is shown. */
+	if (so.restart_plan)
+		so.show |= (1u << MS_STALE_DELETED) | (1u << MS_STALE_REPLACED);
 	ro = (struct ms_stale_report_opts){ .scan_flags = so.scan_flags, .show = so.show };
 	if (load_ignore(so.ignore_file, &ignore) < 0)
 		return STALE_EXIT_ERROR;
@@ -220,7 +231,7 @@ int cmd_stale(int argc, char **argv)
 	if (procscan_init(&ps, argc - optind, argv + optind, &so.cli, &status) < 0)
 		goto out;
 	status = CLI_EXIT_OK;
-	packages = packages && !so.openmetrics;
+	packages = packages && !so.openmetrics && !so.restart_plan;
 	/* Once a file is stale, a second thread reads the package lists while the walk goes on. */
 	if (packages && ms_owner_open(NULL, &owner, &err) == MS_ERR_NOMEM) {
 		cli_error("%s", err.msg);
@@ -234,8 +245,12 @@ int cmd_stale(int argc, char **argv)
 		status = STALE_EXIT_ERROR;
 	}
 	if (status == CLI_EXIT_OK) {
-		status = so.openmetrics ? stale_print_openmetrics(&report, &ps, so.metrics_file)
-					: stale_print_tree(&report, &so.cli, selected, (size_t)nsel, so.by_file);
+		if (so.openmetrics)
+			status = stale_print_openmetrics(&report, &ps, so.metrics_file);
+		else if (so.restart_plan)
+			status = restart_plan_print(&report, &so.cli);
+		else
+			status = stale_print_tree(&report, &so.cli, selected, (size_t)nsel, so.by_file);
 		procscan_summary(&ps, "stale");
 	}
 	if (status == CLI_EXIT_OK && procscan_failed(&ps))

@@ -80,6 +80,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/stale/stale.c src/core/stale/stale.h \
 	src/core/stale/stale_group.c src/core/stale/stale_group.h \
 	src/core/stale/stale_report.c src/core/stale/stale_report.h \
+	src/core/stale/restart_plan.c src/core/stale/restart_plan.h \
 	src/core/stale/ignore.c src/core/stale/ignore.h \
 	src/core/procs/proclist.c src/core/procs/proclist.h src/core/procs/proclist_backend.h \
 	src/core/procs/proclist_procfs.c src/core/procs/proclist_libproc2.c \
