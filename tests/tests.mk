@@ -186,6 +186,7 @@ SHELL_TESTS = \
 	tests/e2e/marks.sh tests/e2e/lists.sh tests/e2e/find.sh \
 	tests/e2e/where.sh tests/e2e/explorer_stale.sh tests/e2e/explorer_rss.sh \
 	tests/e2e/explorer_fuse.sh tests/e2e/explorer_fuse_lookup.sh tests/e2e/hardening.sh tests/e2e/files.sh tests/e2e/libs.sh \
+	tests/e2e/libs_search.sh \
 	tests/e2e/pictures.sh tests/e2e/columns.sh tests/e2e/settings_root.sh tests/e2e/mouse.sh \
 	tests/e2e/libs_narrow.sh tests/e2e/narrow.sh \
 	tests/test_fleet_tools.sh tests/test_node_exporter.sh tests/test_completion_shells.sh \
