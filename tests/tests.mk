@@ -181,10 +181,12 @@ SHELL_TESTS = \
 	tests/test_completion.sh tests/test_man_keys.sh tests/test_no_exec.sh \
 	tests/test_colwriter.sh tests/test_list_total.sh tests/valgrind.sh tests/test_messages.sh \
 	tests/test_columns_registry.sh tests/test_list_facts.sh tests/test_libs_memory.sh \
+	tests/test_libs_search.sh \
 	tests/e2e/explorer.sh tests/e2e/signals.sh tests/e2e/keys.sh tests/e2e/names.sh tests/e2e/sort.sh \
 	tests/e2e/marks.sh tests/e2e/lists.sh tests/e2e/find.sh \
 	tests/e2e/where.sh tests/e2e/explorer_stale.sh tests/e2e/explorer_rss.sh \
 	tests/e2e/explorer_fuse.sh tests/e2e/explorer_fuse_lookup.sh tests/e2e/hardening.sh tests/e2e/files.sh tests/e2e/libs.sh \
+	tests/e2e/libs_search.sh \
 	tests/e2e/pictures.sh tests/e2e/columns.sh tests/e2e/settings_root.sh tests/e2e/mouse.sh \
 	tests/e2e/libs_narrow.sh tests/e2e/narrow.sh \
 	tests/test_fleet_tools.sh tests/test_node_exporter.sh tests/test_completion_shells.sh \

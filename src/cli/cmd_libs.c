@@ -70,9 +70,11 @@ static void libs_usage(void)
 	       "List every file the processes map (code only, unless --all-mappings),\n"
 	       "one line per file by device and inode: its package, the version that\n"
 	       "runs, how many processes map it, and whether it is still on disk.\n"
-	       "PATTERNs are matched as 'who' matches: with a '/', a path (the file at\n"
-	       "it now, and deleted or replaced copies that were there); without, a\n"
-	       "base name or SONAME in any directory, with fnmatch(3) globs (libssl*).\n\n"
+	       "A PATTERN with a '/' is a path (the file at it now, and deleted or\n"
+	       "replaced copies that were there); one with a glob (libssl*) matches\n"
+	       "whole base names and SONAMEs, as fnmatch(3); any other is searched as\n"
+	       "typed: a part of a base name, a SONAME, a package or its source\n"
+	       "package (ssl, openssl, libssl3), whole-name matches listed first.\n\n"
 	       "Options:\n"
 	       "      --pid=PID[,PID...] only these processes (default: every process)\n"
 	       "      --pids             list each file's processes below it\n"
@@ -91,7 +93,7 @@ static void libs_usage(void)
 	       "                         (mode 0600: it names users' files)\n"
 	       CLI_OUTPUT_OPTIONS_HELP
 	       "\n"
-	       "Exit status: 0 success, 2 error.\n\n"
+	       "Exit status: 0 success, 1 no file matches the PATTERNs, 2 error.\n\n"
 	       "Columns:\n");
 	cli_columns_help(libcols, LIBCOL_COUNT);
 }
@@ -197,7 +199,10 @@ static int columns(const struct libs_opts *lo, int *selected)
 	return n;
 }
 
-/* The matcher of the PATTERNs (filematch.h, as `who` matches), or NULL for none; -1 on error. */
+/*
+ * The matcher of the PATTERNs (filematch.h: as `who` matches, and a plain
+ * name also as a part of a name or package), or NULL for none; -1 on error.
+ */
 static int make_matcher(char **patterns, int n, const struct cli_opts *o, struct ms_filematch **out)
 {
 	struct ms_error err;
@@ -207,7 +212,7 @@ static int make_matcher(char **patterns, int n, const struct cli_opts *o, struct
 	if (!n)
 		return 0;
 	if (ms_filematch_new(out, &err) == 0)
-		for (; i < n; i++)
+		for (ms_filematch_substrings(*out); i < n; i++)
 			if (ms_filematch_add(*out, patterns[i], &err) < 0)
 				break;
 	if (i == n)
@@ -225,14 +230,36 @@ static int make_matcher(char **patterns, int n, const struct cli_opts *o, struct
 	return -1;
 }
 
-/* Files a SONAME pattern could not judge: said once. */
+/*
+ * Files a SONAME pattern could not judge: said once.  They were compared
+ * by their other names only, matched or not.
+ */
 static void note_soname_unknown(const struct ms_filematch *match)
 {
 	const char *why;
 	size_t n = match ? ms_filematch_soname_unknown(match, &why) : 0;
 
 	if (n)
-		cli_error("libs: %zu file%s matched by name only, SONAME unknown (%s)", n, n == 1 ? "" : "s", why);
+		cli_error("libs: the SONAME of %zu file%s is unknown (%s); %s compared by the other names only", n,
+			  n == 1 ? "" : "s", why, n == 1 ? "it was" : "they were");
+}
+
+/* No row matched the PATTERNs: say what was searched, as grep's status 1 does.  Returns 1. */
+static int nothing_matches(const struct ms_filematch *match, char **patterns, int n, const struct cli_opts *o)
+{
+	char shown[512];
+	size_t at = 0;
+
+	shown[0] = '\0';
+	for (int i = 0; i < n && at < sizeof(shown); i++) {
+		char *one = ms_escape_dup(patterns[i], strlen(patterns[i]), o->escape_flags);
+		int k = snprintf(shown + at, sizeof(shown) - at, "%s'%s'", i ? ", " : "", one ? one : "?");
+
+		free(one);
+		at += k > 0 ? (size_t)k : 0;
+	}
+	cli_error("libs: nothing matches %s (%s)", shown, ms_filematch_scope(match));
+	return 1;
 }
 
 /* --sbom-file: what libs_cdx_print writes, atomically to path (outfile.h). */
@@ -266,6 +293,8 @@ static int run(struct libs_opts *lo, char **patterns, int npatterns, const int *
 	if (make_matcher(patterns, npatterns, &lo->cli, &match) < 0)
 		return LIBS_EXIT_ERROR;
 	to.match = match;
+	/* A plain PATTERN may name a package: one lookup for the rows its names leave. */
+	packages |= ms_filematch_wants_packages(match);
 	if (ms_libtable_init(&t, &to, &err) < 0) {
 		cli_error("%s", err.msg);
 		ms_filematch_free(match);
@@ -318,6 +347,8 @@ static int run(struct libs_opts *lo, char **patterns, int npatterns, const int *
 			 : lo->openmetrics ? libs_print_openmetrics(&t, &ps, &lo->cli, lo->metrics_file)
 					   : libs_print(&t, &lo->cli, selected, (size_t)nsel, lo->pids);
 		procscan_summary(&ps, "libs");
+		if (status == CLI_EXIT_OK && match && !t.kept)
+			status = nothing_matches(match, patterns, npatterns, &lo->cli);
 	}
 	if (status == CLI_EXIT_OK && procscan_failed(&ps))
 		status = LIBS_EXIT_ERROR;

@@ -242,9 +242,11 @@ static bool row_has_search(const void *ctx, size_t i)
 	char buf[MS_FACT_TEXT_MAX];
 	const char *pkg = fact_of(r, MS_FACT_PACKAGE, buf);
 
+	/* The source package too, as `libs PATTERN` searches it (openssl for libssl3). */
 	return tui_find_in(r->name, r->name_len, lv->search) ||
 	       (r->soname && tui_find_in(r->soname, strlen(r->soname), lv->search)) ||
-	       (pkg[0] && tui_find_in(pkg, strlen(pkg), lv->search));
+	       (pkg[0] && tui_find_in(pkg, strlen(pkg), lv->search)) ||
+	       (r->pkg && r->pkg->found && tui_find_in(r->pkg->src_name, strlen(r->pkg->src_name), lv->search));
 }
 
 bool tui_libview_search(struct tui_libview *lv, int dir, bool from_current)

@@ -13,7 +13,8 @@
  * sort largest first, names A to Z, verdicts stale first (deleted,
  * replaced, then the rest), I reverses.  Ties go by NAME, then device and
  * inode, so a sort is the same on every table.  Search (/ n N, listfind.h)
- * selects the next row whose path, SONAME or package contains the text.
+ * selects the next row whose path, SONAME, package or source package
+ * contains the text, as `mapscope libs PATTERN` searches a plain name.
  *
  * The process sub-list (Enter on a file): struct tui_libprocs names its
  * file by (device, inode) and its selected process by PID, so both survive

@@ -22,7 +22,9 @@
 
 struct pattern {
 	char *text;       /* as typed */
+	size_t len;
 	bool is_path;
+	bool plain;       /* no '/' and no glob character, with ms_filematch_substrings */
 	bool has_target;  /* a file is at the path now */
 	uint32_t dev_major, dev_minor;
 	uint64_t inode;
@@ -40,6 +42,7 @@ struct soname_slot {
 	uint32_t dev_major, dev_minor;
 	uint64_t inode;
 	uint64_t matched;
+	uint64_t exact;   /* of matched, the patterns the whole SONAME is */
 };
 
 /*
@@ -54,6 +57,8 @@ struct ms_filematch {
 	struct pattern patterns[MS_FILEMATCH_MAX];
 	size_t count;
 	bool any_name;    /* a pattern without '/': SONAMEs are wanted */
+	bool substrings;  /* plain names match substrings and packages (libs) */
+	bool any_plain;
 	struct ms_lookup_cache *lookups;
 	/* The root of the last process whose files were read: consecutive reads share it. */
 	struct ms_lookup_root root;
@@ -69,7 +74,7 @@ struct ms_filematch {
 
 const char *ms_filematch_how_name(enum ms_filematch_how how)
 {
-	static const char *const names[] = { "file", "path", "name", "soname" };
+	static const char *const names[] = { "file", "path", "name", "soname", "package" };
 
 	return (unsigned)how < sizeof(names) / sizeof(names[0]) ? names[how] : "?";
 }
@@ -245,6 +250,31 @@ static int add_path(struct ms_filematch *fm, struct pattern *p, struct ms_error 
 	return p->nnames ? 0 : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 }
 
+void ms_filematch_substrings(struct ms_filematch *fm)
+{
+	fm->substrings = true;
+}
+
+const char *ms_filematch_scope(const struct ms_filematch *fm)
+{
+	bool paths = false, names = false;
+
+	for (size_t i = 0; i < fm->count; i++) {
+		paths |= fm->patterns[i].is_path;
+		names |= !fm->patterns[i].is_path;
+	}
+	if (fm->any_plain)
+		return paths ? "paths, base names, SONAMEs and package names" : "base names, SONAMEs and package names";
+	if (names)
+		return paths ? "paths, base names and SONAMEs" : "base names and SONAMEs";
+	return "paths";
+}
+
+bool ms_filematch_wants_packages(const struct ms_filematch *fm)
+{
+	return fm && fm->any_plain;
+}
+
 int ms_filematch_add(struct ms_filematch *fm, const char *text, struct ms_error *err)
 {
 	struct pattern *p;
@@ -258,7 +288,10 @@ int ms_filematch_add(struct ms_filematch *fm, const char *text, struct ms_error 
 	memset(p, 0, sizeof(*p));
 	if (!(p->text = strdup(text)))
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
+	p->len = strlen(text);
 	p->is_path = strchr(text, '/') != NULL;
+	/* fnmatch(3)'s special characters; a backslash quotes, so it makes a glob too. */
+	p->plain = fm->substrings && !p->is_path && !strpbrk(text, "*?[\\");
 	if (p->is_path)
 		rc = add_path(fm, p, err);
 	if (rc < 0) {
@@ -268,14 +301,25 @@ int ms_filematch_add(struct ms_filematch *fm, const char *text, struct ms_error 
 		return rc;
 	}
 	fm->any_name |= !p->is_path;
+	fm->any_plain |= p->plain;
 	fm->count++;
 	return 0;
 }
 
-/* name is NUL-terminated. */
-static bool name_matches(const struct pattern *p, const char *name, size_t len)
+/*
+ * name (NUL-terminated) is the pattern, matches its glob, or, for a plain
+ * pattern, contains it: then *exact is false.
+ */
+static bool name_matches(const struct pattern *p, const char *name, size_t len, bool *exact)
 {
-	return (strlen(p->text) == len && !memcmp(p->text, name, len)) || fnmatch(p->text, name, 0) == 0;
+	*exact = true;
+	if (p->len == len && !memcmp(p->text, name, len))
+		return true;
+	if (p->plain) {
+		*exact = false;
+		return memmem(name, len, p->text, p->len) != NULL;
+	}
+	return fnmatch(p->text, name, 0) == 0;
 }
 
 static bool path_matches(const struct pattern *p, const struct ms_mapping *m, size_t bare)
@@ -355,7 +399,7 @@ static const struct ms_lookup_root *root_for(struct ms_filematch *fm, const stru
 
 /* The patterns m's file's SONAME matches, read once per file: 0 when none, unknown or unread. */
 static int soname_matches(struct ms_filematch *fm, struct ms_maps *maps, const struct ms_mapping *m,
-			  uint64_t *matched)
+			  uint64_t *matched, uint64_t *exact)
 {
 	const struct ms_lookup_root *root;
 	struct soname_slot *slot;
@@ -363,9 +407,10 @@ static int soname_matches(struct ms_filematch *fm, struct ms_maps *maps, const s
 	struct ms_error err = { 0 };
 	int fd, rc;
 
-	*matched = 0;
+	*matched = *exact = 0;
 	if (fm->nslots && (slot = slot_of(fm, m))->used) {
 		*matched = slot->matched;
+		*exact = slot->exact;
 		if (slot->settled || slot->tried_by == ms_proc_serial(ms_maps_proc(maps)))
 			return 0;
 	} else {
@@ -403,11 +448,27 @@ static int soname_matches(struct ms_filematch *fm, struct ms_maps *maps, const s
 	slot->failed = false;
 	if (rc < 0 && rc != MS_END)
 		soname_unknown(fm, slot, ms_maps_proc(maps), err.msg);
-	for (size_t i = 0; rc == 0 && i < fm->count; i++)
-		if (!fm->patterns[i].is_path && name_matches(&fm->patterns[i], soname, strlen(soname)))
+	for (size_t i = 0; rc == 0 && i < fm->count; i++) {
+		bool whole;
+
+		if (!fm->patterns[i].is_path && name_matches(&fm->patterns[i], soname, strlen(soname), &whole)) {
 			slot->matched |= UINT64_C(1) << i;
+			slot->exact |= whole ? UINT64_C(1) << i : 0;
+		}
+	}
 	*matched = slot->matched;
+	*exact = slot->exact;
 	return 0;
+}
+
+/* The pattern of the hit among those in matched (not 0): the first exact one, else the first. */
+static void pick_hit(uint64_t matched, uint64_t exact, struct ms_filematch_hit *hit)
+{
+	uint64_t bits = matched & exact ? matched & exact : matched;
+
+	for (hit->pattern = 0; !(bits & (UINT64_C(1) << hit->pattern)); hit->pattern++)
+		;
+	hit->exact = (exact >> hit->pattern) & 1;
 }
 
 int ms_filematch_test(struct ms_filematch *fm, struct ms_maps *maps, const struct ms_mapping *m,
@@ -418,9 +479,11 @@ int ms_filematch_test(struct ms_filematch *fm, struct ms_maps *maps, const struc
 	size_t base_len = slash ? bare - (size_t)(slash + 1 - m->name) : 0;
 	bool named = !m->name_truncated && base_len && base_len <= PATH_MAX &&
 		     !memchr(slash + 1, '\0', base_len);
-	uint64_t matched;
+	uint64_t matched = 0, exact;
+	bool whole;
 	int rc;
 
+	hit->exact = true;
 	if (named) {
 		memcpy(fm->base, slash + 1, base_len);
 		fm->base[base_len] = '\0';
@@ -438,7 +501,12 @@ int ms_filematch_test(struct ms_filematch *fm, struct ms_maps *maps, const struc
 			hit->how = MS_FILEMATCH_PATH;
 			return 1;
 		}
-		if (!p->is_path && named && name_matches(p, fm->base, base_len)) {
+		if (!p->is_path && named && name_matches(p, fm->base, base_len, &whole)) {
+			/* A part of a base name: a later pattern may be the whole name. */
+			if (!whole) {
+				matched |= UINT64_C(1) << i;
+				continue;
+			}
 			hit->how = MS_FILEMATCH_NAME;
 			return 1;
 		}
@@ -448,15 +516,50 @@ int ms_filematch_test(struct ms_filematch *fm, struct ms_maps *maps, const struc
 	 * SONAME to read, and saying so at every run would only hide the files
 	 * that matter.
 	 */
-	if (!fm->any_name || !m->inode || ms_mapping_not_a_file(m))
-		return 0;
-	if ((rc = soname_matches(fm, maps, m, &matched)) < 0)
-		return rc;
+	if (fm->any_name && m->inode && !ms_mapping_not_a_file(m)) {
+		uint64_t by_soname;
+
+		if ((rc = soname_matches(fm, maps, m, &by_soname, &exact)) < 0)
+			return rc;
+		if (by_soname) {
+			pick_hit(by_soname, exact, hit);
+			/* A part of the SONAME does not beat a part of the base name. */
+			if (hit->exact || !matched) {
+				hit->how = MS_FILEMATCH_SONAME;
+				return 1;
+			}
+		}
+	}
 	if (!matched)
 		return 0;
-	for (hit->pattern = 0; !(matched & (UINT64_C(1) << hit->pattern)); hit->pattern++)
-		;
-	hit->how = MS_FILEMATCH_SONAME;
+	pick_hit(matched, 0, hit);
+	hit->how = MS_FILEMATCH_NAME;
+	return 1;
+}
+
+int ms_filematch_test_package(const struct ms_filematch *fm, const char *name, const char *src_name,
+			      struct ms_filematch_hit *hit)
+{
+	uint64_t matched = 0, exact = 0;
+
+	for (size_t i = 0; i < fm->count; i++) {
+		const struct pattern *p = &fm->patterns[i];
+		bool whole = false, a, b;
+
+		if (!p->plain)
+			continue;
+		a = name[0] && name_matches(p, name, strlen(name), &whole);
+		if (a && whole)
+			exact |= UINT64_C(1) << i;
+		b = src_name[0] && name_matches(p, src_name, strlen(src_name), &whole);
+		if (b && whole)
+			exact |= UINT64_C(1) << i;
+		matched |= a || b ? UINT64_C(1) << i : 0;
+	}
+	if (!matched)
+		return 0;
+	pick_hit(matched, exact, hit);
+	hit->how = MS_FILEMATCH_PACKAGE;
 	return 1;
 }
 

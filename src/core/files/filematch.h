@@ -27,6 +27,17 @@
  * by device and inode, path or base name; failing all those, the first
  * whose SONAME matches.  Add every pattern before the first test.
  *
+ * Search as people type (`libs` and its view; `who` keeps the exact
+ * meaning above): after ms_filematch_substrings, a plain pattern (no '/',
+ * no glob character * ? [ or backslash) also matches a part of a base name
+ * or SONAME ("ssl" matches libssl.so.3), and a part of a package's name or
+ * of its source package's (ms_filematch_test_package: the caller has the
+ * package, this module never looks one up).  A hit says whether it was
+ * exact: the whole base name, SONAME or package name (globs and paths are
+ * always exact), so that a caller can list exact matches first.  A mapping
+ * whose base name only contains a pattern still has its SONAME read, for a
+ * pattern it is the whole of.
+ *
  * SONAMEs are read only for name patterns, and only for mappings their base
  * name did not match: once per distinct file (device and inode) per
  * matcher, whichever process maps it, and remembered as which patterns
@@ -85,6 +96,7 @@ enum ms_filematch_how {
 	MS_FILEMATCH_PATH,   /* the kernel's name is the path */
 	MS_FILEMATCH_NAME,   /* the base name */
 	MS_FILEMATCH_SONAME, /* the file's SONAME */
+	MS_FILEMATCH_PACKAGE, /* its package or source package (ms_filematch_test_package) */
 };
 
 enum ms_filecopy {
@@ -97,9 +109,10 @@ enum ms_filecopy {
 struct ms_filematch_hit {
 	size_t pattern; /* its index, in the order added */
 	enum ms_filematch_how how;
+	bool exact;     /* not a part of the name (ms_filematch_substrings) */
 };
 
-/* "file", "path", "name", "soname". */
+/* "file", "path", "name", "soname", "package". */
 const char *ms_filematch_how_name(enum ms_filematch_how how);
 /* "current", "replaced", "deleted", "unknown". */
 const char *ms_filecopy_name(enum ms_filecopy copy);
@@ -108,7 +121,22 @@ struct ms_filematch;
 
 int ms_filematch_new(struct ms_filematch **out, struct ms_error *err);
 void ms_filematch_free(struct ms_filematch *fm);
+/* Plain patterns added from now on match parts of names, and packages (above). */
+void ms_filematch_substrings(struct ms_filematch *fm);
 int ms_filematch_add(struct ms_filematch *fm, const char *pattern, struct ms_error *err);
+/*
+ * What the patterns are compared with, for a message that says what was
+ * searched: "base names, SONAMEs and package names", "paths"...  Static.
+ */
+const char *ms_filematch_scope(const struct ms_filematch *fm);
+/* Some pattern can match a package (fm may be NULL: no). */
+bool ms_filematch_wants_packages(const struct ms_filematch *fm);
+/*
+ * 1 with *hit filled when a plain pattern is a part of the package name
+ * or of the source package name (NUL-terminated, "" for none), else 0.
+ */
+int ms_filematch_test_package(const struct ms_filematch *fm, const char *name, const char *src_name,
+			      struct ms_filematch_hit *hit);
 
 /* 1 with *hit filled when m (a mapping of maps's process) matches, 0 when not, or MS_ERR_NOMEM. */
 int ms_filematch_test(struct ms_filematch *fm, struct ms_maps *maps, const struct ms_mapping *m,

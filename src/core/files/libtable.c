@@ -272,6 +272,10 @@ static int new_row(struct libtable_visit *v, const struct ms_stale_file *f, size
 	match = o->match ? ms_filematch_test(o->match, v->maps, &m, &hit) : 1;
 	if (match < 0)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
+	r->match_exact = match && o->match && hit.exact;
+	/* Its package may match: known after the walk (ms_libtable_packages). */
+	if (!match && ms_filematch_wants_packages(o->match))
+		match = 1, r->match_pending = true;
 	if (match && (o->what & MS_LIBTABLE_SONAME) && read_soname(v, r, f, &m) < 0)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "libs: out of memory");
 	r->kept = match > 0;
@@ -538,8 +542,35 @@ static bool settle(struct ms_pkg *p, const struct ms_pkg *alt)
 	       (alt->source == p->source && !strcmp(alt->name, p->name) && !strcmp(alt->version, p->version));
 }
 
-int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char **why,
-			 struct ms_error *err)
+/*
+ * After the package lookup: a candidate is kept when its package matches,
+ * and a row that matched a part of its name is exact when its package is
+ * the whole pattern.
+ */
+static void settle_matches(struct ms_libtable *t)
+{
+	const struct ms_filematch *fm = t->opts.match;
+
+	if (!ms_filematch_wants_packages(fm))
+		return;
+	for (size_t i = 0; i < t->count; i++) {
+		struct ms_libtable_row *r = &t->rows[i];
+		struct ms_filematch_hit hit;
+		bool match = r->kept && r->pkg && r->pkg->found &&
+			     ms_filematch_test_package(fm, r->pkg->name, r->pkg->src_name, &hit);
+
+		if (match)
+			r->match_exact |= hit.exact;
+		if (r->match_pending && !match && r->kept) {
+			r->kept = false;
+			t->kept--;
+		}
+		r->match_pending = false;
+	}
+}
+
+/* ms_libtable_packages's lookup. */
+static int lookup_packages(struct ms_libtable *t, struct ms_owner *db, const char **why, struct ms_error *err)
 {
 	const char **paths = NULL;
 	struct ms_pkg *found = NULL;
@@ -624,11 +655,23 @@ int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char 
 	return rc;
 }
 
+int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char **why,
+			 struct ms_error *err)
+{
+	int rc = lookup_packages(t, db, why, err);
+
+	if (rc == 0)
+		settle_matches(t);
+	return rc;
+}
+
 int ms_libtable_row_cmp(const struct ms_libtable_row *x, const struct ms_libtable_row *y)
 {
 	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
 	int c = memcmp(x->name, y->name, n);
 
+	if (x->match_exact != y->match_exact)
+		return x->match_exact ? -1 : 1;
 	if (c)
 		return c;
 	if (x->name_len != y->name_len)

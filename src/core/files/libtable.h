@@ -56,7 +56,12 @@
  * on the file's first mapping in the process that shows it first.  A row
  * it does not match is remembered, so it is never looked at again, but it
  * is not kept (kept = false), gets no fact beyond its verdict, and takes no
- * residency query and no package lookup.
+ * residency query and no package lookup.  A matcher that searches packages
+ * too (ms_filematch_substrings) keeps a row its names do not match as a
+ * candidate (match_pending) until ms_libtable_packages, whose one lookup
+ * then keeps it when its package or source package matches, and drops it
+ * otherwise; without plain patterns nothing waits.  match_exact: the row
+ * matched a whole name (filematch.h), which ms_libtable_row_cmp puts first.
  *
  * A table only grows: processes that exit keep their uses.  A view that
  * refreshes builds a new table over one whole walk (spread over ticks, one
@@ -137,6 +142,8 @@ struct ms_libtable_row {
 	uint32_t dev_minor;
 	uint64_t inode;
 	bool kept;           /* matched the patterns (all rows when there are none) */
+	bool match_pending;  /* kept until its package is known (see Patterns) */
+	bool match_exact;    /* a whole name, SONAME or package name matched */
 	bool host;           /* a process in our root maps it */
 	size_t where_proc;   /* !host: the first process that maps it (its container) */
 	enum ms_stale_verdict verdict;
@@ -229,6 +236,7 @@ int ms_libtable_add(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_p
  * the walk that map it and their ancestors that map it too (ancestry.h):
  * a server's parent that mapped the copy before forking its workers
  * counts even when a PATTERN or a --pid list leaves it out of the walk.
+ * Then the candidates of a package search are kept or dropped (above).
  */
 int ms_libtable_packages(struct ms_libtable *t, struct ms_owner *db, const char **why,
 			 struct ms_error *err);
@@ -250,8 +258,9 @@ struct ms_libtable_row *ms_libtable_find(const struct ms_libtable *t, uint32_t m
 					 uint64_t inode);
 
 /*
- * Rows in the order `libs` prints them: by name (raw bytes, a shorter
- * prefix first), then device and inode.  <0, 0 or >0, as memcmp.
+ * Rows in the order `libs` prints them: exact matches of the patterns
+ * first (match_exact), then by name (raw bytes, a shorter prefix first),
+ * then device and inode.  <0, 0 or >0, as memcmp.
  */
 int ms_libtable_row_cmp(const struct ms_libtable_row *x, const struct ms_libtable_row *y);
 
