@@ -252,6 +252,10 @@ int cmd_stale(int argc, char **argv)
 		else
 			status = stale_print_tree(&report, &so.cli, selected, (size_t)nsel, so.by_file);
 		procscan_summary(&ps, "stale");
+		/* What a rule left out is said, so that nothing is silent (a library under /tmp). */
+		if (!(so.show & (1u << MS_STALE_IGNORED)) && report.totals.ignored_deleted && !so.openmetrics)
+			cli_error("stale: %zu deleted %s ignored by the ignore rules (--show=ignored)",
+				  report.totals.ignored_deleted, ms_plural(report.totals.ignored_deleted, "file", "files"));
 	}
 	if (status == CLI_EXIT_OK && procscan_failed(&ps))
 		status = STALE_EXIT_ERROR;

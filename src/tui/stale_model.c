@@ -140,6 +140,8 @@ static void tui_staleview_clear(struct tui_staleview *sv)
 	sv->nlines = 0;
 	sv->scanned = 0;
 	sv->unreadable = 0;
+	sv->denied = 0;
+	sv->ignored = 0;
 }
 
 void tui_staleview_free(struct tui_staleview *sv)
@@ -335,7 +337,9 @@ int tui_staleview_scan(struct tui_staleview *sv, struct ms_stale_ctx *ctx,
 		}
 	}
 	sv->scanned = fleet.scanned;
-	sv->unreadable = fleet.vanished + fleet.denied + fleet.failed;
+	sv->denied = fleet.denied;
+	sv->unreadable = fleet.failed;
+	sv->ignored = report.totals.ignored_deleted;
 	ms_stale_report_free(&report);
 	ms_fleet_free(&fleet);
 	if (rc == 0 && tui_staleview_rebuild(sv) < 0)

@@ -79,7 +79,10 @@ struct tui_staleview {
 	struct tui_stale_line *lines;
 	size_t nlines, lines_cap;
 	size_t scanned;            /* processes judged */
-	size_t unreadable;         /* vanished, denied or without user memory */
+	/* As `stale` counts them (procscan.c): denied, and failed to read; one that exited is neither. */
+	size_t denied;
+	size_t unreadable;
+	size_t ignored;            /* deleted files the ignore rules left out (stale.h, ignored_deleted) */
 	pid_t sel_pid;
 	long sel_file;
 	size_t sel_row, top_row, height;

@@ -148,17 +148,22 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 	size_t widest = 0, ndetail = 0;
 	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
 	struct tui_detail_line detail[TUI_STALE_DETAIL_LINES];
-	char text[TUI_LINE_MAX], filter[4 * TUI_FIND_MAX];
+	char text[TUI_LINE_MAX], filter[4 * TUI_FIND_MAX], ignored[80] = "";
 	struct tui_stale_layout l;
 
 	werase(win);
 	if (tui_draw_too_small(win))
 		return 0;
 	ms_escape(sv->filter, strlen(sv->filter), filter, sizeof(filter), app->escape_flags | MS_ESC_ASCII);
+	if (sv->ignored)
+		snprintf(ignored, sizeof(ignored), " | %zu deleted %s ignored", sv->ignored,
+			 ms_plural(sv->ignored, "file", "files"));
 	/* The filter before the counts: an 80-column header still shows what hides lines. */
-	snprintf(text, sizeof(text), "mapscope | stale: %zu %s deleted or replaced files%s%s | %zu scanned, %zu unreadable",
+	/* The counts `stale` prints on stderr, in its words. */
+	snprintf(text, sizeof(text),
+		 "mapscope | stale: %zu %s deleted or replaced files%s%s%s | %zu scanned, %zu without access, %zu unreadable",
 		 sv->count, ms_plural(sv->count, "process runs", "processes run"), sv->filter[0] ? " | name~" : "",
-		 filter, sv->scanned, sv->unreadable);
+		 filter, ignored, sv->scanned, sv->denied, sv->unreadable);
 	tui_draw_header(app, win, text);
 	if (sv->detail) {
 		ndetail = tui_format_stale_detail(detail, TUI_STALE_DETAIL_LINES, sv, app->escape_flags);

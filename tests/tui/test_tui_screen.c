@@ -416,7 +416,10 @@ static void test_stale_view_100x10(void **state)
 		 "unlinked at 2026-12-01 10:00:00, by dpkg's upgrade from 3.0.19-1~deb12u2 to 3.0.22-1~deb12u2");
 	assert_int_equal(tui_staleview_rebuild(&sv), 0);
 	sv.scanned = 57;
+	sv.denied = 1;
 	sv.unreadable = 3;
+	/* The header says what the ignore rules left out, as `stale` does on stderr. */
+	sv.ignored = 2;
 	tui_staleview_select(&sv, 2);
 	tui_stale_draw_frame(&app, stdscr, &sv);
 	got = dump(stdscr);

@@ -668,6 +668,15 @@ int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags
 	return rc;
 }
 
+/* A deleted file that a rule left out, not memory named like a file. */
+static bool ignored_deleted(const struct ms_stale_file *f)
+{
+	struct ms_mapping m = { .name = f->name, .name_len = f->name_len, .dev_major = f->dev_major };
+
+	return f->result.verdict == MS_STALE_IGNORED && f->name_len && f->name[0] == '/' &&
+	       ms_mapping_name_undeleted(f->name, f->name_len) != f->name_len && !ms_mapping_not_a_file(&m);
+}
+
 void ms_stale_counts_add(struct ms_stale_counts *c, const struct ms_stale_list *list)
 {
 	for (size_t i = 0; i < list->count; i++) {
@@ -676,6 +685,7 @@ void ms_stale_counts_add(struct ms_stale_counts *c, const struct ms_stale_list *
 		c->files[v]++;
 		if (ms_stale_verdict_is_stale(v))
 			c->stale++;
+		c->ignored_deleted += ignored_deleted(&list->items[i]);
 	}
 }
 

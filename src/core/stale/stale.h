@@ -222,6 +222,12 @@ int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags
 struct ms_stale_counts {
 	size_t files[MS_STALE_VERDICT_COUNT]; /* files per verdict */
 	size_t stale;                         /* deleted + replaced */
+	/*
+	 * Ignored by a rule, yet a deleted file (its name marked so; not
+	 * memory that only looks like a file, ms_mapping_not_a_file): what a
+	 * user would want to hear was left out (a library under /tmp).
+	 */
+	size_t ignored_deleted;
 };
 
 void ms_stale_counts_add(struct ms_stale_counts *c, const struct ms_stale_list *list);
