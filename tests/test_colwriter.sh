@@ -144,6 +144,9 @@ for loc in C.UTF-8 C; do
 		SAME_CMD=libs same --pid="$pid" --all-mappings -r
 		SAME_CMD=libs same --pid="$pid" --all-mappings -n -b -o +SONAME,BUILDID,RSS,INODE
 		SAME_CMD=libs same --pid="$pid" --all-mappings -J -o +PKGSRC,MAPS,RSS,DEV,WHY
+		# The first cell of the table empty (a file no package owns has no VERSION).
+		SAME_CMD=libs same --pid="$pid" --all-mappings -o VERSION,NAME
+		SAME_CMD=libs same --pid="$pid" --all-mappings -r -o VERSION,NAME
 	done
 done
 # stale draws its one-level tree through the writer (the marks in the NAME

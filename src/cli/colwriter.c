@@ -159,8 +159,8 @@ char *colw_cell_buf(struct colw *w, size_t max)
 		return NULL;
 	if (max > SIZE_MAX / 2 - w->text_len)
 		return NULL;
-	/* Doubling (ms_grow) until max more bytes fit. */
-	while (w->text_len + max > w->text_cap)
+	/* Doubling (ms_grow) until max more bytes fit; an empty first cell needs a buffer too. */
+	while (!w->text || w->text_len + max > w->text_cap)
 		if (ms_grow((void **)&w->text, &w->text_cap, w->text_cap, 1, 64 * 1024) < 0)
 			return NULL;
 	return w->text + w->text_len;
