@@ -34,13 +34,27 @@ void tui_procview_free(struct tui_procview *pv)
 
 #define CMP(a, b) (((a) > (b)) - ((a) < (b)))
 
+/* Does r show a number in col?  MAPS and MAPPED are blank (or "-") until counted. */
+static bool has_value(enum tui_proc_col col, const struct ms_procrow *r)
+{
+	switch (col) {
+	case TUI_PCOL_MAPS: case TUI_PCOL_MAPPED: return r->counted && !r->maps_err;
+	case TUI_PCOL_STALE: return r->stale_counted;
+	default: return true;
+	}
+}
+
 static int row_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct tui_procview *pv = ctx;
 	const struct ms_procrow *x = &pv->list.rows[*(const size_t *)a];
 	const struct ms_procrow *y = &pv->list.rows[*(const size_t *)b];
+	bool kx = has_value(pv->sort_col, x), ky = has_value(pv->sort_col, y);
 	int c = 0;
 
+	/* Unknowns go last whatever the direction, as in htop. */
+	if (kx != ky)
+		return kx ? -1 : 1;
 	switch (pv->sort_col) {
 	case TUI_PCOL_USER: c = strcmp(x->user, y->user); break;
 	case TUI_PCOL_MAPS: c = CMP(x->nmaps, y->nmaps); break;

@@ -11,7 +11,8 @@
  *
  * Mappings are counted for the rows on screen only
  * (tui_procview_count_shown); the others keep their last known counts, so
- * sorting by MAPS, MAPPED or STALE orders by what is known.
+ * sorting by MAPS, MAPPED or STALE orders by what is known, and rows with no
+ * count yet (blank) or none to have ("-") come last in either direction.
  */
 #ifndef MAPSCOPE_TUI_PROCS_MODEL_H
 #define MAPSCOPE_TUI_PROCS_MODEL_H
