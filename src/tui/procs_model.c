@@ -82,7 +82,7 @@ static void keep_visible(struct tui_procview *pv)
 		pv->top_row = pv->nshown - pv->height;
 }
 
-void tui_procview_select(struct tui_procview *pv, size_t row)
+static void select_row(struct tui_procview *pv, size_t row)
 {
 	if (!pv->nshown)
 		return;
@@ -91,6 +91,12 @@ void tui_procview_select(struct tui_procview *pv, size_t row)
 	pv->sel_row = row;
 	pv->sel = pv->list.rows[pv->shown[row]].pid;
 	keep_visible(pv);
+}
+
+void tui_procview_select(struct tui_procview *pv, size_t row)
+{
+	pv->sel_first = false;
+	select_row(pv, row);
 }
 
 static void fill_shown(struct tui_procview *pv)
@@ -146,12 +152,21 @@ int tui_procview_rebuild(struct tui_procview *pv)
 	for (i = 0; i < pv->nshown; i++)
 		if (pv->list.rows[pv->shown[i]].pid == pv->sel)
 			break;
-	tui_procview_select(pv, i < pv->nshown ? i : old_row);
+	select_row(pv, pv->sel_first ? 0 : i < pv->nshown ? i : old_row);
 	return 0;
+}
+
+void tui_procview_sort(struct tui_procview *pv, enum tui_proc_col col, bool reverse)
+{
+	pv->sort_col = col;
+	pv->reverse = reverse;
+	pv->sel_first = true;
+	tui_procview_rebuild(pv);
 }
 
 int tui_procview_reveal(struct tui_procview *pv, pid_t pid)
 {
+	pv->sel_first = false;
 	pv->sel = pid;
 	pv->reveal = true;
 	return pv->list.count ? tui_procview_rebuild(pv) : 0;

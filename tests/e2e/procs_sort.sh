@@ -3,7 +3,9 @@
 # filter keeps only them) on a screen of 9 rows, refreshed once a minute so
 # that only the rows once on screen have their mappings counted:
 #   - by MAPS, the rows with a blank MAPS (never counted) come last in
-#     either direction (they once came first, ascending).
+#     either direction (they once came first, ascending);
+#   - reversing the sort selects the first row (it once kept the selection
+#     on its process, now at the bottom of the list).
 # Exit 77 (skip) only when tmux is absent.
 set -u
 
@@ -48,3 +50,17 @@ wait_for "the sort reversed" shows "MAPSv"
 first_counted || fail "reversed, the first row has a blank MAPS: $(body | sed -n 1p)"
 pass "sorted by MAPS, descending: blank rows last"
 
+# By PID (still descending), then ascending: the lowest PID is selected,
+# first; I then selects the first row, the highest, not the lowest at the end.
+keys '<' '<'
+wait_for "the sort by PID" shows "| sort PID"
+keys I
+wait_for "PID ascending" shows "PID^"
+keys I
+wait_for "PID descending" shows "PIDv"
+selected_row() { screen -e | sed -n '3,$p' | grep -E "$(printf '\033')\\[([0-9]*;)*7m" | sed 's/\x1b\[[0-9;]*m//g'; }
+first_row_pid() { body | sed -n 1p | awk '{ print $1 }'; }
+[ "$(first_row_pid)" = "$HIGHEST" ] || fail "PID descending, the first row is $(first_row_pid), not $HIGHEST"
+[ "$(selected_row | awk '{ print $1 }')" = "$HIGHEST" ] ||
+	fail "after I, the selection is on $(selected_row | awk '{ print $1 }'), not the first row"
+pass "reversing the sort selects the first row"
