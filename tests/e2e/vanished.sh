@@ -13,21 +13,12 @@ E2E_NAME="vanished e2e"
 E2E_TAG=vanished
 . "$(dirname "$0")/lib.sh"
 
-mkdir "$TMP/fx"
-mkfifo "$TMP/fx.in"
-"$FIXTURE" "$TMP/fx" < "$TMP/fx.in" > "$TMP/fixture.out" 2>&1 &
-CPID=$!
-exec 3> "$TMP/fx.in"
-wait_for "the fixture" grep -q '^ready' "$TMP/fixture.out"
-PID=$(awk '/^ready/ { print $2 }' "$TMP/fixture.out")
+start_fixture_fed
 # The fixture's second private anonymous mapping: gaps on both sides, so
 # nothing merges into its place once it is gone.
 GONE=$(awk '$1 == "map" && $2 == "anon-rw" { n++; if (n == 2) print $3 }' "$TMP/fixture.out")
 [ -n "$GONE" ] || fail "the fixture made no second anon-rw mapping"
 NEXT=$(awk -v a="$GONE" '$1 == "map" && $3 == a { getline; print $3 }' "$TMP/fixture.out")
-
-# answered N: the fixture has answered N commands.
-answered() { [ "$(grep -c -e '^ok' -e '^err' "$TMP/fixture.out")" -ge "$1" ]; }
 
 explore 120 12 "$PID"
 wait_for "the maps view" shows "pid $PID ms-fixture"
