@@ -52,10 +52,10 @@ static int row_cmp(const void *a, const void *b, void *ctx)
 	bool kx = has_value(pv->sort_col, x), ky = has_value(pv->sort_col, y);
 	int c = 0;
 
-	/* Unknowns go last whatever the direction, as in htop. */
+	/* Unknowns go last whatever the direction, as in htop, and among them by PID. */
 	if (kx != ky)
 		return kx ? -1 : 1;
-	switch (pv->sort_col) {
+	switch (kx ? pv->sort_col : TUI_PCOL_PID) {
 	case TUI_PCOL_USER: c = strcmp(x->user, y->user); break;
 	case TUI_PCOL_MAPS: c = CMP(x->nmaps, y->nmaps); break;
 	case TUI_PCOL_MAPPED: c = CMP(x->mapped, y->mapped); break;
