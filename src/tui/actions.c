@@ -13,6 +13,7 @@ static const struct tui_action_info table[] = {
 static const char *const notes[] = {
 	"Esc alone (no byte right after it) closes one thing per press; only q quits.",
 	"In a prompt: Enter accepts, Esc cancels, Backspace deletes, Ctrl-U clears it.",
+	"In this help, Space pages on as PgDn does (as in less); it never pauses.",
 	"Home, End, PgUp, PgDn, arrows: xterm, VT220, rxvt, Linux forms, any TERM.",
 	"Alt+key, Ctrl+arrows, unknown escape sequences: read whole, ignored.",
 	"Maps view, right of the rule |: the address space, top to bottom, gaps left out;",

@@ -287,6 +287,9 @@ static unsigned dispatch(struct tui_app *app, int ch, double *deadline)
 	case TUI_ACT_NONE:
 		return 0;
 	case TUI_ACT_PAUSE:
+		/* The help (the one view of scope ALL) pages on with Space, as less does. */
+		if (app->top->ops->scope == TUI_SCOPE_ALL)
+			break;
 		app->paused = !app->paused;
 		*deadline = now_seconds();
 		return TUI_F_REDRAW;

@@ -84,23 +84,82 @@ static void remove_mark(struct tui_mapview *vm, size_t i)
 	vm->marks[i] = vm->marks[--vm->nmarks];
 }
 
-/* A ghost that a live mapping now overlaps has served its purpose. */
-static void drop_overlapped_ghosts(struct tui_mapview *vm, const struct ms_mapping *m)
+/* A ghost cut to begin at start (inside it); a file's offset follows. */
+static void ghost_start_at(struct ms_mapping *g, uint64_t start)
+{
+	if (g->inode)
+		g->offset += start - g->start;
+	g->start = start;
+}
+
+/* Ghost i's part from at up becomes a ghost of its own, ghost i ends at below. */
+static int split_ghost(struct tui_mapview *vm, size_t i, uint64_t below, uint64_t at)
+{
+	struct tui_ghost *up;
+
+	if (tui_grow((void **)&vm->marks, &vm->marks_cap, vm->nmarks, sizeof(*vm->marks)) < 0)
+		return MS_ERR_NOMEM;
+	up = &vm->marks[vm->nmarks];
+	*up = vm->marks[i];
+	if (ms_mapping_copy(&up->m, &vm->marks[i].m) < 0)
+		return MS_ERR_NOMEM;
+	ghost_start_at(&up->m, at);
+	vm->marks[i].m.end = below;
+	vm->nmarks++;
+	return 0;
+}
+
+/* Another REMOVED ghost has ghost i's range (one mapping reported twice, then cut alike). */
+static bool ghost_repeats(const struct tui_mapview *vm, size_t i)
+{
+	for (size_t j = 0; j < vm->nmarks; j++)
+		if (j != i && vm->marks[j].kind == TUI_MARK_REMOVED &&
+		    vm->marks[j].m.start == vm->marks[i].m.start && vm->marks[j].m.end == vm->marks[i].m.end)
+			return true;
+	return false;
+}
+
+/*
+ * Ghost i less what the window's live mappings cover now: what is left is
+ * the range that vanished (a hole unmapped in a mapping, the end a mapping
+ * lost), cut in two around a mapping inside it; *gone when nothing is
+ * left.  0 or MS_ERR_NOMEM.
+ */
+static int cut_ghost(struct tui_mapview *vm, size_t i, bool *gone)
+{
+	*gone = false;
+	for (size_t w = 0; w < vm->window.count && !*gone; w++) {
+		const struct ms_mapping *m = &vm->window.items[w];
+		struct ms_mapping *g = &vm->marks[i].m;
+
+		if (m->end <= g->start || m->start >= g->end)
+			continue;
+		if (m->start <= g->start && m->end >= g->end)
+			*gone = true;
+		else if (m->start <= g->start)
+			ghost_start_at(g, m->end);
+		else if (m->end >= g->end)
+			g->end = m->start;
+		else if (split_ghost(vm, i, m->start, m->end) < 0)
+			return MS_ERR_NOMEM;
+	}
+	return 0;
+}
+
+/* Ghosts keep only what no live mapping on screen covers; one covered whole goes. */
+static int cut_ghosts_under_window(struct tui_mapview *vm)
 {
 	for (size_t i = 0; i < vm->nmarks;) {
-		const struct tui_ghost *g = &vm->marks[i];
+		bool gone = false;
 
-		if (g->kind == TUI_MARK_REMOVED && g->m.start < m->end && m->start < g->m.end)
+		if (vm->marks[i].kind == TUI_MARK_REMOVED && cut_ghost(vm, i, &gone) < 0)
+			return MS_ERR_NOMEM;
+		if (vm->marks[i].kind == TUI_MARK_REMOVED && (gone || ghost_repeats(vm, i)))
 			remove_mark(vm, i);
 		else
 			i++;
 	}
-}
-
-static void drop_ghosts_under_window(struct tui_mapview *vm)
-{
-	for (size_t i = 0; i < vm->window.count; i++)
-		drop_overlapped_ghosts(vm, &vm->window.items[i]);
+	return 0;
 }
 
 static int on_diff(void *ctx, const struct ms_diff_entry *e)
@@ -229,8 +288,9 @@ int tui_mapview_apply(struct tui_mapview *vm, struct ms_maplist *fresh, uint64_t
 	vm->top = addr;
 	vm->window_limit = limit;
 	vm->have_window = true;
-	drop_ghosts_under_window(vm);
-	rc = build_rows(vm);
+	rc = cut_ghosts_under_window(vm);
+	if (rc == 0)
+		rc = build_rows(vm);
 	if (rc < 0)
 		return rc;
 	reselect(vm);
@@ -248,8 +308,9 @@ int tui_mapview_apply_index(struct tui_mapview *vm, const struct ms_maplist *all
 		return rc;
 	if (vm->nmarks != nmarks && vm->have_window && !tui_mapview_sorted(vm)) {
 		/* A mapping that straddled the window's end is reported again from beyond it. */
-		drop_ghosts_under_window(vm);
-		rc = build_rows(vm);
+		rc = cut_ghosts_under_window(vm);
+		if (rc == 0)
+			rc = build_rows(vm);
 		if (rc < 0)
 			return rc;
 		reselect(vm);

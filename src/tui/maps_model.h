@@ -21,7 +21,9 @@
  * identity (range, perms, offset, device, inode).  A mapping new there is
  * marked ADDED, one gone is kept as a REMOVED ghost row, for TUI_MARK_TICKS
  * ticks; a mapping outside every range seen is only new to the view, and
- * unmarked.  A change of filter or sort, or a new program image, forgets
+ * unmarked.  A ghost keeps only the addresses no live mapping in the window
+ * covers: a hole unmapped in a mapping shows as a ghost of the hole between
+ * the two pieces left (ADDED), a mapping replaced whole shows no ghost.  A change of filter or sort, or a new program image, forgets
  * the marks and what was seen; sorted rows carry no marks.
  *
  * The screen stays full: when the rows from the window do not fill it

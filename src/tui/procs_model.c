@@ -34,14 +34,28 @@ void tui_procview_free(struct tui_procview *pv)
 
 #define CMP(a, b) (((a) > (b)) - ((a) < (b)))
 
+/* Does r show a number in col?  MAPS and MAPPED are blank (or "-") until counted. */
+static bool has_value(enum tui_proc_col col, const struct ms_procrow *r)
+{
+	switch (col) {
+	case TUI_PCOL_MAPS: case TUI_PCOL_MAPPED: return r->counted && !r->maps_err;
+	case TUI_PCOL_STALE: return r->stale_counted;
+	default: return true;
+	}
+}
+
 static int row_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct tui_procview *pv = ctx;
 	const struct ms_procrow *x = &pv->list.rows[*(const size_t *)a];
 	const struct ms_procrow *y = &pv->list.rows[*(const size_t *)b];
+	bool kx = has_value(pv->sort_col, x), ky = has_value(pv->sort_col, y);
 	int c = 0;
 
-	switch (pv->sort_col) {
+	/* Unknowns go last whatever the direction, as in htop, and among them by PID. */
+	if (kx != ky)
+		return kx ? -1 : 1;
+	switch (kx ? pv->sort_col : TUI_PCOL_PID) {
 	case TUI_PCOL_USER: c = strcmp(x->user, y->user); break;
 	case TUI_PCOL_MAPS: c = CMP(x->nmaps, y->nmaps); break;
 	case TUI_PCOL_MAPPED: c = CMP(x->mapped, y->mapped); break;
@@ -68,7 +82,7 @@ static void keep_visible(struct tui_procview *pv)
 		pv->top_row = pv->nshown - pv->height;
 }
 
-void tui_procview_select(struct tui_procview *pv, size_t row)
+static void select_row(struct tui_procview *pv, size_t row)
 {
 	if (!pv->nshown)
 		return;
@@ -77,6 +91,12 @@ void tui_procview_select(struct tui_procview *pv, size_t row)
 	pv->sel_row = row;
 	pv->sel = pv->list.rows[pv->shown[row]].pid;
 	keep_visible(pv);
+}
+
+void tui_procview_select(struct tui_procview *pv, size_t row)
+{
+	pv->sel_first = false;
+	select_row(pv, row);
 }
 
 static void fill_shown(struct tui_procview *pv)
@@ -132,12 +152,21 @@ int tui_procview_rebuild(struct tui_procview *pv)
 	for (i = 0; i < pv->nshown; i++)
 		if (pv->list.rows[pv->shown[i]].pid == pv->sel)
 			break;
-	tui_procview_select(pv, i < pv->nshown ? i : old_row);
+	select_row(pv, pv->sel_first ? 0 : i < pv->nshown ? i : old_row);
 	return 0;
+}
+
+void tui_procview_sort(struct tui_procview *pv, enum tui_proc_col col, bool reverse)
+{
+	pv->sort_col = col;
+	pv->reverse = reverse;
+	pv->sel_first = true;
+	tui_procview_rebuild(pv);
 }
 
 int tui_procview_reveal(struct tui_procview *pv, pid_t pid)
 {
+	pv->sel_first = false;
 	pv->sel = pid;
 	pv->reveal = true;
 	return pv->list.count ? tui_procview_rebuild(pv) : 0;

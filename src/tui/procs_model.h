@@ -11,7 +11,12 @@
  *
  * Mappings are counted for the rows on screen only
  * (tui_procview_count_shown); the others keep their last known counts, so
- * sorting by MAPS, MAPPED or STALE orders by what is known.
+ * sorting by MAPS, MAPPED or STALE orders by what is known, and rows with no
+ * count yet (blank) or none to have ("-") come last in either direction.
+ *
+ * A change of sort (tui_procview_sort) selects the first row, as htop does,
+ * and the selection stays on the first row while counts re-sort the list,
+ * until a move, a click, a search or a reveal selects a process.
  */
 #ifndef MAPSCOPE_TUI_PROCS_MODEL_H
 #define MAPSCOPE_TUI_PROCS_MODEL_H
@@ -53,6 +58,7 @@ struct tui_procview {
 	char filter[TUI_FIND_MAX]; /* only command lines containing this; "" all */
 	size_t hscroll;          /* COMMAND scrolled by this many columns */
 	bool reveal;             /* the next rebuild widens the filters to show sel */
+	bool sel_first;          /* since a sort change: the first row, whichever process */
 };
 
 void tui_procview_init(struct tui_procview *pv, uid_t me, size_t height);
@@ -62,6 +68,9 @@ const char *tui_proc_col_name(enum tui_proc_col col);
 
 /* Filter and sort list again, keep the selection.  0 or MS_ERR_NOMEM. */
 int tui_procview_rebuild(struct tui_procview *pv);
+
+/* Sort by col (reverse: descending) and select the first row. */
+void tui_procview_sort(struct tui_procview *pv, enum tui_proc_col col, bool reverse);
 
 const struct ms_procrow *tui_procview_row(const struct tui_procview *pv, size_t i);
 const struct ms_procrow *tui_procview_selected(const struct tui_procview *pv);

@@ -12,14 +12,47 @@ struct help_view {
 	int scroll;
 };
 
+/* The help's lines: the actions of its screen, a blank, those of all, a blank, the notes. */
+static size_t help_lines(const struct help_view *h)
+{
+	size_t n, nnotes, lines = 0;
+	const struct tui_action_info *a = tui_actions(&n);
+
+	tui_action_notes(&nnotes);
+	for (size_t i = 0; i < n; i++)
+		lines += a[i].scope == h->scope || a[i].scope == TUI_SCOPE_ALL;
+	return lines + (h->scope == TUI_SCOPE_ALL ? 1 : 2) + nnotes;
+}
+
+/* Lines of help on a screen of rows: between the header and the message line. */
+static int help_page(int rows)
+{
+	return rows > 3 ? rows - 2 : 1;
+}
+
+/* Scrolled to line, kept where the last page still fills the screen. */
+static void help_scroll_to(struct help_view *h, long line)
+{
+	long last = (long)help_lines(h) - help_page(LINES);
+
+	if (line > last)
+		line = last;
+	h->scroll = line > 0 ? (int)line : 0;
+}
+
+/* As in less: Space and PgDn page on, PgUp back; Space never pauses here. */
 static unsigned help_handle(struct tui_app *app, struct tui_view *v, enum tui_action act)
 {
 	struct help_view *h = (struct help_view *)v;
+	int page = help_page(LINES);
 
 	switch (act) {
-	case TUI_ACT_DOWN: h->scroll++; return TUI_F_REDRAW;
-	case TUI_ACT_UP: if (h->scroll) h->scroll--; return TUI_F_REDRAW;
+	case TUI_ACT_DOWN: help_scroll_to(h, h->scroll + 1L); return TUI_F_REDRAW;
+	case TUI_ACT_UP: help_scroll_to(h, h->scroll - 1L); return TUI_F_REDRAW;
+	case TUI_ACT_PAGE_DOWN: case TUI_ACT_PAUSE: help_scroll_to(h, (long)h->scroll + page); return TUI_F_REDRAW;
+	case TUI_ACT_PAGE_UP: help_scroll_to(h, (long)h->scroll - page); return TUI_F_REDRAW;
 	case TUI_ACT_HOME: h->scroll = 0; return TUI_F_REDRAW;
+	case TUI_ACT_END: help_scroll_to(h, (long)help_lines(h)); return TUI_F_REDRAW;
 	case TUI_ACT_BACK: case TUI_ACT_QUIT: case TUI_ACT_HELP: return TUI_F_BACK;
 	default: return 0;
 	}

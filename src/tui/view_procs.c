@@ -96,16 +96,14 @@ static unsigned procs_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 	case TUI_ACT_LIBS_VIEW:
 		return tui_open_libs(app);
 	case TUI_ACT_SORT_NEXT:
-		pv->sort_col = (enum tui_proc_col)((pv->sort_col + 1) % TUI_PCOL_COUNT);
-		tui_procview_rebuild(pv);
+		tui_procview_sort(pv, (enum tui_proc_col)((pv->sort_col + 1) % TUI_PCOL_COUNT), pv->reverse);
 		break;
 	case TUI_ACT_SORT_PREV:
-		pv->sort_col = (enum tui_proc_col)((pv->sort_col + TUI_PCOL_COUNT - 1) % TUI_PCOL_COUNT);
-		tui_procview_rebuild(pv);
+		tui_procview_sort(pv, (enum tui_proc_col)((pv->sort_col + TUI_PCOL_COUNT - 1) % TUI_PCOL_COUNT),
+				  pv->reverse);
 		break;
 	case TUI_ACT_SORT_REVERSE:
-		pv->reverse = !pv->reverse;
-		tui_procview_rebuild(pv);
+		tui_procview_sort(pv, pv->sort_col, !pv->reverse);
 		break;
 	case TUI_ACT_SEARCH:
 		tui_prompt_start(app, v, "search: ", "", search_prompt);
@@ -159,11 +157,11 @@ static unsigned procs_heading(struct tui_app *app, struct tui_view *v, int x)
 {
 	struct tui_procview *pv = &pv_of(v)->pv;
 	int sort = (int)pv->sort_col;
+	bool reverse = pv->reverse;
 
-	if (!tui_heading_sort(app, TUI_CV_PROCS, 0, 0, procs_bar_w(pv), x, &sort, &pv->reverse))
+	if (!tui_heading_sort(app, TUI_CV_PROCS, 0, 0, procs_bar_w(pv), x, &sort, &reverse))
 		return 0;
-	pv->sort_col = (enum tui_proc_col)sort;
-	tui_procview_rebuild(pv);
+	tui_procview_sort(pv, (enum tui_proc_col)sort, reverse);
 	return TUI_F_REDRAW;
 }
 

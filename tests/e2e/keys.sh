@@ -40,7 +40,7 @@ rss_heading() {
 	if [ "$1" = rss ]; then screen | sed -n 2p | grep -q ' RSS '; else ! screen | sed -n 2p | grep -q ' RSS '; fi
 }
 
-# Sentinels: R toggles the RSS column; j scrolls the help; a types.
+# Sentinels: R toggles the RSS column; j (or k) scrolls the help; a types.
 sentinel_maps() {
 	keys R
 	wait_for "$1 to leave the maps view ($2) open" maps_rss "$2" rss
@@ -51,13 +51,16 @@ maps_rss() { maps_state none "$1" && rss_heading "$2"; }
 help_top() { screen | sed -n 2p; }
 help_top_is() { [ "$(help_top)" = "$1" ]; }
 help_top_is_not() { ! help_top_is "$1"; }
+# At the help's last page (End) j cannot scroll: k up, then j back.
 sentinel_help() {
 	top=$(help_top)
-	keys j
+	there=j back=k
+	[ "$top" = "$help_first" ] || { there=k back=j; }
+	keys $there
 	wait_for "$1 to leave the help open" help_top_is_not "$top"
 	shows "mapscope help" >/dev/null || fail "$1 closed the help"
-	keys k
-	wait_for "the help at its top" help_top_is "$top"
+	keys $back
+	wait_for "the help where it was" help_top_is "$top"
 }
 sentinel_prompt() {
 	keys a
@@ -118,6 +121,7 @@ for term in xterm-256color linux vt220; do
 	# -- the help ---------------------------------------------------------------------------
 	keys '?'
 	wait_for "the help ($term)" shows "mapscope help"
+	help_first=$(help_top)
 	for k in End Home C-Up M-x; do
 		keys "$k"
 		sentinel_help "$k in the help ($term)"

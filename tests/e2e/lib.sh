@@ -60,15 +60,25 @@ chooser_toggle() {
 	wait_for "$1 toggled" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n '$((_row + 3))p' | cut -c2 | grep -qv '^$_was\$'"
 }
 
-# start_fixture: ms-fixture over $TMP/fx, its lines in $TMP/fixture.out;
-# sets CPID and PID once it says ready.
+# start_fixture [FIFO]: ms-fixture over $TMP/fx, its lines in
+# $TMP/fixture.out, its stdin FIFO (held open on fd 3) or /dev/null; sets
+# CPID and PID once it says ready.
 start_fixture() {
 	mkdir "$TMP/fx"
-	"$FIXTURE" "$TMP/fx" > "$TMP/fixture.out" 2>&1 < /dev/null &
+	"$FIXTURE" "$TMP/fx" > "$TMP/fixture.out" 2>&1 < "${1:-/dev/null}" &
 	CPID=$!
+	[ -z "${1:-}" ] || exec 3> "$1"
 	wait_for "the fixture" grep -q '^ready' "$TMP/fixture.out"
 	PID=$(awk '/^ready/ { print $2 }' "$TMP/fixture.out")
 }
+
+# start_fixture_fed: start_fixture fed commands on fd 3 (echo "unmap ADDR"
+# >&3); answered N: it has answered N of them.
+start_fixture_fed() {
+	mkfifo "$TMP/fx.in"
+	start_fixture "$TMP/fx.in"
+}
+answered() { [ "$(grep -c -e '^ok' -e '^err' "$TMP/fixture.out")" -ge "$1" ]; }
 
 # start_fuse_serve ARGS...: tests/ms-fuse-serve ARGS, its lines in
 # $TMP/serve.out; sets CPID (which cleanup stops, releasing anything blocked

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "fixture_client.h"
+#include "core/base/error.h"
 #include "core/maps/maps.h"
 #include "core/procs/proclist.h"
 #include "tui/procs_model.h"
@@ -387,6 +388,7 @@ static void push(struct ms_proclist *l, pid_t pid, uid_t uid, bool kthread, size
 	snprintf(r->user, sizeof(r->user), "u%u", (unsigned)uid);
 	r->kthread = kthread;
 	r->nmaps = nmaps;
+	r->counted = nmaps != 0; /* 0: never counted, MAPS blank */
 	r->cmd = strdup(cmd);
 	r->cmd_len = strlen(cmd);
 }
@@ -424,6 +426,61 @@ static void test_procview(void **state)
 	snprintf(pv.search, sizeof(pv.search), "nothing");
 	assert_false(tui_procview_search(&pv, 1, false));
 	assert_int_equal(pv.sel, 10);
+	tui_procview_free(&pv);
+}
+
+/* Pids of the rows in display order, as "3 5 1 ...". */
+static void order_of(const struct tui_procview *pv, char *out, size_t size)
+{
+	size_t at = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < pv->nshown && at < size; i++)
+		at += (size_t)snprintf(out + at, size - at, "%s%d", i ? " " : "",
+				       (int)tui_procview_row(pv, i)->pid);
+}
+
+/* By MAPS, rows not counted come last both ways; a sort change selects the first row and keeps it. */
+static void test_procview_sort(void **state)
+{
+	static const size_t maps[] = { 30, 0, 10, 0, 20, 0 };
+	struct tui_procview pv;
+	char order[64];
+
+	(void)state;
+	tui_procview_init(&pv, 1000, 10);
+	for (pid_t pid = 1; pid <= 6; pid++)
+		push(&pv.list, pid, 1000, false, maps[pid - 1], "cmd");
+	pv.list.capacity = pv.list.count;
+	assert_int_equal(tui_procview_rebuild(&pv), 0);
+	tui_procview_select(&pv, 5);
+	tui_procview_sort(&pv, TUI_PCOL_MAPS, false);
+	order_of(&pv, order, sizeof(order));
+	assert_string_equal(order, "3 5 1 2 4 6");
+	assert_int_equal(pv.sel, 3);
+	tui_procview_sort(&pv, TUI_PCOL_MAPS, true);
+	order_of(&pv, order, sizeof(order));
+	assert_string_equal(order, "1 5 3 6 4 2");
+	assert_int_equal(pv.sel_row, 0);
+	assert_int_equal(pv.sel, 1);
+	/* A count arrives and re-sorts: the selection stays on the first row. */
+	pv.list.rows[1].counted = true;
+	pv.list.rows[1].nmaps = 99;
+	tui_procview_rebuild(&pv);
+	assert_int_equal(pv.sel, 2);
+	/* Once the user moves, the selection follows its process again. */
+	tui_procview_move(&pv, 1);
+	assert_int_equal(pv.sel, 1);
+	pv.list.rows[3].counted = true;
+	pv.list.rows[3].nmaps = 98;
+	tui_procview_rebuild(&pv);
+	assert_int_equal(pv.sel, 1);
+	assert_int_equal(pv.sel_row, 2);
+	/* A process that cannot be read ("-") sorts with the blanks. */
+	pv.list.rows[0].maps_err = MS_ERR_NOACCESS;
+	tui_procview_sort(&pv, TUI_PCOL_MAPS, false);
+	order_of(&pv, order, sizeof(order));
+	assert_string_equal(order, "3 5 4 2 1 6");
 	tui_procview_free(&pv);
 }
 
@@ -505,6 +562,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_procview_filter),
+		cmocka_unit_test(test_procview_sort),
 		cmocka_unit_test_setup_teardown(test_fixture_row, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_counts_with_the_backend_asked, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_missing_libproc2_falls_back, fx_setup, fx_teardown),
