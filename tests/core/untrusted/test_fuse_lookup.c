@@ -357,7 +357,9 @@ static void test_libs(void **state)
 		fail_msg("not unknown, or not why, in:\n%s", line);
 	free(out);
 	out = run(fx, MSRUN_ARGS("libs", "-r", "-o", "NAME,SONAME,VERDICT", "libstale.so.*"), &status);
-	assert_int_equal(status, 0);
+	/* It finishes: 0, or 1 when no process on this machine maps a match (as grep says). */
+	if (status != 0 && status != 1)
+		fail_msg("libs with a SONAME pattern exited %d:\n%s", status, out);
 	free(out);
 }
 
