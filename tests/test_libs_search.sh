@@ -10,15 +10,18 @@
 set -u
 NAME=test_libs_search
 . "$(dirname "$0")/shtest.sh"
+. "$(dirname "$0")/syslib.sh"
 [ -x "$PY" ] || skip "needs python3"
 "$PY" -c 'import ssl' 2>/dev/null || skip "python3 has no ssl module"
-[ -f "$TDIR/libstale-a.so" ] || skip "no $TDIR/libstale-a.so (make check builds it)"
+# A system library python3 can load in a sanitizer build too (syslib.sh).
+LIB=$(syslib libbz2.so.1.0 libstale-a.so)
+[ -f "$LIB" ] || skip "no $LIB (make check builds it)"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ms-libsfind.XXXXXX") || exit 1
 trap 'for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
 mkdir "$tmp/a" "$tmp/b"
 # The part (libmsfind.so.1) sorts before the whole name (libmsfind.so) by path.
-cp "$TDIR/libstale-a.so" "$tmp/a/libmsfind.so.1" && cp "$TDIR/libstale-a.so" "$tmp/b/libmsfind.so" ||
-	fail "cannot copy libstale-a.so"
+cp "$LIB" "$tmp/a/libmsfind.so.1" && cp "$LIB" "$tmp/b/libmsfind.so" ||
+	fail "cannot copy $LIB"
 
 start "$tmp/py.out" "$PY" -c '
 import ctypes, ssl, sys, time

@@ -7,8 +7,10 @@
 set -u
 NAME=test_stale_ignored
 . "$(dirname "$0")/shtest.sh"
+. "$(dirname "$0")/syslib.sh"
 [ -x "$PY" ] || skip "needs python3"
-LIB=$TDIR/libstale-a.so
+# A system library python3 can load in a sanitizer build too (syslib.sh).
+LIB=$(syslib libbz2.so.1.0 libstale-a.so)
 [ -f "$LIB" ] || skip "no $LIB"
 # /tmp itself: the rule is about that folder, whatever TMPDIR says.
 dir=$(mktemp -d /tmp/ms-ignored.XXXXXX) || exit 1
