@@ -281,8 +281,14 @@ tests/fuzz/fuzz-maps-parse: $(srcdir)/tests/fuzz/fuzz_maps_parse.c $(FUZZ_CHECK)
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_maps_parse.c $(FUZZ_LINK)
 tests/fuzz/fuzz-escape: $(srcdir)/tests/fuzz/fuzz_escape.c $(FUZZ_CHECK) $(FUZZ_CORE)
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_escape.c $(FUZZ_LINK)
-tests/fuzz/fuzz-settings: $(srcdir)/tests/fuzz/fuzz_settings.c $(FUZZ_CHECK) src/tui/settings.c src/tui/columns.c $(FUZZ_CORE)
-	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_settings.c $(srcdir)/src/tui/settings.c $(srcdir)/src/tui/columns.c $(FUZZ_LINK)
+# The settings name columns, and each view's column table sits beside its model (tui.h).
+FUZZ_TUI_SRC = $(srcdir)/src/tui/settings.c $(srcdir)/src/tui/columns.c $(srcdir)/src/tui/elide.c \
+	$(srcdir)/src/tui/format.c $(srcdir)/src/tui/listfind.c $(srcdir)/src/tui/procs_cols.c \
+	$(srcdir)/src/tui/maps_cols.c $(srcdir)/src/tui/files_cols.c $(srcdir)/src/tui/libs_cols.c \
+	$(srcdir)/src/tui/stale_cols.c $(srcdir)/src/tui/maps_model.c $(srcdir)/src/tui/map_seen.c \
+	$(srcdir)/src/tui/files_model.c $(srcdir)/src/tui/libs_model.c $(srcdir)/src/tui/stale_model.c
+tests/fuzz/fuzz-settings: $(srcdir)/tests/fuzz/fuzz_settings.c $(FUZZ_CHECK) $(FUZZ_TUI_SRC) $(FUZZ_CORE)
+	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_settings.c $(FUZZ_TUI_SRC) $(FUZZ_LINK)
 tests/fuzz/fuzz-snapshot: $(srcdir)/tests/fuzz/fuzz_snapshot.c $(FUZZ_CHECK) $(FUZZ_CORE)
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_snapshot.c $(FUZZ_LINK)
 tests/fuzz/fuzz-ignore: $(srcdir)/tests/fuzz/fuzz_ignore.c $(FUZZ_CHECK) $(FUZZ_CORE)
