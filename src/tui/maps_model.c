@@ -101,6 +101,9 @@ static int split_ghost(struct tui_mapview *vm, size_t i, uint64_t below, uint64_
 		return MS_ERR_NOMEM;
 	up = &vm->marks[vm->nmarks];
 	*up = vm->marks[i];
+	/* up shares ghost i's name until the copy below gives it its own. */
+	up->m.name = NULL;
+	up->m.name_len = 0;
 	if (ms_mapping_copy(&up->m, &vm->marks[i].m) < 0)
 		return MS_ERR_NOMEM;
 	ghost_start_at(&up->m, at);

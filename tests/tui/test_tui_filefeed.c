@@ -54,8 +54,10 @@ static int world_setup(void **state)
 	const struct fx_map *area;
 	struct ms_error err;
 
-	if (!w || fixture_start(&w->fx) < 0)
+	if (!w || fixture_start(&w->fx) < 0) {
+		free(w);
 		return -1;
+	}
 	*state = w;
 	w->page = (uint64_t)sysconf(_SC_PAGESIZE);
 	if (fixture_commandf(&w->fx, "churn %d", CHURN_PAGES) < 0 ||

@@ -45,8 +45,10 @@ static int world_setup(void **state)
 	struct world *w = calloc(1, sizeof(*w));
 	struct ms_error err;
 
-	if (!w || fixture_start(&w->fx) < 0)
+	if (!w || fixture_start(&w->fx) < 0) {
+		free(w);
 		return -1;
+	}
 	*state = w;
 	if (ms_proc_open(w->fx.pid, &w->proc, &err) < 0 ||
 	    ms_maps_open(w->proc, NULL, &w->maps, &err) < 0) {

@@ -747,7 +747,13 @@ static int setup(void **state)
 	*state = r;
 	/* The fixture inherits it: the same seed gives the same addresses, so a failure replays. */
 	personality(ADDR_NO_RANDOMIZE);
-	return fixture_start(&r->fx);
+	if (fixture_start(&r->fx) < 0) {
+		/* cmocka runs no teardown after a failed setup. */
+		free(r);
+		*state = NULL;
+		return -1;
+	}
+	return 0;
 }
 
 /* Also after a failed check: the fixture holds the test's output open. */

@@ -51,8 +51,10 @@ static int world_setup(void **state)
 	struct world *w = calloc(1, sizeof(*w));
 	struct ms_error err;
 
-	if (!w || fixture_start(&w->fx) < 0)
+	if (!w || fixture_start(&w->fx) < 0) {
+		free(w);
 		return -1;
+	}
 	*state = w;
 	if (fixture_command(&w->fx, "mapfile needle-a.dat") < 0 ||
 	    fixture_command(&w->fx, "mapfile needle-b.dat") < 0)
