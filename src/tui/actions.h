@@ -95,6 +95,7 @@ enum tui_scope {
 	A(LIBS_SEARCH, TUI_SCOPE_LIBS, "/", "search paths, SONAMEs and packages as you type") \
 	A(LIBS_SEARCH_NEXT, TUI_SCOPE_LIBS, "n", "next match of the search") \
 	A(LIBS_SEARCH_PREV, TUI_SCOPE_LIBS, "N", "previous match of the search") \
+	A(LIBS_FILTER, TUI_SCOPE_LIBS, "\\", "show only files whose path, SONAME or package contains a text") \
 	A(LIBPROCS_OPEN, TUI_SCOPE_LIBPROCS, "Enter", "open the process's maps view at the file's first mapping") \
 	A(COLUMN_TOGGLE, TUI_SCOPE_COLUMNS, "Space Enter", "show or hide the selected column") \
 	A(COLUMN_EARLIER, TUI_SCOPE_COLUMNS, "[ -", "move the selected column left") \

@@ -164,25 +164,55 @@ static void resort(struct tui_libview *lv)
 	tui_libview_select(lv, again);
 }
 
+/* Does row r show the text (its path, SONAME, package or source package contains it)? */
+static bool row_has(const struct ms_libtable_row *r, const char *text)
+{
+	char buf[MS_FACT_TEXT_MAX];
+	const char *pkg;
+
+	if (!text[0] || tui_find_in(r->name, r->name_len, text) ||
+	    (r->soname && tui_find_in(r->soname, strlen(r->soname), text)))
+		return true;
+	/* The source package too, as `libs PATTERN` searches it (openssl for libssl3). */
+	pkg = fact_of(r, MS_FACT_PACKAGE, buf);
+	return (pkg[0] && tui_find_in(pkg, strlen(pkg), text)) ||
+	       (r->pkg && r->pkg->found && tui_find_in(r->pkg->src_name, strlen(r->pkg->src_name), text));
+}
+
+/* The rows shown: kept, mapped by some process, and showing the filter; then sorted. */
+static void build_order(struct tui_libview *lv)
+{
+	const struct ms_libtable *t = lv->table;
+	size_t n = 0;
+
+	for (size_t i = 0; t && i < t->count; i++)
+		if (t->rows[i].kept && t->rows[i].nuses && row_has(&t->rows[i], lv->filter))
+			lv->order[n++] = i;
+	lv->count = n;
+	resort(lv);
+}
+
 int tui_libview_apply(struct tui_libview *lv, struct ms_libtable *fresh)
 {
 	size_t *order = calloc(fresh->count ? fresh->count : 1, sizeof(*order));
-	size_t n = 0;
 
 	if (!order) {
 		free_table(fresh);
 		return MS_ERR_NOMEM;
 	}
-	for (size_t i = 0; i < fresh->count; i++)
-		if (fresh->rows[i].kept && fresh->rows[i].nuses)
-			order[n++] = i;
 	free_table(lv->table);
 	free(lv->order);
 	lv->table = fresh;
 	lv->order = order;
-	lv->count = n;
-	resort(lv);
+	build_order(lv);
 	return 0;
+}
+
+void tui_libview_set_filter(struct tui_libview *lv, const char *text)
+{
+	snprintf(lv->filter, sizeof(lv->filter), "%s", text);
+	if (lv->table)
+		build_order(lv);
 }
 
 void tui_libview_set_height(struct tui_libview *lv, size_t height)
@@ -238,15 +268,8 @@ void tui_libview_set_sort(struct tui_libview *lv, enum tui_libsort key, bool rev
 static bool row_has_search(const void *ctx, size_t i)
 {
 	const struct tui_libview *lv = ctx;
-	const struct ms_libtable_row *r = &lv->table->rows[lv->order[i]];
-	char buf[MS_FACT_TEXT_MAX];
-	const char *pkg = fact_of(r, MS_FACT_PACKAGE, buf);
 
-	/* The source package too, as `libs PATTERN` searches it (openssl for libssl3). */
-	return tui_find_in(r->name, r->name_len, lv->search) ||
-	       (r->soname && tui_find_in(r->soname, strlen(r->soname), lv->search)) ||
-	       (pkg[0] && tui_find_in(pkg, strlen(pkg), lv->search)) ||
-	       (r->pkg && r->pkg->found && tui_find_in(r->pkg->src_name, strlen(r->pkg->src_name), lv->search));
+	return lv->search[0] && row_has(&lv->table->rows[lv->order[i]], lv->search);
 }
 
 bool tui_libview_search(struct tui_libview *lv, int dir, bool from_current)

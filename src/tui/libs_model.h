@@ -14,7 +14,8 @@
  * replaced, then the rest), I reverses.  Ties go by NAME, then device and
  * inode, so a sort is the same on every table.  Search (/ n N, listfind.h)
  * selects the next row whose path, SONAME, package or source package
- * contains the text, as `mapscope libs PATTERN` searches a plain name.
+ * contains the text, as `mapscope libs PATTERN` searches a plain name; the
+ * filter (\\) keeps only such rows, on this table and every later one.
  *
  * The process sub-list (Enter on a file): struct tui_libprocs names its
  * file by (device, inode) and its selected process by PID, so both survive
@@ -68,6 +69,7 @@ struct tui_libview {
 	bool have_sel;             /* sel_key names the selected file */
 	struct tui_libkey sel_key;
 	char search[TUI_FIND_MAX];
+	char filter[TUI_FIND_MAX]; /* "" shows every row */
 };
 
 void tui_libview_init(struct tui_libview *lv, size_t height);
@@ -94,6 +96,8 @@ void tui_libview_set_sort(struct tui_libview *lv, enum tui_libsort key, bool rev
 const char *tui_libsort_name(enum tui_libsort key);
 
 bool tui_libview_search(struct tui_libview *lv, int dir, bool from_current);
+/* Show only the rows that contain text (as the search matches; "" shows all), keeping the selection. */
+void tui_libview_set_filter(struct tui_libview *lv, const char *text);
 
 /* "host", "other root", or the container as `stale` names it (escaped). */
 void tui_libwhere_text(const struct ms_libtable *t, const struct ms_libtable_proc *p, unsigned esc,

@@ -136,6 +136,14 @@ static unsigned libs_search_prompt(struct tui_app *app, struct tui_view *v, cons
 	return TUI_F_REDRAW;
 }
 
+static unsigned libs_filter_prompt(struct tui_app *app, struct tui_view *v, const char *text, bool done,
+				   bool accepted)
+{
+	(void)app;
+	tui_libview_set_filter(&lv_of(v)->lv, done && !accepted ? "" : text);
+	return TUI_F_REDRAW;
+}
+
 static unsigned open_procs(struct tui_app *app, struct libs_view *s);
 
 static unsigned libs_handle(struct tui_app *app, struct tui_view *v, enum tui_action act)
@@ -163,6 +171,9 @@ static unsigned libs_handle(struct tui_app *app, struct tui_view *v, enum tui_ac
 	case TUI_ACT_LIBS_SEARCH_PREV:
 		if (!tui_libview_search(lv, act == TUI_ACT_LIBS_SEARCH_NEXT ? 1 : -1, false))
 			tui_message(app, "no match");
+		break;
+	case TUI_ACT_LIBS_FILTER:
+		tui_prompt_start(app, v, "path, SONAME or package contains: ", lv->filter, libs_filter_prompt);
 		break;
 	case TUI_ACT_LIBS_OPEN: return open_procs(app, s);
 	case TUI_ACT_REFRESH:
@@ -220,7 +231,7 @@ static void libs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 	struct libs_view *s = lv_of(v);
 	const struct tui_libview *lv = &s->lv;
 	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
-	char text[TUI_LINE_MAX];
+	char text[TUI_LINE_MAX], filter[4 * TUI_FIND_MAX];
 	uint64_t bar_max = 0;
 	struct tui_layout l;
 	bool bar;
@@ -236,9 +247,11 @@ static void libs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 			bar_max = r->rss;
 	}
 	/* No total RSS: a page shared by many processes counts once per process in each row. */
-	snprintf(text, sizeof(text), "mapscope | libraries: %zu files | %zu scanned, %zu unreadable | sorted by %s%s",
-		 lv->count, s->feed.scanned, s->feed.unreadable, tui_libsort_name(lv->sort),
-		 lv->reverse ? ", reversed" : "");
+	ms_escape(lv->filter, strlen(lv->filter), filter, sizeof(filter), app->escape_flags | MS_ESC_ASCII);
+	/* The filter before the counts: an 80-column header still shows what hides rows. */
+	snprintf(text, sizeof(text), "mapscope | libraries: %zu files%s%s | %zu scanned, %zu unreadable | sorted by %s%s",
+		 lv->count, lv->filter[0] ? " | name~" : "", filter, s->feed.scanned, s->feed.unreadable,
+		 tui_libsort_name(lv->sort), lv->reverse ? ", reversed" : "");
 	tui_draw_header(app, win, text);
 	libs_layout(app, s, w, &l, &bar);
 	tui_format_libheading_cols(text, sizeof(text), &l, lv);
@@ -246,7 +259,8 @@ static void libs_draw(struct tui_app *app, struct tui_view *v, WINDOW *win)
 		tui_bar_insert_heading(text, sizeof(text), "NAME");
 	tui_draw_heading(win, text, sizeof(text), lv->hscroll, w);
 	if (!lv->count)
-		tui_put(win, 2, 0, lv->table ? "  no mapped files" : "  walking the processes...", w, false);
+		tui_put(win, 2, 0, !lv->table ? "  walking the processes..." :
+			lv->filter[0] ? "  nothing matches the filter" : "  no mapped files", w, false);
 	for (int i = 0; i < rows; i++) {
 		size_t row = lv->top + (size_t)i, name_at, whole;
 		const struct ms_libtable_row *r = tui_libview_row(lv, row);

@@ -2,7 +2,8 @@
  * The libraries view's model (tui/libs_model.h) without a terminal, on
  * tables built from real processes: two tests/stale-child processes map
  * one copy of a test library, a third maps another copy, then deleted.
- * Checks the sorts (and I), search (/ n), the selected file kept across a
+ * Checks the sorts (and I), search (/ n), the filter (\\: only matching
+ * rows, kept over the next table, the selection kept), the selected file kept across a
  * table swap (and the row at its place when the file is gone), the
  * process sub-list keeping its process across a swap, and the row text:
  * the D flag, PROCS and VERDICT as `mapscope libs` says them, and a
@@ -189,6 +190,36 @@ static void test_search(void **state)
 	tui_libview_free(&lv);
 }
 
+static void test_filter(void **state)
+{
+	struct fx *fx = *state;
+	const struct fixture *procs[] = { &fx->a, &fx->b, &fx->c };
+	struct tui_libview lv;
+	size_t all;
+
+	all_three(fx, &lv);
+	all = lv.count;
+	assert_true(all > 2);
+	tui_libview_select(&lv, row_named(&lv, fx->gone_name));
+	tui_libview_set_filter(&lv, "libms-");
+	assert_int_equal(lv.count, 2);
+	row_named(&lv, fx->lib);
+	assert_true(selected_is(&lv, fx->gone_name));
+	/* The next walk's table is filtered alike. */
+	assert_int_equal(tui_libview_apply(&lv, table_of(procs, 3)), 0);
+	assert_int_equal(lv.count, 2);
+	assert_true(selected_is(&lv, fx->gone_name));
+	tui_libview_set_filter(&lv, "two");
+	assert_int_equal(lv.count, 1);
+	assert_true(selected_is(&lv, fx->gone_name));
+	tui_libview_set_filter(&lv, "no such library here");
+	assert_int_equal(lv.count, 0);
+	assert_null(tui_libview_selected(&lv));
+	tui_libview_set_filter(&lv, "");
+	assert_int_equal(lv.count, all);
+	tui_libview_free(&lv);
+}
+
 static void test_selection_across_swap(void **state)
 {
 	struct fx *fx = *state;
@@ -335,6 +366,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sorts),
 		cmocka_unit_test(test_search),
+		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_selection_across_swap),
 		cmocka_unit_test(test_processes),
 		cmocka_unit_test(test_rows),
