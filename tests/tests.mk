@@ -119,6 +119,7 @@ CMOCKA_TESTS = \
 	tests/core/pkg/test_rpmlog \
 	tests/core/stale/test_stale \
 	tests/core/stale/test_stale_parse \
+	tests/core/stale/test_restart_plan \
 	tests/core/stale/test_roots \
 	tests/core/files/test_filemap \
 	tests/core/files/test_facts \
