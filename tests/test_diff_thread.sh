@@ -54,7 +54,7 @@ cat "/proc/$pid/maps" >"$dir/maps.b" || fail "cannot read /proc/$pid/maps"
 # The thread's stack (the mapping holding its local) and its guard page
 # (a PROT_NONE mapping ending where the stack starts, if there is one),
 # from the kernel's maps; "kept" when the stack is still mapped after the join.
-"$PY" - "$dir/maps.a" "$dir/maps.b" "$addr" >"$dir/expected" 2>"$dir/err" <<'EOF'
+"$PY" - "$dir/maps.a" "$dir/maps.b" "$addr" >"$dir/expected" 2>"$dir/err" <<'EOF' || fail "$(cat "$dir/err")"
 import sys
 
 def maps(path):
@@ -76,12 +76,12 @@ if stack in after:
     sys.exit(0)
 gone = [stack] + [m for m in before if m[1] == stack[0] and m[2] == "---p" and not m[3]]
 if set(before) - set(after) != set(gone) or set(after) - set(before):
-    sys.exit("the process changed more than thread 2's stack: gone %r, new %r" %
-             (sorted(set(before) - set(after)), sorted(set(after) - set(before))))
+    shown = lambda ms: " ".join("%x-%x %s %s" % m for m in sorted(ms))
+    sys.exit("the process changed more than thread 2's stack: gone [%s], new [%s]" %
+             (shown(set(before) - set(after)), shown(set(after) - set(before))))
 for m in gone:
     print("%x %x" % (m[0], m[1]))
 EOF
-[ $? -eq 0 ] || fail "$(cat "$dir/err")"
 grep -qx kept "$dir/expected" && skip "this libc kept thread 2's stack after the join (stack cache tunable not honoured)"
 nexp=$(wc -l <"$dir/expected")
 ok "thread 2 ended: the kernel unmapped $nexp mappings, its stack and guard: $(tr '\n' ' ' <"$dir/expected")"
