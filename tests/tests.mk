@@ -28,6 +28,7 @@ check_PROGRAMS += tests/ms-fixture tests/ms-residency-fixture tests/ms-hostile t
 	tests/ms-fuse-serve tests/libstale-a.so tests/libstale-b.so tests/libms-fixture-sym.so \
 	tests/ms-dlopen-hold tests/ms-maxrss tests/ms-sleeper tests/libms-verdef.so \
 	tests/libhist-1.so tests/libhist-2.so tests/libhist-3.so tests/libhist-4.so
+check_PROGRAMS += tests/ms-threads
 tests_ms_fixture_SOURCES = tests/fixture.c
 # The fixture maps a library with a symbol the symbol tests know, found next to it.
 tests_ms_fixture_LDADD = tests/libms-fixture-sym.so
@@ -39,6 +40,8 @@ tests_ms_residency_fixture_SOURCES = tests/residency_fixture.c
 tests_ms_hostile_SOURCES = tests/hostile_fixture.c
 tests_stale_child_SOURCES = tests/stale_child.c
 tests_ms_fuse_serve_SOURCES = tests/fuse_serve.c
+# Threads on stacks of their own, one of which ends (test_diff_thread).
+tests_ms_threads_SOURCES = tests/thread_stacks.c
 # Run from a FUSE mount, as a user's program (test_fuse_lookup).
 tests_ms_sleeper_SOURCES = tests/sleeper.c
 # The libdw tests: a user's process holding a crafted library (or, for the
@@ -183,6 +186,7 @@ SHELL_TESTS = \
 	tests/test_colwriter.sh tests/test_list_total.sh tests/valgrind.sh tests/test_messages.sh \
 	tests/test_columns_registry.sh tests/test_list_facts.sh tests/test_libs_memory.sh tests/test_stale_ignored.sh \
 	tests/test_libs_search.sh \
+	tests/test_diff_thread.sh \
 	tests/e2e/explorer.sh tests/e2e/signals.sh tests/e2e/keys.sh tests/e2e/names.sh tests/e2e/sort.sh \
 	tests/e2e/marks.sh tests/e2e/lists.sh tests/e2e/find.sh \
 	tests/e2e/where.sh tests/e2e/explorer_stale.sh tests/e2e/explorer_rss.sh \
