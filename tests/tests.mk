@@ -154,6 +154,7 @@ CMOCKA_TESTS = \
 	tests/tui/test_tui_columns \
 	tests/tui/test_tui_proclist \
 	tests/tui/test_tui_stale \
+	tests/tui/test_tui_stale_units \
 	tests/tui/test_tui_libs \
 	tests/tui/test_tui_screen \
 	tests/tui/test_residency_tui
