@@ -214,6 +214,7 @@ static int push_line(struct tui_staleview *sv, size_t entry, long file, size_t g
 	sv->lines[sv->nlines].entry = entry;
 	sv->lines[sv->nlines].file = file;
 	sv->lines[sv->nlines].group = group;
+	sv->lines[sv->nlines].shown = 0;
 	sv->nlines++;
 	return 0;
 }
@@ -278,25 +279,37 @@ static bool unit_has(const struct ms_plan_group *g, const char *text)
 	return g->unit && tui_find_in(g->unit->name, strlen(g->unit->name), text);
 }
 
-/* The restart plan's groups, each heading followed by its processes' lines; a group with none left goes. */
+/*
+ * The restart plan's groups, each heading followed by its processes' lines,
+ * and counting them; a group with none left goes.
+ */
 static int push_groups(struct tui_staleview *sv)
 {
+	sv->services_shown = 0;
 	if (tui_stale_units_build(sv) < 0)
 		return MS_ERR_NOMEM;
 	for (size_t g = 0; g < sv->plan.count; g++) {
 		const struct ms_plan_group *grp = &sv->plan.groups[g];
 		size_t heading = sv->nlines;
-		bool whole = sv->filter[0] && unit_has(grp, sv->filter), any = false, shown;
+		bool whole = sv->filter[0] && unit_has(grp, sv->filter), shown;
+		size_t count = 0;
 
 		if (push_line(sv, tui_stale_units_entry(sv, grp->procs[0]), TUI_STALE_UNIT_LINE, g) < 0)
 			return MS_ERR_NOMEM;
 		for (size_t p = 0; p < grp->count; p++) {
-			if (push_entry(sv, tui_stale_units_entry(sv, grp->procs[p]), g, whole, &shown) < 0)
+			size_t e = tui_stale_units_entry(sv, grp->procs[p]);
+
+			if (push_entry(sv, e, g, whole, &shown) < 0)
 				return MS_ERR_NOMEM;
-			any = any || shown;
+			/* The heading stands for its first process shown: Enter opens it. */
+			if (shown && !count++)
+				sv->lines[heading].entry = e;
 		}
-		if (!any)
+		sv->lines[heading].shown = count;
+		if (!count)
 			sv->nlines = heading;
+		else
+			sv->services_shown += grp->kind == MS_PLAN_SERVICE;
 	}
 	return 0;
 }

@@ -33,8 +33,10 @@
  * unit, init), its processes under it in PID order, each with its files.
  * The filter keeps a group whole when its unit's name contains the text,
  * else the group's processes as above, under their heading; search also
- * stops at a heading whose unit's name contains the text.  A heading's
- * entry is its group's first process, so Enter on it opens that one.
+ * stops at a heading whose unit's name contains the text.  services_shown
+ * counts the services among the groups shown: the units a `systemctl
+ * restart` of what the screen lists names.  A heading's
+ * entry is its group's first process shown, so Enter on it opens that one.
  */
 #ifndef MAPSCOPE_TUI_STALE_MODEL_H
 #define MAPSCOPE_TUI_STALE_MODEL_H
@@ -86,6 +88,7 @@ struct tui_stale_line {
 	size_t entry;
 	long file;                 /* -1: the process line; TUI_STALE_UNIT_LINE: its group's heading */
 	size_t group;              /* by unit: the index in plan.groups */
+	size_t shown;              /* a heading: how many of its processes the filter shows */
 };
 
 struct tui_staleview {
@@ -114,6 +117,7 @@ struct tui_staleview {
 	bool by_unit;              /* grouped by systemd unit (u) */
 	struct ms_stale_proc *plan_procs; /* by unit: one per entry, what the plan reads */
 	struct ms_restart_plan plan;      /* by unit: groups of plan_procs */
+	size_t services_shown;     /* by unit: the service groups the filter shows */
 };
 
 void tui_staleview_init(struct tui_staleview *sv, size_t height);

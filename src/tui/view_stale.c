@@ -162,10 +162,10 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 	if (sv->ignored)
 		snprintf(ignored, sizeof(ignored), " | %zu deleted %s ignored", sv->ignored,
 			 ms_plural(sv->ignored, "file", "files"));
-	/* By unit, the units the plan's `systemctl restart` line names. */
+	/* By unit, the units the plan's `systemctl restart` line names, of those the filter shows. */
 	if (sv->by_unit)
-		snprintf(mode, sizeof(mode), " by unit, %zu %s to restart", sv->plan.services,
-			 ms_plural(sv->plan.services, "service", "services"));
+		snprintf(mode, sizeof(mode), " by unit, %zu %s to restart", sv->services_shown,
+			 ms_plural(sv->services_shown, "service", "services"));
 	/* The filter before the counts: an 80-column header still shows what hides lines. */
 	/* The counts `stale` prints on stderr, in its words. */
 	snprintf(text, sizeof(text),

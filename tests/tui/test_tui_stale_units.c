@@ -106,6 +106,7 @@ static void test_groups_in_plan_order(void **state)
 	assert_false(is_heading(&sv, 0));
 	assert_int_equal(tui_staleview_set_by_unit(&sv, true), 0);
 	assert_int_equal(sv.plan.services, 2);
+	assert_int_equal(sv.services_shown, 2);
 	assert_int_equal(sv.nlines, 14 + 6);
 	for (size_t g = 0; g < sizeof(want) / sizeof(want[0]); g++) {
 		assert_true(is_heading(&sv, l));
@@ -176,9 +177,18 @@ static void test_filter_and_search_by_unit(void **state)
 	assert_int_equal(sv.nlines, 5);
 	assert_true(is_heading(&sv, 0));
 	assert_int_equal(pid_of(&sv, 3), 300);
-	/* The plan's count is the whole plan's, whatever shows. */
-	assert_int_equal(sv.plan.services, 2);
+	/* A heading counts its processes shown, and stands for the first of them. */
+	assert_int_equal(tui_staleview_set_filter(&sv, "worker"), 0);
+	assert_int_equal(sv.nlines, 3);
+	assert_string_equal(text_of(&sv, 0), "service nginx.service (1 process)");
+	assert_int_equal(pid_of(&sv, 0), 300);
+	assert_int_equal(tui_staleview_set_filter(&sv, "nginx.serv"), 0);
+	/* The services to restart: those shown. */
+	assert_int_equal(sv.services_shown, 1);
+	assert_int_equal(tui_staleview_set_filter(&sv, "python"), 0);
+	assert_int_equal(sv.services_shown, 0);
 	assert_int_equal(tui_staleview_set_filter(&sv, ""), 0);
+	assert_int_equal(sv.services_shown, 2);
 	/* Search stops at a heading by its unit's name. */
 	tui_staleview_select(&sv, 0);
 	snprintf(sv.search, sizeof(sv.search), "session-3");
