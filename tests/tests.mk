@@ -191,6 +191,7 @@ SHELL_TESTS = \
 	tests/e2e/pictures.sh tests/e2e/columns.sh tests/e2e/settings_root.sh tests/e2e/mouse.sh \
 	tests/e2e/libs_narrow.sh tests/e2e/narrow.sh \
 	tests/e2e/vanished.sh tests/e2e/help_keys.sh tests/e2e/procs_sort.sh \
+	tests/e2e/stale_units.sh \
 	tests/test_fleet_tools.sh tests/test_node_exporter.sh tests/test_completion_shells.sh \
 	tests/test_symbols_at.sh tests/test_symbols_ref.sh tests/e2e/symbols.sh tests/test_symbols_budget.sh \
 	tests/test_symbols_debuglink.sh tests/test_symbols_runcopy.sh \
