@@ -204,7 +204,7 @@ SHELL_TESTS = \
 	tests/test_names_attack.sh tests/test_names_attack_gone.sh tests/test_names_detached.sh \
 	tests/test_cdx_validate.sh
 TESTS += $(SHELL_TESTS)
-EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/fixture_sym.sh tests/dlopen_hold.sh tests/completion_stubs.sh tests/syslib.sh tests/shtest.sh tests/screens tests/golden tests/fuzz \
+EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/stale_holders.sh tests/fixture_sym.sh tests/dlopen_hold.sh tests/completion_stubs.sh tests/syslib.sh tests/shtest.sh tests/screens tests/golden tests/fuzz \
 	tests/prometheus tests/zsh_complete.zsh tests/symbols_ref.py tests/e2e/debuginfod_stub.py \
 	tests/hostile_elf.py tests/hostile_lib.c tests/verdef_lib.map tests/hostile_verdef.py \
 	tests/sbom_check.py tests/data/cyclonedx tests/names_attack.sh tests/names_check.py tests/names_detached.py \

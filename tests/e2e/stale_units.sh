@@ -21,22 +21,12 @@ E2E_TAG=units
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "$E2E_NAME: SKIP (no python3)"; exit 77; }
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-BUILT=$(cd "$(dirname "$FIXTURE")" && pwd)
+TDIR=$(cd "$(dirname "$FIXTURE")" && pwd)
 TAG=msunits$$
 SLICE=/sys/fs/cgroup/systemd/system.slice
-HOLDERS=
 UNITS=no
-units_cleanup() {
-	for p in $HOLDERS; do kill "$p" 2>/dev/null; done
-	[ "$UNITS" = yes ] || return 0
-	# A cgroup goes once its processes have: wait for them, with a deadline.
-	for p in $HOLDERS; do
-		i=0
-		while kill -0 "$p" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-	done
-	for u in a b c; do rmdir "$SLICE/$TAG-$u.service" 2>/dev/null; done
-}
-trap 'units_cleanup; cleanup' EXIT
+. "$(dirname "$0")/../stale_holders.sh"
+trap 'holders_cleanup; cleanup' EXIT
 trap 'exit 1' INT TERM
 
 if [ "$(id -u)" = 0 ] && [ "$(cat /proc/1/comm)" != systemd ] &&
@@ -45,32 +35,7 @@ if [ "$(id -u)" = 0 ] && [ "$(cat /proc/1/comm)" != systemd ] &&
 fi
 echo "$E2E_NAME: units made by the test: $UNITS"
 
-# holder WHO [UNIT]: ms-dlopen-hold on $TMP/WHO/libstale.so, a copy of
-# libstale-a.so, its input a FIFO held open by a sleep; moved into UNIT's
-# cgroup when the test can make units.  Sets PID_WHO.
-holder() {
-	mkdir "$TMP/$1" && cp "$BUILT/libstale-a.so" "$TMP/$1/libstale.so" && mkfifo "$TMP/$1/in" ||
-		fail "cannot prepare $1"
-	"$BUILT/ms-dlopen-hold" "$(id -u)" "$TMP/$1/libstale.so" stale_lib_answer <"$TMP/$1/in" >"$TMP/$1/out" &
-	pid=$!
-	sleep 600 >"$TMP/$1/in" &
-	HOLDERS="$HOLDERS $pid $!"
-	wait_for "holder $1" grep -q "^ready" "$TMP/$1/out"
-	if [ $# -gt 1 ] && [ "$UNITS" = yes ]; then
-		mkdir -p "$SLICE/$TAG-$2.service" && echo "$pid" >"$SLICE/$TAG-$2.service/cgroup.procs" ||
-			fail "cannot move $pid into $TAG-$2.service"
-	fi
-	eval "PID_$1=$pid"
-}
-holder del a
-holder rep b
-holder same c
-holder loose
-rm "$TMP/del/libstale.so" || fail rm
-cp "$BUILT/libstale-b.so" "$TMP/rep/new.so" && mv "$TMP/rep/new.so" "$TMP/rep/libstale.so" || fail "replace"
-cp "$BUILT/libstale-a.so" "$TMP/same/new.so" && mv "$TMP/same/new.so" "$TMP/same/libstale.so" || fail "reinstall"
-rm "$TMP/loose/libstale.so" || fail rm
-PIDS="$PID_del $PID_rep $PID_same $PID_loose"
+stale_holders
 
 # The default ignore list skips temp files: this one ignores memfds only, for the view and the plan alike.
 mkdir -p "$TMP/config/mapscope"
