@@ -24,48 +24,17 @@ case $TDIR in /*) ;; *) TDIR=$PWD/$TDIR ;; esac
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ms-plan.XXXXXX") || exit 1
 TAG=msplan$$
 SLICE=$CG/system.slice
-KILL=
+UNITS=yes
+. "$(dirname "$0")/stale_holders.sh"
 cleanup() {
-	for p in $KILL; do kill "$p" 2>/dev/null; done
-	sleep 0.2
-	for u in a b c; do rmdir "$SLICE/$TAG-$u.service" 2>/dev/null; done
+	holders_cleanup
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 mkdir -p "$SLICE" 2>/dev/null || skip "cannot write $SLICE"
 : >"$TMP/no-rules.conf"
-
-# holder WHO [UNIT]: ms-dlopen-hold on WHO/libstale.so, a copy of
-# libstale-a.so, its input a FIFO that a sleep holds open; moved into
-# UNIT's cgroup.  Sets PID_WHO.
-holder() {
-	mkdir "$TMP/$1" && cp "$TDIR/libstale-a.so" "$TMP/$1/libstale.so" &&
-		mkfifo "$TMP/$1/in" || fail "cannot prepare $1"
-	"$TDIR/ms-dlopen-hold" 0 "$TMP/$1/libstale.so" stale_lib_answer <"$TMP/$1/in" >"$TMP/$1/out" &
-	pid=$!
-	sleep 600 >"$TMP/$1/in" &
-	KILL="$KILL $pid $!"
-	i=0
-	until grep -q "^ready" "$TMP/$1/out"; do
-		i=$((i + 1)); [ $i -lt 200 ] || fail "holder $1 did not start: $(cat "$TMP/$1/out")"; sleep 0.05
-	done
-	if [ $# -gt 1 ]; then
-		mkdir -p "$SLICE/$TAG-$2.service" && echo "$pid" >"$SLICE/$TAG-$2.service/cgroup.procs" ||
-			fail "cannot move $pid into $TAG-$2.service"
-	fi
-	eval "PID_$1=$pid"
-}
-
-holder del a
-holder rep b
-holder same c
-holder loose
-rm "$TMP/del/libstale.so" || fail rm
-cp "$TDIR/libstale-b.so" "$TMP/rep/new.so" && mv "$TMP/rep/new.so" "$TMP/rep/libstale.so" || fail "replace"
-cp "$TDIR/libstale-a.so" "$TMP/same/new.so" && mv "$TMP/same/new.so" "$TMP/same/libstale.so" || fail "reinstall"
-rm "$TMP/loose/libstale.so" || fail rm
-PIDS="$PID_del $PID_rep $PID_same $PID_loose"
+stale_holders
 
 # shellcheck disable=SC2086
 "$BIN" stale --ignore-file "$TMP/no-rules.conf" --restart-plan $PIDS >"$TMP/o" 2>"$TMP/e"

@@ -158,6 +158,7 @@ CMOCKA_TESTS = \
 	tests/tui/test_tui_columns \
 	tests/tui/test_tui_proclist \
 	tests/tui/test_tui_stale \
+	tests/tui/test_tui_stale_units \
 	tests/tui/test_tui_libs \
 	tests/tui/test_tui_screen \
 	tests/tui/test_residency_tui
@@ -195,6 +196,7 @@ SHELL_TESTS = \
 	tests/e2e/pictures.sh tests/e2e/columns.sh tests/e2e/settings_root.sh tests/e2e/mouse.sh \
 	tests/e2e/libs_narrow.sh tests/e2e/narrow.sh \
 	tests/e2e/vanished.sh tests/e2e/help_keys.sh tests/e2e/procs_sort.sh \
+	tests/e2e/stale_units.sh \
 	tests/test_fleet_tools.sh tests/test_node_exporter.sh tests/test_completion_shells.sh \
 	tests/test_symbols_at.sh tests/test_symbols_ref.sh tests/e2e/symbols.sh tests/test_symbols_budget.sh \
 	tests/test_symbols_debuglink.sh tests/test_symbols_runcopy.sh \
@@ -207,7 +209,7 @@ SHELL_TESTS = \
 	tests/test_names_attack.sh tests/test_names_attack_gone.sh tests/test_names_detached.sh \
 	tests/test_cdx_validate.sh
 TESTS += $(SHELL_TESTS)
-EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/fixture_sym.sh tests/dlopen_hold.sh tests/completion_stubs.sh tests/syslib.sh tests/shtest.sh tests/screens tests/golden tests/fuzz \
+EXTRA_DIST += $(SHELL_TESTS) tests/e2e/lib.sh tests/stale_holders.sh tests/fixture_sym.sh tests/dlopen_hold.sh tests/completion_stubs.sh tests/syslib.sh tests/shtest.sh tests/screens tests/golden tests/fuzz \
 	tests/prometheus tests/zsh_complete.zsh tests/symbols_ref.py tests/e2e/debuginfod_stub.py \
 	tests/hostile_elf.py tests/hostile_lib.c tests/verdef_lib.map tests/hostile_verdef.py \
 	tests/sbom_check.py tests/data/cyclonedx tests/names_attack.sh tests/names_check.py tests/names_detached.py \

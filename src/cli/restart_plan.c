@@ -9,20 +9,6 @@
 #include "core/base/escape.h"
 #include "core/stale/restart_plan.h"
 
-/* What to do about a group that a `systemctl restart` of services does not cover. */
-static const char *advice(const struct ms_plan_group *g)
-{
-	switch (g->kind) {
-	case MS_PLAN_OTHER_UNIT: return "not a service: restart what started it";
-	case MS_PLAN_SESSION:
-		return g->unit->user_uid >= 0 ? "a user's unit: systemctl --user restart it, or log out and in"
-					      : "a user session: log out and in again";
-	case MS_PLAN_NO_UNIT: return "outside any unit: restart each by hand";
-	case MS_PLAN_INIT: return "init: systemctl daemon-reexec";
-	default: return NULL;
-	}
-}
-
 static char *unit_text(const struct ms_plan_group *g, unsigned esc)
 {
 	char text[4 * MS_UNIT_MAX + 32];
@@ -38,7 +24,7 @@ static char *unit_text(const struct ms_plan_group *g, unsigned esc)
 static void print_group(const struct ms_plan_group *g, unsigned esc)
 {
 	char *unit = unit_text(g, esc);
-	const char *say = advice(g);
+	const char *say = ms_plan_advice(g);
 
 	if (unit && say)
 		printf("%s: %s\n", unit, say);
@@ -142,7 +128,7 @@ static json_t *proc_json(const struct ms_stale_proc *p, unsigned esc)
 static json_t *group_json(const struct ms_plan_group *g, unsigned esc)
 {
 	char *unit = unit_text(g, esc);
-	const char *say = advice(g);
+	const char *say = ms_plan_advice(g);
 	json_t *procs = json_array();
 	json_t *o = json_pack("{s:s?, s:s, s:s?, s:o}", "unit", unit, "kind", ms_plan_kind_name(g->kind),
 			      "advice", say, "processes", procs);

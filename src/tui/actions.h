@@ -80,6 +80,7 @@ enum tui_scope {
 	A(STALE_SEARCH_NEXT, TUI_SCOPE_STALE, "n", "next match of the search") \
 	A(STALE_SEARCH_PREV, TUI_SCOPE_STALE, "N", "previous match of the search") \
 	A(STALE_FILTER, TUI_SCOPE_STALE, "\\", "show only processes and files containing a text") \
+	A(STALE_BY_UNIT, TUI_SCOPE_STALE, "u", "group by systemd unit, as stale --restart-plan, or list by process") \
 	A(FILES_JUMP, TUI_SCOPE_FILES, "Enter", "back to the maps view, at the file's first mapping") \
 	A(FILES_SORT_NEXT, TUI_SCOPE_FILES, ">", "sort by the next column: SIZE, RSS, MAPS, NAME, address") \
 	A(FILES_SORT_PREV, TUI_SCOPE_FILES, "<", "sort by the previous column") \

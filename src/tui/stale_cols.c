@@ -166,12 +166,30 @@ static size_t file_line(char *buf, size_t size, const struct tui_stale_layout *s
 	return last_at;
 }
 
+/* "KIND UNIT (N processes): ADVICE", N those shown, the unit escaped; the last column is the whole line. */
+static size_t unit_line(char *buf, size_t size, const struct tui_stale_layout *sl, const struct ms_plan_group *g,
+			size_t shown)
+{
+	char unit[4 * MS_UNIT_MAX + 32] = "";
+	const char *say = ms_plan_advice(g);
+
+	if (g->unit)
+		ms_unit_describe(g->unit, sl->escape_flags, unit, sizeof(unit));
+	snprintf(buf, size, "%s%s%s (%zu %s)%s%s", ms_plan_kind_name(g->kind), unit[0] ? " " : "", unit, shown,
+		 shown == 1 ? "process" : "processes", say ? ": " : "", say ? say : "");
+	return 0;
+}
+
 size_t tui_stale_format_line(char *buf, size_t size, const struct tui_stale_layout *sl,
 			     const struct tui_staleview *sv, const struct tui_stale_line *line)
 {
+	const struct ms_plan_group *g = tui_staleview_line_group(sv, line);
+
 	if (!size)
 		return 0;
 	buf[0] = '\0';
+	if (g)
+		return unit_line(buf, size, sl, g, line->shown);
 	if (line->file < 0)
 		return process_line(buf, size, sl, &sv->entries[line->entry]);
 	return file_line(buf, size, sl, sv, line);

@@ -12,7 +12,10 @@
  * the dated version for a replaced or deleted copy, "-" where there is no
  * version to show), and the file's name, the last column.  The reason and
  * the package go to the detail pane (stale_detail.h), so an 80-column
- * screen shows what to restart and what runs.
+ * screen shows what to restart and what runs.  Grouped by unit, a group's
+ * heading line says its kind ("service", "session"...: ms_plan_kind_name),
+ * its unit, how many of its processes show, and what a restart of services leaves to
+ * do (ms_plan_advice), the same words as `stale --restart-plan`.
  *
  * Width: the VERSION column is as wide as the widest version on screen,
  * never cut, and the name gives way, losing the middle of its folders

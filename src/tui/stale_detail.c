@@ -29,6 +29,45 @@ static void fact_line(struct tui_detail_line *lines, size_t n, size_t *k, const 
 		line(lines, n, k, label, text, len, escape_flags);
 }
 
+/* A unit's heading: the unit, its kind, its processes, and what to do. */
+static size_t unit_detail(struct tui_detail_line *lines, size_t n, const struct ms_plan_group *g,
+			  unsigned escape_flags)
+{
+	char unit[4 * MS_UNIT_MAX + 32] = "";
+	const char *say;
+	size_t k = 0, at = 0;
+
+	if (!g)
+		return 0;
+	say = ms_plan_advice(g);
+	if (g->unit && k < n) {
+		lines[k].label = "unit";
+		ms_unit_describe(g->unit, escape_flags, lines[k].value, sizeof(lines[k].value));
+		k++;
+	}
+	if (k < n) {
+		lines[k].label = "kind";
+		snprintf(lines[k].value, sizeof(lines[k].value), "%s", ms_plan_kind_name(g->kind));
+		k++;
+	}
+	if (k < n) {
+		lines[k].label = "processes";
+		lines[k].value[0] = '\0';
+		for (size_t i = 0; i < g->count && at + 1 < sizeof(lines[k].value); i++)
+			at += (size_t)snprintf(lines[k].value + at, sizeof(lines[k].value) - at, "%s%d", i ? " " : "",
+					       (int)g->procs[i]->pid);
+		k++;
+	}
+	if (k < n) {
+		lines[k].label = "restart";
+		if (!say && g->unit)
+			ms_unit_describe(g->unit, escape_flags, unit, sizeof(unit));
+		snprintf(lines[k].value, sizeof(lines[k].value), "%s%s", say ? say : "systemctl restart ", unit);
+		k++;
+	}
+	return k;
+}
+
 size_t tui_format_stale_detail(struct tui_detail_line *lines, size_t n, const struct tui_staleview *sv,
 			       unsigned escape_flags)
 {
@@ -41,6 +80,8 @@ size_t tui_format_stale_detail(struct tui_detail_line *lines, size_t n, const st
 	if (!l)
 		return 0;
 	e = &sv->entries[l->entry];
+	if (l->file == TUI_STALE_UNIT_LINE)
+		return unit_detail(lines, n, tui_staleview_line_group(sv, l), escape_flags);
 	if (l->file < 0) {
 		if (n) {
 			lines[k].label = "process";

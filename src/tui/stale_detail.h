@@ -4,7 +4,9 @@
  * cut or leaves out: the whole name, the explanation (WHY), and the
  * package facts (core/files/facts.h: package, source, the version running,
  * the version installed, how the running one is known), escaped, for
- * tui_draw_pane to wrap whole.
+ * tui_draw_pane to wrap whole.  A unit's heading (by unit) gives the
+ * unit, its kind, its processes' PIDs and what to do: the systemctl
+ * command for a service, else the restart plan's advice.
  */
 #ifndef MAPSCOPE_TUI_STALE_DETAIL_H
 #define MAPSCOPE_TUI_STALE_DETAIL_H

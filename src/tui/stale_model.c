@@ -10,6 +10,7 @@
 #include "core/stale/stale_report.h"
 #include "tui/maps_model.h"
 #include "tui/stale_model.h"
+#include "tui/stale_units.h"
 
 void tui_staleview_init(struct tui_staleview *sv, size_t height)
 {
@@ -138,6 +139,7 @@ static void tui_staleview_clear(struct tui_staleview *sv)
 	}
 	sv->count = 0;
 	sv->nlines = 0;
+	tui_stale_units_free(sv);
 	sv->scanned = 0;
 	sv->unreadable = 0;
 	sv->denied = 0;
@@ -205,12 +207,14 @@ int tui_staleview_add(struct tui_staleview *sv, const struct ms_procrow *row,
 	return 0;
 }
 
-static int push_line(struct tui_staleview *sv, size_t entry, long file)
+static int push_line(struct tui_staleview *sv, size_t entry, long file, size_t group)
 {
 	if (tui_grow((void **)&sv->lines, &sv->lines_cap, sv->nlines, sizeof(*sv->lines)) < 0)
 		return MS_ERR_NOMEM;
 	sv->lines[sv->nlines].entry = entry;
 	sv->lines[sv->nlines].file = file;
+	sv->lines[sv->nlines].group = group;
+	sv->lines[sv->nlines].shown = 0;
 	sv->nlines++;
 	return 0;
 }
@@ -246,23 +250,83 @@ static bool file_has(const struct ms_stale_file *f, const char *text)
 	return tui_find_in(f->name, f->name_len, text);
 }
 
+/*
+ * Entry i's lines that the filter keeps (all of them when whole), in group
+ * group; *shown says whether any was.  0 or MS_ERR_NOMEM.
+ */
+static int push_entry(struct tui_staleview *sv, size_t i, size_t group, bool whole, bool *shown)
+{
+	const struct tui_stale_entry *e = &sv->entries[i];
+	bool any;
+
+	whole = whole || tui_find_in(e->cmd, e->cmd_len, sv->filter);
+	any = whole;
+	for (size_t f = 0; f < e->files.count && !any; f++)
+		any = file_has(&e->files.items[f], sv->filter);
+	*shown = any;
+	if (!any)
+		return 0;
+	if (push_line(sv, i, -1, group) < 0)
+		return MS_ERR_NOMEM;
+	for (size_t f = 0; f < e->files.count; f++)
+		if ((whole || file_has(&e->files.items[f], sv->filter)) && push_line(sv, i, (long)f, group) < 0)
+			return MS_ERR_NOMEM;
+	return 0;
+}
+
+static bool unit_has(const struct ms_plan_group *g, const char *text)
+{
+	return g->unit && tui_find_in(g->unit->name, strlen(g->unit->name), text);
+}
+
+/*
+ * The restart plan's groups, each heading followed by its processes' lines,
+ * and counting them; a group with none left goes.
+ */
+static int push_groups(struct tui_staleview *sv)
+{
+	sv->services_shown = 0;
+	if (tui_stale_units_build(sv) < 0)
+		return MS_ERR_NOMEM;
+	for (size_t g = 0; g < sv->plan.count; g++) {
+		const struct ms_plan_group *grp = &sv->plan.groups[g];
+		size_t heading = sv->nlines;
+		bool whole = sv->filter[0] && unit_has(grp, sv->filter), shown;
+		size_t count = 0;
+
+		if (push_line(sv, tui_stale_units_entry(sv, grp->procs[0]), TUI_STALE_UNIT_LINE, g) < 0)
+			return MS_ERR_NOMEM;
+		for (size_t p = 0; p < grp->count; p++) {
+			size_t e = tui_stale_units_entry(sv, grp->procs[p]);
+
+			if (push_entry(sv, e, g, whole, &shown) < 0)
+				return MS_ERR_NOMEM;
+			/* The heading stands for its first process shown: Enter opens it. */
+			if (shown && !count++)
+				sv->lines[heading].entry = e;
+		}
+		sv->lines[heading].shown = count;
+		if (!count)
+			sv->nlines = heading;
+		else
+			sv->services_shown += grp->kind == MS_PLAN_SERVICE;
+	}
+	return 0;
+}
+
 int tui_staleview_rebuild(struct tui_staleview *sv)
 {
 	size_t old = sv->sel_row, found = (size_t)-1;
+	bool shown;
 
 	sv->nlines = 0;
-	for (size_t i = 0; i < sv->count; i++) {
-		const struct tui_stale_entry *e = &sv->entries[i];
-		bool whole = tui_find_in(e->cmd, e->cmd_len, sv->filter), any = whole;
-
-		for (size_t f = 0; f < e->files.count && !any; f++)
-			any = file_has(&e->files.items[f], sv->filter);
-		if (!any)
-			continue;
-		if (push_line(sv, i, -1) < 0)
+	if (sv->by_unit) {
+		if (push_groups(sv) < 0)
 			return MS_ERR_NOMEM;
-		for (size_t f = 0; f < e->files.count; f++)
-			if ((whole || file_has(&e->files.items[f], sv->filter)) && push_line(sv, i, (long)f) < 0)
+	} else {
+		tui_stale_units_free(sv);
+		for (size_t i = 0; i < sv->count; i++)
+			if (push_entry(sv, i, 0, false, &shown) < 0)
 				return MS_ERR_NOMEM;
 	}
 	for (size_t l = 0; l < sv->nlines && found == (size_t)-1; l++) {
@@ -382,6 +446,19 @@ void tui_staleview_set_height(struct tui_staleview *sv, size_t height)
 	keep_visible(sv);
 }
 
+int tui_staleview_set_by_unit(struct tui_staleview *sv, bool on)
+{
+	sv->by_unit = on;
+	return tui_staleview_rebuild(sv);
+}
+
+const struct ms_plan_group *tui_staleview_line_group(const struct tui_staleview *sv,
+						     const struct tui_stale_line *line)
+{
+	return line && line->file == TUI_STALE_UNIT_LINE && line->group < sv->plan.count
+		       ? &sv->plan.groups[line->group] : NULL;
+}
+
 int tui_staleview_set_filter(struct tui_staleview *sv, const char *text)
 {
 	snprintf(sv->filter, sizeof(sv->filter), "%s", text);
@@ -393,7 +470,10 @@ static bool line_has_search(const void *ctx, size_t row)
 	const struct tui_staleview *sv = ctx;
 	const struct tui_stale_line *l = &sv->lines[row];
 	const struct tui_stale_entry *e = &sv->entries[l->entry];
+	const struct ms_plan_group *g = tui_staleview_line_group(sv, l);
 
+	if (l->file == TUI_STALE_UNIT_LINE)
+		return g && unit_has(g, sv->search);
 	return l->file < 0 ? tui_find_in(e->cmd, e->cmd_len, sv->search)
 			   : file_has(&e->files.items[l->file], sv->search);
 }

@@ -25,6 +25,18 @@
  * kept across rescans and filter changes; when that line is gone, the line
  * now at the same position is selected, and the lines fill the screen.  Entry holds raw text
  * (command line, names): escape it before display (format.h does).
+ *
+ * By unit (key u, tui_staleview_set_by_unit) the same processes are grouped
+ * as `stale --restart-plan` groups them, by core/stale/restart_plan.h
+ * itself (stale_units.h gives it the entries): a heading line per group
+ * (services first, then other units, user sessions, processes outside any
+ * unit, init), its processes under it in PID order, each with its files.
+ * The filter keeps a group whole when its unit's name contains the text,
+ * else the group's processes as above, under their heading; search also
+ * stops at a heading whose unit's name contains the text.  services_shown
+ * counts the services among the groups shown: the units a `systemctl
+ * restart` of what the screen lists names.  A heading's
+ * entry is its group's first process shown, so Enter on it opens that one.
  */
 #ifndef MAPSCOPE_TUI_STALE_MODEL_H
 #define MAPSCOPE_TUI_STALE_MODEL_H
@@ -40,6 +52,7 @@
 #include "core/stale/stale.h"
 #include "core/proc/container.h"
 #include "core/proc/unit.h"
+#include "core/stale/restart_plan.h"
 #include "tui/listfind.h"
 
 struct tui_stale_entry {
@@ -68,9 +81,14 @@ struct tui_stale_pkg {
 	struct ms_pkg pkg;
 };
 
+/* A line's file for a unit's heading (by unit only). */
+#define TUI_STALE_UNIT_LINE (-2)
+
 struct tui_stale_line {
 	size_t entry;
-	long file;                 /* -1: the process line */
+	long file;                 /* -1: the process line; TUI_STALE_UNIT_LINE: its group's heading */
+	size_t group;              /* by unit: the index in plan.groups */
+	size_t shown;              /* a heading: how many of its processes the filter shows */
 };
 
 struct tui_staleview {
@@ -96,6 +114,10 @@ struct tui_staleview {
 	bool detail;               /* the detail pane (Tab) shows */
 	char filter[TUI_FIND_MAX]; /* "" shows every line */
 	char search[TUI_FIND_MAX];
+	bool by_unit;              /* grouped by systemd unit (u) */
+	struct ms_stale_proc *plan_procs; /* by unit: one per entry, what the plan reads */
+	struct ms_restart_plan plan;      /* by unit: groups of plan_procs */
+	size_t services_shown;     /* by unit: the service groups the filter shows */
 };
 
 void tui_staleview_init(struct tui_staleview *sv, size_t height);
@@ -142,6 +164,12 @@ void tui_staleview_fact_src(const struct tui_staleview *sv, const struct tui_sta
 
 /* Show only what contains text ("" all), keeping the selection.  0 or MS_ERR_NOMEM. */
 int tui_staleview_set_filter(struct tui_staleview *sv, const char *text);
+/* Group by unit (true) or list by process, keeping the selection.  0 or MS_ERR_NOMEM. */
+int tui_staleview_set_by_unit(struct tui_staleview *sv, bool on);
+/* The group of a unit's heading line, NULL for another line. */
+const struct ms_plan_group *tui_staleview_line_group(const struct tui_staleview *sv,
+						     const struct tui_stale_line *line);
+
 /* Select the next (dir > 0) or previous line matching sv->search; false if none. */
 bool tui_staleview_search(struct tui_staleview *sv, int dir, bool from_current);
 

@@ -24,6 +24,7 @@ libmapscope_tui_a_SOURCES = \
 	src/tui/stale_model.c src/tui/stale_model.h \
 	src/tui/stale_detail.c src/tui/stale_detail.h \
 	src/tui/stale_cols.c src/tui/stale_cols.h \
+	src/tui/stale_units.c src/tui/stale_units.h \
 	src/tui/files_model.c src/tui/files_model.h \
 	src/tui/files_feed.c src/tui/files_feed.h \
 	src/tui/libs_model.c src/tui/libs_model.h \

@@ -108,6 +108,10 @@ static unsigned stale_handle(struct tui_app *app, struct tui_view *v, enum tui_a
 	case TUI_ACT_STALE_FILTER:
 		tui_prompt_start(app, v, "name contains: ", sv->filter, stale_filter_prompt);
 		break;
+	case TUI_ACT_STALE_BY_UNIT:
+		if (tui_staleview_set_by_unit(sv, !sv->by_unit) < 0)
+			tui_message(app, "stale view: out of memory");
+		break;
 	case TUI_ACT_STALE_DETAIL:
 		sv->detail = !sv->detail;
 		set_height(sv);
@@ -148,7 +152,7 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 	size_t widest = 0, ndetail = 0;
 	int w = getmaxx(win), rows = tui_body_lines(getmaxy(win));
 	struct tui_detail_line detail[TUI_STALE_DETAIL_LINES];
-	char text[TUI_LINE_MAX], filter[4 * TUI_FIND_MAX], ignored[80] = "";
+	char text[TUI_LINE_MAX], filter[4 * TUI_FIND_MAX], ignored[80] = "", mode[80] = "";
 	struct tui_stale_layout l;
 
 	werase(win);
@@ -158,11 +162,15 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 	if (sv->ignored)
 		snprintf(ignored, sizeof(ignored), " | %zu deleted %s ignored", sv->ignored,
 			 ms_plural(sv->ignored, "file", "files"));
+	/* By unit, the units the plan's `systemctl restart` line names, of those the filter shows. */
+	if (sv->by_unit)
+		snprintf(mode, sizeof(mode), " by unit, %zu %s to restart", sv->services_shown,
+			 ms_plural(sv->services_shown, "service", "services"));
 	/* The filter before the counts: an 80-column header still shows what hides lines. */
 	/* The counts `stale` prints on stderr, in its words. */
 	snprintf(text, sizeof(text),
-		 "mapscope | stale: %zu %s deleted or replaced files%s%s%s | %zu scanned, %zu without access, %zu unreadable",
-		 sv->count, ms_plural(sv->count, "process runs", "processes run"), sv->filter[0] ? " | name~" : "",
+		 "mapscope | stale%s: %zu %s deleted or replaced files%s%s%s | %zu scanned, %zu without access, %zu unreadable",
+		 mode, sv->count, ms_plural(sv->count, "process runs", "processes run"), sv->filter[0] ? " | name~" : "",
 		 filter, ignored, sv->scanned, sv->denied, sv->unreadable);
 	tui_draw_header(app, win, text);
 	if (sv->detail) {
@@ -183,7 +191,9 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 
 		if (!line)
 			break;
-		a = line->file < 0 ? A_BOLD : tui_pair_attr(app, TUI_PAIR_STALE);
+		a = line->file == TUI_STALE_UNIT_LINE ? A_BOLD | A_UNDERLINE
+		    : line->file < 0		   ? A_BOLD
+						   : tui_pair_attr(app, TUI_PAIR_STALE);
 		if (row == sv->sel_row)
 			a |= A_REVERSE;
 		last_at = tui_stale_format_line(text, sizeof(text), &l, sv, line);

@@ -17,6 +17,19 @@ const char *ms_plan_kind_name(enum ms_plan_kind k)
 	return (unsigned)k < MS_PLAN_KIND_COUNT ? names[k] : "none";
 }
 
+const char *ms_plan_advice(const struct ms_plan_group *g)
+{
+	switch (g->kind) {
+	case MS_PLAN_OTHER_UNIT: return "not a service: restart what started it";
+	case MS_PLAN_SESSION:
+		return g->unit && g->unit->user_uid >= 0 ? "a user's unit: systemctl --user restart it, or log out and in"
+							 : "a user session: log out and in again";
+	case MS_PLAN_NO_UNIT: return "outside any unit: restart each by hand";
+	case MS_PLAN_INIT: return "init: systemctl daemon-reexec";
+	default: return NULL;
+	}
+}
+
 static bool has_suffix(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);

@@ -63,6 +63,12 @@ struct ms_restart_plan {
  */
 const char *ms_plan_kind_name(enum ms_plan_kind k);
 
+/*
+ * What to do about group g that a `systemctl restart` of the services does
+ * not do: one line, the same in every front end; NULL for a service.
+ */
+const char *ms_plan_advice(const struct ms_plan_group *g);
+
 /* The kind of answer for process p (one with something stale). */
 enum ms_plan_kind ms_plan_kind_of(const struct ms_stale_proc *p);
 
