@@ -102,12 +102,18 @@ judge() { awk -v v="$1" -v l="$3" -v op="$2" 'BEGIN { ok = op == ">=" ? v >= l :
 median() { sort -g "$1" | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # hf_pair NAME A B: time commands A and B with hyperfine, ROUNDS rounds of
-# RUNS runs each, the order flipped every round; prints "medianA medianB" in
-# seconds over all runs.  Both may exit non-zero (stale and lsof do).
+# RUNS runs each, the order flipped every round; prints "medianA medianB
+# cpuA cpuB" in seconds: the medians of the wall times over all runs, then
+# the medians over the rounds of the mean CPU time (user + system, children
+# included) of a run.  On a loaded machine a command waits for a core
+# without using one, so the CPU times' ratio stays where the wall times'
+# drifts towards 1.  Both may exit non-zero (stale and lsof do).
 hf_pair() {
 	local name=$1 a=$2 b=$3 r
 	: >"$tmp/$name.a"
 	: >"$tmp/$name.b"
+	: >"$tmp/$name.ca"
+	: >"$tmp/$name.cb"
 	for ((r = 0; r < ROUNDS; r++)); do
 		local first=$a second=$b
 		if ((r % 2)); then first=$b second=$a; fi
@@ -118,14 +124,24 @@ hf_pair() {
 		fi
 		jq -r --arg c "$a" '.results[] | select(.command == $c) | .times[]' "$tmp/$name.json" >>"$tmp/$name.a"
 		jq -r --arg c "$b" '.results[] | select(.command == $c) | .times[]' "$tmp/$name.json" >>"$tmp/$name.b"
+		jq -r --arg c "$a" '.results[] | select(.command == $c) | .user + .system' "$tmp/$name.json" >>"$tmp/$name.ca"
+		jq -r --arg c "$b" '.results[] | select(.command == $c) | .user + .system' "$tmp/$name.json" >>"$tmp/$name.cb"
 	done
-	echo "$(median "$tmp/$name.a") $(median "$tmp/$name.b")"
+	echo "$(median "$tmp/$name.a") $(median "$tmp/$name.b") $(median "$tmp/$name.ca") $(median "$tmp/$name.cb")"
+}
+
+# cpu_note CA CB speedup|ratio: ", CPU X.XXx (A vs B ms)" beside a row's wall
+# times, the CPU times' B/A for a speedup, A/B for a ratio.
+cpu_note() {
+	local x
+	if [ "$3" = speedup ]; then x=$(fnum "$2 / $1"); else x=$(fnum "$1 / $2"); fi
+	printf ', CPU %.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$1 * 1000")" "$(fnum "$2 * 1000")"
 }
 
 # speed_row CASE JUDGE A B TARGET NAME: a row for "A at least TARGET times
 # faster than B"; JUDGE is "judge", or "info" for a row without a target.
 speed_row() {
-	local case=$1 judged=$2 a=$3 b=$4 target=$5 name=$6 t ta tb x status
+	local case=$1 judged=$2 a=$3 b=$4 target=$5 name=$6 t ta tb ca cb x status
 	if ! have_hf; then
 		row "$case" "-" ">= ${target}x faster" "skipped (no hyperfine/jq)"
 		return
@@ -134,27 +150,27 @@ speed_row() {
 		row "$case" "-" ">= ${target}x faster" "skipped (hyperfine failed)"
 		return
 	fi
-	read -r ta tb <<<"$t"
+	read -r ta tb ca cb <<<"$t"
 	x=$(fnum "$tb / $ta")
 	status=$(judge "$x" ">=" "$target")
 	[ "$judged" = judge ] || status=info
-	row "$case" "$(printf 'speedup %.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")" \
+	row "$case" "$(printf 'speedup %.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")$(cpu_note "$ca" "$cb" speedup)" \
 		">= ${target}x faster" "$status"
 }
 
 # ratio_row CASE NAME A B LIMIT: a row for "A takes at most LIMIT times B's
 # time" (LIMIT "info": a row without a target).
 ratio_row() {
-	local case=$1 name=$2 a=$3 b=$4 limit=$5 t ta tb x target status
+	local case=$1 name=$2 a=$3 b=$4 limit=$5 t ta tb ca cb x target status
 	target="<= ${limit}x" status=
 	[ "$limit" = info ] && target=info status=info
 	if ! t=$(hf_pair "$name" "$a" "$b"); then
 		row "$case" "-" "$target" "skipped (hyperfine failed)"
 		return
 	fi
-	read -r ta tb <<<"$t"
+	read -r ta tb ca cb <<<"$t"
 	x=$(fnum "$ta / $tb")
-	row "$case" "$(printf '%.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")" \
+	row "$case" "$(printf '%.2fx (%.1f vs %.1f ms)' "$x" "$(fnum "$ta * 1000")" "$(fnum "$tb * 1000")")$(cpu_note "$ca" "$cb" ratio)" \
 		"$target" "${status:-$(judge "$x" "<=" "$limit")}"
 }
 
@@ -372,8 +388,8 @@ floor_row() {
 		row "$case" "-" ">= 90% of floor's" "skipped (no hyperfine/jq, or it failed)"
 		return
 	fi
-	read -r ta tb <<<"$t"
-	read -r taf tf <<<"$tf"
+	read -r ta tb _ _ <<<"$t"
+	read -r taf tf _ _ <<<"$tf"
 	x=$(fnum "$tb / $ta")
 	# The share from the pair timed together: mapscope and the loop alternated.
 	share=$(fnum "100 * $tf / $taf")
