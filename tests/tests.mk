@@ -18,6 +18,7 @@ tests_libms_test_a_SOURCES = \
 	tests/lib/jsoncheck.c tests/lib/jsoncheck.h \
 	tests/lib/debfix.c tests/lib/debfix.h \
 	tests/lib/fuse_server.c tests/lib/fuse_server.h \
+	tests/lib/walkfix.c tests/lib/walkfix.h \
 	tests/lib/safe_text.h
 LDADD = tests/libms-test.a $(TUI_LIBS) $(CORE_LIBS) $(CMOCKA_LIBS)
 
