@@ -20,13 +20,14 @@ set -u
 NAME=test_pkgnote
 . "$(dirname "$0")/shtest.sh"
 . "$(dirname "$0")/dlopen_hold.sh"
-PKG=mapscope-notetest
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (the holder drops to uid 65534; dpkg installs)"
 command -v cc >/dev/null 2>&1 || skip "needs cc to link a library with a package note"
 hold_need_tmpdir
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ms-pkgnote.XXXXXX") || exit 1
 chmod 0755 "$tmp"
+# This run's own package: another copy of the suite may run this test on the same dpkg database.
+PKG=mapscope-notetest-$$-$(basename "$tmp" | sed 's/.*\.//' | tr -d '\n' | od -An -tx1 | tr -d ' \n')
 installed=
 cleanup() {
 	exec 3>&-

@@ -18,6 +18,7 @@ tests_libms_test_a_SOURCES = \
 	tests/lib/jsoncheck.c tests/lib/jsoncheck.h \
 	tests/lib/debfix.c tests/lib/debfix.h \
 	tests/lib/fuse_server.c tests/lib/fuse_server.h \
+	tests/lib/walkfix.c tests/lib/walkfix.h \
 	tests/lib/safe_text.h
 LDADD = tests/libms-test.a $(TUI_LIBS) $(CORE_LIBS) $(CMOCKA_LIBS)
 
@@ -164,8 +165,11 @@ CMOCKA_TESTS = \
 	tests/tui/test_residency_tui
 check_PROGRAMS += $(CMOCKA_TESTS)
 TESTS += $(CMOCKA_TESTS)
+# The maps model's random test checks it against a reference of its own.
+tests_tui_test_tui_maps_random_SOURCES = tests/tui/test_tui_maps_random.c tests/tui/maps_ref.c tests/tui/maps_ref.h
 # The screen tests draw the explorer's screens, curses and all.
-tests_tui_test_tui_screen_SOURCES = tests/tui/test_tui_screen.c $(TUI_CURSES_SOURCES)
+tests_tui_test_tui_screen_SOURCES = tests/tui/test_tui_screen.c tests/tui/screenfix.c tests/tui/screenfix.h \
+	$(TUI_CURSES_SOURCES)
 tests_tui_test_tui_screen_CFLAGS = $(AM_CFLAGS) $(NCURSESW_CFLAGS)
 tests_tui_test_tui_screen_CPPFLAGS = $(AM_CPPFLAGS) -DSCREENS_DIR='"$(abs_top_srcdir)/tests/screens"'
 tests_tui_test_tui_screen_LDADD = $(LDADD) $(NCURSESW_LIBS)

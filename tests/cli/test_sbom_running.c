@@ -1,6 +1,6 @@
 /*
  * The SBOM of a replaced copy that still runs, with real dpkg runs: one
- * package, mapscope-sbompkg, installed at 1.0 (a build of libhist) and
+ * package, mapscope-sbompkg (and this run's suffix), installed at 1.0 (a build of libhist) and
  * upgraded by dpkg to 2.0 (another build).  Process A, started under
  * 1.0, holds the replaced copy; process B, started after the upgrade,
  * maps 2.0.  As root (the copy's unlink time read through map_files dates
@@ -148,7 +148,7 @@ static void test_replaced_copy(void **state)
 	snprintf(ab, sizeof(ab), "%s,%s", a, b);
 
 	/* The running old version with its file and pid; the installed one, mapped by B. */
-	text = sbom(r, "both.json", ab, false, "occurs", PKG, "1.0", r->deleted, a, "1", "occurs", PKG, "2.0",
+	text = sbom(r, "both.json", ab, false, "occurs", r->pkg.name, "1.0", r->deleted, a, "1", "occurs", r->pkg.name, "2.0",
 		    r->pkg.mapped, b, "1", NULL);
 	snprintf(context, sizeof(context), "\"pids %s; verdict replaced; a replaced or deleted copy of 1.0, 2.0 installed now",
 		 a);
@@ -159,9 +159,9 @@ static void test_replaced_copy(void **state)
 		fail_msg("1.0 is not said replaced, 2.0 installed: %s", text);
 	free(text);
 	/* A alone: 2.0 runs nowhere, so it is no component... */
-	free(sbom(r, "old.json", a, false, "occurs", PKG, "1.0", r->deleted, a, "1", "absent", PKG, "2.0", NULL));
+	free(sbom(r, "old.json", a, false, "occurs", r->pkg.name, "1.0", r->deleted, a, "1", "absent", r->pkg.name, "2.0", NULL));
 	/* ...but with --installed, the version on disk beside it. */
-	free(sbom(r, "installed.json", a, true, "occurs", PKG, "1.0", r->deleted, a, "1", "notrunning", PKG, "2.0",
+	free(sbom(r, "installed.json", a, true, "occurs", r->pkg.name, "1.0", r->deleted, a, "1", "notrunning", r->pkg.name, "2.0",
 		  NULL));
 }
 

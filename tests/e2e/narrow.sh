@@ -9,7 +9,7 @@
 #
 # In tmux at 80x24, under TERM=xterm-256color and TERM=screen, with
 # LANG=C.UTF-8 and LANG=C:
-#  - the stale view (D, filtered with \ to the fixture): the process line
+#  - the stale view (D, filtered with \ to this run's fixture): the process line
 #    keeps PID, USER and FILES; the replaced copy's line shows its verdict,
 #    the running version 3.0.19-1~deb12u2 and its file name with
 #    " (deleted)"; the deep copy's line keeps "libmstls.so.3 (deleted)"
@@ -19,7 +19,7 @@
 #    whole file name and VERSION 3.0.19-1~deb12u2; the deep copy's keeps its
 #    file name and " (deleted)";
 #  - no '~' on the fixture's lines and the headings but inside those
-#    versions (the filter's "name~" in the header aside; other tests' rows
+#    versions (the filter's "name~RUN" in the header aside; other tests' rows
 #    in the libraries view may show versions of their own);
 #  - each version agrees with the batch command that answers the same
 #    question (`stale -o VERSION,NAME`, `libs -o VERSION,NAME`).
@@ -33,8 +33,13 @@ E2E_TAG=narrow
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../dlopen_hold.sh"
 
-PKG=libmstls3
-DIR=/usr/lib/mapscope-test-narrow
+# This run's own names: another copy of the suite may run this test beside
+# it, on the same dpkg database and the same screen of processes.  The
+# package, its folder and the deep folder all hold RUN; the stale view is
+# filtered to it.
+RUN=narrow-$$-$(basename "$TMP" | sed 's/.*\.//' | tr -d '\n' | od -An -tx1 | tr -d ' \n')
+PKG=libmstls3-$RUN
+DIR=/usr/lib/mapscope-test-$RUN
 LIB=$DIR/libmstls.so.3
 OLD=3.0.19-1~deb12u2
 NEW=3.0.22-1~deb12u2
@@ -110,7 +115,7 @@ HOLD_OLD=$HP
 install "$TMP/$PKG-2.deb"
 [ "$(dpkg-query -W -f '${Version}' "$PKG")" = "$NEW" ] || fail "dpkg did not upgrade $PKG to $NEW"
 
-DEEP_NAME=releases-2026-12-01T10-00-00Z-build-0123456789abcdef0123456789abcdef-a-folder-name-that-no-80-column-screen-shows-whole-0123456789abcdef0123456789abcdef
+DEEP_NAME=releases-2026-12-01T10-00-00Z-build-$RUN-0123456789abcdef0123456789abcdef-a-folder-name-that-no-80-column-screen-shows-whole-0123456789abcdef0123456789abcdef
 DEEP=$TMP/$DEEP_NAME
 mkdir "$DEEP" && chmod 0755 "$DEEP" && cp "$TMP/deb-$OLD$LIB" "$DEEP/libmstls.so.3" || fail "cannot place the deep copy"
 [ ${#DEEP} -ge 150 ] || fail "the deep folder is only ${#DEEP} characters"
@@ -146,7 +151,7 @@ pane_value() { screen | awk -v l="$1" '$1 == l { print $2; exit }'; }
 # pattern ROWS, and the heading lines) but inside the versions, and the
 # header's filter "name~".  Other tests' rows may hold versions of their own.
 no_cut_tilde() {
-	screen | awk "NR <= 2 || ${2:-1}" | sed -e "s/$OLD//g" -e "s/$NEW//g" -e '1s/| name~libmstls//' | grep -n '~' &&
+	screen | awk "NR <= 2 || ${2:-1}" | sed -e "s/$OLD//g" -e "s/$NEW//g" -e '1s/| name~narrow-[^ ]*//' | grep -n '~' &&
 		fail "$1: a '~' on screen outside a version"
 	return 0
 }
@@ -169,9 +174,10 @@ check() {
 	wait_for "the stale view ($ctx)" shows "mapscope | stale:"
 	keys '\'
 	wait_for "the stale filter prompt ($ctx)" shows "name contains:"
-	keys -l libmstls
+	keys -l "$RUN"
 	keys Enter
-	wait_for "the stale view filtered ($ctx)" shows "name~libmstls"
+	# At 80 columns the header may cut the filter's end.
+	wait_for "the stale view filtered ($ctx)" shows "| name~narrow-"
 	wait_for "the replaced copy's line ($ctx)" shows_re "^ +replaced +$OLD +/.*/libmstls\\.so\\.3 \\(deleted\\)\$"
 	shows_re "^ +$HOLD_OLD +nobody +1 " >/dev/null || fail "$ctx: the holder's line lacks PID, USER or FILES"
 	shows_re "^ +deleted +- +/.*$ell/libmstls\\.so\\.3 \\(deleted\\)\$" >/dev/null ||

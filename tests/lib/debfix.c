@@ -105,15 +105,18 @@ char *debfix_dir(void)
 	return dir;
 }
 
-void debfix_init(struct debfix *p, const char *name, const char *dir, const char *file)
+void debfix_init(struct debfix *p, const char *base, const char *dir, const char *file)
 {
 	struct stat st;
 	bool merged = lstat("/lib", &st) == 0 && S_ISLNK(st.st_mode);
+	const char *suffix = strrchr(dir, '-');
+	int len = snprintf(p->name, sizeof(p->name), "%s-%d-", base, (int)getpid());
 
-	p->name = name;
+	for (suffix = suffix ? suffix + 1 : ""; *suffix && len + 3 < (int)sizeof(p->name); suffix++)
+		len += snprintf(p->name + len, sizeof(p->name) - (size_t)len, "%02x", (unsigned char)*suffix);
 	p->dir = dir;
-	snprintf(p->shipped, sizeof(p->shipped), "%s/%s/%s", merged ? "/lib" : "/usr/lib", name, file);
-	snprintf(p->mapped, sizeof(p->mapped), "/usr/lib/%s/%s", name, file);
+	snprintf(p->shipped, sizeof(p->shipped), "%s/%s/%s", merged ? "/lib" : "/usr/lib", p->name, file);
+	snprintf(p->mapped, sizeof(p->mapped), "/usr/lib/%s/%s", p->name, file);
 }
 
 /* Build deb from the tree of the package of version, shipping lib (a path), with preinst (NULL: none). */
@@ -178,8 +181,25 @@ int debfix_install(const char *deb)
 int debfix_purge(const struct debfix *p)
 {
 	const char *argv[] = { "dpkg", "--purge", p->name, NULL };
+	int rc = run_dpkg(argv);
 
-	return run_dpkg(argv);
+	/* The name is this run's own: a package left behind would stay for good. */
+	if (rc != 0)
+		fprintf(stderr, "dpkg --purge %s failed (%d): purge it by hand\n", p->name, rc);
+	return rc;
+}
+
+size_t debfix_count(const char *s, const char *name, const char *text)
+{
+	char *want;
+	size_t n = 0;
+
+	if (asprintf(&want, "%s%s", name ? name : "", text) < 0)
+		fail_msg("out of memory");
+	for (const char *at = strstr(s, want); at; at = strstr(at + 1, want))
+		n++;
+	free(want);
+	return n;
 }
 
 bool debfix_field_is(json_t *obj, const char *key, const char *want)

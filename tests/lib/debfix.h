@@ -27,7 +27,7 @@
 #include <jansson.h>
 
 struct debfix {
-	const char *name;       /* the package */
+	char name[96];          /* the package: its base name and this run's own suffix */
 	const char *dir;        /* the caller's temporary directory */
 	char shipped[PATH_MAX]; /* where the package puts the library */
 	char mapped[PATH_MAX];  /* the name the kernel gives it */
@@ -42,8 +42,13 @@ int debfix_run(const char *const *argv);
 /* A new temporary directory (tu_tmpdir) that uid 65534 may read, for debfix_init; NULL on failure. */
 char *debfix_dir(void);
 
-/* The package name shipping file (a base name) in a folder named after it; builds under dir. */
-void debfix_init(struct debfix *p, const char *name, const char *dir, const char *file);
+/*
+ * A package named base, then a suffix of this run's own (the PID and dir's
+ * mkdtemp letters, in lower-case hex, as Debian allows in a name), so two
+ * copies of the suite on one dpkg database never share a package: it ships
+ * file (a base name) in a folder named after it, and builds under dir.
+ */
+void debfix_init(struct debfix *p, const char *base, const char *dir, const char *file);
 
 /*
  * Build the package's nth .deb, p->dir/NAME-N.deb (its path in deb):
@@ -61,9 +66,12 @@ int debfix_build(const struct debfix *p, int n, const char *version, const char 
  */
 void debfix_settle(time_t last);
 
-/* dpkg -i deb; dpkg --purge of the package: the exit status. */
+/* dpkg -i deb; dpkg --purge of the package (a failure said on stderr): the exit status. */
 int debfix_install(const char *deb);
 int debfix_purge(const struct debfix *p);
+
+/* How many times name (NULL: nothing), then text right after it, occur in s. */
+size_t debfix_count(const char *s, const char *name, const char *text);
 
 /* The string at key is want (NULL: the value is null or missing). */
 bool debfix_field_is(json_t *obj, const char *key, const char *want);

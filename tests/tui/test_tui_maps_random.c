@@ -1,7 +1,7 @@
 /*
  * The maps view's model under random keys, against a process whose
  * mappings change at random, checked after every step against a reference
- * parsed here from /proc/PID/maps text (not through the engine).
+ * parsed from /proc/PID/maps text, not through the engine (maps_ref.h).
  *
  * The model is fed the way the view feeds it (maps_feed.h: the same
  * queries, the same index and pull-up), through the real engine on a real
@@ -46,26 +46,12 @@
 #include "core/maps/maps.h"
 #include "core/proc/proc.h"
 #include "fixture_client.h"
+#include "maps_ref.h"
 #include "tui/maps_feed.h"
 #include "tui/maps_model.h"
 
 #define CHURN_PAGES 160
 #define HISTORY (TUI_MARK_TICKS + 1)
-
-/* One line of /proc/PID/maps, parsed here. */
-struct ref {
-	uint64_t start, end, offset, inode;
-	unsigned major, minor, perms;
-	char ptext[5];
-	bool file;
-	char *name; /* NULL: none */
-	size_t name_len;
-};
-
-struct refset {
-	struct ref *v;
-	size_t n, cap;
-};
 
 struct span {
 	uint64_t lo, hi;
@@ -109,193 +95,6 @@ static void dump(const struct run *r);
 		}                                                                             \
 	} while (0)
 
-/* ---- the reference, from the text ---- */
-
-static void refset_clear(struct refset *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i].name);
-	s->n = 0;
-}
-
-static void refset_free(struct refset *s)
-{
-	refset_clear(s);
-	free(s->v);
-	memset(s, 0, sizeof(*s));
-}
-
-static void refset_copy(struct refset *dst, const struct refset *src)
-{
-	refset_clear(dst);
-	for (size_t i = 0; i < src->n; i++) {
-		if (dst->n == dst->cap) {
-			dst->cap = dst->cap ? 2 * dst->cap : 64;
-			dst->v = realloc(dst->v, dst->cap * sizeof(*dst->v));
-			assert_non_null(dst->v);
-		}
-		dst->v[dst->n] = src->v[i];
-		if (src->v[i].name) {
-			dst->v[dst->n].name = malloc(src->v[i].name_len + 1);
-			assert_non_null(dst->v[dst->n].name);
-			memcpy(dst->v[dst->n].name, src->v[i].name, src->v[i].name_len + 1);
-		}
-		dst->n++;
-	}
-}
-
-static unsigned perms_bits(const char *p)
-{
-	return (p[0] == 'r' ? MS_PERM_READ : 0) | (p[1] == 'w' ? MS_PERM_WRITE : 0) |
-	       (p[2] == 'x' ? MS_PERM_EXEC : 0) | (p[3] == 's' ? MS_PERM_SHARED : 0);
-}
-
-/* The text escapes only a newline, as \012 (the fixture has one such name). */
-static size_t unescape_name(char *s)
-{
-	char *w = s;
-
-	for (const char *r = s; *r;) {
-		if (!strncmp(r, "\\012", 4)) {
-			*w++ = '\n';
-			r += 4;
-		} else {
-			*w++ = *r++;
-		}
-	}
-	*w = '\0';
-	return (size_t)(w - s);
-}
-
-static void read_text(struct run *r, struct refset *out)
-{
-	char path[64], *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	FILE *f;
-
-	refset_clear(out);
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)r->fx.pid);
-	f = fopen(path, "re");
-	assert_non_null(f);
-	while ((len = getline(&line, &cap, f)) > 0) {
-		struct ref m = { 0 };
-		unsigned long long s, e, off, ino;
-		int at = 0;
-
-		if (line[len - 1] == '\n')
-			line[--len] = '\0';
-		assert_true(sscanf(line, "%llx-%llx %4s %llx %x:%x %llu %n", &s, &e, m.ptext, &off,
-				   &m.major, &m.minor, &ino, &at) >= 7);
-		m.start = s, m.end = e, m.offset = off, m.inode = ino;
-		m.perms = perms_bits(m.ptext);
-		m.file = m.major || m.minor || m.inode;
-		if (at && line[at]) {
-			m.name = strdup(line + at);
-			assert_non_null(m.name);
-			m.name_len = unescape_name(m.name);
-		}
-		/* [vsyscall] is in the text only, never from PROCMAP_QUERY. */
-		if (r->ioctl && m.name && !strcmp(m.name, "[vsyscall]")) {
-			free(m.name);
-			continue;
-		}
-		if (out->n == out->cap) {
-			out->cap = out->cap ? 2 * out->cap : 64;
-			out->v = realloc(out->v, out->cap * sizeof(*out->v));
-			assert_non_null(out->v);
-		}
-		out->v[out->n++] = m;
-	}
-	free(line);
-	fclose(f);
-}
-
-static bool kernel_match(const struct ref *m, unsigned filter)
-{
-	unsigned need = filter & (MS_FILTER_READABLE | MS_FILTER_WRITABLE | MS_FILTER_EXECUTABLE |
-				  MS_FILTER_SHARED);
-
-	if ((m->perms & need) != need)
-		return false;
-	return !(filter & MS_FILTER_FILE_BACKED) || m->file;
-}
-
-static bool name_match(const struct tui_mapview *vm, const char *name, size_t len)
-{
-	size_t n = strlen(vm->name_filter);
-
-	return !n || (name && memmem(name, len, vm->name_filter, n));
-}
-
-static bool same_ref(const struct ref *a, const struct ref *b)
-{
-	return a->start == b->start && a->end == b->end && a->perms == b->perms &&
-	       a->offset == b->offset && a->inode == b->inode && a->major == b->major &&
-	       a->minor == b->minor;
-}
-
-static bool same(const struct ms_mapping *m, const struct ref *x)
-{
-	return m->start == x->start && m->end == x->end && m->perms == x->perms &&
-	       m->offset == x->offset && m->inode == x->inode && m->dev_major == x->major &&
-	       m->dev_minor == x->minor;
-}
-
-static bool same_name(const struct ms_mapping *m, const struct ref *x)
-{
-	if (!m->name || !x->name)
-		return !m->name == !x->name;
-	return m->name_len == x->name_len && !memcmp(m->name, x->name, x->name_len);
-}
-
-static bool in_set(const struct refset *s, const struct ref *x)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (same_ref(&s->v[i], x))
-			return true;
-	return false;
-}
-
-static const struct ref *find_ref(const struct refset *s, const struct ms_mapping *m)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (same(m, &s->v[i]))
-			return &s->v[i];
-	return NULL;
-}
-
-#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
-
-static int ref_sort_cmp(const void *pa, const void *pb, void *ctx)
-{
-	const struct tui_mapview *vm = ctx;
-	const struct ref *x = *(const struct ref *const *)pa, *y = *(const struct ref *const *)pb;
-	int c = 0;
-
-	switch (vm->sort) {
-	case TUI_MSORT_SIZE: c = CMP(x->end - x->start, y->end - y->start); break;
-	case TUI_MSORT_PERMS: c = strcmp(x->ptext, y->ptext); break;
-	case TUI_MSORT_INODE:
-		c = CMP(x->inode, y->inode);
-		if (!c)
-			c = CMP(((uint64_t)x->major << 32) | x->minor, ((uint64_t)y->major << 32) | y->minor);
-		break;
-	case TUI_MSORT_NAME:
-		if (!x->name || !y->name) {
-			c = CMP(x->name != NULL, y->name != NULL);
-		} else {
-			c = memcmp(x->name, y->name, x->name_len < y->name_len ? x->name_len : y->name_len);
-			c = c ? (c > 0) - (c < 0) : CMP(x->name_len, y->name_len);
-		}
-		break;
-	default: break;
-	}
-	if (!c)
-		c = CMP(x->start, y->start);
-	return vm->sort_reverse ? -c : c;
-}
-
 /*
  * The rows the model should show (pointers into r->now): its window from
  * top, read in chunks as the view reads them, or everything sorted.  lo,
@@ -311,8 +110,8 @@ static size_t expected_rows(struct run *r, const struct ref **out, uint64_t *lo,
 	/* Sorted rows are as old as the last full listing (the index's age). */
 	if (tui_mapview_sorted(vm)) {
 		for (i = 0; i < r->listed.n; i++)
-			if (kernel_match(&r->listed.v[i], vm->filter) &&
-			    name_match(vm, r->listed.v[i].name, r->listed.v[i].name_len))
+			if (ref_kernel_match(&r->listed.v[i], vm->filter) &&
+			    ref_name_match(vm, r->listed.v[i].name, r->listed.v[i].name_len))
 				out[n++] = &r->listed.v[i];
 		qsort_r(out, n, sizeof(*out), ref_sort_cmp, (void *)vm);
 		*lo = 0;
@@ -327,13 +126,13 @@ static size_t expected_rows(struct run *r, const struct ref **out, uint64_t *lo,
 		for (; i < r->now.n && chunk < want; i++) {
 			const struct ref *m = &r->now.v[i];
 
-			if (!kernel_match(m, vm->filter))
+			if (!ref_kernel_match(m, vm->filter))
 				continue;
 			chunk++;
 			taken++;
 			first = first ? first : m;
 			last = m;
-			if (name_match(vm, m->name, m->name_len)) {
+			if (ref_name_match(vm, m->name, m->name_len)) {
 				matched++;
 				out[n++] = m;
 			}
@@ -353,8 +152,8 @@ static size_t count_matching(const struct run *r, uint64_t *total)
 
 	*total = 0;
 	for (size_t i = 0; i < s->n; i++)
-		if (kernel_match(&s->v[i], r->vm.filter) &&
-		    name_match(&r->vm, s->v[i].name, s->v[i].name_len)) {
+		if (ref_kernel_match(&s->v[i], r->vm.filter) &&
+		    ref_name_match(&r->vm, s->v[i].name, s->v[i].name_len)) {
 			n++;
 			*total += s->v[i].end - s->v[i].start;
 		}
@@ -391,7 +190,7 @@ static bool spans_cover(const struct spans *s, uint64_t lo, uint64_t hi)
 static bool changed_recently(const struct run *r, const struct ref *x, bool appeared)
 {
 	for (long k = 0; k < TUI_MARK_TICKS && k + 1 < HISTORY && k + 1 <= r->ticks; k++) {
-		bool before = in_set(&r->snaps[k + 1], x), after = in_set(&r->snaps[k], x);
+		bool before = refset_has(&r->snaps[k + 1], x), after = refset_has(&r->snaps[k], x);
 
 		if (appeared ? !before && after : before && !after)
 			return true;
@@ -412,7 +211,7 @@ static bool vanished_recently(const struct run *r, const struct ms_mapping *m)
 {
 	for (long k = 0; k < TUI_MARK_TICKS && k + 1 < HISTORY && k + 1 <= r->ticks; k++)
 		for (size_t i = 0; i < r->snaps[k + 1].n; i++)
-			if (piece_of(m, &r->snaps[k + 1].v[i]) && !in_set(&r->snaps[k], &r->snaps[k + 1].v[i]))
+			if (piece_of(m, &r->snaps[k + 1].v[i]) && !refset_has(&r->snaps[k], &r->snaps[k + 1].v[i]))
 				return true;
 	return false;
 }
@@ -423,7 +222,7 @@ static bool bare_now(const struct run *r, unsigned filter, uint64_t a, uint64_t 
 	for (size_t i = 0; i < r->now.n && a < b; i++) {
 		const struct ref *v = &r->now.v[i];
 
-		if (!kernel_match(v, filter) || v->end <= a)
+		if (!ref_kernel_match(v, filter) || v->end <= a)
 			continue;
 		if (v->start > a)
 			return true;
@@ -499,9 +298,9 @@ static void check_marks(struct run *r, bool at_tick, uint64_t lo, uint64_t hi)
 	/* Every change of this tick inside what was seen since the last one is marked. */
 	for (size_t i = 0; i < vm->nrows; i++) {
 		const struct ref *x = vm->rows[i].mark == TUI_MARK_REMOVED ? NULL :
-				      find_ref(&r->now, vm->rows[i].m);
+				      refset_find(&r->now, vm->rows[i].m);
 
-		if (x && !in_set(&r->snaps[1], x) && spans_cover(&r->seen_prev, x->start, x->end))
+		if (x && !refset_has(&r->snaps[1], x) && spans_cover(&r->seen_prev, x->start, x->end))
 			CHECK(r, vm->rows[i].mark == TUI_MARK_ADDED,
 			      "row %zu %" PRIx64 "-%" PRIx64 " %s appeared at this tick, in view, unmarked",
 			      i, x->start, x->end, x->ptext);
@@ -510,8 +309,8 @@ static void check_marks(struct run *r, bool at_tick, uint64_t lo, uint64_t hi)
 		const struct ref *x = &r->snaps[1].v[k];
 		bool shown = false;
 
-		if (in_set(&r->now, x) || !kernel_match(x, vm->filter) ||
-		    !name_match(vm, x->name, x->name_len) || x->end <= lo || x->start >= hi ||
+		if (refset_has(&r->now, x) || !ref_kernel_match(x, vm->filter) ||
+		    !ref_name_match(vm, x->name, x->name_len) || x->end <= lo || x->start >= hi ||
 		    x->end <= vm->top || x->start >= vm->window_limit ||
 		    !spans_cover(&r->seen_prev, x->start, x->end))
 			continue;
@@ -545,7 +344,7 @@ static void check(struct run *r, bool at_tick, const struct ms_mapping *was_sel,
 			continue;
 		CHECK(r, live < n, "row %zu %" PRIx64 "-%" PRIx64 " is one more than the %zu expected", i,
 		      m->start, m->end, n);
-		CHECK(r, same(m, want[live]) && same_name(m, want[live]),
+		CHECK(r, ref_is_mapping(m, want[live]) && ref_same_name(m, want[live]),
 		      "row %zu is %" PRIx64 "-%" PRIx64 ", expected %" PRIx64 "-%" PRIx64 " %s", i,
 		      m->start, m->end, want[live]->start, want[live]->end, want[live]->ptext);
 		live++;
@@ -636,7 +435,7 @@ static void tick(struct run *r)
 	mutate(r);
 	for (int k = HISTORY - 1; k > 0; k--)
 		refset_copy(&r->snaps[k], &r->snaps[k - 1]);
-	read_text(r, &r->snaps[0]);
+	refset_read(r->fx.pid, r->ioctl, &r->snaps[0]);
 	r->ticks++;
 	r->seen_prev = r->seen_cur;
 	memset(&r->seen_cur, 0, sizeof(r->seen_cur));
@@ -732,7 +531,7 @@ static void one_step(struct run *r)
 		vm->height = h;
 		refresh(r, false);
 	}
-	read_text(r, &r->now);
+	refset_read(r->fx.pid, r->ioctl, &r->now);
 	if (getenv("MS_MODEL_TRACE"))
 		fprintf(stderr, "step %ld: %s (top %" PRIx64 ", %zu rows, index age %u)\n", r->step,
 			r->action, vm->top, vm->nrows, vm->index_age);
@@ -797,10 +596,10 @@ static void test_random_keys_and_changes(void **state)
 		fixture_commandf(&r->fx, "anon %" PRIx64 " 1 %s", r->churn + (uint64_t)(2 * i + 1) * 4096,
 				 i % 2 ? "r" : "rw");
 	tui_mapview_init(&r->vm, 0, 10);
-	read_text(r, &r->snaps[0]);
+	refset_read(r->fx.pid, r->ioctl, &r->snaps[0]);
 	snprintf(r->action, sizeof(r->action), "start");
 	refresh(r, true);
-	read_text(r, &r->now);
+	refset_read(r->fx.pid, r->ioctl, &r->now);
 	check(r, false, &(struct ms_mapping){ 0 }, false, 0);
 	for (r->step = 1; r->step <= steps; r->step++)
 		one_step(r);

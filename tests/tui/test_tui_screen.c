@@ -1,7 +1,8 @@
 /*
  * Screen tests: draw the explorer's screens into a fixed-size ncurses screen
  * (output to /dev/null), read them back with mvwinnstr and compare with the
- * expected screens in tests/screens/.  MS_UPDATE_SCREENS=1 rewrites them.
+ * expected screens in tests/screens/.  MS_UPDATE_SCREENS=1 rewrites them
+ * (the screen and the comparison: screenfix.h).
  * Also checks that the key dispatcher and the action table agree.
  */
 #include "config.h"
@@ -23,107 +24,7 @@
 #include "tui/procs_model.h"
 #include "tui/stale_model.h"
 #include "tui/tui.h"
-
-#ifndef SCREENS_DIR
-#define SCREENS_DIR "tests/screens"
-#endif
-
-static FILE *devnull_out, *devnull_in;
-static SCREEN *scr;
-
-static int term_setup(void **state)
-{
-	(void)state;
-	devnull_out = fopen("/dev/null", "w");
-	devnull_in = fopen("/dev/null", "r");
-	assert_non_null(devnull_out);
-	scr = newterm("xterm", devnull_out, devnull_in);
-	assert_non_null(scr);
-	return 0;
-}
-
-static int term_teardown(void **state)
-{
-	(void)state;
-	endwin();
-	delscreen(scr);
-	fclose(devnull_out);
-	fclose(devnull_in);
-	return 0;
-}
-
-static void app_init(struct tui_app *app)
-{
-	memset(app, 0, sizeof(*app));
-	tui_settings_defaults(&app->cfg);
-	app->escape_flags = MS_ESC_ASCII;
-}
-
-/* The screen as text: one line per row, trailing blanks removed. */
-static char *dump(WINDOW *win)
-{
-	int h = getmaxy(win), w = getmaxx(win);
-	size_t size = (size_t)h * ((size_t)w + 1) + 1, at = 0;
-	char *out = malloc(size), line[512];
-
-	assert_non_null(out);
-	for (int y = 0; y < h; y++) {
-		int n = mvwinnstr(win, y, 0, line, w < 511 ? w : 511);
-		size_t len = n > 0 ? (size_t)n : 0;
-
-		while (len && line[len - 1] == ' ')
-			len--;
-		memcpy(out + at, line, len);
-		at += len;
-		out[at++] = '\n';
-	}
-	out[at] = '\0';
-	return out;
-}
-
-static void compare(const char *name, const char *got)
-{
-	char path[512], want[16384];
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", SCREENS_DIR, name);
-	if (getenv("MS_UPDATE_SCREENS")) {
-		f = fopen(path, "w");
-		assert_non_null(f);
-		fputs(got, f);
-		fclose(f);
-	}
-	f = fopen(path, "r");
-	if (!f)
-		fail_msg("missing expected screen %s", path);
-	n = fread(want, 1, sizeof(want) - 1, f);
-	want[n] = '\0';
-	fclose(f);
-	if (strcmp(want, got))
-		fail_msg("screen %s differs; got:\n%s", name, got);
-}
-
-static void push_map(struct ms_maplist *l, uint64_t start, uint64_t end, unsigned perms,
-		     const char *name, uint32_t major, uint64_t inode)
-{
-	struct ms_mapping m = { 0 };
-
-	m.start = start;
-	m.end = end;
-	m.perms = perms;
-	m.page_size = 4096;
-	m.dev_major = major;
-	m.inode = inode;
-	if (name)
-		assert_int_equal(ms_mapping_set_name(&m, name, strlen(name)), 0);
-	if (perms & MS_PERM_EXEC) {
-		m.build_id_len = 20;
-		for (int i = 0; i < 20; i++)
-			m.build_id[i] = (unsigned char)(0xa0 + i);
-	}
-	assert_int_equal(ms_maplist_push(l, &m), 0);
-}
+#include "screenfix.h"
 
 /* Two ticks of a process: a file mapped in between, an anonymous one gone. */
 static void sample_model(struct tui_mapview *vm, size_t height)
@@ -131,13 +32,13 @@ static void sample_model(struct tui_mapview *vm, size_t height)
 	struct ms_maplist a = { 0 }, b = { 0 };
 
 	tui_mapview_init(vm, 0, height);
-	push_map(&a, 0x400000, 0x401000, MS_PERM_READ | MS_PERM_EXEC, "/usr/bin/demo", 8, 1234);
-	push_map(&a, 0x600000, 0x602000, MS_PERM_READ | MS_PERM_WRITE, NULL, 0, 0);
-	push_map(&a, 0x7f0000000000, 0x7f0000004000, MS_PERM_READ | MS_PERM_WRITE | MS_PERM_SHARED,
+	screenfix_push_map(&a, 0x400000, 0x401000, MS_PERM_READ | MS_PERM_EXEC, "/usr/bin/demo", 8, 1234);
+	screenfix_push_map(&a, 0x600000, 0x602000, MS_PERM_READ | MS_PERM_WRITE, NULL, 0, 0);
+	screenfix_push_map(&a, 0x7f0000000000, 0x7f0000004000, MS_PERM_READ | MS_PERM_WRITE | MS_PERM_SHARED,
 		 "/dev/shm/bus\x1b[2J", 0, 77);
-	push_map(&b, 0x400000, 0x401000, MS_PERM_READ | MS_PERM_EXEC, "/usr/bin/demo", 8, 1234);
-	push_map(&b, 0x500000, 0x504000, MS_PERM_READ, "/tmp/new file.dat", 8, 99);
-	push_map(&b, 0x7f0000000000, 0x7f0000004000, MS_PERM_READ | MS_PERM_WRITE | MS_PERM_SHARED,
+	screenfix_push_map(&b, 0x400000, 0x401000, MS_PERM_READ | MS_PERM_EXEC, "/usr/bin/demo", 8, 1234);
+	screenfix_push_map(&b, 0x500000, 0x504000, MS_PERM_READ, "/tmp/new file.dat", 8, 99);
+	screenfix_push_map(&b, 0x7f0000000000, 0x7f0000004000, MS_PERM_READ | MS_PERM_WRITE | MS_PERM_SHARED,
 		 "/dev/shm/bus\x1b[2J", 0, 77);
 	tui_mapview_apply(vm, &a, 0, false, true);
 	tui_mapview_apply(vm, &b, 0, false, true);
@@ -152,11 +53,11 @@ static void sorted_model_with(struct tui_mapview *vm, size_t height, enum tui_ma
 	static const uint64_t rss[] = { 4096, 8192, 0, 16384, 12288 };
 
 	tui_mapview_init(vm, 0, height);
-	push_map(&a, 0x400000, 0x401000, MS_PERM_READ | MS_PERM_EXEC, "/usr/bin/demo", 8, 1234);
-	push_map(&a, 0x500000, 0x504000, MS_PERM_READ, "/tmp/new file.dat", 8, 99);
-	push_map(&a, 0x600000, 0x602000, MS_PERM_READ | MS_PERM_WRITE, NULL, 0, 0);
-	push_map(&a, 0x700000, 0x708000, MS_PERM_READ | MS_PERM_WRITE, "[heap]", 0, 0);
-	push_map(&a, 0x7f0000000000, 0x7f0000004000, MS_PERM_READ | MS_PERM_WRITE | MS_PERM_SHARED,
+	screenfix_push_map(&a, 0x400000, 0x401000, MS_PERM_READ | MS_PERM_EXEC, "/usr/bin/demo", 8, 1234);
+	screenfix_push_map(&a, 0x500000, 0x504000, MS_PERM_READ, "/tmp/new file.dat", 8, 99);
+	screenfix_push_map(&a, 0x600000, 0x602000, MS_PERM_READ | MS_PERM_WRITE, NULL, 0, 0);
+	screenfix_push_map(&a, 0x700000, 0x708000, MS_PERM_READ | MS_PERM_WRITE, "[heap]", 0, 0);
+	screenfix_push_map(&a, 0x7f0000000000, 0x7f0000004000, MS_PERM_READ | MS_PERM_WRITE | MS_PERM_SHARED,
 		 "/dev/shm/bus", 0, 77);
 	tui_mapview_set_sort(vm, sort, reverse);
 	assert_int_equal(tui_mapview_apply_sorted(vm, &a, rss), 0);
@@ -181,13 +82,13 @@ static void long_model(struct tui_mapview *vm, size_t height)
 
 	snprintf(huge, sizeof(huge), "/srv/%060d/%070d.dat", 0, 0);
 	tui_mapview_init(vm, 0, height);
-	push_map(&a, 0x7f0000000000, 0x7f0000010000, MS_PERM_READ | MS_PERM_EXEC,
+	screenfix_push_map(&a, 0x7f0000000000, 0x7f0000010000, MS_PERM_READ | MS_PERM_EXEC,
 		 "/opt/python/versions/3.11.7/lib/python3.11/lib-dynload/_ssl.cpython-311-x86_64-linux-gnu.so",
 		 8, 501);
-	push_map(&a, 0x7f0000010000, 0x7f0000011000, MS_PERM_READ,
+	screenfix_push_map(&a, 0x7f0000010000, 0x7f0000011000, MS_PERM_READ,
 		 "/usr/lib/x86_64-linux-gnu/gconv/\\x\033]0;t\007/libutf16-converter-plugin.so", 8, 502);
-	push_map(&a, 0x7f0000020000, 0x7f0000021000, MS_PERM_READ, huge, 8, 503);
-	push_map(&a, 0x7f0000030000, 0x7f0000031000, MS_PERM_READ | MS_PERM_WRITE,
+	screenfix_push_map(&a, 0x7f0000020000, 0x7f0000021000, MS_PERM_READ, huge, 8, 503);
+	screenfix_push_map(&a, 0x7f0000030000, 0x7f0000031000, MS_PERM_READ | MS_PERM_WRITE,
 		 "[anon:a-very-long-anonymous-mapping-name-that-loses-its-middle-not-its-end]", 0, 0);
 	tui_mapview_apply(vm, &a, 0, false, true);
 	ms_maplist_free(&a);
@@ -208,10 +109,10 @@ static void very_long_model(struct tui_mapview *vm, size_t height)
 				       "-directory-with-a-long-name");
 	snprintf(name + at, sizeof(name) - at, "/l\033file.so");
 	tui_mapview_init(vm, 0, height);
-	push_map(&a, 0x7f0000000000, 0x7f0000010000, MS_PERM_READ, "/usr/lib/before.so", 8, 500);
-	push_map(&a, 0x7f0000010000, 0x7f0000020000, MS_PERM_READ | MS_PERM_EXEC, name, 8, 501);
+	screenfix_push_map(&a, 0x7f0000000000, 0x7f0000010000, MS_PERM_READ, "/usr/lib/before.so", 8, 500);
+	screenfix_push_map(&a, 0x7f0000010000, 0x7f0000020000, MS_PERM_READ | MS_PERM_EXEC, name, 8, 501);
 	for (int i = 0; i < 12; i++)
-		push_map(&a, 0x7f0000100000 + 0x10000 * (uint64_t)i, 0x7f0000101000 + 0x10000 * (uint64_t)i,
+		screenfix_push_map(&a, 0x7f0000100000 + 0x10000 * (uint64_t)i, 0x7f0000101000 + 0x10000 * (uint64_t)i,
 			 MS_PERM_READ, "/usr/lib/after.so", 8, 600 + (uint64_t)i);
 	tui_mapview_apply(vm, &a, 0, false, true);
 	tui_mapview_move(vm, 1);
@@ -229,14 +130,14 @@ static void draw_model(const char *name, int lines, int cols, bool detail, const
 	};
 	char *got;
 
-	app_init(&app);
+	screenfix_app_init(&app);
 	resize_term(lines, cols);
 	model(&vm, (size_t)tui_maps_rows(lines, detail));
 	vm.hscroll = hscroll;
 	f.vm = &vm;
 	tui_maps_draw_frame(&app, stdscr, &f, NULL);
-	got = dump(stdscr);
-	compare(name, got);
+	got = screenfix_dump(stdscr);
+	screenfix_compare(name, got);
 	free(got);
 	tui_mapview_free(&vm);
 }
@@ -281,14 +182,14 @@ static void test_maps_stale_detail_80x24(void **state)
 	char *got;
 
 	(void)state;
-	app_init(&app);
+	screenfix_app_init(&app);
 	resize_term(24, 80);
 	sample_model(&vm, (size_t)tui_maps_rows(24, true));
 	assert_int_equal(tui_mapview_judge_visible(&vm, sample_judge, NULL), 0);
 	f.vm = &vm;
 	tui_maps_draw_frame(&app, stdscr, &f, NULL);
-	got = dump(stdscr);
-	compare("maps-stale-detail-80x24.txt", got);
+	got = screenfix_dump(stdscr);
+	screenfix_compare("maps-stale-detail-80x24.txt", got);
 	free(got);
 	tui_mapview_free(&vm);
 }
@@ -314,7 +215,7 @@ static void test_stale_view_80x24(void **state)
 	struct ms_pkg *p;
 
 	(void)state;
-	app_init(&app);
+	screenfix_app_init(&app);
 	resize_term(24, 80);
 	snprintf(deep, sizeof(deep), "/srv/app/releases/%s/libappsame.so.1 (deleted)",
 		 "2026-12-01T10-00-00Z-build-0123456789abcdef0123456789abcdef-with-a-long-folder-name-"
@@ -344,8 +245,8 @@ static void test_stale_view_80x24(void **state)
 	sv.scanned = 212;
 	tui_staleview_select(&sv, 1);
 	tui_stale_draw_frame(&app, stdscr, &sv);
-	got = dump(stdscr);
-	compare("stale-80x24.txt", got);
+	got = screenfix_dump(stdscr);
+	screenfix_compare("stale-80x24.txt", got);
 	assert_non_null(strstr(got, "\n  replaced 3.0.19-1~deb12u2 /usr/lib/x86_64-linux-gnu/libssl.so.3 (deleted)\n"));
 	assert_non_null(strstr(got, "\n  deleted  -                /srv/app/releases/.../libappsame.so.1 (deleted)\n"));
 	/* The only '~' on screen are the versions' own. */
@@ -356,8 +257,8 @@ static void test_stale_view_80x24(void **state)
 	sv.detail = true;
 	tui_staleview_set_height(&sv, (size_t)(tui_body_lines(24) - (tui_body_lines(24) / 2 + 1)));
 	tui_stale_draw_frame(&app, stdscr, &sv);
-	got = dump(stdscr);
-	compare("stale-detail-80x24.txt", got);
+	got = screenfix_dump(stdscr);
+	screenfix_compare("stale-detail-80x24.txt", got);
 	free(got);
 	tui_staleview_free(&sv);
 }
@@ -382,7 +283,7 @@ static void test_stale_view_100x10(void **state)
 	char *got;
 
 	(void)state;
-	app_init(&app);
+	screenfix_app_init(&app);
 	resize_term(10, 100);
 	for (int i = 0; i < 3; i++)
 		f[i].name_len = strlen(f[i].name);
@@ -422,8 +323,8 @@ static void test_stale_view_100x10(void **state)
 	sv.ignored = 2;
 	tui_staleview_select(&sv, 2);
 	tui_stale_draw_frame(&app, stdscr, &sv);
-	got = dump(stdscr);
-	compare("stale-100x10.txt", got);
+	got = screenfix_dump(stdscr);
+	screenfix_compare("stale-100x10.txt", got);
 	free(got);
 	/* Tab: the replaced file's whole explanation, wrapped at words, on a narrow screen. */
 	resize_term(16, 60);
@@ -431,13 +332,13 @@ static void test_stale_view_100x10(void **state)
 	tui_staleview_select(&sv, 4);
 	sv.detail = true;
 	tui_stale_draw_frame(&app, stdscr, &sv);
-	got = dump(stdscr);
-	compare("stale-detail-60x16.txt", got);
+	got = screenfix_dump(stdscr);
+	screenfix_compare("stale-detail-60x16.txt", got);
 	free(got);
 	tui_staleview_select(&sv, 1);
 	tui_stale_draw_frame(&app, stdscr, &sv);
-	got = dump(stdscr);
-	compare("stale-detail-pkg-60x16.txt", got);
+	got = screenfix_dump(stdscr);
+	screenfix_compare("stale-detail-pkg-60x16.txt", got);
 	free(got);
 	tui_staleview_free(&sv);
 }
@@ -473,7 +374,7 @@ static void test_procs_80x10(void **state)
 	char *got;
 
 	(void)state;
-	app_init(&app);
+	screenfix_app_init(&app);
 	resize_term(10, 80);
 	tui_procview_init(&pv, 0, (size_t)tui_body_lines(10));
 	pv.kthreads = true;
@@ -507,8 +408,8 @@ static void test_procs_80x10(void **state)
 	pv.reverse = true;
 	assert_int_equal(tui_procview_rebuild(&pv), 0);
 	tui_procs_draw_frame(&app, stdscr, &pv);
-	got = dump(stdscr);
-	compare("procs-80x10.txt", got);
+	got = screenfix_dump(stdscr);
+	screenfix_compare("procs-80x10.txt", got);
 	free(got);
 	tui_procview_free(&pv);
 }
@@ -538,21 +439,21 @@ static void test_maps_strip_80x12(void **state)
 	char *got;
 
 	(void)state;
-	app_init(&app);
+	screenfix_app_init(&app);
 	resize_term(12, 80);
-	push_map(&all, 0x400000, 0x401000, MS_PERM_READ, "/usr/bin/demo", 8, 1234);
-	push_map(&all, 0x401000, 0x40a000, MS_PERM_READ | MS_PERM_EXEC, "/usr/bin/demo", 8, 1234);
-	push_map(&all, 0x40a000, 0x40c000, MS_PERM_READ | MS_PERM_WRITE, "/usr/bin/demo", 8, 1234);
-	push_map(&all, 0x500000, 0x580000, MS_PERM_READ | MS_PERM_WRITE, "[heap]", 0, 0);
-	push_map(&all, 0x7e0000000000, 0x7e0040000000, MS_PERM_READ | MS_PERM_WRITE, NULL, 0, 0);
+	screenfix_push_map(&all, 0x400000, 0x401000, MS_PERM_READ, "/usr/bin/demo", 8, 1234);
+	screenfix_push_map(&all, 0x401000, 0x40a000, MS_PERM_READ | MS_PERM_EXEC, "/usr/bin/demo", 8, 1234);
+	screenfix_push_map(&all, 0x40a000, 0x40c000, MS_PERM_READ | MS_PERM_WRITE, "/usr/bin/demo", 8, 1234);
+	screenfix_push_map(&all, 0x500000, 0x580000, MS_PERM_READ | MS_PERM_WRITE, "[heap]", 0, 0);
+	screenfix_push_map(&all, 0x7e0000000000, 0x7e0040000000, MS_PERM_READ | MS_PERM_WRITE, NULL, 0, 0);
 	for (uint64_t i = 0; i < 14; i++)
-		push_map(&all, 0x7f0000000000 + i * 0x10000, 0x7f0000004000 + i * 0x10000,
+		screenfix_push_map(&all, 0x7f0000000000 + i * 0x10000, 0x7f0000004000 + i * 0x10000,
 			 i % 2 ? MS_PERM_READ : MS_PERM_READ | MS_PERM_EXEC, "/usr/lib/libx.so", 8, 500 + i);
-	push_map(&all, 0x7ffc00000000, 0x7ffc00021000, MS_PERM_READ | MS_PERM_WRITE, "[stack]", 0, 0);
+	screenfix_push_map(&all, 0x7ffc00000000, 0x7ffc00021000, MS_PERM_READ | MS_PERM_WRITE, "[stack]", 0, 0);
 	tui_mapview_init(&vm, 0, (size_t)tui_maps_rows(12, false));
 	assert_int_equal(tui_mapview_apply_index(&vm, &all), 0);
 	for (size_t i = 0; i < all.count; i++)
-		push_map(&window, all.items[i].start, all.items[i].end, all.items[i].perms,
+		screenfix_push_map(&window, all.items[i].start, all.items[i].end, all.items[i].perms,
 			 all.items[i].name, all.items[i].dev_major, all.items[i].inode);
 	tui_mapview_apply(&vm, &window, 0, false, true);
 	tui_strip_init(&strip);
@@ -560,8 +461,8 @@ static void test_maps_strip_80x12(void **state)
 	f.vm = &vm;
 	f.strip = &strip;
 	tui_maps_draw_frame(&app, stdscr, &f, NULL);
-	got = dump(stdscr);
-	compare("maps-strip-80x12.txt", got);
+	got = screenfix_dump(stdscr);
+	screenfix_compare("maps-strip-80x12.txt", got);
 	free(got);
 
 	/* At the end: the window is the strip's bottom; the header counts the same totals. */
@@ -569,12 +470,12 @@ static void test_maps_strip_80x12(void **state)
 	ms_maplist_free(&window);
 	for (size_t i = 0; i < all.count; i++)
 		if (all.items[i].end > vm.top)
-			push_map(&window, all.items[i].start, all.items[i].end, all.items[i].perms,
+			screenfix_push_map(&window, all.items[i].start, all.items[i].end, all.items[i].perms,
 				 all.items[i].name, all.items[i].dev_major, all.items[i].inode);
 	tui_mapview_apply(&vm, &window, vm.top, false, true);
 	tui_maps_draw_frame(&app, stdscr, &f, NULL);
-	got = dump(stdscr);
-	compare("maps-strip-end-80x12.txt", got);
+	got = screenfix_dump(stdscr);
+	screenfix_compare("maps-strip-end-80x12.txt", got);
 	free(got);
 	tui_strip_free(&strip);
 	tui_mapview_free(&vm);
@@ -593,19 +494,19 @@ static void files_model(struct tui_fileview *fv, size_t height)
 	static const char gone[] = "/usr/lib/libcrypto.so.3 (deleted)";
 
 	tui_fileview_init(fv, height);
-	push_map(&l, 0x400000, 0x401000, MS_PERM_READ, "/usr/bin/app", 8, 11);
-	push_map(&l, 0x401000, 0x405000, MS_PERM_READ | MS_PERM_EXEC, "/usr/bin/app", 8, 11);
-	push_map(&l, 0x600000, 0x621000, MS_PERM_READ | MS_PERM_WRITE, "[heap]", 0, 0);
-	push_map(&l, 0x7f0000000000, 0x7f0000010000, MS_PERM_READ | MS_PERM_WRITE, NULL, 0, 0);
-	push_map(&l, 0x7f0000100000, 0x7f0000128000, MS_PERM_READ, libc, 8, 20);
-	push_map(&l, 0x7f0000128000, 0x7f00002bd000, MS_PERM_READ | MS_PERM_EXEC, libc, 8, 20);
-	push_map(&l, 0x7f00002bd000, 0x7f00002c1000, MS_PERM_READ | MS_PERM_WRITE, libc, 8, 20);
-	push_map(&l, 0x7f0000300000, 0x7f0000312000, MS_PERM_READ | MS_PERM_EXEC, libz, 8, 21);
-	push_map(&l, 0x7f0000400000, 0x7f0000420000, MS_PERM_READ | MS_PERM_EXEC, gone, 8, 22);
-	push_map(&l, 0x7f0000500000, 0x7f0000508000, MS_PERM_READ | MS_PERM_EXEC, ssl, 8, 23);
-	push_map(&l, 0x7f0000600000, 0x7f0000601000, MS_PERM_READ | MS_PERM_WRITE, "[anon:arena]", 0, 0);
-	push_map(&l, 0x7ffc00000000, 0x7ffc00021000, MS_PERM_READ | MS_PERM_WRITE, "[stack]", 0, 0);
-	push_map(&l, 0x7ffc00100000, 0x7ffc00102000, MS_PERM_READ | MS_PERM_EXEC, "[vdso]", 0, 0);
+	screenfix_push_map(&l, 0x400000, 0x401000, MS_PERM_READ, "/usr/bin/app", 8, 11);
+	screenfix_push_map(&l, 0x401000, 0x405000, MS_PERM_READ | MS_PERM_EXEC, "/usr/bin/app", 8, 11);
+	screenfix_push_map(&l, 0x600000, 0x621000, MS_PERM_READ | MS_PERM_WRITE, "[heap]", 0, 0);
+	screenfix_push_map(&l, 0x7f0000000000, 0x7f0000010000, MS_PERM_READ | MS_PERM_WRITE, NULL, 0, 0);
+	screenfix_push_map(&l, 0x7f0000100000, 0x7f0000128000, MS_PERM_READ, libc, 8, 20);
+	screenfix_push_map(&l, 0x7f0000128000, 0x7f00002bd000, MS_PERM_READ | MS_PERM_EXEC, libc, 8, 20);
+	screenfix_push_map(&l, 0x7f00002bd000, 0x7f00002c1000, MS_PERM_READ | MS_PERM_WRITE, libc, 8, 20);
+	screenfix_push_map(&l, 0x7f0000300000, 0x7f0000312000, MS_PERM_READ | MS_PERM_EXEC, libz, 8, 21);
+	screenfix_push_map(&l, 0x7f0000400000, 0x7f0000420000, MS_PERM_READ | MS_PERM_EXEC, gone, 8, 22);
+	screenfix_push_map(&l, 0x7f0000500000, 0x7f0000508000, MS_PERM_READ | MS_PERM_EXEC, ssl, 8, 23);
+	screenfix_push_map(&l, 0x7f0000600000, 0x7f0000601000, MS_PERM_READ | MS_PERM_WRITE, "[anon:arena]", 0, 0);
+	screenfix_push_map(&l, 0x7ffc00000000, 0x7ffc00021000, MS_PERM_READ | MS_PERM_WRITE, "[stack]", 0, 0);
+	screenfix_push_map(&l, 0x7ffc00100000, 0x7ffc00102000, MS_PERM_READ | MS_PERM_EXEC, "[vdso]", 0, 0);
 	assert_int_equal(tui_fileview_apply(fv, &l, &err), 0);
 	for (size_t i = 0; i < fv->fm.count; i++) {
 		struct ms_filerow *r = &fv->fm.rows[i];
@@ -651,14 +552,14 @@ static void draw_files(const char *name, int lines, int cols, void (*change)(str
 	struct tui_fileview fv;
 	char *got;
 
-	app_init(&app);
+	screenfix_app_init(&app);
 	resize_term(lines, cols);
 	files_model(&fv, (size_t)tui_body_lines(lines));
 	if (change)
 		change(&fv);
 	tui_files_draw_frame(&app, stdscr, &fv, "pid 4242 app");
-	got = dump(stdscr);
-	compare(name, got);
+	got = screenfix_dump(stdscr);
+	screenfix_compare(name, got);
 	free(got);
 	tui_fileview_free(&fv);
 }
@@ -725,13 +626,13 @@ static void test_help_80x40(void **state)
 	char *got;
 
 	(void)state;
-	app_init(&app);
+	screenfix_app_init(&app);
 	resize_term(40, 80);
 	h = tui_help_new(&app, TUI_SCOPE_MAPS);
 	assert_non_null(h);
 	h->ops->draw(&app, h, stdscr);
-	got = dump(stdscr);
-	compare("help-maps-80x40.txt", got);
+	got = screenfix_dump(stdscr);
+	screenfix_compare("help-maps-80x40.txt", got);
 	free(got);
 	h->ops->destroy(h);
 }
@@ -810,5 +711,5 @@ int main(void)
 		cmocka_unit_test(test_files_by_name_80x16),
 	};
 
-	return cmocka_run_group_tests(tests, term_setup, term_teardown);
+	return cmocka_run_group_tests(tests, screenfix_term_setup, screenfix_term_teardown);
 }

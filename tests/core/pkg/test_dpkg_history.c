@@ -1,6 +1,7 @@
 /*
  * Each copy dated by its own inode, through a real history of dpkg runs:
- * one package, mapscope-histpkg, shipping one library, goes through an
+ * one package, mapscope-histpkg (and this run's suffix, debfix.h),
+ * shipping one library, goes through an
  * install of 1.0, upgrades to 2.0 and 3.0, a reinstall of 3.0 and a
  * downgrade to another build of 1.0, each with its own build of the
  * library.  Processes of uid 65534 hold the copy of their time: A the
@@ -100,7 +101,8 @@ static int teardown(void **state)
 	if (!h)
 		return 0;
 	for (int i = 0; i < HOLDERS; i++)
-		fixture_stop(&h->holder[i]);
+		if (h->holder[i].pid)
+			fixture_stop(&h->holder[i]);
 	debfix_purge(&h->pkg);
 	tu_rmtree(h->dir);
 	free(h->dir);
@@ -157,7 +159,7 @@ static void check_stale(const struct hist *h, uid_t uid, int i, const char *vers
 	if (!f)
 		fail_msg("stale of %c: no entry for %s in %s", holder_name[i], h->deleted, out);
 	if (!debfix_field_is(f, "verdict", "replaced") || !debfix_field_is(f, "version", version) ||
-	    !debfix_field_is(f, "installed", h->now) || !debfix_field_is(f, "package", PKG) ||
+	    !debfix_field_is(f, "installed", h->now) || !debfix_field_is(f, "package", h->pkg.name) ||
 	    !debfix_field_is(f, "pkgsrc", "dpkg"))
 		fail_msg("stale of %c: want replaced, version %s, installed %s, dpkg; got %s", holder_name[i],
 			 version ? version : "null", h->now, out);
@@ -232,20 +234,11 @@ static void check_holder(const struct hist *h, uid_t uid, int i, const char *ver
 	debfix_expect_list(&h->pkg, uid, h->pid[i], h->deleted, version, h->now);
 	check_stale(h, uid, i, version);
 	debfix_expect_libs(&h->pkg, uid, h->pid[i], h->deleted, version, h->now);
-	if (debfix_who_rows(uid, h->pkg.mapped, h->pid[i], "replaced", PKG, version) < 1)
+	if (debfix_who_rows(uid, h->pkg.mapped, h->pid[i], "replaced", h->pkg.name, version) < 1)
 		fail_msg("who %s: no row of %c with copy replaced, version %s", h->pkg.mapped, holder_name[i],
 			 version ? version : "null");
 }
 
-/* How many times text occurs in s. */
-static size_t occurrences(const char *s, const char *text)
-{
-	size_t n = 0;
-
-	for (const char *at = strstr(s, text); at; at = strstr(at + 1, text))
-		n++;
-	return n;
-}
 
 /* The table of `stale -o NAME,PACKAGE` of holders first..last, as uid. */
 static char *stale_table(const struct hist *h, uid_t uid, int first, int last)
@@ -258,10 +251,10 @@ static void check_table(const struct hist *h)
 {
 	char *table = stale_table(h, 0, A, D);
 
-	assert_int_equal(occurrences(table, PKG " 1.0 (now 1.0)"), 1);
-	assert_int_equal(occurrences(table, PKG " 2.0 (now 1.0)"), 2);
-	assert_int_equal(occurrences(table, PKG " 3.0 (now 1.0)"), 1);
-	assert_int_equal(occurrences(table, "unknown"), 0);
+	assert_int_equal(debfix_count(table, h->pkg.name, " 1.0 (now 1.0)"), 1);
+	assert_int_equal(debfix_count(table, h->pkg.name, " 2.0 (now 1.0)"), 2);
+	assert_int_equal(debfix_count(table, h->pkg.name, " 3.0 (now 1.0)"), 1);
+	assert_int_equal(debfix_count(table, NULL, "unknown"), 0);
 	free(table);
 }
 
@@ -284,7 +277,7 @@ static void run_history(struct hist *h)
 static void test_each_copy_its_version(void **state)
 {
 	struct hist *h = *state;
-	char *table;
+	char *table, why[160];
 
 	run_history(h);
 	check_holder(h, 0, A, "1.0");
@@ -304,9 +297,10 @@ static void test_each_copy_its_version(void **state)
 	replace_by_hand(h);
 	check_holder(h, 0, E, NULL);
 	table = stale_table(h, 0, E, E);
-	assert_int_equal(occurrences(table, PKG " (running: unknown; now 1.0)"), 1);
+	assert_int_equal(debfix_count(table, h->pkg.name, " (running: unknown; now 1.0)"), 1);
 	free(table);
-	check_why(h, 0, E, "when dpkg's log has no upgrade or removal of " PKG " (dpkg had installed 1.0)");
+	snprintf(why, sizeof(why), "when dpkg's log has no upgrade or removal of %s (dpkg had installed 1.0)", h->pkg.name);
+	check_why(h, 0, E, why);
 	/* The others keep their answers. */
 	check_holder(h, 0, A, "1.0");
 	check_holder(h, 0, D, "2.0");
@@ -331,12 +325,13 @@ static void test_each_copy_its_version(void **state)
 	/* B alone: the runs since its start leave 2.0 or 3.0; beside D (libs) D's start counts. */
 	check_why(h, NOBODY, B, "upgraded more than once since its holders started");
 	table = stale_table(h, NOBODY, B, B);
-	assert_int_equal(occurrences(table, PKG " (running: 2.0 or 3.0; now 1.0)"), 1);
+	assert_int_equal(debfix_count(table, h->pkg.name, " (running: 2.0 or 3.0; now 1.0)"), 1);
 	free(table);
-	check_why(h, NOBODY, E, "no upgrade or removal of " PKG " since its holders started");
+	snprintf(why, sizeof(why), "no upgrade or removal of %s since its holders started", h->pkg.name);
+	check_why(h, NOBODY, E, why);
 	table = stale_table(h, NOBODY, A, E);
-	assert_int_equal(occurrences(table, PKG " (running: unknown; now 1.0)"), 4);
-	assert_int_equal(occurrences(table, PKG " 3.0 (now 1.0)"), 1);
+	assert_int_equal(debfix_count(table, h->pkg.name, " (running: unknown; now 1.0)"), 4);
+	assert_int_equal(debfix_count(table, h->pkg.name, " 3.0 (now 1.0)"), 1);
 	free(table);
 }
 

@@ -103,15 +103,6 @@ static size_t entries_naming(json_t *root, const char *name, const char *pkg, co
 	return n;
 }
 
-/* How many times text occurs in s. */
-static size_t occurrences(const char *s, const char *text)
-{
-	size_t n = 0;
-
-	for (const char *at = strstr(s, text); at; at = strstr(at + 1, text))
-		n++;
-	return n;
-}
 
 /*
  * `mapscope stale` of processes pid and pid2 (0: only pid), every verdict,
@@ -216,18 +207,18 @@ static void test_upgrade_names_the_package(void **state)
 	if (!f)
 		fail_msg("no entry for %s after the file was replaced by hand", deleted);
 	assert_string_equal(json_string_value(json_object_get(f, "verdict")), "replaced");
-	assert_int_equal(entries_naming(root, deleted, PKG, "1.0", NULL), 2);
+	assert_int_equal(entries_naming(root, deleted, fx->pkg.name, "1.0", NULL), 2);
 	json_decref(root);
 	table = stale_output(fx, "-n", "NAME,PACKAGE");
-	assert_int_equal(occurrences(table, PKG " (running: unknown; now 1.0)"), 2);
+	assert_int_equal(debfix_count(table, fx->pkg.name, " (running: unknown; now 1.0)"), 2);
 	free(table);
 	table = stale_output(fx, "-n", "VERSION,INSTALLED");
-	assert_int_equal(occurrences(table, "unknown 1.0"), 2);
+	assert_int_equal(debfix_count(table, NULL, "unknown 1.0"), 2);
 	free(table);
 	/* list --by-file, libs, who: not the version installed now, but unknown (null). */
 	debfix_expect_list(&fx->pkg, 0, fx->child.pid, deleted, NULL, "1.0");
 	debfix_expect_libs(&fx->pkg, 0, fx->child.pid, deleted, NULL, "1.0");
-	assert_true(debfix_who_rows(0, fx->pkg.mapped, fx->child.pid, "replaced", PKG, NULL) >= 1);
+	assert_true(debfix_who_rows(0, fx->pkg.mapped, fx->child.pid, "replaced", fx->pkg.name, NULL) >= 1);
 
 	/*
 	 * The copy by hand is no dpkg copy: the processes start again on
@@ -246,24 +237,24 @@ static void test_upgrade_names_the_package(void **state)
 	if (!f)
 		fail_msg("no entry for %s after the upgrade", deleted);
 	assert_string_equal(json_string_value(json_object_get(f, "verdict")), "replaced");
-	assert_string_equal(json_string_value(json_object_get(f, "package")), PKG);
+	assert_string_equal(json_string_value(json_object_get(f, "package")), fx->pkg.name);
 	assert_string_equal(json_string_value(json_object_get(f, "installed")), "2.0-1");
 	assert_string_equal(json_string_value(json_object_get(f, "version")), "1.0");
 	/* Both processes, not only the first to ask. */
-	assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", "1.0"), 2);
+	assert_int_equal(entries_naming(root, deleted, fx->pkg.name, "2.0-1", "1.0"), 2);
 	json_decref(root);
 	/* The default JSON fields carry them too. */
 	table = stale_output(fx, "-J", "+MAPS");
 	root = jc_parse(table);
-	assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", "1.0"), 2);
+	assert_int_equal(entries_naming(root, deleted, fx->pkg.name, "2.0-1", "1.0"), 2);
 	json_decref(root);
 	free(table);
 	/* The table says it in one cell, for each process; by file too. */
 	table = stale_output(fx, "-n", "NAME,PACKAGE");
-	assert_int_equal(occurrences(table, PKG " 1.0 (now 2.0-1)"), 2);
+	assert_int_equal(debfix_count(table, fx->pkg.name, " 1.0 (now 2.0-1)"), 2);
 	free(table);
 	table = stale_output_with(fx, "-n", "NAME,PACKAGE", "--by-file");
-	assert_int_equal(occurrences(table, PKG " 1.0 (now 2.0-1)"), 1);
+	assert_int_equal(debfix_count(table, fx->pkg.name, " 1.0 (now 2.0-1)"), 1);
 	free(table);
 	/* list --by-file says the same of each process: the copy runs 1.0, 2.0-1 is installed. */
 	debfix_expect_list(&fx->pkg, 0, fx->child.pid, deleted, "1.0", "2.0-1");
@@ -271,9 +262,9 @@ static void test_upgrade_names_the_package(void **state)
 	/* libs: the old copy's row runs 1.0. */
 	debfix_expect_libs(&fx->pkg, 0, fx->child.pid, deleted, "1.0", "2.0-1");
 	/* who: each process's old copy runs 1.0, whatever is installed now. */
-	assert_true(debfix_who_rows(0, fx->pkg.mapped, fx->child.pid, "replaced", PKG, "1.0") >= 1);
-	assert_true(debfix_who_rows(0, fx->pkg.mapped, fx->child2.pid, "replaced", PKG, "1.0") >= 1);
-	assert_int_equal(debfix_who_rows(0, fx->pkg.mapped, fx->child.pid, "replaced", PKG, "2.0-1"), 0);
+	assert_true(debfix_who_rows(0, fx->pkg.mapped, fx->child.pid, "replaced", fx->pkg.name, "1.0") >= 1);
+	assert_true(debfix_who_rows(0, fx->pkg.mapped, fx->child2.pid, "replaced", fx->pkg.name, "1.0") >= 1);
+	assert_int_equal(debfix_who_rows(0, fx->pkg.mapped, fx->child.pid, "replaced", fx->pkg.name, "2.0-1"), 0);
 
 	/*
 	 * A worker forked after the upgrade (past the log's slack) keeps its
@@ -289,13 +280,13 @@ static void test_upgrade_names_the_package(void **state)
 	assert_true(worker > 0);
 	for (uid_t uid = 0; uid <= NOBODY; uid += NOBODY) {
 		root = stale_json_of(fx, uid, worker, 0, "NAME,VERDICT,PACKAGE,VERSION,INSTALLED,PKGSRC");
-		assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", "1.0"), 1);
+		assert_int_equal(entries_naming(root, deleted, fx->pkg.name, "2.0-1", "1.0"), 1);
 		json_decref(root);
 		/* list --by-file and libs --pid of the worker alone climb to its parent too. */
 		debfix_expect_list(&fx->pkg, uid, worker, deleted, "1.0", "2.0-1");
 		debfix_expect_libs(&fx->pkg, uid, worker, deleted, "1.0", "2.0-1");
 		root = stale_json_of(fx, uid, fx->child.pid, worker, "NAME,VERDICT,PACKAGE,VERSION,INSTALLED,PKGSRC");
-		assert_int_equal(entries_naming(root, deleted, PKG, "2.0-1", "1.0"), 2);
+		assert_int_equal(entries_naming(root, deleted, fx->pkg.name, "2.0-1", "1.0"), 2);
 		json_decref(root);
 	}
 }

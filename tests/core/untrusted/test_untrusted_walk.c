@@ -29,12 +29,10 @@
 
 #include "untrusted/untrusted_walk.h"
 #include "testutil.h"
+#include "walkfix.h"
 
 struct fx {
-	char *dir;
-	int rootfd;
-	struct ms_walk_mounts *ours;
-	struct ms_walk_root root;
+	struct walkfix w;
 	struct stat file_st; /* of DIR/a/b/file */
 	char *mounted;       /* a tmpfs mounted by the test, or NULL */
 	char *bound;         /* a file bind-mounted over another, or NULL */
@@ -42,7 +40,7 @@ struct fx {
 
 static char *at(struct fx *fx, const char *rel)
 {
-	return tu_join(fx->dir, rel);
+	return tu_join(fx->w.dir, rel);
 }
 
 static int setup(void **state)
@@ -52,19 +50,11 @@ static int setup(void **state)
 
 	assert_non_null(fx);
 	*state = fx;
-	fx->dir = tu_tmpdir();
-	assert_non_null(fx->dir);
-	assert_int_equal(chmod(fx->dir, 0755), 0);
-	tu_mkdir_in(fx->dir, "a", 0755);
-	tu_mkdir_in(fx->dir, "a/b", 0755);
+	walkfix_open(&fx->w, (const char *const[]){ "a", "a/b", NULL });
 	file = at(fx, "a/b/file");
 	assert_int_equal(tu_spit(file, "x"), 0);
 	assert_int_equal(stat(file, &fx->file_st), 0);
 	free(file);
-	fx->rootfd = open(fx->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	assert_true(fx->rootfd >= 0);
-	assert_int_equal(ms_walk_mounts_load(-1, &fx->ours, NULL), 0);
-	fx->root = (struct ms_walk_root){ .fd = fx->rootfd, .mounts = fx->ours };
 	return 0;
 }
 
@@ -80,10 +70,7 @@ static int teardown(void **state)
 		umount2(fx->mounted, MNT_DETACH);
 		free(fx->mounted);
 	}
-	ms_walk_mounts_free(fx->ours);
-	close(fx->rootfd);
-	tu_rmtree(fx->dir);
-	free(fx->dir);
+	walkfix_close(&fx->w);
 	free(fx);
 	return 0;
 }
@@ -112,12 +99,12 @@ static void test_plain_path(void **state)
 	struct fx *fx = *state;
 	struct stat st;
 
-	assert_int_equal(walk(&fx->root, "/a/b/file", 0, &st, NULL), 0);
+	assert_int_equal(walk(&fx->w.root, "/a/b/file", 0, &st, NULL), 0);
 	assert_is_file(fx, &st);
-	assert_int_equal(walk(&fx->root, "//a/./b//file", 0, &st, NULL), 0);
+	assert_int_equal(walk(&fx->w.root, "//a/./b//file", 0, &st, NULL), 0);
 	assert_is_file(fx, &st);
-	assert_int_equal(walk(&fx->root, "/a/nope", 0, NULL, NULL), ENOENT);
-	assert_int_equal(walk(&fx->root, "/a/b/file/x", 0, NULL, NULL), ENOTDIR);
+	assert_int_equal(walk(&fx->w.root, "/a/nope", 0, NULL, NULL), ENOENT);
+	assert_int_equal(walk(&fx->w.root, "/a/b/file/x", 0, NULL, NULL), ENOTDIR);
 }
 
 /* An absolute target restarts at the walk's root, not at "/". */
@@ -126,17 +113,17 @@ static void test_symlink_inside_root(void **state)
 	struct fx *fx = *state;
 	struct stat st;
 
-	tu_symlink_in(fx->dir, "/a", "abs");
-	tu_symlink_in(fx->dir, "b/file", "a/rel");
-	tu_symlink_in(fx->dir, "/a/b/file", "a/b/deep");
-	assert_int_equal(walk(&fx->root, "/abs/b/file", 0, &st, NULL), 0);
+	tu_symlink_in(fx->w.dir, "/a", "abs");
+	tu_symlink_in(fx->w.dir, "b/file", "a/rel");
+	tu_symlink_in(fx->w.dir, "/a/b/file", "a/b/deep");
+	assert_int_equal(walk(&fx->w.root, "/abs/b/file", 0, &st, NULL), 0);
 	assert_is_file(fx, &st);
-	assert_int_equal(walk(&fx->root, "/a/b/deep", MS_WALK_FOLLOW_LAST, &st, NULL), 0);
+	assert_int_equal(walk(&fx->w.root, "/a/b/deep", MS_WALK_FOLLOW_LAST, &st, NULL), 0);
 	assert_is_file(fx, &st);
-	assert_int_equal(walk(&fx->root, "/a/rel", MS_WALK_FOLLOW_LAST, &st, NULL), 0);
+	assert_int_equal(walk(&fx->w.root, "/a/rel", MS_WALK_FOLLOW_LAST, &st, NULL), 0);
 	assert_is_file(fx, &st);
 	/* Without FOLLOW_LAST, the last component is the link itself. */
-	assert_int_equal(walk(&fx->root, "/a/rel", 0, &st, NULL), 0);
+	assert_int_equal(walk(&fx->w.root, "/a/rel", 0, &st, NULL), 0);
 	assert_true(S_ISLNK(st.st_mode));
 }
 
@@ -145,17 +132,17 @@ static void test_dotdot_stays_in_root(void **state)
 	struct fx *fx = *state;
 	struct stat st, root_st;
 
-	assert_int_equal(fstat(fx->rootfd, &root_st), 0);
-	assert_int_equal(walk(&fx->root, "/../../../a/b/file", 0, &st, NULL), 0);
+	assert_int_equal(fstat(fx->w.rootfd, &root_st), 0);
+	assert_int_equal(walk(&fx->w.root, "/../../../a/b/file", 0, &st, NULL), 0);
 	assert_is_file(fx, &st);
-	assert_int_equal(walk(&fx->root, "/a/b/../../..", 0, &st, NULL), 0);
+	assert_int_equal(walk(&fx->w.root, "/a/b/../../..", 0, &st, NULL), 0);
 	assert_true(st.st_ino == root_st.st_ino && st.st_dev == root_st.st_dev);
 	/* Through a symlink too: "../../../.." from the root is the root. */
-	tu_symlink_in(fx->dir, "../../../../../../../..", "a/up");
-	assert_int_equal(walk(&fx->root, "/a/up/a/b/file", 0, &st, NULL), 0);
+	tu_symlink_in(fx->w.dir, "../../../../../../../..", "a/up");
+	assert_int_equal(walk(&fx->w.root, "/a/up/a/b/file", 0, &st, NULL), 0);
 	assert_is_file(fx, &st);
-	tu_symlink_in(fx->dir, "../../../../../../../../etc/passwd", "a/passwd");
-	assert_int_equal(walk(&fx->root, "/a/passwd", MS_WALK_FOLLOW_LAST, NULL, NULL), ENOENT);
+	tu_symlink_in(fx->w.dir, "../../../../../../../../etc/passwd", "a/passwd");
+	assert_int_equal(walk(&fx->w.root, "/a/passwd", MS_WALK_FOLLOW_LAST, NULL, NULL), ENOENT);
 }
 
 /* At most MS_WALK_MAX_SYMLINKS symlinks: a chain of 40 resolves, 41 and a loop give ELOOP. */
@@ -165,18 +152,18 @@ static void test_symlinks_counted(void **state)
 	char name[32], target[32];
 	struct stat st;
 
-	tu_symlink_in(fx->dir, "/a/b/file", "s40");
+	tu_symlink_in(fx->w.dir, "/a/b/file", "s40");
 	for (int i = 39; i >= 0; i--) {
 		snprintf(name, sizeof(name), "s%d", i);
 		snprintf(target, sizeof(target), "s%d", i + 1);
-		tu_symlink_in(fx->dir, target, name);
+		tu_symlink_in(fx->w.dir, target, name);
 	}
-	assert_int_equal(walk(&fx->root, "/s1", MS_WALK_FOLLOW_LAST, &st, NULL), 0);
+	assert_int_equal(walk(&fx->w.root, "/s1", MS_WALK_FOLLOW_LAST, &st, NULL), 0);
 	assert_is_file(fx, &st);
-	assert_int_equal(walk(&fx->root, "/s0", MS_WALK_FOLLOW_LAST, NULL, NULL), ELOOP);
-	tu_symlink_in(fx->dir, "l2", "l1");
-	tu_symlink_in(fx->dir, "l1", "l2");
-	assert_int_equal(walk(&fx->root, "/l1/x", 0, NULL, NULL), ELOOP);
+	assert_int_equal(walk(&fx->w.root, "/s0", MS_WALK_FOLLOW_LAST, NULL, NULL), ELOOP);
+	tu_symlink_in(fx->w.dir, "l2", "l1");
+	tu_symlink_in(fx->w.dir, "l1", "l2");
+	assert_int_equal(walk(&fx->w.root, "/l1/x", 0, NULL, NULL), ELOOP);
 }
 
 static void test_no_symlinks(void **state)
@@ -184,11 +171,11 @@ static void test_no_symlinks(void **state)
 	struct fx *fx = *state;
 	const char *why = NULL;
 
-	tu_symlink_in(fx->dir, "a", "via");
-	assert_int_equal(walk(&fx->root, "/via/b/file", 0, NULL, NULL), 0);
-	assert_int_equal(walk(&fx->root, "/via/b/file", MS_WALK_NO_SYMLINKS, NULL, &why), ELOOP);
+	tu_symlink_in(fx->w.dir, "a", "via");
+	assert_int_equal(walk(&fx->w.root, "/via/b/file", 0, NULL, NULL), 0);
+	assert_int_equal(walk(&fx->w.root, "/via/b/file", MS_WALK_NO_SYMLINKS, NULL, &why), ELOOP);
 	assert_non_null(why);
-	assert_int_equal(walk(&fx->root, "/a/b/file", MS_WALK_NO_SYMLINKS, NULL, NULL), 0);
+	assert_int_equal(walk(&fx->w.root, "/a/b/file", MS_WALK_NO_SYMLINKS, NULL, NULL), 0);
 }
 
 static void test_root_dirs(void **state)
@@ -203,28 +190,28 @@ static void test_root_dirs(void **state)
 		skip();
 	}
 
-	tu_mkdir_in(fx->dir, "user", 0755);
-	tu_mkdir_in(fx->dir, "user/d", 0755);
+	tu_mkdir_in(fx->w.dir, "user", 0755);
+	tu_mkdir_in(fx->w.dir, "user/d", 0755);
 	p = at(fx, "user/d/file");
 	assert_int_equal(tu_spit(p, "x"), 0);
 	free(p);
 	p = at(fx, "user");
 	assert_int_equal(chown(p, 65534, 65534), 0);
 	free(p);
-	assert_int_equal(walk(&fx->root, "/user/d/file", 0, NULL, NULL), 0);
-	assert_int_equal(walk(&fx->root, "/user/d/file", MS_WALK_ROOT_DIRS, NULL, &why), EPERM);
+	assert_int_equal(walk(&fx->w.root, "/user/d/file", 0, NULL, NULL), 0);
+	assert_int_equal(walk(&fx->w.root, "/user/d/file", MS_WALK_ROOT_DIRS, NULL, &why), EPERM);
 	assert_non_null(why);
 	/* Root's, but writable by others. */
-	tu_mkdir_in(fx->dir, "open", 0777);
+	tu_mkdir_in(fx->w.dir, "open", 0777);
 	p = at(fx, "open/file");
 	assert_int_equal(tu_spit(p, "x"), 0);
 	free(p);
-	assert_int_equal(walk(&fx->root, "/open/file", MS_WALK_ROOT_DIRS, NULL, NULL), EPERM);
-	assert_int_equal(walk(&fx->root, "/a/b/file", MS_WALK_ROOT_DIRS, NULL, NULL), 0);
+	assert_int_equal(walk(&fx->w.root, "/open/file", MS_WALK_ROOT_DIRS, NULL, NULL), EPERM);
+	assert_int_equal(walk(&fx->w.root, "/a/b/file", MS_WALK_ROOT_DIRS, NULL, NULL), 0);
 	/* Sticky, as /tmp: others may add entries, never swap root's; theirs are refused. */
-	tu_mkdir_in(fx->dir, "sticky", 0755);
-	tu_mkdir_in(fx->dir, "sticky/mine", 0755);
-	tu_mkdir_in(fx->dir, "sticky/theirs", 0755);
+	tu_mkdir_in(fx->w.dir, "sticky", 0755);
+	tu_mkdir_in(fx->w.dir, "sticky/mine", 0755);
+	tu_mkdir_in(fx->w.dir, "sticky/theirs", 0755);
 	p = at(fx, "sticky");
 	assert_int_equal(chmod(p, 01777), 0);
 	free(p);
@@ -237,8 +224,8 @@ static void test_root_dirs(void **state)
 	p = at(fx, "sticky/theirs/file");
 	assert_int_equal(tu_spit(p, "x"), 0);
 	free(p);
-	assert_int_equal(walk(&fx->root, "/sticky/mine/file", MS_WALK_ROOT_DIRS, NULL, NULL), 0);
-	assert_int_equal(walk(&fx->root, "/sticky/theirs/file", MS_WALK_ROOT_DIRS, NULL, NULL), EPERM);
+	assert_int_equal(walk(&fx->w.root, "/sticky/mine/file", MS_WALK_ROOT_DIRS, NULL, NULL), 0);
+	assert_int_equal(walk(&fx->w.root, "/sticky/theirs/file", MS_WALK_ROOT_DIRS, NULL, NULL), EPERM);
 }
 
 /* Does a line of text start with head? */
@@ -293,7 +280,7 @@ static void test_refused_mount_point(void **state)
 	struct fx *fx = *state;
 	struct ms_walk_mounts *m = table_with("999999 1 0:999 / /a/b rw - fuse.evil evil rw\n"
 					      "999998 1 0:998 / /sp\\040ace rw - nfs4 srv:/x rw\n");
-	struct ms_walk_root root = { .fd = fx->rootfd, .mounts = m };
+	struct ms_walk_root root = { .fd = fx->w.rootfd, .mounts = m };
 	const char *why = NULL;
 	char *p;
 
@@ -301,13 +288,13 @@ static void test_refused_mount_point(void **state)
 	assert_string_equal(why, MS_WALK_WHY_SERVED);
 	assert_int_equal(walk(&root, "/a/b", 0, NULL, NULL), EREMOTE);
 	assert_int_equal(walk(&root, "/a", 0, NULL, NULL), 0);
-	tu_mkdir_in(fx->dir, "sp ace", 0755);
+	tu_mkdir_in(fx->w.dir, "sp ace", 0755);
 	p = at(fx, "sp ace/f");
 	assert_int_equal(tu_spit(p, "x"), 0);
 	free(p);
 	assert_int_equal(walk(&root, "/sp ace/f", 0, NULL, NULL), EREMOTE);
 	/* Reached through a symlink, the canonical path is what is checked. */
-	tu_symlink_in(fx->dir, "a/./b", "sneak");
+	tu_symlink_in(fx->w.dir, "a/./b", "sneak");
 	assert_int_equal(walk(&root, "/sneak/file", 0, NULL, NULL), EREMOTE);
 	ms_walk_mounts_free(m);
 }
@@ -319,7 +306,7 @@ static void mount_tmpfs(struct fx *fx)
 
 	if (geteuid() != 0)
 		skip();
-	tu_mkdir_in(fx->dir, "m", 0755);
+	tu_mkdir_in(fx->w.dir, "m", 0755);
 	fx->mounted = at(fx, "m");
 	if (mount("ms-walk-test", fx->mounted, "tmpfs", 0, "size=64k") < 0) {
 		free(fx->mounted);
@@ -371,7 +358,7 @@ static void test_unknown_mount_id(void **state)
 	 * a table from text does not take it on trust: the walk stops there,
 	 * before the moved mount.
 	 */
-	if (walk(&root, fx->dir, 0, NULL, &why) == 0) {
+	if (walk(&root, fx->w.dir, 0, NULL, &why) == 0) {
 		assert_int_equal(walk(&root, path, 0, NULL, &why), EREMOTE);
 		assert_string_equal(why, MS_WALK_WHY_MOVED);
 	} else {
@@ -466,7 +453,7 @@ static void test_without_openat2(void **state)
 	static const int errs[] = { ENOSYS, EPERM, EACCES };
 	struct fx *fx = *state;
 	struct ms_walk_mounts *m = table_with("999999 1 0:999 / /a/b rw - fuse.evil evil rw\n");
-	struct ms_walk_root refusing = { .fd = fx->rootfd, .mounts = m };
+	struct ms_walk_root refusing = { .fd = fx->w.rootfd, .mounts = m };
 
 	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
 		int status = -1;
@@ -478,11 +465,11 @@ static void test_without_openat2(void **state)
 
 			if (refuse_openat2(errs[i]) < 0)
 				_exit(90);
-			if (walk(&fx->root, "/a/b/file", 0, &st, NULL) != 0)
+			if (walk(&fx->w.root, "/a/b/file", 0, &st, NULL) != 0)
 				_exit(1);
 			if (st.st_ino != fx->file_st.st_ino || st.st_dev != fx->file_st.st_dev)
 				_exit(2);
-			if (walk(&fx->root, "/a/nope", 0, NULL, NULL) != ENOENT)
+			if (walk(&fx->w.root, "/a/nope", 0, NULL, NULL) != ENOENT)
 				_exit(3);
 			if (walk(&refusing, "/a/b/file", 0, NULL, NULL) != EREMOTE)
 				_exit(4);
@@ -513,7 +500,7 @@ static void test_in_chroot(void **state)
 
 	if (geteuid() != 0)
 		skip();
-	tu_mkdir_in(fx->dir, "proc", 0555);
+	tu_mkdir_in(fx->w.dir, "proc", 0555);
 	fx->mounted = at(fx, "proc");
 	assert_int_equal(mount("/proc", fx->mounted, NULL, MS_BIND | MS_REC, NULL), 0);
 	pid = fork();
@@ -524,7 +511,7 @@ static void test_in_chroot(void **state)
 		const char *why;
 		int rc;
 
-		if (chroot(fx->dir) < 0 || chdir("/") < 0 || ms_walk_mounts_load(-1, &m, NULL) < 0)
+		if (chroot(fx->w.dir) < 0 || chdir("/") < 0 || ms_walk_mounts_load(-1, &m, NULL) < 0)
 			_exit(100);
 		root = (struct ms_walk_root){ .fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), .mounts = m };
 		rc = walk(&root, "/a/b/file", 0, NULL, &why);
@@ -544,14 +531,14 @@ static void test_open_read(void **state)
 	char c;
 	int fd;
 
-	fd = ms_walk_open_read(&fx->root, "/a/b/file", 0, &fx->file_st, NULL, NULL, &st, &why);
+	fd = ms_walk_open_read(&fx->w.root, "/a/b/file", 0, &fx->file_st, NULL, NULL, &st, &why);
 	assert_true(fd >= 0);
 	assert_int_equal(read(fd, &c, 1), 1);
 	assert_int_equal(c, 'x');
 	close(fd);
 	assert_int_equal(mkfifo(p, 0600), 0);
 	free(p);
-	assert_int_equal(ms_walk_open_read(&fx->root, "/fifo", 0, NULL, NULL, NULL, NULL, &why), -1);
+	assert_int_equal(ms_walk_open_read(&fx->w.root, "/fifo", 0, NULL, NULL, NULL, NULL, &why), -1);
 	assert_non_null(why);
 }
 

@@ -27,18 +27,16 @@
 
 #include "untrusted/untrusted_walk.h"
 #include "testutil.h"
+#include "walkfix.h"
 
 struct fx {
-	char *dir;
-	int rootfd;
-	struct ms_walk_mounts *mounts;
-	struct ms_walk_root plain;  /* every walk from the root */
+	struct walkfix w;           /* w.root: every walk from the root */
 	struct ms_walk_root cached; /* the same root, with a cache */
 };
 
 static char *at(struct fx *fx, const char *rel)
 {
-	return tu_join(fx->dir, rel);
+	return tu_join(fx->w.dir, rel);
 }
 
 /* Give rel to uid 65534 (root only; else everything is the test user's anyway). */
@@ -76,26 +74,14 @@ static int setup(void **state)
 
 	assert_non_null(fx);
 	*state = fx;
-	fx->dir = tu_tmpdir();
-	assert_non_null(fx->dir);
-	assert_int_equal(chmod(fx->dir, 0755), 0);
-	tu_mkdir_in(fx->dir, "a", 0755);
-	tu_mkdir_in(fx->dir, "a/b", 0755);
-	tu_mkdir_in(fx->dir, "a/b/c", 0755);
-	tu_mkdir_in(fx->dir, "a/bb", 0755);
-	tu_mkdir_in(fx->dir, "a/bb/c", 0755);
-	tu_mkdir_in(fx->dir, "a/x", 0755);
-	tu_spit_in(fx->dir, "a/b/c/f1");
-	tu_spit_in(fx->dir, "a/b/c/f2");
-	tu_spit_in(fx->dir, "a/bb/c/f1");
-	tu_spit_in(fx->dir, "a/x/f3");
-	tu_symlink_in(fx->dir, "../x", "a/b/l");
-	tu_symlink_in(fx->dir, "/a/x", "a/b/abs");
-	fx->rootfd = open(fx->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	assert_true(fx->rootfd >= 0);
-	assert_int_equal(ms_walk_mounts_load(-1, &fx->mounts, NULL), 0);
-	fx->plain = (struct ms_walk_root){ .fd = fx->rootfd, .mounts = fx->mounts };
-	fx->cached = fx->plain;
+	walkfix_open(&fx->w, (const char *const[]){ "a", "a/b", "a/b/c", "a/bb", "a/bb/c", "a/x", NULL });
+	tu_spit_in(fx->w.dir, "a/b/c/f1");
+	tu_spit_in(fx->w.dir, "a/b/c/f2");
+	tu_spit_in(fx->w.dir, "a/bb/c/f1");
+	tu_spit_in(fx->w.dir, "a/x/f3");
+	tu_symlink_in(fx->w.dir, "../x", "a/b/l");
+	tu_symlink_in(fx->w.dir, "/a/x", "a/b/abs");
+	fx->cached = fx->w.root;
 	fx->cached.dirs = ms_walk_dircache_new();
 	assert_non_null(fx->cached.dirs);
 	return 0;
@@ -106,10 +92,7 @@ static int teardown(void **state)
 	struct fx *fx = *state;
 
 	ms_walk_dircache_free(fx->cached.dirs);
-	ms_walk_mounts_free(fx->mounts);
-	close(fx->rootfd);
-	tu_rmtree(fx->dir);
-	free(fx->dir);
+	walkfix_close(&fx->w);
 	free(fx);
 	return 0;
 }
@@ -142,7 +125,7 @@ static struct answer walk(const struct ms_walk_root *root, const char *path, uns
 /* The cached walk answers as the walk from the root, to the reason and the mount. */
 static void same_answer(struct fx *fx, const char *path, unsigned flags)
 {
-	struct answer c = walk(&fx->cached, path, flags), p = walk(&fx->plain, path, flags);
+	struct answer c = walk(&fx->cached, path, flags), p = walk(&fx->w.root, path, flags);
 
 	if (c.rc != p.rc || c.why != p.why || c.ino != p.ino || c.dev != p.dev || c.mnt_known != p.mnt_known ||
 	    (c.mnt_known && c.mnt != p.mnt))
@@ -192,20 +175,20 @@ static void test_same_answers(void **state)
 	size_t n = sizeof(paths) / sizeof(paths[0]);
 
 	/* Another user's directories, a symlink of theirs, a directory open to all, a sticky one. */
-	tu_mkdir_in(fx->dir, "u", 0755);
-	tu_mkdir_in(fx->dir, "u/d", 0755);
-	tu_spit_in(fx->dir, "u/d/f");
-	tu_symlink_in(fx->dir, "d", "u/l");
+	tu_mkdir_in(fx->w.dir, "u", 0755);
+	tu_mkdir_in(fx->w.dir, "u/d", 0755);
+	tu_spit_in(fx->w.dir, "u/d/f");
+	tu_symlink_in(fx->w.dir, "d", "u/l");
 	chown_at(fx, "u");
 	chown_at(fx, "u/l");
-	tu_mkdir_in(fx->dir, "open", 0777);
-	tu_spit_in(fx->dir, "open/f");
-	tu_mkdir_in(fx->dir, "sticky", 01777);
-	tu_mkdir_in(fx->dir, "sticky/mine", 0755);
-	tu_mkdir_in(fx->dir, "sticky/theirs", 0755);
-	tu_spit_in(fx->dir, "sticky/mine/f");
-	tu_spit_in(fx->dir, "sticky/theirs/f");
-	tu_symlink_in(fx->dir, "mine", "sticky/ulink");
+	tu_mkdir_in(fx->w.dir, "open", 0777);
+	tu_spit_in(fx->w.dir, "open/f");
+	tu_mkdir_in(fx->w.dir, "sticky", 01777);
+	tu_mkdir_in(fx->w.dir, "sticky/mine", 0755);
+	tu_mkdir_in(fx->w.dir, "sticky/theirs", 0755);
+	tu_spit_in(fx->w.dir, "sticky/mine/f");
+	tu_spit_in(fx->w.dir, "sticky/theirs/f");
+	tu_symlink_in(fx->w.dir, "mine", "sticky/ulink");
 	chown_at(fx, "sticky/theirs");
 	chown_at(fx, "sticky/ulink");
 	for (size_t i = 0; i < n; i++)
@@ -234,23 +217,23 @@ static void test_refusals_below_kept(void **state)
 		print_message("skipped: needs root to give a directory to uid 65534\n");
 		skip();
 	}
-	tu_mkdir_in(fx->dir, "u", 0755);
-	tu_mkdir_in(fx->dir, "u/d", 0755);
-	tu_spit_in(fx->dir, "u/d/f");
+	tu_mkdir_in(fx->w.dir, "u", 0755);
+	tu_mkdir_in(fx->w.dir, "u/d", 0755);
+	tu_spit_in(fx->w.dir, "u/d/f");
 	chown_at(fx, "u/d");
 	assert_int_equal(walk(&fx->cached, "/u/d/f", 0).rc, 0);
 	a = walk(&fx->cached, "/u/d/f", MS_WALK_ROOT_DIRS);
 	assert_int_equal(a.rc, EPERM);
-	assert_ptr_equal(a.why, walk(&fx->plain, "/u/d/f", MS_WALK_ROOT_DIRS).why);
+	assert_ptr_equal(a.why, walk(&fx->w.root, "/u/d/f", MS_WALK_ROOT_DIRS).why);
 	/* Its parent is root's: still refused when only the parent could be used. */
 	a = walk(&fx->cached, "/u/d/f", MS_WALK_ROOT_DIRS | MS_WALK_NO_SYMLINKS);
 	assert_int_equal(a.rc, EPERM);
 
 	assert_int_equal(walk(&fx->cached, "/a/b/c/f1", MS_WALK_NO_SYMLINKS).rc, 0);
-	tu_symlink_in(fx->dir, "c", "a/b/planted");
+	tu_symlink_in(fx->w.dir, "c", "a/b/planted");
 	a = walk(&fx->cached, "/a/b/planted/f1", MS_WALK_NO_SYMLINKS);
 	assert_int_equal(a.rc, ELOOP);
-	assert_ptr_equal(a.why, walk(&fx->plain, "/a/b/planted/f1", MS_WALK_NO_SYMLINKS).why);
+	assert_ptr_equal(a.why, walk(&fx->w.root, "/a/b/planted/f1", MS_WALK_NO_SYMLINKS).why);
 	/* A user's symlink, where only root's are followed. */
 	chown_at(fx, "a/b/planted");
 	a = walk(&fx->cached, "/a/b/planted/f1", MS_WALK_ROOT_SYMLINKS);
@@ -268,7 +251,7 @@ static void test_root_not_roots(void **state)
 	struct fx *fx = *state;
 
 	assert_int_equal(walk(&fx->cached, "/a/b/c/f1", 0).rc, 0);
-	assert_int_equal(chmod(fx->dir, 0777), 0);
+	assert_int_equal(chmod(fx->w.dir, 0777), 0);
 	for (int i = 0; i < 2; i++) {
 		same_answer(fx, "/a/b/c/f1", MS_WALK_ROOT_DIRS);
 		assert_int_equal(walk(&fx->cached, "/a/b/c/f1", MS_WALK_ROOT_DIRS).rc, EPERM);
@@ -289,12 +272,12 @@ static void test_replaced_by_symlink(void **state)
 	ino_t f1 = inode_at(fx, "a/b/c/f1");
 	struct answer a;
 
-	tu_mkdir_in(fx->dir, "a/x/c", 0755);
-	tu_spit_in(fx->dir, "a/x/c/f1");
+	tu_mkdir_in(fx->w.dir, "a/x/c", 0755);
+	tu_spit_in(fx->w.dir, "a/x/c/f1");
 	assert_int_equal(walk(&fx->cached, "/a/b/c/f2", MS_WALK_NO_SYMLINKS).rc, 0);
 	rename_at(fx, "a/b/c", "a/b/old");
-	tu_symlink_in(fx->dir, "../x/c", "a/b/c");
-	a = walk(&fx->plain, "/a/b/c/f1", MS_WALK_NO_SYMLINKS);
+	tu_symlink_in(fx->w.dir, "../x/c", "a/b/c");
+	a = walk(&fx->w.root, "/a/b/c/f1", MS_WALK_NO_SYMLINKS);
 	assert_int_equal(a.rc, ELOOP);
 	a = walk(&fx->cached, "/a/b/c/f1", MS_WALK_NO_SYMLINKS);
 	assert_int_equal(a.rc, 0);
@@ -351,9 +334,9 @@ static void test_bounded(void **state)
 
 	for (int i = 0; i < 2 * MS_WALK_CACHE_DIRS; i++) {
 		snprintf(rel, sizeof(rel), "d%d", i);
-		tu_mkdir_in(fx->dir, rel, 0755);
+		tu_mkdir_in(fx->w.dir, rel, 0755);
 		snprintf(rel, sizeof(rel), "d%d/f", i);
-		tu_spit_in(fx->dir, rel);
+		tu_spit_in(fx->w.dir, rel);
 	}
 	for (int round = 0; round < 2; round++)
 		for (int i = 0; i < 2 * MS_WALK_CACHE_DIRS; i++) {
@@ -365,13 +348,13 @@ static void test_bounded(void **state)
 	assert_int_equal(count_fds(), before);
 	/* One path deeper than the cache holds. */
 	strcpy(rel, "deep");
-	tu_mkdir_in(fx->dir, rel, 0755);
+	tu_mkdir_in(fx->w.dir, rel, 0755);
 	for (int i = 0; i < MS_WALK_CACHE_DIRS + 8; i++) {
 		strcat(rel, "/s");
-		tu_mkdir_in(fx->dir, rel, 0755);
+		tu_mkdir_in(fx->w.dir, rel, 0755);
 	}
 	strcat(rel, "/f");
-	tu_spit_in(fx->dir, rel);
+	tu_spit_in(fx->w.dir, rel);
 	snprintf(path, sizeof(path), "/%s", rel);
 	for (int round = 0; round < 3; round++) {
 		same_answer(fx, path, 0);
@@ -394,8 +377,8 @@ static void test_one_root(void **state)
 	free(p);
 	assert_true(other.fd >= 0);
 	/* "/c/f1" names a/bb/c/f1 from there, and c/f1 from the first root. */
-	tu_mkdir_in(fx->dir, "c", 0755);
-	tu_spit_in(fx->dir, "c/f1");
+	tu_mkdir_in(fx->w.dir, "c", 0755);
+	tu_spit_in(fx->w.dir, "c/f1");
 	assert_int_equal(walk(&fx->cached, "/c/f1", 0).rc, 0);
 	a = walk(&other, "/c/f1", 0);
 	assert_int_equal(a.rc, 0);
