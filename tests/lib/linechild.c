@@ -101,6 +101,9 @@ int linechild_send(struct linechild *c, const char *text)
 
 void linechild_stop(struct linechild *c)
 {
+	/* A zeroed struct was never started: its 0s are not our stdin to close. */
+	if (c->pid == 0 && c->to == 0 && c->from == 0)
+		return;
 	if (c->to >= 0)
 		close(c->to);
 	if (c->pid > 0) {

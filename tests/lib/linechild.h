@@ -41,7 +41,7 @@ int linechild_line(struct linechild *c, char *line, size_t size, long long deadl
 /* Write text and a newline to its stdin.  0 or -1. */
 int linechild_send(struct linechild *c, const char *text);
 
-/* Close its stdin, kill it with SIGKILL, reap it, close its stdout. */
+/* Close its stdin, kill it with SIGKILL, reap it, close its stdout; a zeroed, never started c: nothing. */
 void linechild_stop(struct linechild *c);
 
 #endif
