@@ -39,6 +39,7 @@ struct fx {
 	char *dir;
 	char *gone;     /* mapped, then deleted */
 	char *swapped;  /* mapped, then replaced by rename (so also " (deleted)") */
+	time_t unlinked; /* when gone was unlinked: its upgrade's second in dpkg's log */
 	struct fixture child;
 	struct ms_proc *proc;
 	struct ms_maps *maps;
@@ -63,6 +64,7 @@ static int setup(void **state)
 	assert_int_equal(fixture_commandf(&fx->child, "mapx %s", fx->gone), 0);
 	assert_int_equal(fixture_commandf(&fx->child, "mapx %s", fx->swapped), 0);
 	assert_int_equal(unlink(fx->gone), 0);
+	fx->unlinked = time(NULL);
 	assert_int_equal(tu_copy(lib_b, tmp), 0);
 	assert_int_equal(rename(tmp, fx->swapped), 0);
 	assert_int_equal(ms_proc_open(fx->child.pid, &fx->proc, &err), 0);
@@ -275,10 +277,15 @@ static void test_proclist_stale_count(void **state)
 }
 
 /* DIR/dpkg.log: a line an hour ago, then the upgrade (PKG:ARCH OLD NEW) now. */
-static void write_dpkg_log(const char *dir, const char *upgrade)
+/*
+ * dpkg's log with one upgrade at the second the copy was unlinked (within
+ * a second is what the log's dating allows: a loaded machine may run the
+ * test seconds after its setup).
+ */
+static void write_dpkg_log(const char *dir, const char *upgrade, time_t now)
 {
 	char text[512], stamp[2][32], *path = tu_join(dir, "dpkg.log");
-	time_t now = time(NULL), then = now - 3600;
+	time_t then = now - 3600;
 	struct tm tm;
 
 	strftime(stamp[0], sizeof(stamp[0]), "%Y-%m-%d %H:%M:%S", localtime_r(&then, &tm));
@@ -322,7 +329,7 @@ static void test_staleview_lists_the_child(void **state)
 					 "Architecture: amd64\nVersion: 2.4-1\n"), 0);
 	sv.pkgdb_dir = pkgdb;
 	/* dpkg's log: the package was upgraded after the child mapped it. */
-	write_dpkg_log(pkgdb, "libgone1:amd64 2.3-1 2.4-1");
+	write_dpkg_log(pkgdb, "libgone1:amd64 2.3-1 2.4-1", fx->unlinked);
 	sv.dpkglog_dir = pkgdb;
 	assert_int_equal(tui_staleview_scan(&sv, ctx, &one, MS_BACKEND_AUTO, fx->child.pid, &err), 0);
 	assert_int_equal(sv.count, 0);
