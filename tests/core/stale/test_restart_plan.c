@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -86,16 +87,25 @@ static void group_is(const struct ms_restart_plan *plan, size_t g, enum ms_plan_
 		assert_int_equal(grp->procs[i]->pid, pids[i]);
 }
 
+/* The plan of the holders (none with anything stale when none_stale); it points into procs. */
+static void plan_of(struct ms_stale_proc *procs, bool none_stale, struct ms_restart_plan *plan)
+{
+	struct ms_stale_report r;
+	struct ms_error err;
+
+	report_of(&r, procs);
+	for (size_t i = 0; none_stale && i < NHOLDERS; i++)
+		procs[i].stale_files = 0;
+	assert_int_equal(ms_restart_plan_build(&r, plan, &err), 0);
+}
+
 static void test_groups(void **state)
 {
 	struct ms_stale_proc procs[NHOLDERS];
-	struct ms_stale_report r;
 	struct ms_restart_plan plan;
-	struct ms_error err;
 
 	(void)state;
-	report_of(&r, procs);
-	assert_int_equal(ms_restart_plan_build(&r, &plan, &err), 0);
+	plan_of(procs, false, &plan);
 	/* Services first, by name; the same-build holder 210 is not in nginx's. */
 	assert_int_equal(plan.services, 2);
 	group_is(&plan, 0, MS_PLAN_SERVICE, "cron.service", (pid_t[]){ 250 }, 1);
@@ -118,15 +128,10 @@ static void test_groups(void **state)
 static void test_nothing_stale(void **state)
 {
 	struct ms_stale_proc procs[NHOLDERS];
-	struct ms_stale_report r;
 	struct ms_restart_plan plan;
-	struct ms_error err;
 
 	(void)state;
-	report_of(&r, procs);
-	for (size_t i = 0; i < NHOLDERS; i++)
-		procs[i].stale_files = 0;
-	assert_int_equal(ms_restart_plan_build(&r, &plan, &err), 0);
+	plan_of(procs, true, &plan);
 	assert_int_equal(plan.count, 0);
 	assert_int_equal(plan.services, 0);
 	assert_null(plan.groups);
