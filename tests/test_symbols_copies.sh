@@ -12,28 +12,24 @@
 #   c.so          renamed but with a1's build ID: an untrusted file is shared
 #                 only with one of the same bytes, so it keeps its own name.
 # Run as another user every file is that user's (untrusted): c.so is
-# checked the same way.  Exit 77 (skip) without libdw or python3.
+# checked the same way.  Exit 77 (skip) without libdw or /usr/bin/python3.
 set -u
 NAME=symbols-copies
-BIN=${MS_BIN:-./mapscope}
-TDIR=$(dirname "${MS_FIXTURE:-./tests/ms-fixture}")
-skip() { echo "$NAME: SKIP ($*)"; exit 77; }
-fail() { echo "$NAME: FAIL: $*"; exit 1; }
+. "${srcdir:-.}/tests/shtest.sh"
 grep -q '^#define HAVE_LIBDW 1' "${MS_CONFIG_H:-config.h}" || skip "built without libdw"
-command -v python3 >/dev/null 2>&1 || skip "no python3 to map the copies"
+[ -x "$PY" ] || skip "no $PY to map the copies"
 LIB=$TDIR/libms-fixture-sym.so
 [ -r "$LIB" ] || fail "no $LIB"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ms-symcopies.XXXXXX") || exit 1
 TMP=$(cd "$TMP" && pwd -P) || exit 1
-PPID_=
-cleanup() { [ -n "$PPID_" ] && kill "$PPID_" 2>/dev/null; rm -rf "$TMP"; }
+cleanup() { [ -n "$pids" ] && kill $pids 2>/dev/null; rm -rf "$TMP"; }
 trap cleanup EXIT INT TERM
 
 # patch SRC DST NEWID RENAME: a copy of SRC, the last byte of its build ID
 # inverted when NEWID is 1 (the first bytes stay, so the reader compares
 # the two IDs whole), every ms_fixture_sym_target renamed when RENAME is 1.
 patch() {
-	python3 - "$@" <<'EOF' || fail "cannot patch $2"
+	"$PY" - "$@" <<'EOF' || fail "cannot patch $2"
 import sys
 src, dst, newid, rename = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4] == "1"
 data = bytearray(open(src, "rb").read())
@@ -60,22 +56,21 @@ if [ "$(id -u)" = 0 ]; then
 fi
 
 # Loaded in this order: the first of each kind is the one the others could share.
-mkfifo "$TMP/out" || fail "mkfifo"
-(cd "$TMP" && exec python3 -c '
+cd "$TMP" || fail "cd $TMP"
+start "$TMP/out" "$PY" -c '
 import ctypes, sys, time
 libs = [ctypes.CDLL("./%s.so" % n) for n in sys.argv[1:]]
 print("ready", flush=True)
-time.sleep(600)' $files) >"$TMP/out" &
-PPID_=$!
-read -r word <"$TMP/out" || true
-[ "$word" = ready ] || fail "python3 did not map the copies"
+time.sleep(600)' $files
+cd - >/dev/null || fail "cd back"
+PPID_=$last
 
 # Where each file's offset 0 is mapped.
 base() { awk -v p="$TMP/$1.so" '$6 == p && $3 ~ /^0+$/ { split($1, r, "-"); print r[1]; exit }' "/proc/$PPID_/maps"; }
 # The symbol's offset from offset 0, measured in a process of our own.
 a1=$(base a1)
 [ -n "$a1" ] || fail "a1.so is not mapped"
-off=$(python3 -c '
+off=$("$PY" -c '
 import ctypes, sys
 lib = ctypes.CDLL(sys.argv[1])
 fn = ctypes.cast(lib.ms_fixture_sym_target, ctypes.c_void_p).value
@@ -106,9 +101,9 @@ cmp -s "$TMP/named" "$TMP/want" || fail "named
 $(cat "$TMP/named")
 instead of
 $(cat "$TMP/want")"
-echo "ok 1 - copies named at their own addresses ($(echo $files))"
+ok "copies named at their own addresses ($(echo $files))"
 
 # The same addresses asked the other way round: a2 (a copy) before a1.
 tac "$TMP/addrs" | "$BIN" at "$PPID_" -r -n -o SYMBOL >"$TMP/got2" 2>"$TMP/err" || fail "at exited $?"
 tac "$TMP/got" | cmp -s - "$TMP/got2" || fail "in reverse order: $(cat "$TMP/got2")"
-echo "ok 2 - the same answers whichever copy is read first"
+ok "the same answers whichever copy is read first"
