@@ -51,3 +51,20 @@ st=$?
 [ $st -eq 2 ] && grep -q "'zz' is not a hex address" "$TMP/e" &&
 	grep -q '^ms_fixture_sym_target+0x10$' "$TMP/o" || fail "bad line: status $st, $(cat "$TMP/e")"
 echo "ok 4 - a bad address is named, exit 2"
+
+# The streaming writer (colwriter.h) prints what libsmartcols prints, byte
+# for byte: table (past one chunk of 4,096 rows), raw and JSON, with the
+# symbol columns, their unknown cells and a mapping's name.
+i=0
+while [ $i -lt 2100 ]; do
+	printf '%s\n%s\n' "$addr" "$anon"
+	i=$((i + 1))
+done >"$TMP/many"
+for fmt in "" -r -J -n; do
+	"$BIN" at "$FPID" $fmt -o ADDR,NAME,SYMBOL,SOURCE <"$TMP/many" >"$TMP/w" || fail "at $fmt exited $?"
+	MAPSCOPE_OUTPUT=smartcols "$BIN" at "$FPID" $fmt -o ADDR,NAME,SYMBOL,SOURCE <"$TMP/many" >"$TMP/s" ||
+		fail "at $fmt through libsmartcols exited $?"
+	[ "$(wc -l <"$TMP/s")" -ge 4200 ] || fail "at $fmt through libsmartcols printed $(wc -l <"$TMP/s") lines"
+	cmp -s "$TMP/w" "$TMP/s" || fail "at $fmt: the writer and libsmartcols differ: $(diff "$TMP/w" "$TMP/s" | head -5)"
+done
+echo "ok 5 - the streaming writer prints what libsmartcols prints"

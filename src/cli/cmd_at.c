@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/colindex.h"
+#include "cli/colwriter.h"
 #include "cli/mapcols.h"
 #include "core/base/escape.h"
 #ifdef HAVE_LIBDW
@@ -112,6 +113,7 @@ struct at_run {
 	size_t nselected;
 	pid_t pid;
 	struct ms_maplist list;
+	struct colw *w;             /* the streaming writer, or NULL: the table below */
 	struct libscols_table *tb;
 	struct cli_stream stream;
 	size_t rows, count;
@@ -170,28 +172,44 @@ static void warn_reader(struct at_run *r, const struct ms_mapping *m, const char
 }
 #endif
 
+#ifdef HAVE_LIBDW
+/* Column i's symbol text into buf (size bytes); its length, 0 when unknown (JSON null). */
+static size_t symbol_text(const struct at_run *r, size_t i, const struct ms_symbol *s, char *buf,
+			  size_t size)
+{
+	if (r->selected[i] == ATCOL_SYMBOL && s->name)
+		return ms_symbol_text_name(s, r->o.escape_flags, buf, size);
+	if (r->selected[i] == ATCOL_SOURCE && s->file)
+		return ms_symbol_text_source(s, r->o.escape_flags, buf, size);
+	return 0;
+}
+
+/* What the reader could not read, said once per file. */
+static void symbol_warn(struct at_run *r, const struct ms_symbol *s)
+{
+	if (s->why && (s->tell || !strncmp(s->why, "symbols: ", 9)) && s->mapping >= 0)
+		warn_reader(r, &r->list.items[s->mapping], s->why);
+}
+#endif
+
 /* The SYMBOL or SOURCE cell: NULL data (JSON null) when unknown. */
 static int add_symbol_cells(struct at_run *r, struct libscols_line *ln, const at_symbol *sym)
 {
 #ifdef HAVE_LIBDW
-	const struct ms_symbol s = *sym;
-
-	if (s.why && (s.tell || !strncmp(s.why, "symbols: ", 9)) && s.mapping >= 0)
-		warn_reader(r, &r->list.items[s.mapping], s.why);
+	symbol_warn(r, sym);
 	for (size_t i = 0; i < r->nselected; i++) {
-		size_t size = ms_symbol_text_bound(&s);
+		size_t size = ms_symbol_text_bound(sym);
 		char *text;
 
-		if (!(r->selected[i] == ATCOL_SYMBOL && s.name) &&
-		    !(r->selected[i] == ATCOL_SOURCE && s.file))
+		if (r->selected[i] < MAPCOL_COUNT)
 			continue;
-		if ((text = malloc(size)) != NULL) {
-			if (r->selected[i] == ATCOL_SYMBOL)
-				ms_symbol_text_name(&s, r->o.escape_flags, text, size);
-			else
-				ms_symbol_text_source(&s, r->o.escape_flags, text, size);
+		if (!(text = malloc(size)))
+			return -1;
+		if (!symbol_text(r, i, sym, text, size)) {
+			free(text);
+			continue;
 		}
-		if (!text || scols_line_refer_data(ln, i, text) != 0) {
+		if (scols_line_refer_data(ln, i, text) != 0) {
 			free(text);
 			return -1;
 		}
@@ -202,12 +220,51 @@ static int add_symbol_cells(struct at_run *r, struct libscols_line *ln, const at
 	return 0;
 }
 
+/* A row through the streaming writer: the same cells, written in place. */
+static int write_row(struct at_run *r, const struct ms_mapping *m, uint64_t addr, const at_symbol *sym)
+{
+#ifdef HAVE_LIBDW
+	if (r->want_symbols)
+		symbol_warn(r, sym);
+#else
+	(void)sym;
+#endif
+	for (size_t i = 0; i < r->nselected; i++) {
+		int col = r->selected[i];
+		size_t max = col < MAPCOL_COUNT ? mapcols_cell_max(col, m) : 0;
+		char *dst;
+
+#ifdef HAVE_LIBDW
+		if (col >= MAPCOL_COUNT)
+			max = ms_symbol_text_bound(sym);
+#endif
+		if (!(dst = colw_cell_buf(r->w, max)))
+			return -1;
+		if (col < MAPCOL_COUNT) {
+			size_t len = mapcols_render_to(&r->o, col, m, addr, NULL, dst);
+
+			/* Every mapping column but the name is printable ASCII by construction. */
+			if (col == MAPCOL_NAME)
+				colw_cell_end(r->w, len);
+			else
+				colw_cell_end_width(r->w, len, len);
+			continue;
+		}
+#ifdef HAVE_LIBDW
+		colw_cell_end(r->w, symbol_text(r, i, sym, dst, max));
+#endif
+	}
+	return colw_row_end(r->w);
+}
+
 static int add_row(struct at_run *r, const struct ms_mapping *m, uint64_t addr,
 		   const at_symbol *sym)
 {
-	struct libscols_line *ln = scols_table_new_line(r->tb, NULL);
+	struct libscols_line *ln;
 
-	if (!ln)
+	if (r->w)
+		return write_row(r, m, addr, sym);
+	if (!(ln = scols_table_new_line(r->tb, NULL)))
 		return -1;
 	for (size_t i = 0; i < r->nselected; i++) {
 		char *text;
@@ -250,8 +307,8 @@ static void flush(struct at_run *r)
 			worse(r, CLI_EXIT_FAIL);
 			return;
 		}
-		/* libsmartcols needs a JSON document whole. */
-		if (++r->rows % AT_CHUNK == 0 && !r->o.json)
+		/* libsmartcols needs a JSON document whole; the writer chunks by itself. */
+		if (++r->rows % AT_CHUNK == 0 && !r->o.json && !r->w)
 			worse(r, cli_stream_chunk(&r->stream, r->tb));
 	}
 }
@@ -357,6 +414,9 @@ static int at_prepare(struct at_run *r, struct ms_proc *proc, struct ms_maps *ma
 #else
 	(void)proc;
 #endif
+	rc = cli_writer_new(&r->o, "mappings", at_cols, r->selected, r->nselected, AT_CHUNK, &r->w);
+	if (rc != CLI_EXIT_OK || r->w)
+		return rc;
 	r->tb = cli_table_new(&r->o, "mappings", at_cols, r->selected, r->nselected);
 	if (!r->tb)
 		return CLI_EXIT_FAIL;
@@ -404,7 +464,11 @@ int cmd_at(int argc, char **argv)
 		for (int i = optind + 1; i < argc; i++)
 			at_one(&r, argv[i]);
 		flush(&r);
-		if (!r.o.json && r.stream.chunks) {
+		if (r.w) {
+			/* As libsmartcols: no rows, nothing printed (not even JSON's empty array). */
+			if (r.rows)
+				worse(&r, cli_stdout_done(colw_finish(r.w) < 0));
+		} else if (!r.o.json && r.stream.chunks) {
 			worse(&r, cli_stream_chunk(&r.stream, r.tb));
 			worse(&r, cli_stream_end(&r.stream));
 		} else if (r.rows) {
@@ -414,6 +478,7 @@ int cmd_at(int argc, char **argv)
 	}
 	if (r.tb)
 		scols_unref_table(r.tb);
+	colw_free(r.w);
 #ifdef HAVE_LIBDW
 	ms_symbols_free(r.sym);
 	free(r.syms);

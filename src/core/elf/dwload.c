@@ -24,7 +24,7 @@ static struct {
 #undef X
 } dw;
 
-bool ms_dw_available(void)
+static bool load(void)
 {
 	/* libelf's functions come through libdw's handle: it depends on libelf. */
 	const struct ms_dl_sym syms[] = {
@@ -34,6 +34,12 @@ bool ms_dw_available(void)
 	};
 
 	return ms_dl_load(&dw.dl, DW_SONAME, syms, sizeof(syms) / sizeof(syms[0]));
+}
+
+/* Every forwarded call asks (the symbol index, once a symbol): known after the first. */
+bool ms_dw_available(void)
+{
+	return dw.dl.tried ? dw.dl.loaded : load();
 }
 
 Dwfl *dwfl_begin(const Dwfl_Callbacks *callbacks)

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elf/buildid.h"
 #include "elf/dwload.h"
 #include "elf/elfcheck.h"
 #include "elf/symbols_dw.h"
@@ -26,7 +27,16 @@ struct dwfile {
 	unsigned char *mem; /* an untrusted file's bytes, alive as long as the Dwfl */
 	size_t mem_len;
 	char *path;
+	/* Sharing (symbols_dw.h, "Identical copies"): */
+	uint64_t low, high, size;
+	bool trusted;
+	size_t id_len; /* 0: no build ID, never shared */
+	unsigned char id[MS_BUILD_ID_MAX];
+	struct dwfile *same;   /* a copy: the file whose module answers for it */
+	struct dwfile *next;   /* the next file with a module in the same bucket */
 };
+
+#define SHARE_BUCKETS 256u
 
 struct ms_dw {
 	Dwfl *dwfl;
@@ -37,6 +47,7 @@ struct ms_dw {
 	size_t cap;
 	size_t index_budget;      /* symbols the indexes may still hold */
 	uint64_t untrusted_budget; /* bytes of untrusted files it may still hold */
+	struct dwfile *buckets[SHARE_BUCKETS]; /* files with a module and a build ID, by ID */
 };
 
 static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
@@ -213,11 +224,61 @@ static struct dwfile *take_slot(struct ms_dw *dw, uint32_t file, const char *pat
 	return f;
 }
 
+/*
+ * The earlier file that f is a copy of, or NULL (symbols_dw.h, "Identical
+ * copies"): the same build ID, size, trust and span length, and for an
+ * untrusted file the same bytes.  At most SHARE_PROBE_MAX files of f's
+ * bucket are compared: a user chooses build IDs, and could pile many
+ * files into one bucket.
+ */
+#define SHARE_PROBE_MAX 64u
+static struct dwfile *original(struct ms_dw *dw, const struct dwfile *f)
+{
+	unsigned probes = 0;
+
+	if (!f->id_len)
+		return NULL;
+	for (struct dwfile *o = dw->buckets[f->id[0] % SHARE_BUCKETS]; o && probes < SHARE_PROBE_MAX;
+	     o = o->next, probes++) {
+		if (o->id_len != f->id_len || memcmp(o->id, f->id, f->id_len) != 0 || o->size != f->size ||
+		    o->trusted != f->trusted || o->high - o->low != f->high - f->low)
+			continue;
+		if (!f->trusted && (o->mem_len != f->mem_len || memcmp(o->mem, f->mem, f->mem_len) != 0))
+			continue;
+		return o;
+	}
+	return NULL;
+}
+
+/* f answers through o's module from now on; its own bytes are let go. */
+static void share(struct ms_dw *dw, struct dwfile *f, struct dwfile *o)
+{
+	f->same = o;
+	if (f->mem) {
+		dw->untrusted_budget += f->size;
+		free(f->mem);
+		f->mem = NULL;
+		f->mem_len = 0;
+	}
+}
+
+/* f has a module: later copies of it may share it. */
+static void offer(struct ms_dw *dw, struct dwfile *f)
+{
+	struct dwfile **head;
+
+	if (!f->mod || !f->id_len)
+		return;
+	head = &dw->buckets[f->id[0] % SHARE_BUCKETS];
+	f->next = *head;
+	*head = f;
+}
+
 int ms_dw_add(struct ms_dw *dw, uint32_t file, int fd, bool trusted, const char *path, uint64_t low,
 	      uint64_t high, const char **why)
 {
 	struct ms_error err = { 0 };
-	struct dwfile *f;
+	struct dwfile *f, *o;
 	struct stat st;
 	int rc;
 
@@ -231,17 +292,29 @@ int ms_dw_add(struct ms_dw *dw, uint32_t file, int fd, bool trusted, const char 
 		f->why = *why = "the file could not be read";
 		return -1;
 	}
+	f->low = low;
+	f->high = high;
+	f->size = (uint64_t)st.st_size;
+	f->trusted = trusted;
 	if (trusted) {
 		rc = ms_elfcheck_fd(fd, (uint64_t)st.st_size, true, &err);
-		if (rc == 0) {
+		if (rc == 0 && ms_buildid_read_fd(fd, f->id, &f->id_len, NULL) != 0)
+			f->id_len = 0;
+		if (rc == 0 && !(o = original(dw, f))) {
 			ms_child_room_add((uint64_t)st.st_size);
 			f->fd = fd;
 			fd = -1;
+		} else if (rc == 0) {
+			share(dw, f, o);
 		}
 	} else {
 		rc = slurp(dw, f, fd, (uint64_t)st.st_size);
 		if (rc == 0)
 			rc = ms_elfcheck_mem(f->mem, f->mem_len, false, &err);
+		if (rc == 0 && ms_buildid_parse(f->mem, f->mem_len, f->id, &f->id_len, NULL) != 0)
+			f->id_len = 0;
+		if (rc == 0 && (o = original(dw, f)))
+			share(dw, f, o);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -255,7 +328,10 @@ int ms_dw_add(struct ms_dw *dw, uint32_t file, int fd, bool trusted, const char 
 		*why = f->why;
 		return -1;
 	}
+	if (f->same)
+		return 0;
 	report(dw, f, low, high);
+	offer(dw, f);
 	*why = f->mod ? NULL : f->why;
 	return f->mod ? 0 : -1;
 }
@@ -307,6 +383,10 @@ int ms_dw_lookup(struct ms_dw *dw, uint32_t file, uint64_t addr, unsigned what, 
 	if (!f) {
 		out->why = "the file was not given to the reader";
 		return 0;
+	}
+	if (f->same) { /* a copy: the same offset into the original's span */
+		addr = addr - f->low + f->same->low;
+		f = f->same;
 	}
 	if (!f->mod) {
 		out->why = f->why;

@@ -21,6 +21,26 @@
  * files (.gnu_debugaltlink) by itself, with open(): in the child that
  * open fails (the system call filter), and the lookup goes on without.
  *
+ * Identical copies are read once.  A process may map many copies of one
+ * library (the same file copied under many names, or one per container
+ * layer); each would be parsed and indexed again.  So a file whose
+ * build ID, size, trust and span length are those of a file given before
+ * (one libelf accepted) is not handed to libelf: its lookups go to that
+ * file's module, at the same offset into its span, and its descriptor is
+ * closed (an untrusted copy's bytes are freed and given back to the
+ * budget).  This trusts nothing new under the attacker model: the
+ * debug-file lookup already takes a file's claimed build ID at its word
+ * (/usr/lib/debug/.build-id/NN/REST.debug is chosen by it), and sharing
+ * by build ID gives a file no more than that does.  Trust never crosses:
+ * a trusted file is shared only with a trusted one (root wrote both), and
+ * an untrusted one only with an untrusted one of the same bytes (compared
+ * whole, since another user may have written it), so no user can choose
+ * the names shown for a file that user could not write.  A file without
+ * a build ID is never shared.  The build ID is read by buildid.h's bounded
+ * reader, never by libelf.  The bounds stay: a copy holds no index, no
+ * bytes and no descriptor, and the search for an earlier copy compares at
+ * most 64 files.
+ *
  * Symbols are named through a per-module index (symindex.h) built on
  * first use, MS_SYMBOLS_INDEX_MAX symbols in all, then libdw's scan.
  * ms_dw_lookup fills out as ms_symbols_lookup does (mapping is left

@@ -303,8 +303,9 @@ struct ms_walk_root ms_lookup_walk_root(const struct ms_lookup_root *root)
  * The last component is never followed: the kernel's name for a mapping
  * is the file's own, so a symlink there is another thing at the path.
  */
+/* kept (may be NULL) takes the walk's descriptor of a regular file (ms_lookup_path_kept). */
 static void stat_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root, const char *path,
-		      struct ms_lookup *l)
+		      struct ms_lookup *l, struct ms_lookup_kept *kept)
 {
 	struct ms_walk_root wr = ms_lookup_walk_root(root);
 	struct stat st;
@@ -326,6 +327,11 @@ static void stat_path(struct ms_lookup_cache *c, const struct ms_lookup_root *ro
 		c->fs_known = true;
 	}
 	l->unreliable_fs = c->fs_unreliable;
+	if (kept && S_ISREG(st.st_mode)) {
+		kept->fd = fd;
+		kept->st = st;
+		return;
+	}
 	close(fd);
 }
 
@@ -373,8 +379,8 @@ static void grow(struct ms_lookup_cache *c)
 	c->nbuckets = n;
 }
 
-int ms_lookup_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
-		   const char *path, size_t len, struct ms_lookup **out)
+static int lookup_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
+		       const char *path, size_t len, struct ms_lookup **out, struct ms_lookup_kept *kept)
 {
 	uint64_t h = hash_of(root->key, path, len);
 	struct entry **bucket = &c->buckets[h & (c->nbuckets - 1)];
@@ -398,7 +404,7 @@ int ms_lookup_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
 	if (!cpath)
 		e->value.err = EINVAL;
 	else
-		stat_path(c, root, cpath, &e->value);
+		stat_path(c, root, cpath, &e->value, kept);
 	free(cpath);
 	/* stat_path walked nothing of the table: the bucket is still this one. */
 	e->next = *bucket;
@@ -407,6 +413,19 @@ int ms_lookup_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
 	if (++c->count > 2 * c->nbuckets)
 		grow(c);
 	return 0;
+}
+
+int ms_lookup_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
+		   const char *path, size_t len, struct ms_lookup **out)
+{
+	return lookup_path(c, root, path, len, out, NULL);
+}
+
+int ms_lookup_path_kept(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
+			const char *path, size_t len, struct ms_lookup **out, struct ms_lookup_kept *kept)
+{
+	kept->fd = -1;
+	return lookup_path(c, root, path, len, out, kept);
 }
 
 /* The walk's race seam, in the lookup's own terms (test_stale_race.c). */
@@ -426,6 +445,19 @@ static int open_checked(const struct ms_lookup_root *root, const char *path,
 
 	return ms_walk_open_read(&wr, path, MS_LOOKUP_WALK_FLAGS, &expect, root->race_fn ? race_point : NULL,
 				 (void *)root, NULL, why);
+}
+
+int ms_lookup_open_kept(const struct ms_lookup_root *root, const char *path, size_t len,
+			const struct ms_lookup *l, struct ms_lookup_kept *kept, const char **why)
+{
+	int fd = kept->fd;
+
+	if (fd < 0)
+		return ms_lookup_open_read(root, path, len, l, why);
+	kept->fd = -1;
+	if (root->race_fn)
+		root->race_fn(root->race_arg, MS_LOOKUP_BEFORE_REOPEN, path);
+	return ms_walk_reopen_read(fd, &kept->st, NULL, why);
 }
 
 int ms_lookup_open_read(const struct ms_lookup_root *root, const char *path, size_t len,

@@ -39,6 +39,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "base/error.h"
@@ -150,6 +151,21 @@ int ms_lookup_path(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
 		   const char *path, size_t len, struct ms_lookup **out);
 
 /*
+ * ms_lookup_path, keeping the walk's O_PATH descriptor when it walked the
+ * path now (the record was not cached) and found a regular file: kept->fd
+ * (else -1) and its stat, which ms_lookup_open_kept then reopens for
+ * reading the checked way instead of walking the path a second time.  A
+ * reader that looks a path up only to open it walks it once.  Close
+ * kept->fd when it is not given to ms_lookup_open_kept.
+ */
+struct ms_lookup_kept {
+	int fd;
+	struct stat st;
+};
+int ms_lookup_path_kept(struct ms_lookup_cache *c, const struct ms_lookup_root *root,
+			const char *path, size_t len, struct ms_lookup **out, struct ms_lookup_kept *kept);
+
+/*
  * "btrfs" or "overlayfs" when fd (O_PATH will do) is on one, whose st_dev
  * is not the device PROCMAP_QUERY reports for the mapped inode; else NULL.
  * Only for a descriptor whose mount is known to be kernel-served: it asks
@@ -164,5 +180,13 @@ const char *ms_lookup_unreliable_fs(int fd);
  */
 int ms_lookup_open_read(const struct ms_lookup_root *root, const char *path, size_t len,
 			const struct ms_lookup *l, const char **why);
+/*
+ * The same through kept (ms_lookup_path_kept, for l and path): its
+ * descriptor reopened (through /proc/self/fd, checked to be the same
+ * inode; kept->fd is then -1) when it holds one, else ms_lookup_open_read.
+ * The race seam sees MS_LOOKUP_BEFORE_REOPEN only: nothing is opened by name.
+ */
+int ms_lookup_open_kept(const struct ms_lookup_root *root, const char *path, size_t len,
+			const struct ms_lookup *l, struct ms_lookup_kept *kept, const char **why);
 
 #endif

@@ -61,6 +61,7 @@ int ms_mapfiles_open_mapped(struct ms_lookup_cache *c, const struct ms_lookup_ro
 {
 	struct ms_walk_root wr = ms_lookup_walk_root(root);
 	const char *at_path, *because;
+	struct ms_lookup_kept kept;
 	struct ms_lookup *l;
 	size_t len = m->name_len;
 	bool marked;
@@ -74,17 +75,23 @@ int ms_mapfiles_open_mapped(struct ms_lookup_cache *c, const struct ms_lookup_ro
 		return -1;
 	}
 	marked = ms_mapping_name_undeleted(m->name, m->name_len) != m->name_len;
-	if (ms_lookup_path(c, root, m->name, len, &l) < 0)
+	/* A path looked up now is walked once: its descriptor is kept for the open. */
+	if (ms_lookup_path_kept(c, root, m->name, len, &l, &kept) < 0)
 		return MS_ERR_NOMEM;
-	if (!path_holds(l, m) && (len = ms_mapping_name_undeleted(m->name, m->name_len)) != m->name_len &&
-	    ms_lookup_path(c, root, m->name, len, &l) < 0)
-		return MS_ERR_NOMEM;
+	if (!path_holds(l, m) && (len = ms_mapping_name_undeleted(m->name, m->name_len)) != m->name_len) {
+		if (kept.fd >= 0)
+			close(kept.fd);
+		if (ms_lookup_path_kept(c, root, m->name, len, &l, &kept) < 0)
+			return MS_ERR_NOMEM;
+	}
 	if (path_holds(l, m)) {
-		fd = ms_lookup_open_read(root, m->name, len, l, &because);
+		fd = ms_lookup_open_kept(root, m->name, len, l, &kept, &because);
 		if (fd < 0)
 			snprintf(why, size, "%s", because);
 		return fd;
 	}
+	if (kept.fd >= 0)
+		close(kept.fd);
 	fd = ms_mapfiles_open(proc, m, fstypes, &wr, NULL, &because);
 	if (fd >= 0)
 		return fd;

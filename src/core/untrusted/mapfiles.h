@@ -50,7 +50,8 @@
  * root (lookup.h, cached in c) when it is the mapped one (the same inode,
  * and device except where device numbers do not name files), looked up as
  * given and then less the kernel's " (deleted)" (a file may really be
- * named that), opened the checked way (ms_lookup_open_read); otherwise the
+ * named that), opened the checked way (ms_lookup_open_kept: a path looked
+ * up now is walked once, its O_PATH descriptor reopened); otherwise the
  * running copy (ms_mapfiles_open).  A descriptor, or -1 with why (size
  * bytes) saying why not, and *other (may be NULL) true when that is
  * because the path does not hold the mapped file: then why names both

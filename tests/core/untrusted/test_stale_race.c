@@ -5,7 +5,10 @@
  * block (alarm-guarded), must never open the FIFO (inotify IN_OPEN on it
  * stays silent: O_PATH opens raise no event), and must say why it did not
  * read.  A swap after the name is open O_PATH changes nothing: the checked
- * file is what is read.
+ * file is what is read.  A lookup that keeps its descriptor
+ * (ms_lookup_path_kept) opens what it looked up without walking the name
+ * again, so a swap right after the lookup changes nothing either; a lookup
+ * answered from the cache keeps none.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -166,12 +169,62 @@ static void test_symlink_at_path_is_not_followed(void **state)
 	free(link);
 }
 
+/* The build ID of the file open at fd equals libstale-a.so's. */
+static void assert_stale_a(int fd)
+{
+	char *lib = tu_built("libstale-a.so");
+	unsigned char id[MS_BUILD_ID_MAX], got[MS_BUILD_ID_MAX];
+	size_t len, got_len;
+	int lfd = open(lib, O_RDONLY | O_CLOEXEC);
+
+	assert_true(lfd >= 0);
+	assert_int_equal(ms_buildid_read_fd(lfd, id, &len, NULL), 0);
+	assert_int_equal(ms_buildid_read_fd(fd, got, &got_len, NULL), 0);
+	assert_int_equal(got_len, len);
+	assert_memory_equal(got, id, len);
+	close(lfd);
+	free(lib);
+}
+
+static void test_kept_descriptor_is_what_is_read(void **state)
+{
+	struct fx *fx = *state;
+	struct ms_lookup_kept kept, again;
+	struct ms_lookup *l, *l2;
+	const char *why;
+	char *link = tu_join(fx->dir, "link");
+	int fd;
+
+	ms_lookup_root_of(fx->cache, fx->self, &fx->root);
+	assert_true(fx->root.fd >= 0);
+	assert_int_equal(ms_lookup_path_kept(fx->cache, &fx->root, fx->path, strlen(fx->path), &l, &kept), 0);
+	assert_int_equal(l->err, 0);
+	assert_true(kept.fd >= 0);
+	/* From the cache: nothing walked, nothing kept. */
+	assert_int_equal(ms_lookup_path_kept(fx->cache, &fx->root, fx->path, strlen(fx->path), &l2, &again), 0);
+	assert_ptr_equal(l2, l);
+	assert_int_equal(again.fd, -1);
+	/* The path swapped for a link to the FIFO after the lookup: a second walk would refuse it. */
+	assert_int_equal(symlink(fx->fifo, link), 0);
+	assert_int_equal(rename(link, fx->path), 0);
+	alarm(5);
+	fd = ms_lookup_open_kept(&fx->root, fx->path, strlen(fx->path), l, &kept, &why);
+	alarm(0);
+	assert_true(fd >= 0);
+	assert_int_equal(kept.fd, -1);
+	assert_false(fifo_was_opened(fx));
+	assert_stale_a(fd);
+	close(fd);
+	free(link);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_swap_before_open_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swap_after_check_reads_the_checked_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_at_path_is_not_followed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kept_descriptor_is_what_is_read, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
