@@ -13,6 +13,7 @@
 #include "elf/buildid.h"
 #include "stale/stale.h"
 #include "stale/stale_group.h"
+#include "stale/stale_memo.h"
 #include "elf/lookup_buildid.h"
 #include "untrusted/lookup.h"
 #include "untrusted/nameproof.h"
@@ -25,6 +26,8 @@ struct ms_stale_ctx {
 	/* The root of the last process judged: consecutive verdicts share it. */
 	struct ms_lookup_root root;
 	unsigned long long root_serial; /* of the process handle it belongs to; 0: none */
+	struct ms_stale_memo memo; /* "ok" verdicts under our root (stale_memo.h) */
+	size_t memo_hits;
 	size_t group_probes; /* of the last scan */
 	bool no_ignored_proof; /* ms_stale_ctx_no_ignored_proof */
 };
@@ -93,6 +96,7 @@ void ms_stale_ctx_forget(struct ms_stale_ctx *ctx)
 {
 	drop_root(ctx);
 	ms_lookup_cache_forget(ctx->cache);
+	ms_stale_memo_clear(&ctx->memo);
 }
 
 void ms_stale_ctx_no_ignored_proof(struct ms_stale_ctx *ctx)
@@ -105,12 +109,18 @@ size_t ms_stale_ctx_group_probes(const struct ms_stale_ctx *ctx)
 	return ctx->group_probes;
 }
 
+size_t ms_stale_ctx_memo_hits(const struct ms_stale_ctx *ctx)
+{
+	return ctx->memo_hits;
+}
+
 void ms_stale_ctx_free(struct ms_stale_ctx *ctx)
 {
 	if (!ctx)
 		return;
 	drop_root(ctx);
 	ms_lookup_cache_free(ctx->cache);
+	ms_stale_memo_free(&ctx->memo);
 	free(ctx);
 }
 
@@ -163,6 +173,8 @@ struct subject {
 	struct ms_mapping m;
 	struct ms_maps *maps; /* the engine to ask through */
 	bool asked;
+	/* The last judge_under's verdict came from the name's proof alone: the path holds m. */
+	bool proven_same;
 };
 
 /*
@@ -271,6 +283,7 @@ static int judge_under(struct ms_stale_ctx *ctx, const struct ms_lookup_root *ro
 	struct ms_name_proof p;
 	int rc;
 
+	s->proven_same = false;
 	if (found)
 		*found = false;
 	rc = ms_name_prove(ctx->cache, root, ms_maps_proc(s->maps), &s->m, &p);
@@ -280,6 +293,7 @@ static int judge_under(struct ms_stale_ctx *ctx, const struct ms_lookup_root *ro
 		goto out;
 	if (found)
 		*found = p.l && p.l->err != ENOENT && p.l->err != ENOTDIR;
+	s->proven_same = p.kind == MS_NAME_SAME && !fresh.name;
 	switch (p.kind) {
 	case MS_NAME_SAME:
 		verdict(out, MS_STALE_OK, p.relinked ? "unlinked from one name, but the path links the mapped file again"
@@ -363,10 +377,20 @@ static int ignored(struct ms_stale_ctx *ctx, const struct ms_proc *proc, const s
 	return 0;
 }
 
+/* Keep an "ok" that rests on the name's proof alone under our root, for the next holder (stale_memo.h). */
+static int remember_ok(struct ms_stale_ctx *ctx, const struct ms_lookup_root *root, const struct subject *s,
+		       const struct ms_stale_result *out)
+{
+	if (root->ours && !root->also_ours && s->proven_same && out->verdict == MS_STALE_OK)
+		ms_stale_memo_add(&ctx->memo, &s->m, out);
+	return 0;
+}
+
 static int judge(struct ms_stale_ctx *ctx, struct subject *s, struct ms_stale_result *out)
 {
 	const struct ms_proc *proc = ms_maps_proc(s->maps);
 	const struct ms_mapping *m = &s->m;
+	const struct ms_stale_result *kept;
 	const struct ms_lookup_root *root;
 	const char *reason;
 
@@ -386,6 +410,11 @@ static int judge(struct ms_stale_ctx *ctx, struct subject *s, struct ms_stale_re
 	if (root->fd < 0)
 		return verdict(out, MS_STALE_UNKNOWN, "cannot open the process's root: %s",
 			       root->why ? root->why : strerror(root->err));
+	if (root->ours && !root->also_ours && (kept = ms_stale_memo_find(&ctx->memo, m))) {
+		*out = *kept;
+		ctx->memo_hits++;
+		return 0;
+	}
 	/*
 	 * In our mount namespace, a file that holds under our root is current
 	 * whatever the process's root (judge_two_roots takes ours when it
@@ -396,7 +425,7 @@ static int judge(struct ms_stale_ctx *ctx, struct subject *s, struct ms_stale_re
 		if (judge_under(ctx, root, s, out, NULL) < 0)
 			return MS_ERR_NOMEM;
 		if (out->verdict == MS_STALE_OK)
-			return 0;
+			return remember_ok(ctx, root, s, out);
 		root = root_for(ctx, proc, true);
 		if (root->fd < 0)
 			return verdict(out, MS_STALE_UNKNOWN, "cannot open the process's root: %s",
@@ -405,8 +434,11 @@ static int judge(struct ms_stale_ctx *ctx, struct subject *s, struct ms_stale_re
 		if (root->ours)
 			return 0;
 	}
-	if (!root->also_ours)
-		return judge_under(ctx, root, s, out, NULL);
+	if (!root->also_ours) {
+		if (judge_under(ctx, root, s, out, NULL) < 0)
+			return MS_ERR_NOMEM;
+		return remember_ok(ctx, root, s, out);
+	}
 	return judge_two_roots(ctx, root, s, out);
 }
 

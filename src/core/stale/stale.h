@@ -147,6 +147,11 @@ bool ms_stale_ctx_other_root(struct ms_stale_ctx *ctx, const struct ms_proc *pro
  * tests and `make bench`.
  */
 size_t ms_stale_ctx_group_probes(const struct ms_stale_ctx *ctx);
+/*
+ * Verdicts taken from the memo of files already found current under our
+ * root (stale_memo.h) since the context was made.  For the tests.
+ */
+size_t ms_stale_ctx_memo_hits(const struct ms_stale_ctx *ctx);
 
 /*
  * 0, or MS_ERR_NOMEM.  m is a mapping of maps's process, read through maps
