@@ -13,12 +13,12 @@
 #include "elf/buildid.h"
 #include "stale/stale.h"
 #include "stale/stale_group.h"
+#include "stale/stale_list.h"
 #include "stale/stale_memo.h"
 #include "elf/lookup_buildid.h"
 #include "untrusted/lookup.h"
 #include "untrusted/nameproof.h"
 #include "untrusted/untrusted_walk.h"
-#include "base/grow.h"
 
 struct ms_stale_ctx {
 	const struct ms_ignore *ignore;
@@ -450,79 +450,11 @@ int ms_stale_judge(struct ms_stale_ctx *ctx, struct ms_maps *maps,
 	return judge(ctx, &s, out);
 }
 
-static void ms_stale_list_clear(struct ms_stale_list *list)
-{
-	for (size_t i = 0; i < list->count; i++)
-		free(list->items[i].name);
-	list->count = 0;
-}
-
-void ms_stale_list_free(struct ms_stale_list *list)
-{
-	ms_stale_list_clear(list);
-	free(list->items);
-	list->items = NULL;
-	list->capacity = 0;
-}
-
 unsigned ms_stale_filter(unsigned flags)
 {
 	if (flags & MS_STALE_ALL_MAPPINGS)
 		return MS_FILTER_FILE_BACKED;
 	return MS_FILTER_FILE_BACKED | MS_FILTER_EXECUTABLE;
-}
-
-static struct ms_stale_file *add_file(struct ms_stale_list *list, struct ms_stale_group *g,
-				      const struct ms_mapping *m)
-{
-	struct ms_stale_file *f;
-
-	if (ms_grow((void **)&list->items, &list->capacity, list->count, sizeof(*list->items), 16) < 0)
-		return NULL;
-	f = &list->items[list->count];
-	memset(f, 0, sizeof(*f));
-	f->name = malloc(m->name_len + 1);
-	if (!f->name)
-		return NULL;
-	if (m->name_len)
-		memcpy(f->name, m->name, m->name_len);
-	f->name[m->name_len] = '\0';
-	f->name_len = m->name_len;
-	f->inode = m->inode;
-	f->dev_major = m->dev_major;
-	f->dev_minor = m->dev_minor;
-	f->name_ambiguous = m->name_ambiguous;
-	f->build_id_len = m->build_id_len;
-	memcpy(f->build_id, m->build_id, sizeof(f->build_id));
-	f->build_id_skipped = m->build_id_skipped;
-	list->count++;
-	return ms_stale_group_add(g, list, list->count - 1) < 0 ? NULL : f;
-}
-
-/* Group one mapping into list: 0 or MS_ERR_NOMEM. */
-static int group_mapping(struct ms_stale_list *list, struct ms_stale_group *g,
-			 const struct ms_mapping *m)
-{
-	struct ms_stale_file *f;
-
-	if (m->name_truncated)
-		return 0;
-	f = ms_stale_group_find(g, list, m->dev_major, m->dev_minor, m->inode, m->name ? m->name : "",
-				m->name_len);
-	if (!f && !(f = add_file(list, g, m)))
-		return MS_ERR_NOMEM;
-	if (!f->mappings++) {
-		f->first_addr = m->start;
-		f->first_end = m->end;
-	}
-	/* Not every mapping of a file carries the build ID (text backend, races). */
-	if (!f->build_id_len && m->build_id_len) {
-		f->build_id_len = m->build_id_len;
-		memcpy(f->build_id, m->build_id, sizeof(f->build_id));
-	}
-	if (!f->build_id_len && m->build_id_skipped)
-		f->build_id_skipped = m->build_id_skipped;
-	return 0;
 }
 
 /* The one file of the list named exactly name, or NULL (none, or two). */
@@ -554,8 +486,8 @@ static struct ms_stale_file *only_named(struct ms_stale_list *list, const char *
  * name are possible only where a mount hides one path under another; the
  * mark is shown, never judged on, so a wrong one there costs nothing else.
  */
-static int add_exe(struct ms_stale_ctx *ctx, struct ms_stale_list *list, struct ms_stale_group *g,
-		   const struct ms_proc *proc)
+static int add_exe(struct ms_stale_ctx *ctx, struct ms_stale_list *list, struct ms_stale_scratch *pool,
+		   struct ms_stale_group *g, const struct ms_proc *proc)
 {
 	const struct ms_lookup_root *root;
 	struct ms_mapping m = { 0 };
@@ -593,22 +525,22 @@ static int add_exe(struct ms_stale_ctx *ctx, struct ms_stale_list *list, struct 
 	m.dev_minor = minor(st.st_dev);
 	m.name = name;
 	m.name_len = (size_t)n;
-	f = add_file(list, g, &m);
+	f = ms_stale_list_add(list, pool, g, &m);
 	if (!f)
 		return MS_ERR_NOMEM;
 	f->is_exe = true;
 	return 0;
 }
 
-static int collect(struct ms_maps *maps, unsigned filter, bool build_ids,
-		   struct ms_stale_list *list, struct ms_stale_group *g, struct ms_error *err)
+static int collect(struct ms_maps *maps, unsigned filter, bool build_ids, struct ms_stale_list *list,
+		   struct ms_stale_scratch *pool, struct ms_stale_group *g, struct ms_error *err)
 {
 	struct ms_mapping m = { 0 };
 	uint64_t addr = 0;
 	unsigned fields;
 	int rc;
 
-	ms_stale_list_clear(list);
+	ms_stale_list_clear(list, pool);
 	ms_stale_group_free(g);
 	ms_stale_group_init(g);
 	/*
@@ -619,7 +551,7 @@ static int collect(struct ms_maps *maps, unsigned filter, bool build_ids,
 	fields = ms_maps_set_fields(maps, build_ids ? MS_FIELDS_ALL : MS_FIELD_NAME);
 	while ((rc = ms_maps_next(maps, addr, filter, &m, err)) == 0) {
 		addr = m.end;
-		if (group_mapping(list, g, &m) < 0) {
+		if (ms_stale_list_group(list, pool, g, &m) < 0) {
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
 					  (int)ms_proc_pid(ms_maps_proc(maps)));
 			break;
@@ -669,8 +601,8 @@ static bool any_flagged(const struct ms_stale_list *list)
 	return false;
 }
 
-int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
-		  struct ms_stale_list *list, struct ms_error *err)
+static int scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags, struct ms_stale_list *list,
+		struct ms_stale_scratch *pool, struct ms_error *err)
 {
 	struct ms_proc *proc = ms_maps_proc(maps);
 	struct ms_stale_group group;
@@ -678,11 +610,11 @@ int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags
 	int rc;
 
 	ms_stale_group_init(&group);
-	rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, &group, err);
+	rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, pool, &group, err);
 	if (rc == MS_ERR_EXECED) {
 		rc = ms_maps_reopen(maps, err);
 		if (rc == 0)
-			rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, &group,
+			rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, pool, &group,
 				     err);
 	}
 	mapped = list->count;
@@ -690,7 +622,7 @@ int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags
 		rc = judge_from(ctx, maps, list, 0, err);
 	/* The executable: see MS_STALE_MARK_EXE. */
 	if (rc == 0 && ((flags & MS_STALE_MARK_EXE) || !mapped || any_flagged(list))) {
-		if (add_exe(ctx, list, &group, proc) < 0)
+		if (add_exe(ctx, list, pool, &group, proc) < 0)
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)ms_proc_pid(proc));
 		else
 			rc = judge_from(ctx, maps, list, mapped, err);
@@ -698,6 +630,18 @@ int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags
 	ctx->group_probes = group.probes;
 	ms_stale_group_free(&group);
 	return rc;
+}
+
+int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
+		  struct ms_stale_list *list, struct ms_error *err)
+{
+	return scan(ctx, maps, flags, list, NULL, err);
+}
+
+int ms_stale_scan_scratch(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
+			  struct ms_stale_scratch *s, struct ms_error *err)
+{
+	return scan(ctx, maps, flags, &s->list, s, err);
 }
 
 /* A deleted file that a rule left out, not memory named like a file. */
