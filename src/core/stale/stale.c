@@ -175,6 +175,7 @@ struct subject {
 	bool asked;
 	/* The last judge_under's verdict came from the name's proof alone: the path holds m. */
 	bool proven_same;
+	size_t pos; /* m's position in its process's list of files; SIZE_MAX: none */
 };
 
 /*
@@ -382,7 +383,7 @@ static int remember_ok(struct ms_stale_ctx *ctx, const struct ms_lookup_root *ro
 		       const struct ms_stale_result *out)
 {
 	if (root->ours && !root->also_ours && s->proven_same && out->verdict == MS_STALE_OK)
-		ms_stale_memo_add(&ctx->memo, &s->m, out);
+		ms_stale_memo_add(&ctx->memo, &s->m, out, s->pos);
 	return 0;
 }
 
@@ -410,7 +411,7 @@ static int judge(struct ms_stale_ctx *ctx, struct subject *s, struct ms_stale_re
 	if (root->fd < 0)
 		return verdict(out, MS_STALE_UNKNOWN, "cannot open the process's root: %s",
 			       root->why ? root->why : strerror(root->err));
-	if (root->ours && !root->also_ours && (kept = ms_stale_memo_find(&ctx->memo, m))) {
+	if (root->ours && !root->also_ours && (kept = ms_stale_memo_find(&ctx->memo, m, s->pos))) {
 		*out = *kept;
 		ctx->memo_hits++;
 		return 0;
@@ -445,7 +446,7 @@ static int judge(struct ms_stale_ctx *ctx, struct subject *s, struct ms_stale_re
 int ms_stale_judge(struct ms_stale_ctx *ctx, struct ms_maps *maps,
 		   const struct ms_mapping *m, struct ms_stale_result *out)
 {
-	struct subject s = { .m = *m, .maps = maps };
+	struct subject s = { .m = *m, .maps = maps, .pos = SIZE_MAX };
 
 	return judge(ctx, &s, out);
 }
@@ -568,7 +569,7 @@ static int judge_from(struct ms_stale_ctx *ctx, struct ms_maps *maps, struct ms_
 {
 	for (size_t i = from; i < list->count; i++) {
 		struct ms_stale_file *f = &list->items[i];
-		struct subject s = { .maps = maps };
+		struct subject s = { .maps = maps, .pos = i };
 
 		/* The file's first mapping stands for it: the build ID is asked for there. */
 		s.m.start = f->first_addr;

@@ -17,11 +17,15 @@ static uint64_t key_hash(uint64_t seed, const struct ms_mapping *m)
 	return ms_hash_bytes(h, m->name, m->name_len);
 }
 
+static bool same_file(const struct ms_stale_memo_entry *e, const struct ms_mapping *m)
+{
+	return e->inode == m->inode && e->dev_major == m->dev_major && e->dev_minor == m->dev_minor &&
+	       e->name_len == m->name_len && !memcmp(e->name, m->name, m->name_len);
+}
+
 static bool same_key(const struct ms_stale_memo_entry *e, uint64_t h, const struct ms_mapping *m)
 {
-	return e->hash == h && e->inode == m->inode && e->dev_major == m->dev_major &&
-	       e->dev_minor == m->dev_minor && e->name_len == m->name_len &&
-	       !memcmp(e->name, m->name, m->name_len);
+	return e->hash == h && same_file(e, m);
 }
 
 /* The slot holding m's key, or the empty slot where it would go. */
@@ -34,17 +38,25 @@ static size_t slot_of(const struct ms_stale_memo *memo, uint64_t h, const struct
 	return i;
 }
 
-const struct ms_stale_result *ms_stale_memo_find(const struct ms_stale_memo *memo, const struct ms_mapping *m)
+const struct ms_stale_result *ms_stale_memo_find(struct ms_stale_memo *memo, const struct ms_mapping *m,
+						 size_t pos)
 {
 	size_t i;
 
 	if (!memo->count || !m->name)
 		return NULL;
+	if (pos < MS_STALE_MEMO_HINTS && memo->hints[pos] && same_file(&memo->entries[memo->hints[pos] - 1], m))
+		return &memo->entries[memo->hints[pos] - 1].result;
 	i = slot_of(memo, key_hash(memo->seed, m), m);
-	return memo->slots[i] ? &memo->entries[memo->slots[i] - 1].result : NULL;
+	if (!memo->slots[i])
+		return NULL;
+	if (pos < MS_STALE_MEMO_HINTS)
+		memo->hints[pos] = memo->slots[i];
+	return &memo->entries[memo->slots[i] - 1].result;
 }
 
-void ms_stale_memo_add(struct ms_stale_memo *memo, const struct ms_mapping *m, const struct ms_stale_result *r)
+void ms_stale_memo_add(struct ms_stale_memo *memo, const struct ms_mapping *m, const struct ms_stale_result *r,
+		       size_t pos)
 {
 	struct ms_stale_memo_entry *e;
 	uint64_t h;
@@ -78,6 +90,8 @@ void ms_stale_memo_add(struct ms_stale_memo *memo, const struct ms_mapping *m, c
 	e->dev_minor = m->dev_minor;
 	e->result = *r;
 	memo->slots[i] = (uint16_t)++memo->count;
+	if (pos < MS_STALE_MEMO_HINTS)
+		memo->hints[pos] = memo->slots[i];
 }
 
 void ms_stale_memo_clear(struct ms_stale_memo *memo)
@@ -86,6 +100,7 @@ void ms_stale_memo_clear(struct ms_stale_memo *memo)
 		free(memo->entries[i].name);
 	if (memo->slots)
 		memset(memo->slots, 0, MEMO_SLOTS * sizeof(*memo->slots));
+	memset(memo->hints, 0, sizeof(memo->hints));
 	memo->count = 0;
 }
 

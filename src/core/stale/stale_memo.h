@@ -30,6 +30,8 @@
 #include "stale/stale.h"
 
 #define MS_STALE_MEMO_MAX 1024u
+/* Positions in a process's list of files that remember their last entry. */
+#define MS_STALE_MEMO_HINTS 32u
 
 struct ms_stale_memo_entry {
 	uint64_t hash;
@@ -46,12 +48,24 @@ struct ms_stale_memo {
 	uint16_t *slots;                     /* entry index + 1; 0 is empty */
 	size_t count;
 	uint64_t seed;
+	/*
+	 * The entry last found or added for the file at each position of a
+	 * process's list (index + 1): the processes of a fleet list the same
+	 * files in the same order, so the entry there is compared first,
+	 * whole key, before the name is hashed.  Only ever a shortcut.
+	 */
+	uint16_t hints[MS_STALE_MEMO_HINTS];
 };
 
-/* The verdict kept for m's device, inode and name, or NULL. */
-const struct ms_stale_result *ms_stale_memo_find(const struct ms_stale_memo *memo, const struct ms_mapping *m);
+/*
+ * The verdict kept for m's device, inode and name, or NULL.  pos is m's
+ * position in its process's list of files (SIZE_MAX: none).
+ */
+const struct ms_stale_result *ms_stale_memo_find(struct ms_stale_memo *memo, const struct ms_mapping *m,
+						 size_t pos);
 /* Keep r for m's device, inode and name, if there is room. */
-void ms_stale_memo_add(struct ms_stale_memo *memo, const struct ms_mapping *m, const struct ms_stale_result *r);
+void ms_stale_memo_add(struct ms_stale_memo *memo, const struct ms_mapping *m, const struct ms_stale_result *r,
+		       size_t pos);
 /* Drop every entry, keeping the tables. */
 void ms_stale_memo_clear(struct ms_stale_memo *memo);
 void ms_stale_memo_free(struct ms_stale_memo *memo);

@@ -41,39 +41,45 @@ static void test_table(void **state)
 	char name[64];
 
 	(void)state;
-	assert_null(ms_stale_memo_find(&memo, &m));
+	assert_null(ms_stale_memo_find(&memo, &m, SIZE_MAX));
 	snprintf(r.why, sizeof(r.why), "kept");
-	ms_stale_memo_add(&memo, &m, &r);
-	got = ms_stale_memo_find(&memo, &m);
+	/* Added as the first file of a list: position 0 remembers it. */
+	ms_stale_memo_add(&memo, &m, &r, 0);
+	got = ms_stale_memo_find(&memo, &m, SIZE_MAX);
 	assert_non_null(got);
 	assert_string_equal(got->why, "kept");
-	/* Every part of the key counts. */
-	other = key(43, "/usr/lib/libx.so.1");
-	assert_null(ms_stale_memo_find(&memo, &other));
-	other = key(42, "/usr/lib/libx.so.2");
-	assert_null(ms_stale_memo_find(&memo, &other));
-	other = key(42, "/usr/lib/libx.so.1");
-	other.dev_minor = 2;
-	assert_null(ms_stale_memo_find(&memo, &other));
-	other = key(42, "/usr/lib/libx.so");
-	assert_null(ms_stale_memo_find(&memo, &other));
+	/* Every part of the key counts, whether found by hash or at the remembered position. */
+	for (size_t pos = 0; pos < 2; pos++) {
+		size_t at = pos ? SIZE_MAX : 0;
+
+		assert_non_null(ms_stale_memo_find(&memo, &m, at));
+		other = key(43, "/usr/lib/libx.so.1");
+		assert_null(ms_stale_memo_find(&memo, &other, at));
+		other = key(42, "/usr/lib/libx.so.2");
+		assert_null(ms_stale_memo_find(&memo, &other, at));
+		other = key(42, "/usr/lib/libx.so.1");
+		other.dev_minor = 2;
+		assert_null(ms_stale_memo_find(&memo, &other, at));
+		other = key(42, "/usr/lib/libx.so");
+		assert_null(ms_stale_memo_find(&memo, &other, at));
+	}
 	/* Bounded: past MS_STALE_MEMO_MAX entries nothing more is kept. */
 	for (unsigned i = 1; i <= MS_STALE_MEMO_MAX; i++) {
 		other = key(1000 + i, "/usr/lib/liby.so");
-		ms_stale_memo_add(&memo, &other, &r);
+		ms_stale_memo_add(&memo, &other, &r, SIZE_MAX);
 	}
 	assert_int_equal(memo.count, MS_STALE_MEMO_MAX);
 	other = key(1000 + MS_STALE_MEMO_MAX - 1, "/usr/lib/liby.so");
-	assert_non_null(ms_stale_memo_find(&memo, &other));
+	assert_non_null(ms_stale_memo_find(&memo, &other, SIZE_MAX));
 	other = key(1000 + MS_STALE_MEMO_MAX, "/usr/lib/liby.so");
-	assert_null(ms_stale_memo_find(&memo, &other));
+	assert_null(ms_stale_memo_find(&memo, &other, SIZE_MAX));
 	/* Cleared, nothing is found, and it fills again. */
 	ms_stale_memo_clear(&memo);
-	assert_null(ms_stale_memo_find(&memo, &m));
+	assert_null(ms_stale_memo_find(&memo, &m, SIZE_MAX));
 	snprintf(name, sizeof(name), "/usr/lib/libz.so");
 	other = key(7, name);
-	ms_stale_memo_add(&memo, &other, &r);
-	assert_non_null(ms_stale_memo_find(&memo, &other));
+	ms_stale_memo_add(&memo, &other, &r, SIZE_MAX);
+	assert_non_null(ms_stale_memo_find(&memo, &other, SIZE_MAX));
 	ms_stale_memo_free(&memo);
 }
 
