@@ -648,10 +648,14 @@ int ms_stale_scan_scratch(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsign
 /* A deleted file that a rule left out, not memory named like a file. */
 static bool ignored_deleted(const struct ms_stale_file *f)
 {
-	struct ms_mapping m = { .name = f->name, .name_len = f->name_len, .dev_major = f->dev_major };
+	struct ms_mapping m;
 
-	return f->result.verdict == MS_STALE_IGNORED && f->name_len && f->name[0] == '/' &&
-	       ms_mapping_name_undeleted(f->name, f->name_len) != f->name_len && !ms_mapping_not_a_file(&m);
+	/* Most files are not ignored: no mapping built for them. */
+	if (f->result.verdict != MS_STALE_IGNORED || !f->name_len || f->name[0] != '/' ||
+	    ms_mapping_name_undeleted(f->name, f->name_len) == f->name_len)
+		return false;
+	m = (struct ms_mapping){ .name = f->name, .name_len = f->name_len, .dev_major = f->dev_major };
+	return !ms_mapping_not_a_file(&m);
 }
 
 void ms_stale_counts_add(struct ms_stale_counts *c, const struct ms_stale_list *list)
