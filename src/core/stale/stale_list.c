@@ -81,7 +81,15 @@ struct ms_stale_file *ms_stale_list_add(struct ms_stale_list *list, struct ms_st
 	if (!name)
 		return NULL;
 	f = &list->items[list->count];
-	memset(f, 0, sizeof(*f));
+	/* Every field set, the verdict's sentence only emptied: its 192 bytes are written when judged. */
+	f->mappings = 0;
+	f->first_addr = 0;
+	f->first_end = 0;
+	f->is_exe = false;
+	f->result.verdict = MS_STALE_OK;
+	f->result.why[0] = '\0';
+	f->result.path_ours = false;
+	f->result.unlinked = (struct timespec){ 0, 0 };
 	f->name = name;
 	if (m->name_len)
 		memcpy(f->name, m->name, m->name_len);
