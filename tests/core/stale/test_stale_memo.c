@@ -85,12 +85,22 @@ static void test_table(void **state)
 
 struct fx {
 	char *dir;
-	char *lib;
-	char *lib_a, *lib_b;
+	char *lib; /* dir/libstale.so, a copy of one build, then of the other */
 	struct fixture child[3];
 	int started;
 	struct ms_stale_ctx *ctx;
 };
+
+/* Put a copy of the built library called built at path, renamed into place as package managers do. */
+static void install(struct fx *fx, const char *built)
+{
+	char *src = tu_built(built), *tmp = tu_join(fx->dir, "incoming.so");
+
+	assert_int_equal(tu_copy(src, tmp), 0);
+	assert_int_equal(rename(tmp, fx->lib), 0);
+	free(tmp);
+	free(src);
+}
 
 static int setup(void **state)
 {
@@ -98,12 +108,9 @@ static int setup(void **state)
 	struct ms_error err;
 
 	assert_non_null(fx);
-	fx->dir = tu_tmpdir();
-	assert_non_null(fx->dir);
+	assert_non_null(fx->dir = tu_tmpdir());
 	fx->lib = tu_join(fx->dir, "libstale.so");
-	fx->lib_a = tu_built("libstale-a.so");
-	fx->lib_b = tu_built("libstale-b.so");
-	assert_int_equal(tu_copy(fx->lib_a, fx->lib), 0);
+	install(fx, "libstale-a.so");
 	/* No ignore rules: the test directory is under /tmp, which the defaults ignore. */
 	assert_int_equal(ms_stale_ctx_new(NULL, &fx->ctx, &err), 0);
 	*state = fx;
@@ -120,8 +127,6 @@ static int teardown(void **state)
 	tu_rmtree(fx->dir);
 	free(fx->dir);
 	free(fx->lib);
-	free(fx->lib_a);
-	free(fx->lib_b);
 	free(fx);
 	return 0;
 }
@@ -180,13 +185,7 @@ static void test_same_file_kept_other_inode_judged(void **state)
 	 * name, another inode.  The context still holds the old lookup (only
 	 * forget drops it), which names the first copy's inode: not this one.
 	 */
-	{
-		char *tmp = tu_join(fx->dir, "incoming.so");
-
-		assert_int_equal(tu_copy(fx->lib_b, tmp), 0);
-		assert_int_equal(rename(tmp, fx->lib), 0);
-		free(tmp);
-	}
+	install(fx, "libstale-b.so");
 	start_child(fx);
 	assert_int_not_equal(judge_child(fx, 2, why, sizeof(why)), MS_STALE_OK);
 	/* The first copy's holders are still judged from the kept verdict. */
