@@ -125,6 +125,7 @@ CMOCKA_TESTS = \
 	tests/core/stale/test_stale_parse \
 	tests/core/stale/test_restart_plan \
 	tests/core/stale/test_roots \
+	tests/core/stale/test_stale_memo \
 	tests/core/files/test_filemap \
 	tests/core/files/test_facts \
 	tests/core/files/test_filematch \

@@ -79,6 +79,8 @@ libmapscope_core_a_SOURCES = \
 	src/core/pkg/rpmlog_parse.c src/core/pkg/rpmlog_parse.h \
 	src/core/stale/stale.c src/core/stale/stale.h \
 	src/core/stale/stale_group.c src/core/stale/stale_group.h \
+	src/core/stale/stale_memo.c src/core/stale/stale_memo.h \
+	src/core/stale/stale_list.c src/core/stale/stale_list.h \
 	src/core/stale/stale_report.c src/core/stale/stale_report.h \
 	src/core/stale/restart_plan.c src/core/stale/restart_plan.h \
 	src/core/stale/ignore.c src/core/stale/ignore.h \

@@ -13,11 +13,12 @@
 #include "elf/buildid.h"
 #include "stale/stale.h"
 #include "stale/stale_group.h"
+#include "stale/stale_list.h"
+#include "stale/stale_memo.h"
 #include "elf/lookup_buildid.h"
 #include "untrusted/lookup.h"
 #include "untrusted/nameproof.h"
 #include "untrusted/untrusted_walk.h"
-#include "base/grow.h"
 
 struct ms_stale_ctx {
 	const struct ms_ignore *ignore;
@@ -25,6 +26,8 @@ struct ms_stale_ctx {
 	/* The root of the last process judged: consecutive verdicts share it. */
 	struct ms_lookup_root root;
 	unsigned long long root_serial; /* of the process handle it belongs to; 0: none */
+	struct ms_stale_memo memo; /* "ok" verdicts under our root (stale_memo.h) */
+	size_t memo_hits;
 	size_t group_probes; /* of the last scan */
 	bool no_ignored_proof; /* ms_stale_ctx_no_ignored_proof */
 };
@@ -93,6 +96,7 @@ void ms_stale_ctx_forget(struct ms_stale_ctx *ctx)
 {
 	drop_root(ctx);
 	ms_lookup_cache_forget(ctx->cache);
+	ms_stale_memo_clear(&ctx->memo);
 }
 
 void ms_stale_ctx_no_ignored_proof(struct ms_stale_ctx *ctx)
@@ -105,12 +109,18 @@ size_t ms_stale_ctx_group_probes(const struct ms_stale_ctx *ctx)
 	return ctx->group_probes;
 }
 
+size_t ms_stale_ctx_memo_hits(const struct ms_stale_ctx *ctx)
+{
+	return ctx->memo_hits;
+}
+
 void ms_stale_ctx_free(struct ms_stale_ctx *ctx)
 {
 	if (!ctx)
 		return;
 	drop_root(ctx);
 	ms_lookup_cache_free(ctx->cache);
+	ms_stale_memo_free(&ctx->memo);
 	free(ctx);
 }
 
@@ -163,6 +173,9 @@ struct subject {
 	struct ms_mapping m;
 	struct ms_maps *maps; /* the engine to ask through */
 	bool asked;
+	/* The last judge_under's verdict came from the name's proof alone: the path holds m. */
+	bool proven_same;
+	size_t pos; /* m's position in its process's list of files; SIZE_MAX: none */
 };
 
 /*
@@ -271,6 +284,7 @@ static int judge_under(struct ms_stale_ctx *ctx, const struct ms_lookup_root *ro
 	struct ms_name_proof p;
 	int rc;
 
+	s->proven_same = false;
 	if (found)
 		*found = false;
 	rc = ms_name_prove(ctx->cache, root, ms_maps_proc(s->maps), &s->m, &p);
@@ -280,6 +294,7 @@ static int judge_under(struct ms_stale_ctx *ctx, const struct ms_lookup_root *ro
 		goto out;
 	if (found)
 		*found = p.l && p.l->err != ENOENT && p.l->err != ENOTDIR;
+	s->proven_same = p.kind == MS_NAME_SAME && !fresh.name;
 	switch (p.kind) {
 	case MS_NAME_SAME:
 		verdict(out, MS_STALE_OK, p.relinked ? "unlinked from one name, but the path links the mapped file again"
@@ -363,10 +378,20 @@ static int ignored(struct ms_stale_ctx *ctx, const struct ms_proc *proc, const s
 	return 0;
 }
 
+/* Keep an "ok" that rests on the name's proof alone under our root, for the next holder (stale_memo.h). */
+static int remember_ok(struct ms_stale_ctx *ctx, const struct ms_lookup_root *root, const struct subject *s,
+		       const struct ms_stale_result *out)
+{
+	if (root->ours && !root->also_ours && s->proven_same && out->verdict == MS_STALE_OK)
+		ms_stale_memo_add(&ctx->memo, &s->m, out, s->pos);
+	return 0;
+}
+
 static int judge(struct ms_stale_ctx *ctx, struct subject *s, struct ms_stale_result *out)
 {
 	const struct ms_proc *proc = ms_maps_proc(s->maps);
 	const struct ms_mapping *m = &s->m;
+	const struct ms_stale_result *kept;
 	const struct ms_lookup_root *root;
 	const char *reason;
 
@@ -386,6 +411,11 @@ static int judge(struct ms_stale_ctx *ctx, struct subject *s, struct ms_stale_re
 	if (root->fd < 0)
 		return verdict(out, MS_STALE_UNKNOWN, "cannot open the process's root: %s",
 			       root->why ? root->why : strerror(root->err));
+	if (root->ours && !root->also_ours && (kept = ms_stale_memo_find(&ctx->memo, m, s->pos))) {
+		*out = *kept;
+		ctx->memo_hits++;
+		return 0;
+	}
 	/*
 	 * In our mount namespace, a file that holds under our root is current
 	 * whatever the process's root (judge_two_roots takes ours when it
@@ -396,7 +426,7 @@ static int judge(struct ms_stale_ctx *ctx, struct subject *s, struct ms_stale_re
 		if (judge_under(ctx, root, s, out, NULL) < 0)
 			return MS_ERR_NOMEM;
 		if (out->verdict == MS_STALE_OK)
-			return 0;
+			return remember_ok(ctx, root, s, out);
 		root = root_for(ctx, proc, true);
 		if (root->fd < 0)
 			return verdict(out, MS_STALE_UNKNOWN, "cannot open the process's root: %s",
@@ -405,32 +435,20 @@ static int judge(struct ms_stale_ctx *ctx, struct subject *s, struct ms_stale_re
 		if (root->ours)
 			return 0;
 	}
-	if (!root->also_ours)
-		return judge_under(ctx, root, s, out, NULL);
+	if (!root->also_ours) {
+		if (judge_under(ctx, root, s, out, NULL) < 0)
+			return MS_ERR_NOMEM;
+		return remember_ok(ctx, root, s, out);
+	}
 	return judge_two_roots(ctx, root, s, out);
 }
 
 int ms_stale_judge(struct ms_stale_ctx *ctx, struct ms_maps *maps,
 		   const struct ms_mapping *m, struct ms_stale_result *out)
 {
-	struct subject s = { .m = *m, .maps = maps };
+	struct subject s = { .m = *m, .maps = maps, .pos = SIZE_MAX };
 
 	return judge(ctx, &s, out);
-}
-
-static void ms_stale_list_clear(struct ms_stale_list *list)
-{
-	for (size_t i = 0; i < list->count; i++)
-		free(list->items[i].name);
-	list->count = 0;
-}
-
-void ms_stale_list_free(struct ms_stale_list *list)
-{
-	ms_stale_list_clear(list);
-	free(list->items);
-	list->items = NULL;
-	list->capacity = 0;
 }
 
 unsigned ms_stale_filter(unsigned flags)
@@ -438,59 +456,6 @@ unsigned ms_stale_filter(unsigned flags)
 	if (flags & MS_STALE_ALL_MAPPINGS)
 		return MS_FILTER_FILE_BACKED;
 	return MS_FILTER_FILE_BACKED | MS_FILTER_EXECUTABLE;
-}
-
-static struct ms_stale_file *add_file(struct ms_stale_list *list, struct ms_stale_group *g,
-				      const struct ms_mapping *m)
-{
-	struct ms_stale_file *f;
-
-	if (ms_grow((void **)&list->items, &list->capacity, list->count, sizeof(*list->items), 16) < 0)
-		return NULL;
-	f = &list->items[list->count];
-	memset(f, 0, sizeof(*f));
-	f->name = malloc(m->name_len + 1);
-	if (!f->name)
-		return NULL;
-	if (m->name_len)
-		memcpy(f->name, m->name, m->name_len);
-	f->name[m->name_len] = '\0';
-	f->name_len = m->name_len;
-	f->inode = m->inode;
-	f->dev_major = m->dev_major;
-	f->dev_minor = m->dev_minor;
-	f->name_ambiguous = m->name_ambiguous;
-	f->build_id_len = m->build_id_len;
-	memcpy(f->build_id, m->build_id, sizeof(f->build_id));
-	f->build_id_skipped = m->build_id_skipped;
-	list->count++;
-	return ms_stale_group_add(g, list, list->count - 1) < 0 ? NULL : f;
-}
-
-/* Group one mapping into list: 0 or MS_ERR_NOMEM. */
-static int group_mapping(struct ms_stale_list *list, struct ms_stale_group *g,
-			 const struct ms_mapping *m)
-{
-	struct ms_stale_file *f;
-
-	if (m->name_truncated)
-		return 0;
-	f = ms_stale_group_find(g, list, m->dev_major, m->dev_minor, m->inode, m->name ? m->name : "",
-				m->name_len);
-	if (!f && !(f = add_file(list, g, m)))
-		return MS_ERR_NOMEM;
-	if (!f->mappings++) {
-		f->first_addr = m->start;
-		f->first_end = m->end;
-	}
-	/* Not every mapping of a file carries the build ID (text backend, races). */
-	if (!f->build_id_len && m->build_id_len) {
-		f->build_id_len = m->build_id_len;
-		memcpy(f->build_id, m->build_id, sizeof(f->build_id));
-	}
-	if (!f->build_id_len && m->build_id_skipped)
-		f->build_id_skipped = m->build_id_skipped;
-	return 0;
 }
 
 /* The one file of the list named exactly name, or NULL (none, or two). */
@@ -522,8 +487,8 @@ static struct ms_stale_file *only_named(struct ms_stale_list *list, const char *
  * name are possible only where a mount hides one path under another; the
  * mark is shown, never judged on, so a wrong one there costs nothing else.
  */
-static int add_exe(struct ms_stale_ctx *ctx, struct ms_stale_list *list, struct ms_stale_group *g,
-		   const struct ms_proc *proc)
+static int add_exe(struct ms_stale_ctx *ctx, struct ms_stale_list *list, struct ms_stale_scratch *pool,
+		   struct ms_stale_group *g, const struct ms_proc *proc)
 {
 	const struct ms_lookup_root *root;
 	struct ms_mapping m = { 0 };
@@ -561,22 +526,22 @@ static int add_exe(struct ms_stale_ctx *ctx, struct ms_stale_list *list, struct 
 	m.dev_minor = minor(st.st_dev);
 	m.name = name;
 	m.name_len = (size_t)n;
-	f = add_file(list, g, &m);
+	f = ms_stale_list_add(list, pool, g, &m);
 	if (!f)
 		return MS_ERR_NOMEM;
 	f->is_exe = true;
 	return 0;
 }
 
-static int collect(struct ms_maps *maps, unsigned filter, bool build_ids,
-		   struct ms_stale_list *list, struct ms_stale_group *g, struct ms_error *err)
+static int collect(struct ms_maps *maps, unsigned filter, bool build_ids, struct ms_stale_list *list,
+		   struct ms_stale_scratch *pool, struct ms_stale_group *g, struct ms_error *err)
 {
 	struct ms_mapping m = { 0 };
 	uint64_t addr = 0;
 	unsigned fields;
 	int rc;
 
-	ms_stale_list_clear(list);
+	ms_stale_list_clear(list, pool);
 	ms_stale_group_free(g);
 	ms_stale_group_init(g);
 	/*
@@ -587,7 +552,7 @@ static int collect(struct ms_maps *maps, unsigned filter, bool build_ids,
 	fields = ms_maps_set_fields(maps, build_ids ? MS_FIELDS_ALL : MS_FIELD_NAME);
 	while ((rc = ms_maps_next(maps, addr, filter, &m, err)) == 0) {
 		addr = m.end;
-		if (group_mapping(list, g, &m) < 0) {
+		if (ms_stale_list_group(list, pool, g, &m) < 0) {
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
 					  (int)ms_proc_pid(ms_maps_proc(maps)));
 			break;
@@ -604,7 +569,7 @@ static int judge_from(struct ms_stale_ctx *ctx, struct ms_maps *maps, struct ms_
 {
 	for (size_t i = from; i < list->count; i++) {
 		struct ms_stale_file *f = &list->items[i];
-		struct subject s = { .maps = maps };
+		struct subject s = { .maps = maps, .pos = i };
 
 		/* The file's first mapping stands for it: the build ID is asked for there. */
 		s.m.start = f->first_addr;
@@ -637,8 +602,8 @@ static bool any_flagged(const struct ms_stale_list *list)
 	return false;
 }
 
-int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
-		  struct ms_stale_list *list, struct ms_error *err)
+static int scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags, struct ms_stale_list *list,
+		struct ms_stale_scratch *pool, struct ms_error *err)
 {
 	struct ms_proc *proc = ms_maps_proc(maps);
 	struct ms_stale_group group;
@@ -646,11 +611,11 @@ int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags
 	int rc;
 
 	ms_stale_group_init(&group);
-	rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, &group, err);
+	rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, pool, &group, err);
 	if (rc == MS_ERR_EXECED) {
 		rc = ms_maps_reopen(maps, err);
 		if (rc == 0)
-			rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, &group,
+			rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, pool, &group,
 				     err);
 	}
 	mapped = list->count;
@@ -658,7 +623,7 @@ int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags
 		rc = judge_from(ctx, maps, list, 0, err);
 	/* The executable: see MS_STALE_MARK_EXE. */
 	if (rc == 0 && ((flags & MS_STALE_MARK_EXE) || !mapped || any_flagged(list))) {
-		if (add_exe(ctx, list, &group, proc) < 0)
+		if (add_exe(ctx, list, pool, &group, proc) < 0)
 			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)ms_proc_pid(proc));
 		else
 			rc = judge_from(ctx, maps, list, mapped, err);
@@ -668,13 +633,29 @@ int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags
 	return rc;
 }
 
+int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
+		  struct ms_stale_list *list, struct ms_error *err)
+{
+	return scan(ctx, maps, flags, list, NULL, err);
+}
+
+int ms_stale_scan_scratch(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
+			  struct ms_stale_scratch *s, struct ms_error *err)
+{
+	return scan(ctx, maps, flags, &s->list, s, err);
+}
+
 /* A deleted file that a rule left out, not memory named like a file. */
 static bool ignored_deleted(const struct ms_stale_file *f)
 {
-	struct ms_mapping m = { .name = f->name, .name_len = f->name_len, .dev_major = f->dev_major };
+	struct ms_mapping m;
 
-	return f->result.verdict == MS_STALE_IGNORED && f->name_len && f->name[0] == '/' &&
-	       ms_mapping_name_undeleted(f->name, f->name_len) != f->name_len && !ms_mapping_not_a_file(&m);
+	/* Most files are not ignored: no mapping built for them. */
+	if (f->result.verdict != MS_STALE_IGNORED || !f->name_len || f->name[0] != '/' ||
+	    ms_mapping_name_undeleted(f->name, f->name_len) == f->name_len)
+		return false;
+	m = (struct ms_mapping){ .name = f->name, .name_len = f->name_len, .dev_major = f->dev_major };
+	return !ms_mapping_not_a_file(&m);
 }
 
 void ms_stale_counts_add(struct ms_stale_counts *c, const struct ms_stale_list *list)

@@ -147,6 +147,11 @@ bool ms_stale_ctx_other_root(struct ms_stale_ctx *ctx, const struct ms_proc *pro
  * tests and `make bench`.
  */
 size_t ms_stale_ctx_group_probes(const struct ms_stale_ctx *ctx);
+/*
+ * Verdicts taken from the memo of files already found current under our
+ * root (stale_memo.h) since the context was made.  For the tests.
+ */
+size_t ms_stale_ctx_memo_hits(const struct ms_stale_ctx *ctx);
 
 /*
  * 0, or MS_ERR_NOMEM.  m is a mapping of maps's process, read through maps
@@ -188,6 +193,21 @@ struct ms_stale_list {
 
 void ms_stale_list_free(struct ms_stale_list *list);
 
+/*
+ * A list scanned process after process (ms_stale_scan_scratch): its items
+ * and name buffers are reused from one scan to the next, so a walk of a
+ * fleet allocates a name only when it is longer than the slot's last.
+ * Zero it before the first scan; the list is read as any other, but is
+ * freed with ms_stale_scratch_free.
+ */
+struct ms_stale_scratch {
+	struct ms_stale_list list;
+	size_t *name_caps; /* each slot's name buffer size */
+	size_t names_kept; /* slots that own a buffer, beyond list.count too */
+};
+
+void ms_stale_scratch_free(struct ms_stale_scratch *s);
+
 /* Scan flags. */
 #define MS_STALE_ALL_MAPPINGS 0x1u /* data files too, not only executable mappings */
 /*
@@ -218,6 +238,9 @@ unsigned ms_stale_filter(unsigned flags);
  */
 int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
 		  struct ms_stale_list *list, struct ms_error *err);
+/* The same into s->list, reusing its buffers. */
+int ms_stale_scan_scratch(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
+			  struct ms_stale_scratch *s, struct ms_error *err);
 
 struct ms_stale_counts {
 	size_t files[MS_STALE_VERDICT_COUNT]; /* files per verdict */

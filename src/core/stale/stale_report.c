@@ -21,25 +21,36 @@ void ms_stale_report_free(struct ms_stale_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* Keep only the files whose verdict is shown; count them all first. */
-static void keep_shown(struct ms_stale_report *r, struct ms_stale_proc *p, unsigned show)
+/*
+ * Count every file of the scan, and copy into p those whose verdict is
+ * shown (most processes have none: the scan's list and its names are
+ * reused for the next process).  0 or MS_ERR_NOMEM.
+ */
+static int keep_shown(struct ms_stale_report *r, struct ms_stale_proc *p, const struct ms_stale_list *scan,
+		      unsigned show)
 {
-	size_t kept = 0;
-
-	ms_stale_counts_add(&r->totals, &p->files);
-	for (size_t i = 0; i < p->files.count; i++) {
-		struct ms_stale_file *f = &p->files.items[i];
+	ms_stale_counts_add(&r->totals, scan);
+	for (size_t i = 0; i < scan->count; i++) {
+		const struct ms_stale_file *f = &scan->items[i];
+		struct ms_stale_file *copy;
 
 		if (ms_stale_verdict_is_stale(f->result.verdict))
 			p->stale_files++;
-		if (show & (1u << f->result.verdict))
-			p->files.items[kept++] = *f;
-		else
-			free(f->name);
+		if (!(show & (1u << f->result.verdict)))
+			continue;
+		if (ms_grow((void **)&p->files.items, &p->files.capacity, p->files.count, sizeof(*f), 4) < 0)
+			return MS_ERR_NOMEM;
+		copy = &p->files.items[p->files.count];
+		*copy = *f;
+		copy->name = malloc(f->name_len + 1);
+		if (!copy->name)
+			return MS_ERR_NOMEM;
+		memcpy(copy->name, f->name, f->name_len + 1);
+		p->files.count++;
 	}
-	p->files.count = kept;
 	if (p->stale_files)
 		r->stale_procs++;
+	return 0;
 }
 
 /* The command line with its NULs as spaces; an empty one (kernel, zombie) stays NULL. */
@@ -115,7 +126,7 @@ static unsigned long long mapped_since(const struct ms_stale_proc *p)
  * or its maps could not be read), which the caller counts.
  */
 static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
-			struct ms_proc *proc, struct ms_maps *maps,
+			struct ms_proc *proc, struct ms_maps *maps, struct ms_stale_scratch *scan,
 			const struct ms_stale_report_opts *opts, struct ms_error *err)
 {
 	struct ms_stale_proc *p;
@@ -127,15 +138,16 @@ static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *c
 	memset(p, 0, sizeof(*p));
 	p->pid = ms_proc_pid(proc);
 	/* Files shown although current: their process's executable is marked too. */
-	rc = ms_stale_scan(ctx, maps,
+	rc = ms_stale_scan_scratch(ctx, maps,
 			   opts->scan_flags | (opts->show & ((1u << MS_STALE_OK) | (1u << MS_STALE_IGNORED))
 						       ? MS_STALE_MARK_EXE : 0),
-			   &p->files, err);
-	if (rc < 0) {
-		ms_stale_list_free(&p->files);
+			   scan, err);
+	if (rc < 0)
 		return rc;
+	if (keep_shown(r, p, &scan->list, opts->show) < 0) {
+		ms_stale_list_free(&p->files);
+		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
 	}
-	keep_shown(r, p, opts->show);
 	/* Packages will be looked up: the lists can be read while the walk goes on. */
 	if (p->stale_files)
 		ms_owner_read_ahead(opts->owner);
@@ -295,6 +307,7 @@ int ms_stale_report_walk(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
 			 void (*named_failed)(void *arg, const struct ms_error *err), void *arg,
 			 struct ms_error *err)
 {
+	struct ms_stale_scratch scan = { 0 }; /* each process's files, the buffers reused */
 	struct ms_proc *proc;
 	struct ms_maps *maps;
 	struct ms_error why;
@@ -303,20 +316,23 @@ int ms_stale_report_walk(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
 	for (;;) {
 		rc = ms_fleet_next(fleet, &proc, &maps, &why);
 		if (rc == MS_FLEET_DONE)
-			return 0;
+			break;
 		if (rc == MS_FLEET_NAMED_FAILED) {
 			if (named_failed)
 				named_failed(arg, &why);
 			continue;
 		}
-		rc = ms_stale_report_add(r, ctx, proc, maps, opts, &why);
+		rc = ms_stale_report_add(r, ctx, proc, maps, &scan, opts, &why);
 		ms_maps_close(maps);
 		ms_proc_close(proc);
 		if (rc == MS_ERR_NOMEM) {
 			*err = why;
+			ms_stale_scratch_free(&scan);
 			return rc;
 		}
 		if (rc < 0 && ms_fleet_note_error(fleet, &why) && named_failed)
 			named_failed(arg, &why);
 	}
+	ms_stale_scratch_free(&scan);
+	return 0;
 }
