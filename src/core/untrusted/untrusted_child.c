@@ -511,14 +511,25 @@ int ms_child_send(struct ms_child *c, const void *buf, size_t len, int fd)
 	/*
 	 * Before the child is ready, frames queue in the socket without
 	 * waiting; one that does not fit waits for the ready frame (bounded),
-	 * so a child that never starts never blocks a send.
+	 * so a child that never starts never blocks a send.  A child already
+	 * gone (EPIPE) is read to its end there too, so that it is reported
+	 * as one that did not start, whichever of the send or the first
+	 * receive finds it gone.
 	 */
 	if (!c->ready && io_send(c->sock, buf, len, fd, MSG_DONTWAIT) == 0)
 		return 0;
-	if (!c->ready && (errno != EAGAIN || await_ready(c, NULL, NULL) < 0)) {
-		if (c->end == END_NONE)
-			end_child(c, errno == EPIPE || errno == ECONNRESET ? END_EXITED : END_MALFORMED);
-		return MS_ERR_IO;
+	if (!c->ready) {
+		int e = errno;
+
+		if (e != EAGAIN && e != EPIPE && e != ECONNRESET) {
+			end_child(c, END_MALFORMED);
+			return MS_ERR_IO;
+		}
+		if (await_ready(c, NULL, NULL) < 0) {
+			if (c->end == END_NONE)
+				end_child(c, END_EXITED);
+			return MS_ERR_IO;
+		}
 	}
 	if (ms_child_io_send(c->sock, buf, len, fd) < 0) {
 		end_child(c, errno == EPIPE || errno == ECONNRESET ? END_EXITED : END_MALFORMED);
