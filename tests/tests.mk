@@ -298,7 +298,8 @@ FUZZ_TUI_SRC = $(srcdir)/src/tui/settings.c $(srcdir)/src/tui/columns.c $(srcdir
 	$(srcdir)/src/tui/format.c $(srcdir)/src/tui/listfind.c $(srcdir)/src/tui/procs_cols.c \
 	$(srcdir)/src/tui/maps_cols.c $(srcdir)/src/tui/files_cols.c $(srcdir)/src/tui/libs_cols.c \
 	$(srcdir)/src/tui/stale_cols.c $(srcdir)/src/tui/maps_model.c $(srcdir)/src/tui/map_seen.c \
-	$(srcdir)/src/tui/files_model.c $(srcdir)/src/tui/libs_model.c $(srcdir)/src/tui/stale_model.c
+	$(srcdir)/src/tui/files_model.c $(srcdir)/src/tui/libs_model.c $(srcdir)/src/tui/stale_model.c \
+	$(srcdir)/src/tui/stale_units.c
 tests/fuzz/fuzz-settings: $(srcdir)/tests/fuzz/fuzz_settings.c $(FUZZ_CHECK) $(FUZZ_TUI_SRC) $(FUZZ_CORE)
 	$(AM_V_GEN)$(FUZZ_BUILD) $(srcdir)/tests/fuzz/fuzz_settings.c $(FUZZ_TUI_SRC) $(FUZZ_LINK)
 tests/fuzz/fuzz-snapshot: $(srcdir)/tests/fuzz/fuzz_snapshot.c $(FUZZ_CHECK) $(FUZZ_CORE)
