@@ -4,7 +4,8 @@
  * the cells of the rows on screen in capitals and reverse video, so the
  * window shows without colour.  It is not a column of the rows: it sits
  * apart at the right edge, after a space and a rule ('|') that runs from
- * the heading line down, TUI_STRIP_BAND columns in all.
+ * the heading line down, TUI_STRIP_BAND columns in all (strip.h; the
+ * width policy's band, columns.h, says when it gives way).
  */
 #ifndef MAPSCOPE_TUI_VIEW_STRIP_H
 #define MAPSCOPE_TUI_VIEW_STRIP_H
@@ -16,7 +17,6 @@
 #include "tui/strip.h"
 #include "tui/tui.h"
 
-#define TUI_STRIP_BAND 3 /* a space, the rule, the strip */
 #define TUI_STRIP_MAX_CELLS 1024 /* taller screens draw the strip over this many lines */
 
 /* Column x from line y, rows lines; the window is vm's live rows [first, first + rows). */

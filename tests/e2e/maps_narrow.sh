@@ -1,0 +1,83 @@
+#!/bin/sh
+# Issue 35 at 80 columns, in the maps view: a Python module's file name
+# (_bz2.cpython-311-x86_64-linux-gnu.so, 36 characters) under a folder
+# too long for the screen stays whole.
+# ms-fixture maps the file; in tmux at 80x24, under TERM=xterm-256color and
+# TERM=screen, with LANG=C.UTF-8 ('…') and LANG=C ('...'), the view
+# filtered with \ to the file:
+#  - its row ends in ELLIPSIS/_bz2.cpython-311-x86_64-linux-gnu.so, the
+#    folders before the cut the start of the path `mapscope list` prints:
+#    DEV, OFFSET and PERMS gave way for it, SIZE and the strip stay;
+#  - at 77 columns the strip gives way too (its rank), and the file name
+#    is still whole.
+# Polls with a deadline; no fixed sleeps.  Exit 77 (skip) only without tmux.
+set -u
+
+E2E_NAME="maps narrow e2e"
+E2E_TAG=mapsnarrow
+. "$(dirname "$0")/lib.sh"
+
+FILE=_bz2.cpython-311-x86_64-linux-gnu.so
+FOLDER=home-user-.pyenv-versions-3.11.7-lib-python3.11-lib-dynload-of-a-test-environment
+start_fixture_fed
+mkdir "$TMP/fx/$FOLDER" || fail "mkdir"
+echo "mapfile $FOLDER/$FILE" >&3
+wait_for "the fixture to map $FILE" answered 1
+grep -q '^ok' "$TMP/fixture.out" || fail "ms-fixture: $(cat "$TMP/fixture.out")"
+
+# The batch command's name for it: the whole path.
+"$BIN" list "$PID" -n -o NAME >"$TMP/list.out" 2>&1 || fail "mapscope list: $(cat "$TMP/list.out")"
+path=$(grep -F "/$FILE" "$TMP/list.out" | head -n 1)
+[ "$path" = "$TMP/fx/$FOLDER/$FILE" ] || fail "mapscope list names it '$path'"
+[ ${#path} -gt 60 ] || fail "the path is only ${#path} characters: it would fit whole"
+pass "mapscope list: $path (${#path} characters)"
+
+# check TERM LANG
+check() {
+	ctx="TERM=$1 LANG=$2"
+	case $2 in
+	*UTF-8) ell='…' ;;
+	*) ell='...' ;;
+	esac
+	tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 80 -y 24 \
+		"env TERM=$1 LANG=$2 LC_ALL= $BIN $PID; sleep 60" || fail "cannot start tmux"
+	wait_for "the maps view ($ctx)" shows "pid $PID ms-fixture"
+	[ "$(tmux -S "$SOCK" display -p -t ms '#{window_width}x#{window_height}')" = 80x24 ] || fail "the window is not 80x24"
+	keys '\'
+	wait_for "the filter prompt ($ctx)" shows "name contains:"
+	keys -l "$FILE"
+	keys Enter
+	# The strip comes with the periodic full walk.
+	wait_for "the row and the strip ($ctx)" shows_re "/$FILE +\\|[cdfhsaCDFHSA]\$"
+	row=$(screen | grep -F "/$FILE" | head -n 1)
+	case $row in
+	*"/$ell/$FILE "*) ;;
+	*) fail "$ctx: the row does not keep '$ell/$FILE' whole: '$row'" ;;
+	esac
+	# The folders shown before the cut are the path's own start.
+	shown=$(printf '%s\n' "$row" | sed "s|.* \\(/[^ ]*\\)$ell/$FILE .*|\\1|")
+	case $path in
+	"$shown"*) ;;
+	*) fail "$ctx: '$shown' before the cut is not the start of $path" ;;
+	esac
+	heading=$(screen | sed -n 2p)
+	case $heading in
+	*" SIZE NAME "*) ;;
+	*) fail "$ctx: the heading is not START-END, SIZE, NAME: '$heading'" ;;
+	esac
+	pass "$ctx: at 80 the row keeps '$ell/$FILE' beside SIZE and the strip"
+
+	tmux -S "$SOCK" resize-window -t ms -x 77 -y 24 || fail "cannot resize the window"
+	wait_for "the strip gone at 77 ($ctx)" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q '|[cdfhsaCDFHSA]\$'"
+	screen | grep -qF -e "$ell/$FILE" || fail "$ctx: at 77 the row lost '$ell/$FILE'"
+	pass "$ctx: at 77 the strip gives way; the file name stays whole"
+	tmux -S "$SOCK" kill-session -t ms 2>/dev/null
+}
+
+for term in xterm-256color screen; do
+	for lang in C.UTF-8 C; do
+		check "$term" "$lang"
+	done
+done
+echo "$E2E_NAME: $PASSED checks passed"
+exit 0
