@@ -1,8 +1,9 @@
 /*
  * The maps screen drawn from a model alone (tui_maps_draw_frame): header
  * (maps_header.h), column headings, rows in their colours with size bars
- * while sorted by size, the address-space strip at the right edge
- * (view_strip.h), and the detail pane beside them (view_maps_detail.h).
+ * while sorted by size, the address-space strip at the right edge under
+ * its own heading (view_strip.h), and the detail pane beside them
+ * (view_maps_detail.h).
  * The maps view (view_maps.c) and the screen tests call it.
  */
 #include "config.h"
@@ -115,6 +116,25 @@ void tui_maps_layout(const struct tui_app *app, const struct tui_mapview *vm, co
 			    app->escape_flags);
 }
 
+/* The strip's heading, ending over it at column w - 1, after the headings (cols of them), or none. */
+static void strip_heading(const struct tui_app *app, WINDOW *win, int cols, int w)
+{
+	const char *label = tui_columns_band(TUI_CV_MAPS)->heading;
+	const char *mark = tui_ellipsis(app->escape_flags);
+	char cut[64];
+	int room = w - cols - 2, mark_cols, n;
+
+	/* Two spaces apart from the last heading; a cut keeps four letters, or there is none. */
+	tui_text_fit(mark, strlen(mark), 8, &mark_cols);
+	if (room < 4 + mark_cols && room < (int)strlen(label))
+		return;
+	n = (int)tui_cut_end(label, strlen(label), room, mark, cut, sizeof(cut));
+	tui_text_fit(cut, (size_t)n, room, &room);
+	wattron(win, A_BOLD);
+	mvwaddnstr(win, 1, w - room, cut, n);
+	wattroff(win, A_BOLD);
+}
+
 void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
 			 struct tui_maps_drawn *drawn)
 {
@@ -161,6 +181,12 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 	if (bars)
 		tui_bar_insert_heading(text, sizeof(text), "NAME");
 	tui_draw_heading(win, text, sizeof(text), vm->hscroll, rw);
+	if (strip) {
+		int cols;
+
+		tui_text_fit(text, strlen(text), rw, &cols);
+		strip_heading(app, win, cols, w);
+	}
 	for (int i = 0; i < rows && first + (size_t)i < vm->nrows; i++) {
 		const struct tui_maprow *r = &vm->rows[first + (size_t)i];
 		attr_t a = row_attr(app, r);
@@ -183,8 +209,8 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 		wattroff(win, a);
 	}
 	if (strip) {
-		/* Apart from the rows: a rule from the heading down, then the strip. */
-		for (int y = 1; y < 2 + rows; y++)
+		/* Apart from the rows, under its heading: a rule down beside them, then the strip. */
+		for (int y = 2; y < 2 + rows; y++)
 			mvwaddch(win, y, w - 2, (chtype)'|');
 		tui_strip_draw(app, win, f->strip, vm, first, rows, 2, w - 1);
 	}

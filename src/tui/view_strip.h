@@ -3,9 +3,10 @@
  * column: each cell's kind letter, coloured by kind when colours are on;
  * the cells of the rows on screen in capitals and reverse video, so the
  * window shows without colour.  It is not a column of the rows: it sits
- * apart at the right edge, after a space and a rule ('|') that runs from
- * the heading line down, TUI_STRIP_BAND columns in all (strip.h; the
- * width policy's band, columns.h, says when it gives way).
+ * apart at the right edge, after a space and a rule ('|') that runs down
+ * beside the rows, TUI_STRIP_BAND columns in all (strip.h), under its own
+ * heading, ADDRESS SPACE (the maps frame draws it; the width policy's
+ * band, columns.h, says when it gives way).
  */
 #ifndef MAPSCOPE_TUI_VIEW_STRIP_H
 #define MAPSCOPE_TUI_VIEW_STRIP_H

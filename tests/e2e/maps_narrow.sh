@@ -1,15 +1,17 @@
 #!/bin/sh
 # Issue 35 at 80 columns, in the maps view: a Python module's file name
 # (_bz2.cpython-311-x86_64-linux-gnu.so, 36 characters) under a folder
-# too long for the screen stays whole.
+# too long for the screen stays whole, and the strip has its own heading.
 # ms-fixture maps the file; in tmux at 80x24, under TERM=xterm-256color and
 # TERM=screen, with LANG=C.UTF-8 ('…') and LANG=C ('...'), the view
 # filtered with \ to the file:
 #  - its row ends in ELLIPSIS/_bz2.cpython-311-x86_64-linux-gnu.so, the
 #    folders before the cut the start of the path `mapscope list` prints:
 #    DEV, OFFSET and PERMS gave way for it, SIZE and the strip stay;
-#  - at 77 columns the strip gives way too (its rank), and the file name
-#    is still whole.
+#  - the heading line ends with the strip's own heading, ADDRESS SPACE,
+#    over the strip (column 80), the rule only beside the rows;
+#  - at 77 columns the strip gives way too (its rank), its heading with
+#    it, and the file name is still whole.
 # Polls with a deadline; no fixed sleeps.  Exit 77 (skip) only without tmux.
 set -u
 
@@ -62,15 +64,17 @@ check() {
 	esac
 	heading=$(screen | sed -n 2p)
 	case $heading in
-	*" SIZE NAME "*) ;;
-	*) fail "$ctx: the heading is not START-END, SIZE, NAME: '$heading'" ;;
+	*" SIZE NAME "*"  ADDRESS SPACE") ;;
+	*) fail "$ctx: the heading is not START-END, SIZE, NAME and then the strip's own: '$heading'" ;;
 	esac
-	pass "$ctx: at 80 the row keeps '$ell/$FILE' beside SIZE and the strip"
+	[ "$(printf '%s' "$heading" | wc -m)" -eq 80 ] || fail "$ctx: the strip's heading does not end over it: '$heading'"
+	pass "$ctx: at 80 the row keeps '$ell/$FILE' beside SIZE and the strip, under ADDRESS SPACE"
 
 	tmux -S "$SOCK" resize-window -t ms -x 77 -y 24 || fail "cannot resize the window"
-	wait_for "the strip gone at 77 ($ctx)" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q '|[cdfhsaCDFHSA]\$'"
+	wait_for "the strip gone at 77 ($ctx)" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q 'ADDRESS'"
+	screen | grep -q '|[cdfhsaCDFHSA]$' && fail "$ctx: the strip's heading is gone, not the strip"
 	screen | grep -qF -e "$ell/$FILE" || fail "$ctx: at 77 the row lost '$ell/$FILE'"
-	pass "$ctx: at 77 the strip gives way; the file name stays whole"
+	pass "$ctx: at 77 the strip and its heading give way; the file name stays whole"
 	tmux -S "$SOCK" kill-session -t ms 2>/dev/null
 }
 
