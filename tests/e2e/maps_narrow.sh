@@ -34,13 +34,8 @@ path=$(grep -F "/$FILE" "$TMP/list.out" | head -n 1)
 [ ${#path} -gt 60 ] || fail "the path is only ${#path} characters: it would fit whole"
 pass "mapscope list: $path (${#path} characters)"
 
-# check TERM LANG
+# check TERM LANG (each_terminal sets ctx and ell)
 check() {
-	ctx="TERM=$1 LANG=$2"
-	case $2 in
-	*UTF-8) ell='…' ;;
-	*) ell='...' ;;
-	esac
 	tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 80 -y 24 \
 		"env TERM=$1 LANG=$2 LC_ALL= $BIN $PID; sleep 60" || fail "cannot start tmux"
 	wait_for "the maps view ($ctx)" shows "pid $PID ms-fixture"
@@ -78,10 +73,5 @@ check() {
 	tmux -S "$SOCK" kill-session -t ms 2>/dev/null
 }
 
-for term in xterm-256color screen; do
-	for lang in C.UTF-8 C; do
-		check "$term" "$lang"
-	done
-done
-echo "$E2E_NAME: $PASSED checks passed"
+each_terminal check
 exit 0
