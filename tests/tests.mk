@@ -199,7 +199,7 @@ SHELL_TESTS = \
 	tests/e2e/explorer_fuse.sh tests/e2e/explorer_fuse_lookup.sh tests/e2e/hardening.sh tests/e2e/files.sh tests/e2e/libs.sh \
 	tests/e2e/libs_search.sh \
 	tests/e2e/pictures.sh tests/e2e/columns.sh tests/e2e/settings_root.sh tests/e2e/mouse.sh \
-	tests/e2e/libs_narrow.sh tests/e2e/narrow.sh \
+	tests/e2e/libs_narrow.sh tests/e2e/narrow.sh tests/e2e/maps_narrow.sh \
 	tests/e2e/vanished.sh tests/e2e/help_keys.sh tests/e2e/procs_sort.sh \
 	tests/e2e/stale_units.sh \
 	tests/test_fleet_tools.sh tests/test_node_exporter.sh tests/test_completion_shells.sh \

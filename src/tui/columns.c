@@ -37,6 +37,11 @@ const struct tui_column *tui_columns(enum tui_colview view, size_t *count)
 	return tui_stale_cols;
 }
 
+const struct tui_column *tui_columns_band(enum tui_colview view)
+{
+	return view == TUI_CV_MAPS ? &tui_maps_band : NULL;
+}
+
 int tui_column_fact(enum tui_colview view, int id)
 {
 	size_t n;
@@ -177,6 +182,45 @@ void tui_layout_make_beside(struct tui_layout *l, enum tui_colview view, const s
 	tui_layout_fit(l, view, s, off, x0, width, beside, NULL, tui_locale_escape_flags());
 }
 
+/*
+ * A view's table as the policy sees it: with the band (tui_columns_band),
+ * when asked for, as one more column before the last, shown last of
+ * the colset; want (NULL: none) renumbered to match.
+ */
+struct table {
+	struct tui_column c[TUI_COLS_MAX + 1];
+	size_t n;             /* entries, the last column last */
+	struct tui_colset s;
+	int want_at[TUI_COLS_MAX + 1];
+	const int *want;      /* want_at, or NULL */
+	int band;             /* the band's id, -1 without */
+};
+
+static void table_make(struct table *t, enum tui_colview view, const struct tui_colset *s, bool band,
+		       const int *want)
+{
+	size_t n;
+	const struct tui_column *c = tui_columns(view, &n);
+	const struct tui_column *b = band ? tui_columns_band(view) : NULL;
+
+	t->s = *s;
+	t->band = -1;
+	memcpy(t->c, c, n * sizeof(*c));
+	t->n = n;
+	if (want)
+		memcpy(t->want_at, want, n * sizeof(*want));
+	if (b && n < TUI_COLS_MAX && s->n < TUI_COLS_MAX) {
+		t->band = (int)n - 1;
+		t->c[n] = c[n - 1];
+		t->c[n - 1] = *b;
+		t->want_at[n] = want ? want[n - 1] : 0;
+		t->want_at[n - 1] = 0;
+		t->s.order[t->s.n++] = (unsigned char)(n - 1);
+		t->n = n + 1;
+	}
+	t->want = want ? t->want_at : NULL;
+}
+
 /* The shown column of lowest rank in want, ranked below below (0: any rank), or -1. */
 static int lowest_rank(const struct tui_column *c, size_t n, unsigned want, int below)
 {
@@ -252,23 +296,41 @@ static int place(const struct tui_column *c, const struct tui_colset *s, unsigne
 int tui_layout_reach(enum tui_colview view, const struct tui_colset *s, unsigned off, int x0,
 		     int width, int beside, const int *want)
 {
-	size_t n;
-	const struct tui_column *c = tui_columns(view, &n);
-	int w[TUI_COLS_MAX], used;
+	return tui_layout_reach_band(view, s, off, x0, width, beside, false, want);
+}
+
+int tui_layout_reach_band(enum tui_colview view, const struct tui_colset *s, unsigned off, int x0,
+			  int width, int beside, bool band, const int *want)
+{
+	struct table t;
+	int w[TUI_COLS_MAX + 1], used;
 	unsigned shown, dropped = 0;
 
-	used = place(c, s, off, x0, width, beside, want, w, &shown, &dropped);
-	return width - (used - below_last(c, n, shown, w) - slack(c, n, shown, w));
+	table_make(&t, view, s, band, want);
+	used = place(t.c, &t.s, off, x0, width, beside, t.want, w, &shown, &dropped);
+	return width - (used - below_last(t.c, t.n, shown, w) - slack(t.c, t.n, shown, w));
 }
 
 void tui_layout_fit(struct tui_layout *l, enum tui_colview view, const struct tui_colset *s,
 		    unsigned off, int x0, int width, int beside, const int *want, unsigned escape_flags)
 {
+	tui_layout_fit_band(l, view, s, off, x0, width, beside, false, want, escape_flags);
+}
+
+void tui_layout_fit_band(struct tui_layout *l, enum tui_colview view, const struct tui_colset *s,
+			 unsigned off, int x0, int width, int beside, bool band, const int *want,
+			 unsigned escape_flags)
+{
+	struct table t;
+	const struct tui_column *c = t.c;
 	size_t n;
-	const struct tui_column *c = tui_columns(view, &n);
-	int w[TUI_COLS_MAX], used, need = TUI_LAST_MIN, id;
+	int w[TUI_COLS_MAX + 1], used, need = TUI_LAST_MIN, id;
 	unsigned shown;
 
+	table_make(&t, view, s, band, want);
+	n = t.n;
+	s = &t.s;
+	want = t.want;
 	memset(l, 0, sizeof(*l));
 	l->view = view;
 	l->x0 = x0;
@@ -304,6 +366,12 @@ void tui_layout_fit(struct tui_layout *l, enum tui_colview view, const struct tu
 		shown &= ~(1u << id);
 		l->dropped |= 1u << id;
 		used -= w[id] + 1;
+	}
+	/* The band is no column of the rows: it keeps its cells or gives them up. */
+	if (t.band >= 0) {
+		l->band = shown & (1u << t.band) ? w[t.band] + 1 : 0;
+		shown &= ~(1u << t.band);
+		l->dropped &= ~(1u << t.band);
 	}
 	used = x0;
 	for (size_t i = 0; i < s->n; i++) {
@@ -494,13 +562,16 @@ void tui_layout_heading_by_key(char *buf, size_t size, const struct tui_layout *
 
 void tui_columns_drop_order(enum tui_colview view, char *buf, size_t size)
 {
-	size_t n, at = 0;
-	const struct tui_column *c = tui_columns(view, &n);
+	struct table t;
+	struct tui_colset all;
+	size_t at = 0;
 
+	tui_colset_default(&all, view);
+	table_make(&t, view, &all, true, NULL);
 	buf[0] = '\0';
 	for (int rank = 1; rank < TUI_COLS_MAX; rank++)
-		for (size_t i = 0; i + 1 < n && at < size; i++)
-			if (c[i].drop == rank)
+		for (size_t i = 0; i + 1 < t.n && at < size; i++)
+			if (t.c[i].drop == rank)
 				at += (size_t)snprintf(buf + at, size - at, "%s%s", at ? ", " : "",
-						       c[i].name);
+						       t.c[i].name);
 }

@@ -46,6 +46,13 @@
  * screen at least min_screen wide (the files view's SONAME and BUILDID,
  * which cost a read of the file).
  *
+ * A band (tui_columns_band: the maps view's address-space strip) is drawn
+ * apart from the rows, at the right edge, under a heading of its own; it
+ * is no column of the rows, but it takes cells of the line and has a
+ * width policy like one: its cells, a drop rank among the columns' (it
+ * gives way for the names before the columns ranked above it), and the
+ * least screen it shows on.
+ *
  * Sort arrows mean one thing everywhere: "^" after a heading is ascending
  * (smallest, lowest address, A to Z first), "v" descending.
  */
@@ -147,6 +154,14 @@ extern const struct tui_column tui_procs_cols[], tui_maps_cols[], tui_files_cols
 extern const size_t tui_procs_ncols, tui_maps_ncols, tui_files_ncols, tui_libs_ncols,
 	tui_libprocs_ncols;
 
+/*
+ * The view's band, or NULL: name (what the drop order calls it), heading
+ * (the label over it), width + 1 cells (the width and the space before),
+ * drop, min_screen.  Beside its table (maps_cols.c).
+ */
+extern const struct tui_column tui_maps_band;
+const struct tui_column *tui_columns_band(enum tui_colview view);
+
 /* The file's fact (enum ms_fact) column id of view shows, or -1: the view's own text. */
 int tui_column_fact(enum tui_colview view, int id);
 
@@ -198,6 +213,7 @@ struct tui_layout {
 	int x0;                     /* where the first column starts */
 	int last_x;                 /* where the last column starts */
 	unsigned dropped;           /* bit per column id: chosen, but no room */
+	int band;                   /* the band's cells at the right edge; 0: none (not asked, or no room) */
 	const char *ellipsis;       /* the cut mark (tui_ellipsis of the locale) */
 };
 
@@ -226,6 +242,13 @@ void tui_layout_make_beside(struct tui_layout *l, enum tui_colview view, const s
 void tui_layout_fit(struct tui_layout *l, enum tui_colview view, const struct tui_colset *s,
 		    unsigned off, int x0, int width, int beside, const int *want, unsigned escape_flags);
 /*
+ * The same with the view's band at the right edge when `band` (it may
+ * give way: l->band says whether it shows; beside does not count it).
+ */
+void tui_layout_fit_band(struct tui_layout *l, enum tui_colview view, const struct tui_colset *s,
+			 unsigned off, int x0, int width, int beside, bool band, const int *want,
+			 unsigned escape_flags);
+/*
  * The most room tui_layout_fit could give the last column with these
  * versions (want's TUI_CUT_NEVER entries): a view counts in want[last]
  * only the names that fit in it, so one name longer than the screen does
@@ -233,6 +256,8 @@ void tui_layout_fit(struct tui_layout *l, enum tui_colview view, const struct tu
  */
 int tui_layout_reach(enum tui_colview view, const struct tui_colset *s, unsigned off, int x0,
 		     int width, int beside, const int *want);
+int tui_layout_reach_band(enum tui_colview view, const struct tui_colset *s, unsigned off, int x0,
+			  int width, int beside, bool band, const int *want);
 /*
  * The same where what takes the beside columns (a size bar) gives way
  * when without it the last column gets its want, or more columns show:

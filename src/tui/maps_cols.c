@@ -12,21 +12,34 @@
 #include "tui/columns.h"
 #include "tui/format.h"
 #include "tui/maps_model.h"
+#include "tui/strip.h"
 
 const struct tui_column tui_maps_cols[] = {
 	[TUI_MC_RANGE] = TUI_COL("START-END", 25, .heading = "             START-END", .left = true,
 			     .sort = TUI_MSORT_ADDRESS, .flags = TUI_COLF_KEEP),
-	[TUI_MC_SIZE] = TUI_COL("SIZE", 6, .drop = 5, .sort = TUI_MSORT_SIZE),
-	[TUI_MC_RSS] = TUI_COL("RSS", 6, .drop = 4, .sort = TUI_MSORT_RSS, .flags = TUI_COLF_TOGGLED),
+	[TUI_MC_SIZE] = TUI_COL("SIZE", 6, .drop = 6, .sort = TUI_MSORT_SIZE),
+	[TUI_MC_RSS] = TUI_COL("RSS", 6, .drop = 5, .sort = TUI_MSORT_RSS, .flags = TUI_COLF_TOGGLED),
 	[TUI_MC_PERMS] = TUI_COL("PERMS", 4, .heading = "PERM", .left = true, .drop = 3,
 			     .sort = TUI_MSORT_PERMS),
 	[TUI_MC_OFFSET] = TUI_COL("OFFSET", 8, .drop = 2, .sort = -1),
 	[TUI_MC_DEV] = TUI_COL("DEV", 16, .heading = "DEV:INODE", .left = true, .drop = 1,
 			   .sort = TUI_MSORT_INODE),
-	/* Rank 3: DEV and OFFSET drop to show the names on screen whole (columns.h). */
-	[TUI_MC_NAME] = TUI_COL_PATH("NAME", .drop = 3, .sort = TUI_MSORT_NAME),
+	/*
+	 * Ranked above the others: each of them, and the strip, drop before a
+	 * file name on screen is cut, while START-END and the name fit (columns.h).
+	 */
+	[TUI_MC_NAME] = TUI_COL_PATH("NAME", .drop = 7, .sort = TUI_MSORT_NAME),
 };
 const size_t tui_maps_ncols = sizeof(tui_maps_cols) / sizeof(tui_maps_cols[0]);
+
+/*
+ * The address-space strip (strip.h), apart from the rows at the right
+ * edge under its own heading: a space, the rule and its column.  Rank 4:
+ * it gives way after PERMS, before RSS and SIZE; it needs a screen
+ * TUI_STRIP_MIN_COLS wide.
+ */
+const struct tui_column tui_maps_band = TUI_COL("the strip", TUI_STRIP_BAND - 1, .heading = "ADDRESS SPACE",
+						.drop = 4, .sort = -1, .min_screen = TUI_STRIP_MIN_COLS);
 
 /* A size, blank while unknown (an RSS not yet counted). */
 static void known_size_cell(char *out, size_t size, bool known, uint64_t bytes)

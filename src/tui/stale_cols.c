@@ -59,7 +59,7 @@ static int version_text(const struct tui_staleview *sv, const struct tui_stale_l
 }
 
 void tui_stale_layout_make(struct tui_stale_layout *sl, const struct tui_colset *s,
-			   const struct tui_staleview *sv, int width, unsigned escape_flags)
+			   const struct tui_staleview *sv, int width, size_t rows, unsigned escape_flags)
 {
 	char text[4 * MS_PKG_VERSION_MAX + 1];
 	int widest = 1, room;
@@ -68,7 +68,7 @@ void tui_stale_layout_make(struct tui_stale_layout *sl, const struct tui_colset 
 	sl->escape_flags = escape_flags;
 	tui_layout_make(&sl->cols, TUI_CV_STALE, s, 0, 0, width);
 	sl->indent = FILE_INDENT;
-	for (size_t i = 0; i < sv->height; i++) {
+	for (size_t i = 0; i < rows; i++) {
 		const struct tui_stale_line *line = tui_staleview_line(sv, sv->top_row + i);
 		int cols;
 

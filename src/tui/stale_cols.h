@@ -56,11 +56,12 @@ struct tui_stale_layout {
 
 /*
  * The layout of sv's screen width columns wide with the columns set s
- * shows: VERSION as wide as the widest version among the lines from
- * sv->top_row, sv->height of them.
+ * shows: VERSION as wide as the widest version among the lines on screen,
+ * the `rows` lines from sv->top_row the view draws (fewer than
+ * sv->height beside the detail pane, or more), not the lines below them.
  */
 void tui_stale_layout_make(struct tui_stale_layout *sl, const struct tui_colset *s,
-			   const struct tui_staleview *sv, int width, unsigned escape_flags);
+			   const struct tui_staleview *sv, int width, size_t rows, unsigned escape_flags);
 
 /*
  * One line of the view into buf (size bytes, TUI_LINE_MAX is enough).

@@ -47,6 +47,7 @@ enum tui_strip_kind {
 };
 
 #define TUI_STRIP_MIN_COLS 40 /* narrower screens keep the column for the rows */
+#define TUI_STRIP_BAND 3 /* its cells of the line: a space, the rule, the strip (view_strip.h) */
 
 struct tui_strip_span {
 	uint64_t start, end;

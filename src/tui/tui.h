@@ -307,17 +307,13 @@ void tui_symbols_show_forget(struct tui_symbols_shown *ss);
 
 struct tui_strip;
 /*
- * The columns of a maps screen w wide that the size bar (while sorted by
- * SIZE or RSS) and the strip (when it shows) take: they come out of NAME's
- * room, not the other columns' (tui_layout_make_beside).
- */
-int tui_maps_beside(const struct tui_mapview *vm, const struct tui_strip *strip, int w);
-/*
  * The maps view's columns on a screen width wide (RSS while rss_column),
- * beside those: DEV and OFFSET drop before a name on screen is cut.
+ * beside the size bar while sorted by SIZE or RSS, with the strip (NULL:
+ * none) as the band at the right edge (l->band: its cells, 0 when it gave
+ * way): the columns and the strip drop by rank before a name on screen is cut.
  */
-void tui_maps_layout(const struct tui_app *app, const struct tui_mapview *vm, bool rss_column, int width,
-		     int beside, struct tui_layout *l);
+void tui_maps_layout(const struct tui_app *app, const struct tui_mapview *vm, const struct tui_strip *strip,
+		     bool rss_column, int width, struct tui_layout *l);
 
 /* The maps body height for a screen with/without the detail pane. */
 int tui_maps_rows(int lines, bool detail);

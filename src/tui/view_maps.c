@@ -365,11 +365,12 @@ static unsigned toggle_filter(struct maps_view *mv, unsigned bit)
 	return TUI_F_REQUERY | TUI_F_REDRAW;
 }
 
-static int maps_beside(const struct tui_view *v)
+/* The columns as drawn now, for the chooser and heading clicks. */
+static void maps_layout(const struct tui_app *app, const struct tui_view *v, int width, struct tui_layout *l)
 {
 	const struct maps_view *mv = (const struct maps_view *)v;
 
-	return tui_maps_beside(&mv->vm, &mv->strip, COLS);
+	tui_maps_layout(app, &mv->vm, &mv->strip, mv->rss_column, width, l);
 }
 
 /* A click on a heading sorts by its column (RSS only shows while R is on); again, reversed. */
@@ -378,10 +379,10 @@ static unsigned maps_heading(struct tui_app *app, struct tui_view *v, int x)
 	struct maps_view *mv = mv_of(v);
 	int sort = (int)mv->vm.sort;
 	bool reverse = mv->vm.sort_reverse;
+	struct tui_layout l;
 
-	if (!tui_heading_sort(app, TUI_CV_MAPS, mv->rss_column ? 0 : 1u << TUI_MC_RSS,
-			      TUI_MAPROW_PREFIX, tui_maps_beside(&mv->vm, &mv->strip, COLS), x,
-			      &sort, &reverse))
+	maps_layout(app, v, COLS, &l);
+	if (!tui_layout_sort_click(&l, x, &sort, &reverse))
 		return 0;
 	tui_mapview_set_sort(&mv->vm, (enum tui_map_sort)sort, reverse);
 	return TUI_F_REQUERY | TUI_F_REDRAW;
@@ -594,7 +595,7 @@ static const struct tui_view_ops maps_ops = {
 	.draw = maps_draw,
 	.click = maps_click,
 	.heading = maps_heading,
-	.beside = maps_beside,
+	.layout = maps_layout,
 	.jump = maps_jump,
 	.destroy = maps_destroy,
 };

@@ -1,8 +1,9 @@
 /*
  * The maps screen drawn from a model alone (tui_maps_draw_frame): header
  * (maps_header.h), column headings, rows in their colours with size bars
- * while sorted by size, the address-space strip at the right edge
- * (view_strip.h), and the detail pane beside them (view_maps_detail.h).
+ * while sorted by size, the address-space strip at the right edge under
+ * its own heading (view_strip.h), and the detail pane beside them
+ * (view_maps_detail.h).
  * The maps view (view_maps.c) and the screen tests call it.
  */
 #include "config.h"
@@ -70,16 +71,10 @@ static bool shows_bars(const struct tui_mapview *vm)
 	return tui_mapview_sorted(vm) && (vm->sort == TUI_MSORT_SIZE || vm->sort == TUI_MSORT_RSS);
 }
 
-/* The strip is the index's: not while a new filter waits for its index. */
-static bool shows_strip(const struct tui_mapview *vm, const struct tui_strip *strip, int w)
+/* The strip is the index's: not while a new filter waits for its index.  The width policy says if it fits. */
+static bool has_strip(const struct tui_mapview *vm, const struct tui_strip *strip)
 {
-	return strip && strip->valid && vm->index_valid && w >= TUI_STRIP_MIN_COLS;
-}
-
-int tui_maps_beside(const struct tui_mapview *vm, const struct tui_strip *strip, int w)
-{
-	return (shows_strip(vm, strip, w) ? TUI_STRIP_BAND : 0) +
-	       (shows_bars(vm) ? TUI_BAR_W + 1 : 0);
+	return strip && strip->valid && vm->index_valid;
 }
 
 /* The widest whole name (file name and " (deleted)", elide.h) of the rows on screen, up to cap (0: any). */
@@ -105,18 +100,39 @@ static int names_want(const struct tui_app *app, const struct tui_mapview *vm, i
 	return most;
 }
 
-void tui_maps_layout(const struct tui_app *app, const struct tui_mapview *vm, bool rss_column, int width,
-		     int beside, struct tui_layout *l)
+void tui_maps_layout(const struct tui_app *app, const struct tui_mapview *vm, const struct tui_strip *strip,
+		     bool rss_column, int width, struct tui_layout *l)
 {
 	const struct tui_colset *set = &app->cfg.cols[TUI_CV_MAPS];
 	unsigned off = rss_column ? 0 : 1u << TUI_MC_RSS;
-	int want[TUI_COLS_MAX] = { 0 };
+	int want[TUI_COLS_MAX] = { 0 }, bars = shows_bars(vm) ? TUI_BAR_W + 1 : 0;
+	bool band = has_strip(vm, strip);
 
-	/* DEV and OFFSET give way so that the names on screen show whole, as in the files view. */
+	/* The columns and the strip give way, by rank, so that the names on screen show whole. */
 	want[TUI_MC_NAME] = names_want(app, vm, 0);
-	want[TUI_MC_NAME] = names_want(app, vm,
-				       tui_layout_reach(TUI_CV_MAPS, set, off, TUI_MAPROW_PREFIX, width, beside, want));
-	tui_layout_fit(l, TUI_CV_MAPS, set, off, TUI_MAPROW_PREFIX, width, beside, want, app->escape_flags);
+	want[TUI_MC_NAME] = names_want(app, vm, tui_layout_reach_band(TUI_CV_MAPS, set, off, TUI_MAPROW_PREFIX,
+								      width, bars, band, want));
+	tui_layout_fit_band(l, TUI_CV_MAPS, set, off, TUI_MAPROW_PREFIX, width, bars, band, want,
+			    app->escape_flags);
+}
+
+/* The strip's heading, ending over it at column w - 1, after the headings (cols of them), or none. */
+static void strip_heading(const struct tui_app *app, WINDOW *win, int cols, int w)
+{
+	const char *label = tui_columns_band(TUI_CV_MAPS)->heading;
+	const char *mark = tui_ellipsis(app->escape_flags);
+	char cut[64];
+	int room = w - cols - 2, mark_cols, n;
+
+	/* Two spaces apart from the last heading; a cut keeps four letters, or there is none. */
+	tui_text_fit(mark, strlen(mark), 8, &mark_cols);
+	if (room < 4 + mark_cols && room < (int)strlen(label))
+		return;
+	n = (int)tui_cut_end(label, strlen(label), room, mark, cut, sizeof(cut));
+	tui_text_fit(cut, (size_t)n, room, &room);
+	wattron(win, A_BOLD);
+	mvwaddnstr(win, 1, w - room, cut, n);
+	wattroff(win, A_BOLD);
 }
 
 void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps_frame *f,
@@ -128,8 +144,8 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 	size_t first = tui_mapview_first_shown(vm), ndetail = 0;
 	char text[TUI_LINE_MAX];
 	struct tui_detail_line detail[TUI_DETAIL_LINES];
-	bool strip = shows_strip(vm, f->strip, w), bars = shows_bars(vm), known;
-	int rw = strip ? w - TUI_STRIP_BAND : w;
+	bool strip, bars = shows_bars(vm), known;
+	int rw;
 	uint64_t bar_max = 0;
 	struct tui_layout l;
 
@@ -152,7 +168,9 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 			       f->rss_total);
 	tui_draw_header(app, win, text);
 	/* The columns are placed in what the bar and the strip leave, so NAME keeps its room. */
-	tui_maps_layout(app, vm, f->rss_column, w, tui_maps_beside(vm, f->strip, w), &l);
+	tui_maps_layout(app, vm, f->strip, f->rss_column, w, &l);
+	strip = l.band > 0;
+	rw = w - l.band;
 	tui_layout_heading(text, sizeof(text), &l, tui_map_sort_column(vm), vm->sort_reverse, NULL);
 	for (size_t i = 0; bars && i < vm->nrows; i++) {
 		uint64_t value = map_bar(vm, &vm->rows[i], &known);
@@ -163,6 +181,12 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 	if (bars)
 		tui_bar_insert_heading(text, sizeof(text), "NAME");
 	tui_draw_heading(win, text, sizeof(text), vm->hscroll, rw);
+	if (strip) {
+		int cols;
+
+		tui_text_fit(text, strlen(text), rw, &cols);
+		strip_heading(app, win, cols, w);
+	}
 	for (int i = 0; i < rows && first + (size_t)i < vm->nrows; i++) {
 		const struct tui_maprow *r = &vm->rows[first + (size_t)i];
 		attr_t a = row_attr(app, r);
@@ -185,8 +209,8 @@ void tui_maps_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_maps
 		wattroff(win, a);
 	}
 	if (strip) {
-		/* Apart from the rows: a rule from the heading down, then the strip. */
-		for (int y = 1; y < 2 + rows; y++)
+		/* Apart from the rows, under its heading: a rule down beside them, then the strip. */
+		for (int y = 2; y < 2 + rows; y++)
 			mvwaddch(win, y, w - 2, (chtype)'|');
 		tui_strip_draw(app, win, f->strip, vm, first, rows, 2, w - 1);
 	}

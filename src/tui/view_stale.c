@@ -177,7 +177,9 @@ size_t tui_stale_draw_frame(struct tui_app *app, WINDOW *win, const struct tui_s
 		ndetail = tui_format_stale_detail(detail, TUI_STALE_DETAIL_LINES, sv, app->escape_flags);
 		rows = rows_beside_pane(win, detail, ndetail);
 	}
-	tui_stale_layout_make(&l, &app->cfg.cols[TUI_CV_STALE], sv, w, app->escape_flags);
+	/* VERSION as wide as the versions on the rows drawn, not those below them. */
+	tui_stale_layout_make(&l, &app->cfg.cols[TUI_CV_STALE], sv, w, (size_t)(rows > 0 ? rows : 0),
+			      app->escape_flags);
 	tui_stale_format_heading(text, sizeof(text), &l);
 	tui_draw_heading(win, text, sizeof(text), sv->hscroll, w);
 	if (!sv->nlines)

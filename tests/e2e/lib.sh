@@ -139,3 +139,21 @@ in_pane() {
 explore() {
 	in_pane "$1" "$2" "$BIN --delay=0.2 $3; sleep 60"
 }
+
+# each_terminal CHECK: CHECK TERM LANG for TERM=xterm-256color and screen,
+# each with LANG=C.UTF-8 and C, setting ctx (for messages) and ell (the cut
+# mark mapscope draws there: U+2026, or "..." outside UTF-8) first; then
+# says how many checks passed.
+each_terminal() {
+	for _term in xterm-256color screen; do
+		for _lang in C.UTF-8 C; do
+			ctx="TERM=$_term LANG=$_lang"
+			case $_lang in
+			*UTF-8) ell='…' ;;
+			*) ell='...' ;;
+			esac
+			"$1" "$_term" "$_lang"
+		done
+	done
+	echo "$E2E_NAME: $PASSED checks passed"
+}

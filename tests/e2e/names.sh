@@ -33,7 +33,8 @@ wait_for "the long mapping selected" shows_re "^ *$LONG *-"
 # The row without the address-space strip after it (a rule, then a kind letter).
 row() { screen | grep -E "^ *$LONG-" | sed -E 's/ *\|[cdfhsaCDFHSA]$//'; }
 heading() { screen | sed -n 2p | sed -E "s/ *(\|)? *$//"; }
-heading_ends() { heading | grep -q -e "$1\$"; }
+# The columns' headings end before the strip's own (ADDRESS SPACE, at the right edge).
+heading_ends() { heading | sed 's/  *ADDRESS SPACE$//' | grep -q -e "$1\$"; }
 row_has() { row | grep -qF -e "$1"; }
 proc_row_has() { screen | grep -E "^ *$PID " | grep -qF -e "$1"; }
 

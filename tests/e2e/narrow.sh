@@ -156,13 +156,8 @@ no_cut_tilde() {
 	return 0
 }
 
-# check TERM LANG: the stale view and the libraries view at 80x24.
+# check TERM LANG (each_terminal sets ctx and ell): the stale view and the libraries view at 80x24.
 check() {
-	ctx="TERM=$1 LANG=$2"
-	case $2 in
-	*UTF-8) ell='…' ;;
-	*) ell='...' ;;
-	esac
 	tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 80 -y 24 \
 		"cd '$TMP' && env TERM=$1 LANG=$2 LC_ALL= XDG_CONFIG_HOME='$TMP/config' '$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")'; sleep 60" ||
 		fail "cannot start tmux"
@@ -227,10 +222,5 @@ check() {
 	tmux -S "$SOCK" kill-session -t ms 2>/dev/null
 }
 
-for term in xterm-256color screen; do
-	for lang in C.UTF-8 C; do
-		check "$term" "$lang"
-	done
-done
-echo "$E2E_NAME: $PASSED checks passed"
+each_terminal check
 exit 0

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The explorer's pictures, in tmux against ms-fixture, under NO_COLOR:
 #   - the maps view's address-space strip, apart from the rows after a rule
-#     that runs from the heading down: a kind letter on every row line, the
+#     that runs down beside them, under its own heading "ADDRESS SPACE" that
+#     ends over it (no rule on the heading line): a kind letter on every row line, the
 #     rows on screen in capitals (no colour codes on the screen at all), and
 #     End moves the capitals to the strip's bottom;
 #   - the header's totals (size and RSS of the whole list) are those
@@ -33,11 +34,12 @@ echo "$s" | grep -q '[CDFHSA]' || fail "no window in the strip: $s"
 echo "$s" | grep -q '[cdfhsa]' || fail "the window covers the whole strip (the fixture has more mappings than rows): $s"
 echo "$s" | grep -Eq '^[CDFHSA]' || fail "at Home the window is not at the top of the strip: $s"
 screen -e | grep -q "$(printf '\033')\[[0-9;]*3[0-7]m" && fail "NO_COLOR, yet the screen has colour codes"
-# Apart from the rows: a rule before it on the heading and every row line.
+# Apart from the rows: a rule before it on every row line, its own heading above.
 rules=$(screen | awk 'NR > 2 && NR < 16 { printf "%s", substr($0, length($0) - 1, 1) }')
 case $rules in *[!\|]*|'') fail "the strip is not apart from the rows (no rule before it): '$rules'" ;; esac
 heading=$(screen | sed -n 2p)
-case $heading in *'|') ;; *) fail "the heading does not end with the strip's rule: $heading" ;; esac
+[ ${#heading} -eq 110 ] || fail "the strip's heading does not end over the strip (column 110): '$heading'"
+case $heading in *' NAME '*'  ADDRESS SPACE') ;; *) fail "the heading does not end with the strip's own, ADDRESS SPACE: $heading" ;; esac
 pass "the strip: a kind letter on each row line, the window in capitals at the top, no colour: $s"
 
 keys End

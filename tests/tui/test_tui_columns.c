@@ -24,6 +24,7 @@
 #include "testutil.h"
 #include "tui/actions.h"
 #include "tui/columns.h"
+#include "tui/elide.h"
 #include "tui/files_model.h"
 #include "tui/format.h"
 #include "tui/settings.h"
@@ -102,6 +103,65 @@ static void test_maps_drop_order(void **state)
 	layout(&l, TUI_CV_MAPS, TUI_MAPROW_PREFIX, 30);
 	assert_true(tui_layout_shows(&l, TUI_MC_RANGE));
 	assert_int_equal(l.n, 1);
+}
+
+/*
+ * The maps view at 80 with the strip: a 36-character file name under a
+ * long folder wants /.../NAME (/…/NAME in UTF-8); DEV, OFFSET, PERMS and
+ * then the strip give way by rank until it fits beside START-END, and
+ * SIZE stays.  Short names keep PERMS, OFFSET and the strip; a name no
+ * screen fits drops nothing more; under 40 columns the strip never shows.
+ */
+static void test_maps_band_gives_way(void **state)
+{
+	static const char path[] = "/home/user/.pyenv/versions/3.11.7/lib/python3.11/lib-dynload/"
+				   "_bz2.cpython-311-x86_64-linux-gnu.so";
+	static const unsigned esc[] = { MS_ESC_ASCII, 0 };
+	const char *marks[] = { "...", "\xe2\x80\xa6" };
+	unsigned off = 1u << TUI_MC_RSS;
+	struct tui_colset set;
+	struct tui_layout l;
+
+	(void)state;
+	tui_colset_default(&set, TUI_CV_MAPS);
+	for (size_t i = 0; i < 2; i++) {
+		int want[TUI_COLS_MAX] = { 0 };
+
+		want[TUI_MC_NAME] = tui_elide_want(path, strlen(path), marks[i]);
+		assert_in_range(want[TUI_MC_NAME], 39, 41);
+		assert_true(tui_layout_reach_band(TUI_CV_MAPS, &set, off, TUI_MAPROW_PREFIX, 80, 0, true, want) >=
+			    want[TUI_MC_NAME]);
+		tui_layout_fit_band(&l, TUI_CV_MAPS, &set, off, TUI_MAPROW_PREFIX, 80, 0, true, want, esc[i]);
+		assert_true(80 - l.band - l.last_x >= want[TUI_MC_NAME]);
+		assert_int_equal(l.dropped, (1u << TUI_MC_DEV) | (1u << TUI_MC_OFFSET) | (1u << TUI_MC_PERMS));
+		assert_true(tui_layout_shows(&l, TUI_MC_SIZE));
+		assert_int_equal(l.band, 3);
+		/* Three more cells of name: the strip goes too, SIZE still stays. */
+		want[TUI_MC_NAME] += 3;
+		tui_layout_fit_band(&l, TUI_CV_MAPS, &set, off, TUI_MAPROW_PREFIX, 80, 0, true, want, esc[i]);
+		assert_int_equal(l.band, 0);
+		assert_true(80 - l.last_x >= want[TUI_MC_NAME]);
+		assert_true(tui_layout_shows(&l, TUI_MC_SIZE));
+	}
+	/* Names that fit: only DEV goes, as without the strip. */
+	{
+		int want[TUI_COLS_MAX] = { [TUI_MC_NAME] = 20 };
+
+		tui_layout_fit_band(&l, TUI_CV_MAPS, &set, off, TUI_MAPROW_PREFIX, 80, 0, true, want, 0);
+		assert_int_equal(l.dropped, 1u << TUI_MC_DEV);
+		assert_int_equal(l.band, 3);
+		/* A name longer than any screen: the same. */
+		want[TUI_MC_NAME] = 500;
+		tui_layout_fit_band(&l, TUI_CV_MAPS, &set, off, TUI_MAPROW_PREFIX, 80, 0, true, want, 0);
+		assert_int_equal(l.dropped, 1u << TUI_MC_DEV);
+		assert_int_equal(l.band, 3);
+	}
+	/* Not asked for, or a screen under 40: no band, and it is no column of the rows. */
+	tui_layout_fit_band(&l, TUI_CV_MAPS, &set, off, TUI_MAPROW_PREFIX, 80, 0, false, NULL, 0);
+	assert_int_equal(l.band, 0);
+	tui_layout_fit_band(&l, TUI_CV_MAPS, &set, off, 0, 39, 0, true, NULL, 0);
+	assert_int_equal(l.band, 0);
+	assert_int_equal(l.dropped & ~((1u << TUI_MC_NAME) - 1), 0);
 }
 
 /* The process list at 60: MAPS, then MAPPED; at 80, all of it. */
@@ -524,6 +584,7 @@ int main(void)
 		cmocka_unit_test(test_last_column_keeps_24),
 		cmocka_unit_test(test_beside_keeps_24),
 		cmocka_unit_test(test_maps_drop_order),
+		cmocka_unit_test(test_maps_band_gives_way),
 		cmocka_unit_test(test_procs_drop_order),
 		cmocka_unit_test(test_help_states_drop_order),
 		cmocka_unit_test(test_libs_at_80),

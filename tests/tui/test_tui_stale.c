@@ -342,7 +342,7 @@ static void test_staleview_lists_the_child(void **state)
 	assert_int_equal(sv.lines[0].file, -1);
 	/* A wide screen: every column, and VERSION as wide as the widest version. */
 	tui_colset_default(&cols, TUI_CV_STALE);
-	tui_stale_layout_make(&layout, &cols, &sv, 400, 0);
+	tui_stale_layout_make(&layout, &cols, &sv, 400, sv.height, 0);
 	/* As root the log is trusted (it is root's, as dpkg's is); otherwise it is not. */
 	running = geteuid() == 0 ? "2.3-1" : "unknown";
 	assert_int_equal(layout.version_w, (int)strlen(running));
@@ -558,7 +558,7 @@ static void test_staleline_hostile_version(void **state)
 	memcpy(p->version, "1.0~rc1\x1b[2J", 11);
 	assert_int_equal(tui_staleview_rebuild(&sv), 0);
 	tui_colset_default(&cols, TUI_CV_STALE);
-	tui_stale_layout_make(&layout, &cols, &sv, 80, MS_ESC_ASCII);
+	tui_stale_layout_make(&layout, &cols, &sv, 80, sv.height, MS_ESC_ASCII);
 	assert_int_equal(layout.version_w, 80 - layout.indent - (TUI_STALE_VERDICT_W + 1) - 1 - TUI_STALE_NAME_MIN);
 	at = tui_stale_format_line(text, sizeof(text), &layout, &sv, &sv.lines[1]);
 	assert_string_equal(text + at, name);
@@ -567,6 +567,64 @@ static void test_staleline_hostile_version(void **state)
 	assert_memory_equal(text + layout.indent + TUI_STALE_VERDICT_W + 1, "1.0~rc1\\x1b[2J99", 16);
 	assert_memory_equal(text + at - 4, "... ", 4);
 	assert_null(strchr(text, '\x1b'));
+	tui_staleview_free(&sv);
+}
+
+/* A process whose one deleted file's copy runs package version `version` (dpkg's). */
+static void add_versioned(struct tui_staleview *sv, pid_t pid, const char *name, const char *version)
+{
+	const char *const files[] = { name, NULL };
+	struct tui_stale_entry *e;
+
+	add_entry(sv, pid, "app", files);
+	e = &sv->entries[sv->count - 1];
+	e->files.items[0].result.path_ours = true;
+	e->pkgs = calloc(1, sizeof(*e->pkgs));
+	assert_non_null(e->pkgs);
+	*e->pkgs = (struct ms_pkg){ .found = true, .source = MS_PKG_SOURCE_DPKG };
+	snprintf(e->pkgs->name, sizeof(e->pkgs->name), "libapp1");
+	snprintf(e->pkgs->version, sizeof(e->pkgs->version), "%s", version);
+	e->pkgs->running_state = MS_PKG_RUNNING_KNOWN;
+	snprintf(e->pkgs->running, sizeof(e->pkgs->running), "%s", version);
+}
+
+/*
+ * VERSION is as wide as the versions on the lines drawn: a long one far
+ * below the screen (or below the rows the detail pane leaves) takes no
+ * room from the file names on screen, and widens the column once shown.
+ */
+static void test_stale_version_width_on_screen(void **state)
+{
+	static const char name[] = "/usr/lib/x86_64-linux-gnu/libappcore.so.1 (deleted)";
+	static const char far[] = "4.18.0-553.27.1.el9_5.x86_64+debug-1~bpo12+1";
+	struct tui_stale_layout layout;
+	struct tui_colset cols;
+	struct tui_staleview sv;
+	char text[TUI_LINE_MAX];
+	size_t at;
+
+	(void)state;
+	/* The model's height is the whole list; 4 lines are drawn (a pane below). */
+	tui_staleview_init(&sv, 40);
+	for (pid_t pid = 100; pid < 110; pid++)
+		add_versioned(&sv, pid, name, pid == 108 ? far : "3.0.19-1~deb12u2");
+	assert_int_equal(tui_staleview_rebuild(&sv), 0);
+	assert_int_equal(sv.nlines, 20);
+	tui_colset_default(&cols, TUI_CV_STALE);
+	tui_stale_layout_make(&layout, &cols, &sv, 80, 4, MS_ESC_ASCII);
+	assert_int_equal(layout.version_w, (int)strlen("3.0.19-1~deb12u2"));
+	at = tui_stale_format_line(text, sizeof(text), &layout, &sv, &sv.lines[1]);
+	assert_string_equal(text + at, name);
+	assert_int_equal((int)strlen(text), layout.indent + TUI_STALE_VERDICT_W + 1 + 16 + 1 + (int)strlen(name));
+	assert_true((int)strlen(text) <= 80);
+	/* Scrolled to it: the column widens to the whole version, never cut, and the name gives way. */
+	tui_staleview_set_height(&sv, 4);
+	tui_staleview_select(&sv, 17);
+	assert_int_equal(sv.top_row, 14);
+	tui_stale_layout_make(&layout, &cols, &sv, 80, 4, MS_ESC_ASCII);
+	assert_int_equal(layout.version_w, (int)strlen(far));
+	at = tui_stale_format_line(text, sizeof(text), &layout, &sv, &sv.lines[17]);
+	assert_non_null(strstr(text, far));
 	tui_staleview_free(&sv);
 }
 
@@ -584,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_user_ignore_file),
 		cmocka_unit_test(test_snapshot_default_name),
 		cmocka_unit_test(test_staleline_hostile_version),
+		cmocka_unit_test(test_stale_version_width_on_screen),
 	};
 	int failed = cmocka_run_group_tests(tests, setup, teardown);
 

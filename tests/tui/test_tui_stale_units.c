@@ -52,7 +52,7 @@ static const char *text_of(const struct tui_staleview *sv, size_t i)
 	struct tui_colset cols;
 
 	tui_colset_default(&cols, TUI_CV_STALE);
-	tui_stale_layout_make(&l, &cols, sv, 200, MS_ESC_ASCII);
+	tui_stale_layout_make(&l, &cols, sv, 200, sv->height, MS_ESC_ASCII);
 	tui_stale_format_line(text, sizeof(text), &l, sv, tui_staleview_line(sv, i));
 	return text;
 }
