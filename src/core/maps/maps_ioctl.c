@@ -247,8 +247,15 @@ static int ioctl_query(struct ms_maps *maps, uint64_t addr, unsigned flags,
 	memset(out->build_id, 0, sizeof(out->build_id));
 	out->build_id_skipped = NULL;
 	if (want_name && q->vma_name_size > 0) {
-		/* vma_name_size counts the terminating NUL. */
-		size_t len = strnlen(st->name, q->vma_name_size);
+		/*
+		 * vma_name_size counts the terminating NUL, and the kernel
+		 * takes it from strlen of the name it copies: no NUL comes
+		 * before.  Measured only should the last byte not be that NUL.
+		 */
+		size_t len = q->vma_name_size - 1;
+
+		if (st->name[len] != '\0')
+			len = strnlen(st->name, q->vma_name_size);
 
 		if (ms_mapping_set_name(out, st->name, len) < 0)
 			return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
