@@ -98,9 +98,18 @@ const char *ms_mapping_not_a_file(const struct ms_mapping *m)
 int ms_mapping_set_name(struct ms_mapping *m, const char *name, size_t len)
 {
 	char *copy = NULL;
+	size_t cap = 0;
 
+	if (len && m->name && m->name_cap > len) {
+		memmove(m->name, name, len);
+		m->name[len] = '\0';
+		m->name_len = len;
+		return 0;
+	}
 	if (len) {
-		copy = malloc(len + 1);
+		/* Rounded up, so that the names of one process mostly fit the first. */
+		cap = (len + 64) & ~(size_t)63;
+		copy = malloc(cap);
 		if (!copy)
 			return MS_ERR_NOMEM;
 		memcpy(copy, name, len);
@@ -108,6 +117,7 @@ int ms_mapping_set_name(struct ms_mapping *m, const char *name, size_t len)
 	}
 	free(m->name);
 	m->name = copy;
+	m->name_cap = cap;
 	m->name_len = len;
 	return 0;
 }
@@ -119,6 +129,7 @@ int ms_mapping_copy(struct ms_mapping *dst, const struct ms_mapping *src)
 	free(dst->name);
 	*dst = *src;
 	dst->name = NULL;
+	dst->name_cap = 0;
 	dst->name_len = 0;
 	return ms_mapping_set_name(dst, src->name, src->name_len);
 }

@@ -21,7 +21,11 @@
  *     reading; it must never be looked up as a path.
  *
  * The record owns its name.  ms_mapping_copy duplicates, ms_mapping_reset
- * frees.  A struct ms_maplist is a growable array of records that owns them.
+ * frees.  name_cap is the size of the buffer at name when a setter knows it
+ * (0: exactly name_len + 1, the safe reading): ms_mapping_set_name, and so
+ * the engine's queries, write a new name into that buffer when it fits, so
+ * a record passed back query after query allocates only for a longer name.
+ * Whoever points name at another buffer sets name_cap with it (0 will do).  A struct ms_maplist is a growable array of records that owns them.
  *
  * Filters (MS_FILTER_*) use the kernel's semantics: every bit set must hold
  * (AND); there is no OR and no negation.
@@ -64,6 +68,7 @@ struct ms_mapping {
 	bool name_ambiguous; /* text only: "\012" may be a newline or four bytes */
 	size_t name_len;
 	char *name;
+	size_t name_cap; /* bytes at name, 0 when only name_len + 1 is known */
 	uint32_t build_id_len;
 	unsigned char build_id[MS_BUILD_ID_MAX];
 	/* Set when a build ID was asked for but not read, and why (static text, fstype.h). */
@@ -121,7 +126,10 @@ size_t ms_mapping_name_undeleted(const char *name, size_t len);
  */
 const char *ms_mapping_not_a_file(const struct ms_mapping *m);
 
-/* Set the name (copied); returns 0 or MS_ERR_NOMEM. */
+/*
+ * Set the name (copied), into m's own buffer when name_cap says it fits,
+ * else a new one; returns 0 or MS_ERR_NOMEM (m unchanged then).
+ */
 int ms_mapping_set_name(struct ms_mapping *m, const char *name, size_t len);
 int ms_mapping_copy(struct ms_mapping *dst, const struct ms_mapping *src);
 void ms_mapping_reset(struct ms_mapping *m);

@@ -14,7 +14,14 @@
  *     system whose server does not answer.  So a build ID is a second
  *     query at the mapping's start, made only when the first one's device
  *     is one the kernel reads itself (fstype.h); every query returns the
- *     device and inode, so the first needs no buffer.
+ *     device and inode, so the first needs no buffer;
+ *   - the kernel copies the caller's struct in (copy_struct_from_user, which
+ *     wants zeros only past its own size, and ours is its size), reads only
+ *     size, query_flags, query_addr and the two buffers' addresses and sizes
+ *     (an address without its size, or the reverse, is EINVAL), and on
+ *     success copies the whole struct back, every output field written.  So
+ *     the record is zeroed once per handle and each call sets those seven
+ *     inputs: the outputs left from the last answer are never read as input.
  */
 #include "config.h"
 
@@ -43,10 +50,12 @@ _Static_assert(MS_Q_COVERING_OR_NEXT == PROCMAP_QUERY_COVERING_OR_NEXT_VMA, "cov
 _Static_assert((MS_FILTER_ALL & MS_Q_COVERING_OR_NEXT) == 0, "filters and the walk flag apart");
 
 struct ioctl_state {
-	char *name;
+	struct procmap_query q; /* zeroed once; see above */
+	char *name;             /* name_start, or a larger buffer of name_size bytes */
 	size_t name_size;
 	struct ms_fstypes *fstypes; /* loaded at the first build-ID query */
 	bool fstypes_tried;
+	char name_start[MS_NAME_BUF_START];
 };
 
 static struct ioctl_state *state_of(struct ms_maps *maps, struct ms_error *err)
@@ -56,13 +65,11 @@ static struct ioctl_state *state_of(struct ms_maps *maps, struct ms_error *err)
 	if (st)
 		return st;
 	st = calloc(1, sizeof(*st));
-	if (st)
-		st->name = malloc(MS_NAME_BUF_START);
-	if (!st || !st->name) {
-		free(st);
+	if (!st) {
 		ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)ms_proc_pid(maps->proc));
 		return NULL;
 	}
+	st->name = st->name_start;
 	st->name_size = MS_NAME_BUF_START;
 	maps->state = st;
 	return st;
@@ -75,9 +82,12 @@ static int grow_name(struct ioctl_state *st)
 
 	if (next > PATH_MAX)
 		next = PATH_MAX;
-	buf = realloc(st->name, next);
+	/* The kernel writes the whole name again: nothing to keep. */
+	buf = malloc(next);
 	if (!buf)
 		return -1;
+	if (st->name != st->name_start)
+		free(st->name);
 	st->name = buf;
 	st->name_size = next;
 	return 0;
@@ -122,30 +132,27 @@ static int query_failed(struct ms_maps *maps, struct ioctl_state *st, bool *want
 }
 
 /*
- * One PROCMAP_QUERY, EINTR retried.  The name goes to st->name when
- * *want_name (cleared for a name longer than PATH_MAX); build_id NULL asks
- * for none.
+ * One PROCMAP_QUERY into st->q, EINTR retried.  The name goes to st->name
+ * when *want_name (cleared for a name longer than PATH_MAX); build_id NULL
+ * asks for none.
  */
 static inline int query_once(struct ms_maps *maps, struct ioctl_state *st, uint64_t addr, unsigned flags,
-		      bool *want_name, unsigned char *build_id, struct procmap_query *q,
-		      struct ms_error *err)
+		      bool *want_name, unsigned char *build_id, struct ms_error *err)
 {
+	struct procmap_query *q = &st->q;
+
 	for (;;) {
 		int rc;
 
-		memset(q, 0, sizeof(*q));
+		/* The seven inputs, every call (the in/out sizes above all). */
 		q->size = sizeof(*q);
 		q->query_flags = flags;
 		q->query_addr = addr;
-		if (*want_name) {
-			q->vma_name_addr = (uintptr_t)st->name;
-			q->vma_name_size = (uint32_t)st->name_size;
-		}
+		q->vma_name_addr = *want_name ? (uintptr_t)st->name : 0;
+		q->vma_name_size = *want_name ? (uint32_t)st->name_size : 0;
 		/* Never a buffer smaller than 20 bytes (see above); none at all is fine. */
-		if (build_id) {
-			q->build_id_addr = (uintptr_t)build_id;
-			q->build_id_size = MS_BUILD_ID_MAX;
-		}
+		q->build_id_addr = (uintptr_t)build_id;
+		q->build_id_size = build_id ? MS_BUILD_ID_MAX : 0;
 		if (maps->ioctl_fn(maps->fd, PROCMAP_QUERY, q) == 0)
 			break;
 		rc = query_failed(maps, st, want_name, err);
@@ -174,7 +181,7 @@ static int add_build_id(struct ms_maps *maps, struct ioctl_state *st, struct ms_
 			struct ms_error *err)
 {
 	unsigned char build_id[MS_BUILD_ID_MAX];
-	struct procmap_query q;
+	const struct procmap_query *q = &st->q;
 	bool no_name = false;
 	int rc;
 
@@ -191,17 +198,17 @@ static int add_build_id(struct ms_maps *maps, struct ioctl_state *st, struct ms_
 		maps->stats.build_ids_skipped++;
 		return 0;
 	}
-	rc = query_once(maps, st, out->start, 0, &no_name, build_id, &q, err);
+	rc = query_once(maps, st, out->start, 0, &no_name, build_id, err);
 	if (rc == MS_END)
 		return 0; /* unmapped between the two queries */
 	if (rc < 0)
 		return rc;
 	/* Another mapping there now: its build ID is not this one's. */
-	if (q.vma_start != out->start || q.vma_end != out->end || q.inode != out->inode ||
-	    q.dev_major != out->dev_major || q.dev_minor != out->dev_minor)
+	if (q->vma_start != out->start || q->vma_end != out->end || q->inode != out->inode ||
+	    q->dev_major != out->dev_major || q->dev_minor != out->dev_minor)
 		return 0;
-	out->build_id_len = q.build_id_size;
-	memcpy(out->build_id, build_id, q.build_id_size);
+	out->build_id_len = q->build_id_size;
+	memcpy(out->build_id, build_id, q->build_id_size);
 	return 0;
 }
 
@@ -209,39 +216,59 @@ static int ioctl_query(struct ms_maps *maps, uint64_t addr, unsigned flags,
 		       struct ms_mapping *out, struct ms_error *err)
 {
 	struct ioctl_state *st = state_of(maps, err);
-	struct procmap_query q;
+	const struct procmap_query *q;
 	bool want_name = (maps->fields & MS_FIELD_NAME) != 0;
 	int rc;
 
 	_Static_assert(MS_BUILD_ID_MAX >= 20, "the kernel needs a 20-byte build-ID buffer");
 	if (!st)
 		return MS_ERR_NOMEM;
-	rc = query_once(maps, st, addr, flags, &want_name, NULL, &q, err);
+	rc = query_once(maps, st, addr, flags, &want_name, NULL, err);
 	if (rc < 0)
 		return rc;
+	q = &st->q;
 
-	/* Every field written once: out may be a fresh slot whose only valid field is its name. */
-	free(out->name);
-	*out = (struct ms_mapping){
-		.start = q.vma_start,
-		.end = q.vma_end,
-		.perms = (unsigned)q.vma_flags & (MS_PERM_READ | MS_PERM_WRITE | MS_PERM_EXEC | MS_PERM_SHARED),
-		.offset = q.vma_offset,
-		.page_size = q.vma_page_size,
-		.inode = q.inode,
-		.dev_major = q.dev_major,
-		.dev_minor = q.dev_minor,
-	};
-	if (!want_name && (maps->fields & MS_FIELD_NAME)) {
-		out->name_truncated = true;
-		maps->stats.names_truncated++;
-	} else if (want_name && q.vma_name_size > 0) {
-		/* vma_name_size counts the terminating NUL. */
-		size_t len = strnlen(st->name, q.vma_name_size);
+	/*
+	 * Every field written once: out may be a fresh slot whose only valid
+	 * fields are its name and name_cap.  Its name buffer is kept for the
+	 * next name (mapping.h), freed only when this mapping has none.
+	 */
+	out->start = q->vma_start;
+	out->end = q->vma_end;
+	out->perms = (unsigned)q->vma_flags & (MS_PERM_READ | MS_PERM_WRITE | MS_PERM_EXEC | MS_PERM_SHARED);
+	out->offset = q->vma_offset;
+	out->page_size = q->vma_page_size;
+	out->inode = q->inode;
+	out->dev_major = q->dev_major;
+	out->dev_minor = q->dev_minor;
+	out->name_truncated = false;
+	out->name_ambiguous = false;
+	out->build_id_len = 0;
+	memset(out->build_id, 0, sizeof(out->build_id));
+	out->build_id_skipped = NULL;
+	if (want_name && q->vma_name_size > 0) {
+		/*
+		 * vma_name_size counts the terminating NUL, and the kernel
+		 * takes it from strlen of the name it copies: no NUL comes
+		 * before.  Measured only should the last byte not be that NUL.
+		 */
+		size_t len = q->vma_name_size - 1;
+
+		if (st->name[len] != '\0')
+			len = strnlen(st->name, q->vma_name_size);
 
 		if (ms_mapping_set_name(out, st->name, len) < 0)
 			return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
 					    (int)ms_proc_pid(maps->proc));
+		return (maps->fields & MS_FIELD_BUILD_ID) ? add_build_id(maps, st, out, err) : 0;
+	}
+	free(out->name);
+	out->name = NULL;
+	out->name_cap = 0;
+	out->name_len = 0;
+	if (!want_name && (maps->fields & MS_FIELD_NAME)) {
+		out->name_truncated = true;
+		maps->stats.names_truncated++;
 	}
 	if (maps->fields & MS_FIELD_BUILD_ID)
 		return add_build_id(maps, st, out, err);
@@ -265,7 +292,7 @@ static void ioctl_destroy(struct ms_maps *maps)
 	struct ioctl_state *st = maps->state;
 
 	ioctl_reset(maps);
-	if (st)
+	if (st && st->name != st->name_start)
 		free(st->name);
 	free(st);
 	maps->state = NULL;

@@ -116,6 +116,7 @@ int ms_maps_parse_line(const char *s, size_t len, struct ms_mapping *out)
 	out->dev_minor = (uint32_t)minor;
 	out->inode = inode;
 	out->name = name;
+	out->name_cap = 0;
 	out->name_len = name_len;
 	out->name_truncated = false;
 	out->name_ambiguous = ambiguous;

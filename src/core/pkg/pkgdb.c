@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/escape.h"
@@ -56,6 +57,7 @@ struct ms_pkgdb {
 	char *index_path;       /* opts: the negative index (pkgindex.h), or NULL */
 	struct ms_pkg_index_pins pins; /* the database at open, for the index */
 	bool pinned;
+	bool settled;           /* pins taken settled: an index may be written from them */
 	struct ms_pkg_index index; /* mapped when sound and pinned to the database */
 	struct ms_pkg_index_build build; /* the hashes of a full scan that will write the index */
 	bool building;
@@ -272,9 +274,13 @@ static void *reader(void *arg)
  */
 static void open_index(struct ms_pkgdb *db, const char *path)
 {
+	struct timespec before;
+
 	if (!path || !(db->index_path = strdup(path)))
 		return;
+	db->settled = clock_gettime(CLOCK_REALTIME_COARSE, &before) == 0;
 	db->pinned = ms_pkg_index_pins_take(dirfd(db->d), db->dir, &db->pins) == 0;
+	db->settled = db->settled && db->pinned && ms_pkg_index_pins_settled(&db->pins, &before);
 	if (db->pinned)
 		(void)ms_pkg_index_open(path, &db->pins, &db->index);
 }
@@ -526,15 +532,12 @@ static bool index_rules_out(struct ms_pkgdb *db, const char *const *keys, const 
 static bool index_alone(struct ms_pkgdb *db, const char *const *keys, const size_t *klens, size_t n,
 			const struct ms_pkg *out)
 {
-	size_t count = 0;
-	struct dirent *de;
-
-	if (db->begun || db->full_scan || !db->index.map || !index_rules_out(db, keys, klens, n, out))
-		return false;
-	while (count < MS_PKGDB_LISTS && (de = readdir(db->d)))
-		count += is_list(de->d_name);
-	rewinddir(db->d);
-	return count == db->index.nlists;
+	/*
+	 * No list counted: the index was written from settled pins, and the
+	 * info directory's ctime, still the same, says no list came or went
+	 * since (pkgindex.h).
+	 */
+	return !db->begun && !db->full_scan && db->index.map && index_rules_out(db, keys, klens, n, out);
 }
 
 /* After a full scan that hashed every list: write the index, silently. */
@@ -635,7 +638,7 @@ int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *l
 	if (db->index.map && db->index.nlists != db->nfiles)
 		ms_pkg_index_close(&db->index);
 	/* Root leaves an index behind from a full scan, when none was sound. */
-	db->building = !nomem && db->index_path && db->pinned && !db->index.map && !db->no_full_scan &&
+	db->building = !nomem && db->index_path && db->settled && !db->index.map && !db->no_full_scan &&
 		       geteuid() == 0;
 	if (!nomem && !db->full_scan) {
 		scan_candidates(db, &t, &sc, keys, klens, n, out, owner);

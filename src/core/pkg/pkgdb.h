@@ -30,15 +30,17 @@
  * paths are "not packaged" without the full scan; one hash found, and the
  * full scan runs as without an index.  When it rules out every path of
  * a batch (a fleet's deleted copies, say), not even the candidates are
- * read, nor the list files named and sorted: only counted, for the
- * index's soundness.  An open database with a sound index reads nothing
+ * read, nor the list files named or counted: the info directory's ctime
+ * in the pins says no list was added, removed or renamed since
+ * (pkgindex.h).  An open database with a sound index reads nothing
  * ahead.  When the index is missing or not sound and
  * a full scan runs as root (euid 0), that scan reads every list (it does
  * not stop once every path is found), hashes every line of every list as
  * it goes, including the candidates read before, and writes the index
- * after; a list it could not read, memory short, or the database pinned
- * otherwise after the scan than before (dpkg ran meanwhile), and nothing
- * is written.  Writing fails silently: the answers are the same without.
+ * after; a list it could not read, memory short, the database pinned
+ * otherwise after the scan than before (dpkg ran meanwhile), or pinned
+ * at open within the second of the info directory's last change (not
+ * settled, ms_pkg_index_pins_settled), and nothing is written.  Writing fails silently: the answers are the same without.
  * Others only read it.
  *
  * Diversions (DIR/diversions, diversions.h) are honoured in both ways:

@@ -19,7 +19,7 @@
 struct header {
 	uint64_t magic, version, nlists, count;
 	struct ms_pkg_index_pins pins; /* nlists repeated there */
-	uint64_t spare[20 - 4 - 13];
+	uint64_t spare[20 - 4 - 15];
 };
 
 _Static_assert(sizeof(struct header) == MS_PKG_INDEX_HEADER, "the index header is 160 bytes");
@@ -58,14 +58,23 @@ int ms_pkg_index_pins_take(int infofd, const char *dir, struct ms_pkg_index_pins
 	p->info[1] = (uint64_t)st.st_ino;
 	p->info[2] = (uint64_t)st.st_mtim.tv_sec;
 	p->info[3] = (uint64_t)st.st_mtim.tv_nsec;
+	p->info_ctime[0] = (uint64_t)st.st_ctim.tv_sec;
+	p->info_ctime[1] = (uint64_t)st.st_ctim.tv_nsec;
 	if (pin_entry(dir, "status", p->status) < 0 || pin_entry(dir, "diversions", p->diversions) < 0)
 		return -1;
 	return 0;
 }
 
+bool ms_pkg_index_pins_settled(const struct ms_pkg_index_pins *p, const struct timespec *before)
+{
+	return before->tv_sec >= 0 && (uint64_t)before->tv_sec > p->info_ctime[0];
+}
+
 bool ms_pkg_index_pins_equal(const struct ms_pkg_index_pins *a, const struct ms_pkg_index_pins *b)
 {
-	return !memcmp(a->info, b->info, sizeof(a->info)) && !memcmp(a->status, b->status, sizeof(a->status)) &&
+	return !memcmp(a->info, b->info, sizeof(a->info)) &&
+	       !memcmp(a->info_ctime, b->info_ctime, sizeof(a->info_ctime)) &&
+	       !memcmp(a->status, b->status, sizeof(a->status)) &&
 	       !memcmp(a->diversions, b->diversions, sizeof(a->diversions));
 }
 

@@ -10,11 +10,21 @@
  * the sorted, distinct 64-bit hashes (ms_pkg_index_hash: fixed, unkeyed,
  * part of the format) of the lines as listed.  The header pins the
  * database it was built from (ms_pkg_index_pins): the info directory's
- * st_dev, st_ino and st_mtim (dpkg renames every list into place, so a
- * list added, removed or rewritten moves it), the status file's and the
- * diversions file's st_ino, st_size and st_mtim (dpkg replaces status at
- * every run), and the number of lists.  Any difference and the index is
- * not used.
+ * st_dev, st_ino, st_mtim and st_ctim (dpkg renames every list into place,
+ * so a list added, removed or rewritten moves both; root can set the mtime
+ * back with utimensat, which itself moves the ctime, and nothing but a
+ * clock stepped back sets a ctime), the status file's and the diversions
+ * file's st_ino, st_size and st_mtim (dpkg replaces status at every run),
+ * and the number of lists.  Any difference and the index is not used.
+ *
+ * A timestamp is the kernel's coarse clock (a tick), or finer, cut to
+ * what the file system stores (whole seconds on some): two changes in one
+ * tick or one second may leave one ctime.  So an index is written only
+ * from pins taken settled (ms_pkg_index_pins_settled): the coarse clock,
+ * read before the pins, already in a later second than the info
+ * directory's ctime, so that every later change stamps a later ctime.
+ * Then a ctime still equal says that no list was added, removed or
+ * renamed since, and the lists need not be counted.
  *
  * The index only ever says "no list holds this": a hash it lacks is a
  * line no list had when it was built.  A hash it holds may be a collision
@@ -43,6 +53,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #define MS_PKGDB_INDEX "/var/cache/mapscope/dpkg-paths"
 #define MS_PKG_INDEX_MAX (64u << 20)
@@ -54,10 +65,23 @@ struct ms_pkg_index_pins {
 	uint64_t status[4];     /* st_ino, st_size, st_mtim; all 0 when missing */
 	uint64_t diversions[4]; /* likewise */
 	uint64_t nlists;        /* the list files read */
+	/*
+	 * The info directory's st_ctim, seconds and nanoseconds.  Last, in
+	 * what were the header's spare words: an index written before they
+	 * held it has zeros there, never a real ctime, so it is not used, and
+	 * a program that knows no ctime reads an index that has one as before.
+	 */
+	uint64_t info_ctime[2];
 };
 
 /* The pins of dpkg's database in dir, infofd its info directory.  0, or -1 if it cannot be told. */
 int ms_pkg_index_pins_take(int infofd, const char *dir, struct ms_pkg_index_pins *p);
+/*
+ * Were p taken settled?  before: CLOCK_REALTIME_COARSE, read before the
+ * pins were taken.  True when it is in a later whole second than the info
+ * directory's ctime (see above).
+ */
+bool ms_pkg_index_pins_settled(const struct ms_pkg_index_pins *p, const struct timespec *before);
 /* The same database, the number of lists aside. */
 bool ms_pkg_index_pins_equal(const struct ms_pkg_index_pins *a, const struct ms_pkg_index_pins *b);
 

@@ -2,7 +2,7 @@
  * Error paths of the engine: a process that exits mid-walk, a zombie, no
  * access, a kernel thread, a missing PID, and kernel answers simulated
  * through the ioctl seam (no PROCMAP_QUERY, EINTR, names past PATH_MAX, a
- * record that does not advance).
+ * record that does not advance, names of every length into one record).
  */
 #include "config.h"
 
@@ -240,6 +240,46 @@ static int stuck_kernel(int fd, unsigned long request, void *arg)
 	return rc;
 }
 
+/*
+ * Names of these lengths, in turn, for every answer that asks for a name:
+ * short, past the engine's first 256-byte buffer, none, and shorter again,
+ * so one record passed back query after query must grow, shrink and give
+ * its buffer up.  Each call's inputs are checked against the kernel's rules
+ * (maps_ioctl.c): both buffers given with their sizes or not at all, the
+ * name size reset to the whole buffer, no build-ID buffer unasked.
+ */
+static const size_t name_lens[] = { 5, 40, 300, 7, 0, 1000, 63, 64, 2, 4000, 1 };
+#define NAME_LENS (sizeof(name_lens) / sizeof(name_lens[0]))
+static size_t named_answers, name_buf_size, bad_inputs;
+
+static int names_of_every_length(int fd, unsigned long request, void *arg)
+{
+	struct procmap_query *q = arg;
+	size_t len = name_lens[named_answers % NAME_LENS];
+	int rc;
+
+	calls++;
+	if (q->size != sizeof(*q) || q->build_id_addr || q->build_id_size ||
+	    !q->vma_name_addr != !q->vma_name_size || (q->vma_name_addr && q->vma_name_size < name_buf_size))
+		bad_inputs++;
+	if (q->vma_name_addr && q->vma_name_size > name_buf_size)
+		name_buf_size = q->vma_name_size;
+	if (q->vma_name_addr && len + 1 > q->vma_name_size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	rc = ioctl(fd, request, arg);
+	if (rc == 0 && q->vma_name_addr) {
+		char *name = (char *)(uintptr_t)q->vma_name_addr;
+
+		memset(name, 'a' + (int)(named_answers % 26), len);
+		name[len] = '\0';
+		q->vma_name_size = len ? (uint32_t)len + 1 : 0;
+		named_answers++;
+	}
+	return rc;
+}
+
 struct seam_ctx {
 	struct fixture fx;
 	struct ms_proc *proc;
@@ -366,6 +406,92 @@ static void test_non_advancing_answer_stops(void **state)
 	ms_maps_close(maps);
 }
 
+static void test_one_record_every_name_length(void **state)
+{
+	struct seam_ctx *c = *state;
+	struct ms_mapping m = { 0 };
+	struct ms_maps *maps;
+	struct ms_error err;
+	uint64_t addr = 0;
+	size_t i = 0;
+	int rc;
+
+	calls = 0;
+	named_answers = 0;
+	name_buf_size = 0;
+	bad_inputs = 0;
+	maps = open_with(c->proc, MS_BACKEND_IOCTL, names_of_every_length, &rc, &err);
+	assert_int_equal(rc, 0);
+	named_answers = 0;
+	for (;;) {
+		size_t len = name_lens[i % NAME_LENS], cap_before = m.name ? m.name_cap : 0;
+		char *before = m.name;
+
+		if ((rc = ms_maps_next(maps, addr, 0, &m, &err)) != 0)
+			break;
+		/* ms_maps_next answered, so this was named answer i. */
+		assert_int_equal(named_answers, i + 1);
+		assert_int_equal(m.start, c->reference.items[i].start);
+		if (!len) {
+			assert_null(m.name);
+			assert_int_equal(m.name_len, 0);
+		} else {
+			assert_non_null(m.name);
+			assert_int_equal(m.name_len, len);
+			assert_int_equal(m.name[len], '\0');
+			for (size_t k = 0; k < len; k++)
+				assert_int_equal(m.name[k], 'a' + (int)(i % 26));
+			assert_true(m.name_cap > len);
+			/* A name that fits the record's buffer is written into it. */
+			if (cap_before > len)
+				assert_ptr_equal(m.name, before);
+		}
+		addr = m.end;
+		i++;
+	}
+	assert_int_equal(rc, MS_END);
+	assert_int_equal(i, c->reference.count);
+	assert_true(i > NAME_LENS);
+	assert_int_equal(bad_inputs, 0);
+	ms_mapping_reset(&m);
+	ms_maps_close(maps);
+}
+
+/* A name that fits the record's buffer goes into it; a longer one gets a new buffer. */
+static void test_set_name_reuses(void **state)
+{
+	struct ms_mapping m = { 0 };
+	char longer[200];
+	char *first;
+
+	(void)state;
+	assert_int_equal(ms_mapping_set_name(&m, "/usr/lib/libfirst.so.1", 22), 0);
+	first = m.name;
+	assert_true(m.name_cap > 22);
+	assert_int_equal(ms_mapping_set_name(&m, "/lib/a.so", 9), 0);
+	assert_ptr_equal(m.name, first);
+	assert_string_equal(m.name, "/lib/a.so");
+	assert_int_equal(m.name_len, 9);
+	/* Its own bytes, shifted: memmove, not memcpy. */
+	assert_int_equal(ms_mapping_set_name(&m, m.name + 5, 4), 0);
+	assert_string_equal(m.name, "a.so");
+	memset(longer, 'x', sizeof(longer));
+	assert_int_equal(ms_mapping_set_name(&m, longer, sizeof(longer)), 0);
+	assert_int_equal(m.name_len, sizeof(longer));
+	assert_true(m.name_cap > sizeof(longer));
+	assert_int_equal(m.name[sizeof(longer)], '\0');
+	/* A pointer set by hand with name_cap 0 is never written past name_len + 1. */
+	ms_mapping_reset(&m);
+	m.name = strdup("ab");
+	m.name_len = 2;
+	assert_int_equal(ms_mapping_set_name(&m, "abc", 3), 0);
+	assert_string_equal(m.name, "abc");
+	assert_int_equal(ms_mapping_set_name(&m, NULL, 0), 0);
+	assert_null(m.name);
+	assert_int_equal(m.name_cap, 0);
+	ms_mapping_reset(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest process_tests[] = {
@@ -380,6 +506,8 @@ int main(void)
 		cmocka_unit_test(test_eintr_is_retried),
 		cmocka_unit_test(test_name_past_path_max),
 		cmocka_unit_test(test_non_advancing_answer_stops),
+		cmocka_unit_test(test_one_record_every_name_length),
+		cmocka_unit_test(test_set_name_reuses),
 	};
 	int failed = cmocka_run_group_tests_name("process errors", process_tests, NULL, NULL);
 

@@ -139,11 +139,34 @@ static ino_t index_ino(const struct fx *fx)
 	return st.st_ino;
 }
 
+/*
+ * Until the coarse clock is in a later second than the info directory's
+ * ctime: an index is written only from pins taken so (pkgindex.h).
+ */
+static void settle(const struct fx *fx)
+{
+	long long deadline = tu_deadline_in(3000);
+	struct timespec now;
+	struct stat st;
+
+	assert_int_equal(stat(fx->info, &st), 0);
+	do {
+		struct timespec ms = { 0, 5000000 };
+
+		clock_gettime(CLOCK_REALTIME_COARSE, &now);
+		if (now.tv_sec > st.st_ctim.tv_sec)
+			return;
+		nanosleep(&ms, NULL);
+	} while (tu_now_ms() < deadline);
+	fail_msg("the clock did not pass the info directory's ctime within 3 s");
+}
+
 /* Build the index: a full scan reads every list and leaves it behind. */
 static void build(const struct fx *fx)
 {
 	struct ms_pkg out;
 
+	settle(fx);
 	assert_int_equal(find1(fx, "/usr/share/nobody/owns-this", &out), NFILES);
 	assert_false(out.found);
 	(void)index_ino(fx);
@@ -223,6 +246,7 @@ static void changed(const struct fx *fx, const char *path, const char *owner, si
 	ino_t before = index_ino(fx);
 	struct ms_pkg out;
 
+	settle(fx);
 	assert_int_equal(find1(fx, path, &out), nfiles);
 	if (owner)
 		expect(&out, owner);
@@ -277,6 +301,25 @@ static void test_list_added_behind_the_mtime(void **state)
 	assert_int_equal(utimensat(AT_FDCWD, fx->info, times, 0), 0);
 	assert_int_equal(find1(fx, "/usr/share/nobody/owns-this", &out), NFILES + 1);
 	expect(&out, "zz-hidden");
+}
+
+/*
+ * Pins taken within the second of the info directory's last change are
+ * not settled: a change in that second may keep its ctime.
+ */
+static void test_settled_pins(void **state)
+{
+	struct ms_pkg_index_pins p = { .info_ctime = { 1700000000, 999999999 } };
+	struct timespec before = { 1700000000, 999999999 };
+
+	(void)state;
+	assert_false(ms_pkg_index_pins_settled(&p, &before));
+	before.tv_nsec = 0;
+	assert_false(ms_pkg_index_pins_settled(&p, &before));
+	before = (struct timespec){ 1700000001, 0 };
+	assert_true(ms_pkg_index_pins_settled(&p, &before));
+	before = (struct timespec){ 1699999999, 0 };
+	assert_false(ms_pkg_index_pins_settled(&p, &before));
 }
 
 static void test_status_or_diversions_changed(void **state)
@@ -410,6 +453,7 @@ static void built_whole(struct fx *fx, bool read_ahead)
 	struct ms_pkg out;
 
 	need_root(fx);
+	settle(fx);
 	assert_int_equal(ms_pkgdb_open(fx->dir, &opts, &db, &err), 0);
 	/* The reader reads every list before the lookup begins. */
 	while (read_ahead && ms_pkgdb_lists_read(db) < NFILES && tu_now_ms() < deadline) {
@@ -500,6 +544,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_diverted_to_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_added_or_renamed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_added_behind_the_mtime, setup, teardown),
+		cmocka_unit_test(test_settled_pins),
 		cmocka_unit_test_setup_teardown(test_status_or_diversions_changed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_index, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_built_whole, setup, teardown),
