@@ -206,6 +206,7 @@ SHELL_TESTS = \
 	tests/test_symbols_at.sh tests/test_symbols_ref.sh tests/e2e/symbols.sh tests/test_symbols_budget.sh \
 	tests/test_symbols_debuglink.sh tests/test_symbols_runcopy.sh tests/test_symbols_copies.sh \
 	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh \
+	tests/test_symbols_batches.sh \
 	tests/test_symbols_hostile.sh tests/e2e/symbols_hostile.sh tests/e2e/symbols_runcopy.sh \
 	tests/e2e/verdicts.sh tests/test_libver_hostile.sh tests/test_libver_runcopy.sh \
 	tests/test_rpm_owner.sh tests/test_npm_owner.sh tests/test_pkgnote.sh \
