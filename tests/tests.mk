@@ -107,6 +107,7 @@ CMOCKA_TESTS = \
 	tests/core/elf/test_elfcheck \
 	tests/core/elf/test_verdef \
 	tests/core/elf/test_symbol_text \
+	tests/core/elf/test_symindex_sort \
 	tests/core/elf/test_fuse \
 	tests/core/resid/test_residency \
 	tests/core/pkg/test_pkgdb \
