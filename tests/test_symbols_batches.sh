@@ -54,3 +54,44 @@ if ! cmp -s "$TMP/mine" "$TMP/eu"; then
 	fail "$(paste "$TMP/mine" "$TMP/eu" | awk '$1 != $2' | wc -l) of $n rows differ from eu-addr2line: $(cat "$TMP/diff")"
 fi
 echo "ok 1 - $n addresses over $files files: every row's symbol is eu-addr2line's ($named named)"
+
+# The reader ends while a batch is asked and the parent is elsewhere (it
+# reads the next addresses): killed while it waits for the parent to
+# choose a debug file.  The rows still come, in order; the file it was
+# reading is said once to have crashed it (as for any reader that ends
+# while it works), never that its answer was malformed; a new reader
+# names the other files' addresses as eu-addr2line does.
+first=$(head -n 1024 "$TMP/addrs")
+mkfifo "$TMP/in" || fail "mkfifo"
+"$BIN" at "$FPID" -r -n -o ADDR,SYMBOL <"$TMP/in" >"$TMP/ms2" 2>"$TMP/err2" &
+APID=$!
+exec 4>"$TMP/in"
+printf '%s\n' "$first" >&4
+# The reader is the child of at; both asleep: at reads the FIFO, the
+# reader waits for the answer about a debug file (libc has a build ID).
+state() { sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2>/dev/null; }
+RPID= tries=0
+while :; do
+	[ -z "$RPID" ] && RPID=$(pgrep -P "$APID" | head -n 1)
+	[ -n "$RPID" ] && [ "$(state "$RPID")" = S ] && [ "$(state "$APID")" = S ] && break
+	tries=$((tries + 1))
+	[ $tries -lt 500 ] || fail "the reader never waited (reader '${RPID:-none}')"
+	sleep 0.02
+done
+kill -KILL "$RPID"
+tail -n +1025 "$TMP/addrs" >&4
+exec 4>&-
+wait "$APID" || fail "at exited $? after its reader was killed: $(head -3 "$TMP/err2")"
+awk '{ print $1 }' "$TMP/ms2" | cmp -s - "$TMP/addrs" || fail "after the kill, the rows are not the input's, in order"
+grep -q 'malformed' "$TMP/err2" && fail "a killed reader was called malformed: $(cat "$TMP/err2")"
+[ "$(grep -c 'symbols: the reader crashed on this file' "$TMP/err2")" -eq 1 ] ||
+	fail "the file being read when the reader was killed is not named once: $(cat "$TMP/err2")"
+lost=$(sed -n 's/^[^:]*: pid [0-9]*: \(.*\): symbols: the reader crashed on this file$/\1/p' "$TMP/err2")
+# Rows of every other file: eu-addr2line's answers.
+awk -v lost="$lost" 'NR == FNR { if ($6 == lost) { sub("-", " ", $1); split($1, r, " "); lo[++n] = r[1]; hi[n] = r[2] } next }
+	{ keep = 1; a = sprintf("%016s", $1); gsub(" ", "0", a)
+	  for (i = 1; i <= n; i++) { l = sprintf("%016s", lo[i]); h = sprintf("%016s", hi[i]); gsub(" ", "0", l); gsub(" ", "0", h); if (a >= l && a < h) keep = 0 }
+	  print keep }' "/proc/$FPID/maps" "$TMP/ms2" >"$TMP/keep"
+awk '{ print (NF > 1 ? $2 : "??") }' "$TMP/ms2" | paste -d ' ' "$TMP/keep" - "$TMP/eu" | awk '$1 == 1 && $2 != $3' >"$TMP/diff2"
+[ -s "$TMP/diff2" ] && fail "after the kill, $(wc -l <"$TMP/diff2") rows of other files differ: $(head -3 "$TMP/diff2")"
+echo "ok 2 - a reader killed mid-batch: rows in order, '$lost' named once, the other files still named"

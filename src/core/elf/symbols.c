@@ -437,9 +437,12 @@ static size_t receive(struct ms_symbols *s, const struct pending *p, size_t coun
 		if (n < 0)
 			goto ended;
 		if (ms_symmsg_type(s->frame, (size_t)n) == MS_SYMMSG_NEED_DEBUG) {
-			if (serve_debug(s, (size_t)n, &s->list->items[out[p[done].i].mapping], &deadline) < 0)
-				goto malformed;
-			continue;
+			if (serve_debug(s, (size_t)n, &s->list->items[out[p[done].i].mapping], &deadline) == 0)
+				continue;
+			/* A reader that ended while it waited for the debug file (killed, say) is not malformed. */
+			if (!ms_child_alive(s->child))
+				goto ended;
+			goto malformed;
 		}
 		while (done < count) {
 			struct ms_symbol *o = &out[p[done].i];
