@@ -107,6 +107,7 @@ CMOCKA_TESTS = \
 	tests/core/elf/test_elfcheck \
 	tests/core/elf/test_verdef \
 	tests/core/elf/test_symbol_text \
+	tests/core/elf/test_symindex_sort \
 	tests/core/elf/test_fuse \
 	tests/core/resid/test_residency \
 	tests/core/pkg/test_pkgdb \
@@ -206,6 +207,7 @@ SHELL_TESTS = \
 	tests/test_symbols_at.sh tests/test_symbols_ref.sh tests/e2e/symbols.sh tests/test_symbols_budget.sh \
 	tests/test_symbols_debuglink.sh tests/test_symbols_runcopy.sh tests/test_symbols_copies.sh \
 	tests/e2e/symbols_debuginfod.sh tests/test_symbols_absent.sh \
+	tests/test_symbols_batches.sh \
 	tests/test_symbols_hostile.sh tests/e2e/symbols_hostile.sh tests/e2e/symbols_runcopy.sh \
 	tests/e2e/verdicts.sh tests/test_libver_hostile.sh tests/test_libver_runcopy.sh \
 	tests/test_rpm_owner.sh tests/test_npm_owner.sh tests/test_pkgnote.sh \

@@ -120,11 +120,21 @@ struct at_run {
 	int status;     /* the worst so far */
 	bool debuginfod;
 	bool want_symbols;
-	/* Addresses checked and waiting for their rows (flush). */
-	size_t npending;
-	size_t pending_idx[AT_BATCH];
-	uint64_t pending_addr[AT_BATCH];
-	at_symbol *syms;            /* AT_BATCH answers, with symbols */
+	/*
+	 * Addresses checked and waiting for their rows, in two batches: the
+	 * one being filled (cur), and the other, asked of the symbol reader
+	 * (asked) while this one fills, and printed while the reader answers
+	 * this one (flush).
+	 */
+	struct at_batch {
+		size_t n;
+		size_t idx[AT_BATCH];
+		uint64_t addr[AT_BATCH];
+		at_symbol *syms;    /* AT_BATCH answers, with symbols */
+		int rc;             /* the ask's: < 0 when out of memory */
+	} batch[2];
+	unsigned cur;
+	bool asked;
 #ifdef HAVE_LIBDW
 	struct ms_symbols *sym;
 	uint64_t warned_inode;      /* the last file the reader gave up on */
@@ -280,37 +290,62 @@ static int add_row(struct at_run *r, const struct ms_mapping *m, uint64_t addr,
 	return r->want_symbols ? add_symbol_cells(r, ln, sym) : 0;
 }
 
-/*
- * The addresses waiting for their rows: the symbol reader is asked about
- * all of them in one round trip (a lookup each would cost two context
- * switches), then their rows are added in order.
- */
-static void flush(struct at_run *r)
+/* The batch's rows, in order, its answers complete. */
+static void print_batch(struct at_run *r, struct at_batch *b, int rc)
 {
-	size_t n = r->npending;
-	int rc = 0;
-
-	r->npending = 0;
-#ifdef HAVE_LIBDW
-	if (r->want_symbols && r->sym && n) {
-		unsigned what = 0;
-
-		for (size_t i = 0; i < r->nselected; i++)
-			what |= r->selected[i] == ATCOL_SYMBOL ? MS_SYMBOLS_NAME :
-				r->selected[i] == ATCOL_SOURCE ? MS_SYMBOLS_SOURCE : 0;
-		rc = ms_symbols_lookup_many(r->sym, r->pending_addr, n, what, r->syms);
-	}
-#endif
-	for (size_t k = 0; k < n; k++) {
-		if (rc < 0 || add_row(r, &r->list.items[r->pending_idx[k]], r->pending_addr[k], &r->syms[k]) < 0) {
+	for (size_t k = 0; k < b->n; k++) {
+		if (rc < 0 || b->rc < 0 || add_row(r, &r->list.items[b->idx[k]], b->addr[k], &b->syms[k]) < 0) {
 			cli_error("pid %d: out of memory", (int)r->pid);
 			worse(r, CLI_EXIT_FAIL);
-			return;
+			break;
 		}
 		/* libsmartcols needs a JSON document whole; the writer chunks by itself. */
 		if (++r->rows % AT_CHUNK == 0 && !r->o.json && !r->w)
 			worse(r, cli_stream_chunk(&r->stream, r->tb));
 	}
+	b->n = 0;
+}
+
+/* The symbol reader's answers to the batch asked; 0, or MS_ERR_NOMEM. */
+static int take(struct at_run *r)
+{
+	if (!r->asked)
+		return 0;
+	r->asked = false;
+#ifdef HAVE_LIBDW
+	return ms_symbols_take(r->sym);
+#else
+	return 0;
+#endif
+}
+
+/*
+ * The current batch is full (or the input ended, last): the symbol reader
+ * is asked about all of it in one round trip (a lookup each would cost two
+ * context switches), and the batch asked before is printed while the
+ * reader answers.  Every batch is printed, in order, once its answers
+ * are all in: the last one after waiting for them.
+ */
+static void flush(struct at_run *r, bool last)
+{
+	struct at_batch *b = &r->batch[r->cur], *prev = &r->batch[r->cur ^ 1];
+	int rc = take(r);
+
+#ifdef HAVE_LIBDW
+	if (r->want_symbols && r->sym && b->n) {
+		unsigned what = 0;
+
+		for (size_t i = 0; i < r->nselected; i++)
+			what |= r->selected[i] == ATCOL_SYMBOL ? MS_SYMBOLS_NAME :
+				r->selected[i] == ATCOL_SOURCE ? MS_SYMBOLS_SOURCE : 0;
+		b->rc = ms_symbols_ask(r->sym, b->addr, b->n, what, b->syms);
+		r->asked = b->rc == 0;
+	}
+#endif
+	print_batch(r, prev, rc);
+	r->cur ^= 1;
+	if (last)
+		print_batch(r, b, take(r));
 }
 
 /* One address: a row, or a message when nothing covers it. */
@@ -339,10 +374,14 @@ static void at_one(struct at_run *r, const char *text)
 		worse(r, CLI_EXIT_FAIL);
 		return;
 	}
-	r->pending_idx[r->npending] = idx;
-	r->pending_addr[r->npending++] = addr;
-	if (r->npending == AT_BATCH)
-		flush(r);
+	{
+		struct at_batch *b = &r->batch[r->cur];
+
+		b->idx[b->n] = idx;
+		b->addr[b->n++] = addr;
+		if (b->n == AT_BATCH)
+			flush(r, false);
+	}
 }
 
 /* Addresses from standard input, one per line; blank lines are skipped. */
@@ -406,7 +445,8 @@ static int at_prepare(struct at_run *r, struct ms_proc *proc, struct ms_maps *ma
 			cli_error_pid(r->pid, &err);
 			return ms_error_exit_status(err.code);
 		}
-		if (!(r->syms = calloc(AT_BATCH, sizeof(*r->syms)))) {
+		if (!(r->batch[0].syms = calloc(AT_BATCH, sizeof(at_symbol))) ||
+		    !(r->batch[1].syms = calloc(AT_BATCH, sizeof(at_symbol)))) {
 			cli_error("pid %d: out of memory", (int)r->pid);
 			return CLI_EXIT_FAIL;
 		}
@@ -463,7 +503,7 @@ int cmd_at(int argc, char **argv)
 			at_stdin(&r);
 		for (int i = optind + 1; i < argc; i++)
 			at_one(&r, argv[i]);
-		flush(&r);
+		flush(&r, true);
 		if (r.w) {
 			/* As libsmartcols: no rows, nothing printed (not even JSON's empty array). */
 			if (r.rows)
@@ -481,7 +521,8 @@ int cmd_at(int argc, char **argv)
 	colw_free(r.w);
 #ifdef HAVE_LIBDW
 	ms_symbols_free(r.sym);
-	free(r.syms);
+	free(r.batch[0].syms);
+	free(r.batch[1].syms);
 #endif
 	ms_maplist_free(&r.list);
 	ms_maps_close(maps);

@@ -101,6 +101,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/snap/snapshot_pkg.c \
 	src/core/snap/filediff.c src/core/snap/filediff.h \
 	src/core/snap/record.c src/core/snap/record.h
+libmapscope_core_a_SOURCES += src/core/elf/symindex_sort.c src/core/elf/symindex_sort.h
 if HAVE_LIBDW
 libmapscope_core_a_SOURCES += \
 	src/core/elf/symbols.c src/core/elf/symbols.h \

@@ -39,6 +39,23 @@ struct symfile {
 	char why[160];
 };
 
+struct pending {
+	size_t i;         /* index into the caller's arrays */
+	struct symfile *f;
+};
+
+/* ms_symbols_ask's addresses, until ms_symbols_take. */
+struct asked {
+	bool on;
+	bool sent;                     /* the LOOKUP reached the socket */
+	const uint64_t *addrs;
+	size_t n, next;                /* next: the first address not prepared yet */
+	unsigned what;
+	struct ms_symbol *out;
+	size_t count;                  /* of p, in the LOOKUP */
+	struct pending p[MS_SYMMSG_MANY_MAX];
+};
+
 struct ms_symbols {
 	struct ms_proc *proc;
 	const struct ms_maplist *list;
@@ -60,6 +77,7 @@ struct ms_symbols {
 	char *store;                   /* the last answer's strings */
 	struct ms_dw *image;           /* ms_symbols_image_new: libdw in this process */
 	struct arena_block *arena;     /* the last call's answers' strings */
+	struct asked *asked;           /* allocated at the first ask */
 };
 
 #define STORE_LEN (4 * (MS_SYMMSG_STR_MAX + 1))
@@ -380,32 +398,34 @@ static void keep_answer(struct ms_symbols *s, struct ms_symbol *out)
 		out->line = 0;
 }
 
-struct pending {
-	size_t i;         /* index into the caller's arrays */
-	struct symfile *f;
-};
-
-/*
- * Ask the reader about a run of addresses in one frame, and take the
- * answers in order, each within MS_SYMBOLS_FILE_SECONDS.  Returns how many
- * were answered; when the reader ends on entry k, that entry says why, and
- * the caller decides about the rest.
- */
-static size_t exchange(struct ms_symbols *s, const struct pending *p, size_t count, const uint64_t *addrs,
-		       unsigned what, struct ms_symbol *out)
+/* Ask the reader about a run of addresses in one frame.  0, or -1 when it is gone. */
+static int send_lookup(struct ms_symbols *s, const struct pending *p, size_t count, const uint64_t *addrs,
+		       unsigned what)
 {
 	struct ms_symmsg_lookup q[MS_SYMMSG_MANY_MAX];
-	uint64_t began = ms_child_now_ns(), deadline;
-	size_t done = 0;
-	long n;
-	int fd;
 
 	for (size_t k = 0; k < count; k++)
 		q[k] = (struct ms_symmsg_lookup){ .file = (uint32_t)(p[k].f - s->files), .addr = addrs[p[k].i],
 						  .what = what };
-	if (ms_child_send(s->child, s->frame, ms_symmsg_put_many(s->frame, q, count), -1) < 0)
+	return ms_child_send(s->child, s->frame, ms_symmsg_put_many(s->frame, q, count), -1);
+}
+
+/*
+ * Take the answers to a LOOKUP sent (sent false: its send failed), in
+ * order, each frame within MS_SYMBOLS_FILE_SECONDS from now or from the
+ * frame before.  Returns how many were answered; when the reader ends on
+ * entry k, that entry says why, and the caller decides about the rest.
+ */
+static size_t receive(struct ms_symbols *s, const struct pending *p, size_t count, bool sent,
+		      struct ms_symbol *out)
+{
+	uint64_t began = ms_child_now_ns(), deadline = began + MS_SYMBOLS_FILE_SECONDS * NS_PER_S;
+	size_t done = 0;
+	long n;
+	int fd;
+
+	if (!sent)
 		goto ended;
-	deadline = ms_child_now_ns() + MS_SYMBOLS_FILE_SECONDS * NS_PER_S;
 	while (done < count) {
 		size_t off = 0;
 		int got;
@@ -417,9 +437,12 @@ static size_t exchange(struct ms_symbols *s, const struct pending *p, size_t cou
 		if (n < 0)
 			goto ended;
 		if (ms_symmsg_type(s->frame, (size_t)n) == MS_SYMMSG_NEED_DEBUG) {
-			if (serve_debug(s, (size_t)n, &s->list->items[out[p[done].i].mapping], &deadline) < 0)
-				goto malformed;
-			continue;
+			if (serve_debug(s, (size_t)n, &s->list->items[out[p[done].i].mapping], &deadline) == 0)
+				continue;
+			/* A reader that ended while it waited for the debug file (killed, say) is not malformed. */
+			if (!ms_child_alive(s->child))
+				goto ended;
+			goto malformed;
 		}
 		while (done < count) {
 			struct ms_symbol *o = &out[p[done].i];
@@ -517,56 +540,91 @@ static int prepare(struct ms_symbols *s, uint64_t addr, struct ms_symbol *out, s
 	return 1;
 }
 
+static int lookup_some(struct ms_symbols *s, const uint64_t *addrs, size_t n, unsigned what,
+		       struct ms_symbol *out);
+
+/*
+ * Prepare addresses from *next on (out already cleared) until a frame's
+ * worth, count of them in p, needs the reader; the others are answered
+ * here.  0, or MS_ERR_NOMEM.
+ */
+static int prepare_some(struct ms_symbols *s, const uint64_t *addrs, size_t n, size_t *next,
+			struct ms_symbol *out, struct pending *p, size_t *count)
+{
+	*count = 0;
+	for (; *next < n && *count < MS_SYMMSG_MANY_MAX; (*next)++) {
+		int rc = prepare(s, addrs[*next], &out[*next], &p[*count].f);
+
+		if (rc < 0)
+			return rc;
+		if (rc == 1)
+			p[(*count)++].i = *next;
+	}
+	return 0;
+}
+
+/*
+ * The reader answered the first done of count: when it ended on entry
+ * done, the others are asked of a new reader, one by one.
+ */
+static int recover(struct ms_symbols *s, const struct pending *p, size_t count, size_t done,
+		   const uint64_t *addrs, unsigned what, struct ms_symbol *out)
+{
+	bool interrupted;
+
+	if (done == count)
+		return 0;
+	interrupted = !strcmp(out[p[done].i].why, "symbols: interrupted");
+	for (size_t k = done + 1; k < count; k++) {
+		struct ms_symbol *o = &out[p[k].i];
+		int rc;
+
+		memset(o, 0, sizeof(*o));
+		o->mapping = -1;
+		if (interrupted) {
+			o->why = out[p[done].i].why;
+			continue;
+		}
+		if ((rc = lookup_some(s, &addrs[p[k].i], 1, what, o)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
 /* Look up addrs (out already cleared), asking the reader a frame's worth at a time. */
 static int lookup_some(struct ms_symbols *s, const uint64_t *addrs, size_t n, unsigned what,
 		       struct ms_symbol *out)
 {
 	struct pending p[MS_SYMMSG_MANY_MAX];
-	size_t next = 0;
+	size_t next = 0, count, done;
+	int rc;
 
 	while (next < n) {
-		size_t count = 0, done;
-		bool interrupted;
-
-		/* Up to a frame's worth that the reader has to answer; the rest are answered here. */
-		for (; next < n && count < MS_SYMMSG_MANY_MAX; next++) {
-			int rc = prepare(s, addrs[next], &out[next], &p[count].f);
-
-			if (rc < 0)
-				return rc;
-			if (rc == 1)
-				p[count++].i = next;
-		}
+		if ((rc = prepare_some(s, addrs, n, &next, out, p, &count)) < 0)
+			return rc;
 		if (!count)
 			break;
-		done = exchange(s, p, count, addrs, what, out);
-		if (done == count)
-			continue;
-		/* The reader ended on entry done; the others are asked of a new reader, one by one. */
-		interrupted = !strcmp(out[p[done].i].why, "symbols: interrupted");
-		for (size_t k = done + 1; k < count; k++) {
-			struct ms_symbol *o = &out[p[k].i];
-			int rc;
-
-			memset(o, 0, sizeof(*o));
-			o->mapping = -1;
-			if (interrupted) {
-				o->why = out[p[done].i].why;
-				continue;
-			}
-			if ((rc = lookup_some(s, &addrs[p[k].i], 1, what, o)) < 0)
-				return rc;
-		}
+		done = receive(s, p, count, send_lookup(s, p, count, addrs, what) == 0, out);
+		if ((rc = recover(s, p, count, done, addrs, what, out)) < 0)
+			return rc;
 	}
 	return 0;
 }
 
-int ms_symbols_lookup_many(struct ms_symbols *s, const uint64_t *addrs, size_t n, unsigned what,
-			   struct ms_symbol *out)
+_Static_assert(MS_SYMBOLS_ASK_MAX == MS_SYMMSG_MANY_MAX, "an ask is one LOOKUP frame");
+
+int ms_symbols_ask(struct ms_symbols *s, const uint64_t *addrs, size_t n, unsigned what,
+		   struct ms_symbol *out)
 {
+	struct asked *a;
 	int rc;
 
-	arena_reset(s);
+	if (s->asked && s->asked->on && (rc = ms_symbols_take(s)) < 0)
+		return rc;
+	if (!s->asked && !(s->asked = malloc(sizeof(*s->asked))))
+		return MS_ERR_NOMEM;
+	a = s->asked;
+	*a = (struct asked){ .addrs = addrs, .n = n, .what = what, .out = out };
 	for (size_t i = 0; i < n; i++) {
 		memset(&out[i], 0, sizeof(out[i]));
 		out[i].mapping = -1;
@@ -577,7 +635,31 @@ int ms_symbols_lookup_many(struct ms_symbols *s, const uint64_t *addrs, size_t n
 	}
 	if (s->image)
 		return 0;
-	rc = lookup_some(s, addrs, n, what, out);
+	a->on = true;
+	if ((rc = prepare_some(s, addrs, n, &a->next, out, a->p, &a->count)) < 0) {
+		a->on = false;
+		return rc;
+	}
+	a->sent = a->count && send_lookup(s, a->p, a->count, addrs, what) == 0;
+	return 0;
+}
+
+int ms_symbols_take(struct ms_symbols *s)
+{
+	struct asked *a = s->asked;
+	int rc = 0;
+
+	if (!a || !a->on)
+		return 0;
+	a->on = false;
+	arena_reset(s);
+	if (a->count) {
+		size_t done = receive(s, a->p, a->count, a->sent, a->out);
+
+		rc = recover(s, a->p, a->count, done, a->addrs, a->what, a->out);
+	}
+	if (rc == 0 && a->next < a->n)
+		rc = lookup_some(s, a->addrs + a->next, a->n - a->next, a->what, a->out + a->next);
 	/*
 	 * The directories the walks kept (the files', the debug folders') serve
 	 * this call's walks only: a context may live as long as a view stays
@@ -586,6 +668,14 @@ int ms_symbols_lookup_many(struct ms_symbols *s, const uint64_t *addrs, size_t n
 	if (s->have_roots)
 		ms_walk_dircache_clear(s->ours.dirs);
 	return rc;
+}
+
+int ms_symbols_lookup_many(struct ms_symbols *s, const uint64_t *addrs, size_t n, unsigned what,
+			   struct ms_symbol *out)
+{
+	int rc = ms_symbols_ask(s, addrs, n, what, out);
+
+	return rc < 0 ? rc : ms_symbols_take(s);
 }
 
 int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct ms_symbol *out)
@@ -685,6 +775,7 @@ void ms_symbols_free(struct ms_symbols *s)
 		return;
 	ms_child_free(s->child);
 	arena_reset(s);
+	free(s->asked);
 	ms_dw_free(s->image);
 	free(s->files);
 	free(s->frame);

@@ -140,6 +140,22 @@ int ms_symbols_lookup(struct ms_symbols *s, uint64_t addr, unsigned what, struct
  */
 int ms_symbols_lookup_many(struct ms_symbols *s, const uint64_t *addrs, size_t n, unsigned what,
 			   struct ms_symbol *out);
+/*
+ * The same in two halves, so that the caller works while the reader does:
+ * ms_symbols_ask prepares the files and sends the reader the first
+ * MS_SYMBOLS_ASK_MAX addresses it has to answer without waiting for them;
+ * ms_symbols_take waits for them (each frame within
+ * MS_SYMBOLS_FILE_SECONDS of the take, as a lookup does) and looks up the
+ * rest.  addrs and out must stay the caller's until the take, and out is
+ * complete only then.  One ask at a time, each followed by its take, with
+ * no other lookup between them; the strings of the answers before the
+ * ask stay valid until the take.  A reader that ends between the two
+ * answers as it would in a lookup.  Both return 0 or MS_ERR_NOMEM.
+ */
+#define MS_SYMBOLS_ASK_MAX 1024u
+int ms_symbols_ask(struct ms_symbols *s, const uint64_t *addrs, size_t n, unsigned what,
+		   struct ms_symbol *out);
+int ms_symbols_take(struct ms_symbols *s);
 void ms_symbols_free(struct ms_symbols *s);
 
 /*

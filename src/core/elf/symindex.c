@@ -7,23 +7,16 @@
 
 #include "base/error.h"
 #include "elf/symindex.h"
-
-struct entry {
-	uint64_t value;
-	uint64_t size;
-	uint64_t reach;   /* the highest end (saturated) of this entry and all below it */
-	uint32_t ndx;     /* in dwfl_module_getsym_info's numbering: table order */
-	uint32_t bind;    /* higher binds more strongly */
-};
+#include "elf/symindex_sort.h"
 
 struct table {
-	struct entry *e;
+	struct ms_symindex_entry *e;
 	size_t n;
 };
 
 struct ms_symindex {
 	struct table globals, locals;
-	struct entry **cover; /* scratch: the entries covering one address */
+	struct ms_symindex_entry **cover; /* scratch: the entries covering one address */
 	size_t cover_cap;
 };
 
@@ -32,18 +25,10 @@ static uint32_t bind_rank(unsigned bind)
 	return bind == STB_GLOBAL ? 3 : bind == STB_WEAK ? 2 : bind == STB_LOCAL ? 1 : 0;
 }
 
-static int by_value(const void *a, const void *b)
-{
-	const struct entry *x = a, *y = b;
-
-	if (x->value != y->value)
-		return x->value < y->value ? -1 : 1;
-	return x->ndx < y->ndx ? -1 : x->ndx > y->ndx;
-}
-
 static int by_ndx(const void *a, const void *b)
 {
-	const struct entry *x = *(const struct entry *const *)a, *y = *(const struct entry *const *)b;
+	const struct ms_symindex_entry *x = *(const struct ms_symindex_entry *const *)a;
+	const struct ms_symindex_entry *y = *(const struct ms_symindex_entry *const *)b;
 
 	return x->ndx < y->ndx ? -1 : x->ndx > y->ndx;
 }
@@ -72,12 +57,21 @@ static int fill(Dwfl_Module *mod, int from, int to, size_t *budget, struct table
 		if (!*budget)
 			return MS_ERR_LIMIT;
 		--*budget;
-		t->e[t->n++] = (struct entry){ .value = value, .size = sym.st_size, .ndx = (uint32_t)i,
+		t->e[t->n++] = (struct ms_symindex_entry){ .value = value, .size = sym.st_size, .ndx = (uint32_t)i,
 					       .bind = bind_rank(GELF_ST_BIND(sym.st_info)) };
 	}
-	qsort(t->e, t->n, sizeof(*t->e), by_value);
+	/* By address; symbols at one address stay in table order. */
+	if (t->n > 1) {
+		struct ms_symindex_entry *tmp = malloc(t->n * sizeof(*tmp)), *sorted;
+
+		if (!tmp)
+			return MS_ERR_NOMEM;
+		sorted = ms_symindex_sort(t->e, tmp, t->n);
+		free(sorted == t->e ? tmp : t->e);
+		t->e = sorted;
+	}
 	for (size_t i = 0; i < t->n; i++) {
-		struct entry *e = &t->e[i];
+		struct ms_symindex_entry *e = &t->e[i];
 		uint64_t end = e->value + e->size < e->value ? UINT64_MAX : e->value + e->size;
 
 		if (end > reach)
@@ -139,15 +133,15 @@ static size_t upto(const struct table *t, uint64_t addr)
  * a sort on top: past WALK_MAX entries, *give_up is set and libdw is asked.
  */
 #define WALK_MAX 4096u
-static const struct entry *choose(struct ms_symindex *ix, const struct table *t, size_t k,
+static const struct ms_symindex_entry *choose(struct ms_symindex *ix, const struct table *t, size_t k,
 				  uint64_t addr, bool *give_up)
 {
-	const struct entry *best = NULL;
+	const struct ms_symindex_entry *best = NULL;
 	size_t n = 0, walked = 0;
 
 	/* A saturated reach stands for an end past the top of the address space. */
 	for (size_t j = k; j-- > 0 && (t->e[j].reach > addr || t->e[j].reach == UINT64_MAX);) {
-		struct entry *e = &t->e[j];
+		struct ms_symindex_entry *e = &t->e[j];
 
 		if (++walked > WALK_MAX) {
 			*give_up = true;
@@ -157,7 +151,7 @@ static const struct entry *choose(struct ms_symindex *ix, const struct table *t,
 			continue;
 		if (n == ix->cover_cap) {
 			size_t cap = ix->cover_cap ? 2 * ix->cover_cap : 16;
-			struct entry **c = realloc(ix->cover, cap * sizeof(*c));
+			struct ms_symindex_entry **c = realloc(ix->cover, cap * sizeof(*c));
 
 			if (!c) {
 				*give_up = true;
@@ -171,7 +165,7 @@ static const struct entry *choose(struct ms_symindex *ix, const struct table *t,
 	if (n > 1)
 		qsort(ix->cover, n, sizeof(*ix->cover), by_ndx);
 	for (size_t i = 0; i < n; i++) {
-		const struct entry *e = ix->cover[i];
+		const struct ms_symindex_entry *e = ix->cover[i];
 
 		if (!best || best->value < e->value || best->bind < e->bind ||
 		    (best->value == e->value && best->size > e->size && best->bind <= e->bind))
@@ -198,7 +192,7 @@ const char *ms_symindex_addrinfo(struct ms_symindex *ix, Dwfl_Module *mod, uint6
 {
 	size_t kg = upto(&ix->globals, addr), kl = upto(&ix->locals, addr);
 	bool give_up = false;
-	const struct entry *best = choose(ix, &ix->globals, kg, addr, &give_up);
+	const struct ms_symindex_entry *best = choose(ix, &ix->globals, kg, addr, &give_up);
 	uint64_t end = 0;
 	GElf_Sym sym;
 	GElf_Addr value;
@@ -249,7 +243,7 @@ int ms_symindex_check(struct ms_symindex *ix, Dwfl_Module *mod, uint64_t *where)
 
 	for (size_t t = 0; t < 2; t++) {
 		for (size_t i = 0; i < tables[t]->n && done < MS_SYMINDEX_CHECK_MAX; i++, done++) {
-			const struct entry *e = &tables[t]->e[i];
+			const struct ms_symindex_entry *e = &tables[t]->e[i];
 			uint64_t probes[] = { e->value - 1, e->value, e->value + e->size - 1, e->value + e->size };
 
 			for (size_t p = 0; p < sizeof(probes) / sizeof(probes[0]); p++) {

@@ -378,18 +378,29 @@ static uint64_t rss_of(const struct ms_child *c)
 	return (uint64_t)(resident - shared) * (uint64_t)sysconf(_SC_PAGESIZE) + 1;
 }
 
-/* Reap without ever blocking for long: a killed child may take a moment. */
+/*
+ * Reap without ever blocking for long: a killed child may take a moment,
+ * usually a millisecond or two (its address space is torn down), so the
+ * pauses start at 100 us and double up to 10 ms, for about a second in all.
+ */
 static void reap(struct ms_child *c)
 {
-	for (int i = 0; !c->reaped && i < 100; i++) {
+	uint64_t give_up = ms_child_now_ns() + 1000000000ull;
+	useconds_t pause = 100;
+
+	while (!c->reaped) {
 		pid_t r = waitpid(c->pid, &c->status, WNOHANG);
 
 		if (r == c->pid || (r < 0 && errno != EINTR)) {
 			c->reaped = true;
 			break;
 		}
-		if (r == 0)
-			usleep(10000);
+		if (ms_child_now_ns() >= give_up)
+			break;
+		if (r == 0) {
+			usleep(pause);
+			pause = pause < 5000 ? pause * 2 : 10000;
+		}
 	}
 }
 
