@@ -50,6 +50,7 @@ struct ms_child {
 	bool ready;         /* its ready frame came (ms_child_start does not wait for it) */
 	uint64_t started_ns;
 	uint64_t waited_ns; /* the deadline that ended it, for the message */
+	uint64_t send_ns;   /* the longest a send waits for room, once ready */
 	enum end end;
 	int status;         /* from waitpid, once reaped */
 	bool reaped;
@@ -473,6 +474,7 @@ int ms_child_start(const struct ms_child_spec *spec, struct ms_child **out, stru
 	close(sv[1]);
 	c->sock = sv[0];
 	c->started_ns = ms_child_now_ns();
+	c->send_ns = MS_CHILD_SEND_SECONDS * 1000000000ull;
 	snprintf(path, sizeof(path), "/proc/%d/statm", (int)c->pid);
 	c->statm = open(path, O_RDONLY | O_CLOEXEC);
 	*out = c;
@@ -481,6 +483,8 @@ int ms_child_start(const struct ms_child_spec *spec, struct ms_child **out, stru
 
 static long recv_until(struct ms_child *c, void *buf, size_t cap, int *fd, uint64_t deadline_ns,
 		       ms_child_interrupt_fn interrupt, void *arg);
+static int wait_until(struct ms_child *c, short events, uint64_t deadline_ns, ms_child_interrupt_fn interrupt,
+		      void *arg);
 
 /*
  * The ready frame, awaited at the first exchange that needs it, at most
@@ -542,11 +546,22 @@ int ms_child_send(struct ms_child *c, const void *buf, size_t len, int fd)
 			return MS_ERR_IO;
 		}
 	}
-	if (ms_child_io_send(c->sock, buf, len, fd) < 0) {
-		end_child(c, errno == EPIPE || errno == ECONNRESET ? END_EXITED : END_MALFORMED);
-		return MS_ERR_IO;
+	/*
+	 * Once it is ready, a child that stops reading (stuck in a file, or
+	 * itself waiting to send an answer we have not read yet) fills the
+	 * socket; the send then waits in slices, watched as a receive is, and
+	 * at most MS_CHILD_SEND_SECONDS, never blocking on the child.
+	 */
+	for (uint64_t deadline = ms_child_now_ns() + c->send_ns;;) {
+		if (io_send(c->sock, buf, len, fd, MSG_DONTWAIT) == 0)
+			return 0;
+		if (errno != EAGAIN) {
+			end_child(c, errno == EPIPE || errno == ECONNRESET ? END_EXITED : END_MALFORMED);
+			return MS_ERR_IO;
+		}
+		if (wait_until(c, POLLOUT, deadline, NULL, NULL) < 0)
+			return MS_ERR_IO;
 	}
-	return 0;
 }
 
 long ms_child_recv(struct ms_child *c, void *buf, size_t cap, int *fd, uint64_t deadline_ns,
@@ -558,15 +573,19 @@ long ms_child_recv(struct ms_child *c, void *buf, size_t cap, int *fd, uint64_t 
 	return recv_until(c, buf, cap, fd, deadline_ns, interrupt, arg);
 }
 
-static long recv_until(struct ms_child *c, void *buf, size_t cap, int *fd, uint64_t deadline_ns,
-		       ms_child_interrupt_fn interrupt, void *arg)
+/*
+ * Wait until the socket is ready for events (> 0), or until the child
+ * ended or was ended (-1: past deadline_ns, over its memory room, or
+ * interrupted), in slices of POLL_MS.
+ */
+static int wait_until(struct ms_child *c, short events, uint64_t deadline_ns, ms_child_interrupt_fn interrupt,
+		      void *arg)
 {
 	uint64_t began = ms_child_now_ns();
 
-	*fd = -1;
 	while (c->end == END_NONE) {
 		uint64_t now = ms_child_now_ns();
-		struct pollfd p = { .fd = c->sock, .events = POLLIN };
+		struct pollfd p = { .fd = c->sock, .events = events };
 		int slice, r;
 
 		if (now >= deadline_ns) {
@@ -577,17 +596,8 @@ static long recv_until(struct ms_child *c, void *buf, size_t cap, int *fd, uint6
 		slice = deadline_ns - now > POLL_MS * 1000000ull ? POLL_MS
 								  : (int)((deadline_ns - now) / 1000000ull) + 1;
 		r = poll(&p, 1, slice);
-		if (r > 0) {
-			long n = frame_recv(c->sock, buf, cap, fd, MSG_DONTWAIT);
-
-			if (n > 0)
-				return n;
-			if (n < 0 && (errno == EAGAIN || errno == EINTR))
-				continue;
-			/* 0: the child closed its end, so it ended; else a frame we refuse. */
-			end_child(c, n == 0 || (n < 0 && errno == ECONNRESET) ? END_EXITED : END_MALFORMED);
-			break;
-		}
+		if (r > 0)
+			return r;
 		if (r < 0 && errno != EINTR) {
 			end_child(c, END_MALFORMED);
 			break;
@@ -597,7 +607,30 @@ static long recv_until(struct ms_child *c, void *buf, size_t cap, int *fd, uint6
 		else if (interrupt && interrupt(arg))
 			end_child(c, END_INTERRUPTED);
 	}
+	return -1;
+}
+
+static long recv_until(struct ms_child *c, void *buf, size_t cap, int *fd, uint64_t deadline_ns,
+		       ms_child_interrupt_fn interrupt, void *arg)
+{
+	*fd = -1;
+	while (wait_until(c, POLLIN, deadline_ns, interrupt, arg) > 0) {
+		long n = frame_recv(c->sock, buf, cap, fd, MSG_DONTWAIT);
+
+		if (n > 0)
+			return n;
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		/* 0: the child closed its end, so it ended; else a frame we refuse. */
+		end_child(c, n == 0 || (n < 0 && errno == ECONNRESET) ? END_EXITED : END_MALFORMED);
+		break;
+	}
 	return MS_ERR_LIMIT;
+}
+
+void ms_child_send_limit(struct ms_child *c, uint64_t ns)
+{
+	c->send_ns = ns;
 }
 
 bool ms_child_alive(const struct ms_child *c)

@@ -45,8 +45,10 @@
  * is limited and filtered.
  *
  * The parent never waits on the child without a bound:
- * ms_child_recv waits at most until deadline_ns (CLOCK_MONOTONIC), polling
- * every 10 ms; meanwhile it watches the child's resident anonymous memory
+ * ms_child_recv waits at most until deadline_ns (CLOCK_MONOTONIC), and a
+ * send that finds a ready child's socket full at most
+ * MS_CHILD_SEND_SECONDS, or what ms_child_send_limit set (then "gave up
+ * after N s"), polling every 10 ms; meanwhile it watches the child's resident anonymous memory
  * (from /proc/PID/statm, above what it had when ready) and kills it past
  * MS_CHILD_RSS_ROOM, and calls interrupt(arg), killing the child when that
  * says so (the explorer: a key was pressed).  A dead child is reaped
@@ -78,6 +80,8 @@
 #define MS_CHILD_CPU_SECONDS 120u
 #define MS_CHILD_FRAME_MAX (64u << 10)
 #define MS_CHILD_READY_SECONDS 10ull
+/* The longest a send waits for room in a ready child's socket. */
+#define MS_CHILD_SEND_SECONDS 30ull
 /* The exit status a child gives when a library it runs reports it is out of memory. */
 #define MS_CHILD_EXIT_NOMEM 3
 
@@ -101,6 +105,8 @@ int ms_child_send(struct ms_child *c, const void *buf, size_t len, int fd);
  */
 long ms_child_recv(struct ms_child *c, void *buf, size_t cap, int *fd, uint64_t deadline_ns,
 		   ms_child_interrupt_fn interrupt, void *arg);
+/* How long a later send may wait for room in the socket (ns; 0: not at all). */
+void ms_child_send_limit(struct ms_child *c, uint64_t ns);
 bool ms_child_alive(const struct ms_child *c);
 const char *ms_child_why(const struct ms_child *c);
 pid_t ms_child_pid(const struct ms_child *c);

@@ -247,6 +247,36 @@ static void test_deadline_ends_a_loop(void **state)
 	ms_child_free(c);
 }
 
+/*
+ * A ready child that stops reading: the socket fills, and the send that
+ * finds no room gives up at its limit, with the reason, instead of
+ * waiting on the child for ever.
+ */
+static void test_send_to_a_stuck_child(void **state)
+{
+	static char frame[MS_CHILD_FRAME_MAX];
+	struct ms_child *c;
+	int value = -1, rc = 0, sent = 0;
+	long long t0;
+
+	(void)state;
+	c = start(serve_spin, NULL);
+	assert_int_equal(ask(c, 5000, &value), (long)sizeof(int));
+	ms_child_send_limit(c, 300 * NS_PER_MS);
+	memset(frame, 'f', sizeof(frame));
+	t0 = tu_now_ms();
+	/* The socket holds a few hundred kilobytes; 4,096 frames are 256 MiB. */
+	while (sent < 4096 && (rc = ms_child_send(c, frame, sizeof(frame), -1)) == 0)
+		sent++;
+	assert_int_equal(rc, MS_ERR_IO);
+	assert_true(sent > 0 && sent < 4096);
+	assert_true(tu_now_ms() - t0 >= 290);
+	assert_true(tu_now_ms() - t0 < 20000);
+	assert_false(ms_child_alive(c));
+	assert_string_equal(ms_child_why(c), "gave up after 1 s");
+	ms_child_free(c);
+}
+
 static bool always(void *arg)
 {
 	int *asked = arg;
@@ -452,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_root_becomes_nobody),
 		cmocka_unit_test(test_memory_hog_is_ended),
 		cmocka_unit_test(test_deadline_ends_a_loop),
+		cmocka_unit_test(test_send_to_a_stuck_child),
 		cmocka_unit_test(test_interrupt_ends_a_loop),
 		cmocka_unit_test(test_crash_is_named),
 		cmocka_unit_test(test_two_descriptors_refused),
