@@ -3,17 +3,9 @@
 # line, takes addresses from arguments and from standard input alike, and
 # leaves what it does not know null.
 set -u
-BIN=${MS_BIN:-./mapscope}
-FIXTURE=${MS_FIXTURE:-./tests/ms-fixture}
 SRCDIR=${srcdir:-.}
-# The build says whether libdw is in; then at must have the columns.
-grep -q '^#define HAVE_LIBDW 1' "${MS_CONFIG_H:-config.h}" || { echo "symbols-at: SKIP (built without libdw)"; exit 77; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/ms-symat.XXXXXX") || exit 1
-FPID=
-cleanup() { [ -n "$FPID" ] && kill "$FPID" 2>/dev/null; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
-fail() { echo "symbols-at: FAIL: $*"; exit 1; }
 . "$SRCDIR/tests/fixture_sym.sh"
+fixture_sym_setup symbols-at
 fixture_sym_start "$TMP"
 sym=$SYM
 addr=$(printf '%x' $((0x$sym + 0x10)))

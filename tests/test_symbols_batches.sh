@@ -7,17 +7,10 @@
 # SYMBOL is checked against eu-addr2line's answer for the same process,
 # and its ADDR against the input, in order.
 set -u
-BIN=${MS_BIN:-./mapscope}
-FIXTURE=${MS_FIXTURE:-./tests/ms-fixture}
 SRCDIR=${srcdir:-.}
-grep -q '^#define HAVE_LIBDW 1' "${MS_CONFIG_H:-config.h}" || { echo "symbols-batches: SKIP (built without libdw)"; exit 77; }
-command -v eu-addr2line >/dev/null 2>&1 || { echo "symbols-batches: SKIP (no eu-addr2line to check against)"; exit 77; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/ms-symbatch.XXXXXX") || exit 1
-FPID=
-cleanup() { [ -n "$FPID" ] && kill "$FPID" 2>/dev/null; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
-fail() { echo "symbols-batches: FAIL: $*"; exit 1; }
 . "$SRCDIR/tests/fixture_sym.sh"
+fixture_sym_setup symbols-batches
+command -v eu-addr2line >/dev/null 2>&1 || { echo "symbols-batches: SKIP (no eu-addr2line to check against)"; exit 77; }
 fixture_sym_start "$TMP"
 
 # The executable mappings of ELF files: "start end" in hex, one a line.
