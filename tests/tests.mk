@@ -113,6 +113,7 @@ CMOCKA_TESTS = \
 	tests/core/pkg/test_pkgdb \
 	tests/core/pkg/test_pkgdb_real \
 	tests/core/pkg/test_pkgindex \
+	tests/core/pkg/test_pkgindex_lookup \
 	tests/core/pkg/test_pkg_status \
 	tests/core/pkg/test_packages \
 	tests/core/pkg/test_dpkg_history \

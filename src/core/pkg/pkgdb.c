@@ -58,7 +58,7 @@ struct ms_pkgdb {
 	struct ms_pkg_index_pins pins; /* the database at open, for the index */
 	bool pinned;
 	bool settled;           /* pins taken settled: an index may be written from them */
-	struct ms_pkg_index index; /* mapped when sound and pinned to the database */
+	struct ms_pkg_index index; /* open when sound and pinned to the database */
 	struct ms_pkg_index_build build; /* the hashes of a full scan that will write the index */
 	bool building;
 	size_t lists_read;      /* atomic: list files read, by either thread */
@@ -320,7 +320,7 @@ void ms_pkgdb_read_ahead(struct ms_pkgdb *db)
 	sigset_t all, old;
 
 	/* With an index, a full scan is rare: no list is read ahead. */
-	if (!db || db->begun || db->index.map)
+	if (!db || db->begun || db->index.open)
 		return;
 	db->begun = true;
 	/* Room for the budget, then for the largest list and its line lengths. */
@@ -500,7 +500,7 @@ static void scan_lists(struct ms_pkgdb *db, struct ms_pkg_table *t, struct scann
 static bool index_rules_out(struct ms_pkgdb *db, const char *const *keys, const size_t *klens, size_t n,
 			    const struct ms_pkg *out)
 {
-	if (!db->index.map)
+	if (!db->index.open)
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		size_t alen = 0;
@@ -537,7 +537,7 @@ static bool index_alone(struct ms_pkgdb *db, const char *const *keys, const size
 	 * info directory's ctime, still the same, says no list came or went
 	 * since (pkgindex.h).
 	 */
-	return !db->begun && !db->full_scan && db->index.map && index_rules_out(db, keys, klens, n, out);
+	return !db->begun && !db->full_scan && db->index.open && index_rules_out(db, keys, klens, n, out);
 }
 
 /* After a full scan that hashed every list: write the index, silently. */
@@ -635,10 +635,10 @@ int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *l
 	}
 	ensure_listed(db);
 	/* An index of another number of lists is not sound. */
-	if (db->index.map && db->index.nlists != db->nfiles)
+	if (db->index.open && db->index.nlists != db->nfiles)
 		ms_pkg_index_close(&db->index);
 	/* Root leaves an index behind from a full scan, when none was sound. */
-	db->building = !nomem && db->index_path && db->settled && !db->index.map && !db->no_full_scan &&
+	db->building = !nomem && db->index_path && db->settled && !db->index.open && !db->no_full_scan &&
 		       geteuid() == 0;
 	if (!nomem && !db->full_scan) {
 		scan_candidates(db, &t, &sc, keys, klens, n, out, owner);

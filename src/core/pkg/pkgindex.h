@@ -33,8 +33,10 @@
  * Reading (ms_pkg_index_open): O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC,
  * then fstat must say a regular file with one link, owned by root,
  * writable by neither group nor others, at most MS_PKG_INDEX_MAX bytes
- * and exactly the header and its count of hashes; then it is mapped
- * read-only and searched by bisection, which touches a few pages.
+ * and exactly the header and its count of hashes; then it is kept open
+ * and searched by reading one page of hashes at a time into the stack
+ * (ms_pkg_index_may_hold), never mapped: a mapping's pages fault when
+ * first touched, which costs more than a read on a virtual machine.
  * Anything else, a symlink included, is no index.  The hashes are trusted
  * to be sorted (only root writes the file, and checking would touch every
  * page).
@@ -86,14 +88,13 @@ bool ms_pkg_index_pins_settled(const struct ms_pkg_index_pins *p, const struct t
 bool ms_pkg_index_pins_equal(const struct ms_pkg_index_pins *a, const struct ms_pkg_index_pins *b);
 
 struct ms_pkg_index {
-	void *map;       /* NULL: no index */
-	size_t map_size;
-	const uint64_t *hashes;
+	bool open;       /* false: no index */
+	int fd;          /* the index file, read by pread when open */
 	size_t count;
 	uint64_t nlists; /* from the header: the caller compares it once it has listed */
 };
 
-/* Map the index at path if it is sound and pinned to pins (nlists aside).  true if so. */
+/* Open the index at path if it is sound and pinned to pins (nlists aside).  true if so. */
 bool ms_pkg_index_open(const char *path, const struct ms_pkg_index_pins *pins, struct ms_pkg_index *ix);
 void ms_pkg_index_close(struct ms_pkg_index *ix);
 /* Could a list hold the len bytes at p?  false: no list does. */
