@@ -159,12 +159,14 @@ static bool read_hashes(const struct ms_pkg_index *ix, size_t first, uint64_t *b
 
 /*
  * A window of WINDOW hashes (one page) is read into the stack, first where
- * h would sit were the hashes spread evenly (they are a hash's outputs),
- * then by bisection of what is left: most lookups read one page and touch
- * no new memory.  The file is not mapped, because every page of a mapping
- * touched for the first time costs a fault, and a fault costs more than
- * a read where page tables are shadowed (a virtual machine): a lookup
- * that bisects a 1 MiB mapping faults on up to 17 pages.
+ * h would sit were the hashes spread evenly (they are a hash's outputs).
+ * A miss gallops on in its direction, the next window beside it, then
+ * skipping one, three, seven windows..., until a window holds h or h lies
+ * between two, and bisects what is left: most lookups read one page, some
+ * two, and none touches new memory.  The file is not mapped, because
+ * every page of a mapping touched for the first time costs a fault, and a
+ * fault costs more than a read where page tables are shadowed (a virtual
+ * machine): a lookup that bisected a 1 MiB mapping faulted on up to 17.
  */
 #define WINDOW 512u
 
@@ -172,28 +174,49 @@ bool ms_pkg_index_may_hold(const struct ms_pkg_index *ix, const char *p, size_t 
 {
 	uint64_t h = ms_pkg_index_hash(p, len), buf[WINDOW];
 	size_t lo = 0, hi = ix->open ? ix->count : 0; /* h, if held, is in [lo, hi) */
-	bool first = true;
+	size_t skip = 0;
+	int dir = 0; /* 0: the first read; 1, -1: galloping up, down; 2: bisecting */
 
 	while (lo < hi) {
-		/* count is at most MS_PKG_INDEX_MAX / 8, below 2^32: no overflow. */
-		size_t mid = first ? (size_t)(((h >> 32) * (uint64_t)hi) >> 32) : lo + (hi - lo) / 2;
-		size_t start = mid > lo + WINDOW / 2 ? mid - WINDOW / 2 : lo;
-		size_t n;
+		size_t start, n, mid;
+		int next;
 
-		/* A window that would run past hi ends there. */
-		if (hi - start < WINDOW)
-			start = hi - lo > WINDOW ? hi - WINDOW : lo;
+		if (dir == 1 || dir == -1) {
+			/* The window skip past the last one, or the last window left. */
+			if (hi - lo <= WINDOW)
+				start = lo;
+			else if (hi - lo - WINDOW <= skip)
+				start = dir == 1 ? hi - WINDOW : lo;
+			else
+				start = dir == 1 ? lo + skip : hi - skip - WINDOW;
+		} else {
+			/* count is at most MS_PKG_INDEX_MAX / 8, below 2^32: no overflow. */
+			mid = dir == 0 ? (size_t)(((h >> 32) * (uint64_t)hi) >> 32) : lo + (hi - lo) / 2;
+			start = mid > lo + WINDOW / 2 ? mid - WINDOW / 2 : lo;
+			/* A window that would run past hi ends there. */
+			if (hi - start < WINDOW)
+				start = hi - lo > WINDOW ? hi - WINDOW : lo;
+		}
 		n = hi - start < WINDOW ? hi - start : WINDOW;
-		first = false;
 		/* Unreadable now (truncated in place): say nothing, the lists answer. */
 		if (!read_hashes(ix, start, buf, n))
 			return true;
-		if (h < buf[0])
+		if (h < buf[0]) {
 			hi = start;
-		else if (h > buf[n - 1])
+			next = -1;
+		} else if (h > buf[n - 1]) {
 			lo = start + n;
-		else
+			next = 1;
+		} else {
 			return bsearch(&h, buf, n, sizeof(h), by_value) != NULL;
+		}
+		if (dir == 2 || (dir != 0 && next != dir)) {
+			dir = 2; /* bracketed */
+		} else {
+			if (dir == next)
+				skip = 2 * skip + WINDOW;
+			dir = next;
+		}
 	}
 	return false;
 }
