@@ -15,31 +15,43 @@ void ms_stale_report_free(struct ms_stale_report *r)
 	for (size_t i = 0; i < r->count; i++) {
 		ms_stale_list_free(&r->procs[i].files);
 		free(r->procs[i].cmd);
-		free(r->procs[i].pkgs);
 	}
 	free(r->procs);
+	free(r->pkgs);
 	memset(r, 0, sizeof(*r));
 }
 
 /*
  * Count every file of the scan, and copy into p those whose verdict is
  * shown (most processes have none: the scan's list and its names are
- * reused for the next process).  0 or MS_ERR_NOMEM.
+ * reused for the next process).  p's list is allocated to the size shown,
+ * no more: a fleet's report keeps one for every stale process, and each
+ * new page of memory touched costs a fault.  0 or MS_ERR_NOMEM.
  */
 static int keep_shown(struct ms_stale_report *r, struct ms_stale_proc *p, const struct ms_stale_list *scan,
 		      unsigned show)
 {
+	size_t shown = 0;
+
 	ms_stale_counts_add(&r->totals, scan);
+	for (size_t i = 0; i < scan->count; i++) {
+		p->stale_files += ms_stale_verdict_is_stale(scan->items[i].result.verdict);
+		shown += (show & (1u << scan->items[i].result.verdict)) != 0;
+	}
+	if (p->stale_files)
+		r->stale_procs++;
+	if (!shown)
+		return 0;
+	p->files.items = malloc(shown * sizeof(*p->files.items));
+	if (!p->files.items)
+		return MS_ERR_NOMEM;
+	p->files.capacity = shown;
 	for (size_t i = 0; i < scan->count; i++) {
 		const struct ms_stale_file *f = &scan->items[i];
 		struct ms_stale_file *copy;
 
-		if (ms_stale_verdict_is_stale(f->result.verdict))
-			p->stale_files++;
 		if (!(show & (1u << f->result.verdict)))
 			continue;
-		if (ms_grow((void **)&p->files.items, &p->files.capacity, p->files.count, sizeof(*f), 4) < 0)
-			return MS_ERR_NOMEM;
 		copy = &p->files.items[p->files.count];
 		*copy = *f;
 		copy->name = malloc(f->name_len + 1);
@@ -48,8 +60,6 @@ static int keep_shown(struct ms_stale_report *r, struct ms_stale_proc *p, const 
 		memcpy(copy->name, f->name, f->name_len + 1);
 		p->files.count++;
 	}
-	if (p->stale_files)
-		r->stale_procs++;
 	return 0;
 }
 
@@ -132,7 +142,7 @@ static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *c
 	struct ms_stale_proc *p;
 	int rc;
 
-	if (ms_grow((void **)&r->procs, &r->capacity, r->count, sizeof(*r->procs), 16) < 0)
+	if (ms_grow((void **)&r->procs, &r->capacity, r->count, sizeof(*r->procs), 64) < 0)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
 	p = &r->procs[r->count];
 	memset(p, 0, sizeof(*p));
@@ -250,18 +260,27 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 	struct ms_copy *copies = NULL;
 	const char **paths = NULL;
 	struct ms_pkg *found = NULL;
-	size_t *lens = NULL, n = 0, k = 0;
+	size_t *lens = NULL, n = 0, k = 0, files = 0;
 	int rc = 0;
 
 	*why = NULL;
-	for (size_t i = 0; i < r->count; i++)
+	for (size_t i = 0; i < r->count; i++) {
+		files += r->procs[i].files.count;
 		for (size_t j = 0; j < r->procs[i].files.count; j++)
 			n += wants_package(&r->procs[i], &r->procs[i].files.items[j]);
+	}
 	if (!n)
 		return 0;
+	/*
+	 * One answer per file shown, in one block the processes point into
+	 * (r->pkgs); looked up in place when every file wants one, as by
+	 * default, so that the answers are not copied into fresh memory.
+	 */
+	free(r->pkgs);
+	r->pkgs = calloc(files, sizeof(*r->pkgs));
+	found = n == files ? r->pkgs : calloc(n, sizeof(*found));
 	paths = calloc(n, sizeof(*paths));
 	lens = calloc(n, sizeof(*lens));
-	found = calloc(n, sizeof(*found));
 	copies = calloc(n, sizeof(*copies));
 	for (size_t i = 0; paths && lens && found && i < r->count; i++)
 		for (size_t j = 0; j < r->procs[i].files.count; j++) {
@@ -272,7 +291,7 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 			paths[k] = f->name;
 			lens[k++] = ms_name_strip_deleted(f->name, f->name_len);
 		}
-	if (!paths || !lens || !found || !copies)
+	if (!r->pkgs || !paths || !lens || !found || !copies)
 		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
 	else
 		rc = db ? ms_owner_find(db, paths, lens, n, found, err) : 0;
@@ -283,21 +302,21 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 	if (rc == 0 && !ms_owner_has_db(db))
 		*why = "not a dpkg or rpm system";
 	/* Without a system database, Python distributions may still have answered. */
-	for (size_t i = 0, at = 0; rc == 0 && db && i < r->count; i++) {
+	for (size_t i = 0, at = 0, base = 0; rc == 0 && db && i < r->count; i++) {
 		struct ms_stale_proc *p = &r->procs[i];
 
-		p->pkgs = calloc(p->files.count ? p->files.count : 1, sizeof(*p->pkgs));
-		if (!p->pkgs) {
-			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
-			break;
-		}
+		p->pkgs = r->pkgs + base;
+		base += p->files.count;
+		if (found == r->pkgs)
+			continue;
 		for (size_t j = 0; j < p->files.count; j++)
 			if (wants_package(p, &p->files.items[j]))
 				p->pkgs[j] = found[at++];
 	}
+	if (found != r->pkgs)
+		free(found);
 	free(paths);
 	free(lens);
-	free(found);
 	free(copies);
 	return rc;
 }

@@ -61,7 +61,7 @@ struct ms_stale_proc {
 	bool has_container;         /* other_root, and its engine is known */
 	struct ms_container container; /* raw */
 	struct ms_stale_list files; /* only the files to show */
-	struct ms_pkg *pkgs;        /* one per file once looked up, else NULL */
+	struct ms_pkg *pkgs;        /* one per file once looked up, else NULL: in the report's pkgs */
 	size_t stale_files;         /* deleted or replaced, shown or not */
 };
 
@@ -71,6 +71,7 @@ struct ms_stale_report {
 	size_t capacity;
 	struct ms_stale_counts totals; /* every file of every judged process */
 	size_t stale_procs;            /* processes with a deleted or replaced file */
+	struct ms_pkg *pkgs;           /* every process's answers, in order (ms_stale_report_packages) */
 };
 
 struct ms_stale_report_opts {

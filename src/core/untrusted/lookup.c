@@ -24,8 +24,12 @@
 #define OVERLAYFS_SUPER_MAGIC 0x794c7630
 #endif
 
-/* Buckets at first; the table grows fourfold past two entries a bucket. */
-#define CACHE_BUCKETS 4096u
+/*
+ * Buckets at first (one page: a stale run's cache holds a few hundred
+ * paths, and every page a new cache clears costs a fault); the table
+ * grows fourfold past two entries a bucket.
+ */
+#define CACHE_BUCKETS 512u
 #define CACHE_BUCKETS_MAX (1u << 22)
 
 struct entry {
