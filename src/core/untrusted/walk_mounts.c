@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 const char ms_walk_why_no_table[] = "the mount table could not be read: nothing is known safe";
 const char ms_walk_why_mnt_id[] = "the mount of a path component cannot be told";
+bool ms_walk_mnt_id_by_fdinfo;
 
 static int mounts_read(struct ms_walk_mounts *m, struct ms_error *err)
 {
@@ -78,13 +80,49 @@ void ms_walk_mounts_free(struct ms_walk_mounts *m)
 	free(m);
 }
 
+#ifndef AT_HANDLE_FID
+#define AT_HANDLE_FID 0x200 /* include/uapi/linux/fcntl.h, Linux 6.5 */
+#endif
+
+/* 0: the kernel answers name_to_handle_at for mount IDs; 1: it does not (fdinfo only). */
+static int handle_refused;
+
+/*
+ * name_to_handle_at with AT_HANDLE_FID and room for no handle bytes: in
+ * fs/fhandle.c, do_sys_name_to_handle asks the file system to encode into
+ * no room (encode_fh only reads the in-memory inode: fuse_encode_fh in
+ * fs/fuse/export.c returns FILEID_INVALID at once, sending the daemon
+ * nothing), turns that into EOVERFLOW, and copies real_mount(...)->mnt_id
+ * out before it returns, the ID fdinfo prints.  One system call, where
+ * fdinfo takes an open of a /proc/self path, a read and a close.
+ * Kernels before 6.5 refuse the flag (EINVAL), a seccomp filter may refuse
+ * the call, a file system may encode no handles (EOPNOTSUPP): fdinfo then.
+ */
+static bool handle_mnt_id(int fd, uint64_t *id)
+{
+	struct file_handle fh = { .handle_bytes = 0 };
+	int mnt = -1;
+
+	if (__atomic_load_n(&handle_refused, __ATOMIC_RELAXED))
+		return false;
+	if (name_to_handle_at(fd, "", &fh, &mnt, AT_EMPTY_PATH | AT_HANDLE_FID) < 0 && errno != EOVERFLOW) {
+		if (errno == EINVAL || errno == ENOSYS || errno == EPERM)
+			__atomic_store_n(&handle_refused, 1, __ATOMIC_RELAXED);
+		return false;
+	}
+	if (mnt < 0)
+		return false;
+	*id = (uint64_t)mnt;
+	return true;
+}
+
 /*
  * fs/proc/fd.c, seq_show prints "mnt_id:" for every open file, O_PATH ones
  * included, from the struct file alone: reading fdinfo never calls into the
  * file's own file system, unlike fstat, fstatfs or statx, which can send
  * GETATTR or STATFS to a FUSE daemon.
  */
-int ms_walk_mnt_id(int fd, uint64_t *id)
+static int fdinfo_mnt_id(int fd, uint64_t *id)
 {
 	char name[64], buf[1024];
 	const char *p;
@@ -116,6 +154,13 @@ int ms_walk_mnt_id(int fd, uint64_t *id)
 	}
 	*id = v;
 	return 0;
+}
+
+int ms_walk_mnt_id(int fd, uint64_t *id)
+{
+	if (ms_walk_mnt_id_by_fdinfo)
+		return fdinfo_mnt_id(fd, id);
+	return handle_mnt_id(fd, id) ? 0 : fdinfo_mnt_id(fd, id);
 }
 
 /* The root's mount ID: the caller's when it knows it, else from fdinfo. */

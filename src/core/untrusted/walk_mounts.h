@@ -1,9 +1,10 @@
 /*
  * walk_mounts.h - the mount table a walk of untrusted_walk.h checks each
  * step against, inside the untrusted room only: the table's reading and
- * re-reading, mount IDs from fdinfo, and the one test of a mount.  The
- * public calls (ms_walk_mounts_load, ms_walk_mnt_id...) are declared in
- * untrusted_walk.h; this header is for the walk's own files.
+ * re-reading, mount IDs (name_to_handle_at or fdinfo), and the one test
+ * of a mount.  The public calls (ms_walk_mounts_load, ms_walk_mnt_id...)
+ * are declared in untrusted_walk.h; this header is for the walk's own
+ * files.
  *
  * ms_walk_mount_refused: NULL when mount id is known to the table as
  * served by the kernel and, with path (len bytes, as the table's root sees

@@ -27,7 +27,12 @@
  * refuses the path, status 2; snapshot writes the mapping), leave the
  * daemon no request unanswered, and leave no mapscope process in D state.
  * Past the deadline the server is killed, which aborts the connection and
- * releases whatever was blocked, and the test fails.  Root and /dev/fuse
+ * releases whatever was blocked, and the test fails.
+ *
+ * The mount ID of the running program, through /proc/PID/exe opened
+ * O_PATH as the walk does: name_to_handle_at (the walk's first way) and
+ * fdinfo agree, both name the FUSE mount, and the daemon is sent nothing
+ * (an alarm ends the test should either way wait on it).  Root and /dev/fuse
  * are needed; otherwise the tests skip with the reason.
  */
 #define _GNU_SOURCE
@@ -48,6 +53,7 @@
 #include "fuse_server.h"
 #include "msrun.h"
 #include "testutil.h"
+#include "untrusted/untrusted_walk.h"
 
 #define REASON "the path crosses a daemon-served mount"
 
@@ -363,6 +369,49 @@ static void test_libs(void **state)
 	free(out);
 }
 
+/* The FUSE mount's ID in our mount table: the line whose mount point is mnt. */
+static long long mount_id_at(const char *mnt)
+{
+	char *text = tu_slurp("/proc/self/mountinfo", NULL), *line, *save = NULL;
+	long long id = -1;
+
+	assert_non_null(text);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char point[512];
+		long long v;
+
+		if (sscanf(line, "%lld %*d %*s %*s %511s", &v, point) == 2 && !strcmp(point, mnt))
+			id = v;
+	}
+	free(text);
+	return id;
+}
+
+static void test_mount_id(void **state)
+{
+	struct fx *fx = *state;
+	uint64_t by_handle = 0, by_fdinfo = 0;
+	char exe[64];
+	int fd;
+
+	if (!fx->started)
+		skip();
+	snprintf(exe, sizeof(exe), "/proc/%s/exe", fx->pid);
+	alarm(10);
+	fd = open(exe, O_PATH | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(ms_walk_mnt_id(fd, &by_handle), 0);
+	ms_walk_mnt_id_by_fdinfo = true;
+	assert_int_equal(ms_walk_mnt_id(fd, &by_fdinfo), 0);
+	ms_walk_mnt_id_by_fdinfo = false;
+	close(fd);
+	alarm(0);
+	assert_int_equal(by_handle, by_fdinfo);
+	assert_int_equal((long long)by_handle, mount_id_at(fx->server.mnt));
+	assert_int_equal(fx->server.modes->getattrs_hung, 0);
+	assert_int_equal(fx->server.modes->lookups_hung, 0);
+}
+
 /* A test of the program fixture, named apart from the same test of the library's. */
 #define PROGRAM_TEST(f) { #f "_program", f, setup_program, teardown, NULL }
 
@@ -384,6 +433,7 @@ int main(void)
 		PROGRAM_TEST(test_list_verdict),
 		PROGRAM_TEST(test_libs),
 		PROGRAM_TEST(test_who_no_such_soname),
+		PROGRAM_TEST(test_mount_id),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -422,13 +422,12 @@ static void test_mount_on_last_name(void **state)
 	free(plain);
 }
 
-#ifdef SYS_openat2
-/* Make openat2 fail with err in this process (a container's seccomp profile does the like). */
-static int refuse_openat2(int err)
+/* Make system call nr fail with err in this process (a container's seccomp profile does the like). */
+static int refuse_call(long nr, int err)
 {
 	struct sock_filter prog[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
@@ -438,7 +437,6 @@ static int refuse_openat2(int err)
 		return -1;
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0);
 }
-#endif
 
 /*
  * Where openat2 is missing (ENOSYS) or filtered (EPERM, or EACCES, which
@@ -463,7 +461,7 @@ static void test_without_openat2(void **state)
 		if (pid == 0) {
 			struct stat st;
 
-			if (refuse_openat2(errs[i]) < 0)
+			if (refuse_call(SYS_openat2, errs[i]) < 0)
 				_exit(90);
 			if (walk(&fx->w.root, "/a/b/file", 0, &st, NULL) != 0)
 				_exit(1);
@@ -486,6 +484,60 @@ static void test_without_openat2(void **state)
 	(void)state;
 	skip();
 #endif
+}
+
+/*
+ * Mount IDs two ways: by name_to_handle_at and from fdinfo (the seam), for
+ * descriptors on every kind of mount at hand, and, in children where a
+ * filter refuses name_to_handle_at (EPERM, ENOSYS), by the fallback.
+ */
+static void test_mount_ids_agree(void **state)
+{
+	static const char *const paths[] = { "/", "/proc", "/proc/self/exe", "/dev", "/dev/pts", "/sys", "/tmp", "/run" };
+	static const int errs[] = { EPERM, ENOSYS };
+	struct fx *fx = *state;
+	uint64_t ids[sizeof(paths) / sizeof(paths[0]) + 1];
+	int fds[sizeof(paths) / sizeof(paths[0]) + 1], n = 0;
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		int fd = open(paths[i], O_PATH | O_CLOEXEC);
+
+		if (fd >= 0)
+			fds[n++] = fd;
+	}
+	fds[n++] = fx->w.rootfd;
+	for (int i = 0; i < n; i++) {
+		uint64_t by_handle = 0;
+
+		ms_walk_mnt_id_by_fdinfo = true;
+		assert_int_equal(ms_walk_mnt_id(fds[i], &ids[i]), 0);
+		ms_walk_mnt_id_by_fdinfo = false;
+		assert_int_equal(ms_walk_mnt_id(fds[i], &by_handle), 0);
+		assert_int_equal(by_handle, ids[i]);
+	}
+	for (size_t e = 0; e < sizeof(errs) / sizeof(errs[0]); e++) {
+		int status = -1;
+		pid_t pid = fork();
+
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			if (refuse_call(SYS_name_to_handle_at, errs[e]) < 0)
+				_exit(90);
+			for (int i = 0; i < n; i++) {
+				uint64_t id = 0;
+
+				if (ms_walk_mnt_id(fds[i], &id) != 0 || id != ids[i])
+					_exit(1 + i);
+			}
+			_exit(0);
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_not_equal(WEXITSTATUS(status), 90);
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	for (int i = 0; i < n - 1; i++)
+		close(fds[i]);
 }
 
 /*
@@ -555,6 +607,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unknown_mount_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mount_on_last_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_without_openat2, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mount_ids_agree, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_in_chroot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_read, setup, teardown),
 	};
