@@ -98,16 +98,23 @@ static void take_note(struct ms_pkg *p, const struct ms_pkgnote *note)
 	memcpy(p->note_version, note->version, sizeof(p->note_version));
 }
 
-int ms_notepkg_find(struct ms_notepkg *np, const char *const *paths, const size_t *lens, size_t n,
-		    struct ms_pkg *out, struct ms_error *err)
+int ms_notepkg_find(struct ms_notepkg *np, const char *const *paths, const size_t *lens, const bool *gone,
+		    size_t n, struct ms_pkg *out, struct ms_error *err)
 {
+	size_t left = 0;
+
 	(void)err;
-	if (!root_ready(np))
+	/* Nothing at a path just now: no note to read there (not even the mount table, if so for all). */
+	for (size_t i = 0; i < n; i++)
+		left += !gone || !gone[i];
+	if (!left || !root_ready(np))
 		return 0;
 	/* Only dpkg and rpm rank before us: anything found is a database's. */
 	for (size_t i = 0; i < n; i++) {
 		struct ms_pkgnote note;
 
+		if (gone && gone[i])
+			continue;
 		if (note_at(np, paths[i], lens[i], &note) == 0)
 			take_note(&out[i], &note);
 	}
@@ -170,10 +177,10 @@ static int note_open(const struct ms_owner_opts *opts, void **state, struct ms_e
 	return ms_notepkg_open((struct ms_notepkg **)state, err);
 }
 
-static int note_find(void *state, const char *const *paths, const size_t *lens, size_t n, struct ms_pkg *out,
-		     struct ms_error *err)
+static int note_find(void *state, const char *const *paths, const size_t *lens, const bool *gone, size_t n,
+		     struct ms_pkg *out, struct ms_error *err)
 {
-	return ms_notepkg_find(state, paths, lens, n, out, err);
+	return ms_notepkg_find(state, paths, lens, gone, n, out, err);
 }
 
 static int note_running(void *state, struct ms_pkg *pkgs, const struct ms_copy *copies, size_t n,

@@ -41,6 +41,7 @@
 #ifndef MAPSCOPE_PKG_NOTEPKG_H
 #define MAPSCOPE_PKG_NOTEPKG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/error.h"
@@ -51,8 +52,8 @@ struct ms_notepkg;
 int ms_notepkg_open(struct ms_notepkg **out, struct ms_error *err);
 void ms_notepkg_close(struct ms_notepkg *np);
 /* owner_source.h's find and running hooks. */
-int ms_notepkg_find(struct ms_notepkg *np, const char *const *paths, const size_t *lens, size_t n,
-		    struct ms_pkg *out, struct ms_error *err);
+int ms_notepkg_find(struct ms_notepkg *np, const char *const *paths, const size_t *lens, const bool *gone,
+		    size_t n, struct ms_pkg *out, struct ms_error *err);
 int ms_notepkg_running(struct ms_notepkg *np, struct ms_pkg *pkgs, const struct ms_copy *copies, size_t n,
 		       struct ms_error *err);
 

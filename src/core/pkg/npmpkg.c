@@ -256,9 +256,10 @@ static int npm_open(const struct ms_owner_opts *opts, void **state, struct ms_er
 	return ms_npmpkg_open((struct ms_npmpkg **)state, err);
 }
 
-static int npm_find(void *state, const char *const *paths, const size_t *lens, size_t n, struct ms_pkg *out,
-		    struct ms_error *err)
+static int npm_find(void *state, const char *const *paths, const size_t *lens, const bool *gone, size_t n,
+		    struct ms_pkg *out, struct ms_error *err)
 {
+	(void)gone;
 	return ms_npmpkg_find(state, paths, lens, n, out, NULL, err);
 }
 

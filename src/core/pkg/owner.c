@@ -64,15 +64,21 @@ bool ms_owner_has_db(const struct ms_owner *o)
 	return false;
 }
 
-int ms_owner_find(struct ms_owner *o, const char *const *paths, const size_t *lens, size_t n,
-		  struct ms_pkg *out, struct ms_error *err)
+int ms_owner_find_seen(struct ms_owner *o, const char *const *paths, const size_t *lens, const bool *gone,
+		       size_t n, struct ms_pkg *out, struct ms_error *err)
 {
 	for (size_t i = 0; i < n; i++)
 		out[i] = (struct ms_pkg){ .found = false };
 	for (size_t i = 0; i < NSOURCES; i++)
-		if (o->open[i] && sources[i]->find(o->state[i], paths, lens, n, out, err) == MS_ERR_NOMEM)
+		if (o->open[i] && sources[i]->find(o->state[i], paths, lens, gone, n, out, err) == MS_ERR_NOMEM)
 			return MS_ERR_NOMEM;
 	return 0;
+}
+
+int ms_owner_find(struct ms_owner *o, const char *const *paths, const size_t *lens, size_t n,
+		  struct ms_pkg *out, struct ms_error *err)
+{
+	return ms_owner_find_seen(o, paths, lens, NULL, n, out, err);
 }
 
 int ms_owner_running(struct ms_owner *o, struct ms_pkg *pkgs, const struct ms_copy *copies, size_t n,

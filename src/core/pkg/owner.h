@@ -49,6 +49,14 @@ bool ms_owner_has_db(const struct ms_owner *o);
 /* Once per open owner: out[i] for paths[i] (lens[i] bytes).  0 or MS_ERR_NOMEM. */
 int ms_owner_find(struct ms_owner *o, const char *const *paths, const size_t *lens, size_t n,
 		  struct ms_pkg *out, struct ms_error *err);
+/*
+ * The same, told what the caller saw: gone[i] true where nothing was at
+ * paths[i] just before (a deleted file's path).  The package note, read
+ * from the file at the path, is not looked for there; the databases still
+ * answer (owner_source.h).
+ */
+int ms_owner_find_seen(struct ms_owner *o, const char *const *paths, const size_t *lens, const bool *gone,
+		       size_t n, struct ms_pkg *out, struct ms_error *err);
 void ms_owner_close(struct ms_owner *o);
 /*
  * The version of the copy a process maps, for found files that were

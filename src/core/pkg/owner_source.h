@@ -15,7 +15,11 @@
  *     taken off).  It answers paths whose out[i].found is still false
  *     (found, source, name, arch, version), leaves the others' owner as it
  *     is, and may add its cross-check to them (the note's note_* fields).
- *     0 or MS_ERR_NOMEM; what cannot be read answers nothing.
+ *     gone (may be NULL): gone[i] true where the caller found nothing at
+ *     paths[i] just before; a source that reads the file at the path
+ *     skips those, a database still answers them (a list may name a file
+ *     that was removed).  0 or MS_ERR_NOMEM; what cannot be read answers
+ *     nothing.
  *   - running (may be NULL: then the copies it owns are UNKNOWN, "no
  *     history of its versions"): for each pkgs[i] with this source whose
  *     file was replaced or deleted (running_state is not INSTALLED on
@@ -47,8 +51,8 @@ struct ms_owner_source {
 	bool system_db;
 	int (*open)(const struct ms_owner_opts *opts, void **state, struct ms_error *err);
 	void (*read_ahead)(void *state);
-	int (*find)(void *state, const char *const *paths, const size_t *lens, size_t n, struct ms_pkg *out,
-		    struct ms_error *err);
+	int (*find)(void *state, const char *const *paths, const size_t *lens, const bool *gone, size_t n,
+		    struct ms_pkg *out, struct ms_error *err);
 	int (*running)(void *state, struct ms_pkg *pkgs, const struct ms_copy *copies, size_t n,
 		       struct ms_error *err);
 	void (*close)(void *state);

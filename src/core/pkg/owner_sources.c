@@ -44,9 +44,11 @@ static void dpkg_read_ahead(void *state)
 	ms_pkgdb_read_ahead(((struct dpkg_state *)state)->db);
 }
 
-static int dpkg_find(void *state, const char *const *paths, const size_t *lens, size_t n, struct ms_pkg *out,
+static int dpkg_find(void *state, const char *const *paths, const size_t *lens, const bool *gone, size_t n,
+		     struct ms_pkg *out,
 		     struct ms_error *err)
 {
+	(void)gone;
 	return ms_pkgdb_find(((struct dpkg_state *)state)->db, paths, lens, n, out, err);
 }
 
@@ -99,9 +101,11 @@ static int rpm_open(const struct ms_owner_opts *opts, void **state, struct ms_er
 	return 0;
 }
 
-static int rpm_find(void *state, const char *const *paths, const size_t *lens, size_t n, struct ms_pkg *out,
+static int rpm_find(void *state, const char *const *paths, const size_t *lens, const bool *gone, size_t n,
+		    struct ms_pkg *out,
 		    struct ms_error *err)
 {
+	(void)gone;
 	return ms_rpmdb_find(((struct rpm_state *)state)->db, paths, lens, n, out, err);
 }
 
@@ -137,9 +141,10 @@ static int python_open(const struct ms_owner_opts *opts, void **state, struct ms
 	return ms_pydist_open((struct ms_pydist **)state, err);
 }
 
-static int python_find(void *state, const char *const *paths, const size_t *lens, size_t n,
+static int python_find(void *state, const char *const *paths, const size_t *lens, const bool *gone, size_t n,
 		       struct ms_pkg *out, struct ms_error *err)
 {
+	(void)gone;
 	return ms_pydist_find(state, paths, lens, n, out, err);
 }
 

@@ -261,6 +261,7 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 	const char **paths = NULL;
 	struct ms_pkg *found = NULL;
 	size_t *lens = NULL, n = 0, k = 0, files = 0;
+	bool *gone = NULL;
 	int rc = 0;
 
 	*why = NULL;
@@ -281,20 +282,23 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 	found = n == files ? r->pkgs : calloc(n, sizeof(*found));
 	paths = calloc(n, sizeof(*paths));
 	lens = calloc(n, sizeof(*lens));
+	gone = calloc(n, sizeof(*gone));
 	copies = calloc(n, sizeof(*copies));
-	for (size_t i = 0; paths && lens && found && i < r->count; i++)
+	for (size_t i = 0; paths && lens && gone && found && i < r->count; i++)
 		for (size_t j = 0; j < r->procs[i].files.count; j++) {
 			const struct ms_stale_file *f = &r->procs[i].files.items[j];
 
 			if (!wants_package(&r->procs[i], f))
 				continue;
 			paths[k] = f->name;
+			/* Deleted: the name proof found nothing at the path (MS_NAME_GONE). */
+			gone[k] = f->result.verdict == MS_STALE_DELETED;
 			lens[k++] = ms_name_strip_deleted(f->name, f->name_len);
 		}
-	if (!r->pkgs || !paths || !lens || !found || !copies)
+	if (!r->pkgs || !paths || !lens || !gone || !found || !copies)
 		rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
 	else
-		rc = db ? ms_owner_find(db, paths, lens, n, found, err) : 0;
+		rc = db ? ms_owner_find_seen(db, paths, lens, gone, n, found, err) : 0;
 	if (rc == 0 && db)
 		rc = copy_starts(r, found, copies, n, err);
 	if (rc == 0 && db)
@@ -317,6 +321,7 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 		free(found);
 	free(paths);
 	free(lens);
+	free(gone);
 	free(copies);
 	return rc;
 }

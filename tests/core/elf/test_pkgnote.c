@@ -305,8 +305,8 @@ static void test_field_too_long(void **state)
 	free(so);
 }
 
-/* The owner lookup of paths, in a child that must answer within its alarm. */
-static void lookup_bounded(const char *const *paths, size_t n, struct ms_pkg *out)
+/* The owner lookup of paths (gone: the caller's hint, or NULL), in a child that must answer within its alarm. */
+static void lookup_bounded(const char *const *paths, const bool *gone, size_t n, struct ms_pkg *out)
 {
 	int pipefd[2], status;
 	pid_t pid;
@@ -324,7 +324,7 @@ static void lookup_bounded(const char *const *paths, size_t n, struct ms_pkg *ou
 		alarm(10);
 		for (size_t i = 0; i < n; i++)
 			lens[i] = strlen(paths[i]);
-		if (ms_owner_open(&opts, &o, &err) < 0 || ms_owner_find(o, paths, lens, n, got, &err) < 0)
+		if (ms_owner_open(&opts, &o, &err) < 0 || ms_owner_find_seen(o, paths, lens, gone, n, got, &err) < 0)
 			_exit(2);
 		ms_owner_close(o);
 		_exit(write(pipefd[1], got, n * sizeof(got[0])) == (ssize_t)(n * sizeof(got[0])) ? 0 : 3);
@@ -357,7 +357,7 @@ static void test_owner_source(void **state)
 	{
 		const char *paths[] = { so, link, fifo, via };
 
-		lookup_bounded(paths, 4, got);
+		lookup_bounded(paths, NULL, 4, got);
 	}
 	assert_true(got[0].found);
 	assert_int_equal(got[0].source, MS_PKG_SOURCE_NOTE);
@@ -377,6 +377,40 @@ static void test_owner_source(void **state)
 	free(via);
 }
 
+/*
+ * A path the caller saw nothing at (a deleted file's, ms_owner_find_seen)
+ * is not opened for its note: here a file is there after all, and only the
+ * paths not marked gone are answered.
+ */
+static void test_owner_source_gone(void **state)
+{
+	char *a, *b;
+	struct ms_pkg got[2];
+
+	need_cc();
+	a = build_so(*state, "libgone.so", "{\"type\":\"deb\",\"name\":\"ms-gone\",\"version\":\"1\"}");
+	b = build_so(*state, "libhere.so", "{\"type\":\"deb\",\"name\":\"ms-here\",\"version\":\"2\"}");
+	assert_non_null(a);
+	assert_non_null(b);
+	{
+		const char *paths[] = { a, b };
+		const bool mixed[] = { true, false }, all[] = { true, true };
+
+		lookup_bounded(paths, mixed, 2, got);
+		assert_false(got[0].found);
+		assert_true(got[1].found);
+		assert_string_equal(got[1].name, "ms-here");
+		lookup_bounded(paths, all, 2, got);
+		assert_false(got[0].found);
+		assert_false(got[1].found);
+		lookup_bounded(paths, NULL, 2, got);
+		assert_true(got[0].found);
+		assert_string_equal(got[0].name, "ms-gone");
+	}
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +422,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_huge_and_deep, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_field_too_long, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_owner_source, tu_tmpdir_setup, tu_tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_owner_source_gone, tu_tmpdir_setup, tu_tmpdir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
