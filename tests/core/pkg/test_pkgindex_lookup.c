@@ -83,6 +83,17 @@ static uint64_t hash_of(const char *kind, size_t i)
 	return ms_pkg_index_hash(path, strlen(path));
 }
 
+/* A new array of count hashes, the first n those of the "held" paths, the rest 0. */
+static uint64_t *held_hashes(size_t count, size_t n)
+{
+	uint64_t *h = calloc(count ? count : 1, sizeof(*h));
+
+	assert_non_null(h);
+	for (size_t i = 0; i < n; i++)
+		h[i] = hash_of("held", i);
+	return h;
+}
+
 /* Write hashes (count of them, sorted by the writer) as the index and open it. */
 static void write_open(const struct fx *fx, uint64_t *hashes, size_t count, struct ms_pkg_index *ix)
 {
@@ -122,10 +133,7 @@ static void test_many_spread(void **state)
 	uint64_t *h;
 
 	need_root(fx);
-	h = calloc(NPATHS, sizeof(*h));
-	assert_non_null(h);
-	for (size_t i = 0; i < NPATHS; i++)
-		h[i] = hash_of("held", i);
+	h = held_hashes(NPATHS, NPATHS);
 	write_open(fx, h, NPATHS, &ix);
 	assert_int_equal(ix.count, NPATHS);
 	check(&ix, NPATHS);
@@ -142,10 +150,7 @@ static void test_packed_at_both_ends(void **state)
 	uint64_t *h;
 
 	need_root(fx);
-	h = calloc(count, sizeof(*h));
-	assert_non_null(h);
-	for (size_t i = 0; i < n; i++)
-		h[i] = hash_of("held", i);
+	h = held_hashes(count, n);
 	/* Below and above every path's hash (these are all far from both ends). */
 	for (size_t i = 0; i < NPACKED; i++) {
 		h[n + i] = i;
@@ -167,11 +172,8 @@ static void test_window_edges(void **state)
 	need_root(fx);
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 		struct ms_pkg_index ix;
-		uint64_t *h = calloc(sizes[s], sizeof(*h));
+		uint64_t *h = held_hashes(sizes[s], sizes[s]);
 
-		assert_non_null(h);
-		for (size_t i = 0; i < sizes[s]; i++)
-			h[i] = hash_of("held", i);
 		write_open(fx, h, sizes[s], &ix);
 		check(&ix, sizes[s]);
 		ms_pkg_index_close(&ix);
@@ -187,10 +189,7 @@ static void test_cut_short_says_nothing(void **state)
 	uint64_t *h;
 
 	need_root(fx);
-	h = calloc(4096, sizeof(*h));
-	assert_non_null(h);
-	for (size_t i = 0; i < 4096; i++)
-		h[i] = hash_of("held", i);
+	h = held_hashes(4096, 4096);
 	write_open(fx, h, 4096, &ix);
 	/* Cut in place, behind the open index's back: no fault, no answer. */
 	assert_int_equal(truncate(fx->index, MS_PKG_INDEX_HEADER + 8), 0);
