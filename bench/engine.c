@@ -5,6 +5,7 @@
  *        ms-bench-engine PID once
  *        ms-bench-engine probe PID...
  *        ms-bench-engine probe-verdict PID...
+ *        ms-bench-engine probe-stale PID...
  *        ms-bench-engine read-lists DPKGDIR
  *
  * With "once" it makes the filtered loop of `list --file-backed --perms=x`
@@ -18,8 +19,15 @@
  * without names, close both) and prints how many mappings it saw: the
  * floor of `mapscope stale PID...` as a command.  "probe-verdict" adds what
  * mapscope cannot judge without: the names, a stat of exe and a readlink of
- * ns/mnt per process.  "read-lists" reads every list file of dpkg's
- * database into one buffer: the floor of a package lookup.
+ * ns/mnt per process.  "probe-stale" adds, for each process that maps a
+ * file the kernel names " (deleted)", the reads its row in `stale`'s
+ * default output rests on and the floor leaves out: stat (NAME, the
+ * start), cgroup (UNIT), a readlink of exe (which file is the program), a
+ * stat of root (whose files the names are), and the proof of one deleted
+ * file's name: a stat of the name as given and without " (deleted)", an
+ * O_PATH open of map_files, its mount ID (name_to_handle_at) and a stat.
+ * "read-lists" reads every list file of dpkg's database into one buffer:
+ * the floor of a package lookup.
  *
  *        ms-bench-engine dpkglog REPS HOURS PACKAGE...
  *
@@ -97,6 +105,10 @@ struct bench {
 	uint64_t middle;
 	char *chunk;
 	bool any_process; /* a probe: ESRCH (a kernel thread) ends the walk, no failure */
+	/* probe-stale: a mapping the kernel names " (deleted)", if the walk met one */
+	char *deleted_name; /* PATH_MAX bytes, or NULL: none is looked for */
+	bool has_deleted;
+	uint64_t deleted_start, deleted_end;
 	/* pkg-lookup: the distinct mapped files of the PIDs given */
 	char **paths;
 	size_t *lens;
@@ -164,6 +176,13 @@ static size_t raw_loop(struct bench *b, unsigned flags, unsigned want)
 		}
 		addr = q.vma_end;
 		n++;
+		if (b->deleted_name && !b->has_deleted && q.vma_name_size > 11 &&
+		    !memcmp(name + q.vma_name_size - 11, " (deleted)", 10)) {
+			b->has_deleted = true;
+			b->deleted_start = q.vma_start;
+			b->deleted_end = q.vma_end;
+			memcpy(b->deleted_name, name, q.vma_name_size);
+		}
 	}
 }
 
@@ -300,12 +319,49 @@ static void pair(size_t (*a)(struct bench *), size_t (*b)(struct bench *), struc
  * up), the executable's identity (it need not be mapped) and the mount
  * namespace (which root the names resolve under).
  */
-static int probe(int n, char **pids, bool full)
+/* probe-stale: what a stale process's row reads beyond the verdict (see the top). */
+static void stale_row_reads(struct bench *b, int dirfd)
 {
+	static char buf[4096];
+	struct {
+		unsigned int handle_bytes;
+		int handle_type;
+	} fh = { 0, 0 };
+	static const char *const files[] = { "stat", "cgroup" };
+	size_t len = strlen(b->deleted_name);
+	char mapfile[64];
+	struct stat st;
+	int fd, mnt;
+
+	for (size_t i = 0; i < 2; i++) {
+		fd = openat(dirfd, files[i], O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			(void)!read(fd, buf, sizeof(buf));
+			close(fd);
+		}
+	}
+	(void)readlinkat(dirfd, "exe", buf, sizeof(buf));
+	(void)fstatat(dirfd, "root", &st, 0);
+	(void)fstatat(AT_FDCWD, b->deleted_name, &st, AT_SYMLINK_NOFOLLOW);
+	b->deleted_name[len - 10] = '\0';
+	(void)fstatat(AT_FDCWD, b->deleted_name, &st, AT_SYMLINK_NOFOLLOW);
+	snprintf(mapfile, sizeof(mapfile), "map_files/%llx-%llx", (unsigned long long)b->deleted_start,
+		 (unsigned long long)b->deleted_end);
+	fd = openat(dirfd, mapfile, O_PATH | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)name_to_handle_at(fd, "", (struct file_handle *)(void *)&fh, &mnt, AT_EMPTY_PATH | 0x200);
+		(void)fstat(fd, &st);
+		close(fd);
+	}
+}
+
+static int probe(int n, char **pids, bool full, bool stale_rows)
+{
+	static char deleted_name[PATH_MAX];
 	size_t seen = 0;
 
 	for (int i = 0; i < n; i++) {
-		struct bench b = { .any_process = true };
+		struct bench b = { .any_process = true, .deleted_name = stale_rows ? deleted_name : NULL };
 		char path[64], link[64];
 		struct stat st;
 		int dirfd;
@@ -325,6 +381,8 @@ static int probe(int n, char **pids, bool full)
 			if (readlinkat(dirfd, "ns/mnt", link, sizeof(link)) < 0)
 				link[0] = '\0';
 		}
+		if (b.has_deleted)
+			stale_row_reads(&b, dirfd);
 		close(dirfd);
 	}
 	printf("%zu\n", seen);
@@ -505,9 +563,11 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "start"))
 		return 0;
 	if (argc >= 2 && !strcmp(argv[1], "probe"))
-		return probe(argc - 2, argv + 2, false);
+		return probe(argc - 2, argv + 2, false, false);
 	if (argc >= 2 && !strcmp(argv[1], "probe-verdict"))
-		return probe(argc - 2, argv + 2, true);
+		return probe(argc - 2, argv + 2, true, false);
+	if (argc >= 2 && !strcmp(argv[1], "probe-stale"))
+		return probe(argc - 2, argv + 2, true, true);
 	if (argc == 3 && !strcmp(argv[1], "read-lists"))
 		return read_lists(argv[2]);
 	if (argc >= 5 && !strcmp(argv[1], "dpkglog") && (reps = atoi(argv[2])) > 0)

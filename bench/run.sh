@@ -740,6 +740,9 @@ diff_case() {
 stale_floor_row() {
 	ratio_row "stale vs the exact-verdict floor (probe-verdict), $FLEET processes" stale.vsfloor \
 		"$STALE $1" "$BENCH_BIN/ms-bench-engine probe-verdict $1" 1.15
+	# What the default rows of stale processes read beyond a verdict, added to the floor.
+	ratio_row "stale vs the floor and its stale rows' reads (probe-stale), $FLEET processes" stale.vsrows \
+		"$STALE $1" "$BENCH_BIN/ms-bench-engine probe-stale $1" info
 }
 
 # stale_case: the fleet and the stale row against its floor alone.
