@@ -586,7 +586,8 @@ static int open_link_checked(int dirfd, const char *name, const struct ms_walk_r
 	fd = openat(dirfd, name, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (ms_walk_mnt_id(fd, &mnt) < 0) {
+	/* A link to a mapped file or a program: no directory. */
+	if (ms_walk_file_mnt_id(fd, &mnt) < 0) {
 		*why = ms_walk_why_mnt_id;
 		rc = -EIO;
 	} else if (!(ms_walk_root_mnt_id(root, &root_mnt) == 0 && mnt == root_mnt &&

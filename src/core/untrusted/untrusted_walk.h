@@ -276,13 +276,14 @@ int ms_walk_open_link_read(int dirfd, const char *name, const struct ms_walk_roo
  */
 int ms_walk_stat_ours(const char *path, struct stat *st, const char **why);
 
-/*
- * The mount ID of any descriptor (O_PATH too), as /proc/self/fdinfo shows
- * it: by name_to_handle_at asking no handle (one call that never reaches
- * the file's own file system, see walk_mounts.c), else from fdinfo; -errno.
- */
+/* The mount ID of any descriptor (O_PATH too), from /proc/self/fdinfo; -errno. */
 int ms_walk_mnt_id(int fd, uint64_t *id);
-/* Test seam: true reads every mount ID from fdinfo, as a kernel before 6.5 makes it. */
-extern bool ms_walk_mnt_id_by_fdinfo;
+/*
+ * The same for a descriptor known to be no directory (what a magic link
+ * such as map_files or exe leads to): by one name_to_handle_at that asks
+ * for no handle, which reaches no file system's daemon (walk_mounts.c),
+ * else from fdinfo; -errno.
+ */
+int ms_walk_file_mnt_id(int fd, uint64_t *id);
 
 #endif

@@ -15,7 +15,6 @@
 
 const char ms_walk_why_no_table[] = "the mount table could not be read: nothing is known safe";
 const char ms_walk_why_mnt_id[] = "the mount of a path component cannot be told";
-bool ms_walk_mnt_id_by_fdinfo;
 
 static int mounts_read(struct ms_walk_mounts *m, struct ms_error *err)
 {
@@ -90,13 +89,17 @@ static int handle_refused;
 /*
  * name_to_handle_at with AT_HANDLE_FID and room for no handle bytes: in
  * fs/fhandle.c, do_sys_name_to_handle asks the file system to encode into
- * no room (encode_fh only reads the in-memory inode: fuse_encode_fh in
- * fs/fuse/export.c returns FILEID_INVALID at once, sending the daemon
- * nothing), turns that into EOVERFLOW, and copies real_mount(...)->mnt_id
+ * no room, turns that into EOVERFLOW, and copies real_mount(...)->mnt_id
  * out before it returns, the ID fdinfo prints.  One system call, where
- * fdinfo takes an open of a /proc/self path, a read and a close.
- * Kernels before 6.5 refuse the flag (EINVAL), a seccomp filter may refuse
- * the call, a file system may encode no handles (EOPNOTSUPP): fdinfo then.
+ * fdinfo takes an open of a /proc/self path, a read and a close.  Only
+ * for a file that is no directory: encode_fh then reads the in-memory
+ * inode alone (fuse_encode_fh in fs/fuse/export.c returns FILEID_INVALID
+ * at once, sending the daemon nothing; overlayfs encodes its real inode's
+ * handle), while for a directory overlayfs with nfs_export may copy an
+ * ancestor up first (ovl_check_encode_origin, fs/overlayfs/export.c),
+ * which reads the lower layer.  Kernels before 6.5 refuse the flag
+ * (EINVAL), a seccomp filter may refuse the call, a file system may
+ * encode no handles (EOPNOTSUPP): fdinfo then.
  */
 static bool handle_mnt_id(int fd, uint64_t *id)
 {
@@ -158,8 +161,11 @@ static int fdinfo_mnt_id(int fd, uint64_t *id)
 
 int ms_walk_mnt_id(int fd, uint64_t *id)
 {
-	if (ms_walk_mnt_id_by_fdinfo)
-		return fdinfo_mnt_id(fd, id);
+	return fdinfo_mnt_id(fd, id);
+}
+
+int ms_walk_file_mnt_id(int fd, uint64_t *id)
+{
 	return handle_mnt_id(fd, id) ? 0 : fdinfo_mnt_id(fd, id);
 }
 

@@ -1,8 +1,8 @@
 /*
  * walk_mounts.h - the mount table a walk of untrusted_walk.h checks each
  * step against, inside the untrusted room only: the table's reading and
- * re-reading, mount IDs (name_to_handle_at or fdinfo), and the one test
- * of a mount.  The public calls (ms_walk_mounts_load, ms_walk_mnt_id...)
+ * re-reading, mount IDs (fdinfo, or name_to_handle_at for files), and the
+ * one test of a mount.  The public calls (ms_walk_mounts_load, ms_walk_mnt_id...)
  * are declared in untrusted_walk.h; this header is for the walk's own
  * files.
  *

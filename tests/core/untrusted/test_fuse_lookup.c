@@ -400,10 +400,8 @@ static void test_mount_id(void **state)
 	alarm(10);
 	fd = open(exe, O_PATH | O_CLOEXEC);
 	assert_true(fd >= 0);
-	assert_int_equal(ms_walk_mnt_id(fd, &by_handle), 0);
-	ms_walk_mnt_id_by_fdinfo = true;
+	assert_int_equal(ms_walk_file_mnt_id(fd, &by_handle), 0);
 	assert_int_equal(ms_walk_mnt_id(fd, &by_fdinfo), 0);
-	ms_walk_mnt_id_by_fdinfo = false;
 	close(fd);
 	alarm(0);
 	assert_int_equal(by_handle, by_fdinfo);

@@ -422,13 +422,17 @@ static void test_mount_on_last_name(void **state)
 	free(plain);
 }
 
-/* Make system call nr fail with err in this process (a container's seccomp profile does the like). */
+/*
+ * Make system call nr fail with err in this process (a container's seccomp
+ * profile does the like); err 0: kill the process at the call instead.
+ */
 static int refuse_call(long nr, int err)
 {
 	struct sock_filter prog[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)),
+		BPF_STMT(BPF_RET | BPF_K, err ? SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)
+					     : SECCOMP_RET_KILL_PROCESS),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog fprog = { .len = sizeof(prog) / sizeof(prog[0]), .filter = prog };
@@ -487,32 +491,38 @@ static void test_without_openat2(void **state)
 }
 
 /*
- * Mount IDs two ways: by name_to_handle_at and from fdinfo (the seam), for
- * descriptors on every kind of mount at hand, and, in children where a
- * filter refuses name_to_handle_at (EPERM, ENOSYS), by the fallback.
+ * Mount IDs two ways: of files that are no directory, by name_to_handle_at
+ * (ms_walk_file_mnt_id) and from fdinfo, on every kind of mount at hand,
+ * and by the fallback in children where a filter refuses the call (EPERM,
+ * ENOSYS).  A directory's is read from fdinfo alone: a child that the
+ * filter kills at any name_to_handle_at reads those of the walk's root and
+ * of /, /proc, /dev and /tmp, and lives.
  */
 static void test_mount_ids_agree(void **state)
 {
-	static const char *const paths[] = { "/", "/proc", "/proc/self/exe", "/dev", "/dev/pts", "/sys", "/tmp", "/run" };
-	static const int errs[] = { EPERM, ENOSYS };
+	static const char *const files[] = { "/proc/self/exe", "/proc/self/status", "/dev/null",
+					     "/sys/kernel/mm/transparent_hugepage/enabled", "/etc/passwd" };
+	static const char *const dirs[] = { "/", "/proc", "/dev", "/tmp" };
+	static const int errs[] = { EPERM, ENOSYS, 0 };
 	struct fx *fx = *state;
-	uint64_t ids[sizeof(paths) / sizeof(paths[0]) + 1];
-	int fds[sizeof(paths) / sizeof(paths[0]) + 1], n = 0;
+	uint64_t ids[sizeof(files) / sizeof(files[0]) + 1];
+	int fds[sizeof(files) / sizeof(files[0]) + 1], n = 0;
+	char *file = at(fx, "a/b/file");
 
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		int fd = open(paths[i], O_PATH | O_CLOEXEC);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		int fd = open(files[i], O_PATH | O_CLOEXEC);
 
 		if (fd >= 0)
 			fds[n++] = fd;
 	}
-	fds[n++] = fx->w.rootfd;
+	fds[n] = open(file, O_PATH | O_CLOEXEC);
+	assert_true(fds[n++] >= 0);
+	free(file);
 	for (int i = 0; i < n; i++) {
 		uint64_t by_handle = 0;
 
-		ms_walk_mnt_id_by_fdinfo = true;
 		assert_int_equal(ms_walk_mnt_id(fds[i], &ids[i]), 0);
-		ms_walk_mnt_id_by_fdinfo = false;
-		assert_int_equal(ms_walk_mnt_id(fds[i], &by_handle), 0);
+		assert_int_equal(ms_walk_file_mnt_id(fds[i], &by_handle), 0);
 		assert_int_equal(by_handle, ids[i]);
 	}
 	for (size_t e = 0; e < sizeof(errs) / sizeof(errs[0]); e++) {
@@ -523,20 +533,31 @@ static void test_mount_ids_agree(void **state)
 		if (pid == 0) {
 			if (refuse_call(SYS_name_to_handle_at, errs[e]) < 0)
 				_exit(90);
-			for (int i = 0; i < n; i++) {
+			for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+				uint64_t id;
+				int fd = open(dirs[d], O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+				if (fd >= 0 && ms_walk_mnt_id(fd, &id) != 0)
+					_exit(20);
+			}
+			if (ms_walk_mnt_id(fx->w.rootfd, &(uint64_t){ 0 }) != 0)
+				_exit(21);
+			for (int i = 0; errs[e] && i < n; i++) {
 				uint64_t id = 0;
 
-				if (ms_walk_mnt_id(fds[i], &id) != 0 || id != ids[i])
+				if (ms_walk_file_mnt_id(fds[i], &id) != 0 || id != ids[i])
 					_exit(1 + i);
 			}
 			_exit(0);
 		}
 		assert_int_equal(waitpid(pid, &status, 0), pid);
-		assert_true(WIFEXITED(status));
+		if (!WIFEXITED(status))
+			fail_msg("the child died (signal %d): a directory's mount ID called name_to_handle_at?",
+				 WIFSIGNALED(status) ? WTERMSIG(status) : -1);
 		assert_int_not_equal(WEXITSTATUS(status), 90);
 		assert_int_equal(WEXITSTATUS(status), 0);
 	}
-	for (int i = 0; i < n - 1; i++)
+	for (int i = 0; i < n; i++)
 		close(fds[i]);
 }
 
