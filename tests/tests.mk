@@ -81,6 +81,7 @@ EXTRA_tests_libms_verdef_so_DEPENDENCIES = tests/verdef_lib.map
 if HAVE_CMOCKA
 CMOCKA_TESTS = \
 	tests/core/base/test_grow \
+	tests/core/base/test_hash_seed \
 	tests/core/base/test_units \
 	tests/core/base/test_escape \
 	tests/core/base/test_digest \

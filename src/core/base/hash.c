@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stdbool.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
@@ -17,7 +18,12 @@ uint64_t ms_hash_seed(void)
 	if (getrandom(&s, sizeof(s), GRND_NONBLOCK) != (ssize_t)sizeof(s))
 		s = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)&seed;
 	s |= 1;
-	__atomic_store_n(&seed, s, __ATOMIC_RELAXED);
+	/*
+	 * The first seed stored is the run's: a racing caller that drew
+	 * another takes the winner's, so that no caller ever sees two.
+	 */
+	if (__atomic_compare_exchange_n(&seed, &(uint64_t){ 0 }, s, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return s;
 	return __atomic_load_n(&seed, __ATOMIC_RELAXED);
 }
 

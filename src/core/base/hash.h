@@ -8,7 +8,8 @@
  * string into a hash eight bytes at a time, its length included, so
  * strings that differ only by trailing NULs differ; ms_hash_mix folds one
  * word.  Not cryptographic: it only spreads keys over buckets.  Thread
- * safe (two racing first calls may each draw a seed, and one is kept).
+ * safe: racing first calls may each draw a seed, but the first one stored
+ * is the one every call of the run answers, theirs included.
  */
 #ifndef MAPSCOPE_HASH_H
 #define MAPSCOPE_HASH_H
