@@ -13,7 +13,8 @@ bench_ms_bench_maxrss_SOURCES = bench/maxrss.c
 # g on the maps view's model: the curses-free explorer code, as the tests link it.
 bench_ms_bench_goto_SOURCES = bench/goto.c
 bench_ms_bench_goto_LDADD = $(TUI_LIBS) $(CORE_LIBS)
-EXTRA_DIST += bench/README.md bench/history.md bench/startup.md bench/run.sh
+EXTRA_DIST += bench/README.md bench/history.md bench/startup.md bench/run.sh \
+	bench/cases_listing.sh bench/cases_packages.sh bench/cases_fleet.sh
 
 bench: mapscope$(EXEEXT) $(BENCH_PROGS) tests/ms-hostile$(EXEEXT)
 	MS_BIN='$(abs_top_builddir)/mapscope' BENCH_BIN='$(abs_top_builddir)/bench' \
