@@ -23,6 +23,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/proc/unit.c src/core/proc/unit.h \
 	src/core/proc/container.c src/core/proc/container.h \
 	src/core/proc/fstype.c src/core/proc/fstype.h \
+	src/core/proc/fstype_shared.c src/core/proc/fstype_shared.h \
 	src/core/maps/mapping.c src/core/maps/mapping.h \
 	src/core/maps/mapdiff.c src/core/maps/mapdiff.h \
 	src/core/maps/mapmatch.c src/core/maps/mapmatch.h \

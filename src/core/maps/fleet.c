@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "maps/fleet.h"
+#include "proc/fstype_shared.h"
 
 int ms_fleet_init(struct ms_fleet *f, const pid_t *pids, size_t n, bool named,
 		  enum ms_backend backend, struct ms_error *err)
@@ -13,6 +14,8 @@ int ms_fleet_init(struct ms_fleet *f, const pid_t *pids, size_t n, bool named,
 	memset(f, 0, sizeof(*f));
 	f->backend = backend;
 	f->self = getpid();
+	/* Out of memory here only means that every handle loads its own table. */
+	f->fstypes = ms_fstypes_shared_new();
 	if (!pids)
 		return ms_pid_list(&f->pids, &f->count, err);
 	f->pids = calloc(n ? n : 1, sizeof(*f->pids));
@@ -27,6 +30,8 @@ int ms_fleet_init(struct ms_fleet *f, const pid_t *pids, size_t n, bool named,
 
 void ms_fleet_free(struct ms_fleet *f)
 {
+	ms_fstypes_shared_free(f->fstypes);
+	f->fstypes = NULL;
 	free(f->pids);
 	f->pids = NULL;
 	f->count = 0;
@@ -57,11 +62,12 @@ bool ms_fleet_note_error(struct ms_fleet *f, const struct ms_error *err)
 	return f->named;
 }
 
-int ms_fleet_open_one(pid_t pid, enum ms_backend backend, struct ms_proc **proc,
-		      struct ms_maps **maps, bool *ioctl_known, struct ms_error *err)
+static int open_one(pid_t pid, enum ms_backend backend, struct ms_fstypes_shared *fstypes,
+		    struct ms_proc **proc, struct ms_maps **maps, bool *ioctl_known, struct ms_error *err)
 {
 	struct ms_maps_opts mo = {
 		.backend = backend, .ioctl_fn = NULL, .ioctl_known = ioctl_known && *ioctl_known,
+		.fstypes_shared = fstypes,
 	};
 	int rc;
 
@@ -85,6 +91,12 @@ int ms_fleet_open_one(pid_t pid, enum ms_backend backend, struct ms_proc **proc,
 	return rc;
 }
 
+int ms_fleet_open_one(pid_t pid, enum ms_backend backend, struct ms_proc **proc,
+		      struct ms_maps **maps, bool *ioctl_known, struct ms_error *err)
+{
+	return open_one(pid, backend, NULL, proc, maps, ioctl_known, err);
+}
+
 int ms_fleet_next(struct ms_fleet *f, struct ms_proc **proc, struct ms_maps **maps,
 		  struct ms_error *err)
 {
@@ -94,7 +106,7 @@ int ms_fleet_next(struct ms_fleet *f, struct ms_proc **proc, struct ms_maps **ma
 		if (pid == f->self && !f->named)
 			continue;
 		f->scanned++;
-		if (ms_fleet_open_one(pid, f->backend, proc, maps, &f->ioctl_known, err) == 0)
+		if (open_one(pid, f->backend, f->fstypes, proc, maps, &f->ioctl_known, err) == 0)
 			return MS_FLEET_OPEN;
 		if (ms_fleet_note_error(f, err))
 			return MS_FLEET_NAMED_FAILED;

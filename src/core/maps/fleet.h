@@ -7,6 +7,8 @@
  * relative to it with the caller's backend) and hands back the pair; the
  * caller closes both.  Its stat is read only when something asks for it
  * (proc.h, ms_proc_open_dir): most processes of a walk never need it.
+ * The handles share the walk's mount tables (fstype_shared.h): close each
+ * before ms_fleet_free.
  *
  * Processes that vanish, deny access or have no address space are not
  * errors: they are counted by kind, so a front end can print one summary.
@@ -40,6 +42,7 @@ struct ms_fleet {
 	size_t failed;       /* other errors */
 	bool named_failed;
 	bool ioctl_known;    /* PROCMAP_QUERY answered once: later opens skip the probe */
+	struct ms_fstypes_shared *fstypes; /* one mount table per namespace, for every handle; may be NULL */
 };
 
 enum {

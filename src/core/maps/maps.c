@@ -146,6 +146,7 @@ int ms_maps_open(struct ms_proc *proc, const struct ms_maps_opts *opts,
 	maps->fields = MS_FIELD_NAME;
 	maps->asked = asked;
 	maps->ioctl_fn = opts && opts->ioctl_fn ? opts->ioctl_fn : real_ioctl;
+	maps->fstypes_shared = opts ? opts->fstypes_shared : NULL;
 	maps->ops = asked == MS_BACKEND_TEXT ? &ms_maps_text_ops : &ms_maps_ioctl_ops;
 	rc = open_maps_fd(maps, err);
 	if (rc == 0 && maps->ops == &ms_maps_ioctl_ops && !(opts && opts->ioctl_known)) {

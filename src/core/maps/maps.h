@@ -49,6 +49,8 @@ enum ms_backend {
 /* The seam that fault-injection tests use in place of ioctl(2). */
 typedef int (*ms_ioctl_fn)(int fd, unsigned long request, void *arg);
 
+struct ms_fstypes_shared;
+
 struct ms_maps_opts {
 	enum ms_backend backend;
 	ms_ioctl_fn ioctl_fn; /* NULL: the real ioctl */
@@ -58,6 +60,11 @@ struct ms_maps_opts {
 	 * then reports what the probe would have (ESRCH: exited, exec'd).
 	 */
 	bool ioctl_known;
+	/*
+	 * The walk's mount tables (fstype_shared.h), asked before this
+	 * handle loads its own for a build ID; NULL: none.  Not owned.
+	 */
+	struct ms_fstypes_shared *fstypes_shared;
 };
 
 /* Counters a caller may show ("3 malformed lines skipped"). */

@@ -39,6 +39,7 @@ struct ms_maps {
 	enum ms_backend asked; /* what the caller chose at open */
 	struct ms_maps_stats stats;
 	void *state; /* the backend's own */
+	struct ms_fstypes_shared *fstypes_shared; /* from the opts; may be NULL */
 };
 
 extern const struct ms_maps_ops ms_maps_ioctl_ops;

@@ -36,6 +36,7 @@
 
 #include "base/compat.h"
 #include "proc/fstype.h"
+#include "proc/fstype_shared.h"
 #include "maps/maps_backend.h"
 
 #define MS_NAME_BUF_START 256
@@ -188,12 +189,16 @@ static int add_build_id(struct ms_maps *maps, struct ioctl_state *st, struct ms_
 	/* No device and no inode: no file behind it (anonymous, [vdso], [stack]). */
 	if (out->inode == 0 && out->dev_major == 0 && out->dev_minor == 0)
 		return 0;
-	if (!st->fstypes_tried) {
-		st->fstypes_tried = true;
-		/* Unreadable: no table, and ms_fstypes_refuse then refuses every file. */
-		ms_fstypes_load(maps->proc, &st->fstypes, NULL);
+	/* The walk's table of this mount namespace, for a real block device. */
+	if (!ms_fstypes_shared_refuse(maps->fstypes_shared, maps->proc, out->dev_major, out->dev_minor,
+				      &out->build_id_skipped)) {
+		if (!st->fstypes_tried) {
+			st->fstypes_tried = true;
+			/* Unreadable: no table, and ms_fstypes_refuse then refuses every file. */
+			ms_fstypes_load(maps->proc, &st->fstypes, NULL);
+		}
+		out->build_id_skipped = ms_fstypes_refuse(st->fstypes, out->dev_major, out->dev_minor);
 	}
-	out->build_id_skipped = ms_fstypes_refuse(st->fstypes, out->dev_major, out->dev_minor);
 	if (out->build_id_skipped) {
 		maps->stats.build_ids_skipped++;
 		return 0;

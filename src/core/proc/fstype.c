@@ -380,6 +380,11 @@ int ms_fstypes_load_root(int procdirfd, struct ms_fstypes **out, struct ms_error
 	return load_two(procdirfd, out, err);
 }
 
+size_t ms_fstypes_entries(const struct ms_fstypes *t)
+{
+	return t ? t->count + t->mnt_count + t->point_count : 0;
+}
+
 void ms_fstypes_free(struct ms_fstypes *t)
 {
 	if (!t)

@@ -72,6 +72,8 @@ int ms_fstypes_parse(const char *text, size_t len, struct ms_fstypes **out, stru
 /* procdirfd: a /proc/PID directory, or -1 for our own root. */
 int ms_fstypes_load_root(int procdirfd, struct ms_fstypes **out, struct ms_error *err);
 void ms_fstypes_free(struct ms_fstypes *t);
+/* How many devices, mounts and mount points t keeps (what it costs to keep). */
+size_t ms_fstypes_entries(const struct ms_fstypes *t);
 
 /* NULL: safe to read.  Else why not; t may be NULL (nothing is safe then). */
 const char *ms_fstypes_refuse(const struct ms_fstypes *t, uint32_t major, uint32_t minor);

@@ -448,3 +448,37 @@ time_t ms_proc_started_at(unsigned long long start_time, time_t btime)
 
 	return btime + (time_t)(start_time / (unsigned long long)(hz > 0 ? hz : 100));
 }
+
+/*
+ * The mount namespace's inode number, from the link's text "mnt:[N]": the
+ * kernel writes ns->inum there (ns_get_name, fs/nsfs.c) and gives the nsfs
+ * inode the same number (__ns_get_path), so this equals stat's st_ino.
+ * readlink costs a quarter of a stat, which must also reach the nsfs inode.
+ */
+uint64_t ms_proc_mntns_at(int dirfd, const char *name, int *err)
+{
+	char link[64];
+	ssize_t n = readlinkat(dirfd, name, link, sizeof(link) - 1);
+	uint64_t v = 0;
+	size_t i = 5;
+
+	if (n < 0) {
+		*err = errno;
+		return 0;
+	}
+	link[n] = '\0';
+	/* At least one digit between the brackets. */
+	if (n < 7 || memcmp(link, "mnt:[", 5) || link[n - 1] != ']') {
+		*err = EPROTO;
+		return 0;
+	}
+	for (; i < (size_t)n - 1; i++) {
+		if (link[i] < '0' || link[i] > '9' || v > (UINT64_MAX - 9) / 10) {
+			*err = EPROTO;
+			return 0;
+		}
+		v = v * 10 + (uint64_t)(link[i] - '0');
+	}
+	*err = 0;
+	return v;
+}

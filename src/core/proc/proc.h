@@ -23,6 +23,7 @@
 #define MAPSCOPE_PROC_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <time.h>
@@ -57,6 +58,12 @@ void ms_proc_close(struct ms_proc *proc);
 
 pid_t ms_proc_pid(const struct ms_proc *proc);
 int ms_proc_dirfd(const struct ms_proc *proc);
+/*
+ * The inode number of the mount namespace that the link name (relative to
+ * dirfd: "ns/mnt" under a /proc/PID directory) names, with *err 0; else 0
+ * with *err an errno (EPROTO: not a namespace link's text).
+ */
+uint64_t ms_proc_mntns_at(int dirfd, const char *name, int *err);
 /*
  * Stat as first read for this handle (at open, or at the first call after
  * ms_proc_open_dir).  A process gone before that first read has a zeroed

@@ -66,40 +66,6 @@ struct ms_lookup_cache {
 	size_t count;
 };
 
-/*
- * The mount namespace's inode number, from the link's text "mnt:[N]": the
- * kernel writes ns->inum there (ns_get_name, fs/nsfs.c) and gives the nsfs
- * inode the same number (__ns_get_path), so this equals stat's st_ino.
- * readlink costs a quarter of a stat, which must also reach the nsfs inode.
- */
-static uint64_t mntns_of(int dirfd, const char *name, int *err)
-{
-	char link[64];
-	ssize_t n = readlinkat(dirfd, name, link, sizeof(link) - 1);
-	uint64_t v = 0;
-	size_t i = 5;
-
-	if (n < 0) {
-		*err = errno;
-		return 0;
-	}
-	link[n] = '\0';
-	/* At least one digit between the brackets. */
-	if (n < 7 || memcmp(link, "mnt:[", 5) || link[n - 1] != ']') {
-		*err = EPROTO;
-		return 0;
-	}
-	for (; i < (size_t)n - 1; i++) {
-		if (link[i] < '0' || link[i] > '9' || v > (UINT64_MAX - 9) / 10) {
-			*err = EPROTO;
-			return 0;
-		}
-		v = v * 10 + (uint64_t)(link[i] - '0');
-	}
-	*err = 0;
-	return v;
-}
-
 int ms_lookup_cache_new(struct ms_lookup_cache **out, struct ms_error *err)
 {
 	struct ms_lookup_cache *c = calloc(1, sizeof(*c));
@@ -122,7 +88,7 @@ int ms_lookup_cache_new(struct ms_lookup_cache **out, struct ms_error *err)
 	}
 	c->root_key[0] = (uint64_t)st.st_dev;
 	c->root_key[1] = (uint64_t)st.st_ino;
-	c->root_key[2] = mntns_of(AT_FDCWD, "/proc/self/ns/mnt", &e);
+	c->root_key[2] = ms_proc_mntns_at(AT_FDCWD, "/proc/self/ns/mnt", &e);
 	*out = c;
 	return 0;
 }
@@ -234,7 +200,7 @@ void ms_lookup_root_guess(struct ms_lookup_cache *c, const struct ms_proc *proc,
 	root->fd = -1;
 	root->race_fn = c->race_fn;
 	root->race_arg = c->race_arg;
-	mntns = mntns_of(ms_proc_dirfd(proc), "ns/mnt", &e);
+	mntns = ms_proc_mntns_at(ms_proc_dirfd(proc), "ns/mnt", &e);
 	/* No ns/mnt at all (CONFIG_NAMESPACES off): everyone shares ours. */
 	if (e == ENOENT && c->root_key[2] == 0)
 		mntns = 0;

@@ -4,7 +4,8 @@
  * is made only for devices the kernel serves itself.  The engine is driven
  * through its ioctl seam on this very process: the fake passes every query
  * to the kernel, counts the ones that carry a build-ID buffer, and can move
- * answers to a device no mount table lists.
+ * answers to a device no mount table lists.  A walk's shared tables
+ * (fstype_shared.h) are asked about this process and a forked child.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,12 +15,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "base/compat.h"
 #include "proc/fstype.h"
+#include "proc/fstype_shared.h"
 #include "maps/maps.h"
 
 static const char mountinfo[] =
@@ -122,6 +128,12 @@ static void test_line_bound(void **state)
 	free(text);
 }
 
+static void stop_child(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
 /* The ioctl seam: count build-ID queries; optionally move every file to device 0:1048575. */
 static size_t build_id_queries;
 static int move_files;
@@ -141,9 +153,9 @@ static int fake_ioctl(int fd, unsigned long request, void *arg)
 	return rc;
 }
 
-static size_t walk_self(size_t *with_id, size_t *skipped)
+static size_t walk_pid(pid_t pid, struct ms_fstypes_shared *shared, size_t *with_id, size_t *skipped)
 {
-	struct ms_maps_opts mo = { .backend = MS_BACKEND_IOCTL, .ioctl_fn = fake_ioctl };
+	struct ms_maps_opts mo = { .backend = MS_BACKEND_IOCTL, .ioctl_fn = fake_ioctl, .fstypes_shared = shared };
 	struct ms_mapping m = { 0 };
 	struct ms_proc *proc;
 	struct ms_maps *maps;
@@ -153,7 +165,7 @@ static size_t walk_self(size_t *with_id, size_t *skipped)
 
 	*with_id = *skipped = 0;
 	build_id_queries = 0;
-	assert_int_equal(ms_proc_open(getpid(), &proc, &err), 0);
+	assert_int_equal(ms_proc_open(pid, &proc, &err), 0);
 	assert_int_equal(ms_maps_open(proc, &mo, &maps, &err), 0);
 	ms_maps_set_fields(maps, MS_FIELDS_ALL);
 	while (ms_maps_next(maps, addr, MS_FILTER_FILE_BACKED, &m, &err) == 0) {
@@ -167,6 +179,11 @@ static size_t walk_self(size_t *with_id, size_t *skipped)
 	ms_maps_close(maps);
 	ms_proc_close(proc);
 	return files;
+}
+
+static size_t walk_self(size_t *with_id, size_t *skipped)
+{
+	return walk_pid(getpid(), NULL, with_id, skipped);
 }
 
 static void test_engine_asks_only_for_local_files(void **state)
@@ -186,6 +203,103 @@ static void test_engine_asks_only_for_local_files(void **state)
 	assert_int_equal(with_id, 0);
 	assert_int_equal(skipped, files);
 	assert_int_equal(build_id_queries, 0);
+}
+
+/*
+ * A child of ours, forked (so it maps what we map) and waiting; in a mount
+ * namespace of its own when own_ns.  0 when it could not have one.
+ */
+static pid_t start_child(bool own_ns)
+{
+	int fds[2];
+	char c = 0;
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(fds[0]);
+		c = !own_ns || unshare(CLONE_NEWNS) == 0 ? 'r' : 'n';
+		if (write(fds[1], &c, 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(fds[1]);
+	assert_int_equal(read(fds[0], &c, 1), 1);
+	close(fds[0]);
+	if (c != 'r') {
+		stop_child(pid);
+		return 0;
+	}
+	return pid;
+}
+
+/*
+ * A walk's shared mount tables: a second process in our namespace is
+ * answered from the first one's table, with the same build IDs; an
+ * anonymous device is never answered from it.
+ */
+static void test_shared_tables(void **state)
+{
+	struct ms_fstypes_shared *shared = ms_fstypes_shared_new();
+	size_t with_id, skipped, files, alone_id, alone_skipped;
+	pid_t child = start_child(false);
+	const char *why = "unset";
+	struct ms_proc *proc;
+	struct ms_error err;
+
+	assert_non_null(shared);
+	move_files = 0;
+	walk_self(&alone_id, &alone_skipped);
+	assert_true(alone_id >= 2);
+	files = walk_pid(getpid(), shared, &with_id, &skipped);
+	assert_int_equal(ms_fstypes_shared_loaded(shared), 1);
+	assert_int_equal(with_id, alone_id);
+	assert_int_equal(skipped, alone_skipped);
+	assert_true(files > 0);
+	walk_pid(child, shared, &with_id, &skipped);
+	assert_int_equal(ms_fstypes_shared_loaded(shared), 1);
+	assert_int_equal(with_id, alone_id);
+
+	/* Anonymous devices: the set does not answer; each handle's own table refuses them. */
+	assert_int_equal(ms_proc_open(child, &proc, &err), 0);
+	assert_false(ms_fstypes_shared_refuse(shared, proc, 0, 0xfffff, &why));
+	assert_string_equal(why, "unset");
+	ms_proc_close(proc);
+	move_files = 1;
+	files = walk_pid(child, shared, &with_id, &skipped);
+	assert_int_equal(with_id, 0);
+	assert_int_equal(skipped, files);
+	assert_int_equal(build_id_queries, 0);
+	move_files = 0;
+	stop_child(child);
+	ms_fstypes_shared_free(shared);
+}
+
+/* A process in another mount namespace gets that namespace's own table. */
+static void test_shared_tables_per_namespace(void **state)
+{
+	struct ms_fstypes_shared *shared = ms_fstypes_shared_new();
+	size_t with_id, skipped;
+	pid_t child = start_child(true);
+
+	assert_non_null(shared);
+	if (!child) {
+		ms_fstypes_shared_free(shared);
+		skip(); /* no mount namespace of its own: not root, or a seccomp filter */
+	}
+	move_files = 0;
+	walk_pid(getpid(), shared, &with_id, &skipped);
+	assert_int_equal(ms_fstypes_shared_loaded(shared), 1);
+	walk_pid(child, shared, &with_id, &skipped);
+	assert_int_equal(ms_fstypes_shared_loaded(shared), 2);
+	assert_true(with_id >= 2);
+	walk_pid(child, shared, &with_id, &skipped);
+	assert_int_equal(ms_fstypes_shared_loaded(shared), 2);
+	stop_child(child);
+	ms_fstypes_shared_free(shared);
 }
 
 /* Names only (the default): never a build-ID buffer, whatever the device. */
@@ -218,6 +332,8 @@ int main(void)
 		cmocka_unit_test(test_line_bound),
 		cmocka_unit_test(test_engine_asks_only_for_local_files),
 		cmocka_unit_test(test_default_asks_no_build_id),
+		cmocka_unit_test(test_shared_tables),
+		cmocka_unit_test(test_shared_tables_per_namespace),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
