@@ -95,6 +95,7 @@ CMOCKA_TESTS = \
 	tests/core/maps/test_errors \
 	tests/core/maps/test_faults \
 	tests/core/maps/test_mapmatch \
+	tests/core/maps/test_ancestry \
 	tests/core/untrusted/test_untrusted_walk \
 	tests/core/untrusted/test_walk_dircache \
 	tests/core/untrusted/test_untrusted_child \

@@ -78,6 +78,7 @@ static int running_versions(struct who_pkgs *wp, struct ms_owner *owner, const s
 {
 	struct ms_error why;
 	struct ms_copy *copies;
+	struct ms_ancestry *memo;
 	time_t btime;
 	bool any = false;
 	int rc;
@@ -94,6 +95,8 @@ static int running_versions(struct who_pkgs *wp, struct ms_owner *owner, const s
 	}
 	if (ms_boot_time(&btime, &why) < 0)
 		btime = 0;
+	/* The holders of one file are often one server's workers: each parent is read once. */
+	memo = ms_ancestry_new();
 	for (size_t i = 0; i < wp->nlines; i++) {
 		struct who_pkg_line *l = &wp->lines[i];
 
@@ -102,8 +105,8 @@ static int running_versions(struct who_pkgs *wp, struct ms_owner *owner, const s
 			(*mine)[i].found = false; /* not asked: ms_owner_running skips it */
 		else
 			copies[i] = (struct ms_copy){
-				.start = btime ? ms_proc_started_at(ms_ancestry_mapped_since(l->start_time, l->ppid,
-											     holds_line, l),
+				.start = btime ? ms_proc_started_at(ms_ancestry_mapped_since_in(memo, l->start_time,
+												l->ppid, holds_line, l),
 								    btime)
 					       : 0,
 				.unlinked = l->unlinked,
@@ -115,6 +118,7 @@ static int running_versions(struct who_pkgs *wp, struct ms_owner *owner, const s
 				.dev_minor = l->dev_minor,
 			};
 	}
+	ms_ancestry_free(memo);
 	rc = ms_owner_running(owner, *mine, copies, wp->nlines, err);
 	for (size_t i = 0; i < wp->nlines; i++) {
 		/* Back to the lookup's answer where nothing was asked; unknown where nothing was said. */

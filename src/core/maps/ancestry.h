@@ -12,6 +12,16 @@
  * parent that cannot be read, or holds none of them, ends the climb (init,
  * PID 1, is never climbed to).  Returns the earliest start found, in clock
  * ticks since boot, as /proc/PID/stat gives it.
+ *
+ * A walk over many processes climbs to the same parents again and again
+ * (after an upgrade, every worker of one server).  With a memo
+ * (ms_ancestry_new, one per pass), each ancestor's stat and the files it
+ * maps (device and inode, at most MS_ANCESTRY_HELD_MAX, and
+ * MS_ANCESTRY_HELD_TOTAL over the memo) are read once and asked from
+ * memory after that; past MS_ANCESTRY_MEMO_MAX ancestors, or for one
+ * whose files did not all fit, it reads as without a memo.  What it
+ * remembers is as of its first read: a PID reused within the pass is taken
+ * for the process it was.
  */
 #ifndef MAPSCOPE_ANCESTRY_H
 #define MAPSCOPE_ANCESTRY_H
@@ -21,11 +31,23 @@
 #include "maps/mapping.h"
 
 #define MS_ANCESTRY_MAX 16
+#define MS_ANCESTRY_MEMO_MAX 4096
+#define MS_ANCESTRY_HELD_MAX 4096
+#define MS_ANCESTRY_HELD_TOTAL 65536
 
 /* Does mapping m hold one of the caller's copies? */
 typedef bool (*ms_ancestry_holds_fn)(void *arg, const struct ms_mapping *m);
 
 unsigned long long ms_ancestry_mapped_since(unsigned long long start, int ppid, ms_ancestry_holds_fn holds,
 					    void *arg);
+
+struct ms_ancestry;
+
+/* An empty memo; NULL when out of memory (then pass NULL: no memo). */
+struct ms_ancestry *ms_ancestry_new(void);
+void ms_ancestry_free(struct ms_ancestry *a);
+/* ms_ancestry_mapped_since, with memo (may be NULL). */
+unsigned long long ms_ancestry_mapped_since_in(struct ms_ancestry *memo, unsigned long long start, int ppid,
+					       ms_ancestry_holds_fn holds, void *arg);
 
 #endif

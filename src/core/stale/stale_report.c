@@ -125,9 +125,9 @@ static bool holds_stale_copy(void *arg, const struct ms_mapping *m)
 }
 
 /* The earliest start among p's process and the ancestors that map one of its stale copies. */
-static unsigned long long mapped_since(const struct ms_stale_proc *p)
+static unsigned long long mapped_since(struct ms_ancestry *memo, const struct ms_stale_proc *p)
 {
-	return ms_ancestry_mapped_since(p->start_time, p->ppid, holds_stale_copy, (void *)p);
+	return ms_ancestry_mapped_since_in(memo, p->start_time, p->ppid, holds_stale_copy, (void *)p);
 }
 
 /*
@@ -208,12 +208,16 @@ static int copy_starts(struct ms_stale_report *r, const struct ms_pkg *found, st
 		       struct ms_error *err)
 {
 	struct copy_ref *refs = calloc(n ? n : 1, sizeof(*refs));
+	/* Workers of one server climb to the same parents: each is read once (NULL: no memo). */
+	struct ms_ancestry *memo = ms_ancestry_new();
 	struct ms_error why;
 	time_t btime;
 	size_t k = 0;
 
-	if (!refs)
+	if (!refs) {
+		ms_ancestry_free(memo);
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "stale: out of memory");
+	}
 	/* Without the boot time no start is known: the earliest possible one. */
 	if (ms_boot_time(&btime, &why) < 0)
 		btime = 0;
@@ -230,10 +234,11 @@ static int copy_starts(struct ms_stale_report *r, const struct ms_pkg *found, st
 			k++;
 		}
 		if (dpkg)
-			r->procs[i].start_time = mapped_since(&r->procs[i]);
+			r->procs[i].start_time = mapped_since(memo, &r->procs[i]);
 		for (size_t at = first; at < k; at++)
 			copies[at].start = btime ? ms_proc_started_at(r->procs[i].start_time, btime) : 0;
 	}
+	ms_ancestry_free(memo);
 	qsort(refs, n, sizeof(*refs), copy_cmp);
 	for (size_t a = 0, b; a < n; a = b) {
 		time_t earliest = refs[a].copy->start;
