@@ -57,6 +57,15 @@ int ms_owner_find(struct ms_owner *o, const char *const *paths, const size_t *le
  */
 int ms_owner_find_seen(struct ms_owner *o, const char *const *paths, const size_t *lens, const bool *gone,
 		       size_t n, struct ms_pkg *out, struct ms_error *err);
+/*
+ * Both ask each distinct question once: a path (with its gone hint) for
+ * ms_owner_find_seen, a copy (device, inode, start, unlink time, with the
+ * same lookup answer) for ms_owner_running, whose history is read through
+ * one of its holders that has a mapping.  After an upgrade, every worker
+ * of a server asks the same.  How many paths and copies went to the
+ * sources so far:
+ */
+void ms_owner_counts(const struct ms_owner *o, size_t *asked, size_t *dated);
 void ms_owner_close(struct ms_owner *o);
 /*
  * The version of the copy a process maps, for found files that were

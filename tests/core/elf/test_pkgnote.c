@@ -17,10 +17,13 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -411,6 +414,88 @@ static void test_owner_source_gone(void **state)
 	free(b);
 }
 
+/*
+ * Each distinct question goes to the sources once, and every asker gets
+ * its answer: paths asked several times, with and without the gone hint,
+ * interleaved; then copies dated, three of one copy (only one of them with
+ * a mapping to read it through) and one of another.
+ */
+static void test_owner_asks_once(void **state)
+{
+	struct ms_owner_opts opts = { .dpkg_dir = "/nonexistent-dpkg", .rpm_root = "/nonexistent-rpm" };
+	char *a, *b;
+	struct ms_pkg got[6], pkgs[4];
+	struct ms_copy copies[4];
+	struct ms_owner *o;
+	struct ms_error err = { 0 };
+	size_t asked, dated, lens[6], len;
+	struct stat st;
+	void *at;
+	int fd;
+
+	need_cc();
+	a = build_so(*state, "libonce.so", "{\"type\":\"deb\",\"name\":\"ms-once\",\"version\":\"3\"}");
+	b = build_so(*state, "libtwice.so", "{\"type\":\"deb\",\"name\":\"ms-twice\",\"version\":\"4\"}");
+	assert_non_null(a);
+	assert_non_null(b);
+	{
+		const char *paths[] = { a, b, a, a, b, a };
+		const bool gone[] = { false, false, true, false, false, true };
+
+		for (size_t i = 0; i < 6; i++)
+			lens[i] = strlen(paths[i]);
+		assert_int_equal(ms_owner_open(&opts, &o, &err), 0);
+		assert_int_equal(ms_owner_find_seen(o, paths, lens, gone, 6, got, &err), 0);
+	}
+	ms_owner_counts(o, &asked, &dated);
+	assert_int_equal(asked, 3); /* a, b, and a marked gone */
+	for (size_t i = 0; i < 6; i++) {
+		bool is_a = i == 0 || i == 2 || i == 3 || i == 5, is_gone = i == 2 || i == 5;
+
+		assert_int_equal(got[i].found, !is_gone);
+		if (!is_gone)
+			assert_string_equal(got[i].name, is_a ? "ms-once" : "ms-twice");
+	}
+
+	/* Dating: a's copy, mapped here, asked by three holders (one with the mapping). */
+	fd = open(a, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	len = ((size_t)st.st_size + 4095) & ~(size_t)4095;
+	at = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	assert_true(at != MAP_FAILED);
+	close(fd);
+	for (size_t i = 0; i < 4; i++) {
+		pkgs[i] = got[0];
+		copies[i] = (struct ms_copy){ .start = 1000, .ino = st.st_ino, .dev_major = major(st.st_dev),
+					      .dev_minor = minor(st.st_dev) };
+	}
+	copies[1].pid = getpid();
+	copies[1].addr = (uintptr_t)at;
+	copies[1].end = (uintptr_t)at + len;
+	copies[3].start = 2000; /* another question: its holders started later */
+	assert_int_equal(ms_owner_running(o, pkgs, copies, 4, &err), 0);
+	ms_owner_counts(o, &asked, &dated);
+	assert_int_equal(dated, 2);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(pkgs[i].running_state, pkgs[1].running_state);
+		assert_string_equal(pkgs[i].running, pkgs[1].running);
+		assert_string_equal(pkgs[i].running_why, pkgs[1].running_why);
+	}
+	/* Read through the one mapping: root may open map_files, others are refused. */
+	if (geteuid() == 0) {
+		assert_int_equal(pkgs[0].running_state, MS_PKG_RUNNING_KNOWN);
+		assert_string_equal(pkgs[0].running, "3");
+	}
+	/* The fourth had no mapping of its own to read. */
+	assert_int_equal(pkgs[3].running_state, MS_PKG_RUNNING_UNKNOWN);
+	assert_non_null(strstr(pkgs[3].running_why, "no mapping of the running copy is known"));
+	munmap(at, len);
+	ms_owner_close(o);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,6 +508,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_field_too_long, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_owner_source, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_owner_source_gone, tu_tmpdir_setup, tu_tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_owner_asks_once, tu_tmpdir_setup, tu_tmpdir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
