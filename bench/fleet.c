@@ -2,7 +2,8 @@
  * ms-bench-fleet: many small processes mapping shared libraries, some of
  * them deleted from disk, for the system-wide cases of make bench.
  *
- * Usage: ms-bench-fleet COUNT DIR     (DIR must exist; make bench judges
+ * Usage: ms-bench-fleet COUNT DIR [replaced]
+ *                                    (DIR must exist; make bench judges
  *                                     it with an empty stale-ignore list, so
  *                                     it may be anywhere, /tmp included)
  *
@@ -10,6 +11,11 @@
  * One child in 10 also loads a private copy of a library from DIR, and once
  * all children are up the copies are unlinked, so those children map a
  * deleted library, as after a package upgrade.
+ *
+ * With "replaced", as after an upgrade of a library a server and all its
+ * workers map: the parent loads one copy before it forks, so every child
+ * holds it, and once all are up another library is renamed over its path
+ * (the path now holds a file with another build ID).
  *
  * It prints "ready PID..." (the children) and waits for a signal; on SIGTERM
  * it ends its children.  Everything dies with the parent (PR_SET_PDEATHSIG).
@@ -77,7 +83,7 @@ static int copy_file(const char *from, const char *to)
 	return off == st.st_size ? 0 : -1;
 }
 
-static void child(int i, const char *dir, int ready_fd, int have_copies)
+static void child(int i, const char *dir, int ready_fd, int have_copies, int replaced)
 {
 	char path[4096];
 
@@ -86,7 +92,7 @@ static void child(int i, const char *dir, int ready_fd, int have_copies)
 	for (size_t k = 0; k < sizeof(libs) / sizeof(libs[0]); k++)
 		if ((i + (int)k) % 5 != 0) /* a few each, not always the same */
 			dlopen(libs[k], RTLD_LAZY | RTLD_LOCAL);
-	if (have_copies && i % 10 == 0) {
+	if (have_copies && !replaced && i % 10 == 0) {
 		snprintf(path, sizeof(path), "%s/libfleet-%d.so", dir, (i / 10) % NCOPIES);
 		if (!dlopen(path, RTLD_LAZY | RTLD_LOCAL))
 			fprintf(stderr, "ms-bench-fleet: %s\n", dlerror());
@@ -101,16 +107,18 @@ static void child(int i, const char *dir, int ready_fd, int have_copies)
 int main(int argc, char **argv)
 {
 	char path[4096], c;
-	int count, pipefd[2], have_copies = 0;
+	int count, pipefd[2], have_copies = 0, replaced = argc == 4 && !strcmp(argv[3], "replaced");
+	size_t copied = 0;
 
-	if (argc != 3 || (count = atoi(argv[1])) < 1 || count > MAX_CHILDREN) {
-		fprintf(stderr, "usage: ms-bench-fleet COUNT DIR   (1..%d)\n", MAX_CHILDREN);
+	if ((argc != 3 && !replaced) || (count = atoi(argv[1])) < 1 || count > MAX_CHILDREN) {
+		fprintf(stderr, "usage: ms-bench-fleet COUNT DIR [replaced]   (1..%d)\n", MAX_CHILDREN);
 		return 2;
 	}
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	signal(SIGTERM, on_term);
 	for (size_t s = 0; s < sizeof(copied_from) / sizeof(copied_from[0]) && !have_copies; s++) {
 		have_copies = 1;
+		copied = s;
 		for (int k = 0; k < NCOPIES && have_copies; k++) {
 			snprintf(path, sizeof(path), "%s/libfleet-%d.so", argv[2], k);
 			if (copy_file(copied_from[s], path) < 0)
@@ -119,6 +127,9 @@ int main(int argc, char **argv)
 	}
 	if (!have_copies)
 		fprintf(stderr, "ms-bench-fleet: no library to copy: no deleted mappings\n");
+	snprintf(path, sizeof(path), "%s/libfleet-0.so", argv[2]);
+	if (have_copies && replaced && !dlopen(path, RTLD_LAZY | RTLD_LOCAL))
+		fprintf(stderr, "ms-bench-fleet: %s\n", dlerror());
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		die("pipe");
 	for (int i = 0; i < count; i++) {
@@ -128,7 +139,7 @@ int main(int argc, char **argv)
 			die("fork");
 		if (pid == 0) {
 			close(pipefd[0]);
-			child(i, argv[2], pipefd[1], have_copies);
+			child(i, argv[2], pipefd[1], have_copies, replaced);
 		}
 		children[nchildren++] = pid;
 	}
@@ -138,7 +149,20 @@ int main(int argc, char **argv)
 			die("a child did not start");
 	for (int k = 0; k < NCOPIES && have_copies; k++) {
 		snprintf(path, sizeof(path), "%s/libfleet-%d.so", argv[2], k);
-		unlink(path);
+		if (!replaced || k > 0)
+			unlink(path);
+	}
+	/* The other library of the list (another build ID) renamed over the copy. */
+	if (have_copies && replaced) {
+		char next[4096];
+
+		snprintf(path, sizeof(path), "%s/libfleet-0.so", argv[2]);
+		snprintf(next, sizeof(next), "%s/libfleet-0.so.new", argv[2]);
+		if (copy_file(copied_from[(copied + 2) % (sizeof(copied_from) / sizeof(copied_from[0]))], next) < 0 &&
+		    copy_file(copied_from[(copied + 3) % (sizeof(copied_from) / sizeof(copied_from[0]))], next) < 0)
+			die("copy the replacement");
+		if (rename(next, path) < 0)
+			die("rename the replacement");
 	}
 	printf("ready");
 	for (int i = 0; i < nchildren; i++)

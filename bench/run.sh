@@ -13,6 +13,8 @@
 #                       the targets apply to 60000)
 #   BENCH_ROUNDS        hyperfine rounds per pair, order flipped each round (5)
 #   BENCH_RUNS          timed runs per command and round (4)
+#   BENCH_FLOOR_ROUNDS, BENCH_FLOOR_RUNS  the same for the two rows of stale
+#                       against its floors, whose target is close (15, 8)
 #   BENCH_FLEET         processes in the fleet (500)
 #   BENCH_EXPLORER_SECS how long the explorer stays open (30)
 #   BENCH_NO_INSTALL=1  never run apt-get; missing tools skip their rows
@@ -40,6 +42,8 @@ SIZES=${BENCH_SIZES:-"1000 10000 60000"}
 TARGET_N=60000
 ROUNDS=${BENCH_ROUNDS:-5}
 RUNS=${BENCH_RUNS:-4}
+FLOOR_ROUNDS=${BENCH_FLOOR_ROUNDS:-15}
+FLOOR_RUNS=${BENCH_FLOOR_RUNS:-8}
 FLEET=${BENCH_FLEET:-500}
 EXPLORER_SECS=${BENCH_EXPLORER_SECS:-30}
 # One tmux server per run: two benches at once (other trees, other users)
