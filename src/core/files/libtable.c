@@ -36,7 +36,11 @@ int ms_libtable_init(struct ms_libtable *t, const struct ms_libtable_opts *opts,
 	memset(t, 0, sizeof(*t));
 	if (opts)
 		t->opts = *opts;
-	return ms_lookup_cache_new(&t->lookups, err);
+	if (ms_lookup_cache_new(&t->lookups, err) < 0)
+		return MS_ERR_NOMEM;
+	/* Workers of one server climb to the same parents; NULL (no memory): each is read every time. */
+	t->ancestry = ms_ancestry_new();
+	return 0;
 }
 
 void ms_libtable_free(struct ms_libtable *t)
@@ -58,6 +62,7 @@ void ms_libtable_free(struct ms_libtable *t)
 	free(t->slots);
 	free(t->elf);
 	ms_lookup_cache_free(t->lookups);
+	ms_ancestry_free(t->ancestry);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -436,8 +441,8 @@ int ms_libtable_add(struct ms_libtable *t, struct ms_stale_ctx *ctx, struct ms_p
 		if (rc == 0 && ms_stale_verdict_is_stale(f->result.verdict) &&
 		    (r = ms_libtable_find(t, f->dev_major, f->dev_minor, f->inode))) {
 			const struct ms_proc_stat *st = ms_proc_stat_at_open(proc);
-			unsigned long long start = ms_ancestry_mapped_since(st->start_time, st->ppid, holds_copy,
-									    (void *)f);
+			unsigned long long start = ms_ancestry_mapped_since_in(t->ancestry, st->start_time, st->ppid,
+									       holds_copy, (void *)f);
 
 			if (!r->since_known || start < r->since)
 				r->since = start;

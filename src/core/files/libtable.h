@@ -217,6 +217,7 @@ struct ms_libtable {
 	size_t *slots;                  /* the hash: row index + 1, 0 empty */
 	size_t nslots;
 	struct ms_lookup_cache *lookups;
+	struct ms_ancestry *ancestry;   /* the parents climbed to, read once a pass (ancestry.h); may be NULL */
 };
 
 /* opts is copied (its patterns borrowed).  0 or MS_ERR_NOMEM. */
