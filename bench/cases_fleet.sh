@@ -130,7 +130,8 @@ fleet_cases() {
 # ---- the SBOM's hashes: libcrypto against openssl dgst --------------------------------------
 # cdx_files SBOM OUT: the files SBOM hashed, one a line, as openssl can open
 # them: the path, or for a deleted copy its running copy through the
-# map_files of the first process that maps it (root); and checks that
+# map_files of the first process that maps it (root; the SBOM names its
+# holders in the occurrence's context, "pids 123 456; ..."); and checks that
 # openssl dgst gives each the hash the SBOM gives.  Prints "FILES BYTES",
 # or fails saying why.
 cdx_files() {
@@ -148,7 +149,9 @@ cdx_files() {
 		[ "$got" = "$hash" ] || { echo "openssl dgst says ${got:-nothing} of $name, the SBOM $hash"; return 1; }
 		printf '%s\n' "$path" >>"$out"
 	done < <(jq -r '.components[] | select(.type == "file" and .hashes) |
-		[.name, .hashes[0].content, ((.properties // [])[] | select(.name == "mapscope:pids") | .value | split(" ")[0])] | @tsv' "$sbom")
+		[.name, .hashes[0].content,
+		 (((.evidence.occurrences // [])[0].additionalContext // "") | (capture("^pids (?<p>[0-9]+)") | .p) // "")] |
+		@tsv' "$sbom")
 	echo "$(wc -l <"$out") $(xargs -r -d '\n' stat -L -c %s <"$out" | awk '{ b += $1 } END { print b + 0 }')"
 }
 
