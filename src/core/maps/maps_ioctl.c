@@ -56,6 +56,8 @@ struct ioctl_state {
 	size_t name_size;
 	struct ms_fstypes *fstypes; /* loaded at the first build-ID query */
 	bool fstypes_tried;
+	const struct ms_fstypes *shared; /* the walk's table of our namespace (fstype_shared.h); not owned */
+	bool shared_tried;
 	char name_start[MS_NAME_BUF_START];
 };
 
@@ -190,8 +192,11 @@ static int add_build_id(struct ms_maps *maps, struct ioctl_state *st, struct ms_
 	if (out->inode == 0 && out->dev_major == 0 && out->dev_minor == 0)
 		return 0;
 	/* The walk's table of this mount namespace, for a real block device. */
-	if (!ms_fstypes_shared_refuse(maps->fstypes_shared, maps->proc, out->dev_major, out->dev_minor,
-				      &out->build_id_skipped)) {
+	if (!st->shared_tried) {
+		st->shared_tried = true;
+		st->shared = ms_fstypes_shared_table(maps->fstypes_shared, maps->proc);
+	}
+	if (!ms_fstypes_shared_refuse(st->shared, out->dev_major, out->dev_minor, &out->build_id_skipped)) {
 		if (!st->fstypes_tried) {
 			st->fstypes_tried = true;
 			/* Unreadable: no table, and ms_fstypes_refuse then refuses every file. */
@@ -290,6 +295,8 @@ static void ioctl_reset(struct ms_maps *maps)
 	ms_fstypes_free(st->fstypes);
 	st->fstypes = NULL;
 	st->fstypes_tried = false;
+	st->shared = NULL;
+	st->shared_tried = false;
 }
 
 static void ioctl_destroy(struct ms_maps *maps)

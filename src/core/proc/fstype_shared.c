@@ -34,14 +34,16 @@ size_t ms_fstypes_shared_loaded(const struct ms_fstypes_shared *s)
 	return s ? s->count : 0;
 }
 
-/* The table of proc's mount namespace, loaded at the first ask; NULL: not known. */
-static const struct ms_fstypes *table_of(struct ms_fstypes_shared *s, const struct ms_proc *proc)
+const struct ms_fstypes *ms_fstypes_shared_table(struct ms_fstypes_shared *s, const struct ms_proc *proc)
 {
 	struct ms_fstypes *t;
 	int err;
-	uint64_t mntns = ms_proc_mntns_at(ms_proc_dirfd(proc), "ns/mnt", &err);
+	uint64_t mntns;
 	size_t n;
 
+	if (!s)
+		return NULL;
+	mntns = ms_proc_mntns_at(ms_proc_dirfd(proc), "ns/mnt", &err);
 	if (err)
 		return NULL;
 	for (size_t i = 0; i < s->count; i++)
@@ -60,12 +62,9 @@ static const struct ms_fstypes *table_of(struct ms_fstypes_shared *s, const stru
 	return t;
 }
 
-bool ms_fstypes_shared_refuse(struct ms_fstypes_shared *s, const struct ms_proc *proc, uint32_t major,
-			      uint32_t minor, const char **why)
+bool ms_fstypes_shared_refuse(const struct ms_fstypes *t, uint32_t major, uint32_t minor, const char **why)
 {
-	const struct ms_fstypes *t;
-
-	if (!s || major == 0 || !(t = table_of(s, proc)))
+	if (!t || major == 0)
 		return false;
 	*why = ms_fstypes_refuse(t, major, minor);
 	return true;

@@ -47,13 +47,20 @@ struct ms_fstypes_shared *ms_fstypes_shared_new(void);
 void ms_fstypes_shared_free(struct ms_fstypes_shared *s);
 
 /*
- * True when the set answers for device major:minor as mapped by proc:
- * *why is then what ms_fstypes_refuse says from the table of proc's mount
- * namespace (NULL: safe to read).  False: ask proc's own table.  s may be
- * NULL (false).
+ * The table of proc's mount namespace, loaded at the first ask for that
+ * namespace; NULL when there is none to share (s NULL, the namespace or
+ * its table unreadable, past the bounds).  It lives as long as s: a
+ * process handle asks once and keeps it.
  */
-bool ms_fstypes_shared_refuse(struct ms_fstypes_shared *s, const struct ms_proc *proc, uint32_t major,
-			      uint32_t minor, const char **why);
+const struct ms_fstypes *ms_fstypes_shared_table(struct ms_fstypes_shared *s, const struct ms_proc *proc);
+
+/*
+ * True when a shared table t (may be NULL: false) answers for device
+ * major:minor: *why is then what ms_fstypes_refuse says (NULL: safe to
+ * read).  False for every anonymous device (major 0): ask the process's
+ * own table.
+ */
+bool ms_fstypes_shared_refuse(const struct ms_fstypes *t, uint32_t major, uint32_t minor, const char **why);
 
 /* How many tables the set has loaded (one per namespace asked about). */
 size_t ms_fstypes_shared_loaded(const struct ms_fstypes_shared *s);

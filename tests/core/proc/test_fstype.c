@@ -265,7 +265,7 @@ static void test_shared_tables(void **state)
 
 	/* Anonymous devices: the set does not answer; each handle's own table refuses them. */
 	assert_int_equal(ms_proc_open(child, &proc, &err), 0);
-	assert_false(ms_fstypes_shared_refuse(shared, proc, 0, 0xfffff, &why));
+	assert_false(ms_fstypes_shared_refuse(ms_fstypes_shared_table(shared, proc), 0, 0xfffff, &why));
 	assert_string_equal(why, "unset");
 	ms_proc_close(proc);
 	move_files = 1;
