@@ -56,6 +56,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/pkg/pkg.c src/core/pkg/pkg.h \
 	src/core/pkg/pkgdb.c src/core/pkg/pkgdb.h \
 	src/core/pkg/pkg_status.c src/core/pkg/pkg_status.h \
+	src/core/pkg/status_index.c src/core/pkg/status_index.h \
 	src/core/pkg/diversions.c src/core/pkg/diversions.h \
 	src/core/pkg/candidates.c src/core/pkg/candidates.h \
 	src/core/pkg/listlines.c src/core/pkg/listlines.h \

@@ -9,12 +9,16 @@
  *     version no ')' or newline, and is never the package's own version;
  *   - the same answers whether the text is parsed whole or read from a
  *     file descriptor a piece at a time (ms_pkg_status_versions_fd);
+ *   - the same answers from the stanzas ms_pkg_status_stanzas places for
+ *     the packages asked about, each ended by a blank line, as an index
+ *     of them gives (status_index.h); every place lies within the text;
  *   - the purl of each answer has only the characters purl.h's canonical form writes,
  *     its qualifiers sorted, each at most once, and fits MS_PURL_MAX;
  *   - its one-line description is safe for a terminal.
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +88,49 @@ static void check(const struct ms_pkg *p, const uint8_t *data, size_t size)
 	fuzz_check_safe_text(line, len);
 }
 
+static bool asked_about(const char *name, size_t len)
+{
+	static const char *const names[] = { "libssl3", "bash", "a", "tzdata" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && !memcmp(names[i], name, len))
+			return true;
+	return false;
+}
+
+/* The stanzas of the packages asked about, one after the other, parsed: as whole. */
+static void check_stanzas(const char *text, size_t size, const struct ms_pkg *whole, const uint8_t *data)
+{
+	struct ms_pkg_stanza *st;
+	struct ms_pkg placed[N];
+	size_t n, at = 0, last = SIZE_MAX;
+	char *buf;
+
+	if (ms_pkg_status_stanzas(text, size, &st, &n) < 0)
+		return;
+	buf = malloc(size + 2 * n + 1);
+	for (size_t i = 0; buf && i < n; i++) {
+		if (st[i].name < text || st[i].name + st[i].name_len > text + size || !st[i].len ||
+		    st[i].off + st[i].len > size)
+			fuzz_fail("a stanza placed outside the text", data, size);
+		if (!asked_about(st[i].name, st[i].name_len) || st[i].off == last)
+			continue;
+		last = st[i].off;
+		memcpy(buf + at, text + st[i].off, st[i].len);
+		at += st[i].len;
+		while (at < 2 || buf[at - 1] != '\n' || buf[at - 2] != '\n')
+			buf[at++] = '\n';
+	}
+	if (buf) {
+		ask(placed);
+		ms_pkg_status_versions(buf, at, placed, N);
+		if (memcmp(whole, placed, sizeof(placed)))
+			fuzz_fail("read from the stanzas placed, not as whole", data, size);
+	}
+	free(buf);
+	free(st);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ms_pkg whole[N], pieces[N];
@@ -97,6 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ms_pkg_status_versions(copy, size, whole, N);
 	for (size_t i = 0; i < N; i++)
 		check(&whole[i], data, size);
+	check_stanzas(copy, size, whole, data);
 	fd = memfd_create("status", MFD_CLOEXEC);
 	if (fd >= 0 && write(fd, data, size) == (ssize_t)size && lseek(fd, 0, SEEK_SET) == 0) {
 		ask(pieces);

@@ -269,3 +269,19 @@ int ms_read_regular_entry(int dirfd, const char *name, size_t max, char **buf, s
 	free(shown);
 	return rc;
 }
+
+bool ms_pread_all(int fd, void *buf, size_t len, off_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t r = pread(fd, (char *)buf + got, len - got, off + (off_t)got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		got += (size_t)r;
+	}
+	return true;
+}

@@ -70,6 +70,12 @@ int ms_open_regular(const char *path, struct ms_error *err);
 bool ms_dir_only_root_changes(int dirfd);
 
 /*
+ * All len bytes of fd at off into buf, reading again after EINTR and a
+ * short read.  false when the file ends first or a read fails.
+ */
+bool ms_pread_all(int fd, void *buf, size_t len, off_t off);
+
+/*
  * Read the entry name (no slash) of dirfd whole, at most max bytes, where
  * dirfd passed ms_dir_only_root_changes: opened directly (O_NOFOLLOW,
  * O_NONBLOCK, O_NOCTTY) without the O_PATH step, then refused unless

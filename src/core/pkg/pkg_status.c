@@ -195,6 +195,34 @@ static const char *next_package_line(const char *text, const char *p, const char
 }
 
 /*
+ * The stanza ms_pkg_status_versions reads for the "Package:" line at hit:
+ * from the blank line before to just after the one after.
+ */
+static void stanza_around(const char *text, const char *hit, const char *end, const char **start, const char **stop)
+{
+	const char *s = hit, *e = memmem(hit, (size_t)(end - hit), "\n\n", 2);
+
+	while (s > text && !(s[-1] == '\n' && (s - 1 == text || s[-2] == '\n')))
+		s--;
+	*start = s;
+	*stop = e ? e + 1 : end;
+}
+
+/* The package's name on the "Package:" line at hit, or false when it has none. */
+static bool package_name(const char *hit, const char *end, const char **name, size_t *len)
+{
+	const char *v = hit + 8, *eol;
+
+	while (v < end && (*v == ' ' || *v == '\t'))
+		v++;
+	eol = memchr(v, '\n', (size_t)(end - v));
+	eol = eol ? eol : end;
+	*name = v;
+	*len = (size_t)(eol - v);
+	return eol != v;
+}
+
+/*
  * Most of the file is packages nobody asked about: find each "Package:"
  * line (not a look at every line) and read only the stanzas of the
  * packages wanted, whole, from the blank line before to the one after.
@@ -206,24 +234,53 @@ void ms_pkg_status_versions(const char *text, size_t len, struct ms_pkg *out, si
 
 	wanted_set_take(&w, out, n);
 	while (p < end && (hit = next_package_line(text, p, end))) {
-		const char *v = hit + 8, *eol, *start = hit, *stop;
+		const char *v, *start, *stop;
+		size_t vl;
 
-		p = v;
-		while (v < end && (*v == ' ' || *v == '\t'))
-			v++;
-		eol = memchr(v, '\n', (size_t)(end - v));
-		eol = eol ? eol : end;
-		if (eol == v || !wanted_in(&w, out, n, v, (size_t)(eol - v)))
+		p = hit + 8;
+		if (!package_name(hit, end, &v, &vl) || !wanted_in(&w, out, n, v, vl))
 			continue;
-		while (start > text && !(start[-1] == '\n' && (start - 1 == text || start[-2] == '\n')))
-			start--;
-		stop = memmem(hit, (size_t)(end - hit), "\n\n", 2);
-		stop = stop ? stop + 1 : end;
+		stanza_around(text, hit, end, &start, &stop);
 		scan_stanzas(start, (size_t)(stop - start), out, n);
 		/* Versions taken: names answered leave the set. */
 		wanted_set_take(&w, out, n);
 		p = stop;
 	}
+}
+
+int ms_pkg_status_stanzas(const char *text, size_t len, struct ms_pkg_stanza **out, size_t *count)
+{
+	const char *p = text, *end = text + len, *hit;
+	size_t cap = 0;
+
+	*out = NULL;
+	*count = 0;
+	while (p < end && (hit = next_package_line(text, p, end))) {
+		const char *v, *start, *stop;
+		size_t vl;
+
+		p = hit + 8;
+		if (!package_name(hit, end, &v, &vl))
+			continue;
+		stanza_around(text, hit, end, &start, &stop);
+		if (*count == cap) {
+			size_t want = cap ? 2 * cap : 1024;
+			struct ms_pkg_stanza *grown = realloc(*out, want * sizeof(**out));
+
+			if (!grown) {
+				free(*out);
+				*out = NULL;
+				*count = 0;
+				return MS_ERR_NOMEM;
+			}
+			*out = grown;
+			cap = want;
+		}
+		(*out)[(*count)++] = (struct ms_pkg_stanza){ .name = v, .name_len = vl,
+							     .off = (size_t)(start - text),
+							     .len = (size_t)(stop - start) };
+	}
+	return 0;
 }
 
 #define CHUNK (64u << 10)

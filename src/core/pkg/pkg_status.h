@@ -30,6 +30,23 @@
 void ms_pkg_status_versions(const char *text, size_t len, struct ms_pkg *out, size_t n);
 
 /*
+ * Where the stanzas are, for an index of them (pkgindex.h): one entry for
+ * each "Package:" line of text, in order, with the package's name (in
+ * text) and the stanza ms_pkg_status_versions would read for that line
+ * (off and len bytes in text).  So ms_pkg_status_versions over the
+ * stanzas of the packages asked about, in the order of their offsets,
+ * each followed by a newline, answers as over all of text.  0, or
+ * MS_ERR_NOMEM with *out NULL.
+ */
+struct ms_pkg_stanza {
+	const char *name;
+	size_t name_len;
+	size_t off, len;
+};
+
+int ms_pkg_status_stanzas(const char *text, size_t len, struct ms_pkg_stanza **out, size_t *count);
+
+/*
  * The same from the open file fd (regular, opened by saferead.h), read a
  * piece at a time into one buffer of 64 KiB (grown to 1 MiB for a longer
  * stanza), at most max bytes: reading 800 KB whole into fresh memory

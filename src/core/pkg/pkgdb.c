@@ -22,6 +22,7 @@
 #include "pkg/pathtable.h"
 #include "pkg/pkgindex.h"
 #include "pkg/pkg_status.h"
+#include "pkg/status_index.h"
 #include "base/saferead.h"
 
 struct list_file {
@@ -62,9 +63,11 @@ struct ms_pkgdb {
 	struct ms_pkg_index_build build; /* the hashes of a full scan that will write the index */
 	bool building;
 	size_t lists_read;      /* atomic: list files read, by either thread */
+	char *index_names;      /* the index's, that files[].name point into; NULL: each name is strdup'd */
 	struct list_file *files; /* sorted by name: the first that lists a path owns it */
 	size_t nfiles;
 	bool nomem;
+	bool dir_listed;        /* readdir ran (for tests) */
 	bool begun;             /* the reader was started, or the caller searched */
 	/* The reader thread, when there is one. */
 	bool threaded;
@@ -102,6 +105,7 @@ static void list_names(struct ms_pkgdb *db)
 	size_t cap = 0;
 	struct dirent *de;
 
+	db->dir_listed = true;
 	while (db->nfiles < MS_PKGDB_LISTS && (de = readdir(db->d))) {
 		if (!is_list(de->d_name))
 			continue;
@@ -126,6 +130,31 @@ static void list_names(struct ms_pkgdb *db)
 	}
 	if (db->nfiles)
 		qsort(db->files, db->nfiles, sizeof(*db->files), by_name);
+}
+
+/*
+ * The names from a sound index, pinned to the directory as it is (no list
+ * added, removed or renamed since: pkgindex.h), instead of a readdir,
+ * which is most of a lookup's cost.  false: list the directory.
+ */
+static bool names_from_index(struct ms_pkgdb *db)
+{
+	size_t n;
+	char *at;
+
+	if (!db->index.open || db->reverse_readdir || ms_pkg_index_names(&db->index, &db->index_names, &n) < 0)
+		return false;
+	db->files = n <= MS_PKGDB_LISTS ? calloc(n, sizeof(*db->files)) : NULL;
+	if (!db->files) {
+		free(db->index_names);
+		db->index_names = NULL;
+		return false;
+	}
+	at = db->index_names;
+	for (size_t i = 0; i < n; i++, at += strlen(at) + 1)
+		db->files[i].name = at;
+	db->nfiles = n;
+	return true;
 }
 
 /*
@@ -356,8 +385,9 @@ void ms_pkgdb_close(struct ms_pkgdb *db)
 	if (!db)
 		return;
 	join_reader(db);
-	for (size_t i = 0; i < db->nfiles; i++)
+	for (size_t i = 0; !db->index_names && i < db->nfiles; i++)
 		free(db->files[i].name);
+	free(db->index_names);
 	arena_free(&db->arena);
 	ms_pkg_index_close(&db->index);
 	ms_pkg_index_build_free(&db->build);
@@ -409,7 +439,7 @@ static void ensure_listed(struct ms_pkgdb *db)
 		while (!db->listed)
 			pthread_cond_wait(&db->cond, &db->lock);
 		pthread_mutex_unlock(&db->lock);
-	} else {
+	} else if (!names_from_index(db)) {
 		list_names(db);
 	}
 }
@@ -540,10 +570,46 @@ static bool index_alone(struct ms_pkgdb *db, const char *const *keys, const size
 	return !db->begun && !db->full_scan && db->index.open && index_rules_out(db, keys, klens, n, out);
 }
 
+/*
+ * What the index holds beside its hashes: the lists' names, in their
+ * order, and the status file's stanzas.  0, or -1 when memory is short.
+ */
+static int take_extra(const struct ms_pkgdb *db, struct ms_pkg_index_extra *x)
+{
+	const char **names = calloc(db->nfiles ? db->nfiles : 1, sizeof(*names));
+
+	memset(x, 0, sizeof(*x));
+	if (!names)
+		return -1;
+	for (size_t i = 0; i < db->nfiles; i++)
+		names[i] = db->files[i].name;
+	x->names = names;
+	x->nnames = db->nfiles;
+	if (ms_status_index_collect(db->dir, &db->pins, &x->stanzas, &x->nstanzas) < 0) {
+		free(names);
+		return -1;
+	}
+	return 0;
+}
+
+static void free_extra(struct ms_pkg_index_extra *x)
+{
+	free((void *)x->names);
+	free(x->stanzas);
+}
+
+/* Is the database still as pinned at open?  Then what was listed and read holds for the pins. */
+static bool unchanged(const struct ms_pkgdb *db)
+{
+	struct ms_pkg_index_pins now;
+
+	return ms_pkg_index_pins_take(dirfd(db->d), db->dir, &now) == 0 && ms_pkg_index_pins_equal(&now, &db->pins);
+}
+
 /* After a full scan that hashed every list: write the index, silently. */
 static void write_index(struct ms_pkgdb *db)
 {
-	struct ms_pkg_index_pins now;
+	struct ms_pkg_index_extra x;
 
 	if (!db->building)
 		return;
@@ -552,11 +618,31 @@ static void write_index(struct ms_pkgdb *db)
 	 * Every list hashed once, or nothing written; nor when dpkg changed
 	 * the database during the scan (the index might miss what it added).
 	 */
-	if (db->build.lists == db->nfiles && ms_pkg_index_pins_take(dirfd(db->d), db->dir, &now) == 0 &&
-	    ms_pkg_index_pins_equal(&now, &db->pins))
-		(void)ms_pkg_index_write(db->index_path, &db->pins, &db->build);
+	if (take_extra(db, &x) == 0) {
+		if (db->build.lists == db->nfiles && unchanged(db))
+			(void)ms_pkg_index_write(db->index_path, &db->pins, &db->build, &x);
+		free_extra(&x);
+	}
 	db->building = false;
 	ms_pkg_index_build_free(&db->build);
+}
+
+/*
+ * Root gives a sound index without names (format 1) the names it has just
+ * listed, silently, so that the next lookup need not list them.
+ */
+static void add_names(struct ms_pkgdb *db)
+{
+	struct ms_pkg_index_extra x;
+
+	if (!db->index.open || db->index.names_len || !db->settled || geteuid() != 0)
+		return;
+	db->pins.nlists = db->nfiles;
+	if (take_extra(db, &x) == 0) {
+		if (unchanged(db))
+			(void)ms_pkg_index_add_names(&db->index, db->index_path, &db->pins, &x);
+		free_extra(&x);
+	}
 }
 
 /* The diverting package answers for the file at a diverted path. */
@@ -621,6 +707,7 @@ int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *l
 	size_t *excl_len = calloc(m, sizeof(*excl_len));
 	const char **keys = calloc(m, sizeof(*keys)), **excl = calloc(m, sizeof(*excl));
 	bool any = false, nomem;
+	int placed;
 
 	memset(out, 0, n * sizeof(*out));
 	nomem = !owner || !klens || !excl_len || !keys || !excl || ms_pkg_diversions_read(db->dir, &dv) < 0;
@@ -637,6 +724,8 @@ int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *l
 	/* An index of another number of lists is not sound. */
 	if (db->index.open && db->index.nlists != db->nfiles)
 		ms_pkg_index_close(&db->index);
+	if (!nomem && !db->nomem)
+		add_names(db);
 	/* Root leaves an index behind from a full scan, when none was sound. */
 	db->building = !nomem && db->index_path && db->settled && !db->index.open && !db->no_full_scan &&
 		       geteuid() == 0;
@@ -662,9 +751,13 @@ answered:
 		any |= out[i].found;
 	if (!any)
 		return 0;
-	if (db->status)
+	if (db->status) {
 		ms_pkg_status_versions(db->status, db->status_len, out, n);
-	else if (ms_pkg_status_read_versions(db->dir, MS_PKGDB_STATUS_MAX, out, n) < 0)
+		return 0;
+	}
+	/* The stanzas the index places, else the file up to the last package asked about. */
+	placed = ms_status_index_versions(db->dir, &db->index, &db->pins, out, n);
+	if (placed < 0 || (!placed && ms_pkg_status_read_versions(db->dir, MS_PKGDB_STATUS_MAX, out, n) < 0))
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	return 0;
 }
@@ -672,6 +765,11 @@ answered:
 size_t ms_pkgdb_lists_read(const struct ms_pkgdb *db)
 {
 	return __atomic_load_n(&db->lists_read, __ATOMIC_RELAXED);
+}
+
+bool ms_pkgdb_dir_listed(const struct ms_pkgdb *db)
+{
+	return db->dir_listed;
 }
 
 int ms_pkgdb_lookup(const char *dir, const char *const *paths, const size_t *lens, size_t n,

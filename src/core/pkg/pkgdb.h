@@ -32,9 +32,15 @@
  * a batch (a fleet's deleted copies, say), not even the candidates are
  * read, nor the list files named or counted: the info directory's ctime
  * in the pins says no list was added, removed or renamed since
- * (pkgindex.h).  An open database with a sound index reads nothing
- * ahead.  When the index is missing or not sound and
- * a full scan runs as root (euid 0), that scan reads every list (it does
+ * (pkgindex.h).  Otherwise the lists are named by the index, sorted as
+ * readdir would give them once sorted, and the info directory is not
+ * listed at all: on ext4 that listing costs more than the rest of a
+ * lookup.  An index that holds no names (format 1) is written again with
+ * the names root has just listed.  The versions come from the stanzas of
+ * the status file the index places (status_index.h), or else from the
+ * file read up to the last package asked about.  An open database with a
+ * sound index reads nothing ahead.  When the index is missing or not
+ * sound and a full scan runs as root (euid 0), that scan reads every list (it does
  * not stop once every path is found), hashes every line of every list as
  * it goes, including the candidates read before, and writes the index
  * after; a list it could not read, memory short, the database pinned
@@ -115,6 +121,8 @@ int ms_pkgdb_find(struct ms_pkgdb *db, const char *const *paths, const size_t *l
 void ms_pkgdb_close(struct ms_pkgdb *db);
 /* For tests and benches: the list files read so far, by either thread. */
 size_t ms_pkgdb_lists_read(const struct ms_pkgdb *db);
+/* For tests: was the info directory listed (readdir), rather than named by the index? */
+bool ms_pkgdb_dir_listed(const struct ms_pkgdb *db);
 
 /* open (no read-ahead, no index), find, close. */
 int ms_pkgdb_lookup(const char *dir, const char *const *paths, const size_t *lens, size_t n,

@@ -8,17 +8,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/saferead.h"
 #include "base/safewrite.h"
 #include "pkg/pkgindex.h"
 
 #define MAGIC 0x7870646b7067736dull /* "msgpkdpx" as a little-endian word */
-#define FORMAT 1u
+/*
+ * 2: the list names follow the hashes.  Format 1 had none (its last
+ * header word was 0): still read, and rewritten with names by root.
+ */
+#define FORMAT 2u
+/* A list's name is a directory entry: at most NAME_MAX bytes. */
+#define NAME_MAX_LEN 255u
 
 /* The header, MS_PKG_INDEX_HEADER bytes of native words. */
 struct header {
 	uint64_t magic, version, nlists, count;
 	struct ms_pkg_index_pins pins; /* nlists repeated there */
-	uint64_t spare[20 - 4 - 15];
+	uint64_t names_len;            /* bytes of names after the hashes; 0: none */
 };
 
 _Static_assert(sizeof(struct header) == MS_PKG_INDEX_HEADER, "the index header is 160 bytes");
@@ -111,8 +118,12 @@ bool ms_pkg_index_open(const char *path, const struct ms_pkg_index_pins *pins, s
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 || st.st_uid != 0 ||
 	    (st.st_mode & (S_IWGRP | S_IWOTH)) || st.st_size < (off_t)sizeof(h) ||
 	    st.st_size > (off_t)MS_PKG_INDEX_MAX || pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
-	    h.magic != MAGIC || h.version != FORMAT || h.count != ((uint64_t)st.st_size - sizeof(h)) / 8 ||
-	    ((uint64_t)st.st_size - sizeof(h)) % 8 || h.pins.nlists != h.nlists || !ms_pkg_index_pins_equal(&h.pins, pins)) {
+	    h.magic != MAGIC || (h.version != FORMAT && (h.version != 1 || h.names_len)) ||
+	    h.count > ((uint64_t)st.st_size - sizeof(h)) / 8 || h.nlists > MS_PKG_INDEX_MAX ||
+	    h.names_len > (uint64_t)st.st_size - sizeof(h) - h.count * 8 ||
+	    ((uint64_t)st.st_size - sizeof(h) - h.count * 8 - h.names_len) % sizeof(struct ms_pkg_index_stanza) ||
+	    h.names_len > h.nlists * (NAME_MAX_LEN + 1) || h.pins.nlists != h.nlists ||
+	    !ms_pkg_index_pins_equal(&h.pins, pins)) {
 		close(fd);
 		return false;
 	}
@@ -120,7 +131,89 @@ bool ms_pkg_index_open(const char *path, const struct ms_pkg_index_pins *pins, s
 	ix->fd = fd;
 	ix->count = (size_t)h.count;
 	ix->nlists = h.nlists;
+	ix->names_len = (size_t)h.names_len;
+	ix->nstanzas = (size_t)(((uint64_t)st.st_size - sizeof(h) - h.count * 8 - h.names_len) /
+				sizeof(struct ms_pkg_index_stanza));
+	ix->status_size = h.pins.status[1];
 	return true;
+}
+
+static bool read_at(const struct ms_pkg_index *ix, off_t at, void *buf, size_t want);
+
+/* A list file's name as readdir gives it and pkgdb.c takes it: NAME.list, no '/', no leading '.'. */
+static bool list_name_ok(const char *name, size_t len)
+{
+	return len > 5 && len <= NAME_MAX_LEN && name[0] != '.' && !memchr(name, '/', len) &&
+	       !memcmp(name + len - 5, ".list", 5);
+}
+
+int ms_pkg_index_names(const struct ms_pkg_index *ix, char **blob, size_t *nnames)
+{
+	size_t len = ix->open ? ix->names_len : 0, n = 0;
+	const char *prev = NULL;
+	bool whole;
+	char *buf;
+
+	*blob = NULL;
+	*nnames = 0;
+	if (!len || !(buf = malloc(len + 1)))
+		return -1;
+	whole = read_at(ix, (off_t)(MS_PKG_INDEX_HEADER + ix->count * 8), buf, len);
+	buf[len] = '\0';
+	/* Every name whole, sound and after the one before, and as many as the header says. */
+	for (size_t off = 0; whole && off < len; n++) {
+		size_t l = strnlen(buf + off, len - off);
+
+		if (off + l == len || !list_name_ok(buf + off, l) || (prev && strcmp(prev, buf + off) >= 0))
+			break;
+		prev = buf + off;
+		off += l + 1;
+		if (off == len && n + 1 == ix->nlists) {
+			*blob = buf;
+			*nnames = n + 1;
+			return 0;
+		}
+	}
+	free(buf);
+	return -1;
+}
+
+#define STANZA_MAX (1u << 20)
+
+static bool stanza_before(const struct ms_pkg_index_stanza *a, const struct ms_pkg_index_stanza *b)
+{
+	return a->key < b->key || (a->key == b->key && a->off < b->off);
+}
+
+int ms_pkg_index_stanzas(const struct ms_pkg_index *ix, struct ms_pkg_index_stanza **tab, size_t *n)
+{
+	size_t count = ix->open ? ix->nstanzas : 0;
+	struct ms_pkg_index_stanza *t;
+
+	*tab = NULL;
+	*n = 0;
+	if (!count || !(t = malloc(count * sizeof(*t))))
+		return -1;
+	if (!read_at(ix, (off_t)(MS_PKG_INDEX_HEADER + ix->count * 8 + ix->names_len), t, count * sizeof(*t))) {
+		free(t);
+		return -1;
+	}
+	for (size_t i = 0; i < count; i++)
+		if (!t[i].len || t[i].len > STANZA_MAX || (uint64_t)t[i].off + t[i].len > ix->status_size ||
+		    (i && !stanza_before(&t[i - 1], &t[i]))) {
+			free(t);
+			return -1;
+		}
+	*tab = t;
+	*n = count;
+	return 0;
+}
+
+static int by_stanza(const void *a, const void *b)
+{
+	const struct ms_pkg_index_stanza *x = a, *y = b;
+
+	return stanza_before(x, y) ? -1 : stanza_before(y, x);
 }
 
 void ms_pkg_index_close(struct ms_pkg_index *ix)
@@ -139,22 +232,16 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* want bytes of the index at at into buf.  false if the file no longer has them. */
+static bool read_at(const struct ms_pkg_index *ix, off_t at, void *buf, size_t want)
+{
+	return ms_pread_all(ix->fd, buf, want, at);
+}
+
 /* n hashes from index first into buf.  false if the file no longer has them. */
 static bool read_hashes(const struct ms_pkg_index *ix, size_t first, uint64_t *buf, size_t n)
 {
-	size_t want = n * sizeof(*buf), got = 0;
-	off_t at = (off_t)(MS_PKG_INDEX_HEADER + first * sizeof(*buf));
-
-	while (got < want) {
-		ssize_t r = pread(ix->fd, (char *)buf + got, want - got, at + (off_t)got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		got += (size_t)r;
-	}
-	return true;
+	return read_at(ix, (off_t)(MS_PKG_INDEX_HEADER + first * sizeof(*buf)), buf, n * sizeof(*buf));
 }
 
 /*
@@ -259,13 +346,43 @@ static int put(int fd, const void *buf, size_t len)
 	return ms_write_all(fd, buf, len) == 0 ? 0 : -1;
 }
 
-int ms_pkg_index_write(const char *path, const struct ms_pkg_index_pins *pins, struct ms_pkg_index_build *b)
+/*
+ * The names one after the other, each with its NUL, into *blob (malloc'd)
+ * and its length: 0 and NULL when one is not a list's name, they are out
+ * of order, or memory is short.
+ */
+static size_t names_blob(const char *const *names, size_t nnames, char **blob)
+{
+	size_t total = 0, at = 0;
+
+	*blob = NULL;
+	for (size_t i = 0; i < nnames; i++) {
+		size_t l = strlen(names[i]);
+
+		if (!list_name_ok(names[i], l) || (i && strcmp(names[i - 1], names[i]) >= 0))
+			return 0;
+		total += l + 1;
+	}
+	if (!total || !(*blob = malloc(total)))
+		return 0;
+	for (size_t i = 0; i < nnames; i++) {
+		size_t l = strlen(names[i]) + 1;
+
+		memcpy(*blob + at, names[i], l);
+		at += l;
+	}
+	return total;
+}
+
+int ms_pkg_index_write(const char *path, const struct ms_pkg_index_pins *pins, struct ms_pkg_index_build *b,
+		       const struct ms_pkg_index_extra *x)
 {
 	const char *slash = strrchr(path, '/');
 	char dir[4096], tmp[512];
 	struct ms_error ignored;
 	struct header h = { .magic = MAGIC, .version = FORMAT };
-	size_t n = 0;
+	char *blob = NULL;
+	size_t n = 0, nst;
 	int dfd, fd = -1, rc = -1;
 
 	if (b->failed || !slash || slash == path || !slash[1] || (size_t)(slash - path) >= sizeof(dir) ||
@@ -283,6 +400,11 @@ int ms_pkg_index_write(const char *path, const struct ms_pkg_index_pins *pins, s
 	h.pins = *pins;
 	h.nlists = pins->nlists;
 	h.count = n;
+	h.names_len = x && x->nnames == pins->nlists ? names_blob(x->names, x->nnames, &blob) : 0;
+	/* Stanzas only after names: the reader finds them past the names' length. */
+	nst = h.names_len ? x->nstanzas : 0;
+	if (nst)
+		qsort(x->stanzas, nst, sizeof(*x->stanzas), by_stanza);
 	for (unsigned try = 0; fd < 0 && try < 16; try++) {
 		snprintf(tmp, sizeof(tmp), ".%s.%ld.%u", slash + 1, (long)getpid(), try);
 		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -294,6 +416,10 @@ int ms_pkg_index_write(const char *path, const struct ms_pkg_index_pins *pins, s
 		rc = fchmod(fd, 0644) < 0 || put(fd, &h, sizeof(h)) < 0 || put(fd, b->hashes, n * sizeof(*b->hashes)) < 0
 			     ? -1
 			     : 0;
+		if (rc == 0 && h.names_len)
+			rc = put(fd, blob, h.names_len);
+		if (rc == 0 && nst)
+			rc = put(fd, x->stanzas, nst * sizeof(*x->stanzas));
 		if (close(fd) < 0 && errno != EINTR)
 			rc = -1;
 		if (rc == 0 && renameat(dfd, tmp, dfd, slash + 1) < 0)
@@ -302,5 +428,23 @@ int ms_pkg_index_write(const char *path, const struct ms_pkg_index_pins *pins, s
 			(void)unlinkat(dfd, tmp, 0);
 	}
 	close(dfd);
+	free(blob);
+	return rc;
+}
+
+int ms_pkg_index_add_names(const struct ms_pkg_index *ix, const char *path, const struct ms_pkg_index_pins *pins,
+			   const struct ms_pkg_index_extra *x)
+{
+	struct ms_pkg_index_build b = { 0 };
+	int rc = -1;
+
+	if (!ix->open || ix->names_len || x->nnames != ix->nlists || x->nnames != pins->nlists)
+		return -1;
+	b.hashes = malloc(ix->count ? ix->count * sizeof(*b.hashes) : 1);
+	if (b.hashes && (!ix->count || read_hashes(ix, 0, b.hashes, ix->count))) {
+		b.count = b.cap = ix->count;
+		rc = ms_pkg_index_write(path, pins, &b, x);
+	}
+	ms_pkg_index_build_free(&b);
 	return rc;
 }

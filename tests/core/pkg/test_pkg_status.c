@@ -26,11 +26,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "pkg/pkg_status.h"
 #include "pkg/pkgdb.h"
+#include "pkg/status_index.h"
 #include "testutil.h"
 
 #define NPKG 3000
@@ -142,6 +145,119 @@ static void test_pieces_as_whole(void **state)
 	tu_rmtree(dir);
 	free(path);
 	free(dir);
+}
+
+/* The index of dir's status file that root would write (one list, no hashes), opened with pins. */
+static void index_status(const char *dir, const char *ixpath, struct ms_pkg_index_pins *pins, struct ms_pkg_index *ix)
+{
+	static const char *const names[] = { "a.list" };
+	struct ms_pkg_index_extra x = { .names = names, .nnames = 1 };
+	struct ms_pkg_index_build b = { 0 };
+	char *info = tu_join(dir, "info");
+	int fd;
+
+	(void)mkdir(info, 0755);
+	fd = open(info, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	assert_int_equal(ms_pkg_index_pins_take(fd, dir, pins), 0);
+	close(fd);
+	free(info);
+	pins->nlists = 1;
+	assert_int_equal(ms_status_index_collect(dir, pins, &x.stanzas, &x.nstanzas), 0);
+	assert_int_equal(x.nstanzas, NPKG + 1);
+	assert_int_equal(ms_pkg_index_write(ixpath, pins, &b, &x), 0);
+	free(x.stanzas);
+	assert_true(ms_pkg_index_open(ixpath, pins, ix));
+	assert_int_equal(ix->nstanzas, NPKG + 1);
+}
+
+/* Every package, and one alone, from the stanzas ix places, as from the whole text. */
+static void placed_as_whole(const char *dir, const struct ms_pkg_index *ix, const struct ms_pkg_index_pins *pins,
+			    const char *text, size_t len)
+{
+	static const int alone[] = { 0, 9, 1234, 2999, NPKG };
+	struct ms_pkg *whole = calloc(NPKG + 1, sizeof(*whole)), *placed = calloc(NPKG + 1, sizeof(*placed));
+
+	ask_all(whole);
+	ask_all(placed);
+	ms_pkg_status_versions(text, len, whole, NPKG + 1);
+	assert_int_equal(ms_status_index_versions(dir, ix, pins, placed, NPKG + 1), 1);
+	for (size_t k = 0; k <= sizeof(alone) / sizeof(alone[0]); k++) {
+		for (int i = 0; i <= NPKG; i++) {
+			assert_string_equal(placed[i].version, whole[i].version);
+			assert_string_equal(placed[i].arch, whole[i].arch);
+			assert_string_equal(placed[i].src_name, whole[i].src_name);
+			assert_string_equal(placed[i].src_version, whole[i].src_version);
+		}
+		if (k == sizeof(alone) / sizeof(alone[0]))
+			break;
+		/* Then each of a few packages asked alone, the others found with their answers. */
+		ask_all(placed);
+		for (int i = 0; i <= NPKG; i++)
+			if (i != alone[k])
+				placed[i] = whole[i];
+		assert_int_equal(ms_status_index_versions(dir, ix, pins, placed, NPKG + 1), 1);
+	}
+	free(whole);
+	free(placed);
+}
+
+/*
+ * The versions from the stanzas an index places (status_index.h), as root
+ * writes it, against status_text parsed whole: the same answers for every
+ * package, asked all at once and one at a time.  And none from the index
+ * (0: the caller reads the file) once a stanza's place is past the file's
+ * end, the file's mtime moved, or the file is another with the same bytes.
+ */
+static void test_stanzas_as_whole(void **state)
+{
+	char *cache = tu_root_tmpdir(), *dir, *path, *ixpath, *text, *fresh;
+	struct ms_pkg_index_pins pins;
+	struct ms_pkg_index ix;
+	struct ms_pkg one;
+	uint32_t past[2];
+	size_t len;
+	int fd;
+
+	(void)state;
+	if (!cache) {
+		print_message("not root, or the current directory is not root's alone: no index can be written\n");
+		skip();
+	}
+	dir = tu_tmpdir(), path = tu_join(dir, "status"), ixpath = tu_join(cache, "dpkg-paths");
+	fresh = tu_join(dir, "status.new");
+	text = status_text(&len);
+	assert_int_equal(tu_spit(path, text), 0);
+	index_status(dir, ixpath, &pins, &ix);
+	placed_as_whole(dir, &ix, &pins, text, len);
+	/* A package no stanza names: nothing, and answered. */
+	memset(&one, 0, sizeof(one));
+	one.found = true;
+	snprintf(one.name, sizeof(one.name), "nobody-has-me");
+	assert_int_equal(ms_status_index_versions(dir, &ix, &pins, &one, 1), 1);
+	assert_string_equal(one.version, "");
+	/* The first stanza's place past the end of the file: the table is not used. */
+	past[0] = (uint32_t)len;
+	past[1] = 10;
+	fd = open(ixpath, O_WRONLY);
+	assert_int_equal(pwrite(fd, past, sizeof(past), MS_PKG_INDEX_HEADER + 7 + 8), (ssize_t)sizeof(past));
+	close(fd);
+	assert_int_equal(ms_status_index_versions(dir, &ix, &pins, &one, 1), 0);
+	ms_pkg_index_close(&ix);
+	index_status(dir, ixpath, &pins, &ix);
+	/* The same bytes in another file, renamed over it: not the pinned file. */
+	assert_int_equal(tu_spit(fresh, text), 0);
+	assert_int_equal(rename(fresh, path), 0);
+	assert_int_equal(ms_status_index_versions(dir, &ix, &pins, &one, 1), 0);
+	ms_pkg_index_close(&ix);
+	index_status(dir, ixpath, &pins, &ix);
+	/* Its mtime moved. */
+	assert_int_equal(utimensat(AT_FDCWD, path, (struct timespec[2]){ { 0, UTIME_OMIT }, { 1, 0 } }, 0), 0);
+	assert_int_equal(ms_status_index_versions(dir, &ix, &pins, &one, 1), 0);
+	ms_pkg_index_close(&ix);
+	tu_rmtree(dir);
+	tu_rmtree(cache);
+	free(text), free(fresh), free(path), free(ixpath), free(dir), free(cache);
 }
 
 static struct ms_pkg asked(const char *name, const char *arch)
@@ -318,6 +434,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pieces_as_whole),
+		cmocka_unit_test(test_stanzas_as_whole),
 		cmocka_unit_test(test_source_and_arch),
 		cmocka_unit_test(test_package_only_at_line_start),
 		cmocka_unit_test(test_real_dpkg),

@@ -106,8 +106,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Look up one path with the index at fx->index; the lists read. */
-static size_t find1(const struct fx *fx, const char *path, struct ms_pkg *out)
+/* Look up one path with the index at fx->index; the lists read, and whether the directory was listed. */
+static size_t find_listed(const struct fx *fx, const char *path, struct ms_pkg *out, bool *listed)
 {
 	struct ms_pkgdb_opts opts = { .index_path = fx->index };
 	const char *paths[1] = { path };
@@ -118,8 +118,15 @@ static size_t find1(const struct fx *fx, const char *path, struct ms_pkg *out)
 	assert_int_equal(ms_pkgdb_open(fx->dir, &opts, &db, &err), 0);
 	assert_int_equal(ms_pkgdb_find(db, paths, lens, 1, out, &err), 0);
 	reads = ms_pkgdb_lists_read(db);
+	if (listed)
+		*listed = ms_pkgdb_dir_listed(db);
 	ms_pkgdb_close(db);
 	return reads;
+}
+
+static size_t find1(const struct fx *fx, const char *path, struct ms_pkg *out)
+{
+	return find_listed(fx, path, out, NULL);
 }
 
 static void need_root(const struct fx *fx)
@@ -437,6 +444,130 @@ static void test_hostile_index(void **state)
 	free(good), free(target);
 }
 
+/* A path its name leads to: found in its own list, the directory listed or not. */
+static void found_listed(const struct fx *fx, bool listed_expected)
+{
+	struct ms_pkg out;
+	bool listed = !listed_expected;
+
+	assert_true(find_listed(fx, "/usr/lib/x86_64-linux-gnu/libfoo.so.1", &out, &listed) < NFILES);
+	expect(&out, "libfoo1");
+	assert_string_equal(out.arch, "amd64");
+	assert_true(listed == listed_expected);
+}
+
+/* Write len bytes at off within the index's names (after its header and hashes). */
+static void patch_names(const struct fx *fx, size_t off, const char *bytes, size_t len)
+{
+	uint64_t count;
+	int fd = open(fx->index, O_RDWR);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &count, sizeof(count), 3 * sizeof(count)), (ssize_t)sizeof(count));
+	assert_int_equal(pwrite(fd, bytes, len, (off_t)(MS_PKG_INDEX_HEADER + count * 8 + off)), (ssize_t)len);
+	close(fd);
+}
+
+/*
+ * With a sound index the lists are named by it: the directory is not
+ * listed, and the answers are the same, the architecture from the list's
+ * name included.
+ */
+static void test_names_from_the_index(void **state)
+{
+	struct fx *fx = *state;
+	struct ms_pkg out;
+	bool listed = false;
+
+	need_root(fx);
+	build(fx);
+	found_listed(fx, false);
+	assert_int_equal(find_listed(fx, "/usr/lib/x86_64-linux-gnu/libbar.so.2", &out, &listed), NFILES);
+	expect(&out, "tools");
+	assert_false(listed);
+	/* Without an index, the directory is listed. */
+	assert_int_equal(unlink(fx->index), 0);
+	{
+		struct ms_pkgdb_opts opts = { .index_path = NULL };
+		const char *paths[1] = { "/usr/lib/x86_64-linux-gnu/libfoo.so.1" };
+		size_t lens[1] = { strlen(paths[0]) };
+		struct ms_pkgdb *db;
+		struct ms_error err;
+
+		assert_int_equal(ms_pkgdb_open(fx->dir, &opts, &db, &err), 0);
+		assert_int_equal(ms_pkgdb_find(db, paths, lens, 1, &out, &err), 0);
+		assert_true(ms_pkgdb_dir_listed(db));
+		ms_pkgdb_close(db);
+		expect(&out, "libfoo1");
+	}
+}
+
+/* An index of format 1, without names: used, and written again with them by root. */
+static void test_names_added_to_format_1(void **state)
+{
+	struct fx *fx = *state;
+	uint64_t words[2] = { 1, 0 }, count;
+	ino_t before;
+	int fd;
+
+	need_root(fx);
+	build(fx);
+	fd = open(fx->index, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &count, sizeof(count), 3 * sizeof(count)), (ssize_t)sizeof(count));
+	assert_int_equal(pwrite(fd, &words[0], 8, 8), 8);                            /* the format */
+	assert_int_equal(pwrite(fd, &words[1], 8, MS_PKG_INDEX_HEADER - 8), 8);      /* no names */
+	assert_int_equal(ftruncate(fd, (off_t)(MS_PKG_INDEX_HEADER + count * 8)), 0);
+	close(fd);
+	before = index_ino(fx);
+	/* Still sound for what it rules out. */
+	{
+		struct ms_pkg out;
+
+		assert_int_equal(find1(fx, "/usr/share/nobody/owns-this", &out), 0);
+	}
+	found_listed(fx, true);
+	assert_true(index_ino(fx) != before);
+	found_listed(fx, false);
+}
+
+/*
+ * Names that are not a sorted set of list files' names are not used: the
+ * directory is listed, and the hashes still serve.
+ */
+static void test_hostile_names(void **state)
+{
+	struct fx *fx = *state;
+	char *good = tu_join(fx->cache, "good");
+	/* The names begin "aaa-data.list\0libfoo1:amd64.list\0pkg000.list\0pkg001.list\0". */
+	static const struct {
+		size_t off;
+		const char *bytes;
+	} bad[] = {
+		{ 1, "/" },                /* a/a-data.list: a path, not an entry */
+		{ 0, "." },                /* .aa-data.list: hidden */
+		{ 12, "x" },               /* aaa-data.lisx */
+		{ 13, "x" },               /* no NUL: two names run together */
+		{ 38, "2" },               /* pkg002.list before pkg001.list, twice */
+	};
+
+	need_root(fx);
+	build(fx);
+	assert_int_equal(tu_copy(fx->index, good), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct ms_pkg out;
+
+		print_message("names: %s at %zu\n", bad[i].bytes, bad[i].off);
+		restore(fx, good);
+		found_listed(fx, false);
+		patch_names(fx, bad[i].off, bad[i].bytes, strlen(bad[i].bytes));
+		found_listed(fx, true);
+		/* The hashes still rule out, without a list read. */
+		assert_int_equal(find1(fx, "/usr/share/nobody/owns-this", &out), 0);
+	}
+	free(good);
+}
+
 /*
  * Built by a scan that finds its path in the first list, with or without
  * the reader reading ahead: every list is still hashed, the reader's
@@ -547,6 +678,9 @@ int main(void)
 		cmocka_unit_test(test_settled_pins),
 		cmocka_unit_test_setup_teardown(test_status_or_diversions_changed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_index, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_names_from_the_index, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_names_added_to_format_1, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hostile_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_built_whole, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_built_whole_read_ahead, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_user_reads_never_writes, setup, teardown),

@@ -99,7 +99,7 @@ static void write_open(const struct fx *fx, uint64_t *hashes, size_t count, stru
 {
 	struct ms_pkg_index_build b = { .hashes = hashes, .count = count, .cap = count };
 
-	assert_int_equal(ms_pkg_index_write(fx->index, &fx->pins, &b), 0);
+	assert_int_equal(ms_pkg_index_write(fx->index, &fx->pins, &b, NULL), 0);
 	assert_true(ms_pkg_index_open(fx->index, &fx->pins, ix));
 	assert_true(ix->open);
 }
