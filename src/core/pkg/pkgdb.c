@@ -468,7 +468,11 @@ static bool starts_with(const char *name, const char *s, size_t len)
 /*
  * The lists the names of the wanted paths suggest (candidates.h); a
  * prefix that more than MS_PKG_CANDIDATES_MAX lists share says too little
- * and is passed over.
+ * and is passed over.  The lists of the packages the prefixes name
+ * exactly (every architecture's) go first, and the others a prefix
+ * begins (-dev and -dbg packages, often the largest) only when the path
+ * is not found there: a regular file is in one package's lists alone
+ * (pkgdb.h), so the owner is the same.
  */
 static void scan_candidates(struct ms_pkgdb *db, struct ms_pkg_table *t, struct scanner *sc, const char *const *keys,
 			    const size_t *klens, size_t n, struct ms_pkg *out, size_t *owner)
@@ -481,15 +485,17 @@ static void scan_candidates(struct ms_pkgdb *db, struct ms_pkg_table *t, struct 
 		if (!keys[i] || out[i].found)
 			continue;
 		np = ms_pkg_prefixes(keys[i], klens[i], prefix);
-		for (size_t k = 0; k < np && !out[i].found; k++) {
-			size_t len = strlen(prefix[k]), lo = first_with(db, prefix[k], len), hi = lo;
+		for (int exact = 1; exact >= 0 && !out[i].found; exact--)
+			for (size_t k = 0; k < np && !out[i].found; k++) {
+				size_t len = strlen(prefix[k]), lo = first_with(db, prefix[k], len), hi = lo;
 
-			while (hi < db->nfiles && hi - lo <= MS_PKG_CANDIDATES_MAX &&
-			       starts_with(db->files[hi].name, prefix[k], len))
-				hi++;
-			for (size_t f = lo; hi - lo <= MS_PKG_CANDIDATES_MAX && f < hi; f++)
-				scan_one(db, t, sc, f, out, owner);
-		}
+				while (hi < db->nfiles && hi - lo <= MS_PKG_CANDIDATES_MAX &&
+				       starts_with(db->files[hi].name, prefix[k], len))
+					hi++;
+				for (size_t f = lo; hi - lo <= MS_PKG_CANDIDATES_MAX && f < hi; f++)
+					if ((ms_pkg_name_len(db->files[f].name) == len) == exact)
+						scan_one(db, t, sc, f, out, owner);
+			}
 	}
 }
 
