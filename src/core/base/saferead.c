@@ -84,13 +84,18 @@ static int reopen_regular(int pathfd, const char *shown, uid_t owner, struct ms_
  * bytes, NUL included), grown toward max + 2 only when the file is longer
  * than its size said: most files are far below max, and a buffer of max
  * bytes for each (the package database reads hundreds) costs a mapping
- * and its page faults every time.
+ * and its page faults every time.  size is what fstat said (SIZE_MAX:
+ * unknown): a read that gives less than asked and leaves exactly size
+ * bytes read is the end, with no read more to see it return 0 (one system
+ * call in five for the small files the package database reads).  A file
+ * that grew since fstat fills the read instead, and is read on.
  */
-static int read_bounded(int fd, size_t max, char **buf, size_t cap, size_t *len, const char *shown,
+static int read_bounded(int fd, size_t max, char **buf, size_t cap, size_t size, size_t *len, const char *shown,
 			struct ms_error *err)
 {
 	*len = 0;
 	for (;;) {
+		size_t asked;
 		ssize_t n;
 
 		if (*len == cap && cap <= max) {
@@ -102,7 +107,8 @@ static int read_bounded(int fd, size_t max, char **buf, size_t cap, size_t *len,
 			*buf = grown;
 			cap = next;
 		}
-		n = read(fd, *buf + *len, cap - *len);
+		asked = cap - *len;
+		n = read(fd, *buf + *len, asked);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -111,6 +117,8 @@ static int read_bounded(int fd, size_t max, char **buf, size_t cap, size_t *len,
 		if (n == 0)
 			return 0;
 		*len += (size_t)n;
+		if ((size_t)n < asked && *len == size)
+			return 0;
 		if (*len > max) {
 			char why[64];
 
@@ -129,15 +137,19 @@ static int read_sized(int fd, size_t max, char **text, size_t *len, const char *
 	char *buf;
 	int rc;
 
+	size_t size = SIZE_MAX;
+
 	/* One byte more than the size, to see the end in the first reads. */
-	if (fstat(fd, &st) == 0 && st.st_size >= 0 && (uint64_t)st.st_size < max)
-		cap = (size_t)st.st_size + 1 > cap ? (size_t)st.st_size + 1 : cap;
+	if (fstat(fd, &st) == 0 && st.st_size >= 0 && (uint64_t)st.st_size < max) {
+		size = (size_t)st.st_size;
+		cap = size + 1 > cap ? size + 1 : cap;
+	}
 	if (cap > max + 1)
 		cap = max + 1;
 	buf = malloc(cap + 1);
 	if (!buf)
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "%s: out of memory", shown);
-	rc = read_bounded(fd, max, &buf, cap, len, shown, err);
+	rc = read_bounded(fd, max, &buf, cap, size, len, shown, err);
 	if (rc < 0) {
 		free(buf);
 		*len = 0;
@@ -259,7 +271,8 @@ int ms_read_regular_entry(int dirfd, const char *name, size_t max, char **buf, s
 		}
 	}
 	if (rc == 0)
-		rc = read_bounded(fd, max, buf, *cap > max + 1 ? max + 1 : *cap, len, shown, err);
+		rc = read_bounded(fd, max, buf, *cap > max + 1 ? max + 1 : *cap,
+				  st.st_size >= 0 ? (size_t)st.st_size : SIZE_MAX, len, shown, err);
 	if (rc == 0)
 		(*buf)[*len] = '\0';
 	else

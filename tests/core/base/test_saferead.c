@@ -122,6 +122,62 @@ static void test_read_past_stated_size(void **state)
 	free(path);
 }
 
+/* Our read system calls so far (syscr in /proc/self/io, task_io_accounting). */
+static unsigned long long reads_so_far(void)
+{
+	char buf[512], *at;
+	int fd = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	assert_true(fd >= 0);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	at = strstr(buf, "syscr: ");
+	assert_non_null(at);
+	return strtoull(at + 7, NULL, 10);
+}
+
+/*
+ * A small file, read whole, takes one read: the read that leaves exactly
+ * the size fstat said, shorter than asked, is its end.  A file that
+ * holds more than that size (a /proc file) is still read to its end, as
+ * test_read_past_stated_size shows.
+ */
+static void test_one_read_for_a_small_file(void **state)
+{
+	const char *dir = *state;
+	char *path = tu_join(dir, "small"), *text = NULL;
+	unsigned long long before, idle, after;
+	struct ms_error err;
+	size_t len, cap = 0;
+	int dfd;
+
+	assert_int_equal(tu_spit(path, "/.\n/usr\n/usr/lib/libfoo.so.1\n"), 0);
+	/* What reading the counter itself costs, once. */
+	before = reads_so_far();
+	idle = reads_so_far() - before;
+	before = reads_so_far();
+	assert_int_equal(ms_read_regular(path, 4096, &text, &len, &err), 0);
+	after = reads_so_far();
+	assert_int_equal(len, 29);
+	assert_int_equal(after - before, idle + 1);
+	free(text);
+	text = NULL;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(dfd >= 0);
+	before = reads_so_far();
+	assert_int_equal(ms_read_regular_entry(dfd, "small", 4096, &text, &cap, &len, &err), 0);
+	after = reads_so_far();
+	close(dfd);
+	assert_int_equal(len, 29);
+	assert_string_equal(text, "/.\n/usr\n/usr/lib/libfoo.so.1\n");
+	assert_int_equal(after - before, idle + 1);
+	free(text);
+	free(path);
+}
+
 static void test_fifo_refused(void **state)
 {
 	const char *dir = *state;
@@ -172,6 +228,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_regular_read_whole, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_read_past_stated_size, tu_tmpdir_setup, tu_tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_one_read_for_a_small_file, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_fifo_refused, tu_tmpdir_setup, tu_tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_other_kinds_refused, tu_tmpdir_setup, tu_tmpdir_teardown),
 	};
