@@ -15,10 +15,8 @@
 struct ms_fileinfo_ctx {
 	struct ms_proc *proc;
 	struct ms_maps *maps;
+	/* Its lookups and root serve the SONAME reads too: one walk a file for both. */
 	struct ms_stale_ctx *stale;
-	struct ms_lookup_cache *lookups;
-	struct ms_lookup_root root;
-	bool have_root;
 	struct ms_elfdyn *elf; /* the reader's state, 64 KiB: allocated at the first read */
 };
 
@@ -31,8 +29,7 @@ int ms_fileinfo_ctx_new(const struct ms_ignore *ignore, struct ms_proc *proc, st
 		return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory");
 	c->proc = proc;
 	c->maps = maps;
-	if (ms_stale_ctx_new(ignore, &c->stale, err) < 0 ||
-	    ms_lookup_cache_new(&c->lookups, err) < 0) {
+	if (ms_stale_ctx_new(ignore, &c->stale, err) < 0) {
 		ms_fileinfo_ctx_free(c);
 		return err ? err->code : MS_ERR_NOMEM;
 	}
@@ -42,10 +39,6 @@ int ms_fileinfo_ctx_new(const struct ms_ignore *ignore, struct ms_proc *proc, st
 
 void ms_fileinfo_forget(struct ms_fileinfo_ctx *c)
 {
-	if (c->have_root)
-		ms_lookup_root_release(&c->root);
-	c->have_root = false;
-	ms_lookup_cache_forget(c->lookups);
 	ms_stale_ctx_forget(c->stale);
 }
 
@@ -53,9 +46,6 @@ void ms_fileinfo_ctx_free(struct ms_fileinfo_ctx *c)
 {
 	if (!c)
 		return;
-	if (c->have_root)
-		ms_lookup_root_release(&c->root);
-	ms_lookup_cache_free(c->lookups);
 	ms_stale_ctx_free(c->stale);
 	free(c->elf);
 	free(c);
@@ -112,24 +102,22 @@ static int describe_elf(struct ms_fileinfo_ctx *c, struct ms_filerow *r, const s
 {
 	struct ms_error err = { 0 };
 	char why[sizeof(r->info.soname_why)];
+	const struct ms_lookup_root *root;
 	int fd, rc;
 
 	if (r->name_ambiguous || !r->name_len || r->name[0] != '/') {
 		elf_unknown(r, what, MS_ERR_LIMIT, "the name is not a path to look up");
 		return 0;
 	}
-	if (!c->have_root) {
-		ms_lookup_root_of(c->lookups, c->proc, &c->root);
-		c->have_root = true;
-	}
-	if (c->root.fd < 0) {
+	root = ms_stale_ctx_root(c->stale, c->proc);
+	if (root->fd < 0) {
 		elf_unknown(r, what, MS_ERR_LIMIT, "the process's root cannot be opened");
 		return 0;
 	}
 	if (!c->elf && !(c->elf = malloc(sizeof(*c->elf))))
 		return MS_ERR_NOMEM;
 	why[0] = '\0';
-	fd = ms_mapfiles_open_mapped(c->lookups, &c->root, c->proc, m, NULL, why, sizeof(why), NULL);
+	fd = ms_mapfiles_open_mapped(ms_stale_ctx_lookups(c->stale), root, c->proc, m, NULL, why, sizeof(why), NULL);
 	if (fd == MS_ERR_NOMEM)
 		return fd;
 	if (fd < 0) {
@@ -178,15 +166,16 @@ int ms_fileinfo_describe(struct ms_fileinfo_ctx *c, struct ms_filemap *fm,
 		ms_version_from_name(r->name, r->name_len, r->info.filever);
 		if (todo & MS_FILEINFO_BUILD_ID)
 			rc = describe_build_id(c, r, err);
+		/* The SONAME's walk first: it opens the file, and the verdict's proof then finds it cached. */
+		if (rc == 0 && (todo & (MS_FILEINFO_SONAME | MS_FILEINFO_LIBVER)) &&
+		    describe_elf(c, r, &list->items[r->first], todo) < 0)
+			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory looking files up");
 		if (rc == 0 && (todo & MS_FILEINFO_VERDICT)) {
 			rc = ms_stale_judge(c->stale, c->maps, &list->items[r->first], &r->info.verdict);
 			r->info.verdict_known = rc == 0;
 			if (rc < 0)
 				ms_error_set(err, rc, ENOMEM, "out of memory for stale verdicts");
 		}
-		if (rc == 0 && (todo & (MS_FILEINFO_SONAME | MS_FILEINFO_LIBVER)) &&
-		    describe_elf(c, r, &list->items[r->first], todo) < 0)
-			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory looking files up");
 		if (rc < 0)
 			return rc;
 		r->info.asked |= todo;

@@ -351,6 +351,16 @@ static int judge_two_roots(struct ms_stale_ctx *ctx, const struct ms_lookup_root
 	return 0;
 }
 
+struct ms_lookup_cache *ms_stale_ctx_lookups(struct ms_stale_ctx *ctx)
+{
+	return ctx->cache;
+}
+
+const struct ms_lookup_root *ms_stale_ctx_root(struct ms_stale_ctx *ctx, const struct ms_proc *proc)
+{
+	return root_for(ctx, proc, true);
+}
+
 bool ms_stale_ctx_other_root(struct ms_stale_ctx *ctx, const struct ms_proc *proc)
 {
 	const struct ms_lookup_root *root = root_for(ctx, proc, true);

@@ -142,6 +142,17 @@ void ms_stale_ctx_no_ignored_proof(struct ms_stale_ctx *ctx);
 bool ms_stale_ctx_other_root(struct ms_stale_ctx *ctx, const struct ms_proc *proc);
 
 /*
+ * The lookup cache the verdicts walk through, and the root (settled) they
+ * look proc's names up under, for a caller that looks up the same names:
+ * the files facts read a file's SONAME through them, so the walk that
+ * opens the file is the one its verdict's proof then finds cached.  Both
+ * stay the context's; the root is replaced when another process is
+ * judged, and both are dropped by ms_stale_ctx_forget.
+ */
+struct ms_lookup_cache *ms_stale_ctx_lookups(struct ms_stale_ctx *ctx);
+const struct ms_lookup_root *ms_stale_ctx_root(struct ms_stale_ctx *ctx, const struct ms_proc *proc);
+
+/*
  * Hash slots compared while grouping the last scan's mappings into files
  * (stale_group.h): linear in the mappings, whatever their names.  For the
  * tests and `make bench`.
