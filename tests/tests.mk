@@ -19,6 +19,7 @@ tests_libms_test_a_SOURCES = \
 	tests/lib/debfix.c tests/lib/debfix.h \
 	tests/lib/fuse_server.c tests/lib/fuse_server.h \
 	tests/lib/walkfix.c tests/lib/walkfix.h \
+	tests/lib/notelib.c tests/lib/notelib.h \
 	tests/lib/safe_text.h
 LDADD = tests/libms-test.a $(TUI_LIBS) $(CORE_LIBS) $(CMOCKA_LIBS)
 
@@ -132,6 +133,7 @@ CMOCKA_TESTS = \
 	tests/core/stale/test_stale_memo \
 	tests/core/files/test_filemap \
 	tests/core/files/test_facts \
+	tests/core/files/test_fileinfo_note \
 	tests/core/files/test_filematch \
 	tests/core/files/test_sbom_budget \
 	tests/core/snap/test_snapshot \

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "elf/elfdyn.h"
+#include "elf/pkgnote.h"
 #include "files/fileinfo.h"
 #include "files/filepkg.h"
 #include "untrusted/lookup.h"
@@ -103,7 +104,10 @@ static int describe_elf(struct ms_fileinfo_ctx *c, struct ms_filerow *r, const s
 	struct ms_error err = { 0 };
 	char why[sizeof(r->info.soname_why)];
 	const struct ms_lookup_root *root;
+	bool other = false;
 	int fd, rc;
+
+	r->info.no_pkgnote = false;
 
 	if (r->name_ambiguous || !r->name_len || r->name[0] != '/') {
 		elf_unknown(r, what, MS_ERR_LIMIT, "the name is not a path to look up");
@@ -117,7 +121,8 @@ static int describe_elf(struct ms_fileinfo_ctx *c, struct ms_filerow *r, const s
 	if (!c->elf && !(c->elf = malloc(sizeof(*c->elf))))
 		return MS_ERR_NOMEM;
 	why[0] = '\0';
-	fd = ms_mapfiles_open_mapped(ms_stale_ctx_lookups(c->stale), root, c->proc, m, NULL, why, sizeof(why), NULL);
+	fd = ms_mapfiles_open_mapped(ms_stale_ctx_lookups(c->stale), root, c->proc, m, NULL, why, sizeof(why),
+				     &other);
 	if (fd == MS_ERR_NOMEM)
 		return fd;
 	if (fd < 0) {
@@ -133,6 +138,17 @@ static int describe_elf(struct ms_fileinfo_ctx *c, struct ms_filerow *r, const s
 	if (rc == 0 && (what & MS_FILEINFO_LIBVER) &&
 	    (r->info.libver_rc = ms_verdef_of(c->elf, r->info.libver, &err)) != 0)
 		set_why(r->info.libver_why, sizeof(r->info.libver_why), err.msg);
+	/*
+	 * The file at the path under our root, open now: its package note, if
+	 * any, is what the note source would read there (notepkg.h).  Only
+	 * "none" is kept, so a file with a note is still read the note source's way.
+	 */
+	if ((what & MS_FILEINFO_PACKAGE) && root->ours && !other) {
+		struct ms_pkgnote note;
+		struct ms_error ignored;
+
+		r->info.no_pkgnote = ms_pkgnote_read_fd(fd, &note, &ignored) == MS_END;
+	}
 	close(fd);
 	return 0;
 }

@@ -26,7 +26,11 @@
  *   - FILEVER comes from the name alone, for every file row;
  *   - package: filepkg.h, for the rows of the call whose package is not
  *     known yet (info.pkg_known), in one lookup of every database, and
- *     only for a process under our own root.
+ *     only for a process under our own root.  Asked with the SONAME, the
+ *     file opened for it, when it is the one at the path under our root,
+ *     is also read for its package note (pkgnote.h: one read, as the page
+ *     is cached), and a file without one is not walked to again by the
+ *     note source (info.no_pkgnote).
  * A described row keeps its answers (info.described); ms_filemap_build
  * carries them to the next map, so a refresh does not read files again.
  * ms_fileinfo_forget drops the context's lookups and verdicts, so the next

@@ -70,6 +70,12 @@ struct ms_fileinfo {
 	char filever[MS_VERSION_MAX + 1]; /* the version the name carries; "" when none */
 	bool rss_known;
 	uint64_t rss;
+	/*
+	 * With PACKAGE and SONAME: the file the SONAME came from is the one at
+	 * the path under our root, and it holds no package note, so the note
+	 * source need not walk there again (filepkg.h).
+	 */
+	bool no_pkgnote;
 	bool pkg_known;          /* filepkg.h looked the package up */
 	struct ms_pkg pkg;       /* found = false: not packaged (or pkg_why) */
 	const char *pkg_why;     /* static text when it could not be asked, or NULL */

@@ -126,6 +126,7 @@ int ms_filepkg_describe(const struct ms_owner_opts *opts, struct ms_filemap *fm,
 	size_t want = settle_unasked(fm, from, end, other_root), k = 0;
 	const char **paths;
 	size_t *lens;
+	bool *no_note;
 	struct ms_pkg *found;
 	struct ms_owner *owner = NULL;
 	int rc;
@@ -134,17 +135,21 @@ int ms_filepkg_describe(const struct ms_owner_opts *opts, struct ms_filemap *fm,
 		return 0;
 	paths = calloc(want, sizeof(*paths));
 	lens = calloc(want, sizeof(*lens));
+	no_note = calloc(want, sizeof(*no_note));
 	found = calloc(want, sizeof(*found));
-	rc = paths && lens && found ? 0 : ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory for packages");
+	rc = paths && lens && no_note && found ? 0 :
+		ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "out of memory for packages");
 	for (size_t i = from; rc == 0 && i < end; i++)
 		if (wanted(&fm->rows[i])) {
 			paths[k] = fm->rows[i].name;
+			/* The SONAME's read found no note in the file at the path (fileinfo.h). */
+			no_note[k] = fm->rows[i].info.no_pkgnote;
 			lens[k++] = ms_name_strip_deleted(fm->rows[i].name, fm->rows[i].name_len);
 		}
 	if (rc == 0)
 		rc = ms_owner_open(opts, &owner, err);
 	if (rc == 0)
-		rc = ms_owner_find(owner, paths, lens, k, found, err);
+		rc = ms_owner_find_seen(owner, paths, lens, no_note, k, found, err);
 	for (size_t i = from, at = 0; rc == 0 && i < end; i++)
 		if (wanted(&fm->rows[i])) {
 			fm->rows[i].info.pkg = found[at++];
@@ -155,6 +160,7 @@ int ms_filepkg_describe(const struct ms_owner_opts *opts, struct ms_filemap *fm,
 	ms_owner_close(owner);
 	free(paths);
 	free(lens);
+	free(no_note);
 	free(found);
 	return rc;
 }

@@ -104,7 +104,7 @@ int ms_notepkg_find(struct ms_notepkg *np, const char *const *paths, const size_
 	size_t left = 0;
 
 	(void)err;
-	/* Nothing at a path just now: no note to read there (not even the mount table, if so for all). */
+	/* Nothing at a path just now, or no note there: none to read (not even the mount table, if so for all). */
 	for (size_t i = 0; i < n; i++)
 		left += !gone || !gone[i];
 	if (!left || !root_ready(np))

@@ -50,10 +50,11 @@ bool ms_owner_has_db(const struct ms_owner *o);
 int ms_owner_find(struct ms_owner *o, const char *const *paths, const size_t *lens, size_t n,
 		  struct ms_pkg *out, struct ms_error *err);
 /*
- * The same, told what the caller saw: gone[i] true where nothing was at
- * paths[i] just before (a deleted file's path).  The package note, read
- * from the file at the path, is not looked for there; the databases still
- * answer (owner_source.h).
+ * The same, told what the caller saw: gone[i] true where there is no
+ * package note to read at paths[i]: nothing was there just before (a
+ * deleted file's path), or the caller has just read the file there and it
+ * has none.  The package note, read from the file at the path, is not
+ * looked for there; the databases still answer (owner_source.h).
  */
 int ms_owner_find_seen(struct ms_owner *o, const char *const *paths, const size_t *lens, const bool *gone,
 		       size_t n, struct ms_pkg *out, struct ms_error *err);

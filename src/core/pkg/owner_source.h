@@ -15,10 +15,11 @@
  *     taken off).  It answers paths whose out[i].found is still false
  *     (found, source, name, arch, version), leaves the others' owner as it
  *     is, and may add its cross-check to them (the note's note_* fields).
- *     gone (may be NULL): gone[i] true where the caller found nothing at
- *     paths[i] just before; a source that reads the file at the path
- *     skips those, a database still answers them (a list may name a file
- *     that was removed).  0 or MS_ERR_NOMEM; what cannot be read answers
+ *     gone (may be NULL): gone[i] true where the file at paths[i] has
+ *     nothing to read: the caller found nothing there just before, or read
+ *     the file there itself and found no package note in it (fileinfo.h);
+ *     a source that reads the file at the path skips those, a database
+ *     still answers them (a list may name a file that was removed).  0 or MS_ERR_NOMEM; what cannot be read answers
  *     nothing.
  *   - running (may be NULL: then the copies it owns are UNKNOWN, "no
  *     history of its versions"): for each pkgs[i] with this source whose

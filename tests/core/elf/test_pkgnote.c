@@ -31,16 +31,13 @@
 #include "base/escape.h"
 #include "elf/pkgnote.h"
 #include "pkg/owner.h"
+#include "notelib.h"
 #include "testutil.h"
 
 /* A C compiler to link the test libraries with: else each test skips, before it allocates. */
 static void need_cc(void)
 {
-	static int have = -1;
-
-	if (have < 0)
-		have = system("cc --version >/dev/null 2>&1") == 0;
-	if (!have) {
+	if (!tu_have_cc()) {
 		print_message("no C compiler (cc) to link a library with a package note\n");
 		skip();
 	}
@@ -49,31 +46,7 @@ static void need_cc(void)
 /* DIR/NAME linked with the note json; NULL when the linker refused it. */
 static char *build_so(const char *dir, const char *name, const char *json)
 {
-	char *src = tu_join(dir, "f.c"), *out = tu_join(dir, name), *opt = NULL;
-	int status;
-	pid_t pid;
-
-	assert_non_null(src);
-	assert_non_null(out);
-	assert_int_equal(tu_spit(src, "int ms_pkgnote_test_f(void) { return 1; }\n"), 0);
-	assert_true(asprintf(&opt, "--package-metadata=%s", json) > 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_WRONLY);
-
-		dup2(devnull, 2);
-		execlp("cc", "cc", "-shared", "-fPIC", "-o", out, src, "-Xlinker", opt, (char *)NULL);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	free(src);
-	free(opt);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		free(out);
-		return NULL;
-	}
-	return out;
+	return tu_build_so(dir, name, json);
 }
 
 static int read_path(const char *path, struct ms_pkgnote *n, struct ms_error *err)
