@@ -124,6 +124,11 @@ for term in xterm-256color linux vt220; do
 	help_first=$(help_top)
 	for k in End Home C-Up M-x; do
 		keys "$k"
+		# The page End and Home go to, on screen before the sentinel reads where the help is.
+		case $k in
+		End) wait_for "End to show the help's last page ($term)" help_top_is_not "$help_first" ;;
+		Home) wait_for "Home to show the help's first page ($term)" help_top_is "$help_first" ;;
+		esac
 		sentinel_help "$k in the help ($term)"
 	done
 	keys Escape
