@@ -158,24 +158,52 @@ static void check_against_smaps(struct res_ctx *c, struct ms_residency *res)
 	free(out);
 }
 
-/* The smaps backend's PSS, USS and DIRTY, mapping by mapping; some are non-zero. */
-static void check_private_against_smaps(struct res_ctx *c, struct ms_residency *res)
+/* The first mapping whose PSS, USS or DIRTY the query and smaps do not agree on, or count. */
+static size_t private_mismatch(const struct res_ctx *c, const struct ms_resinfo *out, const struct smaps_set *smaps)
 {
-	struct smaps_set smaps;
-	struct ms_resinfo *out = stable_query(c, res, &smaps);
-	uint64_t uss = 0, dirty = 0;
-
 	for (size_t i = 0; i < c->list.count; i++) {
 		const struct ms_mapping *m = &c->list.items[i];
-		const struct smaps_rec *s = resfix_smaps_find(&smaps, m->start, m->end);
+		const struct smaps_rec *s = resfix_smaps_find(smaps, m->start, m->end);
 
 		if (!s || !out[i].pss_known || out[i].pss != s->pss || out[i].uss != s->priv ||
 		    out[i].dirty != s->dirty)
-			fail_msg("%llx-%llx: pss %llu uss %llu dirty %llu, smaps %llu %llu %llu",
-				 (unsigned long long)m->start, (unsigned long long)m->end,
-				 (unsigned long long)out[i].pss, (unsigned long long)out[i].uss,
-				 (unsigned long long)out[i].dirty, s ? (unsigned long long)s->pss : 0ull,
-				 s ? (unsigned long long)s->priv : 0ull, s ? (unsigned long long)s->dirty : 0ull);
+			return i;
+	}
+	return c->list.count;
+}
+
+/*
+ * The smaps backend's PSS, USS and DIRTY, mapping by mapping; some are
+ * non-zero.  A page's PSS is its size over the processes that map it, so
+ * a process that maps or unmaps libc between the reads (on a busy host,
+ * or another test beside this one) moves it in both smaps reads and none
+ * of the query's, or the reverse: the query is made again until it agrees
+ * with smaps, for as long as stable_query waits.
+ */
+static void check_private_against_smaps(struct res_ctx *c, struct ms_residency *res)
+{
+	time_t deadline = time(NULL) + 20;
+	struct smaps_set smaps;
+	struct ms_resinfo *out = stable_query(c, res, &smaps);
+	uint64_t uss = 0, dirty = 0;
+	size_t bad;
+
+	while ((bad = private_mismatch(c, out, &smaps)) < c->list.count && time(NULL) <= deadline) {
+		free(smaps.recs);
+		free(out);
+		out = stable_query(c, res, &smaps);
+	}
+	if (bad < c->list.count) {
+		const struct ms_mapping *m = &c->list.items[bad];
+		const struct smaps_rec *s = resfix_smaps_find(&smaps, m->start, m->end);
+
+		fail_msg("%llx-%llx: pss %llu uss %llu dirty %llu, smaps %llu %llu %llu",
+			 (unsigned long long)m->start, (unsigned long long)m->end,
+			 (unsigned long long)out[bad].pss, (unsigned long long)out[bad].uss,
+			 (unsigned long long)out[bad].dirty, s ? (unsigned long long)s->pss : 0ull,
+			 s ? (unsigned long long)s->priv : 0ull, s ? (unsigned long long)s->dirty : 0ull);
+	}
+	for (size_t i = 0; i < c->list.count; i++) {
 		uss += out[i].uss;
 		dirty += out[i].dirty;
 	}
