@@ -36,14 +36,15 @@ heading() { screen | sed -n 2p | sed -E "s/ *(\|)? *$//"; }
 # The columns' headings end before the strip's own (ADDRESS SPACE, at the right edge).
 heading_ends() { heading | sed 's/  *ADDRESS SPACE$//' | grep -q -e "$1\$"; }
 row_has() { row | grep -qF -e "$1"; }
+# row_ends TEXT: the long row, whole, ends with TEXT.  A screen is read while
+# the terminal may be part way through a frame, so every check of the row
+# waits for it rather than reading it once.
+row_ends() { case $(row) in *"$1") return 0 ;; esac; return 1; }
 proc_row_has() { screen | grep -E "^ *$PID " | grep -qF -e "$1"; }
 
 # -- elided: the start, an ellipsis, the end of the file name ----------------------------
+wait_for "the long row to end with its file name's end" row_ends "ff.dat"
 r=$(row)
-case $r in
-*ff.dat) ;;
-*) fail "the long row does not end with its file name's end: $r" ;;
-esac
 echo "$r" | grep -Eq '(…|\.\.\.)' || fail "the long row has no ellipsis: $r"
 # Not even "/.../NAME" fits: the file name's own start shows, no folder before it.
 first=/$(basename "$NAME" | cut -c1-3)
@@ -59,7 +60,7 @@ wait_for "the name from column 8" row_has "$want"
 keys Right Right
 wait_for "NAME +24" heading_ends "NAME +24"
 want=$(printf '%s' "$NAME" | cut -c25-35)
-row_has "$want" || fail "Right Right does not show the name from column 24: $(row)"
+wait_for "the name from column 24" row_has "$want"
 pass "Right scrolls NAME: the heading says +8, +24 and the raw name shows from there"
 # Right stops while the widest name still shows: the long one's end stays on screen.
 i=0
@@ -69,10 +70,7 @@ wait_for "Right to stop at NAME +$LAST" heading_ends "NAME +$LAST"
 # What is left from there: 1 to 8 characters, as many as the name's length
 # (with $TMPDIR in it) leaves past the last multiple of 8.
 TAIL=$(printf '%s' "$NAME" | cut -c$((LAST + 1))-)
-case $(row) in
-*" $TAIL") ;;
-*) fail "scrolled to the end, the long row does not end with the name's last characters '$TAIL': $(row)" ;;
-esac
+wait_for "the long row, scrolled to the end, to end with the name's last characters '$TAIL'" row_ends " $TAIL"
 pass "Right stops at +$LAST, with the end of the widest name still shown"
 i=0
 while [ $i -lt 60 ]; do keys Left; i=$((i + 1)); done
@@ -81,17 +79,15 @@ keys Right Right Right
 wait_for "NAME +24 again" heading_ends "NAME +24"
 keys Left Left Left Left
 wait_for "NAME without an offset" heading_ends " NAME"
-case $(row) in
-*ff.dat) ;;
-*) fail "Left back to 0 does not elide again: $(row)" ;;
-esac
+wait_for "the long row, back at 0, elided again" row_ends "ff.dat"
 pass "Left scrolls back to the elided name"
 
 # -- the detail pane wraps the whole name -------------------------------------------------------
 keys Enter
 wait_for "the detail pane" shows "build ID"
-pane=$(screen | awk '/^name / { on = 1 } on && /^(stale|build ID) / { exit } on' | cut -c11- | tr -d '\n' | sed 's/ *$//')
-[ "$pane" = "$NAME" ] || fail "the detail pane does not hold the whole name: '$pane'"
+pane() { screen | awk '/^name / { on = 1 } on && /^(stale|build ID) / { exit } on' | cut -c11- | tr -d '\n' | sed 's/ *$//'; }
+pane_is_name() { [ "$(pane)" = "$NAME" ]; }
+wait_for "the detail pane to hold the whole name" pane_is_name
 pass "the detail pane wraps the whole name ($(printf '%s' "$NAME" | wc -c) bytes)"
 keys Escape
 
