@@ -15,6 +15,8 @@ heading_has_rss() { screen | sed -n 2p | grep -Eq ' SIZE +RSS PERM'; }
 heading_lacks_rss() { screen | sed -n 2p | grep -Eq ' SIZE PERM'; }
 # row_rss SIZE RSS: the written region's row shows these two sizes, in that order.
 row_rss() { screen | grep -F " $START-" | grep -Eq " $1 +$2 rw-p"; }
+# row_no_rss SIZE: the row shows its size right before its permissions, no RSS cell between.
+row_no_rss() { screen | grep -F " $START-" | grep -Eq " $1 rw-p"; }
 
 # -- the fixture, its stdin a fifo we hold open ---------------------------------------
 mkfifo "$TMP/in"
@@ -44,7 +46,7 @@ pass "the written region shows its 5 resident pages"
 
 keys R
 wait_for "the column to go (R)" heading_lacks_rss
-screen | grep -F " $START-" | grep -Eq " $SIZE rw-p" || fail "the row still has an RSS cell"
+wait_for "the row without its RSS cell" row_no_rss "$SIZE"
 pass "R hides the column"
 keys R
 wait_for "the column back (R)" heading_has_rss

@@ -148,9 +148,12 @@ while :; do
 	# Wait for the keys to take effect before looking again.
 	wait_for "the stale view to move" sh -c "[ \"\$(tmux -S '$SOCK' capture-pane -e -p -t ms)\" != \"\$1\" ]" sh "$before"
 done
-line=$(child_line)
-screen | sed -n "$((line + 1))p" | grep -Eq "^ +deleted +- +/.*libms-e2e\\.so \\(deleted\\)\$" ||
-	fail "the deleted file is not listed under the child"
+# The line under the child's, once drawn (the selection may be, before it).
+file_under_child() {
+	line=$(child_line)
+	[ -n "$line" ] && screen | sed -n "$((line + 1))p" | grep -Eq "^ +deleted +- +/.*libms-e2e\\.so \\(deleted\\)\$"
+}
+wait_for "the deleted file listed under the child" file_under_child
 pass "D lists the child and, below it, its deleted library (no package, so no version: -)"
 keys Enter
 wait_for "the child's maps view from D" shows "pid $CPID stale-child-e2e |"

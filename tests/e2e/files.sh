@@ -18,6 +18,7 @@ start_fixture
 CODE=$(awk '$1 == "map" && $2 == "file-rx" { print $3 }' "$TMP/fixture.out")
 KIB=$(($(getconf PAGESIZE) / 1024))
 heading() { screen | sed -n 2p; }
+heading_has() { heading | grep -q -e "$1"; }
 # body_row NAME: the screen line (3 = first row) of the row whose name ends in NAME.
 body_row() { screen | awk -v n="$1" 'NR > 2 && index($0, n) { print NR; exit }'; }
 
@@ -33,8 +34,9 @@ wait_for "the maps view" shows "pid $PID ms-fixture | ioctl"
 keys F
 wait_for "the files view" shows "| sorted by SIZE"
 shows "pid $PID ms-fixture | files:" > /dev/null || fail "the header does not name the process"
-screen | grep -F "/shared.dat" | grep -Eq "^ +1 +$((2 * KIB))K rw-s +ignored " ||
-	fail "shared.dat is not one row of $((2 * KIB))K rw-s, verdict ignored (a rule of the user's list)"
+# The rows are drawn after the header: wait for the row itself.
+shared_row() { screen | grep -F "/shared.dat" | grep -Eq "^ +1 +$((2 * KIB))K rw-s +ignored "; }
+wait_for "shared.dat as one row of $((2 * KIB))K rw-s, verdict ignored (a rule of the user's list)" shared_row
 pass "F shows the fixture's shared file as one row: 1 mapping, $((2 * KIB))K, rw-s, ignored"
 
 libc=$("$BIN" list "$PID" --by-file -r -n -o BUILDID,SONAME,NAME | awk '$2 == "libc.so.6" { print $1; exit }')
@@ -56,7 +58,7 @@ pass "sorted by SIZE at first: $top on top"
 
 keys '>'
 wait_for "sort by MAPS (RSS is off)" shows "| sorted by MAPS"
-heading | grep -q "MAPSv" || fail "the MAPS heading is not marked"
+wait_for "the MAPS heading marked (MAPSv)" heading_has "MAPSv"
 keys '>'
 wait_for "sort by NAME" shows "| sorted by NAME"
 # in_order NAME...: their rows come in this order, top to bottom.
@@ -74,21 +76,24 @@ order=$("$BIN" list "$PID" --by-file -r -n -o NAME | grep -E '/(fx/code\.bin|fx/
 	LC_ALL=C sort | sed -E 's@.*(/fx/code\.bin|/fx/shared\.dat|/libc\.so\.6)$@\1@')
 [ "$(echo "$order" | wc -l)" -eq 3 ] || fail "list --by-file does not show code.bin, shared.dat and libc.so.6: $order"
 # shellcheck disable=SC2086 # one word a name
-in_order $order "[stack]" || fail "files are not in name order ($(echo $order)), then the kinds"
+wait_for "files in name order ($(echo $order)), then the kinds" in_order $order "[stack]"
 pass "> steps to MAPS, then NAME: files in name order, then the anonymous kinds"
 keys I
 wait_for "reversed" shows "| sorted by NAME, reversed"
-heading | grep -q "NAMEv" || fail "the reversed heading is not marked descending (NAMEv)"
+wait_for "the reversed heading marked descending (NAMEv)" heading_has "NAMEv"
 # shellcheck disable=SC2046 # one word a name
-in_order "[stack]" $(echo "$order" | sed -n '1!G;h;$p') || fail "I did not reverse the order"
+wait_for "I to reverse the order" in_order "[stack]" $(echo "$order" | sed -n '1!G;h;$p')
 keys '<'
 wait_for "back to MAPS" shows "| sorted by MAPS, reversed"
 keys I '>'
 wait_for "NAME again, not reversed" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | head -1 | grep -q 'sorted by NAME\$'"
 pass "I reverses and < steps back"
 
-# Select code.bin and jump to its mapping in the maps view.
+# Select code.bin and jump to its mapping in the maps view: its line once
+# the rows are back in name order (the header said so first).
 keys Home
+# shellcheck disable=SC2086 # one word a name
+wait_for "files in name order again" in_order $order "[stack]"
 line=$(body_row "/code.bin")
 [ -n "$line" ] || fail "no code.bin row"
 i=3
@@ -97,7 +102,7 @@ keys Enter
 wait_for "the maps view again" shows "pid $PID ms-fixture | ioctl"
 keys Enter
 wait_for "the detail pane of code.bin's mapping" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -q '^range  *$CODE-'"
-screen | grep -q "^name .*/fx/code.bin" || fail "the detail pane does not show code.bin"
+wait_for "the detail pane to show code.bin" shows_re "^name .*/fx/code\\.bin"
 pass "Enter jumps to code.bin's first mapping ($CODE)"
 keys Escape
 wait_for "the detail pane to close" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q '^range '"
@@ -131,7 +136,7 @@ want=$("$BIN" list "$PID" --by-file -r -n -o LIBVER,SONAME | awk '$2 == "libc.so
 case $want in GLIBC_[0-9]*) ;; *) fail "list --by-file gives libc the LIBVER '$want'" ;; esac
 keys C
 wait_for "the chooser" shows "columns of the files view"
-screen | grep -qE '^\[ \] LIBVER' || fail "the chooser does not list LIBVER unticked"
+wait_for "the chooser to list LIBVER unticked" shows_re '^\[ \] LIBVER'
 chooser_toggle LIBVER
 screen | grep -qE '^\[x\] LIBVER' || fail "LIBVER is not ticked"
 keys Escape

@@ -24,6 +24,12 @@ last_is() { [ "$(screen | tail -n 1 | sed 's/ *$//')" = "$1" ]; }
 body() { screen | sed -n '3,$p' | sed '$d' | grep -v '^ *$'; }
 body_count_is() { [ "$(body | wc -l)" -eq "$1" ]; }
 body_more_than() { [ "$(body | wc -l)" -gt "$1" ]; }
+# A frame is drawn top down, in pieces: the rows under a header just read
+# may be the old ones yet, so every check of them waits.
+body_has() { body | grep -qF -e "$1"; }
+body_lacks() { ! body_has "$1"; }
+body_line_has() { body | sed -n "$1p" | grep -qF -e "$2"; }
+body_line_re() { body | sed -n "$1p" | grep -Eq -e "$2"; }
 
 tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 200 -y 40 \
 	"XDG_CONFIG_HOME='$TMP/config' '$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")'; sleep 60" ||
@@ -45,7 +51,7 @@ keys '\'
 wait_for "the filter prompt holding the filter" last_is "command contains: $TMP/stale-child-find"
 keys C-u Enter
 wait_for "the filter cleared" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | head -1 | grep -q 'command~'"
-body_more_than 1 || fail "clearing the filter brought no rows back"
+wait_for "clearing the filter to bring rows back" body_more_than 1
 wait_for "the child still selected" selected_has "$TMP/stale-child-find"
 pass "\\ in the process list: only the matching command line, the child selected; cleared, all rows"
 
@@ -61,9 +67,9 @@ wait_for "the files filter prompt" last_is "name contains:"
 keys -l "libms-find"
 keys Enter
 wait_for "one file left" shows "| files: 1,"
-shows "| name~libms-find |" > /dev/null || fail "the header does not show the filter"
-body_count_is 1 || fail "more than one row under the filter"
-body | grep -qF "$TMP/libms-find.so (deleted)" || fail "the row left is not the deleted library"
+wait_for "the filter in the header" shows "| name~libms-find |"
+wait_for "one row under the filter" body_count_is 1
+wait_for "the row left to be the deleted library" body_has "$TMP/libms-find.so (deleted)"
 keys '\'
 wait_for "the files filter prompt again" last_is "name contains: libms-find"
 keys C-u Enter
@@ -101,9 +107,9 @@ wait_for "the stale filter prompt" last_is "name contains:"
 keys -l "$TMP/libms-find"
 keys Enter
 wait_for "the filter in the stale header" shows "| name~$TMP/libms-find"
-body_count_is 2 || fail "the stale filter left other lines than the child and its file"
-body | sed -n 1p | grep -Eq "^ *$CPID " || fail "the first line is not the child"
-body | sed -n 2p | grep -qF "$TMP/libms-find.so (deleted)" || fail "the second line is not its library"
+wait_for "the stale filter to leave the child and its file only" body_count_is 2
+wait_for "the child on the first line" body_line_re 1 "^ *$CPID "
+wait_for "its library on the second line" body_line_has 2 "$TMP/libms-find.so (deleted)"
 keys '\'
 keys C-u
 keys -l "no-such-process-or-file"
@@ -138,7 +144,7 @@ wait_for "the filter in the stale header" shows "| name~$TMP/libms-find"
 # No package owns a temp file: "-" in the row, as the stale command's VERSION is empty.
 [ -z "$("$BIN" stale -r -n -o VERSION --ignore-file "$TMP/config/mapscope/stale-ignore.conf" "$CPID" | tr -d ' \n')" ] ||
 	fail "mapscope stale names a version for the temp library"
-screen | grep -Eq "^ +deleted +- +/.*libms-find\.so \(deleted\)\$" || fail "the file line lacks its VERSION cell"
+wait_for "the file line with its VERSION cell" shows_re "^ +deleted +- +/.*libms-find\.so \(deleted\)\$"
 keys /
 keys -l "libms-find"
 keys Enter
@@ -146,7 +152,7 @@ wait_for "the library selected" selected_has "$TMP/libms-find.so"
 keys Tab
 wait_for "the detail pane" shows "- detail"
 wait_for "the whole explanation" shows_re "^why +unlinked, and no file is at the path now"
-shows_re "^package +not packaged" > /dev/null || fail "the pane does not say the package"
+wait_for "the pane to say the package" shows_re "^package +not packaged"
 shows_re "^file +$TMP/libms-find.so \\(deleted\\)" > /dev/null || fail "the pane does not name the file"
 keys Escape
 wait_for "Esc to close the pane only" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q '^- detail'"
@@ -173,12 +179,12 @@ EXE=$(grep -m1 -F "tests/stale-child" "/proc/$CPID/maps" | cut -d- -f1)
 # From the last row: where the loader put the library, it may be on the first screen.
 keys End
 wait_for "the last row" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | head -n 1 | grep -Eq '\\| ([0-9]+)/\\1 maps'"
-body | grep -qF "libms-find" && fail "the library is on the last screen"
+wait_for "the last screen, without the library" body_lacks "libms-find"
 keys /
 wait_for "the maps search prompt" last_is "search:"
 keys -l "libms-find"
 wait_for "the search to reach the library's first mapping, off screen" selected_has "$FIRST-"
-selected_has "$LIB (deleted)" || fail "the selected row is not the library"
+wait_for "the selected row to be the library" selected_has "$LIB (deleted)"
 keys Enter
 i=1
 while [ "$i" -lt "$LIBMAPS" ]; do

@@ -50,6 +50,7 @@ wait_for() {
 	done
 }
 shows() { screen | grep -F -e "$1"; }
+lacks() { ! screen | grep -qF -e "$1"; }
 # No byte below 0x20 but the newline, no DEL, no C1 (as UTF-8 or raw).
 # Byte-wise, so U+2026, the ellipsis of elided names (E2 80 A6), goes first:
 # it is mapscope's own and its 0x80 is no C1 control.
@@ -88,11 +89,12 @@ TITLE0=$(tmux -S "$SOCK" display -p -t hostile '#{pane_title}')
 wait_for "the maps view" shows "pid $HPID"
 wait_for "the hostile rows" shows 'osc52-\x1b]52;c;cm0gLXJmIC8K\x07'
 # The 4,000-byte path loses its middle on screen, and keeps its file name (f...).
+# The rows are drawn in pieces, in address order: each is waited for.
 for want in 'csi-\x1b[31mRED\x1b[0m\x1b[2J' 'osc-\x1b]0;title\x1b\\' 'bel-\x07\x07' \
 	'cr-\x0dOVERWRITE' 'nl-\x0asecond line' 'c1-\xc2\x9b31m-\x9b32m-\x85' \
 	'bidi-\xe2\x80\xaefdp.exe\xe2\x81\xa6' 'bad-\xff\xfe\xc0\xaf\xed\xa0\x80' \
 	'really (deleted)' 'twin-\x1b' 'twin-\\x1b' '/ffffffffffffffffffffffffffffffff'; do
-	screen | grep -qF -e "$want" || fail "the maps view does not show $want"
+	wait_for "the maps view to show $want" shows "$want"
 done
 pass "every hostile name is shown escaped in the maps view"
 screen | clean || fail "a raw control byte on the maps view"
@@ -189,7 +191,8 @@ wait_for "the new image's long mapping" shows "$NEW"
 # The header follows the new image's command name (exec'd as /proc/self/exe: "exe").
 COMM=$(cat "/proc/$XPID/comm")
 wait_for "the new command name in the header" shows "pid $XPID $COMM"
-screen | grep -q "$OLD" && fail "the old image's mapping $OLD is still listed after exec"
+# The rows are drawn after the header: the old image's may be on screen yet.
+wait_for "the old image's mapping $OLD gone after exec" lacks "$OLD"
 alive || fail "mapscope ended on exec"
 pass "exec mid-view: the view is reopened on the new image ($OLD -> $NEW)"
 exec 3>&-

@@ -15,11 +15,18 @@ in_pane 80 24 "$BIN --delay=0.2; sleep 60"
 wait_for "the process list" shows "mapscope |"
 keys '?'
 wait_for "the help" shows "mapscope help"
-# The help's first line on screen (the second line, under the header).
+# The help's first line on screen (the second line, under the header), and
+# the one under it.  A frame is drawn top down, in pieces: a line is whole
+# once the one under it is drawn too.
 first() { screen | sed -n 2p; }
+second() { screen | sed -n 3p; }
+# The help over the whole list: something under its header, no process row left.
+help_drawn() { [ -n "$(first)" ] && ! screen | sed -n '3,$p' | grep -qE '^ *[0-9]+ '; }
+wait_for "the help under its header, over the whole list" help_drawn
 top=$(first)
-[ -n "$top" ] || fail "the help shows nothing under its header"
-paged() { [ "$(first)" != "$top" ] && [ -n "$(first)" ]; }
+top2=$(second)
+paged() { [ "$(first)" != "$top" ] && [ -n "$(first)" ] && [ "$(second)" != "$top2" ]; }
+first_is() { [ "$(first)" = "$1" ]; }
 at_top() { [ "$(first)" = "$top" ]; }
 # The header says [paused]; a process list row may hold the words (this test's own grep).
 paused() { screen | head -n 1 | grep -qF "[paused]"; }
@@ -35,7 +42,7 @@ pass "PgUp pages back"
 
 keys Space
 wait_for "Space to page on" paged
-[ "$(first)" = "$page2" ] || fail "Space went elsewhere than PgDn: $(first)"
+wait_for "Space to go where PgDn went: $page2" first_is "$page2"
 paused && fail "Space in the help paused the explorer"
 pass "Space pages on like PgDn and pauses nothing"
 

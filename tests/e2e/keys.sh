@@ -51,6 +51,13 @@ maps_rss() { maps_state none "$1" && rss_heading "$2"; }
 help_top() { screen | sed -n 2p; }
 help_top_is() { [ "$(help_top)" = "$1" ]; }
 help_top_is_not() { ! help_top_is "$1"; }
+# A frame is drawn top down, in pieces: the help's top line is whole once
+# the lines under it are drawn too.
+help_second() { screen | sed -n 3p; }
+# The help over the whole maps view: something under its header, no mapping row left.
+help_drawn() { [ -n "$(help_top)" ] && ! screen | sed -n '3,$p' | grep -qE '^.. *[0-9a-f]+-[0-9a-f]+ '; }
+# Off the help's first page: neither of its first two lines left where they were.
+help_off_first() { help_top_is_not "$help_first" && [ "$(help_second)" != "$help_first2" ]; }
 # At the help's last page (End) j cannot scroll: k up, then j back.
 sentinel_help() {
 	top=$(help_top)
@@ -121,12 +128,14 @@ for term in xterm-256color linux vt220; do
 	# -- the help ---------------------------------------------------------------------------
 	keys '?'
 	wait_for "the help ($term)" shows "mapscope help"
+	wait_for "the help over the whole maps view ($term)" help_drawn
 	help_first=$(help_top)
+	help_first2=$(help_second)
 	for k in End Home C-Up M-x; do
 		keys "$k"
 		# The page End and Home go to, on screen before the sentinel reads where the help is.
 		case $k in
-		End) wait_for "End to show the help's last page ($term)" help_top_is_not "$help_first" ;;
+		End) wait_for "End to show the help's last page ($term)" help_off_first ;;
 		Home) wait_for "Home to show the help's first page ($term)" help_top_is "$help_first" ;;
 		esac
 		sentinel_help "$k in the help ($term)"

@@ -61,8 +61,11 @@ tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 200 -y 50 \
 wait_for "the process list" shows "PID"
 keys L
 wait_for "the libraries view" shows "mapscope | libraries: "
-screen | sed -n 2p | grep -q "PROCS" || fail "no PROCS heading"
-screen | sed -n 2p | grep -q "VERDICT" || fail "no VERDICT heading"
+# A frame is drawn top down, in pieces: what is under the line just waited
+# for may be the old screen yet, so every check of it waits.
+heading_has() { screen | sed -n 2p | grep -q -e "$1"; }
+wait_for "the PROCS heading" heading_has "PROCS"
+wait_for "the VERDICT heading" heading_has "VERDICT"
 pass "L opens the libraries view"
 
 # row_of PATH: the screen line of the file's row (its NAME is the last column).
@@ -70,16 +73,17 @@ row_of() { screen | awk -v n="$1" 'NR > 2 && substr($0, length($0) - length(n) +
 # cells PATH: its flag, PROCS and VERDICT as drawn.
 cells() { screen | awk -v n="$1" 'NR > 2 && substr($0, length($0) - length(n) + 1) == n {
 	flag = substr($0, 1, 1); $0 = substr($0, 3); print flag, $1, $3; exit }'; }
+cells_are() { [ "$(cells "$1")" = "$2" ]; }
 # Other processes on the machine may map many files, stale ones sorted
 # first: a search brings each row on screen before it is read.
 keys / "$OLD (deleted)"
 keys Enter
 wait_for "the deleted copy's row" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -qF '$OLD (deleted)'"
-[ "$(cells "$OLD (deleted)")" = "D 1 deleted" ] || fail "the deleted copy shows '$(cells "$OLD (deleted)")', libs says $gone"
+wait_for "the deleted copy's row to show D 1 deleted (libs says $gone)" cells_are "$OLD (deleted)" "D 1 deleted"
 keys / "$LIB"
 keys Enter
 wait_for "the kept copy's row" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -qF '$LIB'"
-[ "$(cells "$LIB")" = "  2 ok" ] || fail "the kept copy shows '$(cells "$LIB")', libs says $kept"
+wait_for "the kept copy's row to show 2 ok (libs says $kept)" cells_are "$LIB" "  2 ok"
 keys Home
 pass "PROCS and VERDICT agree with mapscope libs: $kept, and D $gone"
 
@@ -94,7 +98,7 @@ pass "/ selects the kept copy (line $line)"
 keys Enter
 wait_for "the file's processes" shows "2 processes map $LIB"
 for p in "$A" "$B"; do
-	screen | grep -Eq "^ *$p .*ms-libsview-" || fail "pid $p is not listed"
+	wait_for "pid $p listed" shows_re "^ *$p .*ms-libsview-"
 done
 screen | grep -Eq "^ *$C " && fail "pid $C (the deleted copy's) is listed"
 pass "Enter lists the two processes that map the file, not the third"
@@ -111,17 +115,19 @@ keys Enter
 wait_for "pid $B's maps view" shows_re "pid $B ms-libsview-[12] "
 keys Enter
 wait_for "the detail pane" shows_re "^range +0*$first-"
-screen | grep -q "^name .*libms-libsview.so" || fail "the detail pane does not show the library"
+wait_for "the detail pane to show the library" shows_re "^name .*libms-libsview\\.so"
 pass "Enter opens pid $B's maps view at the library's first mapping ($first)"
 
 # Back: maps -> the processes (B still selected) -> the libraries (the same row).
 keys Escape
 keys Escape
 wait_for "the processes again" shows "2 processes map $LIB"
-screen -e | grep -E "7m *$B " > /dev/null || fail "pid $B is no longer selected"
+selected_pid() { screen -e | grep -Eq "7m *$1 "; }
+wait_for "pid $B still selected" selected_pid "$B"
 keys q
 wait_for "the libraries view again" shows "mapscope | libraries: "
-screen -e | grep -F "$LIB" | grep -q '7m' || fail "the kept copy is no longer selected"
+kept_selected() { screen -e | grep -F "$LIB" | grep -q '7m'; }
+wait_for "the kept copy still selected" kept_selected
 pass "Esc and q come back to the same row at each level"
 
 # A column chosen with C is filled at once, not at the next walk: with the

@@ -75,6 +75,8 @@ done
 
 # row MOD: the screen line of MOD's row (its file name ends the line).
 row() { screen | awk -v n="/$1$SUFFIX" 'NR > 2 { sub(/ +$/, "") } NR > 2 && substr($0, length($0) - length(n) + 1) == n { print; exit }'; }
+# rows_are N: N lines drawn between the headings and the message line.
+rows_are() { [ "$(screen | sed -n '3,23p' | grep -c "[^ ]")" -eq "$1" ]; }
 rows_whole() {
 	for m in $MODS; do
 		r=$(row "$m")
@@ -106,8 +108,8 @@ for term in xterm-256color screen; do
 		keys -l "$SUFFIX"
 		keys Enter
 		wait_for "the walk, filtered ($term, $lang)" shows "| libraries: 4 files | name~$SUFFIX |"
-		[ "$(screen | sed -n '3,23p' | grep -c "[^ ]")" -eq 4 ] ||
-			fail "the filter shows other rows than the 4 modules ($term, $lang)"
+		# The rows are drawn after the header, in pieces: wait for them.
+		wait_for "the filter to show the 4 modules' rows only ($term, $lang)" rows_are 4
 		wait_for "the modules' rows whole ($term, $lang)" rows_whole
 		heading=$(screen | sed -n 2p)
 		for h in PROCS PACKAGE VERSION NAME; do

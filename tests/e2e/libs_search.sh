@@ -46,12 +46,17 @@ keys / "$src"
 keys Enter
 # The selected row is in reverse video (SGR 7): one of the rows libs lists.
 wait_for "a selected row" sh -c "tmux -S '$SOCK' capture-pane -p -e -t ms | sed -n '3,\$p' | grep -q '7m'"
-sel=$(screen -e | sed -n '3,$p' | grep '7m' | head -1)
+# The row selected before the search is one too: wait for the search's.
+selects_listed() {
+	sel=$(screen -e | sed -n '3,$p' | grep '7m' | head -1)
+	found=
+	while read -r name _; do
+		case "$sel" in *"$name"*) found=$name ;; esac
+	done < "$TMP/libs.out"
+	[ -n "$found" ]
+}
+wait_for "/ $src to select a row libs $src lists" selects_listed
 shows "no match" >/dev/null && fail "the search for $src says no match"
-found=
-while read -r name _; do
-	case "$sel" in *"$name"*) found=$name ;; esac
-done < "$TMP/libs.out"
-[ -n "$found" ] || fail "/ $src selects a row libs $src does not list: $sel"
+selects_listed || fail "/ $src selects a row libs $src does not list: $sel"
 pass "/ $src (the source package) selects $found, as libs $src lists it"
 keys q q

@@ -69,7 +69,8 @@ check() {
 	tmux -S "$SOCK" resize-window -t ms -x 77 -y 24 || fail "cannot resize the window"
 	wait_for "the strip gone at 77 ($ctx)" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q 'ADDRESS'"
 	screen | grep -q '|[cdfhsaCDFHSA]$' && fail "$ctx: the strip's heading is gone, not the strip"
-	screen | grep -qF -e "$ell/$FILE" || fail "$ctx: at 77 the row lost '$ell/$FILE'"
+	# The screen is drawn again, top down and in pieces: wait for the row.
+	wait_for "$ctx: the row keeping '$ell/$FILE' at 77" shows "$ell/$FILE"
 	pass "$ctx: at 77 the strip and its heading give way; the file name stays whole"
 }
 

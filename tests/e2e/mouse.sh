@@ -54,7 +54,7 @@ pass "a second click reverses it: SIZEv"
 x=$(column_of START-END)
 click "$x" 2
 wait_for "address order again" header_lacks "| sort"
-heading_has "START-END^" || fail "address order is not marked ascending"
+wait_for "address order marked ascending (START-END^)" heading_has "START-END^"
 pass "a click on START-END gives the address order back: START-END^"
 
 # A double click on the fifth row opens it: the detail pane.
@@ -69,6 +69,8 @@ keys q
 wait_for "the process list" shows "processes ("
 wait_for "PID^ in the process list" heading_has "PID^"
 pass "the process list's first order, by PID ascending, shows PID^"
+# Where RSS is, once the heading is drawn that far.
+wait_for "the RSS heading" heading_has RSS
 x=$(column_of RSS)
 click "$x" 2
 wait_for "RSS^" heading_has "RSS^"

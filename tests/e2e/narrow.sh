@@ -150,10 +150,21 @@ pane_value() { screen | awk -v l="$1" '$1 == l { print $2; exit }'; }
 # no_cut_tilde WHAT [ROWS]: no '~' on the screen's lines (those matching the awk
 # pattern ROWS, and the heading lines) but inside the versions, and the
 # header's filter "name~".  Other tests' rows may hold versions of their own.
+# It waits: the lines below the ones just waited for may be the old ones yet.
+cut_tilde() {
+	screen | awk "NR <= 2 || $1" | sed -e "s/$OLD//g" -e "s/$NEW//g" -e '1s/| name~narrow-[^ ]*//' | grep -n '~'
+}
+no_cut_tilde_in() { ! cut_tilde "$1"; }
 no_cut_tilde() {
-	screen | awk "NR <= 2 || ${2:-1}" | sed -e "s/$OLD//g" -e "s/$NEW//g" -e '1s/| name~narrow-[^ ]*//' | grep -n '~' &&
-		fail "$1: a '~' on screen outside a version"
-	return 0
+	wait_for "$1: no '~' on screen outside a version" no_cut_tilde_in "${2:-1}"
+}
+# pane_is WANT: the detail pane's package, running and installed, as "P|R|I".
+pane_is() { [ "$(pane_value package)|$(pane_value running)|$(pane_value installed)" = "$1" ]; }
+# row_whole_with_old: the selected row ends in the whole file name and shows VERSION $OLD.
+row_whole_with_old() {
+	row=$(selected)
+	case $row in *"/libmstls.so.3 (deleted)") ;; *) return 1 ;; esac
+	case " $row " in *" $OLD "*) ;; *) return 1 ;; esac
 }
 
 # check TERM LANG (each_terminal sets ctx and ell): the stale view and the libraries view at 80x24.
@@ -174,9 +185,9 @@ check() {
 	# At 80 columns the header may cut the filter's end.
 	wait_for "the stale view filtered ($ctx)" shows "| name~narrow-"
 	wait_for "the replaced copy's line ($ctx)" shows_re "^ +replaced +$OLD +/.*/libmstls\\.so\\.3 \\(deleted\\)\$"
-	shows_re "^ +$HOLD_OLD +nobody +1 " >/dev/null || fail "$ctx: the holder's line lacks PID, USER or FILES"
-	shows_re "^ +deleted +- +/.*$ell/libmstls\\.so\\.3 \\(deleted\\)\$" >/dev/null ||
-		fail "$ctx: the deep copy's line does not keep its file name and (deleted) after '$ell'"
+	wait_for "$ctx: the holder's line with PID, USER and FILES" shows_re "^ +$HOLD_OLD +nobody +1 "
+	wait_for "$ctx: the deep copy's line keeping its file name and (deleted) after '$ell'" \
+		shows_re "^ +deleted +- +/.*$ell/libmstls\\.so\\.3 \\(deleted\\)\$"
 	no_cut_tilde "$ctx, stale view"
 	pass "$ctx: the stale view shows replaced $OLD libmstls.so.3 (deleted), and the deep copy's file name after '$ell'"
 	keys / "$LIB (deleted)"
@@ -184,8 +195,7 @@ check() {
 	wait_for "the replaced copy selected ($ctx)" selected_has "replaced $OLD "
 	keys Tab
 	wait_for "the detail pane ($ctx)" shows_re "^running +"
-	pane="$(pane_value package)|$(pane_value running)|$(pane_value installed)"
-	[ "$pane" = "$PKG|$stale_v|$NEW" ] || fail "$ctx: the pane says '$pane', not '$PKG|$stale_v|$NEW'"
+	wait_for "$ctx: the pane to say '$PKG|$stale_v|$NEW' (package|running|installed)" pane_is "$PKG|$stale_v|$NEW"
 	pass "$ctx: Tab shows running $OLD, installed $NEW, as mapscope stale says"
 	keys Escape
 	# Esc and q at once would read as Alt+q: q once the pane is closed.
@@ -199,15 +209,8 @@ check() {
 	keys / "$DIR"
 	keys Enter
 	wait_for "the replaced copy's row selected ($ctx)" selected_has "libmstls.so.3 (deleted)"
-	row=$(selected)
-	case $row in
-	*"/libmstls.so.3 (deleted)") ;;
-	*) fail "$ctx: the libraries view's row does not end in the whole file name: '$row'" ;;
-	esac
-	case " $row " in
-	*" $OLD "*) ;;
-	*) fail "$ctx: the libraries view's row lacks VERSION $OLD: '$row'" ;;
-	esac
+	# The row selected before the search may end so too: wait for the search's.
+	wait_for "$ctx: the libraries view's row ending in the whole file name, with VERSION $OLD" row_whole_with_old
 	pass "$ctx: the libraries view's row: libmstls.so.3 (deleted), VERSION $OLD (as mapscope libs)"
 	keys / "$DEEP_NAME"
 	keys Enter

@@ -56,16 +56,20 @@ pass "the header shows the list's size $1 and RSS $2, as list --total"
 
 keys F
 wait_for "the files view" shows "| sorted by SIZE"
-screen | sed -n 2p | grep -q " BAR  *NAME" || fail "no BAR heading before NAME"
-screen | sed -n 3p | grep -qF "[########]" || fail "the largest file's bar is not full"
-bars=$(screen | sed -n '3,15p' | grep -c '\[#*  *\]\|\[########\]')
-[ "$bars" -ge 5 ] || fail "only $bars rows have a bar"
+# Under the header the screen may be the maps view's yet: each check waits.
+bar_heading() { screen | sed -n 2p | grep -q " BAR  *NAME"; }
+top_bar_full() { screen | sed -n 3p | grep -qF "[########]"; }
+bars() { screen | sed -n '3,15p' | grep -c '\[#*  *\]\|\[########\]'; }
+bars_at_least() { [ "$(bars)" -ge "$1" ]; }
+wait_for "a BAR heading before NAME" bar_heading
+wait_for "the largest file's bar full" top_bar_full
+wait_for "a bar on 5 rows at least" bars_at_least 5
 pass "the files view: a bar per row, full on the largest"
 
 keys q
 wait_for "the maps view again" shows "pid $PID ms-fixture | ioctl"
 keys '>'
 wait_for "sorted by SIZE" shows "| sort SIZE"
-screen | sed -n 2p | grep -q " BAR  *NAME" || fail "no BAR heading in the maps view sorted by SIZE"
+wait_for "a BAR heading in the maps view sorted by SIZE" bar_heading
 wait_for "bars in the sorted maps view" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -qF '[#'"
 pass "the maps view sorted by SIZE has bars"

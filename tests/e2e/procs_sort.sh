@@ -36,18 +36,20 @@ wait_for "our 20 processes" shows "mapscope | 20 processes ("
 body() { screen | sed -n '3,$p' | grep -F "$TMP/ms-sorted"; }
 counted() { [ "$(echo "$1" | awk '{ print NF }')" -ge 8 ]; }
 first_counted() { counted "$(body | sed -n 1p)"; }
-[ "$(body | wc -l)" -ge 5 ] || fail "fewer than 5 of our rows on screen"
+# The blanks, if any on screen, all come after the numbers.
+blanks_last() { body | awk '{ if (NF >= 8) { if (blank) bad = 1 } else blank = 1 } END { exit bad }'; }
+rows_at_least() { [ "$(body | wc -l)" -ge "$1" ]; }
+# The rows are drawn after the header, in pieces: every check of them waits.
+wait_for "5 of our rows on screen" rows_at_least 5
 
 keys '>' '>'
 wait_for "the sort by MAPS" shows "| sort MAPS"
-first_counted || fail "sorted by MAPS, the first row has a blank MAPS: $(body | sed -n 1p)"
-# The blanks, if any on screen, all come after the numbers.
-body | awk '{ if (NF >= 8) { if (blank) bad = 1 } else blank = 1 } END { exit bad }' ||
-	fail "a blank MAPS above a counted one"
+wait_for "sorted by MAPS, a counted first row" first_counted
+wait_for "no blank MAPS above a counted one" blanks_last
 pass "sorted by MAPS, ascending: blank rows last"
 keys I
 wait_for "the sort reversed" shows "MAPSv"
-first_counted || fail "reversed, the first row has a blank MAPS: $(body | sed -n 1p)"
+wait_for "reversed, a counted first row" first_counted
 pass "sorted by MAPS, descending: blank rows last"
 
 # By PID (still descending), then ascending: the lowest PID is selected,
@@ -60,7 +62,8 @@ keys I
 wait_for "PID descending" shows "PIDv"
 selected_row() { screen -e | sed -n '3,$p' | grep -E "$(printf '\033')\\[([0-9]*;)*7m" | sed 's/\x1b\[[0-9;]*m//g'; }
 first_row_pid() { body | sed -n 1p | awk '{ print $1 }'; }
-[ "$(first_row_pid)" = "$HIGHEST" ] || fail "PID descending, the first row is $(first_row_pid), not $HIGHEST"
-[ "$(selected_row | awk '{ print $1 }')" = "$HIGHEST" ] ||
-	fail "after I, the selection is on $(selected_row | awk '{ print $1 }'), not the first row"
+first_row_is() { [ "$(first_row_pid)" = "$1" ]; }
+selected_is() { [ "$(selected_row | awk '{ print $1 }')" = "$1" ]; }
+wait_for "PID descending, $HIGHEST on the first row" first_row_is "$HIGHEST"
+wait_for "after I, the selection on the first row ($HIGHEST)" selected_is "$HIGHEST"
 pass "reversing the sort selects the first row"

@@ -85,20 +85,24 @@ pass "by process: the three stale holders, not the same-build one, no headings"
 keys u
 wait_for "the header by unit" shows "mapscope | stale by unit, $SERVICES service"
 pass "u: the header says by unit, $SERVICES services to restart (as the plan's command)"
-# Each heading as the plan words it, below the one before, and each holder under its own heading.
-prev=0
-while IFS='	' read -r head pids; do
-	at=$(screen | grep -nxF -e "$head" | cut -d: -f1)
-	[ -n "$at" ] || fail "no heading \"$head\""
-	[ "$at" -gt "$prev" ] || fail "\"$head\" is not after the plan's group before it"
-	prev=$at
-	for p in $pids; do
-		screen | awk -v at="$at" -v p="$p" 'NR > at && $1 == p { f = 1 } NR > at && /^[a-z]/ { exit } END { exit !f }' ||
-			fail "process $p is not under \"$head\""
-	done
-done <"$TMP/plan"
-[ "$(screen | grep -cE '^(service|unit|session|none|init) ')" = "$(wc -l <"$TMP/plan")" ] ||
-	fail "not one heading per group of the plan"
+# Each heading as the plan words it, below the one before, and each holder
+# under its own heading; one heading per group of the plan.  The lines
+# under the header are drawn after it, in pieces: this waits for them.
+grouped_as_plan() {
+	screen >"$TMP/units.screen"
+	prev=0
+	while IFS='	' read -r head pids; do
+		at=$(grep -nxF -e "$head" "$TMP/units.screen" | cut -d: -f1)
+		[ -n "$at" ] && [ "$at" -gt "$prev" ] || return 1
+		prev=$at
+		for p in $pids; do
+			awk -v at="$at" -v p="$p" 'NR > at && $1 == p { f = 1 } NR > at && /^[a-z]/ { exit } END { exit !f }' \
+				"$TMP/units.screen" || return 1
+		done
+	done <"$TMP/plan"
+	[ "$(grep -cE '^(service|unit|session|none|init) ' "$TMP/units.screen")" = "$(wc -l <"$TMP/plan")" ]
+}
+wait_for "one heading per group of the plan, in its order, each holder under its own" grouped_as_plan
 pass "one heading per group of the plan, in its order, each holder under its own"
 
 # -- Tab on the first heading: the unit and what to run --------------------------------
@@ -129,7 +133,8 @@ fi
 # -- u again: by process -------------------------------------------------------------------
 keys u
 wait_for "the header by process" shows "mapscope | stale: "
-screen | grep -qE '^(service|unit|session|none|init) ' && fail "headings left after u again"
+no_headings() { ! screen | grep -qE '^(service|unit|session|none|init) '; }
+wait_for "no headings left after u again" no_headings
 pass "u again: by process, no headings"
 echo "$E2E_NAME: $PASSED checks passed"
 exit 0

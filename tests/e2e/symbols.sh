@@ -35,11 +35,17 @@ in_range() {
 keys g "$addr" Enter
 status_has() { screen | tail -n 1 | grep -F "ms_fixture_sym_target+0x10" | grep -q "fixture_sym\.c:[0-9]"; }
 wait_for "the symbol on the message line" status_has
+# The whole line: its line number may be drawn in a later piece than its start.
+status_ok() {
+	status=$(screen | tail -n 1)
+	case "$status" in
+	"at $addr: ms_fixture_sym_target+0x10  "*) ;;
+	*) return 1 ;;
+	esac
+	in_range "$status"
+}
+wait_for "the message line to say at $addr: ms_fixture_sym_target+0x10, a line in $first..$last" status_ok
 status=$(screen | tail -n 1)
-case "$status" in
-"at $addr: ms_fixture_sym_target+0x10  "*) ;;
-*) fail "message line: '$status'" ;;
-esac
 in_range "$status" || fail "message line's line number outside $first..$last: '$status'"
 pass "g $addr: the message line says ms_fixture_sym_target+0x10 at fixture_sym.c:$line"
 
@@ -50,11 +56,18 @@ wait_for "the detail pane's symbol line" shows "symbol    at $addr: ms_fixture_s
 # wider than the pane (a long source path, as in a distcheck tree) anywhere,
 # even inside its line number.  So join the symbol line with its
 # continuations and compare without blanks.
-pane=$(screen | awk '/^symbol    at / { on = 1; printf "%s", $0; next } on && /^          / { sub(/^ +/, ""); printf "%s", $0; next } on { exit }' | tr -d ' ')
-case "$pane" in
-*"ms_fixture_sym_target+0x10/"*/tests/fixture_sym.c:*) ;;
-*) fail "detail pane: '$pane'" ;;
-esac
+# Its continuations are drawn after it: wait for the whole of it.
+pane_text() { screen | awk '/^symbol    at / { on = 1; printf "%s", $0; next } on && /^          / { sub(/^ +/, ""); printf "%s", $0; next } on { exit }' | tr -d ' '; }
+pane_ok() {
+	pane=$(pane_text)
+	case "$pane" in
+	*"ms_fixture_sym_target+0x10/"*/tests/fixture_sym.c:*) ;;
+	*) return 1 ;;
+	esac
+	in_range "$pane"
+}
+wait_for "the pane's symbol line to name ms_fixture_sym_target+0x10 at fixture_sym.c, a line in $first..$last" pane_ok
+pane=$(pane_text)
 in_range "$pane" || fail "detail pane's line number outside $first..$last: '$pane'"
 pass "the detail pane's symbol line names ms_fixture_sym_target+0x10 at fixture_sym.c:$line"
 

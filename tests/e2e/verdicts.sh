@@ -186,8 +186,15 @@ start() {
 }
 
 # The maps view's flag, the second column: D, R or blank.  Every row on
-# screen is judged in the same tick, so once the deleted row shows D all do.
+# screen is judged in the same tick, so once the deleted row shows D all do;
+# but a frame is drawn in pieces, top down: every case's row is waited for.
 wait_for "the deleted row flagged" shows_re "^.D .*/libv-deleted\\.so \\(deleted\\)"
+every_row() {
+	for c in $CASES; do
+		shows "$(row_text "$c")" || return 1
+	done
+}
+wait_for "every case's row in the maps view" every_row
 screen > "$TMP/maps.screen"
 for c in $CASES; do
 	t=$(row_text "$c")
@@ -209,28 +216,35 @@ detail_verdict() {
 	grep -q "^name .*$(row_text "$1")" "$TMP/detail.screen" || return 1
 	sed -n 's/^stale  *\([^:]*\): .*/\1/p' "$TMP/detail.screen" | grep .
 }
-first=1
+# A pane is drawn top down, in pieces: a pane moved to the next case could
+# show its name line above the last case's stale line.  So each case opens
+# the pane afresh, once the last one is gone (its name and stale lines too).
+pane_gone() { ! screen | grep -qE '^(- detail -|name |stale )'; }
 for c in $CASES; do
 	a=$(start "$c")
 	[ -n "$a" ] || fail "list does not show $c's mapping"
 	keys g "$a" Enter
-	if [ $first = 1 ]; then
-		keys Enter
-		first=0
-	fi
+	keys Enter
 	wait_for "the detail pane of $c" detail_verdict "$c"
 	echo "$c $(detail_verdict "$c")"
+	keys Escape
+	wait_for "the detail pane of $c closed" pane_gone
 done | sort > "$GOT/detail-pane"
 want_all detail-pane
 agree detail-pane
-keys Escape
-wait_for "the detail pane closed" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q '^- detail -'"
 
 # The files view's VERDICT column (after MAPS, SIZE and PERMS, the permission sets).
 keys F
 wait_for "the files view" shows "| sorted by SIZE"
 wait_for "the files' verdicts" shows_re "/libv-deleted\\.so \\(deleted\\)"
 wait_for "the files' verdicts" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | grep -F '/libv-deleted.so' | grep -Eq ' [rwxs!,-]+ +[a-z]'"
+# The other rows may be drawn after that one (or filled later): each case's row with its verdict.
+every_verdict() {
+	for c in $CASES; do
+		screen | grep -F "$(row_text "$c")" | head -1 | grep -Eq ' [rwxs!,-]+ +[a-z]' || return 1
+	done
+}
+wait_for "every case's verdict in the files view" every_verdict
 screen > "$TMP/files.screen"
 for c in $CASES; do
 	line=$(grep -F "$(row_text "$c")" "$TMP/files.screen" | head -1)
@@ -253,6 +267,14 @@ wait_for "the stale filter prompt" shows "name contains:"
 keys -l "$TMP/verdict-child"
 keys Enter
 wait_for "the filter in the stale header" shows "| name~$TMP/verdict-child"
+# The lines under the header are drawn after it, in pieces: wait for the
+# filter's lines whole, the child's first and then its file lines only.
+stale_filtered() {
+	screen | sed '$d' | awk -v p="$CPID" 'NR > 2 && NF {
+		if (!seen) { if ($1 != p) { bad = 1; exit } seen = 1; next }
+		if ($0 !~ /^ +[a-z]/) { bad = 1; exit } } END { exit bad || !seen }'
+}
+wait_for "the child's line, then only its files', under the filter" stale_filtered
 screen > "$TMP/staleview.screen"
 line=$(awk -v p="$CPID" 'NR > 2 && $1 == p { print NR; exit }' "$TMP/staleview.screen")
 # The file lines under the child, "  VERDICT NAME  WHY", up to the next process.

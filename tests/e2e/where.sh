@@ -42,11 +42,12 @@ mkdir -p "$CGDIR/machine-mstest.scope" && echo "$SPID" > "$CGDIR/machine-mstest.
 tmux -S "$SOCK" -f /dev/null new-session -d -s ms -x 120 -y 30 \
 	"$BIN $SPID; echo \$? > '$TMP/status'; sleep 60" || fail "cannot start tmux"
 wait_for "the maps view" shows "pid $SPID"
-screen | head -1 | grep -qF "[machine:mstest]" || fail "the header does not say where the process lives"
+header_has() { screen | head -1 | grep -qF -e "$1"; }
+wait_for "the header to say where the process lives" header_has "[machine:mstest]"
 pass "the maps view's header names the machine"
 keys Enter
 wait_for "the detail pane" shows "process in"
-screen | grep -q "process in.*machine:mstest" || fail "the detail pane does not say where the process lives"
+wait_for "the detail pane to say where the process lives" shows_re "process in.*machine:mstest"
 pass "the detail pane names the machine"
 keys Escape
 wait_for "the detail pane to close" sh -c "! tmux -S '$SOCK' capture-pane -p -t ms | grep -q 'process in'"
