@@ -93,6 +93,7 @@ CMOCKA_TESTS = \
 	tests/core/proc/test_access \
 	tests/core/maps/test_parse \
 	tests/core/maps/test_engine \
+	tests/core/maps/test_read_ahead \
 	tests/core/maps/test_errors \
 	tests/core/maps/test_faults \
 	tests/core/maps/test_mapmatch \

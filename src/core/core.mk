@@ -30,7 +30,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/maps/maps.c src/core/maps/maps.h src/core/maps/maps_backend.h \
 	src/core/maps/maps_ioctl.c \
 	src/core/maps/maps_parse.c src/core/maps/maps_parse.h \
-	src/core/maps/maps_text.c \
+	src/core/maps/maps_text.c src/core/maps/text_reader.c src/core/maps/text_reader.h \
 	src/core/maps/fleet.c src/core/maps/fleet.h \
 	src/core/maps/ancestry.c src/core/maps/ancestry.h \
 	src/core/untrusted/untrusted_walk.c src/core/untrusted/untrusted_walk.h \

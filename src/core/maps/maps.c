@@ -193,6 +193,14 @@ unsigned ms_maps_set_fields(struct ms_maps *maps, unsigned fields)
 	return old;
 }
 
+bool ms_maps_set_read_ahead(struct ms_maps *maps, bool on)
+{
+	bool old = !maps->no_read_ahead;
+
+	maps->no_read_ahead = !on;
+	return old;
+}
+
 enum ms_backend ms_maps_backend(const struct ms_maps *maps)
 {
 	return maps->ops->kind;

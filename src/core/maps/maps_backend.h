@@ -40,6 +40,9 @@ struct ms_maps {
 	struct ms_maps_stats stats;
 	void *state; /* the backend's own */
 	struct ms_fstypes_shared *fstypes_shared; /* from the opts; may be NULL */
+	bool no_read_ahead; /* ms_maps_set_read_ahead(false) */
+	/* While the text is read ahead: every other use of fd holds its lock. */
+	struct ms_text_reader *reader;
 };
 
 extern const struct ms_maps_ops ms_maps_ioctl_ops;

@@ -38,6 +38,7 @@
 #include "proc/fstype.h"
 #include "proc/fstype_shared.h"
 #include "maps/maps_backend.h"
+#include "maps/text_reader.h"
 
 #define MS_NAME_BUF_START 256
 
@@ -145,7 +146,7 @@ static inline int query_once(struct ms_maps *maps, struct ioctl_state *st, uint6
 	struct procmap_query *q = &st->q;
 
 	for (;;) {
-		int rc;
+		int rc, e;
 
 		/* The seven inputs, every call (the in/out sizes above all). */
 		q->size = sizeof(*q);
@@ -156,8 +157,14 @@ static inline int query_once(struct ms_maps *maps, struct ioctl_state *st, uint6
 		/* Never a buffer smaller than 20 bytes (see above); none at all is fine. */
 		q->build_id_addr = (uintptr_t)build_id;
 		q->build_id_size = build_id ? MS_BUILD_ID_MAX : 0;
-		if (maps->ioctl_fn(maps->fd, PROCMAP_QUERY, q) == 0)
+		/* Never at once with the read-ahead's pread on fd (text_reader.h). */
+		ms_text_reader_lock_fd(maps->reader);
+		rc = maps->ioctl_fn(maps->fd, PROCMAP_QUERY, q);
+		e = errno;
+		ms_text_reader_unlock_fd(maps->reader);
+		if (rc == 0)
 			break;
+		errno = e;
 		rc = query_failed(maps, st, want_name, err);
 		if (rc != 1)
 			return rc;

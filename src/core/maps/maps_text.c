@@ -19,6 +19,11 @@
  * it: each record goes to the caller as it is parsed, confirmed the same
  * way, and the gate area ([vsyscall]) is left out, as the ioctl never
  * returns it, so that the records are the ioctl backend's.
+ *
+ * Both read the first 64 KiB on the calling thread; a longer text's rest is
+ * read ahead on a second thread (text_reader.h) unless the caller said no
+ * (ms_maps_set_read_ahead), and the ioctl's confirmations then take turns
+ * with its reads on the descriptor.
  */
 #include "config.h"
 
@@ -30,8 +35,9 @@
 
 #include "maps/maps_backend.h"
 #include "maps/maps_parse.h"
+#include "maps/text_reader.h"
 
-#define MS_TEXT_CHUNK (64 * 1024)
+#define MS_TEXT_CHUNK MS_TEXT_READER_CHUNK
 /* vm.max_map_count is 65530 by default; allow far more, but not unbounded. */
 #define MS_TEXT_MAX_RECORDS (4u * 1024 * 1024)
 
@@ -122,14 +128,18 @@ static int confirm_names(struct ms_maps *maps, struct text_state *st, struct ms_
 
 /*
  * Read the whole text of the maps descriptor with pread from offset 0 and
- * hand each parsed record to emit.  0, or an error (err set), or what emit
- * returned to stop.
+ * hand each parsed record to emit.  Once the text has passed one chunk, the
+ * rest is read ahead on a second thread (text_reader.h) while this one
+ * parses, unless the caller turned that off (ms_maps_set_read_ahead).  0,
+ * or an error (err set), or what emit returned to stop.
  */
 static int read_text(struct ms_maps *maps, ms_text_emit_fn emit, void *ctx, struct ms_error *err)
 {
 	struct ms_text_parser parser;
 	pid_t pid = ms_proc_pid(maps->proc);
 	char *chunk = malloc(MS_TEXT_CHUNK);
+	struct ms_text_reader *reader = NULL;
+	bool ahead_asked = false;
 	off_t off = 0;
 	int rc = 0;
 
@@ -138,7 +148,8 @@ static int read_text(struct ms_maps *maps, ms_text_emit_fn emit, void *ctx, stru
 	ms_text_parser_init(&parser, emit, ctx);
 	maps->stats.text_reads++;
 	for (;;) {
-		ssize_t n = pread(maps->fd, chunk, MS_TEXT_CHUNK, off);
+		const char *data = chunk;
+		ssize_t n = reader ? ms_text_reader_next(reader, &data) : pread(maps->fd, chunk, MS_TEXT_CHUNK, off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -156,10 +167,19 @@ static int read_text(struct ms_maps *maps, ms_text_emit_fn emit, void *ctx, stru
 			break;
 		}
 		off += n;
-		rc = ms_text_parser_feed(&parser, chunk, (size_t)n);
+		/* Past one chunk: a large process, whose rest is read ahead (once asked). */
+		if (!ahead_asked && off >= MS_TEXT_CHUNK && !maps->no_read_ahead) {
+			ahead_asked = true;
+			maps->reader = reader = ms_text_reader_start(maps->fd, off);
+			if (reader)
+				maps->stats.text_read_ahead++;
+		}
+		rc = ms_text_parser_feed(&parser, data, (size_t)n);
 		if (rc < 0)
 			break;
 	}
+	ms_text_reader_stop(reader);
+	maps->reader = NULL;
 	free(chunk);
 	maps->stats.malformed_lines = parser.malformed;
 	ms_text_parser_free(&parser);

@@ -221,6 +221,8 @@ static int walk(const struct ms_proclist *list, struct ms_procrow *row, struct m
 	/* Counting needs ranges only: no d_path, no ELF header reads. */
 	if (rc == 0) {
 		ms_maps_set_fields(maps, 0);
+		/* In the background, for the CPU budget: no second thread per process. */
+		ms_maps_set_read_ahead(maps, false);
 		rc = ms_maps_walk(maps, 0, 0, tally_one, &tally, &err);
 	}
 	if (rc == 0 && stale)

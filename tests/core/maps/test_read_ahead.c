@@ -1,0 +1,285 @@
+/*
+ * The whole-text walk's read-ahead (text_reader.h) against a live child
+ * with thousands of mappings: more text than the ring holds, every name
+ * asked again through PROCMAP_QUERY while the second thread reads (each
+ * file is deleted, and one name holds a newline).  The records must be
+ * the same with the read-ahead, without it and through the ioctl; a walk
+ * stopped half way, or whose process dies half way, must end; a small
+ * process must not start a thread.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "maps/maps.h"
+
+/* Enough text (about 200 bytes a line) to fill the ring of 4 x 64 KiB twice over. */
+#define LONG_MAPS 3000
+#define NEWLINE_MAPS 200
+
+struct child {
+	pid_t pid;
+	int hold; /* the child runs until this closes */
+};
+
+/* Map PAGES pages of path one by one, alternating protections so that none merge. */
+static int map_pages(const char *path, size_t pages)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	char *base;
+
+	if (fd < 0 || ftruncate(fd, (off_t)(pages * (size_t)ps)) < 0)
+		return -1;
+	base = mmap(NULL, pages * (size_t)ps, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (base == MAP_FAILED)
+		return -1;
+	for (size_t i = 0; i < pages; i++)
+		if (mmap(base + i * (size_t)ps, (size_t)ps, i % 2 ? PROT_READ : PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_FIXED, fd, (off_t)(i * (size_t)ps)) == MAP_FAILED)
+			return -1;
+	close(fd);
+	return unlink(path);
+}
+
+/* A child with the many mappings (many) or with what it has after fork (few). */
+static void start_child(struct child *c, bool many)
+{
+	int ready[2], hold[2];
+	char b;
+
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(hold), 0);
+	c->pid = fork();
+	assert_true(c->pid >= 0);
+	if (c->pid == 0) {
+		char dir[] = "/tmp/ms-read-ahead.XXXXXX";
+		char path[512];
+		int ok = 1;
+
+		close(ready[0]);
+		close(hold[1]);
+		if (many) {
+			ok = mkdtemp(dir) != NULL;
+			snprintf(path, sizeof(path), "%s/%0120d.dat", dir, 7);
+			ok = ok && map_pages(path, LONG_MAPS) == 0;
+			snprintf(path, sizeof(path), "%s/line\nbreak.dat", dir);
+			ok = ok && map_pages(path, NEWLINE_MAPS) == 0;
+			ok = ok && rmdir(dir) == 0;
+		}
+		if (write(ready[1], ok ? "y" : "n", 1) != 1)
+			_exit(1);
+		while (read(hold[0], &b, 1) > 0)
+			;
+		_exit(0);
+	}
+	close(ready[1]);
+	close(hold[0]);
+	assert_int_equal(read(ready[0], &b, 1), 1);
+	close(ready[0]);
+	assert_int_equal(b, 'y');
+	c->hold = hold[1];
+}
+
+static void stop_child(struct child *c)
+{
+	if (c->hold >= 0)
+		close(c->hold);
+	c->hold = -1;
+	kill(c->pid, SIGKILL);
+	waitpid(c->pid, NULL, 0);
+}
+
+struct walked {
+	struct ms_maplist list;
+	size_t stop_at;    /* stop the walk at this record (0: never) */
+	struct child *kill_at; /* or kill this child there */
+};
+
+static int keep(void *ctx, struct ms_mapping *m)
+{
+	struct walked *w = ctx;
+
+	assert_int_equal(ms_maplist_push(&w->list, m), 0);
+	if (w->stop_at && w->list.count == w->stop_at) {
+		if (!w->kill_at)
+			return 1;
+		kill(w->kill_at->pid, SIGKILL);
+		waitpid(w->kill_at->pid, NULL, 0);
+		w->kill_at->pid = -1;
+	}
+	return 0;
+}
+
+static struct ms_maps *open_auto(pid_t pid, struct ms_proc **proc)
+{
+	struct ms_maps_opts opts = { .backend = MS_BACKEND_AUTO };
+	struct ms_maps *maps = NULL;
+	struct ms_error err;
+
+	if (ms_proc_open(pid, proc, &err) < 0 || ms_maps_open(*proc, &opts, &maps, &err) < 0)
+		fail_msg("pid %d: %s", (int)pid, err.msg);
+	if (ms_maps_backend(maps) != MS_BACKEND_IOCTL)
+		skip(); /* the whole-text walk is the ioctl kernel's choice for a full walk */
+	return maps;
+}
+
+static void assert_same(const struct ms_maplist *a, const struct ms_maplist *b)
+{
+	assert_int_equal(a->count, b->count);
+	for (size_t i = 0; i < a->count; i++) {
+		const struct ms_mapping *x = &a->items[i], *y = &b->items[i];
+
+		assert_int_equal(x->start, y->start);
+		assert_int_equal(x->end, y->end);
+		assert_int_equal(x->perms, y->perms);
+		assert_int_equal(x->offset, y->offset);
+		assert_int_equal(x->inode, y->inode);
+		assert_int_equal(x->dev_major, y->dev_major);
+		assert_int_equal(x->dev_minor, y->dev_minor);
+		assert_int_equal(x->name_len, y->name_len);
+		if (x->name_len)
+			assert_memory_equal(x->name, y->name, x->name_len);
+		assert_int_equal(x->name_ambiguous, y->name_ambiguous);
+	}
+}
+
+static size_t count_named(const struct ms_maplist *l, const char *part)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->count; i++)
+		if (l->items[i].name && memmem(l->items[i].name, l->items[i].name_len, part, strlen(part)))
+			n++;
+	return n;
+}
+
+static void test_same_records(void **state)
+{
+	struct child c = { .hold = -1 };
+	struct ms_proc *proc = NULL;
+	struct ms_maps *maps;
+	struct walked ahead = { .stop_at = 0 }, alone = { .stop_at = 0 };
+	struct ms_maplist queried = { 0 };
+	struct ms_error err;
+
+	(void)state;
+	start_child(&c, true);
+	maps = open_auto(c.pid, &proc);
+	assert_int_equal(ms_maps_walk(maps, 0, 0, keep, &ahead, &err), 0);
+	assert_int_equal(ms_maps_stats(maps)->text_read_ahead, 1);
+	assert_true(ms_maps_set_read_ahead(maps, false));
+	assert_int_equal(ms_maps_walk(maps, 0, 0, keep, &alone, &err), 0);
+	assert_int_equal(ms_maps_stats(maps)->text_read_ahead, 1);
+	assert_int_equal(ms_maps_stats(maps)->text_reads, 2);
+	/* Queries, one mapping each: the kernel's own records. */
+	assert_int_equal(ms_maps_collect(maps, 0, &queried, &err), 0);
+
+	/* Every name was asked again: raw bytes, the newline included. */
+	assert_int_equal(count_named(&ahead.list, " (deleted)"), LONG_MAPS + NEWLINE_MAPS);
+	assert_int_equal(count_named(&ahead.list, "line\nbreak.dat"), NEWLINE_MAPS);
+	assert_same(&ahead.list, &alone.list);
+	/* The ioctl walk leaves out nothing the text has but the gate area, which this child has not. */
+	for (size_t i = 0; i < ahead.list.count; i++)
+		if (ahead.list.items[i].name && !strcmp(ahead.list.items[i].name, "[vsyscall]"))
+			fail_msg("the streamed walk returned the gate area");
+	assert_same(&ahead.list, &queried);
+	ms_maplist_free(&ahead.list);
+	ms_maplist_free(&alone.list);
+	ms_maplist_free(&queried);
+	ms_maps_close(maps);
+	ms_proc_close(proc);
+	stop_child(&c);
+}
+
+/* Walk a child of many mappings that w stops (or kills) half way; the walk's result. */
+static int walk_half_way(struct child *c, struct walked *w)
+{
+	struct ms_proc *proc = NULL;
+	struct ms_maps *maps;
+	struct ms_error err;
+	int rc;
+
+	start_child(c, true);
+	maps = open_auto(c->pid, &proc);
+	rc = ms_maps_walk(maps, 0, 0, keep, w, &err);
+	assert_int_equal(ms_maps_stats(maps)->text_read_ahead, 1);
+	ms_maps_close(maps);
+	ms_proc_close(proc);
+	return rc;
+}
+
+static void test_stopped_half_way(void **state)
+{
+	struct child c = { .hold = -1 };
+	struct walked w = { .stop_at = LONG_MAPS / 2 };
+
+	(void)state;
+	assert_int_equal(walk_half_way(&c, &w), 0);
+	assert_int_equal(w.list.count, LONG_MAPS / 2);
+	ms_maplist_free(&w.list);
+	stop_child(&c);
+}
+
+/* The process dies while the second thread reads: the walk ends, in order, short. */
+static void test_dies_half_way(void **state)
+{
+	struct child c = { .hold = -1 };
+	struct walked w = { .stop_at = 1000, .kill_at = &c };
+	int rc;
+
+	(void)state;
+	rc = walk_half_way(&c, &w);
+	assert_true(rc == 0 || rc == MS_ERR_EXITED);
+	assert_true(w.list.count >= 1000 && w.list.count < LONG_MAPS + NEWLINE_MAPS);
+	for (size_t i = 1; i < w.list.count; i++)
+		assert_true(w.list.items[i - 1].end <= w.list.items[i].start);
+	ms_maplist_free(&w.list);
+	close(c.hold);
+}
+
+static void test_small_process_no_thread(void **state)
+{
+	struct child c = { .hold = -1 };
+	struct ms_proc *proc = NULL;
+	struct ms_maps *maps;
+	struct walked w = { .stop_at = 0 };
+	struct ms_error err;
+
+	(void)state;
+	start_child(&c, false);
+	maps = open_auto(c.pid, &proc);
+	assert_int_equal(ms_maps_walk(maps, 0, 0, keep, &w, &err), 0);
+	assert_true(w.list.count > 5);
+	assert_int_equal(ms_maps_stats(maps)->text_reads, 1);
+	assert_int_equal(ms_maps_stats(maps)->text_read_ahead, 0);
+	ms_maplist_free(&w.list);
+	ms_maps_close(maps);
+	ms_proc_close(proc);
+	stop_child(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_records),
+		cmocka_unit_test(test_stopped_half_way),
+		cmocka_unit_test(test_dies_half_way),
+		cmocka_unit_test(test_small_process_no_thread),
+	};
+
+	return cmocka_run_group_tests_name("read ahead", tests, NULL, NULL);
+}
