@@ -36,20 +36,27 @@ heading() { screen | sed -n 2p | sed -E "s/ *(\|)? *$//"; }
 # The columns' headings end before the strip's own (ADDRESS SPACE, at the right edge).
 heading_ends() { heading | sed 's/  *ADDRESS SPACE$//' | grep -q -e "$1\$"; }
 row_has() { row | grep -qF -e "$1"; }
-# row_ends TEXT: the long row, whole, ends with TEXT.  A screen is read while
-# the terminal may be part way through a frame, so every check of the row
-# waits for it rather than reading it once.
-row_ends() { case $(row) in *"$1") return 0 ;; esac; return 1; }
+# row_ends TEXT: the long row, whole and on one line only, ends with TEXT;
+# it is left in ROW.  A screen is read while the terminal may be part way
+# through a frame (a scrolled row can show twice until its old line is
+# redrawn), so every check of the row waits for it rather than reading it once.
+row_ends() {
+	ROW=$(row)
+	[ "$(printf '%s\n' "$ROW" | wc -l)" -eq 1 ] || return 1
+	case $ROW in *"$1") return 0 ;; esac
+	return 1
+}
 proc_row_has() { screen | grep -E "^ *$PID " | grep -qF -e "$1"; }
 
 # -- elided: the start, an ellipsis, the end of the file name ----------------------------
 wait_for "the long row to end with its file name's end" row_ends "ff.dat"
-r=$(row)
+r=$ROW
 echo "$r" | grep -Eq '(…|\.\.\.)' || fail "the long row has no ellipsis: $r"
 # Not even "/.../NAME" fits: the file name's own start shows, no folder before it.
 first=/$(basename "$NAME" | cut -c1-3)
 echo "$r" | grep -qF " $first" || fail "the long row does not start with its file name's start: $r"
-[ "$(printf '%s' "$r" | wc -m)" -le 80 ] || fail "the long row is wider than the window"
+# Characters, not bytes, whatever the locale the suite runs in ('…' is three bytes).
+[ "$(printf '%s' "$r" | LC_ALL=C.UTF-8 wc -m)" -le 80 ] || fail "the long row is wider than the window"
 pass "the long path is elided in its middle and keeps the end of its file name"
 
 # -- Right: the raw name from an offset; Left: back ----------------------------------------
