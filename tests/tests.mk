@@ -197,7 +197,7 @@ SHELL_TESTS = \
 	tests/test_layers.sh \
 	tests/test_completion.sh tests/test_man_keys.sh tests/test_no_exec.sh \
 	tests/test_colwriter.sh tests/test_list_total.sh tests/valgrind.sh tests/test_messages.sh \
-	tests/test_columns_registry.sh tests/test_list_facts.sh tests/test_libs_memory.sh tests/test_stale_ignored.sh \
+	tests/test_columns_registry.sh tests/test_list_facts.sh tests/test_libs_memory.sh tests/test_stale_ignored.sh tests/test_ignored_facts.sh \
 	tests/test_libs_search.sh \
 	tests/test_diff_thread.sh \
 	tests/e2e/explorer.sh tests/e2e/signals.sh tests/e2e/keys.sh tests/e2e/names.sh tests/e2e/sort.sh \

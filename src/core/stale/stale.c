@@ -371,7 +371,10 @@ bool ms_stale_ctx_other_root(struct ms_stale_ctx *ctx, const struct ms_proc *pro
 /*
  * Ignored by a rule, but a file still (under /tmp, say): whether its name
  * is a path here is proven all the same, for the facts that rest on it (a
- * venv's package).  Memory on no file system (device major 0) is not.
+ * venv's package).  That holds on an anonymous device too (major 0): a
+ * tmpfs /tmp, /dev/shm, overlayfs and btrfs all are.  Only the memory the
+ * kernel names like a file (a memfd, SysV shared memory: mapping.h) is
+ * never looked up.
  */
 static int ignored(struct ms_stale_ctx *ctx, const struct ms_proc *proc, const struct ms_mapping *m,
 		   const char *reason, struct ms_stale_result *out)
@@ -380,7 +383,7 @@ static int ignored(struct ms_stale_ctx *ctx, const struct ms_proc *proc, const s
 	struct ms_name_proof p;
 
 	verdict(out, MS_STALE_IGNORED, "%s", reason);
-	if (ctx->no_ignored_proof || m->dev_major == 0 || (root = root_for(ctx, proc, true))->fd < 0)
+	if (ctx->no_ignored_proof || ms_mapping_not_a_file(m) || (root = root_for(ctx, proc, true))->fd < 0)
 		return 0;
 	if (ms_name_prove(ctx->cache, root, proc, m, &p) < 0)
 		return MS_ERR_NOMEM;
