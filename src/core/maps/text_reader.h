@@ -15,7 +15,11 @@
  *   - ms_text_reader_start(fd, off) starts the thread, which preads fd from
  *     off into a ring of MS_TEXT_READER_RING chunks of MS_TEXT_READER_CHUNK
  *     bytes and hands them over in order; NULL when no thread could be made
- *     (the caller then reads on its own thread, as before).
+ *     (the caller then reads on its own thread, as before), and always
+ *     NULL when the calling thread may run on one CPU only.
+ *   - While the thread lives, the caller is held on the CPU it called from
+ *     and the thread runs on the caller's other CPUs; ms_text_reader_stop,
+ *     which the same thread must call, gives the caller its CPUs back.
  *   - ms_text_reader_next hands over the next chunk: its length, 0 at the
  *     end of the text, or -1 with errno as the failed pread left it, after
  *     every chunk read before the failure.  The chunk stays the caller's

@@ -5,12 +5,16 @@
  * file is deleted, and one name holds a newline).  The records must be
  * the same with the read-ahead, without it and through the ioctl; a walk
  * stopped half way, or whose process dies half way, must end; a small
- * process must not start a thread.
+ * process must not start a thread.  While the thread reads, it and the
+ * caller are on different CPUs and the caller gets its CPUs back after; a
+ * caller allowed one CPU gets no thread.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -103,17 +107,64 @@ static void stop_child(struct child *c)
 	waitpid(c->pid, NULL, 0);
 }
 
+/* Read ahead only with a second CPU to read on (text_reader.h). */
+static size_t expected_read_ahead(void)
+{
+	cpu_set_t set;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	return CPU_COUNT(&set) > 1;
+}
+
 struct walked {
 	struct ms_maplist list;
 	size_t stop_at;    /* stop the walk at this record (0: never) */
 	struct child *kill_at; /* or kill this child there */
+	size_t look_at;    /* note where the threads run at this record (0: never) */
+	bool looked;
 };
+
+/*
+ * Mid-walk: this thread is held on the CPU it runs on, and the process's
+ * other thread (the reader) may run anywhere else but there.
+ */
+static void look_at_threads(void)
+{
+	cpu_set_t mine, theirs;
+	int here = sched_getcpu();
+	size_t others = 0;
+	DIR *d;
+	struct dirent *e;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(mine), &mine), 0);
+	assert_int_equal(CPU_COUNT(&mine), 1);
+	assert_true(CPU_ISSET(here, &mine));
+	d = opendir("/proc/self/task");
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+
+		if (tid <= 0 || tid == gettid())
+			continue;
+		others++;
+		assert_int_equal(sched_getaffinity(tid, sizeof(theirs), &theirs), 0);
+		assert_true(CPU_COUNT(&theirs) > 0);
+		if (CPU_ISSET(here, &theirs))
+			fail_msg("the reader may run on the caller's CPU %d", here);
+	}
+	closedir(d);
+	assert_int_equal(others, 1);
+}
 
 static int keep(void *ctx, struct ms_mapping *m)
 {
 	struct walked *w = ctx;
 
 	assert_int_equal(ms_maplist_push(&w->list, m), 0);
+	if (w->look_at && w->list.count == w->look_at) {
+		look_at_threads();
+		w->looked = true;
+	}
 	if (w->stop_at && w->list.count == w->stop_at) {
 		if (!w->kill_at)
 			return 1;
@@ -180,10 +231,10 @@ static void test_same_records(void **state)
 	start_child(&c, true);
 	maps = open_auto(c.pid, &proc);
 	assert_int_equal(ms_maps_walk(maps, 0, 0, keep, &ahead, &err), 0);
-	assert_int_equal(ms_maps_stats(maps)->text_read_ahead, 1);
+	assert_int_equal(ms_maps_stats(maps)->text_read_ahead, expected_read_ahead());
 	assert_true(ms_maps_set_read_ahead(maps, false));
 	assert_int_equal(ms_maps_walk(maps, 0, 0, keep, &alone, &err), 0);
-	assert_int_equal(ms_maps_stats(maps)->text_read_ahead, 1);
+	assert_int_equal(ms_maps_stats(maps)->text_read_ahead, expected_read_ahead());
 	assert_int_equal(ms_maps_stats(maps)->text_reads, 2);
 	/* Queries, one mapping each: the kernel's own records. */
 	assert_int_equal(ms_maps_collect(maps, 0, &queried, &err), 0);
@@ -216,7 +267,7 @@ static int walk_half_way(struct child *c, struct walked *w)
 	start_child(c, true);
 	maps = open_auto(c->pid, &proc);
 	rc = ms_maps_walk(maps, 0, 0, keep, w, &err);
-	assert_int_equal(ms_maps_stats(maps)->text_read_ahead, 1);
+	assert_int_equal(ms_maps_stats(maps)->text_read_ahead, expected_read_ahead());
 	ms_maps_close(maps);
 	ms_proc_close(proc);
 	return rc;
@@ -272,6 +323,68 @@ static void test_small_process_no_thread(void **state)
 	stop_child(&c);
 }
 
+/* The threads apart while the reader lives, and the caller's CPUs given back. */
+static void test_threads_apart(void **state)
+{
+	struct child c = { .hold = -1 };
+	struct ms_proc *proc = NULL;
+	struct ms_maps *maps;
+	struct walked w = { .look_at = 1000 };
+	struct ms_error err;
+	cpu_set_t before, after;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(before), &before), 0);
+	if (CPU_COUNT(&before) < 2) {
+		print_message("skipped: this test may use one CPU only\n");
+		skip();
+	}
+	start_child(&c, true);
+	maps = open_auto(c.pid, &proc);
+	assert_int_equal(ms_maps_walk(maps, 0, 0, keep, &w, &err), 0);
+	assert_int_equal(ms_maps_stats(maps)->text_read_ahead, 1);
+	assert_true(w.looked);
+	assert_int_equal(count_named(&w.list, " (deleted)"), LONG_MAPS + NEWLINE_MAPS);
+	assert_int_equal(sched_getaffinity(0, sizeof(after), &after), 0);
+	assert_true(CPU_EQUAL(&before, &after));
+	ms_maplist_free(&w.list);
+	ms_maps_close(maps);
+	ms_proc_close(proc);
+	stop_child(&c);
+}
+
+/* Held to one CPU, the caller reads on its own: the same records, no thread. */
+static void test_one_cpu_no_thread(void **state)
+{
+	struct child c = { .hold = -1 };
+	struct ms_proc *proc = NULL;
+	struct ms_maps *maps;
+	struct walked one = { .stop_at = 0 }, all = { .stop_at = 0 };
+	struct ms_error err;
+	cpu_set_t before, only, after;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(before), &before), 0);
+	start_child(&c, true);
+	maps = open_auto(c.pid, &proc);
+	assert_int_equal(ms_maps_walk(maps, 0, 0, keep, &all, &err), 0);
+	CPU_ZERO(&only);
+	CPU_SET(sched_getcpu(), &only);
+	assert_int_equal(sched_setaffinity(0, sizeof(only), &only), 0);
+	assert_int_equal(ms_maps_walk(maps, 0, 0, keep, &one, &err), 0);
+	assert_int_equal(sched_getaffinity(0, sizeof(after), &after), 0);
+	assert_int_equal(sched_setaffinity(0, sizeof(before), &before), 0);
+	assert_true(CPU_EQUAL(&only, &after));
+	assert_int_equal(ms_maps_stats(maps)->text_reads, 2);
+	assert_int_equal(ms_maps_stats(maps)->text_read_ahead, expected_read_ahead());
+	assert_same(&one.list, &all.list);
+	ms_maplist_free(&one.list);
+	ms_maplist_free(&all.list);
+	ms_maps_close(maps);
+	ms_proc_close(proc);
+	stop_child(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +392,8 @@ int main(void)
 		cmocka_unit_test(test_stopped_half_way),
 		cmocka_unit_test(test_dies_half_way),
 		cmocka_unit_test(test_small_process_no_thread),
+		cmocka_unit_test(test_threads_apart),
+		cmocka_unit_test(test_one_cpu_no_thread),
 	};
 
 	return cmocka_run_group_tests_name("read ahead", tests, NULL, NULL);
