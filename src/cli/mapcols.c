@@ -100,8 +100,7 @@ size_t mapcols_cell_max(int col, const struct ms_mapping *m)
 
 static size_t size_cell(uint64_t size, const struct cli_opts *o, char *dst)
 {
-	ms_format_size(size, o->bytes, dst, MAPCOL_CELL_MAX);
-	return strlen(dst);
+	return ms_format_size(size, o->bytes, dst, MAPCOL_CELL_MAX);
 }
 
 size_t mapcols_render_to(const struct cli_opts *o, int col, const struct ms_mapping *m,
@@ -113,7 +112,7 @@ size_t mapcols_render_to(const struct cli_opts *o, int col, const struct ms_mapp
 	case MAPCOL_START: n = ms_format_hex(m->start, dst); break;
 	case MAPCOL_END: n = ms_format_hex(m->end, dst); break;
 	case MAPCOL_SIZE: n = size_cell(ms_mapping_size(m), o, dst); break;
-	case MAPCOL_PERMS: ms_perms_format(m->perms, dst); n = strlen(dst); break;
+	case MAPCOL_PERMS: ms_perms_format(m->perms, dst); n = 4; break;
 	case MAPCOL_OFFSET: n = ms_format_hex(m->offset, dst); break;
 	case MAPCOL_DEV:
 		n = ms_format_dec(m->dev_major, dst);

@@ -57,7 +57,7 @@ size_t ms_format_dec(uint64_t v, char *buf)
 	return sizeof(tmp) - n;
 }
 
-void ms_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size)
+size_t ms_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size)
 {
 	static const char suffix[] = "KMGTPE";
 	char tmp[2 * MS_NUM_MAX + 4];
@@ -66,7 +66,7 @@ void ms_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size)
 	int exp = 0;
 
 	if (size == 0)
-		return;
+		return 0;
 	if (in_bytes || bytes < 1024) {
 		n = ms_format_dec(bytes, tmp);
 		if (!in_bytes)
@@ -100,6 +100,7 @@ void ms_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size)
 		n = size - 1;
 	memcpy(buf, tmp, n);
 	buf[n] = '\0';
+	return n;
 }
 
 const char *ms_plural(uint64_t n, const char *one, const char *many)

@@ -9,7 +9,8 @@
  *
  * ms_format_size writes a size as lsblk does: "512B", "4K", "1.5M" (binary
  * units, one decimal dropped when it is zero), or the plain number of bytes
- * when in_bytes (the -b option).
+ * when in_bytes (the -b option); it returns the length written, without
+ * the NUL.
  *
  * ms_format_hex and ms_format_dec write a number without a NUL into buf
  * (MS_NUM_MAX bytes are always enough) and return its length: lower-case
@@ -29,7 +30,7 @@
 
 int ms_parse_pid(const char *s, pid_t *pid);
 int ms_parse_addr(const char *s, uint64_t *addr);
-void ms_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size);
+size_t ms_format_size(uint64_t bytes, bool in_bytes, char *buf, size_t size);
 
 #define MS_NUM_MAX 20
 size_t ms_format_hex(uint64_t v, char *buf);

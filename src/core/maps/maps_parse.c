@@ -51,9 +51,17 @@ static int parse_num(const char *s, size_t len, size_t *pos, int base, char stop
 /* show_map_vma escapes only '\n' (seq_file_path with "\n"), as "\012". */
 static size_t decode_name(const char *src, size_t len, char *dst, bool *ambiguous)
 {
-	size_t i = 0, o = 0;
+	const char *bs = memchr(src, '\\', len);
+	size_t i, o;
 
 	*ambiguous = false;
+	/* Most names hold no backslash: one copy. */
+	if (!bs) {
+		memcpy(dst, src, len);
+		return len;
+	}
+	i = o = (size_t)(bs - src);
+	memcpy(dst, src, i);
 	while (i < len) {
 		if (src[i] == '\\' && len - i >= 4 && !memcmp(src + i, "\\012", 4)) {
 			dst[o++] = '\n';
@@ -91,12 +99,9 @@ int ms_maps_parse_line(const char *s, size_t len, struct ms_mapping *out)
 	    major > UINT32_MAX || minor > UINT32_MAX)
 		return -1;
 	/* The inode is the last field when there is no name. */
-	if (memchr(s + pos, ' ', len - pos)) {
-		if (parse_num(s, len, &pos, 10, ' ', &inode) < 0)
-			return -1;
-	} else if (parse_num(s, len, &pos, 10, '\0', &inode) < 0) {
+	if (parse_num(s, len, &pos, 10, ' ', &inode) < 0 &&
+	    parse_num(s, len, &pos, 10, '\0', &inode) < 0)
 		return -1;
-	}
 	while (pos < len && s[pos] == ' ')
 		pos++;
 	if (pos < len) {
