@@ -12,6 +12,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/base/escape.c src/core/base/escape.h \
 	src/core/base/grow.c src/core/base/grow.h \
 	src/core/base/units.c src/core/base/units.h \
+	src/core/base/cpus.c src/core/base/cpus.h \
 	src/core/base/hash.c src/core/base/hash.h \
 	src/core/base/digest.c src/core/base/digest.h \
 	src/core/base/dlload.c src/core/base/dlload.h \

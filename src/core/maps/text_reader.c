@@ -2,12 +2,11 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "base/cpus.h"
 #include "maps/text_reader.h"
 
 struct ms_text_reader {
@@ -28,8 +27,7 @@ struct ms_text_reader {
 	int err[MS_TEXT_READER_RING];   /* the last chunk's: 0 (end of text) or an errno */
 	bool last[MS_TEXT_READER_RING]; /* no chunk after this one */
 	char *buf;                 /* RING chunks, one block */
-	cpu_set_t caller_cpus;     /* the caller's CPUs before place() */
-	bool caller_placed;        /* place() narrowed them: give them back */
+	struct ms_cpu_split cpus;  /* the caller on one CPU, the thread on the others */
 };
 
 /*
@@ -94,8 +92,7 @@ static void *reader_main(void *arg)
 
 static void destroy(struct ms_text_reader *r)
 {
-	if (r->caller_placed)
-		(void)sched_setaffinity(0, sizeof(r->caller_cpus), &r->caller_cpus);
+	ms_cpu_split_end(&r->cpus);
 	pthread_cond_destroy(&r->freed);
 	pthread_cond_destroy(&r->filled);
 	pthread_mutex_destroy(&r->fd_lock);
@@ -104,54 +101,17 @@ static void destroy(struct ms_text_reader *r)
 	free(r);
 }
 
-/*
- * Where the two threads run while the reader lives: the caller on the CPU it
- * is on now, the reader on every other CPU this thread may use.  false
- * (and nothing changed) when that leaves the reader none: with one CPU
- * allowed a second thread only takes turns with the caller.
- *
- * Why not leave it to the scheduler: reader and caller wake each other once
- * a chunk, and a wakeup tends to bring the woken thread to the waker's CPU.
- * Once both are on one CPU they take turns there, never both runnable long
- * enough for the balancer to move one (each is cache-hot, the kernel's
- * sched_migration_cost), while the other CPU stays idle.  On this 2-CPU VM
- * that was a third of the runs of `list` at 60,000 mappings (30 to 36 ms
- * instead of 21, perf sched timehist: both threads' 80 switches on one CPU);
- * placing only the reader still let the caller follow it there.  The
- * caller's own set comes back in ms_text_reader_stop.
- */
-static bool place(struct ms_text_reader *r, cpu_set_t *reader_cpus)
-{
-	int here = sched_getcpu();
-	cpu_set_t mine;
-
-	if (here < 0 || here >= CPU_SETSIZE ||
-	    sched_getaffinity(0, sizeof(r->caller_cpus), &r->caller_cpus) != 0 ||
-	    !CPU_ISSET(here, &r->caller_cpus))
-		return false;
-	*reader_cpus = r->caller_cpus;
-	CPU_CLR(here, reader_cpus);
-	if (CPU_COUNT(reader_cpus) == 0)
-		return false;
-	CPU_ZERO(&mine);
-	CPU_SET(here, &mine);
-	/* A hint only: the thread is still worth having unplaced. */
-	r->caller_placed = sched_setaffinity(0, sizeof(mine), &mine) == 0;
-	return true;
-}
-
 struct ms_text_reader *ms_text_reader_start(int fd, off_t off)
 {
 	struct ms_text_reader *r = calloc(1, sizeof(*r));
-	pthread_attr_t attr;
 	cpu_set_t cpus;
-	sigset_t all, old;
 	int rc;
 
 	if (!r)
 		return NULL;
 	r->buf = malloc((size_t)MS_TEXT_READER_RING * MS_TEXT_READER_CHUNK);
-	if (!r->buf || !place(r, &cpus)) {
+	/* Apart, or not at all (base/cpus.h says why). */
+	if (!r->buf || !ms_cpu_split_begin(&r->cpus, &cpus)) {
 		free(r->buf);
 		free(r);
 		return NULL;
@@ -163,16 +123,7 @@ struct ms_text_reader *ms_text_reader_start(int fd, off_t off)
 	pthread_cond_init(&r->filled, NULL);
 	pthread_cond_init(&r->freed, NULL);
 	/* The thread starts with every signal blocked: they stay the caller's. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_attr_init(&attr);
-	if (rc == 0) {
-		/* Placement is a hint: a thread is still worth having without it. */
-		(void)pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
-		rc = pthread_create(&r->thread, &attr, reader_main, r);
-		pthread_attr_destroy(&attr);
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = ms_cpu_helper_start(&r->thread, &cpus, reader_main, r);
 	if (rc != 0) {
 		destroy(r);
 		return NULL;
