@@ -24,7 +24,7 @@ holder() {
 	sleep 600 >"$TMP/$1/in" &
 	HOLDERS="$HOLDERS $pid $!"
 	i=0
-	until grep -q "^ready" "$TMP/$1/out"; do
+	until grep -qs "^ready" "$TMP/$1/out"; do
 		i=$((i + 1)); [ $i -lt 200 ] || fail "holder $1 did not start: $(cat "$TMP/$1/out")"; sleep 0.05
 	done
 	if [ $# -gt 1 ] && [ "$UNITS" = yes ]; then

@@ -132,6 +132,7 @@ CMOCKA_TESTS = \
 	tests/core/stale/test_restart_plan \
 	tests/core/stale/test_roots \
 	tests/core/stale/test_stale_memo \
+	tests/core/stale/test_prefetch \
 	tests/core/files/test_filemap \
 	tests/core/files/test_facts \
 	tests/core/files/test_fileinfo_note \
@@ -217,7 +218,7 @@ SHELL_TESTS = \
 	tests/test_symbols_hostile.sh tests/e2e/symbols_hostile.sh tests/e2e/symbols_runcopy.sh \
 	tests/e2e/verdicts.sh tests/test_libver_hostile.sh tests/test_libver_runcopy.sh \
 	tests/test_rpm_owner.sh tests/test_npm_owner.sh tests/test_pkgnote.sh \
-	tests/test_names_rank.sh tests/test_restart_plan.sh \
+	tests/test_names_rank.sh tests/test_restart_plan.sh tests/test_stale_walk_ahead.sh \
 	tests/test_sbom.sh tests/test_sbom_budget.sh tests/test_reasons.sh tests/test_pyname_once.sh \
 	tests/test_names_attack.sh tests/test_names_attack_gone.sh tests/test_names_detached.sh \
 	tests/test_cdx_validate.sh

@@ -218,7 +218,7 @@ int cmd_stale(int argc, char **argv)
 	/* The plan lists what a restart fixes: the stale files, whatever else is shown. */
 	if (so.restart_plan)
 		so.show |= (1u << MS_STALE_DELETED) | (1u << MS_STALE_REPLACED);
-	ro = (struct ms_stale_report_opts){ .scan_flags = so.scan_flags, .show = so.show };
+	ro = (struct ms_stale_report_opts){ .scan_flags = so.scan_flags, .show = so.show, .walk_ahead = true };
 	if (load_ignore(so.ignore_file, &ignore) < 0)
 		return STALE_EXIT_ERROR;
 	if (ms_stale_ctx_new(ignore, &ctx, &err) < 0) {

@@ -85,6 +85,7 @@ libmapscope_core_a_SOURCES = \
 	src/core/stale/stale_memo.c src/core/stale/stale_memo.h \
 	src/core/stale/stale_list.c src/core/stale/stale_list.h \
 	src/core/stale/stale_report.c src/core/stale/stale_report.h \
+	src/core/stale/stale_prefetch.c src/core/stale/stale_prefetch.h \
 	src/core/stale/restart_plan.c src/core/stale/restart_plan.h \
 	src/core/stale/ignore.c src/core/stale/ignore.h \
 	src/core/procs/proclist.c src/core/procs/proclist.h src/core/procs/proclist_backend.h \

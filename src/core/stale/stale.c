@@ -615,8 +615,20 @@ static bool any_flagged(const struct ms_stale_list *list)
 	return false;
 }
 
-static int scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags, struct ms_stale_list *list,
-		struct ms_stale_scratch *pool, struct ms_error *err)
+/* The mappings another thread walked (stale_prefetch.h), grouped as collect would. */
+static int group_walked(const struct ms_maplist *walked, struct ms_stale_list *list,
+			struct ms_stale_scratch *pool, struct ms_stale_group *g, struct ms_proc *proc,
+			struct ms_error *err)
+{
+	ms_stale_list_clear(list, pool);
+	for (size_t i = 0; i < walked->count; i++)
+		if (ms_stale_list_group(list, pool, g, &walked->items[i]) < 0)
+			return ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory", (int)ms_proc_pid(proc));
+	return 0;
+}
+
+static int scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags, const struct ms_maplist *walked,
+		struct ms_stale_list *list, struct ms_stale_scratch *pool, struct ms_error *err)
 {
 	struct ms_proc *proc = ms_maps_proc(maps);
 	struct ms_stale_group group;
@@ -624,7 +636,10 @@ static int scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags, 
 	int rc;
 
 	ms_stale_group_init(&group);
-	rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, pool, &group, err);
+	if (walked)
+		rc = group_walked(walked, list, pool, &group, proc, err);
+	else
+		rc = collect(maps, ms_stale_filter(flags), flags & MS_STALE_BUILD_IDS, list, pool, &group, err);
 	if (rc == MS_ERR_EXECED) {
 		rc = ms_maps_reopen(maps, err);
 		if (rc == 0)
@@ -649,13 +664,13 @@ static int scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags, 
 int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
 		  struct ms_stale_list *list, struct ms_error *err)
 {
-	return scan(ctx, maps, flags, list, NULL, err);
+	return scan(ctx, maps, flags, NULL, list, NULL, err);
 }
 
 int ms_stale_scan_scratch(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
-			  struct ms_stale_scratch *s, struct ms_error *err)
+			  const struct ms_maplist *walked, struct ms_stale_scratch *s, struct ms_error *err)
 {
-	return scan(ctx, maps, flags, &s->list, s, err);
+	return scan(ctx, maps, flags, walked, &s->list, s, err);
 }
 
 /* A deleted file that a rule left out, not memory named like a file. */

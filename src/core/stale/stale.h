@@ -249,9 +249,14 @@ unsigned ms_stale_filter(unsigned flags);
  */
 int ms_stale_scan(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
 		  struct ms_stale_list *list, struct ms_error *err);
-/* The same into s->list, reusing its buffers. */
+/*
+ * The same into s->list, reusing its buffers.  walked, when not NULL, holds
+ * the mappings of maps's process already walked for ms_stale_filter(flags)
+ * with their names (stale_prefetch.h), which the scan then groups instead
+ * of walking again (flags must not ask for MS_STALE_BUILD_IDS).
+ */
 int ms_stale_scan_scratch(struct ms_stale_ctx *ctx, struct ms_maps *maps, unsigned flags,
-			  struct ms_stale_scratch *s, struct ms_error *err);
+			  const struct ms_maplist *walked, struct ms_stale_scratch *s, struct ms_error *err);
 
 struct ms_stale_counts {
 	size_t files[MS_STALE_VERDICT_COUNT]; /* files per verdict */

@@ -7,6 +7,7 @@
 #include "base/grow.h"
 #include "maps/maps.h"
 #include "proc/proc.h"
+#include "stale/stale_prefetch.h"
 #include "stale/stale_report.h"
 #include "maps/ancestry.h"
 
@@ -136,8 +137,9 @@ static unsigned long long mapped_since(struct ms_ancestry *memo, const struct ms
  * or its maps could not be read), which the caller counts.
  */
 static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
-			struct ms_proc *proc, struct ms_maps *maps, struct ms_stale_scratch *scan,
-			const struct ms_stale_report_opts *opts, struct ms_error *err)
+			struct ms_proc *proc, struct ms_maps *maps, const struct ms_maplist *walked,
+			struct ms_stale_scratch *scan, const struct ms_stale_report_opts *opts,
+			struct ms_error *err)
 {
 	struct ms_stale_proc *p;
 	int rc;
@@ -151,7 +153,7 @@ static int ms_stale_report_add(struct ms_stale_report *r, struct ms_stale_ctx *c
 	rc = ms_stale_scan_scratch(ctx, maps,
 			   opts->scan_flags | (opts->show & ((1u << MS_STALE_OK) | (1u << MS_STALE_IGNORED))
 						       ? MS_STALE_MARK_EXE : 0),
-			   scan, err);
+			   walked, scan, err);
 	if (rc < 0)
 		return rc;
 	if (keep_shown(r, p, &scan->list, opts->show) < 0) {
@@ -331,37 +333,73 @@ int ms_stale_report_packages(struct ms_stale_report *r, struct ms_owner *db,
 	return rc;
 }
 
+/*
+ * The next process of the walk, from the fleet or, when p is not NULL, from
+ * the thread walking ahead (*walked then holds its mappings): like
+ * ms_fleet_next, errors of the walk itself counted here.
+ */
+static int next_process(struct ms_fleet *fleet, struct ms_stale_prefetch *p, struct ms_proc **proc,
+			struct ms_maps **maps, struct ms_maplist *walked, bool *named, struct ms_error *why)
+{
+	int rc, walk_rc;
+
+	*named = false;
+	if (!p)
+		return ms_fleet_next(fleet, proc, maps, why);
+	for (;;) {
+		rc = ms_stale_prefetch_next(p, proc, maps, walked, &walk_rc, named, why);
+		/* A process the thread could not walk is counted already; only a named one is said. */
+		if (rc != MS_FLEET_OPEN || walk_rc == 0 || *named)
+			return rc;
+	}
+}
+
 int ms_stale_report_walk(struct ms_stale_report *r, struct ms_stale_ctx *ctx,
 			 struct ms_fleet *fleet, const struct ms_stale_report_opts *opts,
 			 void (*named_failed)(void *arg, const struct ms_error *err), void *arg,
 			 struct ms_error *err)
 {
 	struct ms_stale_scratch scan = { 0 }; /* each process's files, the buffers reused */
+	struct ms_maplist walked = { 0 };
+	struct ms_stale_prefetch *p = NULL;
 	struct ms_proc *proc;
 	struct ms_maps *maps;
 	struct ms_error why;
+	bool named;
 	int rc;
 
+	/* A thread walks ahead, but never for build IDs (stale_prefetch.h). */
+	if (opts->walk_ahead && !(opts->scan_flags & MS_STALE_BUILD_IDS))
+		p = ms_stale_prefetch_start(fleet, ms_stale_filter(opts->scan_flags));
 	for (;;) {
-		rc = ms_fleet_next(fleet, &proc, &maps, &why);
+		rc = next_process(fleet, p, &proc, &maps, &walked, &named, &why);
 		if (rc == MS_FLEET_DONE)
 			break;
-		if (rc == MS_FLEET_NAMED_FAILED) {
+		if (rc == MS_ERR_NOMEM) {
+			*err = why;
+			break;
+		}
+		if (rc == MS_FLEET_NAMED_FAILED || named) {
 			if (named_failed)
 				named_failed(arg, &why);
 			continue;
 		}
-		rc = ms_stale_report_add(r, ctx, proc, maps, &scan, opts, &why);
+		rc = ms_stale_report_add(r, ctx, proc, maps, p ? &walked : NULL, &scan, opts, &why);
 		ms_maps_close(maps);
 		ms_proc_close(proc);
 		if (rc == MS_ERR_NOMEM) {
 			*err = why;
-			ms_stale_scratch_free(&scan);
-			return rc;
+			break;
 		}
-		if (rc < 0 && ms_fleet_note_error(fleet, &why) && named_failed)
+		/*
+		 * The walk's errors; with the thread they were counted there, and
+		 * a scan of walked mappings fails only for memory.
+		 */
+		if (rc < 0 && !p && ms_fleet_note_error(fleet, &why) && named_failed)
 			named_failed(arg, &why);
 	}
+	ms_stale_prefetch_stop(p);
+	ms_maplist_free(&walked);
 	ms_stale_scratch_free(&scan);
-	return 0;
+	return rc == MS_ERR_NOMEM ? rc : 0;
 }

@@ -79,6 +79,13 @@ struct ms_stale_report_opts {
 	unsigned show;       /* verdicts kept: a bit (1u << verdict) each */
 	bool cmdline;        /* read the command line of each process kept */
 	struct ms_owner *owner; /* may be NULL: dpkg reads ahead once a file is stale */
+	/*
+	 * Walk the processes on a second thread while this one judges
+	 * (stale_prefetch.h), where two CPUs may run and no build ID is asked
+	 * for: `mapscope stale`.  The fleet is the thread's until the walk
+	 * returns.
+	 */
+	bool walk_ahead;
 };
 
 /*
