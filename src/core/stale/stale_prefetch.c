@@ -1,6 +1,5 @@
 #include "config.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -49,23 +48,13 @@ struct ms_stale_prefetch {
 /* The mappings of maps that pass filter, names only, into list: 0 or the walk's error. */
 static int walk(struct ms_maps *maps, unsigned filter, struct ms_maplist *list, struct ms_error *err)
 {
-	struct ms_mapping m = { 0 };
 	unsigned fields = ms_maps_set_fields(maps, MS_FIELD_NAME);
-	uint64_t addr = 0;
 	int rc;
 
 	ms_maplist_clear(list);
-	while ((rc = ms_maps_next(maps, addr, filter, &m, err)) == 0) {
-		addr = m.end;
-		if (ms_maplist_push(list, &m) < 0) {
-			rc = ms_error_set(err, MS_ERR_NOMEM, ENOMEM, "pid %d: out of memory",
-					  (int)ms_proc_pid(ms_maps_proc(maps)));
-			break;
-		}
-	}
-	ms_mapping_reset(&m);
+	rc = ms_maps_collect(maps, filter, list, err);
 	ms_maps_set_fields(maps, fields);
-	return rc == MS_END ? 0 : rc;
+	return rc;
 }
 
 static void close_item(struct item *it)
