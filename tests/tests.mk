@@ -84,6 +84,7 @@ CMOCKA_TESTS = \
 	tests/core/base/test_grow \
 	tests/core/base/test_hash_seed \
 	tests/core/base/test_units \
+	tests/core/base/test_cpus \
 	tests/core/base/test_escape \
 	tests/core/base/test_digest \
 	tests/core/base/test_saferead \

@@ -1,11 +1,47 @@
 #include "config.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "base/cpus.h"
+
+/*
+ * Tasks runnable on the whole machine right now besides the caller: the
+ * fourth field of /proc/loadavg, "RUNNING/TOTAL" (fs/proc/loadavg.c:
+ * nr_running(), this instant, not an average).  -1 when unreadable.
+ */
+static long others_running(void)
+{
+	char buf[128], *p, *end;
+	ssize_t n;
+	long running;
+	int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = buf;
+	for (int field = 0; field < 3; field++) {
+		p = strchr(p, ' ');
+		if (!p)
+			return -1;
+		p++;
+	}
+	running = strtol(p, &end, 10);
+	if (end == p || *end != '/' || running < 1)
+		return -1;
+	return running - 1;
+}
 
 bool ms_cpu_split_begin(struct ms_cpu_split *s, cpu_set_t *helper)
 {
@@ -19,6 +55,9 @@ bool ms_cpu_split_begin(struct ms_cpu_split *s, cpu_set_t *helper)
 	*helper = s->caller;
 	CPU_CLR(here, helper);
 	if (CPU_COUNT(helper) == 0)
+		return false;
+	/* Every other CPU taken, by all appearances: one thread does better. */
+	if (others_running() >= CPU_COUNT(helper))
 		return false;
 	CPU_ZERO(&mine);
 	CPU_SET(here, &mine);
