@@ -10,6 +10,7 @@ AM_CFLAGS += $(CMOCKA_CFLAGS)
 check_LIBRARIES = tests/libms-test.a
 tests_libms_test_a_SOURCES = \
 	tests/lib/testutil.c tests/lib/testutil.h \
+	tests/lib/idlewait.c tests/lib/idlewait.h \
 	tests/lib/linechild.c tests/lib/linechild.h \
 	tests/lib/msrun.c tests/lib/msrun.h \
 	tests/lib/fixture_client.c tests/lib/fixture_client.h \
