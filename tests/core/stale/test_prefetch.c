@@ -204,6 +204,18 @@ static void fleet_of_children(struct ms_fleet *f)
 	assert_int_equal(ms_fleet_init(f, kids, CHILDREN, true, MS_BACKEND_AUTO, &err), 0);
 }
 
+/* The children's fleet in f and its thread, or the test skipped where it may use one CPU only. */
+static struct ms_stale_prefetch *children_ahead(struct ms_fleet *f)
+{
+	if (cpus_allowed() < 2) {
+		print_message("skipped: this test may use one CPU only\n");
+		idlewait_mark_skipped();
+		skip();
+	}
+	fleet_of_children(f);
+	return start_ahead(f);
+}
+
 static void test_in_order(void **state)
 {
 	struct ms_fleet f;
@@ -213,14 +225,8 @@ static void test_in_order(void **state)
 	size_t fds = open_fds();
 
 	(void)state;
-	if (cpus_allowed() < 2) {
-		print_message("skipped: this test may use one CPU only\n");
-		idlewait_mark_skipped();
-		skip();
-	}
 	assert_int_equal(sched_getaffinity(0, sizeof(before), &before), 0);
-	fleet_of_children(&f);
-	p = start_ahead(&f);
+	p = children_ahead(&f);
 	for (size_t i = 0; i < CHILDREN; i++) {
 		struct ms_maplist want = { 0 };
 		struct ms_proc *proc;
@@ -291,13 +297,7 @@ static void test_stopped_early(void **state)
 	size_t fds = open_fds();
 
 	(void)state;
-	if (cpus_allowed() < 2) {
-		print_message("skipped: this test may use one CPU only\n");
-		idlewait_mark_skipped();
-		skip();
-	}
-	fleet_of_children(&f);
-	p = start_ahead(&f);
+	p = children_ahead(&f);
 	for (size_t i = 0; i < 3; i++) {
 		struct ms_proc *proc;
 		struct ms_maps *maps;
