@@ -50,9 +50,12 @@ shows_re() { screen | grep -E -e "$1"; }
 
 # chooser_toggle NAME: in the open column chooser (C), go down to NAME's
 # row from the first and press Space; waits until its box flips.
+chooser_row() { screen | awk -v n="$1 " 'NR > 2 && index($0 " ", "] " n) == 3 { print NR - 3; exit }'; }
+chooser_lists() { [ -n "$(chooser_row "$1")" ]; }
 chooser_toggle() {
-	_row=$(screen | awk -v n="$1 " 'NR > 2 && index($0 " ", "] " n) == 3 { print NR - 3; exit }')
-	[ -n "$_row" ] || fail "the chooser lists no $1"
+	# The heading may be drawn before the rows.
+	wait_for "the chooser to list $1" chooser_lists "$1"
+	_row=$(chooser_row "$1")
 	_was=$(screen | sed -n "$((_row + 3))p" | cut -c2)
 	_i=0
 	while [ "$_i" -lt "$_row" ]; do keys Down; _i=$((_i + 1)); done

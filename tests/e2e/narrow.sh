@@ -165,6 +165,7 @@ no_cut_tilde() {
 pane_is() { [ "$(pane_value package)|$(pane_value running)|$(pane_value installed)" = "$1" ]; }
 # row_whole_with_old: the selected row ends in the whole file name and shows VERSION $OLD.
 row_whole_with_old() {
+	found "/libmstls.so.3 (deleted)" || return 1
 	row=$(selected)
 	case $row in *"/libmstls.so.3 (deleted)") ;; *) return 1 ;; esac
 	case " $row " in *" $OLD "*) ;; *) return 1 ;; esac
