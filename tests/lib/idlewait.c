@@ -42,14 +42,15 @@ size_t idlewait_try(bool (*attempt)(void *arg), void *arg, const char *what)
 
 		if (attempt(arg))
 			return tries;
+		/* Looked at after the pause: a thread the attempt joined may be exiting still. */
+		usleep(50 * 1000);
 		if (idle && idlewait_looks_idle() && ++idle_misses == 3)
-			fail_msg("%s: no second thread in 3 tries on a machine that looked idle", what);
+			fail_msg("%s: not seen in 3 tries on a machine that looked idle", what);
 		if (tries == 100) {
 			skipped = true;
 			print_message("skipped: %s: the machine never looked idle in 100 tries 50 ms apart\n", what);
 			skip();
 		}
-		usleep(50 * 1000);
 	}
 }
 

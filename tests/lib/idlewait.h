@@ -3,7 +3,8 @@
  * which are started only when the machine looks idle at that instant: no
  * more other tasks runnable than the helper would have CPUs.
  *
- * idlewait_try runs attempt until it says the thread ran, up to 100 times
+ * idlewait_try runs attempt until it says the thread ran (or did what the
+ * test waits for), up to 100 times
  * 50 ms apart, and returns the attempts made.  Where the machine looked
  * idle just before and just after three attempts that made no thread, the
  * feature is broken: the test fails.  Where it never did in 100 tries, the

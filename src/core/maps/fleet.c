@@ -97,22 +97,39 @@ int ms_fleet_open_one(pid_t pid, enum ms_backend backend, struct ms_proc **proc,
 	return open_one(pid, backend, NULL, proc, maps, ioctl_known, err);
 }
 
+int ms_fleet_open_at(const struct ms_fleet *f, size_t i, bool *ioctl_known, struct ms_proc **proc,
+		     struct ms_maps **maps, struct ms_error *err)
+{
+	int rc;
+
+	*proc = NULL;
+	*maps = NULL;
+	if (f->pids[i] == f->self && !f->named)
+		return MS_FLEET_SKIP;
+	rc = open_one(f->pids[i], f->backend, f->fstypes, proc, maps, ioctl_known, err);
+	return rc < 0 ? rc : MS_FLEET_OPEN;
+}
+
+int ms_fleet_settle(struct ms_fleet *f, int rc, const struct ms_error *err)
+{
+	if (rc == MS_FLEET_SKIP)
+		return rc;
+	f->scanned++;
+	if (rc == MS_FLEET_OPEN)
+		return rc;
+	/* Counted; a kernel thread is not a process we skipped (note_error). */
+	return ms_fleet_note_error(f, err) ? MS_FLEET_NAMED_FAILED : MS_FLEET_SKIP;
+}
+
 int ms_fleet_next(struct ms_fleet *f, struct ms_proc **proc, struct ms_maps **maps,
 		  struct ms_error *err)
 {
 	while (f->next < f->count) {
-		pid_t pid = f->pids[f->next++];
+		size_t i = f->next++;
+		int kind = ms_fleet_settle(f, ms_fleet_open_at(f, i, &f->ioctl_known, proc, maps, err), err);
 
-		if (pid == f->self && !f->named)
-			continue;
-		f->scanned++;
-		if (open_one(pid, f->backend, f->fstypes, proc, maps, &f->ioctl_known, err) == 0)
-			return MS_FLEET_OPEN;
-		if (ms_fleet_note_error(f, err))
-			return MS_FLEET_NAMED_FAILED;
-		/* A kernel thread is not a process we skipped. */
-		if (err->code == MS_ERR_NOMM && !f->named)
-			continue;
+		if (kind != MS_FLEET_SKIP)
+			return kind;
 	}
 	return MS_FLEET_DONE;
 }

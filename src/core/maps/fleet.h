@@ -49,6 +49,7 @@ enum {
 	MS_FLEET_DONE = 0,
 	MS_FLEET_OPEN = 1,         /* *proc and *maps are open */
 	MS_FLEET_NAMED_FAILED = 2, /* a named PID could not be opened: err says why */
+	MS_FLEET_SKIP = 3,         /* ms_fleet_open_at / ms_fleet_settle only: nothing to hand out */
 };
 
 /*
@@ -61,6 +62,23 @@ void ms_fleet_free(struct ms_fleet *f);
 
 int ms_fleet_next(struct ms_fleet *f, struct ms_proc **proc, struct ms_maps **maps,
 		  struct ms_error *err);
+
+/*
+ * ms_fleet_next in two steps, for walkers that share one fleet under a
+ * lock of their own: each takes an index (f->next++) under the lock, opens
+ * it outside with ms_fleet_open_at, which reads only what init set, then
+ * settles it under the lock with ms_fleet_settle, which counts.
+ *   - ms_fleet_open_at: MS_FLEET_OPEN with *proc and *maps open;
+ *     MS_FLEET_SKIP for our own process in a walk of every process; or the
+ *     error code, err filled and nothing open.  *ioctl_known as for
+ *     ms_fleet_open_one: the caller's copy of f->ioctl_known, or NULL.
+ *   - ms_fleet_settle(rc, err) with what open_at answered: MS_FLEET_OPEN,
+ *     MS_FLEET_NAMED_FAILED, or MS_FLEET_SKIP (nothing to hand out: our
+ *     own process, or a failure counted and not to be said).
+ */
+int ms_fleet_open_at(const struct ms_fleet *f, size_t i, bool *ioctl_known, struct ms_proc **proc,
+		     struct ms_maps **maps, struct ms_error *err);
+int ms_fleet_settle(struct ms_fleet *f, int rc, const struct ms_error *err);
 
 /*
  * An error while reading a process that ms_fleet_next handed out: counted.

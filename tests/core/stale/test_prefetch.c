@@ -183,8 +183,9 @@ static bool start_once(void *arg)
 	struct start *st = arg;
 
 	st->p = ms_stale_prefetch_start(st->f, MS_FILTER_FILE_BACKED);
-	/* Staying away takes nothing from the fleet. */
-	assert_int_equal(st->f->next, 0);
+	/* Staying away takes nothing from the fleet (once started, it is the walkers'). */
+	if (!st->p)
+		assert_int_equal(st->f->next, 0);
 	return st->p != NULL;
 }
 
@@ -202,6 +203,50 @@ static void fleet_of_children(struct ms_fleet *f)
 	struct ms_error err;
 
 	assert_int_equal(ms_fleet_init(f, kids, CHILDREN, true, MS_BACKEND_AUTO, &err), 0);
+}
+
+/*
+ * What came back in place i of the children's fleet, checked and closed:
+ * the gone PID, the zombie's failed walk, or the child with the mappings a
+ * walk on this thread finds.
+ */
+static void check_handed(size_t i, int kind, struct ms_proc *proc, struct ms_maps *maps,
+			 const struct ms_maplist *got, int walk_rc, bool named)
+{
+	struct ms_maplist want = { 0 };
+
+	if (i == DEAD_AT) {
+		assert_int_equal(kind, MS_FLEET_NAMED_FAILED);
+		assert_null(proc);
+		return;
+	}
+	if (i == ZOMBIE_AT) {
+		/* Opened, then its walk failed: counted by the walker, said by the caller. */
+		assert_int_equal(kind, MS_FLEET_OPEN);
+		assert_true(walk_rc < 0);
+		assert_true(named);
+		assert_null(proc);
+		assert_null(maps);
+		return;
+	}
+	assert_int_equal(kind, MS_FLEET_OPEN);
+	assert_int_equal(walk_rc, 0);
+	assert_false(named);
+	assert_int_equal(ms_proc_pid(proc), kids[i]);
+	walk_here(kids[i], &want);
+	assert_int_equal(count_named(&want, "/ms-prefetch."), 1 + i % 5);
+	assert_same(got, &want);
+	ms_maplist_free(&want);
+	ms_maps_close(maps);
+	ms_proc_close(proc);
+}
+
+/* The fleet's counters once the children's walk is over: all but the gone PID and the zombie. */
+static void check_counted(const struct ms_fleet *f)
+{
+	assert_true(ms_fleet_failed(f));
+	assert_int_equal(f->scanned, CHILDREN - 2);
+	assert_int_equal(f->vanished, 2);
 }
 
 /* The children's fleet in f and its thread, or the test skipped where it may use one CPU only. */
@@ -228,7 +273,6 @@ static void test_in_order(void **state)
 	assert_int_equal(sched_getaffinity(0, sizeof(before), &before), 0);
 	p = children_ahead(&f);
 	for (size_t i = 0; i < CHILDREN; i++) {
-		struct ms_maplist want = { 0 };
 		struct ms_proc *proc;
 		struct ms_maps *maps;
 		struct ms_error err;
@@ -236,24 +280,6 @@ static void test_in_order(void **state)
 		bool named;
 		int kind = ms_stale_prefetch_next(p, &proc, &maps, &got, &walk_rc, &named, &err);
 
-		if (i == DEAD_AT) {
-			assert_int_equal(kind, MS_FLEET_NAMED_FAILED);
-			assert_null(proc);
-			continue;
-		}
-		if (i == ZOMBIE_AT) {
-			/* Opened, then its walk failed: counted by the thread, said by the caller. */
-			assert_int_equal(kind, MS_FLEET_OPEN);
-			assert_true(walk_rc < 0);
-			assert_true(named);
-			assert_null(proc);
-			assert_null(maps);
-			continue;
-		}
-		assert_int_equal(kind, MS_FLEET_OPEN);
-		assert_int_equal(walk_rc, 0);
-		assert_false(named);
-		assert_int_equal(ms_proc_pid(proc), kids[i]);
 		/* This thread is held on one CPU while the other walks. */
 		if (i == CHILDREN / 2) {
 			cpu_set_t mine;
@@ -261,12 +287,7 @@ static void test_in_order(void **state)
 			assert_int_equal(sched_getaffinity(0, sizeof(mine), &mine), 0);
 			assert_int_equal(CPU_COUNT(&mine), 1);
 		}
-		walk_here(kids[i], &want);
-		assert_int_equal(count_named(&want, "/ms-prefetch."), 1 + i % 5);
-		assert_same(&got, &want);
-		ms_maplist_free(&want);
-		ms_maps_close(maps);
-		ms_proc_close(proc);
+		check_handed(i, kind, proc, maps, &got, walk_rc, named);
 	}
 	for (int k = 0; k < 2; k++) {
 		struct ms_proc *proc;
@@ -280,9 +301,7 @@ static void test_in_order(void **state)
 	ms_stale_prefetch_stop(p);
 	assert_int_equal(sched_getaffinity(0, sizeof(after), &after), 0);
 	assert_true(CPU_EQUAL(&before, &after));
-	assert_true(ms_fleet_failed(&f));
-	assert_int_equal(f.scanned, CHILDREN - 2);
-	assert_int_equal(f.vanished, 2);
+	check_counted(&f);
 	ms_fleet_free(&f);
 	ms_maplist_free(&got);
 	assert_int_equal(open_fds(), fds);
@@ -318,6 +337,68 @@ static void test_stopped_early(void **state)
 	assert_int_equal(open_fds(), fds);
 }
 
+/*
+ * A caller that takes each process at once catches up with the thread and
+ * walks the next ones itself: both walk, and what comes back is the same,
+ * in the same order.
+ */
+struct both {
+	struct ms_proc *proc[CHILDREN];
+	struct ms_maps *maps[CHILDREN];
+	struct ms_maplist got[CHILDREN];
+	int kind[CHILDREN], walk_rc[CHILDREN];
+	bool named[CHILDREN];
+};
+
+static bool both_walk_once(void *arg)
+{
+	struct both *b = arg;
+	struct ms_fleet f;
+	struct ms_stale_prefetch *p;
+	size_t here;
+
+	fleet_of_children(&f);
+	p = ms_stale_prefetch_start(&f, MS_FILTER_FILE_BACKED);
+	if (!p) {
+		ms_fleet_free(&f);
+		return false;
+	}
+	for (size_t i = 0; i < CHILDREN; i++) {
+		struct ms_error err;
+
+		b->kind[i] = ms_stale_prefetch_next(p, &b->proc[i], &b->maps[i], &b->got[i], &b->walk_rc[i],
+						    &b->named[i], &err);
+	}
+	here = ms_stale_prefetch_walked_here(p);
+	ms_stale_prefetch_stop(p);
+	check_counted(&f);
+	for (size_t i = 0; i < CHILDREN; i++)
+		check_handed(i, b->kind[i], b->proc[i], b->maps[i], &b->got[i], b->walk_rc[i], b->named[i]);
+	ms_fleet_free(&f);
+	print_message("this thread walked %zu of %d\n", here, CHILDREN);
+	/* Both walked: at least one here, and at least one there. */
+	return here > 0 && here < CHILDREN - 1;
+}
+
+/* Static: a skip leaves the test by longjmp, and what the lists hold stays reachable. */
+static struct both both_lists;
+
+static void test_both_walk(void **state)
+{
+	size_t fds = open_fds();
+
+	(void)state;
+	if (cpus_allowed() < 2) {
+		print_message("skipped: this test may use one CPU only\n");
+		idlewait_mark_skipped();
+		skip();
+	}
+	idlewait_try(both_walk_once, &both_lists, "both walking");
+	for (size_t i = 0; i < CHILDREN; i++)
+		ms_maplist_free(&both_lists.got[i]);
+	assert_int_equal(open_fds(), fds);
+}
+
 static void test_one_cpu_no_thread(void **state)
 {
 	struct ms_fleet f;
@@ -341,6 +422,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_in_order),
 		cmocka_unit_test(test_stopped_early),
+		cmocka_unit_test(test_both_walk),
 		cmocka_unit_test(test_one_cpu_no_thread),
 	};
 
