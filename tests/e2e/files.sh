@@ -94,6 +94,8 @@ pass "I reverses and < steps back"
 keys Home
 # shellcheck disable=SC2086 # one word a name
 wait_for "files in name order again" in_order $order "[stack]"
+# The order showed before Home: count lines only once the first row is selected (reversed).
+wait_for "Home to select the first row" sh -c "tmux -S '$SOCK' capture-pane -p -e -t ms | sed -n 3p | grep -q '\[\([0-9]*;\)*7m'"
 line=$(body_row "/code.bin")
 [ -n "$line" ] || fail "no code.bin row"
 i=3
