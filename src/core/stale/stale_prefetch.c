@@ -19,7 +19,7 @@
 #define BATCH 8
 
 struct item {
-	bool ready;            /* settled: the caller may take it */
+	bool ready;            /* settled and not yet taken: the caller may take it */
 	int kind;              /* MS_FLEET_OPEN, _NAMED_FAILED, _SKIP, or MS_ERR_NOMEM */
 	int open_rc;           /* what ms_fleet_open_at answered */
 	struct ms_proc *proc;  /* open only for MS_FLEET_OPEN with walk_rc 0 */
@@ -101,8 +101,9 @@ static void settle(struct ms_stale_prefetch *p, struct item *it, bool known)
 }
 
 /*
- * Under the lock: take the fleet's next index for the caller or the thread
- * (SIZE_MAX when none is left, or none fits the queue) and its item.
+ * Under the lock: take the fleet's next index for the caller or the thread;
+ * SIZE_MAX when none is left, or when it would be more than 32 ahead of the
+ * caller (its slot is not taken yet).
  */
 static size_t take_index(struct ms_stale_prefetch *p, bool *known)
 {
@@ -111,7 +112,6 @@ static size_t take_index(struct ms_stale_prefetch *p, bool *known)
 	if (f->next == f->count || f->next - p->tail == QUEUE)
 		return SIZE_MAX;
 	*known = f->ioctl_known;
-	p->items[f->next % QUEUE].ready = false;
 	return f->next++;
 }
 
@@ -250,6 +250,8 @@ int ms_stale_prefetch_next(struct ms_stale_prefetch *p, struct ms_proc **proc, s
 		it->mappings = mine;
 
 		pthread_mutex_lock(&p->lock);
+		/* Not ready again until a walker settles index tail + 32 here. */
+		it->ready = false;
 		p->tail++;
 		if (p->thread_waits && p->fleet->next - p->tail <= QUEUE - BATCH)
 			pthread_cond_signal(&p->freed);
@@ -276,7 +278,7 @@ void ms_stale_prefetch_stop(struct ms_stale_prefetch *p)
 	pthread_mutex_unlock(&p->lock);
 	pthread_join(p->thread, NULL);
 	/* Walked and never taken: every index taken is settled by now. */
-	for (size_t i = p->tail; i != p->fleet->next; i++)
+	for (size_t i = p->tail; i < p->fleet->next; i++)
 		close_item(&p->items[i % QUEUE]);
 	destroy(p);
 }

@@ -206,18 +206,17 @@ static void fleet_of_children(struct ms_fleet *f)
 }
 
 /*
- * What came back in place i of the children's fleet, checked and closed:
- * the gone PID, the zombie's failed walk, or the child with the mappings a
- * walk on this thread finds.
+ * What came back in place i of the children's fleet (pid: the process
+ * handed over, 0 for none), checked: the gone PID, the zombie's failed
+ * walk, or the child with the mappings a walk on this thread finds.
  */
-static void check_handed(size_t i, int kind, struct ms_proc *proc, struct ms_maps *maps,
-			 const struct ms_maplist *got, int walk_rc, bool named)
+static void check_handed(size_t i, int kind, pid_t pid, const struct ms_maplist *got, int walk_rc, bool named)
 {
 	struct ms_maplist want = { 0 };
 
 	if (i == DEAD_AT) {
 		assert_int_equal(kind, MS_FLEET_NAMED_FAILED);
-		assert_null(proc);
+		assert_int_equal(pid, 0);
 		return;
 	}
 	if (i == ZOMBIE_AT) {
@@ -225,38 +224,41 @@ static void check_handed(size_t i, int kind, struct ms_proc *proc, struct ms_map
 		assert_int_equal(kind, MS_FLEET_OPEN);
 		assert_true(walk_rc < 0);
 		assert_true(named);
-		assert_null(proc);
-		assert_null(maps);
+		assert_int_equal(pid, 0);
 		return;
 	}
 	assert_int_equal(kind, MS_FLEET_OPEN);
 	assert_int_equal(walk_rc, 0);
 	assert_false(named);
-	assert_int_equal(ms_proc_pid(proc), kids[i]);
+	assert_int_equal(pid, kids[i]);
 	walk_here(kids[i], &want);
 	assert_int_equal(count_named(&want, "/ms-prefetch."), 1 + i % 5);
 	assert_same(got, &want);
 	ms_maplist_free(&want);
-	ms_maps_close(maps);
-	ms_proc_close(proc);
 }
 
-/* The fleet's counters once the children's walk is over: all but the gone PID and the zombie. */
-static void check_counted(const struct ms_fleet *f)
+/* The fleet's counters once the children's walk is over, rounds times: all but the gone PID and the zombie. */
+static void check_counted(const struct ms_fleet *f, size_t rounds)
 {
 	assert_true(ms_fleet_failed(f));
-	assert_int_equal(f->scanned, CHILDREN - 2);
-	assert_int_equal(f->vanished, 2);
+	assert_int_equal(f->scanned, rounds * (CHILDREN - 2));
+	assert_int_equal(f->vanished, rounds * 2);
 }
 
-/* The children's fleet in f and its thread, or the test skipped where it may use one CPU only. */
-static struct ms_stale_prefetch *children_ahead(struct ms_fleet *f)
+/* The test skipped where it may use one CPU only: no thread is started then. */
+static void two_cpus_or_skip(void)
 {
 	if (cpus_allowed() < 2) {
 		print_message("skipped: this test may use one CPU only\n");
 		idlewait_mark_skipped();
 		skip();
 	}
+}
+
+/* The children's fleet in f and its thread, or the test skipped where it may use one CPU only. */
+static struct ms_stale_prefetch *children_ahead(struct ms_fleet *f)
+{
+	two_cpus_or_skip();
 	fleet_of_children(f);
 	return start_ahead(f);
 }
@@ -287,7 +289,9 @@ static void test_in_order(void **state)
 			assert_int_equal(sched_getaffinity(0, sizeof(mine), &mine), 0);
 			assert_int_equal(CPU_COUNT(&mine), 1);
 		}
-		check_handed(i, kind, proc, maps, &got, walk_rc, named);
+		check_handed(i, kind, proc ? ms_proc_pid(proc) : 0, &got, walk_rc, named);
+		ms_maps_close(maps);
+		ms_proc_close(proc);
 	}
 	for (int k = 0; k < 2; k++) {
 		struct ms_proc *proc;
@@ -301,7 +305,7 @@ static void test_in_order(void **state)
 	ms_stale_prefetch_stop(p);
 	assert_int_equal(sched_getaffinity(0, sizeof(after), &after), 0);
 	assert_true(CPU_EQUAL(&before, &after));
-	check_counted(&f);
+	check_counted(&f, 1);
 	ms_fleet_free(&f);
 	ms_maplist_free(&got);
 	assert_int_equal(open_fds(), fds);
@@ -339,45 +343,70 @@ static void test_stopped_early(void **state)
 
 /*
  * A caller that takes each process at once catches up with the thread and
- * walks the next ones itself: both walk, and what comes back is the same,
- * in the same order.
+ * walks the next ones itself: both walk.  The children's PIDs ROUNDS times
+ * over wrap the thread's 32 slots many times; now and then the caller
+ * pauses, the thread fills every slot and waits, and the caller empties
+ * them all before the thread is back.  What comes back is the same, in
+ * the same order.
  */
+#define ROUNDS 12
+#define ALL (ROUNDS * CHILDREN)
+
 struct both {
-	struct ms_proc *proc[CHILDREN];
-	struct ms_maps *maps[CHILDREN];
-	struct ms_maplist got[CHILDREN];
-	int kind[CHILDREN], walk_rc[CHILDREN];
-	bool named[CHILDREN];
+	pid_t pid[ALL];
+	struct ms_maplist got[ALL];
+	int kind[ALL], walk_rc[ALL];
+	bool named[ALL];
 };
 
 static bool both_walk_once(void *arg)
 {
 	struct both *b = arg;
+	pid_t pids[ALL];
 	struct ms_fleet f;
+	struct ms_error err;
 	struct ms_stale_prefetch *p;
 	size_t here;
 
-	fleet_of_children(&f);
+	for (size_t i = 0; i < ALL; i++)
+		pids[i] = kids[i % CHILDREN];
+	assert_int_equal(ms_fleet_init(&f, pids, ALL, true, MS_BACKEND_AUTO, &err), 0);
 	p = ms_stale_prefetch_start(&f, MS_FILTER_FILE_BACKED);
 	if (!p) {
 		ms_fleet_free(&f);
 		return false;
 	}
-	for (size_t i = 0; i < CHILDREN; i++) {
-		struct ms_error err;
+	for (size_t i = 0; i < ALL; i++) {
+		struct ms_proc *proc;
+		struct ms_maps *maps;
 
-		b->kind[i] = ms_stale_prefetch_next(p, &b->proc[i], &b->maps[i], &b->got[i], &b->walk_rc[i],
-						    &b->named[i], &err);
+		/* Now and then the thread fills its 32 slots and waits; then this side empties them. */
+		if (i % 100 == 0)
+			usleep(20 * 1000);
+		b->kind[i] = ms_stale_prefetch_next(p, &proc, &maps, &b->got[i], &b->walk_rc[i], &b->named[i], &err);
+		b->pid[i] = proc ? ms_proc_pid(proc) : 0;
+		ms_maps_close(maps);
+		ms_proc_close(proc);
+	}
+	{
+		struct ms_proc *proc;
+		struct ms_maps *maps;
+		struct ms_maplist none = { 0 };
+		int walk_rc;
+		bool named;
+
+		assert_int_equal(ms_stale_prefetch_next(p, &proc, &maps, &none, &walk_rc, &named, &err), MS_FLEET_DONE);
+		ms_maplist_free(&none);
 	}
 	here = ms_stale_prefetch_walked_here(p);
 	ms_stale_prefetch_stop(p);
-	check_counted(&f);
-	for (size_t i = 0; i < CHILDREN; i++)
-		check_handed(i, b->kind[i], b->proc[i], b->maps[i], &b->got[i], b->walk_rc[i], b->named[i]);
+	check_counted(&f, ROUNDS);
 	ms_fleet_free(&f);
-	print_message("this thread walked %zu of %d\n", here, CHILDREN);
+	for (size_t i = 0; i < ALL; i++)
+		check_handed(i % CHILDREN, b->kind[i], b->pid[i], &b->got[i], b->walk_rc[i], b->named[i]);
+	print_message("this thread walked %zu of %d\n", here, ALL);
 	/* Both walked: at least one here, and at least one there. */
-	return here > 0 && here < CHILDREN - 1;
+	return here > 0 && here < ALL - ROUNDS;
 }
 
 /* Static: a skip leaves the test by longjmp, and what the lists hold stays reachable. */
@@ -388,14 +417,92 @@ static void test_both_walk(void **state)
 	size_t fds = open_fds();
 
 	(void)state;
-	if (cpus_allowed() < 2) {
-		print_message("skipped: this test may use one CPU only\n");
-		idlewait_mark_skipped();
-		skip();
-	}
+	two_cpus_or_skip();
 	idlewait_try(both_walk_once, &both_lists, "both walking");
-	for (size_t i = 0; i < CHILDREN; i++)
+	for (size_t i = 0; i < ALL; i++)
 		ms_maplist_free(&both_lists.got[i]);
+	assert_int_equal(open_fds(), fds);
+}
+
+/*
+ * A walk of every process skips our own (fleet.h): here the children's
+ * PIDs with runs of our own between them, so that both sides race through
+ * slots that need no walk, and the caller often reaches a slot nobody has
+ * taken yet, one the ring used before.  Each child comes back once per
+ * round, in order; the gone PID is counted, not said.
+ */
+#define SELF_RUN 100
+#define SKIP_ALL (ROUNDS * (CHILDREN + SELF_RUN))
+
+static bool skips_once(void *arg)
+{
+	static pid_t pids[SKIP_ALL];
+	struct ms_maplist got = { 0 };
+	struct ms_stale_prefetch *p;
+	struct ms_fleet f;
+	struct ms_error err;
+	size_t n = 0;
+
+	(void)arg;
+	for (size_t r = 0; r < ROUNDS; r++) {
+		for (size_t i = 0; i < CHILDREN; i++)
+			pids[n++] = kids[i];
+		for (size_t i = 0; i < SELF_RUN; i++)
+			pids[n++] = getpid();
+	}
+	assert_int_equal(ms_fleet_init(&f, pids, n, false, MS_BACKEND_AUTO, &err), 0);
+	p = ms_stale_prefetch_start(&f, MS_FILTER_FILE_BACKED);
+	if (!p) {
+		ms_fleet_free(&f);
+		return false;
+	}
+	for (size_t r = 0; r < ROUNDS; r++)
+		for (size_t i = 0; i < CHILDREN; i++) {
+			struct ms_proc *proc;
+			struct ms_maps *maps;
+			int walk_rc, kind;
+			bool named;
+
+			if (i == DEAD_AT)
+				continue;
+			kind = ms_stale_prefetch_next(p, &proc, &maps, &got, &walk_rc, &named, &err);
+			assert_int_equal(kind, MS_FLEET_OPEN);
+			assert_false(named);
+			if (i == ZOMBIE_AT) {
+				assert_true(walk_rc < 0);
+				assert_null(proc);
+				continue;
+			}
+			assert_int_equal(walk_rc, 0);
+			assert_int_equal(ms_proc_pid(proc), kids[i]);
+			assert_int_equal(count_named(&got, "/ms-prefetch."), 1 + i % 5);
+			ms_maps_close(maps);
+			ms_proc_close(proc);
+		}
+	{
+		struct ms_proc *proc;
+		struct ms_maps *maps;
+		int walk_rc;
+		bool named;
+
+		assert_int_equal(ms_stale_prefetch_next(p, &proc, &maps, &got, &walk_rc, &named, &err), MS_FLEET_DONE);
+	}
+	ms_stale_prefetch_stop(p);
+	assert_false(ms_fleet_failed(&f));
+	assert_int_equal(f.scanned, ROUNDS * (CHILDREN - 2));
+	assert_int_equal(f.vanished, ROUNDS * 2);
+	ms_fleet_free(&f);
+	ms_maplist_free(&got);
+	return true;
+}
+
+static void test_skips_between(void **state)
+{
+	size_t fds = open_fds();
+
+	(void)state;
+	two_cpus_or_skip();
+	idlewait_try(skips_once, NULL, "skips between");
 	assert_int_equal(open_fds(), fds);
 }
 
@@ -423,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_in_order),
 		cmocka_unit_test(test_stopped_early),
 		cmocka_unit_test(test_both_walk),
+		cmocka_unit_test(test_skips_between),
 		cmocka_unit_test(test_one_cpu_no_thread),
 	};
 
