@@ -121,8 +121,13 @@ wait_for "the maps view after q" shows "pid $PID ms-fixture | ioctl"
 pass "Esc and q go back to the maps view"
 
 # With R on in the maps view: an RSS column, and > after SIZE sorts by it, over every row.
+# The columns give way, by rank, to the names on screen; at 200 columns RSS would
+# give way to the fixture's longest name under a locale whose ellipsis is "...".
+# Shown wider, the column fits whatever the ellipsis; back to 200 for the files view.
+tmux -S "$SOCK" resize-window -t ms -x 240 -y 50 || fail "cannot widen the window"
 keys R
 wait_for "the maps view's RSS column" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n 2p | grep -q ' RSS '"
+tmux -S "$SOCK" resize-window -t ms -x 200 -y 50 || fail "cannot narrow the window"
 keys F
 wait_for "the files view with RSS" sh -c "tmux -S '$SOCK' capture-pane -p -t ms | sed -n 2p | grep -q ' RSS '"
 keys '>'

@@ -33,6 +33,53 @@ bool idlewait_looks_idle(void)
 	return running - 1 < CPU_COUNT(&set) - 1;
 }
 
+/* This process's threads, from /proc/self/status (0 if unknown). */
+static long own_threads(void)
+{
+	char line[128];
+	long n = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Threads: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/* Until this process is one thread again, for at most 100 ms. */
+static void wait_alone(void)
+{
+	for (int i = 0; i < 100 && own_threads() > 1; i++)
+		usleep(1000);
+}
+
+bool idlewait_sleeping(pid_t pid)
+{
+	char path[64], buf[512], *close_paren;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* The state follows the command's closing parenthesis. */
+	close_paren = strrchr(buf, ')');
+	return close_paren && close_paren[1] == ' ' && close_paren[2] == 'S';
+}
+
+void idlewait_until_sleeping(pid_t pid)
+{
+	for (int i = 0; i < 1000 && !idlewait_sleeping(pid); i++)
+		usleep(1000);
+}
+
 size_t idlewait_try(bool (*attempt)(void *arg), void *arg, const char *what)
 {
 	size_t idle_misses = 0;
@@ -42,8 +89,8 @@ size_t idlewait_try(bool (*attempt)(void *arg), void *arg, const char *what)
 
 		if (attempt(arg))
 			return tries;
-		/* Looked at after the pause: a thread the attempt joined may be exiting still. */
-		usleep(50 * 1000);
+		/* A thread the attempt joined may count as running until it is gone. */
+		wait_alone();
 		if (idle && idlewait_looks_idle() && ++idle_misses == 3)
 			fail_msg("%s: not seen in 3 tries on a machine that looked idle", what);
 		if (tries == 100) {
@@ -51,6 +98,7 @@ size_t idlewait_try(bool (*attempt)(void *arg), void *arg, const char *what)
 			print_message("skipped: %s: the machine never looked idle in 100 tries 50 ms apart\n", what);
 			skip();
 		}
+		usleep(50 * 1000);
 	}
 }
 

@@ -16,7 +16,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
+/*
+ * A child the test just started may be runnable for a moment after it says
+ * it is ready, and then the machine looks busy: wait (at most 1 s) until it
+ * sleeps.
+ */
+bool idlewait_sleeping(pid_t pid);
+void idlewait_until_sleeping(pid_t pid);
 /* Would a helper thread be started now (the same test as cpus.c's)? */
 bool idlewait_looks_idle(void);
 size_t idlewait_try(bool (*attempt)(void *arg), void *arg, const char *what);

@@ -99,6 +99,8 @@ static void start_child(struct child *c, bool many)
 	close(ready[0]);
 	assert_int_equal(b, 'y');
 	c->hold = hold[1];
+	/* Until it sleeps: a runnable child would keep the reader away (base/cpus.h). */
+	idlewait_until_sleeping(c->pid);
 }
 
 static void stop_child(struct child *c)
